@@ -1,0 +1,181 @@
+/**
+ * GameClient: the HTTP contract of SPEC §2 part 1, for one port.
+ *
+ * One keep-alive agent per game (a poll loop reuses its socket instead of paying a TCP
+ * handshake per /state). Every call has a timeout and a body-size cap, and every failure
+ * maps onto the taxonomy: nothing listening → GameOffline; something that does not speak
+ * the contract → NotAGameSurface; a refusal → CommandRejected.
+ */
+import http from 'node:http';
+import { BridgeError, commandRejected, gameOffline, notAGameSurface } from '../../shared/errors.js';
+
+export const HOST = '127.0.0.1';
+/** A /state bigger than this is refused rather than buffered (a game may send 50 MB). */
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+export interface Health {
+  ok: boolean;
+  frame?: number;
+  [k: string]: unknown;
+}
+
+export interface CommandAnswer {
+  accepted: true;
+  commandId?: number;
+  frame?: number;
+  [k: string]: unknown;
+}
+
+export type State = Record<string, unknown>;
+
+export interface GameClientOptions {
+  timeoutMs?: number;
+  /** shown in GameOffline ("make run PORT={port}") */
+  launchHint?: string;
+}
+
+interface RawAnswer {
+  status: number;
+  contentType: string;
+  body: Buffer;
+}
+
+export class GameClient {
+  readonly agent: http.Agent;
+  timeoutMs: number;
+  launchHint?: string;
+
+  constructor(
+    readonly port: number,
+    opts: GameClientOptions = {},
+  ) {
+    this.timeoutMs = opts.timeoutMs ?? 5000;
+    this.launchHint = opts.launchHint;
+    this.agent = new http.Agent({ keepAlive: true, maxSockets: 8, keepAliveMsecs: 1000 });
+  }
+
+  get baseUrl(): string {
+    return `http://${HOST}:${this.port}`;
+  }
+
+  /** GET path → raw answer. Connection failures become GameOffline. */
+  async get(path: string, timeoutMs = this.timeoutMs, signal?: AbortSignal): Promise<RawAnswer> {
+    return new Promise<RawAnswer>((resolve, reject) => {
+      let settled = false;
+      const fail = (e: BridgeError) => {
+        if (settled) return;
+        settled = true;
+        reject(e);
+      };
+      const req = http.get(
+        { host: HOST, port: this.port, path, agent: this.agent, headers: { accept: 'application/json' }, signal },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (c: Buffer) => {
+            size += c.length;
+            if (size > MAX_BODY_BYTES) {
+              res.destroy();
+              fail(notAGameSurface(this.port, `GET ${path.split('?')[0]} sent more than ${MAX_BODY_BYTES} bytes`));
+              return;
+            }
+            chunks.push(c);
+          });
+          res.on('end', () => {
+            if (settled) return;
+            settled = true;
+            resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) });
+          });
+          res.on('error', () => fail(notAGameSurface(this.port, `GET ${path.split('?')[0]} broke off mid-answer`)));
+          res.on('aborted', () => fail(notAGameSurface(this.port, `GET ${path.split('?')[0]} broke off mid-answer`)));
+        },
+      );
+      req.setTimeout(timeoutMs, () => {
+        req.destroy();
+        const e = gameOffline(this.port, this.launchHint);
+        fail(new BridgeError('GameOffline', e.message.replace('No game is answering', `No game answered GET ${path.split('?')[0]} within ${timeoutMs}ms`), { port: this.port, timeout: true }));
+      });
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        if (signal?.aborted) return fail(new BridgeError('BridgeUsageError', 'The request was cancelled.'));
+        if (err.code === 'ECONNRESET' || err.code === 'EPIPE') {
+          return fail(notAGameSurface(this.port, `GET ${path.split('?')[0]} closed the connection without answering`));
+        }
+        fail(gameOffline(this.port, this.launchHint));
+      });
+    });
+  }
+
+  private async getJson(path: string, timeoutMs?: number, signal?: AbortSignal): Promise<{ status: number; json: unknown }> {
+    const ans = await this.get(path, timeoutMs, signal);
+    const route = path.split('?')[0];
+    if (ans.status === 404) return { status: 404, json: undefined };
+    let json: unknown;
+    try {
+      json = JSON.parse(ans.body.toString('utf8'));
+    } catch {
+      throw notAGameSurface(this.port, `GET ${route} returned HTTP ${ans.status} that is not JSON`);
+    }
+    if (ans.status < 200 || ans.status >= 300) {
+      // A refusal from /command may come with a 4xx and a JSON body: let the caller read it.
+      if (route === '/command' && json && typeof json === 'object') return { status: ans.status, json };
+      throw notAGameSurface(this.port, `GET ${route} returned HTTP ${ans.status}`);
+    }
+    return { status: ans.status, json };
+  }
+
+  async health(timeoutMs?: number): Promise<Health> {
+    const { status, json } = await this.getJson('/health', timeoutMs);
+    if (status === 404) throw notAGameSurface(this.port, 'GET /health returned HTTP 404');
+    const h = json as Health;
+    if (!h || typeof h !== 'object' || h.ok !== true) {
+      throw notAGameSurface(this.port, 'GET /health did not answer {"ok": true}');
+    }
+    return h;
+  }
+
+  async state(signal?: AbortSignal): Promise<State> {
+    const { status, json } = await this.getJson('/state', undefined, signal);
+    if (status === 404) throw notAGameSurface(this.port, 'GET /state returned HTTP 404');
+    if (!json || typeof json !== 'object' || Array.isArray(json)) {
+      throw notAGameSurface(this.port, 'GET /state did not return a JSON object');
+    }
+    return json as State;
+  }
+
+  /** Queue a command (fire and forget). Throws CommandRejected when the game says accepted: false. */
+  async command(cmd: string, args: Record<string, unknown> = {}): Promise<CommandAnswer> {
+    const q = new URLSearchParams();
+    q.set('cmd', cmd);
+    for (const [k, v] of Object.entries(args)) {
+      if (v === undefined || k === 'cmd') continue;
+      q.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+    }
+    const { status, json } = await this.getJson(`/command?${q.toString()}`);
+    if (status === 404) throw notAGameSurface(this.port, 'GET /command returned HTTP 404');
+    const a = json as Record<string, unknown>;
+    if (!a || typeof a !== 'object') throw notAGameSurface(this.port, 'GET /command did not return a JSON object');
+    if (a.accepted !== true) {
+      const known = Array.isArray(a.known) ? a.known.map(String) : undefined;
+      throw commandRejected(cmd, this.port, typeof a.error === 'string' ? a.error : '', known);
+    }
+    return a as CommandAnswer;
+  }
+
+  /** The manifest as served, or null when the game publishes none (404). */
+  async tools(): Promise<unknown | null> {
+    const { status, json } = await this.getJson('/tools');
+    return status === 404 ? null : json;
+  }
+
+  /** PNG bytes, or null when the game does not implement the extension. */
+  async screenshot(): Promise<Buffer | null> {
+    const ans = await this.get('/screenshot');
+    if (ans.status === 404 || ans.status === 501) return null;
+    if (ans.status !== 200) throw notAGameSurface(this.port, `GET /screenshot returned HTTP ${ans.status}`);
+    return ans.body;
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}

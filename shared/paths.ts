@@ -1,0 +1,52 @@
+/** The GAME_BRIDGE_HOME layout (SPEC §6.1). Pure path arithmetic plus one mkdir helper. */
+import { mkdirSync, chmodSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export type Env = Record<string, string | undefined>;
+
+export function bridgeHome(env: Env = process.env): string {
+  return env.GAME_BRIDGE_HOME ? resolve(env.GAME_BRIDGE_HOME) : join(homedir(), '.game-bridge');
+}
+
+export interface HomePaths {
+  home: string;
+  daemonDir: string;
+  /** {pid, port, token, version, startedAt}, mode 0600 */
+  daemonJson: string;
+  daemonLog: string;
+  /** launched instances, for re-adoption after a crash or handover */
+  launchedJson: string;
+  logsDir: string;
+  /** default registry dir (GAME_BRIDGE_INSTANCES overrides it, see registryDir) */
+  instancesDir: string;
+}
+
+export function homePaths(home: string): HomePaths {
+  const daemonDir = join(home, 'daemon');
+  return {
+    home,
+    daemonDir,
+    daemonJson: join(daemonDir, 'daemon.json'),
+    daemonLog: join(daemonDir, 'daemon.log'),
+    launchedJson: join(daemonDir, 'launched.json'),
+    logsDir: join(home, 'logs'),
+    instancesDir: join(home, 'instances'),
+  };
+}
+
+/** `$GAME_BRIDGE_INSTANCES`, else `$GAME_BRIDGE_HOME/instances`, else `~/.game-bridge/instances`. */
+export function registryDir(env: Env = process.env): string {
+  return env.GAME_BRIDGE_INSTANCES ? resolve(env.GAME_BRIDGE_INSTANCES) : join(bridgeHome(env), 'instances');
+}
+
+/** mkdir -p with a mode; tightens the mode of an existing dir we own (home must be 0700). */
+export function ensureDir(dir: string, mode = 0o700): string {
+  mkdirSync(dir, { recursive: true, mode });
+  try {
+    chmodSync(dir, mode);
+  } catch {
+    /* not ours to change: keep going */
+  }
+  return dir;
+}
