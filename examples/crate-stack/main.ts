@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+/**
+ * Crate Stack: the bundled example game, headless. It serves the game contract through the
+ * game kit, and doubles as the test fixture (the misbehaviour flags imitate real games'
+ * failure modes). Its log goes to stdout, as a real game's would, so launcher logs have content.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { createGameSurface, type CommandArgs } from '../game-kit/index.js';
+import { CrateStack } from './game.js';
+import { crateStackManifest } from './manifest.js';
+
+const argv = yargs(hideBin(process.argv))
+  .scriptName('crate-stack')
+  .usage('$0 --port N [options]: the Crate Stack example game, serving the game-bridge contract on 127.0.0.1:N')
+  .option('port', { type: 'number', demandOption: true, describe: 'Debug port on 127.0.0.1 (0 = any free port)' })
+  .option('fps', { type: 'number', default: 60, describe: 'Frames per second' })
+  .option('seed', { type: 'string', default: 'crates', describe: 'Crate generator seed' })
+  .option('name', { type: 'string', default: 'Crate Stack', describe: 'Game name (manifest and registry)' })
+  .option('version-tag', { type: 'string', default: '1.0.0', describe: 'Game version (manifest and registry)' })
+  .option('tools', { type: 'boolean', default: true, describe: 'Serve GET /tools (--no-tools: 404)' })
+  .option('completed-id', { type: 'boolean', default: true, describe: 'Publish completedCommandId (--no-completed-id: never)' })
+  .option('slow-start', { type: 'number', default: 0, describe: 'Wait this many ms before binding the port' })
+  .option('crash-at-start', { type: 'boolean', default: false, describe: 'Print a few lines, then exit with code 3 before binding' })
+  .option('ignore-close', { type: 'boolean', default: false, describe: 'Accept close but ignore it; ignore SIGTERM too' })
+  .option('child', { type: 'boolean', default: false, describe: 'Spawn a grandchild process that lives as long as the game' })
+  .strict()
+  .help()
+  .parseSync();
+
+const say = (line: string) => process.stdout.write(`crate-stack: ${line}\n`);
+
+async function main(): Promise<void> {
+  say(`starting ${argv.name} ${argv['version-tag']} (pid ${process.pid})`);
+  if (argv['crash-at-start']) {
+    say('loading assets...');
+    process.stderr.write('crate-stack: fatal: could not open save file\n');
+    process.exit(3);
+  }
+  if (argv['slow-start'] > 0) {
+    say(`slow start: waiting ${argv['slow-start']}ms before binding`);
+    await new Promise((r) => setTimeout(r, argv['slow-start']));
+  }
+
+  const game = new CrateStack(argv.seed);
+  let grandchild: ChildProcess | undefined;
+  let loop: NodeJS.Timeout | undefined;
+
+  /** Wraps a command so it is counted in game.received and logged when applied. */
+  const cmd = (name: string, run: (a: CommandArgs) => void) => (a: CommandArgs, info: { commandId: number }) => {
+    game.received[name] = (game.received[name] ?? 0) + 1;
+    say(`applied #${info.commandId} ${name}${Object.keys(a.raw).length ? ` ${JSON.stringify(a.raw)}` : ''}`);
+    run(a);
+  };
+
+  const surface = createGameSurface({
+    port: argv.port,
+    name: argv.name,
+    version: argv['version-tag'],
+    snapshot: () => game.snapshot(),
+    publishCompletedId: argv['completed-id'],
+    manifest: argv.tools ? crateStackManifest(argv.name, argv['version-tag']) : undefined,
+    commands: {
+      start: cmd('start', () => game.start()),
+      drop: {
+        validate: (a) => {
+          a.number('x');
+          a.boolean('settle', true);
+        },
+        apply: cmd('drop', (a) => game.drop(a.number('x'), a.boolean('settle', true))),
+      },
+      pause: cmd('pause', () => game.pause()),
+      resume: cmd('resume', () => game.resume()),
+      restart: cmd('restart', () => game.restart()),
+      menu: cmd('menu', () => game.menu()),
+      set_seed: { validate: (a) => void a.string('seed'), apply: cmd('set_seed', (a) => game.setSeed(a.string('seed'))) },
+      bump: { validate: (a) => void a.string('tag'), apply: cmd('bump', (a) => game.bump(a.string('tag'))) },
+      peek: cmd('peek', () => undefined),
+      freeze: {
+        validate: (a) => (a.number('ms') < 0 ? "argument 'ms' must be >= 0" : undefined),
+        // Blocks the whole thread, HTTP included: a game stuck in a long frame.
+        apply: cmd('freeze', (a) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, a.number('ms'))),
+      },
+    },
+    onClose: async (reason) => {
+      if (reason === 'command') game.received.close = (game.received.close ?? 0) + 1;
+      if (argv['ignore-close']) {
+        say(`close requested (${reason}): ignored (--ignore-close)`);
+        return;
+      }
+      say(`close requested (${reason}): shutting down`);
+      if (loop) clearTimeout(loop);
+      await surface.close();
+      if (grandchild?.pid) grandchild.kill('SIGKILL');
+      process.exit(0);
+    },
+  });
+
+  try {
+    await surface.listen();
+  } catch (e) {
+    process.stderr.write(`crate-stack: ${(e as Error).message}\n`);
+    process.exit(1);
+  }
+  say(`listening on 127.0.0.1:${surface.port}`);
+
+  if (argv.child) {
+    // A grandchild that does nothing but live: for testing process-tree kills.
+    grandchild = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
+    say(`child pid ${grandchild.pid}`);
+  }
+
+  // Fixed-rate loop that does not drift; after a long stall (freeze) it skips ahead rather
+  // than replaying the missed frames in a burst.
+  const frameMs = 1000 / Math.max(1, argv.fps);
+  let due = performance.now();
+  const frameLoop = () => {
+    surface.tick();
+    game.step(surface.frame);
+    const now = performance.now();
+    due = Math.max(due + frameMs, now - frameMs);
+    loop = setTimeout(frameLoop, Math.max(0, due - now));
+  };
+  frameLoop();
+}
+
+main().catch((e) => {
+  process.stderr.write(`crate-stack: fatal: ${(e as Error).stack ?? e}\n`);
+  process.exit(1);
+});
