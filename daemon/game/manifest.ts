@@ -1,0 +1,360 @@
+/**
+ * The game's tool manifest (SPEC §2 part 1, `GET /tools`), normalised into one shape.
+ *
+ * A manifest is written with whatever serializer the game has, so the reader is tolerant:
+ * `toolsets` as an array or a map; arguments under `args`, `arguments` or `params`, as objects,
+ * bare names or a map; defaults as strings, numbers or booleans. Anything it cannot make sense
+ * of is dropped with a line in `warnings`; nothing here ever throws.
+ *
+ * Decisions where the spec is silent:
+ * - read-only: `readOnly`, `readonly`, `read_only` and `readOnlyHint` are all honoured, as
+ *   `true` or the string "true" (serializers differ in casing; anything else means "may change
+ *   the game", the safe reading for replay).
+ * - a tool whose arguments cannot be parsed is dropped whole: advertising it with half its
+ *   arguments would mislead the agent.
+ * - a game toolset named `bridge` is merged into the built-in one: the built-in tools win a name
+ *   clash (the bridge implements them, so the game's version could never be reached), the game's
+ *   other tools are added.
+ * - a top-level `tools` list without `toolsets` becomes a toolset named `game`.
+ * - every game/file manifest also lists the `bridge` toolset (last), because every conformant
+ *   game supports it. A game tool with a bridge tool's name (`health`) is kept; the toolset
+ *   name tells them apart.
+ */
+
+export type ArgType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'any';
+
+export interface ToolArg {
+  name: string;
+  type: ArgType;
+  description: string;
+  required: boolean;
+  /** the default as text ("true", "0.05"); absent when the game gave none (or null) */
+  default?: string;
+}
+
+export interface GameTool {
+  name: string;
+  description: string;
+  args: ToolArg[];
+  readOnly: boolean;
+  toolset: string;
+}
+
+export interface Toolset {
+  name: string;
+  description: string;
+  tools: GameTool[];
+}
+
+export interface Manifest {
+  game: { name?: string; version?: string; protocol?: number };
+  toolsets: Toolset[];
+  passthrough?: { description?: string; examples?: string[] };
+  source: 'game' | 'file' | 'fallback';
+  warnings: string[];
+  /** set on a fallback: why there is no command list (e.g. the game answered 404 on /tools) */
+  notice?: string;
+}
+
+export const BRIDGE_TOOLSET = 'bridge';
+
+const TYPE_ALIASES: Record<string, ArgType> = {
+  string: 'string', str: 'string', text: 'string', char: 'string', enum: 'string',
+  number: 'number', float: 'number', double: 'number', real: 'number', decimal: 'number', num: 'number',
+  integer: 'integer', int: 'integer', long: 'integer', short: 'integer', int32: 'integer', int64: 'integer',
+  boolean: 'boolean', bool: 'boolean',
+  object: 'object', dict: 'object', map: 'object', table: 'object', json: 'object',
+  array: 'array', list: 'array', vector: 'array', tuple: 'array',
+  any: 'any',
+};
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
+const truthy = (v: unknown) => v === true || (typeof v === 'string' && v.trim().toLowerCase() === 'true');
+
+function argType(v: unknown): ArgType {
+  if (typeof v !== 'string') return 'any';
+  return TYPE_ALIASES[v.trim().toLowerCase()] ?? 'any';
+}
+
+/** A default as text; undefined for none (absent or null). */
+function defaultText(v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return undefined;
+  }
+}
+
+function readOnlyFlag(o: Obj): boolean {
+  return truthy(o.readOnly) || truthy(o.readonly) || truthy(o.read_only) || truthy(o.readOnlyHint);
+}
+
+/** One argument from an object (name taken from the object or the map key). Throws a reason. */
+function parseArg(raw: unknown, nameFromKey?: string): ToolArg {
+  if (typeof raw === 'string' && nameFromKey === undefined) {
+    if (!raw.trim()) throw new Error('an argument has an empty name');
+    return { name: raw.trim(), type: 'any', description: '', required: false };
+  }
+  // map form: name → "number" (a bare type) or name → {type, description, ...}
+  if (nameFromKey !== undefined && (typeof raw === 'string' || raw === null || raw === undefined)) {
+    return { name: nameFromKey, type: argType(raw), description: '', required: false };
+  }
+  if (!isObj(raw)) throw new Error(`an argument is ${raw === null ? 'null' : typeof raw}, not an object or a name`);
+  const name = nameFromKey ?? raw.name;
+  if (typeof name !== 'string' || !name.trim()) throw new Error('an argument has no name');
+  const arg: ToolArg = {
+    name: name.trim(),
+    type: argType(raw.type),
+    description: str(raw.description) ?? str(raw.desc) ?? str(raw.help) ?? '',
+    required: truthy(raw.required) || (raw.optional !== undefined && !truthy(raw.optional)),
+  };
+  const d = defaultText(raw.default);
+  if (d !== undefined) arg.default = d;
+  return arg;
+}
+
+function parseArgs(tool: Obj): ToolArg[] {
+  const raw = tool.args ?? tool.arguments ?? tool.params ?? tool.parameters;
+  if (raw === undefined || raw === null) return [];
+  let args: ToolArg[];
+  if (Array.isArray(raw)) args = raw.map((a) => parseArg(a));
+  else if (isObj(raw)) args = Object.entries(raw).map(([k, v]) => parseArg(v, k));
+  else throw new Error(`its arguments are a ${typeof raw}, not a list or a map`);
+  const seen = new Set<string>();
+  for (const a of args) {
+    if (seen.has(a.name)) throw new Error(`argument '${a.name}' is listed twice`);
+    seen.add(a.name);
+  }
+  return args;
+}
+
+function parseTool(raw: unknown, toolset: string, nameFromKey: string | undefined, warnings: string[]): GameTool | undefined {
+  const where = `toolset '${toolset}'`;
+  if (!isObj(raw)) {
+    warnings.push(`Dropped a tool in ${where}${nameFromKey ? ` ('${nameFromKey}')` : ''}: it is ${raw === null ? 'null' : typeof raw}, not an object.`);
+    return undefined;
+  }
+  const name = raw.name ?? nameFromKey;
+  if (typeof name !== 'string' || !name.trim()) {
+    warnings.push(`Dropped a tool in ${where}: it has no name${name !== undefined ? ` (name is ${JSON.stringify(name)})` : ''}.`);
+    return undefined;
+  }
+  try {
+    return {
+      name: name.trim(),
+      description: str(raw.description) ?? str(raw.desc) ?? '',
+      args: parseArgs(raw),
+      readOnly: readOnlyFlag(raw),
+      toolset,
+    };
+  } catch (e) {
+    warnings.push(`Dropped tool '${name}' in ${where}: ${(e as Error).message}.`);
+    return undefined;
+  }
+}
+
+function parseToolset(raw: unknown, nameFromKey: string | undefined, warnings: string[]): Toolset | undefined {
+  // map form may hold the tools directly: {"play": [{...}, {...}]}
+  const obj: Obj | undefined = Array.isArray(raw) ? { tools: raw } : isObj(raw) ? raw : undefined;
+  if (!obj) {
+    warnings.push(`Dropped toolset${nameFromKey ? ` '${nameFromKey}'` : ''}: it is ${raw === null ? 'null' : typeof raw}, not an object.`);
+    return undefined;
+  }
+  const name = obj.name ?? nameFromKey;
+  if (typeof name !== 'string' || !name.trim()) {
+    warnings.push('Dropped a toolset: it has no name.');
+    return undefined;
+  }
+  const tsName = name.trim();
+  const rawTools = obj.tools ?? obj.commands;
+  const entries: [string | undefined, unknown][] = Array.isArray(rawTools)
+    ? rawTools.map((t) => [undefined, t])
+    : isObj(rawTools)
+      ? Object.entries(rawTools)
+      : [];
+  if (rawTools !== undefined && rawTools !== null && !Array.isArray(rawTools) && !isObj(rawTools)) {
+    warnings.push(`Toolset '${tsName}' has tools of type ${typeof rawTools}, not a list or a map; it is empty.`);
+  }
+  const tools: GameTool[] = [];
+  for (const [key, t] of entries) {
+    const tool = parseTool(t, tsName, key, warnings);
+    if (!tool) continue;
+    if (tools.some((x) => x.name === tool.name)) {
+      warnings.push(`Dropped the second tool named '${tool.name}' in toolset '${tsName}'.`);
+      continue;
+    }
+    tools.push(tool);
+  }
+  return { name: tsName, description: str(obj.description) ?? '', tools };
+}
+
+function parseGame(raw: unknown): Manifest['game'] {
+  if (!isObj(raw)) return typeof raw === 'string' ? { name: raw } : {};
+  const game: Manifest['game'] = {};
+  const name = str(raw.name);
+  const version = str(raw.version);
+  const protocol = typeof raw.protocol === 'number' ? raw.protocol : typeof raw.protocol === 'string' && raw.protocol.trim() !== '' ? Number(raw.protocol) : undefined;
+  if (name !== undefined) game.name = name;
+  if (version !== undefined) game.version = version;
+  if (protocol !== undefined && Number.isFinite(protocol)) game.protocol = protocol;
+  return game;
+}
+
+function parsePassthrough(raw: unknown): Manifest['passthrough'] {
+  if (!isObj(raw)) return typeof raw === 'string' ? { description: raw } : undefined;
+  const p: NonNullable<Manifest['passthrough']> = {};
+  if (typeof raw.description === 'string') p.description = raw.description;
+  if (Array.isArray(raw.examples)) p.examples = raw.examples.filter((e): e is string => typeof e === 'string');
+  return p;
+}
+
+/** Any JSON a game served (or a file held) → a Manifest. Never throws. */
+export function normaliseManifest(raw: unknown, source: 'game' | 'file' = 'game'): Manifest {
+  const warnings: string[] = [];
+  const m: Manifest = { game: {}, toolsets: [], source, warnings };
+  if (!isObj(raw)) {
+    warnings.push(`The manifest is ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}, not a JSON object; it lists no tools.`);
+  } else {
+    m.game = parseGame(raw.game);
+    const passthrough = parsePassthrough(raw.passthrough);
+    if (passthrough) m.passthrough = passthrough;
+    let rawSets = raw.toolsets;
+    if (rawSets === undefined && raw.tools !== undefined) rawSets = [{ name: 'game', tools: raw.tools }];
+    const entries: [string | undefined, unknown][] = Array.isArray(rawSets) ? rawSets.map((t) => [undefined, t]) : isObj(rawSets) ? Object.entries(rawSets) : [];
+    if (rawSets !== undefined && !Array.isArray(rawSets) && !isObj(rawSets)) {
+      warnings.push(`The manifest's toolsets are a ${rawSets === null ? 'null' : typeof rawSets}, not a list or a map; it lists no tools.`);
+    }
+    for (const [key, t] of entries) {
+      const ts = parseToolset(t, key, warnings);
+      if (!ts) continue;
+      const same = m.toolsets.find((x) => x.name === ts.name);
+      if (same) {
+        // two toolsets with one name (a list written twice): merge, first tool of a name wins
+        for (const tool of ts.tools) {
+          if (same.tools.some((x) => x.name === tool.name)) warnings.push(`Dropped the second tool named '${tool.name}' in toolset '${ts.name}'.`);
+          else same.tools.push(tool);
+        }
+        continue;
+      }
+      m.toolsets.push(ts);
+    }
+  }
+  m.toolsets = withBridge(m.toolsets, warnings);
+  return m;
+}
+
+/** Appends the bridge toolset, merging a game-defined `bridge` toolset into it. */
+function withBridge(toolsets: Toolset[], warnings: string[]): Toolset[] {
+  const bridge = bridgeToolset();
+  const fromGame = toolsets.find((t) => t.name === BRIDGE_TOOLSET);
+  if (fromGame) {
+    for (const tool of fromGame.tools) {
+      if (bridge.tools.some((b) => b.name === tool.name)) {
+        warnings.push(`The game's tool '${tool.name}' in toolset 'bridge' is shadowed by the built-in bridge tool of that name; put it in another toolset to reach it.`);
+      } else bridge.tools.push(tool);
+    }
+  }
+  return [...toolsets.filter((t) => t !== fromGame), bridge];
+}
+
+/** The manifest used when the game publishes none: the bridge toolset only. */
+export function fallbackManifest(notice?: string): Manifest {
+  const m: Manifest = { game: {}, toolsets: [bridgeToolset()], source: 'fallback', warnings: [] };
+  if (notice) m.notice = notice;
+  return m;
+}
+
+const arg = (name: string, type: ArgType, description: string, required = false, def?: string): ToolArg =>
+  def === undefined ? { name, type, description, required } : { name, type, description, required, default: def };
+
+/** The contract-level tools every conformant game supports (SPEC §5). */
+export function bridgeToolset(): Toolset {
+  const t = (name: string, description: string, args: ToolArg[], readOnly: boolean): GameTool => ({ name, description, args, readOnly, toolset: BRIDGE_TOOLSET });
+  return {
+    name: BRIDGE_TOOLSET,
+    description: 'Contract-level tools that work on every game: read the state, wait for a condition, send any command by name, check health, take a screenshot.',
+    tools: [
+      t(
+        'get_state',
+        'Read the game\'s current state snapshot (GET /state). Give `path` to read one part of it; a large snapshot is cut, so prefer a path.',
+        [arg('path', 'string', "Dotted path into the snapshot, e.g. 'ui.screen' or 'game.score'; list items by index ('ui.elements.0'). Omit for the whole snapshot.")],
+        true,
+      ),
+      t(
+        'wait_for',
+        'Re-read fresh snapshots until the value at `path` meets one condition, then return {matched, value, elapsedMs, frame}. Fails on timeout or if the game restarts while waiting. Give exactly one condition.',
+        [
+          arg('path', 'string', "Dotted path into the state, e.g. 'ui.screen'.", true),
+          arg('equals', 'any', 'Matches when the value equals this (deep equality for objects and lists).'),
+          arg('notEquals', 'any', 'Matches when the value differs from this.'),
+          arg('exists', 'boolean', 'true: matches when the path is present; false: when it is absent.'),
+          arg('gt', 'number', 'Matches when the value is a number greater than this.'),
+          arg('gte', 'number', 'Matches when the value is a number greater than or equal to this.'),
+          arg('lt', 'number', 'Matches when the value is a number less than this.'),
+          arg('lte', 'number', 'Matches when the value is a number less than or equal to this.'),
+          arg('contains', 'any', 'Matches when the value (a string or a list) contains this.'),
+          arg('matches', 'string', 'Matches when the value, as text, matches this regular expression.'),
+          arg('timeoutMs', 'integer', "Give up after this many milliseconds. Default: the bridge's --timeout (5000 unless set)."),
+        ],
+        true,
+      ),
+      t(
+        'raw_command',
+        'Send any command to the game by name (GET /command?cmd=...), including ones its manifest does not list, and wait until the game has applied it.',
+        [
+          arg('cmd', 'string', "The command's name, e.g. 'close' or 'set_seed'.", true),
+          arg('args', 'object', 'The command\'s arguments as an object, e.g. {"seed": 42}; each becomes a query parameter.'),
+          arg('sync', 'boolean', 'Wait until the game confirms it applied the command and return the state after it; false returns as soon as the command is queued.', false, 'true'),
+        ],
+        false,
+      ),
+      t('health', "Check that the game answers (GET /health): returns {ok, frame}. Cheap; changes nothing.", [], true),
+      t('screenshot', 'Capture the game window as a PNG image (GET /screenshot, an optional extension; says so when the game does not implement it).', [], true),
+    ],
+  };
+}
+
+/**
+ * JSON Schema for a tool's arguments (describe_toolset, eager mode). Defaults are folded into the
+ * description ("Default: true."), never emitted as `default`: a strict client may reject
+ * `"default": "false"` on a boolean.
+ */
+export function toolInputSchema(tool: GameTool): { type: 'object'; properties: Record<string, Obj>; required?: string[] } {
+  const properties: Record<string, Obj> = {};
+  for (const a of tool.args) {
+    let description = a.description.trim();
+    if (a.default !== undefined) {
+      const sentence = description && !/[.!?]$/.test(description) ? `${description}.` : description;
+      description = `${sentence ? `${sentence} ` : ''}Default: ${a.default}.`;
+    }
+    const prop: Obj = {};
+    if (a.type !== 'any') prop.type = a.type;
+    if (description) prop.description = description;
+    properties[a.name] = prop;
+  }
+  const required = tool.args.filter((a) => a.required).map((a) => a.name);
+  return required.length ? { type: 'object', properties, required } : { type: 'object', properties };
+}
+
+/**
+ * A tool by name. `name` may be qualified as `toolset.name` (or `toolset/name`); a bare name
+ * prefers the game's own toolsets over the built-in bridge toolset (the game published it on
+ * purpose), and the first toolset listing it wins.
+ */
+export function findTool(m: Manifest, name: string, toolset?: string): GameTool | undefined {
+  const sets = toolset ? m.toolsets.filter((t) => t.name === toolset) : [...m.toolsets.filter((t) => t.name !== BRIDGE_TOOLSET), ...m.toolsets.filter((t) => t.name === BRIDGE_TOOLSET)];
+  for (const ts of sets) {
+    const hit = ts.tools.find((t) => t.name === name);
+    if (hit) return hit;
+  }
+  if (!toolset) {
+    const m2 = /^([^./]+)[./](.+)$/.exec(name);
+    if (m2) return findTool(m, m2[2], m2[1]);
+  }
+  return undefined;
+}
