@@ -1,0 +1,125 @@
+/** Process helpers for tests: spawn, wait, and reap only what the test started, by pid. */
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(process.cwd());
+export const DIST = join(ROOT, 'dist');
+export const CLI = join(DIST, 'proxy', 'main.js');
+export const EXAMPLE_GAME = join(DIST, 'examples', 'crate-stack', 'main.js');
+export const PY_GAME = join(ROOT, 'test', 'fixtures', 'pygame_stub.py');
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export async function waitFor<T>(what: string, fn: () => T | Promise<T>, timeoutMs = 10000, everyMs = 25): Promise<NonNullable<T>> {
+  const start = Date.now();
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v as NonNullable<T>;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export async function waitGone(pid: number, timeoutMs = 5000): Promise<boolean> {
+  const start = Date.now();
+  while (alive(pid)) {
+    if (Date.now() - start > timeoutMs) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return true;
+}
+
+/** A temporary GAME_BRIDGE_HOME, removed by cleanup(). */
+export function tempHome(prefix = 'gb-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function removeDir(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true });
+  } catch {
+    /* best effort */
+  }
+}
+
+/** Tracks pids a test started and kills them (SIGKILL, by pid) at the end. */
+export class Reaper {
+  private pids = new Set<number>();
+  private children: ChildProcess[] = [];
+
+  track(pid: number | undefined): void {
+    if (pid) this.pids.add(pid);
+  }
+
+  spawn(cmd: string, args: string[], opts: SpawnOptions = {}): ChildProcess {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+    this.children.push(child);
+    this.track(child.pid);
+    return child;
+  }
+
+  async reap(): Promise<void> {
+    for (const pid of this.pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
+    await Promise.all([...this.pids].map((p) => waitGone(p, 3000)));
+    this.pids.clear();
+    this.children = [];
+  }
+}
+
+/** Start the example game on `port`; resolves once /health answers. */
+export async function startExampleGame(reaper: Reaper, port: number, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
+  const child = reaper.spawn(process.execPath, [EXAMPLE_GAME, '--port', String(port), ...args], { env: { ...process.env, ...env } });
+  await waitFor(`example game on ${port}`, () => healthOk(port), 15000);
+  return child;
+}
+
+/** Start the Python contract game on `port`; resolves once /health answers. */
+export async function startPyGame(reaper: Reaper, port: number, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
+  const child = reaper.spawn('python3', [PY_GAME, '--port', String(port), ...args], { env: { ...process.env, ...env } });
+  await waitFor(`python game on ${port}`, () => healthOk(port), 15000);
+  return child;
+}
+
+export async function healthOk(port: number): Promise<boolean> {
+  try {
+    const r = await fetch(`http://127.0.0.1:${port}/health`);
+    const j = (await r.json()) as { ok?: boolean };
+    return j.ok === true;
+  } catch {
+    return false;
+  }
+}
+
+/** Everything a child writes to stdout and stderr, as it arrives (read `.text`). */
+export function collectOutput(child: ChildProcess): { readonly text: string } {
+  const out = { text: '' };
+  child.stdout?.on('data', (d: Buffer) => (out.text += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out.text += d.toString()));
+  return out;
+}
+
+/** Resolves with the child's exit code (null when a signal ended it). */
+export function exitCode(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
