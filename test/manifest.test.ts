@@ -450,8 +450,31 @@ pyTest('ManifestCache against the Python contract game', () => {
       const m = await new ManifestCache().get(client);
       expect(m.source).toBe('game');
       expect(toolsetNames(m)).toContain('bridge');
-      const gameTools = m.toolsets.filter((t) => t.name !== 'bridge').flatMap((t) => t.tools);
-      expect(gameTools.length).toBeGreaterThan(0);
+      expect(toolsetNames(m)).toEqual(['play', 'tuning', 'bridge']);
+      expect(play(m).tools.map((t) => t.name)).toEqual(['drop', 'add', 'noop', 'echo', 'close']);
+      expect(findTool(m, 'noop')!.readOnly).toBe(true);
+      const g = findTool(m, 'set_gravity')!;
+      expect(g.args.map((a) => a.name)).toEqual(['g', 'on']);
+      if (shape !== 'bare') expect(g.args[1].type).toBe('boolean');
+      if (shape !== 'bare' && shape !== 'argsmap') {
+        // defaults arrive as strings; they end up in the description, never as a schema default
+        expect(toolInputSchema(g).properties.on).toEqual({ type: 'boolean', description: 'enabled. Default: true.' });
+      }
+      expect(m.warnings).toEqual([]);
+    } finally {
+      client.close();
+    }
+  });
+
+  test('shape malformed: the bad tools are dropped with warnings, the good ones kept', async () => {
+    const port = await freePort();
+    await startPyGame(reaper, port, ['--manifest-shape', 'malformed']);
+    const client = new GameClient(port);
+    try {
+      const m = await new ManifestCache().get(client);
+      expect(m.source).toBe('game');
+      expect(play(m).tools.map((t) => t.name)).toEqual(['drop', 'add', 'noop', 'echo', 'close']);
+      expect(m.warnings.length).toBe(4);
     } finally {
       client.close();
     }
