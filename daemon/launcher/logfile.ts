@@ -1,0 +1,49 @@
+/** Instance log files: where they live, the header line, and tailing. */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Lines the bridge itself writes into a log start with this, so tails can skip them. */
+export const HEADER_PREFIX = '[game-bridge]';
+export const MAX_LOG_LINES = 200;
+/** Enough bytes for 200 long lines; older output stays in the file. */
+const TAIL_BYTES = 256 * 1024;
+
+export function logFileName(logsDir: string, port: number, now = Date.now()): string {
+  return join(logsDir, `instance-${port}-${now}.log`);
+}
+
+export function headerLine(command: string, cwd: string, port: number): string {
+  return `${HEADER_PREFIX} ${new Date().toISOString()} launching on port ${port}: ${command} (cwd ${cwd})\n`;
+}
+
+/**
+ * The last `lines` lines of a file (bounded read from the end). totalLines is given when the
+ * whole file fit in the read. A missing file reads as empty.
+ */
+export function tailFile(file: string, lines: number, opts: { skipHeaders?: boolean } = {}): { lines: string[]; totalLines?: number } {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return { lines: [], totalLines: 0 };
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const start = Math.max(0, size - TAIL_BYTES);
+    const buf = Buffer.alloc(size - start);
+    let read = 0;
+    while (read < buf.length) {
+      const n = readSync(fd, buf, read, buf.length - read, start + read);
+      if (n <= 0) break;
+      read += n;
+    }
+    let all = buf.subarray(0, read).toString('utf8').split(/\r?\n/);
+    if (all.length && all[all.length - 1] === '') all.pop();
+    if (start > 0) all.shift(); // the first line is cut in the middle
+    if (opts.skipHeaders) all = all.filter((l) => !l.startsWith(HEADER_PREFIX));
+    const n = Math.max(0, Math.min(lines, MAX_LOG_LINES));
+    return { lines: n ? all.slice(-n) : [], totalLines: start === 0 ? all.length : undefined };
+  } finally {
+    closeSync(fd);
+  }
+}

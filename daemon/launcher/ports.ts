@@ -1,0 +1,84 @@
+/**
+ * Port choice for launches (SPEC §4). A port is taken when it is free twice over: a bind on
+ * 127.0.0.1 succeeds AND nothing answers /health on it (a game half-way through start-up owns
+ * its port even while a bind test still succeeds). One allocator serves every client of the
+ * daemon, so a port is reserved synchronously before any await: two concurrent launches
+ * can never be handed the same port.
+ */
+import net from 'node:net';
+import { GameClient, HOST } from '../game/client.js';
+import { isBridgeError } from '../../shared/errors.js';
+
+export class PortAllocator {
+  private reserved = new Set<number>();
+
+  constructor(private probeTimeoutMs = 500) {}
+
+  isReserved(port: number): boolean {
+    return this.reserved.has(port);
+  }
+
+  /** Mark a port as ours (a launched or re-adopted instance holds it). */
+  reserve(port: number): void {
+    this.reserved.add(port);
+  }
+
+  release(port: number): void {
+    this.reserved.delete(port);
+  }
+
+  /** First port of `range` that is free twice over, else an OS-assigned one. Reserved on return. */
+  async allocate(range: number[]): Promise<{ port: number; inRange: boolean }> {
+    for (const port of range) {
+      if (this.reserved.has(port)) continue;
+      this.reserved.add(port); // claim before awaiting: a concurrent allocate skips it
+      if (await this.isFree(port)) return { port, inRange: true };
+      this.reserved.delete(port);
+    }
+    for (let i = 0; i < 20; i++) {
+      const port = await osAssignedPort();
+      if (this.reserved.has(port)) continue;
+      this.reserved.add(port);
+      return { port, inRange: false };
+    }
+    throw new Error('the OS kept handing out ports this bridge already holds');
+  }
+
+  async isFree(port: number): Promise<boolean> {
+    if (!(await canBind(port))) return false;
+    return !(await answersHttp(port, this.probeTimeoutMs));
+  }
+}
+
+export function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.once('error', () => resolve(false));
+    s.listen({ port, host: HOST, exclusive: true }, () => s.close(() => resolve(true)));
+  });
+}
+
+/** Anything answering an HTTP GET /health (or holding the connection open) counts as taken. */
+async function answersHttp(port: number, timeoutMs: number): Promise<boolean> {
+  const client = new GameClient(port, { timeoutMs });
+  try {
+    await client.get('/health', timeoutMs);
+    return true;
+  } catch (e) {
+    // Refused → nobody there. A timeout means something accepted the connection: taken.
+    return !(isBridgeError(e) && e.kind === 'GameOffline' && !e.data.timeout);
+  } finally {
+    client.close();
+  }
+}
+
+export function osAssignedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen({ port: 0, host: HOST }, () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}

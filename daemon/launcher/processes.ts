@@ -1,0 +1,58 @@
+/**
+ * Process-tree liveness and killing. Launched games run detached, i.e. as the leader of their
+ * own process group, so the group id is the launch pid. tree-kill walks the tree below the
+ * pid; signalling the group as well catches what tree-kill cannot see any more (a game whose
+ * shell wrapper already died has been re-parented away from the tree, but not out of the group).
+ */
+import treeKill from 'tree-kill';
+
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Does any process of the group led by `pgid` still exist? */
+export function groupAlive(pgid: number): boolean {
+  if (process.platform === 'win32') return false;
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The launch pid or anything of its process group is still running. */
+export function treeAlive(pid: number): boolean {
+  return pidAlive(pid) || groupAlive(pid);
+}
+
+/** Signal the whole tree under `pid` (tree-kill) and its process group. Never throws. */
+export async function killTree(pid: number, signal: NodeJS.Signals): Promise<void> {
+  await new Promise<void>((resolve) => {
+    if (!pidAlive(pid)) return resolve();
+    treeKill(pid, signal, () => resolve());
+  });
+  if (process.platform !== 'win32') {
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      /* group already empty */
+    }
+  }
+}
+
+export async function waitUntil(cond: () => boolean | Promise<boolean>, timeoutMs: number, everyMs = 50): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    if (await cond()) return true;
+    if (Date.now() >= end) return false;
+    await sleep(everyMs);
+  }
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
