@@ -1,0 +1,135 @@
+/**
+ * Bridge: the state one daemon (or one in-process server) holds for every session: game
+ * clients with their keep-alive agents, the manifest cache, the launcher and its launched
+ * instances, who owns them, and the live sessions.
+ */
+import { homePaths } from '../shared/paths.js';
+import { GameClient } from './game/client.js';
+import { ManifestCache } from './game/cache.js';
+import type { Manifest } from './game/manifest.js';
+import { Launcher } from './launcher/index.js';
+import { DEFAULT_DETACHED_TTL_MS, Owners } from './instances/owners.js';
+
+export interface BridgeOptions {
+  home: string;
+  mode: 'daemon' | 'in-process';
+  detachedTtlMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface SessionInfo {
+  id: string;
+  cwd: string;
+  pid?: number;
+  startedAt: string;
+}
+
+export class Bridge {
+  readonly cache = new ManifestCache();
+  readonly launcher: Launcher;
+  readonly owners: Owners;
+  readonly sessions = new Map<string, SessionInfo>();
+  readonly startedAt = new Date();
+  private clients = new Map<string, GameClient>();
+  /** the last manifest seen per port, for synchronous replay verdicts */
+  private manifests = new Map<number, Manifest>();
+  /** listeners told when the set of live instances may have changed (eager mode) */
+  readonly instanceListeners = new Set<() => void>();
+
+  constructor(readonly opts: BridgeOptions) {
+    this.launcher = new Launcher({ home: opts.home });
+    const envTtl = Number(process.env.GAME_BRIDGE_DETACHED_TTL_MS);
+    const ttl = opts.detachedTtlMs ?? (Number.isFinite(envTtl) && process.env.GAME_BRIDGE_DETACHED_TTL_MS ? envTtl : DEFAULT_DETACHED_TTL_MS);
+    this.owners = new Owners(this.launcher, () => new Set(this.sessions.keys()), ttl, (port) => this.launcher.stop(port));
+  }
+
+  get paths() {
+    return homePaths(this.opts.home);
+  }
+
+  log(line: string): void {
+    this.opts.log?.(line);
+  }
+
+  /** One client per (port, timeout, hint); clients for the same port share nothing but the port. */
+  client(port: number, timeoutMs: number, launchHint?: string): GameClient {
+    const key = `${port}|${timeoutMs}|${launchHint ?? ''}`;
+    let c = this.clients.get(key);
+    if (!c) {
+      c = new GameClient(port, { timeoutMs, launchHint });
+      this.clients.set(key, c);
+    }
+    return c;
+  }
+
+  rememberManifest(port: number, m: Manifest): void {
+    this.manifests.set(port, m);
+  }
+
+  knownManifest(port: number): Manifest | undefined {
+    return this.manifests.get(port);
+  }
+
+  async readopt(): Promise<void> {
+    const { adopted, gone } = await this.launcher.readopt();
+    for (const inst of adopted) this.owners.markDetached(inst.port);
+    if (adopted.length || gone.length) {
+      this.log(`re-adopted ${adopted.length} launched game(s) [${adopted.map((i) => i.port).join(', ')}]; gone: [${gone.map((i) => i.port).join(', ')}]`);
+    }
+  }
+
+  addSession(info: SessionInfo): void {
+    this.sessions.set(info.id, info);
+  }
+
+  endSession(id: string): void {
+    this.sessions.delete(id);
+    this.owners.sessionEnded(id);
+  }
+
+  sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  hasInstances(): boolean {
+    return this.launcher.list().length > 0;
+  }
+
+  notifyInstancesChanged(): void {
+    for (const l of this.instanceListeners) l();
+  }
+
+  async reapAll(): Promise<void> {
+    await this.launcher.reapAll();
+  }
+
+  /** Version handover: save the games for the next daemon and let go of them without reaping. */
+  handover(): void {
+    this.launcher.saveAll();
+    for (const inst of this.launcher.list()) this.launcher.forget(inst.port);
+  }
+
+  status(): Record<string, unknown> {
+    const live = new Set(this.sessions.keys());
+    return {
+      mode: this.opts.mode,
+      startedAt: this.startedAt.toISOString(),
+      uptimeMs: Date.now() - this.startedAt.getTime(),
+      sessions: [...this.sessions.values()],
+      instances: this.launcher.list().map((i) => ({
+        port: i.port,
+        pid: i.pid,
+        name: i.name,
+        cwd: i.cwd,
+        logFile: i.logFile,
+        owner: i.owner && live.has(i.owner) ? i.owner : 'detached',
+      })),
+    };
+  }
+
+  close(): void {
+    this.owners.stop();
+    for (const c of this.clients.values()) c.close();
+    this.clients.clear();
+  }
+}

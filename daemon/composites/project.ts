@@ -1,0 +1,61 @@
+/**
+ * A project's composites module, named in gamebridge.json (`"composites": "./bridge/composites.mjs"`).
+ * The daemon loads it for that project's sessions and reloads it when the file changes: each
+ * lookup checks the file's mtime and re-imports under a fresh URL when it moved.
+ */
+import { statSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { findDeclaration } from '../launcher/index.js';
+import type { SessionConfig } from '../../shared/config.js';
+import type { Composite } from './types.js';
+
+interface Loaded {
+  mtimeMs: number;
+  composites: Composite[];
+}
+
+/** Shared by every session: one module instance per file version. */
+const loaded = new Map<string, Loaded>();
+
+function isComposite(c: unknown): c is Composite {
+  return !!c && typeof c === 'object' && typeof (c as Composite).name === 'string' && typeof (c as Composite).run === 'function';
+}
+
+export async function loadCompositesModule(file: string): Promise<Composite[]> {
+  const mtimeMs = statSync(file).mtimeMs;
+  const hit = loaded.get(file);
+  if (hit && hit.mtimeMs === mtimeMs) return hit.composites;
+  const mod = await import(`${pathToFileURL(file).href}?v=${mtimeMs}`);
+  const raw = mod.default ?? mod.composites ?? Object.values(mod);
+  const list = (Array.isArray(raw) ? raw : Object.values(raw as object)).filter(isComposite);
+  loaded.set(file, { mtimeMs, composites: list });
+  return list;
+}
+
+/** The composites lookup for one session: its gamebridge.json's module, if any. */
+export function projectComposites(config: SessionConfig, log: (line: string) => void = (l) => process.stderr.write(l + '\n')): () => Promise<Composite[]> {
+  let lastError = '';
+  // The declaration lookup walks directories: re-done at most once a second, not per call.
+  let found: { at: number; file?: string } = { at: 0 };
+  return async () => {
+    if (Date.now() - found.at > 1000) {
+      let file: string | undefined;
+      try {
+        file = findDeclaration({ cwd: config.cwd, configPath: config.configPath }).composites;
+      } catch {
+        file = undefined; // no gamebridge.json: no project composites
+      }
+      found = { at: Date.now(), file };
+    }
+    const file = found.file;
+    if (!file) return [];
+    try {
+      return await loadCompositesModule(file);
+    } catch (e) {
+      const msg = `composites module ${file} failed to load: ${(e as Error).message}`;
+      if (msg !== lastError) log(msg);
+      lastError = msg;
+      return [];
+    }
+  };
+}

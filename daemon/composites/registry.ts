@@ -1,0 +1,36 @@
+/**
+ * The composites a session can reach: those given to the library API
+ * (startStdioServer(config, {composites})) and, with the daemon, the module a project names
+ * in gamebridge.json (loaded per project, reloaded when the file changes).
+ */
+import type { Composite } from './types.js';
+
+export function servesGame(c: Composite, gameName: string | undefined): boolean {
+  if (c.only === undefined) return true;
+  const only = Array.isArray(c.only) ? c.only : [c.only];
+  return gameName !== undefined && only.includes(gameName);
+}
+
+export class CompositeRegistry {
+  constructor(
+    private builtIn: Composite[] = [],
+    /** the project module's composites, re-read on every lookup so edits apply at once */
+    private project: () => Promise<Composite[]> = async () => [],
+  ) {}
+
+  async all(): Promise<Composite[]> {
+    const fromProject = await this.project();
+    // A project composite with the same name as a built-in one wins: it is the closer declaration.
+    const names = new Set(fromProject.map((c) => c.name));
+    return [...fromProject, ...this.builtIn.filter((c) => !names.has(c.name))];
+  }
+
+  async find(name: string, gameName: string | undefined): Promise<Composite | undefined> {
+    return (await this.all()).find((c) => c.name === name && servesGame(c, gameName));
+  }
+
+  /** synchronous best-effort lookup for the replay verdict (built-ins and the last project load) */
+  findSync(name: string): Composite | undefined {
+    return this.builtIn.find((c) => c.name === name);
+  }
+}

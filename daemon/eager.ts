@@ -1,0 +1,118 @@
+/**
+ * --eager (SPEC §5): every tool of every live game advertised flatly, for clients that cannot
+ * walk discovery. Names carry the port and toolset (`g7820_play_drop`) so they never collide
+ * across instances; `notifications/tools/list_changed` goes out when the set changes.
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ReplayVerdict } from '../shared/frames.js';
+import { listInstances } from './discovery/list.js';
+import { toolInputSchema, type GameTool } from './game/manifest.js';
+import { callGameTool } from './tools/call-tool.js';
+import type { SessionContext } from './session-context.js';
+import type { ToolAnswer, ToolCallExtra } from './tools/types.js';
+
+const RECHECK_MS = 2000;
+
+interface FlatTool {
+  port: number;
+  tool: GameTool;
+  advertised: Tool;
+}
+
+export function flatName(port: number, tool: GameTool): string {
+  return `g${port}_${tool.toolset}_${tool.name}`.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 128);
+}
+
+export class EagerTools {
+  private flat = new Map<string, FlatTool>();
+  private signature = '';
+  private listeners = new Set<() => void>();
+  private timer: NodeJS.Timeout;
+  private unlisten: () => void;
+  private refreshing?: Promise<void>;
+
+  constructor(private ctx: SessionContext) {
+    this.timer = setInterval(() => void this.refresh(), RECHECK_MS);
+    this.timer.unref();
+    const onInstances = () => void this.refresh();
+    ctx.bridge.instanceListeners.add(onInstances);
+    this.unlisten = () => ctx.bridge.instanceListeners.delete(onInstances);
+  }
+
+  onChange(l: () => void): void {
+    this.listeners.add(l);
+  }
+
+  async list(): Promise<Tool[]> {
+    await this.refresh();
+    return [...this.flat.values()].map((f) => f.advertised);
+  }
+
+  /** Re-read the live games and their manifests; tell listeners when the flat set changed. */
+  refresh(): Promise<void> {
+    if (!this.refreshing) {
+      this.refreshing = this.doRefresh().finally(() => (this.refreshing = undefined));
+    }
+    return this.refreshing;
+  }
+
+  private async doRefresh(): Promise<void> {
+    const ctx = this.ctx;
+    const result = await listInstances({
+      config: ctx.config,
+      cache: ctx.bridge.cache,
+      clients: (p) => ctx.client(p),
+      extraPorts: ctx.bridge.launcher.list().map((i) => i.port),
+    }).catch(() => undefined);
+    if (!result) return;
+    const next = new Map<string, FlatTool>();
+    for (const inst of result.live) {
+      const m = await ctx.manifest(inst.port).catch(() => undefined);
+      if (!m) continue;
+      for (const ts of m.toolsets) {
+        for (const tool of ts.tools) {
+          const name = flatName(inst.port, tool);
+          next.set(name, {
+            port: inst.port,
+            tool,
+            advertised: {
+              name,
+              title: `${inst.game ?? 'game'} :${inst.port} ${tool.name}`,
+              description: `[${inst.game ?? 'game'} on port ${inst.port}, toolset ${ts.name}] ${tool.description}`,
+              inputSchema: toolInputSchema(tool) as Tool['inputSchema'],
+              annotations: { readOnlyHint: tool.readOnly, openWorldHint: false },
+            },
+          });
+        }
+      }
+    }
+    const signature = [...next.keys()].sort().join('\n');
+    this.flat = next;
+    if (signature !== this.signature) {
+      const first = this.signature === '' && signature === '';
+      this.signature = signature;
+      if (!first) for (const l of this.listeners) l();
+    }
+  }
+
+  async call(name: string, args: Record<string, unknown>, extra: ToolCallExtra): Promise<ToolAnswer | undefined> {
+    let f = this.flat.get(name);
+    if (!f) {
+      await this.refresh();
+      f = this.flat.get(name);
+    }
+    if (!f) return undefined;
+    this.ctx.touch(f.port);
+    return callGameTool(this.ctx, f.port, `${f.tool.toolset}.${f.tool.name}`, args, extra);
+  }
+
+  verdict(name: string): ReplayVerdict {
+    const f = this.flat.get(name);
+    return f && f.tool.readOnly ? 'safe' : 'unsafe';
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.unlisten();
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Who owns each launched instance (SPEC §6.4). An instance belongs to the session that
+ * launched it; when that session ends it becomes detached and keeps running; any session
+ * that uses it adopts it; a detached instance is reaped after detachedTtlMs (0 = never).
+ */
+import type { Launcher, LaunchedInstance } from '../launcher/index.js';
+
+export type OwnerLabel = 'you' | 'another session' | 'detached';
+
+export const DEFAULT_DETACHED_TTL_MS = 15 * 60 * 1000;
+
+export class Owners {
+  private detachedSince = new Map<number, number>();
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private launcher: Launcher,
+    private liveSessions: () => Set<string>,
+    private detachedTtlMs: number,
+    private reap: (port: number) => Promise<unknown>,
+  ) {
+    if (detachedTtlMs > 0) {
+      this.timer = setInterval(() => void this.sweep(), Math.min(30000, Math.max(100, detachedTtlMs / 4)));
+      this.timer.unref();
+    }
+  }
+
+  label(inst: LaunchedInstance, sessionId: string): OwnerLabel {
+    if (inst.owner === sessionId) return 'you';
+    if (inst.owner && this.liveSessions().has(inst.owner)) return 'another session';
+    return 'detached';
+  }
+
+  /** A session used this instance: a detached one becomes its own. */
+  touch(port: number, sessionId: string): void {
+    const inst = this.launcher.get(port);
+    if (!inst) return;
+    if (!inst.owner || !this.liveSessions().has(inst.owner)) {
+      this.launcher.setOwner(port, sessionId);
+      this.detachedSince.delete(port);
+    }
+  }
+
+  /** A session ended: its instances keep running, detached. */
+  sessionEnded(sessionId: string): void {
+    for (const inst of this.launcher.list()) {
+      if (inst.owner === sessionId) {
+        this.launcher.setOwner(inst.port, undefined);
+        this.detachedSince.set(inst.port, Date.now());
+      }
+    }
+  }
+
+  /** Instances re-adopted after a restart have no live owner: start their detached clock. */
+  markDetached(port: number): void {
+    if (!this.detachedSince.has(port)) this.detachedSince.set(port, Date.now());
+  }
+
+  async sweep(now = Date.now()): Promise<void> {
+    if (this.detachedTtlMs <= 0) return;
+    const live = this.liveSessions();
+    for (const inst of this.launcher.list()) {
+      if (inst.owner && live.has(inst.owner)) {
+        this.detachedSince.delete(inst.port);
+        continue;
+      }
+      const since = this.detachedSince.get(inst.port);
+      if (since === undefined) this.detachedSince.set(inst.port, now);
+      else if (now - since >= this.detachedTtlMs) {
+        this.detachedSince.delete(inst.port);
+        await this.reap(inst.port).catch(() => undefined);
+      }
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+}

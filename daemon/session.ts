@@ -1,0 +1,145 @@
+/**
+ * One MCP session for one client (SPEC §5): a low-level SDK Server configured from that
+ * client's settings, exposing the seven tools (plus every game tool flatly with --eager).
+ * Transport-agnostic: stdio (--no-daemon) and the daemon's WebSocket both connect here.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { SessionConfig } from '../shared/config.js';
+import type { ReplayVerdict } from '../shared/frames.js';
+import { VERSION } from '../shared/version.js';
+import { usageError } from '../shared/errors.js';
+import { errorResult, isToolAnswer, okResult } from './answer.js';
+import type { Bridge } from './bridge.js';
+import { CompositeRegistry } from './composites/registry.js';
+import type { Composite } from './composites/types.js';
+import { EagerTools } from './eager.js';
+import { SessionContext } from './session-context.js';
+import { TOOLS, TOOLS_BY_NAME } from './tools/index.js';
+import type { ToolCallExtra, ToolDef } from './tools/types.js';
+import { validateArgs } from './tools/validate.js';
+import { projectComposites } from './composites/project.js';
+
+export const INSTRUCTIONS = [
+  'game-bridge drives running games (any engine) through a small HTTP contract.',
+  'The path: list_instances (find running games) or launch_instance (start the one declared in gamebridge.json)',
+  '→ list_toolsets {port} → describe_toolset {port, toolset} → call_tool {port, name, arguments}.',
+  "A game's own tools are NOT separate MCP tools: they are reached through call_tool, so a game tool missing from the tool list still exists.",
+  'Every game also has the `bridge` toolset: get_state {path}, wait_for {path, equals|gt|...}, raw_command {cmd, args}, health, screenshot.',
+  'call_tool returns the state after the game applied the command. Errors start with their class (GameOffline, CommandRejected, ...) and say what to do next.',
+  'stop_instance stops a game launched here; instance_log reads its output.',
+].join(' ');
+
+export interface EngineSession {
+  server: Server;
+  context: SessionContext;
+  replayVerdict(msg: unknown): ReplayVerdict;
+  close(): Promise<void>;
+}
+
+export interface EngineSessionOptions {
+  composites?: Composite[];
+  cwd?: string;
+  pid?: number;
+}
+
+function annotations(t: ToolDef) {
+  return {
+    title: t.title,
+    readOnlyHint: t.readOnly,
+    ...(t.readOnly ? {} : { destructiveHint: t.name === 'stop_instance', idempotentHint: t.idempotent ?? false }),
+    openWorldHint: false,
+  };
+}
+
+export function advertised(t: ToolDef): Tool {
+  return { name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema as Tool['inputSchema'], annotations: annotations(t) };
+}
+
+export function createEngineSession(bridge: Bridge, config: SessionConfig, sessionId: string, opts: EngineSessionOptions = {}): EngineSession {
+  const composites = new CompositeRegistry(opts.composites ?? [], projectComposites(config));
+  const context = new SessionContext(bridge, config, sessionId, composites);
+  const eager = config.eager ? new EagerTools(context) : undefined;
+  bridge.addSession({ id: sessionId, cwd: config.cwd, pid: opts.pid, startedAt: new Date().toISOString() });
+
+  const server = new Server(
+    { name: 'game-bridge-mcp', title: 'Game Bridge', version: VERSION },
+    { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const tools = TOOLS.map(advertised);
+    if (eager) tools.push(...(await eager.list()));
+    return { tools };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    const name = req.params.name;
+    const token = req.params._meta?.progressToken;
+    const toolExtra: ToolCallExtra = {
+      signal: extra.signal,
+      async progress(progress, total, message) {
+        if (token === undefined) return;
+        await extra
+          .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } })
+          .catch(() => undefined);
+      },
+    };
+    try {
+      const def = TOOLS_BY_NAME.get(name);
+      if (def) {
+        const args = validateArgs(name, def.inputSchema, req.params.arguments);
+        const out = await def.handler(args, context, toolExtra);
+        return okResult(isToolAnswer(out) ? out : { json: out }, config.maxAnswerChars);
+      }
+      if (eager) {
+        const out = await eager.call(name, (req.params.arguments ?? {}) as Record<string, unknown>, toolExtra);
+        if (out) return okResult(out, config.maxAnswerChars);
+      }
+      return errorResult(
+        usageError(
+          `There is no MCP tool '${name}'. The tools are: ${TOOLS.map((t) => t.name).join(', ')}. ` +
+            `A game's own tools are called with call_tool {port, name: '${name}', arguments}.`,
+        ),
+      );
+    } catch (e) {
+      return errorResult(e);
+    }
+  });
+
+  if (eager) {
+    eager.onChange(() => void server.sendToolListChanged().catch(() => undefined));
+  }
+
+  let closed = false;
+  return {
+    server,
+    context,
+    replayVerdict: (msg) => replayVerdict(msg, context, eager),
+    async close() {
+      if (closed) return;
+      closed = true;
+      eager?.stop();
+      bridge.endSession(sessionId);
+      await server.close().catch(() => undefined);
+    },
+  };
+}
+
+const SAFE_METHODS = new Set(['initialize', 'ping', 'tools/list', 'resources/list', 'prompts/list', 'server/discover', 'resources/templates/list']);
+
+/** SPEC §6.3: read-only and idempotent requests are safe to re-send; anything that can change a game is not. */
+export function replayVerdict(msg: unknown, ctx: SessionContext, eager?: EagerTools): ReplayVerdict {
+  const m = msg as { method?: unknown; params?: { name?: unknown; arguments?: unknown } };
+  if (!m || typeof m.method !== 'string') return 'unsafe';
+  if (SAFE_METHODS.has(m.method)) return 'safe';
+  if (m.method !== 'tools/call') return 'unsafe';
+  const name = typeof m.params?.name === 'string' ? m.params.name : '';
+  const args = (m.params?.arguments && typeof m.params.arguments === 'object' ? m.params.arguments : {}) as Record<string, unknown>;
+  const def = TOOLS_BY_NAME.get(name);
+  if (def) {
+    if (def.replay) return def.replay(args, ctx);
+    return def.readOnly ? 'safe' : 'unsafe';
+  }
+  return eager?.verdict(name) ?? 'unsafe';
+}

@@ -1,0 +1,125 @@
+/**
+ * wait_for (SPEC §5): re-read a fresh snapshot until a condition on one path holds.
+ * Fails clearly on timeout (with the last value seen) and when the game process changes
+ * under it (frame going backwards).
+ */
+import { BridgeError, usageError } from '../../shared/errors.js';
+import type { GameClient, State } from '../game/client.js';
+import { getPath, hasPath } from './path.js';
+import { pollDelay, sleep } from './poll.js';
+import { restarted } from './command.js';
+import { frameOf } from './summary.js';
+
+export const OPERATORS = ['equals', 'notEquals', 'exists', 'gt', 'gte', 'lt', 'lte', 'contains', 'matches'] as const;
+export type Operator = (typeof OPERATORS)[number];
+
+export interface Condition {
+  path: string;
+  op: Operator;
+  operand: unknown;
+}
+
+export interface WaitResult {
+  matched: true;
+  path: string;
+  value: unknown;
+  elapsedMs: number;
+  frame?: number;
+  polls: number;
+}
+
+/** Pick the one operator present in tool arguments. */
+export function conditionFrom(args: Record<string, unknown>): Condition {
+  const path = args.path;
+  if (typeof path !== 'string' || !path) throw usageError("wait_for needs 'path' (a dotted path like ui.screen) and one operator.");
+  const ops = OPERATORS.filter((o) => args[o] !== undefined);
+  if (ops.length !== 1) {
+    throw usageError(`wait_for needs exactly one operator of ${OPERATORS.join(', ')}; got ${ops.length ? ops.join(', ') : 'none'}.`);
+  }
+  const op = ops[0];
+  if (op === 'matches') {
+    try {
+      new RegExp(String(args.matches));
+    } catch (e) {
+      throw usageError(`wait_for 'matches' is not a valid regular expression: ${(e as Error).message}.`);
+    }
+  }
+  return { path, op, operand: args[op] };
+}
+
+function looseEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a === 'number' && typeof b === 'string' && b.trim() !== '') return a === Number(b);
+  if (typeof a === 'boolean' && typeof b === 'string') return String(a) === b;
+  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') return JSON.stringify(a) === JSON.stringify(b);
+  return false;
+}
+
+export function test(state: State, c: Condition): { ok: boolean; value: unknown } {
+  const value = getPath(state, c.path);
+  const num = (x: unknown) => (typeof x === 'number' ? x : typeof x === 'string' && x.trim() !== '' ? Number(x) : NaN);
+  switch (c.op) {
+    case 'exists': {
+      const want = c.operand !== false && c.operand !== 'false';
+      return { ok: hasPath(state, c.path) === want, value };
+    }
+    case 'equals':
+      return { ok: looseEqual(value, c.operand), value };
+    case 'notEquals':
+      return { ok: !looseEqual(value, c.operand), value };
+    case 'gt':
+      return { ok: num(value) > num(c.operand), value };
+    case 'gte':
+      return { ok: num(value) >= num(c.operand), value };
+    case 'lt':
+      return { ok: num(value) < num(c.operand), value };
+    case 'lte':
+      return { ok: num(value) <= num(c.operand), value };
+    case 'contains':
+      if (typeof value === 'string') return { ok: value.includes(String(c.operand)), value };
+      if (Array.isArray(value)) return { ok: value.some((v) => looseEqual(v, c.operand) || (typeof v === 'object' && v !== null && (v as { m?: unknown }).m === c.operand)), value };
+      if (value && typeof value === 'object') return { ok: Object.prototype.hasOwnProperty.call(value, String(c.operand)), value };
+      return { ok: false, value };
+    case 'matches':
+      return { ok: value !== undefined && new RegExp(String(c.operand)).test(typeof value === 'string' ? value : JSON.stringify(value)), value };
+  }
+}
+
+export async function waitFor(
+  client: GameClient,
+  c: Condition,
+  opts: { timeoutMs: number; signal?: AbortSignal; onFrame?: (f: number) => void },
+): Promise<WaitResult> {
+  const started = Date.now();
+  let lastFrame: number | undefined;
+  let lastValue: unknown;
+  let polls = 0;
+  for (let attempt = 0; ; attempt++) {
+    if (opts.signal?.aborted) throw usageError('wait_for was cancelled.');
+    const state = await client.state(opts.signal);
+    polls++;
+    const frame = frameOf(state);
+    if (frame !== undefined) {
+      if (lastFrame !== undefined && frame < lastFrame) {
+        const e = restarted(client.port, 'wait_for', lastFrame, frame);
+        throw new BridgeError(e.kind, e.message.replace("Command 'wait_for'", `wait_for ${c.path}`), e.data);
+      }
+      opts.onFrame?.(frame);
+      lastFrame = frame;
+    }
+    const r = test(state, c);
+    lastValue = r.value;
+    if (r.ok) return { matched: true, path: c.path, value: r.value, elapsedMs: Date.now() - started, frame, polls };
+    const remaining = opts.timeoutMs - (Date.now() - started);
+    if (remaining <= 0) {
+      throw new BridgeError(
+        'CommandTimeout',
+        `wait_for ${c.path} ${c.op}${c.op === 'exists' ? '' : ' ' + JSON.stringify(c.operand)} did not hold within ${opts.timeoutMs}ms on port ${client.port}; ` +
+          `last value: ${lastValue === undefined ? 'missing' : JSON.stringify(lastValue).slice(0, 200)}${lastFrame !== undefined ? ` at frame ${lastFrame}` : ''}. ` +
+          'Check the path with get_state, or raise timeoutMs.',
+        { port: client.port, path: c.path, lastValue, frame: lastFrame },
+      );
+    }
+    await sleep(Math.min(pollDelay(attempt + 2), remaining), opts.signal);
+  }
+}

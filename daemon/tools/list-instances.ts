@@ -1,0 +1,34 @@
+import { listInstances } from '../discovery/list.js';
+import { defineTool } from './types.js';
+
+export const listInstancesTool = defineTool({
+  name: 'list_instances',
+  title: 'List game instances',
+  description:
+    'Find running games: the self-registration registry plus a port scan, each verified with /health. ' +
+    'Returns live games (port, name, screen, toolsets, who launched them), stale registry entries, ports that answer but are not games, and free ports. ' +
+    'Next: list_toolsets {port} to see what a game can do, or launch_instance if none is running.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      prune: { type: 'boolean', description: 'Delete stale registry entries whose port is verified dead. Default: false.' },
+    },
+  },
+  readOnly: true,
+  replay: (args) => (args.prune === true ? 'unsafe' : 'safe'),
+  async handler(args, ctx) {
+    const launcher = ctx.bridge.launcher;
+    const result = await listInstances({
+      config: ctx.config,
+      cache: ctx.bridge.cache,
+      clients: (port) => ctx.client(port),
+      extraPorts: launcher.list().map((i) => i.port),
+      launched: (port) => {
+        const inst = launcher.get(port);
+        return inst ? { pid: inst.pid, cwd: inst.cwd, owner: ctx.bridge.owners.label(inst, ctx.sessionId) } : undefined;
+      },
+      prune: args.prune === true,
+    });
+    return result as unknown as Record<string, unknown>;
+  },
+});

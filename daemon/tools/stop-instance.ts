@@ -1,0 +1,33 @@
+import { notLaunchedHere, usageError } from '../../shared/errors.js';
+import { portProperty } from './list-toolsets.js';
+import { defineTool } from './types.js';
+
+export const stopInstanceTool = defineTool({
+  name: 'stop_instance',
+  title: 'Stop a launched game',
+  description:
+    "Stop a game this bridge launched: ask it to close, wait for its port to go quiet, and kill its process tree if it will not go. " +
+    'Returns {port, stopped, how: "closed cleanly" | "terminated" | "killed"}. Games started some other way are refused (ask them to close with raw_command close).',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      port: portProperty,
+      force: { type: 'boolean', description: 'Stop it even when another live session launched it. Default: false.' },
+    },
+  },
+  readOnly: false,
+  idempotent: true,
+  async handler(args, ctx) {
+    const port = ctx.resolvePort(args);
+    const launcher = ctx.bridge.launcher;
+    const inst = launcher.get(port);
+    if (!inst) throw notLaunchedHere(port);
+    if (ctx.bridge.owners.label(inst, ctx.sessionId) === 'another session' && args.force !== true) {
+      throw usageError(`The game on port ${port} belongs to another live session. Pass force: true to stop it anyway, or leave it to that session.`);
+    }
+    const r = await launcher.stop(port);
+    ctx.bridge.cache.forget(port);
+    ctx.bridge.notifyInstancesChanged();
+    return { ...r };
+  },
+});

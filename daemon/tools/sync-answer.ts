@@ -1,0 +1,31 @@
+/** Send one command, wait until applied, and shape the §5 result (without the whole state). */
+import { commandAndSync } from '../sync/command.js';
+import type { SessionContext } from '../session-context.js';
+import type { ToolCallExtra } from './types.js';
+
+export async function syncAnswer(
+  ctx: SessionContext,
+  port: number,
+  command: string,
+  args: Record<string, unknown>,
+  extra: ToolCallExtra,
+  sync = true,
+): Promise<Record<string, unknown>> {
+  const r = await commandAndSync(ctx.client(port), command, args, {
+    timeoutMs: ctx.config.timeoutMs,
+    signal: extra.signal,
+    onFrame: ctx.onFrame(port),
+    sync,
+  });
+  if (command === 'close') ctx.bridge.notifyInstancesChanged();
+  return {
+    command: r.command,
+    applied: r.applied,
+    ...(r.commandId !== undefined ? { commandId: r.commandId } : {}),
+    confirmation: r.confirmation,
+    ...(r.frame !== undefined ? { frame: r.frame } : {}),
+    ...(r.screen !== undefined ? { screen: r.screen } : {}),
+    ...(r.game !== undefined ? { game: r.game } : {}),
+    events: r.events,
+  };
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+/**
+ * The bin. Dispatches lazily so the bare stdio proxy (what MCP clients spawn) loads nothing
+ * heavy: no SDK, no yargs. Subcommands, help and --no-daemon import what they need.
+ */
+const argv = process.argv.slice(2);
+const SUBCOMMANDS = new Set(['daemon', 'status', 'stop', 'doctor', 'init', 'demo']);
+const wantsCli = SUBCOMMANDS.has(argv[0]) || argv.some((a) => a === '-h' || a === '--help' || a === '-v' || a === '--version');
+
+if (argv[0] === 'daemon' && argv.length === 1) {
+  const { runDaemon } = await import('../daemon/main.js');
+  await runDaemon();
+} else if (wantsCli) {
+  const { runCli } = await import('./cli.js');
+  await runCli(argv);
+} else if (argv.includes('--no-daemon')) {
+  const { runStdioEngine } = await import('../daemon/stdio.js');
+  await runStdioEngine(argv);
+} else {
+  const { runProxy } = await import('./run.js');
+  await runProxy(argv);
+}
