@@ -125,7 +125,7 @@ export class Launcher extends EventEmitter {
       return usageError(
         `${what}\nCommand: ${command}\nWorking directory: ${decl.cwd}\nLog: ${logFile}\nLast output:\n` +
           (tail.length ? tail.join('\n') : '(the process wrote nothing)'),
-        { port, exitCode, logFile, command, cwd: decl.cwd, ...extra },
+        { port, exitCode, logFile, pid, command, cwd: decl.cwd, ...extra },
       );
     };
 
