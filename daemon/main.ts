@@ -1,0 +1,184 @@
+/**
+ * The singleton daemon (SPEC §6.1–6.4): lock, listen, daemon.json, signals, idle exit, handover.
+ *
+ * One per GAME_BRIDGE_HOME. The lock is taken before binding, so of several daemons started at
+ * once exactly one serves and the others exit quietly (code 0).
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { format } from 'node:util';
+import lockfile from 'proper-lockfile';
+import { CLOSE_HANDOVER, CLOSE_SHUTDOWN } from '../shared/frames.js';
+import { bridgeHome, ensureDir, homePaths, type HomePaths } from '../shared/paths.js';
+import { VERSION } from '../shared/version.js';
+import { Bridge } from './bridge.js';
+import { DaemonServer } from './server.js';
+
+export const DEFAULT_IDLE_EXIT_MS = 10 * 60 * 1000;
+
+export interface DaemonInfo {
+  pid: number;
+  port: number;
+  token: string;
+  version: string;
+  startedAt: string;
+}
+
+export function readDaemonJson(paths: HomePaths): DaemonInfo | undefined {
+  try {
+    const info = JSON.parse(readFileSync(paths.daemonJson, 'utf8')) as DaemonInfo;
+    return typeof info.pid === 'number' && typeof info.port === 'number' ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Every line the daemon prints is stamped with time and pid (stdout/stderr go to daemon.log). */
+function log(...args: unknown[]): void {
+  const text = format(...args);
+  const stamp = `${new Date().toISOString()} [${process.pid}] `;
+  process.stderr.write(text.split('\n').map((l) => stamp + l).join('\n') + '\n');
+}
+
+function routeConsoleToLog(): void {
+  console.log = console.info = console.warn = console.error = console.debug = log;
+  process.on('uncaughtException', (e) => log('uncaught exception:', e));
+  process.on('unhandledRejection', (e) => log('unhandled rejection:', e));
+}
+
+/** Take the home's daemon lock, or undefined when a live daemon holds it. */
+async function takeLock(paths: HomePaths, onCompromised: (e: Error) => void): Promise<(() => Promise<void>) | undefined> {
+  const opts = {
+    stale: 10000,
+    update: 1000,
+    realpath: false,
+    lockfilePath: join(paths.daemonDir, 'daemon.lock'),
+    onCompromised,
+  };
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      return await lockfile.lock(paths.daemonDir, opts);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ELOCKED') throw e;
+    }
+    // A crashed daemon's lock is taken over at once, not after the stale timeout (§6.2).
+    const holder = readDaemonJson(paths);
+    if (attempt > 0 || !holder || holder.pid === process.pid || pidAlive(holder.pid)) return undefined;
+    log(`daemon pid ${holder.pid} is gone; taking over its lock`);
+    rmSync(opts.lockfilePath, { recursive: true, force: true });
+  }
+  return undefined;
+}
+
+function writeDaemonJson(paths: HomePaths, info: DaemonInfo): void {
+  const tmp = `${paths.daemonJson}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(info) + '\n', { mode: 0o600 });
+  renameSync(tmp, paths.daemonJson);
+}
+
+function removeDaemonJsonIfOurs(paths: HomePaths): void {
+  if (readDaemonJson(paths)?.pid !== process.pid) return;
+  try {
+    unlinkSync(paths.daemonJson);
+  } catch {
+    /* already gone */
+  }
+}
+
+export async function runDaemon(): Promise<void> {
+  routeConsoleToLog();
+  const paths = homePaths(bridgeHome());
+  ensureDir(paths.home);
+  ensureDir(paths.daemonDir);
+  process.chdir(paths.home); // never hold a client's project directory
+
+  let bridge: Bridge | undefined;
+  let server: DaemonServer | undefined;
+  let release: (() => Promise<void>) | undefined;
+  let ending = false;
+  const finish = async (why: string, how: 'reap' | 'handover', code: number) => {
+    if (ending) return;
+    ending = true;
+    log(`shutting down: ${why}`);
+    const guard = setTimeout(() => {
+      log('shutdown took too long; exiting');
+      process.exit(code);
+    }, 30000);
+    try {
+      if (how === 'reap') await bridge?.reapAll();
+      else bridge?.handover();
+    } catch (e) {
+      log(`${how} failed:`, e);
+    }
+    removeDaemonJsonIfOurs(paths);
+    if (release) await release().catch(() => undefined);
+    await server?.closeAll(how === 'reap' ? CLOSE_SHUTDOWN : CLOSE_HANDOVER, why).catch(() => undefined);
+    clearTimeout(guard);
+    log('bye');
+    process.exit(code);
+  };
+
+  release = await takeLock(paths, (e) => {
+    log(`lock compromised (${e.message}): another daemon owns this home; handing over to it`);
+    release = undefined;
+    void finish('lock compromised', 'handover', 0);
+  });
+  if (!release) {
+    log('another daemon holds the lock; exiting');
+    process.exit(0);
+  }
+  // Any daemon.json now is a dead holder's: drop it before a racing taker trusts its pid.
+  if (readDaemonJson(paths)?.pid !== process.pid) rmSync(paths.daemonJson, { force: true });
+
+  const theBridge = new Bridge({ home: paths.home, mode: 'daemon', log });
+  bridge = theBridge;
+  const startedAt = new Date();
+  const token = randomBytes(32).toString('hex');
+  const theServer: DaemonServer = new DaemonServer({
+    bridge: theBridge,
+    token,
+    log,
+    onHandover: () => void finish('handover to a newer proxy', 'handover', 0),
+    onStop: () => void finish('stop requested', 'reap', 0),
+    statusFacts: (): Record<string, unknown> => ({
+      pid: process.pid,
+      port: theServer.port,
+      version: VERSION,
+      home: paths.home,
+      startedAt: startedAt.toISOString(),
+      uptimeMs: Date.now() - startedAt.getTime(),
+    }),
+  });
+  server = theServer;
+  const port = await theServer.listen();
+  writeDaemonJson(paths, { pid: process.pid, port, token, version: VERSION, startedAt: startedAt.toISOString() });
+  log(`daemon v${VERSION} listening on 127.0.0.1:${port}, home ${paths.home}`);
+
+  for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void finish(sig, 'reap', 0));
+
+  try {
+    await theBridge.readopt();
+  } catch (e) {
+    log('re-adopting launched games failed:', e);
+  }
+
+  const idleMs = Number(process.env.GAME_BRIDGE_IDLE_EXIT_MS) || DEFAULT_IDLE_EXIT_MS;
+  let idleSince = Date.now();
+  setInterval(() => {
+    if (theServer.connectionCount() > 0 || theBridge.sessionCount() > 0 || theBridge.hasInstances()) {
+      idleSince = Date.now();
+    } else if (Date.now() - idleSince >= idleMs) {
+      void finish(`idle for ${idleMs}ms with no sessions and no instances`, 'reap', 0);
+    }
+  }, Math.max(20, Math.min(1000, idleMs / 4))).unref();
+}

@@ -1,0 +1,79 @@
+/**
+ * The SDK Transport over one proxy's WebSocket (SPEC §6.3).
+ *
+ * Incoming `rpc` frames carry the client's JSON-RPC message; a request is acknowledged with
+ * its replay verdict BEFORE it is dispatched, so the proxy knows whether it may re-send it
+ * after a daemon restart. Outgoing messages go out bare (no envelope).
+ */
+import type { WebSocket } from 'ws';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { encode, type ReplayVerdict, type RpcFrame } from '../shared/frames.js';
+
+export class WsTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  sessionId?: string;
+
+  private started = false;
+  private closed = false;
+  /** frames that arrived before the server called start() */
+  private early: JSONRPCMessage[] = [];
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly verdict: (msg: unknown) => ReplayVerdict,
+    sessionId?: string,
+  ) {
+    this.sessionId = sessionId;
+    ws.on('close', () => this.closedByPeer());
+    ws.on('error', (e) => this.onerror?.(e));
+  }
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error('WsTransport already started');
+    this.started = true;
+    const early = this.early;
+    this.early = [];
+    for (const m of early) this.onmessage?.(m);
+  }
+
+  /** One `rpc` frame from the proxy (already parsed by the server). */
+  receive(frame: RpcFrame): void {
+    const msg = frame.msg as Record<string, unknown> | null;
+    if (!msg || typeof msg !== 'object' || Array.isArray(msg) || msg.jsonrpc !== '2.0') {
+      this.onerror?.(new Error(`ignoring a frame that is not one JSON-RPC message (seq ${frame.seq})`));
+      return;
+    }
+    const isRequest = typeof msg.method === 'string' && 'id' in msg && msg.id !== undefined;
+    if (isRequest && !this.closed) {
+      let replay: ReplayVerdict = 'unsafe';
+      try {
+        replay = this.verdict(msg);
+      } catch {
+        /* unknown → unsafe: never re-send what we cannot vouch for */
+      }
+      this.ws.send(encode({ t: 'ack', seq: frame.seq, replay }));
+    }
+    if (this.started) this.onmessage?.(msg as unknown as JSONRPCMessage);
+    else this.early.push(msg as unknown as JSONRPCMessage);
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed || this.ws.readyState !== this.ws.OPEN) return; // the proxy replays on reconnect
+    await new Promise<void>((resolve) => this.ws.send(JSON.stringify(message), () => resolve()));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.ws.close();
+    this.closedByPeer();
+  }
+
+  private closedByPeer(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.onclose?.();
+  }
+}

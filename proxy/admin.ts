@@ -1,0 +1,90 @@
+/**
+ * `game-bridge-mcp status` and `stop`: talk to the running daemon over its authenticated HTTP
+ * routes (GET /status, POST /stop). Small on purpose: only node builtins.
+ */
+import { readFileSync } from 'node:fs';
+import { bridgeHome, homePaths } from '../shared/paths.js';
+
+interface DaemonInfo {
+  pid: number;
+  port: number;
+  token: string;
+  version: string;
+  startedAt: string;
+}
+
+function readInfo(file: string): DaemonInfo | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as DaemonInfo;
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function call(info: DaemonInfo, method: 'GET' | 'POST', path: string): Promise<unknown> {
+  const res = await fetch(`http://127.0.0.1:${info.port}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${info.token}` },
+    signal: AbortSignal.timeout(3000),
+  });
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  return res.json();
+}
+
+/** Print the daemon's facts; exit code 1 when no daemon runs for this home. */
+export async function runStatus(): Promise<number> {
+  const paths = homePaths(bridgeHome());
+  const info = readInfo(paths.daemonJson);
+  if (!info || !alive(info.pid)) {
+    process.stdout.write(`no daemon is running for ${paths.home}\n`);
+    return 1;
+  }
+  try {
+    const facts = await call(info, 'GET', '/status');
+    process.stdout.write(JSON.stringify({ ...(facts as object), log: paths.daemonLog }, null, 2) + '\n');
+    return 0;
+  } catch (e) {
+    process.stdout.write(
+      JSON.stringify({ pid: info.pid, port: info.port, version: info.version, startedAt: info.startedAt, answering: false, error: String(e), log: paths.daemonLog }, null, 2) + '\n',
+    );
+    return 1;
+  }
+}
+
+/** Ask the daemon to stop (it reaps its games), SIGTERM as a fallback; wait until it is gone. */
+export async function runStop(timeoutMs = 35000): Promise<number> {
+  const paths = homePaths(bridgeHome());
+  const info = readInfo(paths.daemonJson);
+  if (!info || !alive(info.pid)) {
+    process.stdout.write(`no daemon is running for ${paths.home}\n`);
+    return 0;
+  }
+  try {
+    await call(info, 'POST', '/stop');
+  } catch {
+    try {
+      process.kill(info.pid, 'SIGTERM');
+    } catch {
+      /* gone already */
+    }
+  }
+  const start = Date.now();
+  while (alive(info.pid)) {
+    if (Date.now() - start > timeoutMs) {
+      process.stderr.write(`daemon pid ${info.pid} did not exit within ${timeoutMs}ms; see ${paths.daemonLog}\n`);
+      return 1;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  process.stdout.write(`daemon pid ${info.pid} stopped\n`);
+  return 0;
+}
