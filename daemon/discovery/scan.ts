@@ -6,6 +6,7 @@
  * thousand mostly-closed ports finish in well under 150 ms with bounded concurrency.
  */
 import http from 'node:http';
+import net from 'node:net';
 import { HOST } from '../game/client.js';
 
 export const PROBE_TIMEOUT_CAP_MS = 300;
@@ -14,58 +15,78 @@ const MAX_HEALTH_BYTES = 64 * 1024;
 
 export type Probe =
   | { port: number; kind: 'live'; health: { ok: true; frame?: number; [k: string]: unknown } }
-  | { port: number; kind: 'notAGame'; detail: string }
+  | { port: number; kind: 'notAGame'; detail: string; /** it accepted a connection but did not answer in time */ timedOut?: true }
   | { port: number; kind: 'free' };
 
 export interface ScanOptions {
   /** per-probe timeout; capped at PROBE_TIMEOUT_CAP_MS (a game answers /health cheaply) */
   timeoutMs?: number;
   concurrency?: number;
+  /**
+   * A port that accepted a connection but did not answer within the short timeout is probed
+   * once more with this longer one (a game busy loading, or a loaded machine), so a slow game is
+   * not reported as "not a game". Default 2000.
+   */
+  retryTimeoutMs?: number;
 }
 
-/** Probe one port. Never throws. */
+/**
+ * Probe one port. Never throws. A plain TCP connect comes first: on loopback a closed port
+ * refuses at once, and that connect is much cheaper than a full HTTP request, which is only
+ * made when something is listening.
+ */
 export function probePort(port: number, timeoutMs = PROBE_TIMEOUT_CAP_MS): Promise<Probe> {
   return new Promise<Probe>((resolve) => {
     let done = false;
     let connected = false;
+    let req: http.ClientRequest | undefined;
+    const sock = net.connect({ host: HOST, port });
     const finish = (p: Probe) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
-      req.destroy();
+      req?.destroy();
+      sock.destroy();
       resolve(p);
     };
     const notAGame = (detail: string) => finish({ port, kind: 'notAGame', detail });
-    const req = http.get({ host: HOST, port, path: '/health', agent: false, headers: { accept: 'application/json', connection: 'close' } }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size > MAX_HEALTH_BYTES) notAGame(`GET /health sent more than ${MAX_HEALTH_BYTES} bytes`);
-        else chunks.push(c);
-      });
-      res.on('error', () => notAGame('GET /health broke off mid-answer'));
-      res.on('end', () => {
-        const status = res.statusCode ?? 0;
-        if (status < 200 || status >= 300) return notAGame(`GET /health returned HTTP ${status}`);
-        let j: unknown;
-        try {
-          j = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        } catch {
-          return notAGame(`GET /health returned HTTP ${status} that is not JSON`);
-        }
-        if (!j || typeof j !== 'object' || (j as { ok?: unknown }).ok !== true) return notAGame('GET /health did not answer {"ok": true}');
-        finish({ port, kind: 'live', health: j as { ok: true } });
-      });
-    });
-    req.on('socket', (s) => s.once('connect', () => (connected = true)));
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      if (connected || err.code === 'ECONNRESET' || err.code === 'EPIPE' || err.code === 'HPE_INVALID_CONSTANT') {
-        notAGame(`GET /health ${err.code?.startsWith('HPE_') ? 'got an answer that is not HTTP' : 'closed the connection without answering'}`);
-      } else finish({ port, kind: 'free' });
-    });
     // Something accepted the connection but did not answer in time: it is listening, so not free.
-    const timer = setTimeout(() => (connected ? notAGame(`GET /health did not answer within ${timeoutMs}ms`) : finish({ port, kind: 'free' })), timeoutMs);
+    const timer = setTimeout(
+      () => (connected ? finish({ port, kind: 'notAGame', detail: `GET /health did not answer within ${timeoutMs}ms`, timedOut: true }) : finish({ port, kind: 'free' })),
+      timeoutMs,
+    );
+    sock.once('error', () => {
+      if (!connected) finish({ port, kind: 'free' });
+    });
+    sock.once('connect', () => {
+      connected = true;
+      sock.destroy();
+      req = http.get({ host: HOST, port, path: '/health', agent: false, headers: { accept: 'application/json', connection: 'close' } }, (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > MAX_HEALTH_BYTES) notAGame(`GET /health sent more than ${MAX_HEALTH_BYTES} bytes`);
+          else chunks.push(c);
+        });
+        res.on('error', () => notAGame('GET /health broke off mid-answer'));
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          if (status < 200 || status >= 300) return notAGame(`GET /health returned HTTP ${status}`);
+          let j: unknown;
+          try {
+            j = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          } catch {
+            return notAGame(`GET /health returned HTTP ${status} that is not JSON`);
+          }
+          if (!j || typeof j !== 'object' || (j as { ok?: unknown }).ok !== true) return notAGame('GET /health did not answer {"ok": true}');
+          finish({ port, kind: 'live', health: j as { ok: true } });
+        });
+      });
+      req.on('error', (err: NodeJS.ErrnoException) =>
+        notAGame(`GET /health ${err.code?.startsWith('HPE_') ? 'got an answer that is not HTTP' : 'closed the connection without answering'}`),
+      );
+    });
   });
 }
 
@@ -82,5 +103,11 @@ export async function scanPorts(ports: number[], opts: ScanOptions = {}): Promis
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, ports.length) }, worker));
+  const retry = opts.retryTimeoutMs ?? 2000;
+  await Promise.all(
+    out.map(async (p, i) => {
+      if (p.kind === 'notAGame' && p.timedOut && retry > timeoutMs) out[i] = await probePort(p.port, retry);
+    }),
+  );
   return out;
 }
