@@ -1,5 +1,5 @@
 /** Process helpers for tests: spawn, wait, and reap only what the test started, by pid. */
-import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -93,9 +93,19 @@ export async function startExampleGame(reaper: Reaper, port: number, args: strin
   return child;
 }
 
+let python: string | undefined;
+/**
+ * The real python3 interpreter (sys.executable), resolved once: a version-manager shim such
+ * as pyenv's costs seconds per start, which would dominate every Python-game test.
+ */
+export function pythonExe(): string {
+  python ??= process.env.PYTHON ?? execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
+  return python;
+}
+
 /** Start the Python contract game on `port`; resolves once /health answers. */
 export async function startPyGame(reaper: Reaper, port: number, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
-  const child = reaper.spawn('python3', [PY_GAME, '--port', String(port), ...args], { env: { ...process.env, ...env } });
+  const child = reaper.spawn(pythonExe(), [PY_GAME, '--port', String(port), ...args], { env: { ...process.env, ...env } });
   await waitFor(`python game on ${port}`, () => healthOk(port), 15000);
   return child;
 }
