@@ -1,0 +1,192 @@
+/**
+ * The engine end to end, in-process (`--no-daemon`): the real CLI over stdio driven by the SDK
+ * Client, against the example game and a game written in Python.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
+import { freePort, freeRange } from './helpers/ports.js';
+import { Reaper, removeDir, startExampleGame, startPyGame, tempHome, waitFor } from './helpers/procs.js';
+
+const reaper = new Reaper();
+let home: string;
+let mcp: McpHandle;
+let crate: number; // example game
+let py: number; // python game, completedCommandId
+let pyNoId: number; // python game without completedCommandId
+let notGame: number; // answers 404 on /health
+let dead: number; // nothing there
+let scan: number[];
+
+beforeAll(async () => {
+  home = tempHome();
+  scan = await freeRange(6);
+  [crate, py, pyNoId, notGame, dead] = scan;
+  const env = { GAME_BRIDGE_HOME: home };
+  await Promise.all([
+    startExampleGame(reaper, crate, [], env),
+    startPyGame(reaper, py, ['--registry'], env),
+    startPyGame(reaper, pyNoId, ['--no-completed-id', '--manifest-shape', 'map'], env),
+  ]);
+  // notGame: the python stub with --health-404 is "something that is not a game"
+  reaper.spawn('python3', [join(process.cwd(), 'test/fixtures/pygame_stub.py'), '--port', String(notGame), '--health-404'], { env: { ...process.env, ...env } });
+  await waitFor('not-a-game surface', async () => (await fetch(`http://127.0.0.1:${notGame}/health`)).status === 404, 15000);
+  // a stale registry entry: a dead port
+  mkdirSync(join(home, 'instances'), { recursive: true });
+  writeFileSync(join(home, 'instances', '999999.json'), JSON.stringify({ name: 'Ghost', port: dead, pid: 999999, host: '127.0.0.1' }));
+  mcp = await connect({ args: ['--no-daemon', '--scan-range', `${scan[0]}-${scan[5]}`], env });
+}, 60000);
+
+afterAll(async () => {
+  await mcp?.close();
+  await reaper.reap();
+  removeDir(home);
+});
+
+test('advertises exactly the seven tools, with instructions and listChanged', async () => {
+  const { tools } = await mcp.client.listTools();
+  expect(tools.map((t) => t.name).sort()).toEqual(
+    ['call_tool', 'describe_toolset', 'instance_log', 'launch_instance', 'list_instances', 'list_toolsets', 'stop_instance'].sort(),
+  );
+  expect(tools.find((t) => t.name === 'list_instances')?.annotations?.readOnlyHint).toBe(true);
+  expect(tools.find((t) => t.name === 'call_tool')?.annotations?.readOnlyHint).toBe(false);
+  expect(mcp.client.getInstructions()).toMatch(/list_toolsets.*describe_toolset.*call_tool/s);
+  expect(mcp.client.getServerCapabilities()?.tools?.listChanged).toBe(true);
+});
+
+test('server/discover gets an answer, not silence', async () => {
+  await expect(mcp.client.request({ method: 'server/discover', params: {} } as never, (await import('zod')).z.any())).rejects.toThrow(/Method not found/);
+});
+
+test('list_instances: both / scan, stale, notAGame, free', async () => {
+  const { json } = await call(mcp, 'list_instances');
+  const byPort = new Map((json.live as any[]).map((l) => [l.port, l]));
+  expect(byPort.get(crate)).toMatchObject({ discovery: 'both', status: 'live', game: 'Crate Stack', manifest: 'game' });
+  expect(byPort.get(py)).toMatchObject({ discovery: 'both', status: 'live' });
+  expect(byPort.get(pyNoId)).toMatchObject({ discovery: 'scan' });
+  expect(byPort.get(crate).toolsets).toEqual(expect.arrayContaining(['play', 'bridge']));
+  expect(json.stale).toEqual(expect.arrayContaining([expect.objectContaining({ port: dead, pid: 999999 })]));
+  expect(json.notAGame).toEqual([expect.objectContaining({ port: notGame, detail: expect.stringMatching(/404/) })]);
+  expect(json.free).toContain(scan[5]);
+});
+
+test('list_toolsets and describe_toolset (defaults folded into descriptions)', async () => {
+  const ts = await call(mcp, 'list_toolsets', { port: crate });
+  expect(ts.json.toolsets.map((t: any) => t.name)).toEqual(expect.arrayContaining(['play', 'bridge']));
+  const play = await call(mcp, 'describe_toolset', { port: crate, toolset: 'play' });
+  const drop = play.json.tools.find((t: any) => t.name === 'drop');
+  expect(drop.inputSchema.properties.x.type).toBe('number');
+  expect(JSON.stringify(drop.inputSchema)).not.toMatch(/"default"/);
+  const bad = await call(mcp, 'describe_toolset', { port: crate, toolset: 'nope' });
+  expect(bad.isError).toBe(true);
+  expect(bad.text).toMatch(/^BridgeUsageError: .*play/);
+});
+
+test('10 sequential drops each see their own crate (state after the command)', async () => {
+  await gameCall(mcp, crate, 'start');
+  let before = (await gameCall(mcp, crate, 'get_state', { path: 'game.crates' })).json.value.length;
+  for (let i = 0; i < 10; i++) {
+    const r = await gameCall(mcp, crate, 'drop', { x: i });
+    expect(r.isError).toBe(false);
+    expect(r.json).toMatchObject({ port: crate, tool: 'drop', via: 'manifest', applied: true, confirmation: 'completedCommandId' });
+    expect(r.json.game.crates.length).toBe(before + 1);
+    before++;
+  }
+});
+
+test('python game: manifest call, state after command, passthrough, unknown command', async () => {
+  const r = await gameCall(mcp, py, 'add', { n: 5 });
+  expect(r.json).toMatchObject({ applied: true, confirmation: 'completedCommandId' });
+  const echo = await gameCall(mcp, py, 'echo', { text: 'a&b=c?d#e%f+g /é🚀"\'' });
+  expect(echo.json.game.lastEcho).toBe('a&b=c?d#e%f+g /é🚀"\'');
+  const unknown = await gameCall(mcp, py, 'fly_to_moon');
+  expect(unknown.isError).toBe(true);
+  expect(unknown.text).toMatch(/^CommandRejected: .*fly_to_moon.*drop/);
+});
+
+test('frames-advanced when the game publishes no completedCommandId', async () => {
+  const r = await gameCall(mcp, pyNoId, 'drop', { x: 1 });
+  expect(r.json).toMatchObject({ applied: true, confirmation: 'frames-advanced' });
+});
+
+test('wait_for matches, and times out clearly', async () => {
+  const ok = await gameCall(mcp, crate, 'wait_for', { path: 'frame', gt: 0, timeoutMs: 2000 });
+  expect(ok.json).toMatchObject({ matched: true });
+  const screen = await gameCall(mcp, crate, 'wait_for', { path: 'ui.screen', equals: 'GameScreen', timeoutMs: 2000 });
+  expect(screen.json.value).toBe('GameScreen');
+  const late = await gameCall(mcp, crate, 'wait_for', { path: 'ui.screen', equals: 'Nowhere', timeoutMs: 300 });
+  expect(late.isError).toBe(true);
+  expect(late.text).toMatch(/^CommandTimeout: wait_for ui.screen equals "Nowhere" did not hold within 300ms/);
+});
+
+test('get_state with a path, and a missing path says what exists', async () => {
+  const r = await gameCall(mcp, crate, 'get_state', { path: 'ui.screen' });
+  expect(r.json.value).toBe('GameScreen');
+  const miss = await gameCall(mcp, crate, 'get_state', { path: 'game.nope' });
+  expect(miss.text).toMatch(/^BridgeUsageError: .*'game' has: .*score/);
+});
+
+test('GameOffline and NotAGameSurface texts', async () => {
+  const off = await gameCall(mcp, dead, 'get_state');
+  expect(off.isError).toBe(true);
+  expect(off.text).toMatch(new RegExp(`^GameOffline: No game is answering on http://127.0.0.1:${dead}\\..*launch_instance`));
+  const nag = await call(mcp, 'list_toolsets', { port: notGame });
+  expect(nag.text).toMatch(new RegExp(`^NotAGameSurface: Something is listening on http://127.0.0.1:${notGame}, but it is not a debuggable game: GET /health returned HTTP 404`));
+});
+
+test('CommandTimeout when the game freezes', async () => {
+  const h = await connect({ args: ['--no-daemon', '--timeout', '400', '--no-scan'], env: { GAME_BRIDGE_HOME: home } });
+  try {
+    const r = await gameCall(h, crate, 'freeze', { ms: 1500 });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(new RegExp(`^CommandTimeout: Command 'freeze' was queued on port ${crate} but was not applied within 400ms`));
+  } finally {
+    await h.close();
+  }
+  await new Promise((r) => setTimeout(r, 1300)); // let the game thaw for the next tests
+});
+
+test('bad arguments get BridgeUsageError, not a protocol error', async () => {
+  const r = await call(mcp, 'call_tool', { port: 70000, name: 'drop' });
+  expect(r.text).toMatch(/^BridgeUsageError: .*port/);
+  const noName = await call(mcp, 'call_tool', { port: crate });
+  expect(noName.text).toMatch(/^BridgeUsageError: call_tool: missing required argument 'name'/);
+  const notTool = await call(mcp, 'drop', {});
+  expect(notTool.text).toMatch(/^BridgeUsageError: There is no MCP tool 'drop'.*call_tool/);
+});
+
+test('bounded answers: a huge state is cut with a marker', async () => {
+  const h = await connect({ args: ['--no-daemon', '--max-chars', '600', '--no-scan'], env: { GAME_BRIDGE_HOME: home } });
+  try {
+    const r = await gameCall(h, crate, 'get_state');
+    expect(r.json.truncated).toBe(true);
+    expect(r.json.note).toMatch(/get_state \{path/);
+    expect(r.text.length).toBeLessThan(1200);
+  } finally {
+    await h.close();
+  }
+});
+
+test('port resolution: --port default, GAME_BRIDGE_PORT, then 7777', async () => {
+  const h = await connect({ args: ['--no-daemon', '--no-scan'], env: { GAME_BRIDGE_HOME: home, GAME_BRIDGE_PORT: String(py) } });
+  try {
+    const r = await gameCall(h, undefined as unknown as number, 'health');
+    expect(r.json.port).toBe(py);
+  } finally {
+    await h.close();
+  }
+});
+
+test('launch tools answer a clear error without gamebridge.json', async () => {
+  const r = await call(mcp, 'launch_instance');
+  expect(r.isError).toBe(true);
+  expect(r.text).toMatch(/^BridgeUsageError: .*gamebridge\.json/);
+  const s = await call(mcp, 'stop_instance', { port: crate });
+  expect(s.text).toMatch(/^NotLaunchedHere: /);
+});
+
+test('a free port picked for nothing still gets GameOffline', async () => {
+  const p = await freePort();
+  const r = await call(mcp, 'list_toolsets', { port: p });
+  expect(r.text).toMatch(/^GameOffline: /);
+});

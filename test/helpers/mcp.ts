@@ -1,0 +1,48 @@
+/** A real MCP client (the official SDK Client + StdioClientTransport) on the real CLI. */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CLI } from './procs.js';
+
+export interface McpHandle {
+  client: Client;
+  transport: StdioClientTransport;
+  pid: number | undefined;
+  stderr: () => string;
+  close(): Promise<void>;
+}
+
+export async function connect(opts: { args?: string[]; env?: Record<string, string>; cwd?: string; name?: string } = {}): Promise<McpHandle> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) env[k] = v;
+  Object.assign(env, opts.env ?? {});
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, ...(opts.args ?? [])], env, cwd: opts.cwd, stderr: 'pipe' });
+  let err = '';
+  transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const client = new Client({ name: opts.name ?? 'jest', version: '1.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    transport,
+    pid: transport.pid ?? undefined,
+    stderr: () => err,
+    async close() {
+      await client.close().catch(() => undefined);
+    },
+  };
+}
+
+/** Call a tool and return its JSON (structuredContent) and raw result. */
+export async function call(h: McpHandle, name: string, args: Record<string, unknown> = {}, timeout = 30000) {
+  const res = (await h.client.callTool({ name, arguments: args }, undefined, { timeout })) as {
+    content: Array<{ type: string; text?: string }>;
+    structuredContent?: Record<string, unknown>;
+    isError?: boolean;
+  };
+  const text = res.content.find((c) => c.type === 'text')?.text ?? '';
+  return { res, text, json: (res.structuredContent ?? (res.isError ? undefined : JSON.parse(text))) as Record<string, any>, isError: res.isError === true };
+}
+
+/** call_tool shorthand */
+export function gameCall(h: McpHandle, port: number, name: string, args: Record<string, unknown> = {}, timeout?: number) {
+  return call(h, 'call_tool', { port, name, arguments: args }, timeout);
+}
