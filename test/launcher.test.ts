@@ -108,8 +108,7 @@ test('launches from a gamebridge.json two folders above cwd, logs its output, st
     readyTimeoutMs: 20000,
     env: { GAME_LABEL: 'Crates on {port}' },
   });
-  const progress: string[] = [];
-  const inst = await launch(cwd, { owner: 'session-1', onProgress: (p) => progress.push(p.message) });
+  const inst = await launch(cwd, { owner: 'session-1' });
 
   expect(range).toContain(inst.port);
   expect(inst.name).toBe(`Crates on ${inst.port}`); // from the game's manifest; env {port} substituted
@@ -263,8 +262,10 @@ http.createServer((req, res) => {
   const inst = await launch(cwd);
   expect(inst.name).toBe('Crate Stack (declared)'); // no manifest: the declaration names it
   expect(inst.version).toBe('');
-  const stopped = await launcher.stop(inst.port, { graceMs: 300 });
+  // two stop calls at once share one escalation
+  const [stopped, again] = await Promise.all([launcher.stop(inst.port, { graceMs: 300 }), launcher.stop(inst.port, { graceMs: 300 })]);
   expect(stopped).toEqual({ port: inst.port, stopped: true, how: 'terminated' });
+  expect(again).toEqual(stopped);
   expect(groupAlive(inst.pid)).toBe(false);
 });
 

@@ -29,7 +29,8 @@ const RECENT_LOGS = 50;
 
 interface Entry {
   inst: LaunchedInstance;
-  stopping: boolean;
+  /** set while stop() runs: a second stop() joins it, and the exit watch stays quiet */
+  stopping?: Promise<StopResult>;
   poll?: NodeJS.Timeout;
 }
 
@@ -199,7 +200,7 @@ export class Launcher extends EventEmitter {
       owner: opts.owner,
       declaration: decl.file,
     };
-    this.table.set(port, { inst, stopping: false });
+    this.table.set(port, { inst });
     this.saveAll();
     void exited.then((e) => this.rootExited(port, pid, e.code));
     return inst;
@@ -255,12 +256,16 @@ export class Launcher extends EventEmitter {
   async stop(port: number, opts: { graceMs?: number } = {}): Promise<StopResult> {
     const entry = this.table.get(port);
     if (!entry) throw notLaunchedHere(port);
-    entry.stopping = true;
-    const pid = entry.inst.pid;
-    const graceMs = opts.graceMs ?? DEFAULT_GRACE_MS;
+    entry.stopping ??= this.reap(entry, opts.graceMs ?? DEFAULT_GRACE_MS);
+    return entry.stopping;
+  }
+
+  /** close → wait for quiet → SIGTERM the tree → SIGKILL the tree. */
+  private async reap(entry: Entry, graceMs: number): Promise<StopResult> {
+    const { port, pid } = entry.inst;
     let how: StopHow;
     try {
-      const client = new GameClient(port, { timeoutMs: Math.min(this.timeoutMs, graceMs || 1) });
+      const client = new GameClient(port, { timeoutMs: Math.max(100, Math.min(this.timeoutMs, graceMs)) });
       try {
         await client.command('close');
       } catch {
@@ -333,7 +338,7 @@ export class Launcher extends EventEmitter {
         { port },
       );
     }
-    const n = Math.max(1, Math.min(MAX_LOG_LINES, Math.floor(lines) || MAX_LOG_LINES));
+    const n = Number.isFinite(lines) ? Math.max(1, Math.min(MAX_LOG_LINES, Math.floor(lines))) : MAX_LOG_LINES;
     return { port, logFile, ...tailFile(logFile, n) };
   }
 
@@ -374,7 +379,7 @@ export class Launcher extends EventEmitter {
       }),
     );
     for (const inst of adopted) {
-      const entry: Entry = { inst, stopping: false };
+      const entry: Entry = { inst };
       this.table.set(inst.port, entry);
       this.ports.reserve(inst.port);
       this.remember(inst.port, inst.logFile);
