@@ -1,0 +1,269 @@
+/**
+ * The proxy ⇄ daemon pair end to end (SPEC §6): real proxies (the CLI, driven by the SDK Client
+ * or by raw stdio), the real daemon, kill -9 for crashes.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { call, connect, type McpHandle } from './helpers/mcp.js';
+import { alive, CLI, Reaper, removeDir, tempHome, waitFor, waitGone } from './helpers/procs.js';
+
+const run = promisify(execFile);
+const VERSION = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')).version as string;
+
+interface DaemonInfo {
+  pid: number;
+  port: number;
+  token: string;
+  version: string;
+}
+
+const reaper = new Reaper();
+const homes: string[] = [];
+const handles: McpHandle[] = [];
+
+function newHome(): { home: string; env: Record<string, string> } {
+  const home = tempHome('gb-pair-');
+  homes.push(home);
+  return { home, env: { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '60000' } };
+}
+
+function daemonInfo(home: string): DaemonInfo | undefined {
+  try {
+    return JSON.parse(readFileSync(join(home, 'daemon', 'daemon.json'), 'utf8')) as DaemonInfo;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The daemon of `home`, once daemon.json names a live pid (tracked for reaping). */
+async function daemonOf(home: string, notPid?: number): Promise<DaemonInfo> {
+  const info = await waitFor('daemon.json', () => {
+    const i = daemonInfo(home);
+    return i && i.pid !== notPid && alive(i.pid) ? i : undefined;
+  }, 20000);
+  reaper.track(info.pid);
+  return info;
+}
+
+/** Every live `main.js daemon` process whose GAME_BRIDGE_HOME is `home` (Linux /proc). */
+function daemonProcesses(home: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const args = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+      if (!(args.includes(CLI) && args.includes('daemon'))) continue;
+      const env = readFileSync(`/proc/${name}/environ`, 'utf8').split('\0');
+      if (env.includes(`GAME_BRIDGE_HOME=${home}`)) out.push(Number(name));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return out;
+}
+
+async function open(env: Record<string, string>, args: string[] = []): Promise<McpHandle> {
+  const h = await connect({ env, args });
+  handles.push(h);
+  reaper.track(h.pid);
+  return h;
+}
+
+/** A raw WebSocket upgrade with chosen headers → the HTTP status the daemon answers. */
+function upgradeStatus(port: number, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({
+      host: '127.0.0.1',
+      port,
+      path: '/',
+      headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', ...headers },
+    });
+    req.on('upgrade', (res, socket) => {
+      socket.destroy();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+afterEach(async () => {
+  for (const h of handles.splice(0)) await h.close();
+  for (const home of homes) {
+    const info = daemonInfo(home);
+    if (info) reaper.track(info.pid);
+    for (const pid of daemonProcesses(home)) reaper.track(pid);
+  }
+  await reaper.reap();
+  for (const home of homes.splice(0)) removeDir(home);
+});
+
+test('five proxies racing with no daemon end up on exactly one daemon, and all five work', async () => {
+  const { home, env } = newHome();
+  const clients = await Promise.all(Array.from({ length: 5 }, () => open(env)));
+  const lists = await Promise.all(clients.map((c) => c.client.listTools()));
+  for (const l of lists) expect(l.tools.map((t) => t.name)).toContain('call_tool');
+  const info = await daemonOf(home);
+  // the losers of the lock race exit quietly; one daemon process remains for this home
+  await waitFor('one daemon process', () => daemonProcesses(home).length === 1, 15000);
+  expect(daemonProcesses(home)).toEqual([info.pid]);
+  const status = await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...env } });
+  const facts = JSON.parse(status.stdout);
+  expect(facts.pid).toBe(info.pid);
+  expect(facts.version).toBe(VERSION);
+  expect(facts.sessions).toHaveLength(5);
+});
+
+test('home is 0700 and daemon.json is 0600, with a fresh 32-byte token', async () => {
+  const { home, env } = newHome();
+  await open(env);
+  const info = await daemonOf(home);
+  expect(statSync(home).mode & 0o777).toBe(0o700);
+  expect(statSync(join(home, 'daemon')).mode & 0o777).toBe(0o700);
+  expect(statSync(join(home, 'daemon', 'daemon.json')).mode & 0o777).toBe(0o600);
+  expect(info.token).toMatch(/^[0-9a-f]{64}$/);
+  expect(info.version).toBe(VERSION);
+  // the daemon's log lines carry its pid
+  expect(readFileSync(join(home, 'daemon', 'daemon.log'), 'utf8')).toContain(`[${info.pid}]`);
+});
+
+test('the daemon refuses a missing or wrong token (401), a browser Origin and a foreign Host (403)', async () => {
+  const { home, env } = newHome();
+  await open(env);
+  const { port, token } = await daemonOf(home);
+  const host = `127.0.0.1:${port}`;
+  const auth = `Bearer ${token}`;
+  expect(await upgradeStatus(port, { Host: host })).toBe(401);
+  expect(await upgradeStatus(port, { Host: host, Authorization: `Bearer ${'0'.repeat(64)}` })).toBe(401);
+  expect(await upgradeStatus(port, { Host: host, Authorization: 'Bearer short' })).toBe(401);
+  expect(await upgradeStatus(port, { Host: host, Authorization: auth, Origin: 'https://evil.example' })).toBe(403);
+  expect(await upgradeStatus(port, { Host: host, Authorization: auth, Origin: 'null' })).toBe(403);
+  expect(await upgradeStatus(port, { Host: `evil.example:${port}`, Authorization: auth })).toBe(403);
+  expect(await upgradeStatus(port, { Host: `localhost:${port}`, Authorization: auth })).toBe(101);
+  expect(await upgradeStatus(port, { Host: host, Authorization: auth })).toBe(101);
+});
+
+test('a line that is not JSON gets -32700 and the session goes on; stdout carries only JSON-RPC', async () => {
+  const { home, env } = newHome();
+  const proxy = spawn(process.execPath, [CLI], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  reaper.track(proxy.pid);
+  let out = '';
+  proxy.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const send = (o: unknown) => proxy.stdin.write((typeof o === 'string' ? o : JSON.stringify(o)) + '\n');
+  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  send('this is not json');
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+  await waitFor('tools/list answer', () => out.includes('"id":2'), 20000);
+  const lines = out.trim().split('\n');
+  const msgs = lines.map((l) => JSON.parse(l));
+  expect(msgs.find((m) => m.id === null)?.error?.code).toBe(-32700);
+  expect(msgs.find((m) => m.id === 1)?.result?.serverInfo?.name).toBe('game-bridge-mcp');
+  expect(msgs.find((m) => m.id === 2)?.result?.tools?.length).toBe(7);
+  for (const m of msgs) expect(m.jsonrpc).toBe('2.0');
+  await daemonOf(home);
+  proxy.stdin.end();
+  await waitGone(proxy.pid!, 5000);
+});
+
+test('stdin closing ends the proxy promptly; the daemon stays', async () => {
+  const { home, env } = newHome();
+  const proxy = spawn(process.execPath, [CLI], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  reaper.track(proxy.pid);
+  let out = '';
+  proxy.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  proxy.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) + '\n');
+  await waitFor('ping answer', () => out.includes('"id":1'), 20000);
+  const info = await daemonOf(home);
+  proxy.stdin.end();
+  expect(await waitGone(proxy.pid!, 2000)).toBe(true); // the spec says within 1 s; 2 s leaves room for a loaded machine
+  await new Promise((r) => setTimeout(r, 300));
+  expect(alive(info.pid)).toBe(true);
+  // a proxy whose stdin had already ended at start-up leaves at once too
+  const early = spawn(process.execPath, [CLI], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  reaper.track(early.pid);
+  expect(await waitGone(early.pid!, 5000)).toBe(true);
+});
+
+test('kill -9 of an idle daemon: the next request is answered by a new daemon', async () => {
+  const { home, env } = newHome();
+  const h = await open(env);
+  await call(h, 'list_instances', { scan: false });
+  const first = await daemonOf(home);
+  process.kill(first.pid, 'SIGKILL');
+  await waitGone(first.pid);
+  await new Promise((r) => setTimeout(r, 200)); // the proxy notices while idle
+  const { tools } = await h.client.listTools();
+  expect(tools).toHaveLength(7);
+  const second = await daemonOf(home, first.pid);
+  expect(second.pid).not.toBe(first.pid);
+  const r = await call(h, 'list_instances', {});
+  expect(r.isError).toBe(false);
+});
+
+test('a request sent while the daemon is down is delivered once the new daemon is up', async () => {
+  const { home, env } = newHome();
+  const h = await open(env);
+  await h.client.listTools();
+  const first = await daemonOf(home);
+  process.kill(first.pid, 'SIGKILL');
+  // no wait: the request races the proxy noticing the crash (queued or unacked, both re-sent)
+  const [tools, listed] = await Promise.all([h.client.listTools(), call(h, 'list_instances', {})]);
+  expect(tools.tools).toHaveLength(7);
+  expect(listed.isError).toBe(false);
+  const second = await daemonOf(home, first.pid);
+  expect(second.pid).not.toBe(first.pid);
+  // the new daemon knows this session: initialize was replayed under the proxy's own id
+  const facts = JSON.parse((await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...env } })).stdout);
+  expect(facts.sessions).toHaveLength(1);
+});
+
+test('version mismatch: an older daemon hands over and a daemon of our version serves', async () => {
+  const { home, env } = newHome();
+  const old = spawn(process.execPath, [CLI, 'daemon'], {
+    env: { ...process.env, ...env, GAME_BRIDGE_VERSION_OVERRIDE: '0.0.1-old' },
+    stdio: 'ignore',
+    detached: true,
+  });
+  reaper.track(old.pid);
+  const oldInfo = await daemonOf(home);
+  expect(oldInfo.version).toBe('0.0.1-old');
+  const h = await open(env);
+  const { tools } = await h.client.listTools();
+  expect(tools).toHaveLength(7);
+  expect(await waitGone(old.pid!, 10000)).toBe(true);
+  const now = await daemonOf(home, oldInfo.pid);
+  expect(now.version).toBe(VERSION);
+});
+
+test('`game-bridge-mcp stop` stops the daemon and removes daemon.json', async () => {
+  const { home, env } = newHome();
+  const h = await open(env);
+  await h.client.listTools();
+  const info = await daemonOf(home);
+  const out = await run(process.execPath, [CLI, 'stop'], { env: { ...process.env, ...env } });
+  expect(out.stdout).toContain('stopped');
+  expect(alive(info.pid)).toBe(false);
+  expect(existsSync(join(home, 'daemon', 'daemon.json'))).toBe(false);
+  // the proxy starts a daemon again only when its client needs one
+  const { tools } = await h.client.listTools();
+  expect(tools).toHaveLength(7);
+  await daemonOf(home, info.pid);
+});
+
+test('the daemon exits after idleExitMs with no sessions and no instances', async () => {
+  const { home, env } = newHome();
+  const h = await open({ ...env, GAME_BRIDGE_IDLE_EXIT_MS: '500' });
+  await h.client.listTools();
+  const info = await daemonOf(home);
+  await h.close();
+  expect(await waitGone(info.pid, 15000)).toBe(true);
+  expect(existsSync(join(home, 'daemon', 'daemon.json'))).toBe(false);
+});
