@@ -194,9 +194,15 @@ export class Link {
     const childRunning = this.child && this.child.exitCode === null && this.child.signalCode === null;
     if (!force && (childRunning || now - this.lastSpawn < RESPAWN_AFTER_MS)) return;
     this.lastSpawn = now;
-    ensureDir(this.paths.home);
-    ensureDir(this.paths.daemonDir);
-    const fd = openSync(this.paths.daemonLog, 'a', 0o600);
+    let fd: number;
+    try {
+      ensureDir(this.paths.home);
+      ensureDir(this.paths.daemonDir);
+      fd = openSync(this.paths.daemonLog, 'a', 0o600);
+    } catch (e) {
+      this.on.log(`could not start the daemon: ${(e as Error).message}`);
+      return;
+    }
     try {
       const main = fileURLToPath(new URL('./main.js', import.meta.url));
       const child = spawn(process.execPath, [main, 'daemon'], {
