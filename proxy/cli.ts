@@ -1,41 +1,137 @@
 /**
  * The CLI (SPEC §7), parsed with yargs. Loaded only for subcommands, --help and --version:
- * the bare proxy never pays for it.
+ * the bare proxy never pays for it. Wrong usage (unknown command or flag, bad value) exits 2
+ * with a one-line reason; a command that ran and found a problem exits 1.
  */
-import yargs from 'yargs';
+import yargs, { type Argv } from 'yargs';
 import { withSessionOptions } from '../shared/config.js';
 import { VERSION } from '../shared/version.js';
+import { isBridgeError } from '../shared/errors.js';
+
+export const COMMANDS = ['daemon', 'status', 'stop', 'doctor', 'init', 'demo'] as const;
+
+/** Every subcommand rejects flags it does not know, so a typo never silently does something else. */
+const strict = <T>(y: Argv<T>) => y.strict();
+
+class UsageFailure extends Error {}
+
+function usageFailure(line: string): void {
+  process.stderr.write(`game-bridge-mcp: ${line}\n`);
+  process.exitCode = 2;
+}
 
 export async function runCli(argv: string[]): Promise<void> {
+  const first = argv[0];
+  if (first !== undefined && !first.startsWith('-') && !(COMMANDS as readonly string[]).includes(first)) {
+    return usageFailure(`unknown command '${first}'. Commands: ${COMMANDS.join(', ')} (none: run the stdio MCP server). See game-bridge-mcp --help.`);
+  }
   let exitCode = 0;
   const cli = withSessionOptions(yargs(argv))
     .scriptName('game-bridge-mcp')
-    .usage('$0 [options]\n\nThe stdio MCP server an MCP client spawns: it finds or starts the game-bridge daemon and forwards MCP to it.')
-    .command('daemon', 'Run the daemon in the foreground', {}, async () => {
-      const { runDaemon } = await import('../daemon/main.js');
-      await runDaemon();
-    })
-    .command('status', 'Show the daemon: pid, port, version, uptime, sessions, launched games', {}, async () => {
-      const { runStatus } = await import('./admin.js');
-      exitCode = await runStatus();
-    })
-    .command('stop', 'Stop the daemon; it reaps every game it launched', {}, async () => {
-      const { runStop } = await import('./admin.js');
-      exitCode = await runStop();
-    })
-    .example('$0', 'serve MCP on stdio (what clients run)')
+    .usage(
+      '$0 [options]\n\n' +
+        'The stdio MCP server an MCP client spawns: it finds or starts the game-bridge daemon and forwards MCP to it.\n' +
+        'Register it with your client, e.g.: claude mcp add -s user game-bridge -- node /abs/path/dist/proxy/main.js',
+    )
+    .command(
+      'daemon',
+      'Run the daemon in the foreground (clients start it in the background on their own)',
+      (y) => strict(y).example('$0 daemon', 'run the daemon here; logs go to <home>/daemon/daemon.log').example('GAME_BRIDGE_HOME=/tmp/gb $0 daemon', 'a separate daemon with its own home'),
+      async () => {
+        const { runDaemon } = await import('../daemon/main.js');
+        await runDaemon();
+      },
+    )
+    .command(
+      'status',
+      'Show the daemon: pid, port, version, uptime, sessions, launched games and their owners',
+      (y) => strict(y).example('$0 status', 'print the running daemon as JSON (exit 1 when none runs)'),
+      async () => {
+        const { runStatus } = await import('./admin.js');
+        exitCode = await runStatus();
+      },
+    )
+    .command(
+      'stop',
+      'Stop the daemon; it first stops every game it launched',
+      (y) => strict(y).example('$0 stop', 'stop the daemon of ~/.game-bridge').example('GAME_BRIDGE_HOME=/tmp/gb $0 stop', 'stop the daemon of another home'),
+      async () => {
+        const { runStop } = await import('./admin.js');
+        exitCode = await runStop();
+      },
+    )
+    .command(
+      'doctor',
+      'Check the home directory, the daemon, gamebridge.json, the scan range and the registry; print each problem with its fix',
+      (y) =>
+        strict(y)
+          .option('dir', { type: 'string', requiresArg: true, describe: 'Resolve gamebridge.json from this directory (default: the current one)' })
+          .example('$0 doctor', 'check everything from the current directory')
+          .example('$0 doctor --dir ~/games/orbital', 'which gamebridge.json that project resolves to, and whether it parses')
+          .epilogue('Exit code 0: no problems; 1: at least one problem (each printed with "fix:").'),
+      async (a) => {
+        const { runDoctor } = await import('./doctor.js');
+        const { resolve } = await import('node:path');
+        exitCode = await runDoctor({ dir: resolve(String(a.dir ?? process.cwd())), config: a.config as string | undefined, scanRange: a['scan-range'] as string | undefined });
+      },
+    )
+    .command(
+      'init',
+      'Write a starter gamebridge.json (asks for the name and command on a terminal; asks nothing otherwise)',
+      (y) =>
+        strict(y)
+          .option('dir', { type: 'string', requiresArg: true, describe: 'Write it in this directory (default: the current one)' })
+          .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing gamebridge.json' })
+          .option('name', { type: 'string', requiresArg: true, describe: 'Game name (default: the directory name)' })
+          .option('command', { type: 'string', requiresArg: true, describe: 'Shell command that starts the game, with {port} where its debug port goes' })
+          .option('port-range', { type: 'string', requiresArg: true, describe: 'Ports launches may use (default 7820-7839)' })
+          .example('$0 init', 'write ./gamebridge.json with a placeholder command')
+          .example('$0 init --name "Orbital Freight" --command "./gradlew run -PdebugPort={port}"', 'write it ready to use')
+          .example('$0 init --dir ../mygame --force', 'overwrite the one in ../mygame'),
+      async (a) => {
+        const { runInit } = await import('./init.js');
+        exitCode = await runInit({ dir: String(a.dir ?? process.cwd()), force: a.force === true, name: a.name as string | undefined, command: a.command as string | undefined, portRange: a['port-range'] as string | undefined });
+      },
+    )
+    .command(
+      'demo',
+      'Launch the bundled example game and drive it end to end through a real MCP client (what npm run demo runs)',
+      (y) =>
+        strict(y)
+          .option('port-range', { type: 'string', requiresArg: true, describe: 'Ports the demo game may use (default 7820-7839)' })
+          .example('$0 demo', 'through the proxy and the daemon (started if needed)')
+          .example('$0 demo --no-daemon', 'with the engine inside the proxy process instead'),
+      async (a) => {
+        const { runDemo } = await import('./demo.js');
+        exitCode = await runDemo({ portRange: a['port-range'] as string | undefined, noDaemon: a.daemon === false });
+      },
+    )
+    .example('$0', 'serve MCP on stdio (what MCP clients run)')
     .example('$0 --port 7820', 'default every call to the game on port 7820')
+    .example('$0 --scan-range 7777,7800-7839 --eager', 'scan more ports; advertise every game tool flatly')
     .example('$0 --no-daemon', 'run the engine in this process, no daemon')
+    .example('$0 doctor', 'find out what is wrong')
+    .epilogue('Environment: GAME_BRIDGE_HOME (default ~/.game-bridge), GAME_BRIDGE_PORT, GAME_BRIDGE_SCAN_RANGE, GAME_BRIDGE_LAUNCH_HINT, GAME_BRIDGE_MANIFEST, GAME_BRIDGE_CONFIG, GAME_BRIDGE_INSTANCES.')
     .alias('h', 'help')
     .version(VERSION)
     .alias('v', 'version')
     .strict()
     .recommendCommands()
-    .fail((msg, err, y) => {
-      process.stderr.write(`game-bridge-mcp: ${msg || err?.message}\n`);
-      process.exitCode = 2;
-      void y;
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .exitProcess(false)
+    .fail((msg, err) => {
+      // Throwing is what stops yargs: a fail handler that returns lets the command run anyway.
+      throw msg ? new UsageFailure(msg) : err;
     });
-  await cli.parseAsync();
+  try {
+    await cli.parseAsync();
+  } catch (e) {
+    if (e instanceof UsageFailure) return usageFailure(`${e.message}. See game-bridge-mcp --help.`);
+    if (isBridgeError(e) && e.kind === 'BridgeUsageError') return usageFailure(e.message);
+    // an exception from a command handler: not a usage error
+    process.stderr.write(`game-bridge-mcp: ${(e as Error)?.message ?? String(e)}\n`);
+    process.exitCode = 1;
+    return;
+  }
   if (exitCode) process.exitCode = exitCode;
 }

@@ -1,4 +1,5 @@
 import { gameOffline } from '../../shared/errors.js';
+import { servesGame } from '../composites/registry.js';
 import { defineTool } from './types.js';
 
 export const portProperty = {
@@ -26,13 +27,19 @@ export const listToolsetsTool = defineTool({
     });
     ctx.onFrame(port)(health.frame as number);
     const m = await ctx.manifest(port);
+    const toolsets = m.toolsets.map((t) => ({ name: t.name, description: t.description, tools: t.tools.map((x) => x.name) }));
+    // Composites serving this game show up as one more toolset (describe_toolset {toolset: 'composites'}).
+    const composites = (await ctx.composites.all()).filter((c) => servesGame(c, m.game.name));
+    if (composites.length) {
+      toolsets.push({ name: 'composites', description: 'Routines of this project that chain several game commands (call them with call_tool).', tools: composites.map((c) => c.name) });
+    }
     return {
       port,
       game: m.game.name ?? null,
       version: m.game.version ?? null,
       manifest: m.source,
       ...(m.notice ? { notice: m.notice } : {}),
-      toolsets: m.toolsets.map((t) => ({ name: t.name, description: t.description, tools: t.tools.map((x) => x.name) })),
+      toolsets,
       ...(m.passthrough ? { passthrough: m.passthrough } : {}),
       next: 'describe_toolset {port, toolset} shows each tool\'s arguments; call_tool {port, name, arguments} runs one.',
       ...(m.warnings.length ? { warnings: m.warnings } : {}),

@@ -1,0 +1,42 @@
+/**
+ * The library (SPEC §8), exported as `game-bridge-mcp`. The common case is one call:
+ *
+ *   import { parseSessionArgs, startStdioServer } from 'game-bridge-mcp';
+ *   await startStdioServer(parseSessionArgs(process.argv.slice(2)), { composites: [myComposite] });
+ *
+ * The lower pieces are here for people who build their own server around the engine.
+ */
+
+// argv + environment → one session's settings (the CLI parser)
+export { parseSessionArgs, sessionConfigFrom, parsePortList, DEFAULT_PORT, DEFAULT_SCAN_RANGE, DEFAULT_TIMEOUT_MS } from '../shared/config.js';
+export type { SessionConfig } from '../shared/config.js';
+
+// project config (gamebridge.json)
+export { findDeclaration, readDeclaration, DECLARATION_FILE, DEFAULT_PORT_RANGE, DEFAULT_READY_TIMEOUT_MS } from './launcher/index.js';
+export type { LaunchDeclaration, LaunchedInstance, LaunchOptions, StopResult, StopHow, LogTail } from './launcher/index.js';
+
+// the in-process engine over stdio
+export { startStdioServer } from './stdio.js';
+export type { StdioServerHandle } from './stdio.js';
+export { createEngineSession, INSTRUCTIONS } from './session.js';
+export type { EngineSession, EngineSessionOptions } from './session.js';
+
+// the lower pieces
+export { Bridge } from './bridge.js';
+export type { BridgeOptions, SessionInfo } from './bridge.js';
+export { GameClient } from './game/client.js';
+export type { Health, CommandAnswer, State, GameClientOptions } from './game/client.js';
+export { Launcher } from './launcher/index.js';
+export { readRegistry } from './discovery/registry.js';
+export type { RegistryEntry, RegistryRead } from './discovery/registry.js';
+export { normaliseManifest, BRIDGE_TOOLSET } from './game/manifest.js';
+export type { Manifest, Toolset, GameTool, ToolArg } from './game/manifest.js';
+export { commandAndSync } from './sync/command.js';
+export type { SyncResult } from './sync/command.js';
+
+// composites
+export type { Composite, CompositeArg, CompositeContext } from './composites/types.js';
+
+// errors
+export { BridgeError, isBridgeError } from '../shared/errors.js';
+export type { ErrorClass } from '../shared/errors.js';

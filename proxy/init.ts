@@ -1,0 +1,61 @@
+/**
+ * `game-bridge-mcp init`: write a starter gamebridge.json (SPEC §2 part 3). On a terminal it
+ * asks for the name and the launch command (Enter keeps the default); with stdin not a
+ * terminal (CI, scripts, an agent) it asks nothing and writes the template.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { parsePortList } from '../shared/config.js';
+import { DECLARATION_FILE, DEFAULT_PORT_RANGE } from '../daemon/launcher/index.js';
+
+/** The template's command: a shell that runs it says "your-game-command: not found", which is the hint. */
+export const PLACEHOLDER_COMMAND = 'your-game-command --debug-port {port}';
+export const STARTER_READY_TIMEOUT_MS = 60000;
+
+export interface InitOptions {
+  dir: string;
+  force?: boolean;
+  name?: string;
+  command?: string;
+  portRange?: string;
+  /** ask on a terminal (default: when stdin is a TTY) */
+  interactive?: boolean;
+  out?: (line: string) => void;
+}
+
+export function starterDeclaration(name: string, command = PLACEHOLDER_COMMAND, portRange = DEFAULT_PORT_RANGE): Record<string, unknown> {
+  return {
+    name,
+    launch: { command, cwd: '.', portRange, readyTimeoutMs: STARTER_READY_TIMEOUT_MS, env: {} },
+  };
+}
+
+export async function runInit(opts: InitOptions): Promise<number> {
+  const out = opts.out ?? ((l: string) => process.stdout.write(l + '\n'));
+  const dir = resolve(opts.dir);
+  const file = join(dir, DECLARATION_FILE);
+  if (existsSync(file) && !opts.force) {
+    process.stderr.write(`game-bridge-mcp: ${file} already exists; use --force to overwrite it\n`);
+    return 1;
+  }
+  const portRange = opts.portRange ?? DEFAULT_PORT_RANGE;
+  parsePortList(portRange); // a bad range is a usage error before anything is written
+  let name = opts.name ?? basename(dir);
+  let command = opts.command ?? PLACEHOLDER_COMMAND;
+  if (opts.interactive ?? process.stdin.isTTY === true) {
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      name = (await rl.question(`Game name [${name}]: `)).trim() || name;
+      command = (await rl.question(`Command that starts the game, {port} = its debug port [${command}]: `)).trim() || command;
+    } finally {
+      rl.close();
+    }
+  }
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(file, JSON.stringify(starterDeclaration(name, command, portRange), null, 2) + '\n');
+  out(`wrote ${file}`);
+  if (command === PLACEHOLDER_COMMAND) out('next: replace launch.command with the command that starts your game; {port} is where its debug port goes');
+  out('check it with: game-bridge-mcp doctor' + (resolve(opts.dir) === process.cwd() ? '' : ` --dir ${dir}`));
+  return 0;
+}
