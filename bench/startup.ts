@@ -1,0 +1,91 @@
+/**
+ * 2. Start-up: proxy spawn → `initialize` answered, (a) daemon warm, (b) no daemon (the proxy
+ * auto-starts it; the daemon is stopped before each such run). Reference: `node -e ''` spawn →
+ * exit. --no-daemon start-up is shown too. The runs are interleaved (bare, warm, cold, in-process).
+ *
+ * Raw stdio, no SDK: the bench writes the initialize line at spawn and stops the clock at the
+ * first stdout line carrying its id.
+ */
+import { spawn } from 'node:child_process';
+import { benchEnv, CLI, daemonPid, median, now, round, waitGone, waitFor, type Reaper } from './harness.js';
+import { ms, x, type BenchConfig, type Measurement } from './types.js';
+
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1.0.0' } },
+});
+
+/** spawn `node -e ''` → exit */
+async function bareNode(r: Reaper): Promise<number> {
+  const t = now();
+  const child = r.spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+  await new Promise((res) => child.once('exit', res));
+  return now() - t;
+}
+
+/** spawn the CLI → initialize answered; then close stdin and wait for the process to go. */
+export async function initTime(r: Reaper, home: string, args: string[] = []): Promise<number> {
+  const t = now();
+  const child = r.spawn(process.execPath, [CLI, ...args], { stdio: ['pipe', 'pipe', 'ignore'], env: benchEnv(home) });
+  child.stdin!.write(INIT + '\n');
+  const elapsed = await new Promise<number>((resolve, reject) => {
+    let buf = '';
+    const timer = setTimeout(() => reject(new Error('initialize not answered within 30 s')), 30000);
+    child.stdout!.on('data', (d: Buffer) => {
+      buf += d.toString();
+      if (/"id":1[,}]/.test(buf)) {
+        clearTimeout(timer);
+        resolve(now() - t);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`the CLI exited (${code}) before answering initialize`)));
+  });
+  child.stdout!.removeAllListeners('data');
+  child.removeAllListeners('exit');
+  child.stdin!.end();
+  await waitGone(child.pid!, 5000);
+  return elapsed;
+}
+
+export async function measureStartup(r: Reaper, cfg: BenchConfig): Promise<Measurement> {
+  const home = r.home('gb-bench-start-');
+  const bare: number[] = [];
+  const warm: number[] = [];
+  const cold: number[] = [];
+  const inproc: number[] = [];
+  // One untimed round: disk cache, and a daemon to be warm for the first warm run.
+  await bareNode(r);
+  await initTime(r, home);
+  await initTime(r, home, ['--no-daemon']);
+  for (let i = 0; i < cfg.runs; i++) {
+    bare.push(await bareNode(r));
+    await waitFor('daemon up', () => daemonPid(home), 10000);
+    warm.push(await initTime(r, home));
+    await r.stopDaemon(home, 'SIGTERM'); // a clean "no daemon": it removes daemon.json as it goes
+    cold.push(await initTime(r, home));
+    const pid = await waitFor('auto-started daemon', () => daemonPid(home), 10000);
+    r.track(pid);
+    inproc.push(await initTime(r, home, ['--no-daemon']));
+  }
+  const b = median(bare);
+  const w = median(warm);
+  const c = median(cold);
+  const n = median(inproc);
+  return {
+    name: 'startup',
+    figures: {
+      runs: cfg.runs,
+      medianMs: { bareNode: round(b), proxyDaemonWarm: round(w), proxyNoDaemon: round(c), inProcess: round(n) },
+      ratioToBareNode: { warm: round(w / b), noDaemon: round(c / b), inProcess: round(n / b) },
+      samplesMs: { bareNode: bare.map((v) => round(v, 1)), warm: warm.map((v) => round(v, 1)), noDaemon: cold.map((v) => round(v, 1)), inProcess: inproc.map((v) => round(v, 1)) },
+    },
+    rows: [
+      { id: '2 start-up', what: `node -e '' spawn→exit (median of ${cfg.runs})`, value: ms(b, 1), met: null },
+      { id: '2 start-up', what: '(a) proxy, daemon warm → initialize', value: ms(w, 1), reference: "node -e ''", vs: x(w / b), target: '≤ 2.5×', met: w / b <= 2.5 },
+      { id: '2 start-up', what: '(b) proxy, no daemon (auto-start)', value: ms(c, 1), reference: "node -e ''", vs: x(c / b), target: '≤ 5×', met: c / b <= 5 },
+      { id: '2 start-up', what: '--no-daemon → initialize', value: ms(n, 1), reference: "node -e ''", vs: x(n / b), met: null },
+    ],
+  };
+}
