@@ -1,0 +1,209 @@
+/**
+ * The CLI (SPEC §7) through the real bin: help and version, usage errors, init, doctor,
+ * status and stop against a real daemon. Every run has its own GAME_BRIDGE_HOME.
+ */
+import { execFile } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readDeclaration } from '../daemon/launcher/index.js';
+import { freePort, freeRange } from './helpers/ports.js';
+import { alive, CLI, Reaper, removeDir, startExampleGame, tempHome, waitFor, waitGone } from './helpers/procs.js';
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], opts: { env?: Record<string, string>; cwd?: string; timeout?: number } = {}): Promise<Ran> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) env[k] = v;
+  Object.assign(env, opts.env ?? {});
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env, cwd: opts.cwd, timeout: opts.timeout ?? 30000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const reaper = new Reaper();
+const dirs: string[] = [];
+function dir(prefix = 'gb-cli-'): string {
+  const d = tempHome(prefix);
+  dirs.push(d);
+  return d;
+}
+
+afterAll(async () => {
+  await reaper.reap();
+  for (const d of dirs) removeDir(d);
+});
+
+describe('help, version and usage errors', () => {
+  test('--help lists every subcommand with examples; -h and -v work', async () => {
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    for (const c of ['daemon', 'status', 'stop', 'doctor', 'init', 'demo']) expect(help.stdout).toContain(`game-bridge-mcp ${c}`);
+    expect(help.stdout).toMatch(/Examples:/);
+    expect((await cli(['-h'])).stdout).toBe(help.stdout);
+    const pkg = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8'));
+    const v = await cli(['-v']);
+    expect(v).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
+  });
+
+  test.each(['daemon', 'status', 'stop', 'doctor', 'init', 'demo'])('%s --help has examples and exits 0', async (cmd) => {
+    const r = await cli([cmd, '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`game-bridge-mcp ${cmd}`);
+    expect(r.stdout).toMatch(/Examples:\n\s+game-bridge-mcp/);
+  });
+
+  test('an unknown subcommand exits 2 with a one-line reason', async () => {
+    const home = dir();
+    const r = await cli(['stat'], { env: { GAME_BRIDGE_HOME: home } });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/unknown command 'stat'.*status/);
+  });
+
+  test('an unknown flag exits 2 and the command does not run', async () => {
+    const home = dir();
+    const r = await cli(['status', '--bogus'], { env: { GAME_BRIDGE_HOME: home } });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe(''); // status itself never ran
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/Unknown argument: bogus/);
+  });
+
+  test('a flag without its value exits 2', async () => {
+    const r = await cli(['init', '--dir'], { cwd: dir() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/Not enough arguments following: dir/);
+  });
+});
+
+describe('init', () => {
+  test('writes a starter gamebridge.json without asking when stdin is not a terminal, and it parses', async () => {
+    const project = dir('gb-init-');
+    const r = await cli(['init'], { cwd: project });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/wrote .*gamebridge\.json/);
+    const decl = readDeclaration(join(project, 'gamebridge.json'));
+    expect(decl.command).toContain('{port}');
+    expect(decl.portRange[0]).toBe(7820);
+    expect(decl.portRange.at(-1)).toBe(7839);
+    expect(decl.readyTimeoutMs).toBeGreaterThan(0);
+  });
+
+  test('refuses to overwrite without --force; --force and --dir write the given values', async () => {
+    const project = dir('gb-init-');
+    writeFileSync(join(project, 'gamebridge.json'), '{"mine": true}\n');
+    const refused = await cli(['init', '--dir', project]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/already exists.*--force/);
+    expect(readFileSync(join(project, 'gamebridge.json'), 'utf8')).toBe('{"mine": true}\n');
+
+    const forced = await cli(['init', '--dir', project, '--force', '--name', 'Orbital Freight', '--command', './run --debug-port {port}', '--port-range', '9100-9104']);
+    expect(forced.code).toBe(0);
+    const decl = readDeclaration(join(project, 'gamebridge.json'));
+    expect(decl).toMatchObject({ name: 'Orbital Freight', command: './run --debug-port {port}', portRange: [9100, 9101, 9102, 9103, 9104] });
+  });
+
+  test('a bad --port-range is a usage error and writes nothing', async () => {
+    const project = dir('gb-init-');
+    const r = await cli(['init', '--port-range', '9-3'], { cwd: project });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/Bad port range '9-3'/);
+    expect(() => statSync(join(project, 'gamebridge.json'))).toThrow();
+  });
+});
+
+describe('doctor', () => {
+  test('a clean setup has no problems and says which gamebridge.json a directory resolves to', async () => {
+    const home = dir();
+    chmodSync(home, 0o700);
+    const project = dir('gb-proj-');
+    mkdirSync(join(project, 'src', 'deep'), { recursive: true });
+    await cli(['init', '--command', 'node game.js --port {port}'], { cwd: project });
+    const r = await cli(['doctor', '--dir', join(project, 'src', 'deep')], { env: { GAME_BRIDGE_HOME: home } });
+    expect(r.stdout).toContain(`resolves to ${join(project, 'gamebridge.json')}`);
+    expect(r.stdout).toMatch(/✔ scan range 7777,7800-7810 \(default\): 12 port/);
+    expect(r.stdout).toMatch(/No problems found/);
+    expect(r.code).toBe(0);
+  });
+
+  test('reports each problem with its fix and exits 1', async () => {
+    const home = dir();
+    chmodSync(home, 0o755);
+    // a stale registry entry (nothing answers on its port) and an unreadable one
+    const deadPort = await freePort();
+    mkdirSync(join(home, 'instances'));
+    writeFileSync(join(home, 'instances', '999999.json'), JSON.stringify({ name: 'Ghost', port: deadPort, pid: 999999 }));
+    writeFileSync(join(home, 'instances', 'junk.json'), 'not json');
+    // daemon.json naming a dead pid
+    mkdirSync(join(home, 'daemon'));
+    writeFileSync(join(home, 'daemon', 'daemon.json'), JSON.stringify({ pid: 999999, port: deadPort, token: 'x', version: '0.0.0' }), { mode: 0o600 });
+    // a project whose gamebridge.json is broken
+    const project = dir('gb-proj-');
+    writeFileSync(join(project, 'gamebridge.json'), '{"launch": ');
+
+    const r = await cli(['doctor', '--dir', project], { env: { GAME_BRIDGE_HOME: home, GAME_BRIDGE_SCAN_RANGE: '7800-7700' } });
+    expect(r.code).toBe(1);
+    const out = r.stdout;
+    expect(out).toMatch(/✖ home .* has mode 755, not 700.*\n\s+fix: chmod 700 /);
+    expect(out).toMatch(/✖ daemon\.json names pid 999999, which is not running.*\n\s+fix: .*rm .*daemon\.json/);
+    expect(out).toMatch(/✖ .*gamebridge\.json is not valid JSON/);
+    expect(out).toMatch(/✖ scan range '7800-7700' \(GAME_BRIDGE_SCAN_RANGE\): Bad port range.*\n\s+fix: /);
+    expect(out).toMatch(new RegExp(`✖ stale registry entry .*999999\\.json: Ghost \\(pid 999999\\) on port ${deadPort}.*\\n\\s+fix: rm .*999999\\.json`));
+    expect(out).toMatch(/✖ unreadable registry file .*junk\.json.*\n\s+fix: rm /);
+    expect(out).toMatch(/\d+ problem\(s\) found/);
+  });
+
+  test('the placeholder command from init is flagged until it is replaced', async () => {
+    const home = dir();
+    chmodSync(home, 0o700);
+    const project = dir('gb-proj-');
+    await cli(['init'], { cwd: project });
+    const r = await cli(['doctor'], { cwd: project, env: { GAME_BRIDGE_HOME: home } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/launch\.command is still the template's placeholder\n\s+fix: /);
+  });
+
+  test('a live registered game is counted live, not stale', async () => {
+    const home = dir();
+    chmodSync(home, 0o700);
+    const [port] = await freeRange(1);
+    await startExampleGame(reaper, port, [], { GAME_BRIDGE_HOME: home });
+    await waitFor('registry entry', () => existsSync(join(home, 'instances')) && readdirSync(join(home, 'instances')).length > 0);
+    const r = await cli(['doctor', '--dir', home], { env: { GAME_BRIDGE_HOME: home } });
+    expect(r.stdout).toMatch(new RegExp(`1 entry, 1 live \\(Crate Stack on ${port}\\)`));
+    expect(r.stdout).not.toMatch(/stale registry entry/);
+  });
+});
+
+describe('daemon, status, stop', () => {
+  test('status and stop talk to a real daemon; doctor sees it answering', async () => {
+    const home = dir();
+    const env = { GAME_BRIDGE_HOME: home };
+    expect(await cli(['status'], { env })).toMatchObject({ code: 1, stdout: expect.stringMatching(/no daemon is running/) });
+
+    const daemon = reaper.spawn(process.execPath, [CLI, 'daemon'], { env: { ...process.env, ...env } });
+    const status = await waitFor('daemon status', async () => {
+      const r = await cli(['status'], { env });
+      return r.code === 0 ? JSON.parse(r.stdout) : undefined;
+    }, 15000);
+    expect(status).toMatchObject({ pid: daemon.pid, version: expect.any(String), sessions: [], instances: [] });
+    expect(status.uptimeMs).toEqual(expect.any(Number));
+
+    const doc = await cli(['doctor', '--dir', home], { env });
+    expect(doc.stdout).toMatch(new RegExp(`✔ daemon pid ${daemon.pid} v\\S+ answers on 127\\.0\\.0\\.1:\\d+ \\(0 session\\(s\\), 0 launched game\\(s\\)\\)`));
+
+    const stop = await cli(['stop'], { env });
+    expect(stop).toMatchObject({ code: 0, stdout: `daemon pid ${daemon.pid} stopped\n` });
+    expect(await waitGone(daemon.pid!, 5000)).toBe(true);
+    expect(alive(daemon.pid!)).toBe(false);
+    expect(await cli(['stop'], { env })).toMatchObject({ code: 0, stdout: expect.stringMatching(/no daemon is running/) });
+  });
+});
