@@ -37,7 +37,7 @@ export class Bridge {
   readonly instanceListeners = new Set<() => void>();
 
   constructor(readonly opts: BridgeOptions) {
-    this.launcher = new Launcher({ home: opts.home });
+    this.launcher = new Launcher({ home: opts.home, persist: opts.mode === 'daemon' });
     const envTtl = Number(process.env.GAME_BRIDGE_DETACHED_TTL_MS);
     const ttl = opts.detachedTtlMs ?? (Number.isFinite(envTtl) && process.env.GAME_BRIDGE_DETACHED_TTL_MS ? envTtl : DEFAULT_DETACHED_TTL_MS);
     this.owners = new Owners(this.launcher, () => new Set(this.sessions.keys()), ttl, (port) => this.launcher.stop(port));

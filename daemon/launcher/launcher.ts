@@ -71,9 +71,14 @@ export class Launcher extends EventEmitter {
   private readonly recentLogs = new Map<number, string>();
   private disposed = false;
 
-  constructor(opts: { home: string; timeoutMs?: number }) {
+  /** false: keep no launched.json (the in-process server reaps its games itself and must not
+   *  overwrite the file a daemon on the same home re-adopts from) */
+  private readonly persist: boolean;
+
+  constructor(opts: { home: string; timeoutMs?: number; persist?: boolean }) {
     super();
     this.paths = homePaths(opts.home);
+    this.persist = opts.persist ?? true;
     this.timeoutMs = opts.timeoutMs ?? 2000;
     this.ports = new PortAllocator(Math.min(this.timeoutMs, 500));
   }
@@ -359,7 +364,7 @@ export class Launcher extends EventEmitter {
   }
 
   saveAll(): void {
-    if (this.disposed) return;
+    if (this.disposed || !this.persist) return;
     writeLaunched(this.paths.launchedJson, this.list());
   }
 
@@ -368,7 +373,7 @@ export class Launcher extends EventEmitter {
    * answers /health ok come back into the table; the rest are reported gone. Rewrites the file.
    */
   async readopt(): Promise<{ adopted: LaunchedInstance[]; gone: LaunchedInstance[] }> {
-    const entries = readLaunched(this.paths.launchedJson);
+    const entries = this.persist ? readLaunched(this.paths.launchedJson) : [];
     const adopted: LaunchedInstance[] = [];
     const gone: LaunchedInstance[] = [];
     await Promise.all(
