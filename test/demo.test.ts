@@ -1,0 +1,75 @@
+/**
+ * `game-bridge-mcp demo` (what `npm run demo` runs), for real: the bin starts an MCP client,
+ * which spawns the proxy, which starts a daemon for this home; the demo launches the example
+ * game, drives it, and stops it. Also its failure path: a launch that cannot happen is reported
+ * with the step that failed, and the exit code is 1.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { freeRange } from './helpers/ports.js';
+import { alive, CLI, healthOk, removeDir, tempHome, waitGone } from './helpers/procs.js';
+
+function run(args: string[], env: Record<string, string>): Promise<{ code: number; out: string }> {
+  const full: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) full[k] = v;
+  Object.assign(full, env);
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env: full, timeout: 90000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? Number((err as { code?: unknown }).code ?? -1) : 0, out: stdout + stderr });
+    });
+  });
+}
+
+const homes: string[] = [];
+afterAll(() => {
+  for (const h of homes) {
+    try {
+      execFileSync(process.execPath, [CLI, 'stop'], { env: { ...process.env, GAME_BRIDGE_HOME: h }, stdio: 'ignore', timeout: 40000 });
+    } catch {
+      /* nothing to stop */
+    }
+    removeDir(h);
+  }
+});
+
+test('the demo drives the example game through the proxy and the daemon, then stops it', async () => {
+  const home = tempHome();
+  homes.push(home);
+  const range = await freeRange(3);
+  const { code, out } = await run(['demo', '--port-range', `${range[0]}-${range[2]}`], { GAME_BRIDGE_HOME: home });
+  expect(out).toMatch(/through the proxy and the daemon/);
+  expect(code).toBe(0);
+  for (const step of ['list_instances:', 'launch_instance:', 'list_toolsets:', 'describe_toolset play:', 'call_tool start:', 'call_tool drop', 'call_tool wait_for', 'call_tool get_state', 'stop_instance:']) {
+    expect(out).toContain(step);
+  }
+  const launched = /launch_instance: Crate Stack \S+ is up on port (\d+) \(pid (\d+)\)/.exec(out);
+  expect(launched).not.toBeNull();
+  const [port, pid] = [Number(launched![1]), Number(launched![2])];
+  expect(range).toContain(port);
+  expect(out).toMatch(/call_tool get_state \{path: "game"\}: score [1-9]\d*, stack height \d+, 3 crates/);
+  expect(out).toMatch(new RegExp(`stop_instance: port ${port} stopped`));
+  // the game is gone; the daemon the proxy started stays for the next client
+  expect(await waitGone(pid, 5000)).toBe(true);
+  expect(await healthOk(port)).toBe(false);
+  const status = JSON.parse(execFileSync(process.execPath, [CLI, 'status'], { env: { ...process.env, GAME_BRIDGE_HOME: home }, encoding: 'utf8' }));
+  expect(status.instances).toEqual([]);
+  expect(alive(status.pid)).toBe(true);
+}, 120000);
+
+test('demo --no-daemon runs the same walk with the engine in the proxy process', async () => {
+  const home = tempHome();
+  homes.push(home);
+  const range = await freeRange(2);
+  const { code, out } = await run(['demo', '--no-daemon', '--port-range', `${range[0]}-${range[1]}`], { GAME_BRIDGE_HOME: home });
+  expect(out).toMatch(/in-process engine/);
+  expect(out).toMatch(/stop_instance: port \d+ stopped/);
+  expect(code).toBe(0);
+}, 120000);
+
+test('a failing step is named, with the error, and the exit code is 1', async () => {
+  const home = tempHome();
+  homes.push(home);
+  // GAME_BRIDGE_CONFIG reaches the session through the proxy's environment: a missing file makes launch_instance fail
+  const { code, out } = await run(['demo', '--no-daemon'], { GAME_BRIDGE_HOME: home, GAME_BRIDGE_CONFIG: `${home}/missing/gamebridge.json` });
+  expect(code).toBe(1);
+  expect(out).toMatch(/✖ demo failed at step 3: launch_instance \{\} failed:\n\s+BridgeUsageError: The launch declaration .*missing\/gamebridge\.json .* does not exist/);
+}, 60000);
