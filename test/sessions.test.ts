@@ -1,0 +1,166 @@
+/**
+ * Sessions through the real pair (SPEC §6.4): several clients share one daemon with their own
+ * settings, games belong to the session that launched them, outlive it detached, are adopted
+ * by the next session that uses them, and `stop` leaves nothing behind.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
+import { freeRange } from './helpers/ports.js';
+import { alive, CLI, EXAMPLE_GAME, Reaper, removeDir, tempHome, waitFor, waitGone } from './helpers/procs.js';
+
+const run = promisify(execFile);
+const reaper = new Reaper();
+const handles: McpHandle[] = [];
+const groups: number[] = [];
+let home: string;
+let env: Record<string, string>;
+
+const daemonJson = () => {
+  try {
+    return JSON.parse(readFileSync(join(home, 'daemon', 'daemon.json'), 'utf8')) as { pid: number };
+  } catch {
+    return undefined;
+  }
+};
+
+async function open(cwd: string, args: string[] = []): Promise<McpHandle> {
+  const h = await connect({ env, cwd, args });
+  handles.push(h);
+  reaper.track(h.pid);
+  return h;
+}
+
+function project(name: string, range: number[], extra = ''): string {
+  const dir = join(home, name);
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  writeFileSync(
+    join(dir, 'gamebridge.json'),
+    JSON.stringify({ name, launch: { command: `"${process.execPath}" "${EXAMPLE_GAME}" --port {port} --name ${name} ${extra}`, portRange: `${range[0]}-${range[range.length - 1]}`, readyTimeoutMs: 30000 } }),
+  );
+  return join(dir, 'src');
+}
+
+async function launch(h: McpHandle): Promise<{ port: number; pid: number; name: string }> {
+  const r = await call(h, 'launch_instance', {}, 60000);
+  if (r.isError) throw new Error(r.text);
+  groups.push(r.json.pid);
+  return r.json as { port: number; pid: number; name: string };
+}
+
+beforeEach(() => {
+  home = tempHome('gb-sess-');
+  env = { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '60000' };
+});
+
+afterEach(async () => {
+  for (const h of handles.splice(0)) await h.close();
+  const info = daemonJson();
+  if (info) reaper.track(info.pid);
+  await reaper.reap();
+  for (const pid of groups.splice(0)) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      /* reaped */
+    }
+  }
+  removeDir(home);
+});
+
+test('two clients in two projects share one daemon with their own settings; four concurrent launches get four ports', async () => {
+  const ports = await freeRange(8);
+  const a = await open(project('Alpha', ports));
+  const b = await open(project('Beta', ports), ['--timeout', '3000']);
+  const pidAfterA = daemonJson()!.pid;
+  const launched = await Promise.all([launch(a), launch(b), launch(a), launch(b)]);
+  expect(daemonJson()!.pid).toBe(pidAfterA);
+  expect(new Set(launched.map((l) => l.port)).size).toBe(4);
+  // each launched from its own client's project
+  expect(launched.map((l) => l.name).sort()).toEqual(['Alpha', 'Alpha', 'Beta', 'Beta']);
+  const statusOut = JSON.parse((await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...env } })).stdout);
+  expect(statusOut.sessions.length).toBe(2);
+  // ownership as each client sees it
+  const seenByA = (await call(a, 'list_instances')).json.live as Array<{ port: number; owner: string; launchedByThisBridge: boolean }>;
+  for (const l of launched) {
+    const row = seenByA.find((r) => r.port === l.port)!;
+    expect(row.launchedByThisBridge).toBe(true);
+    expect(row.owner).toBe(l.name === 'Alpha' ? 'you' : 'another session');
+  }
+  // another live session's game: refused without force, stopped with it
+  const betaGame = launched.find((l) => l.name === 'Beta')!;
+  const refused = await call(a, 'stop_instance', { port: betaGame.port });
+  expect(refused.text).toMatch(/^BridgeUsageError: .*another live session.*force: true/);
+  const forced = await call(a, 'stop_instance', { port: betaGame.port, force: true });
+  expect(forced.json).toMatchObject({ port: betaGame.port, stopped: true });
+});
+
+test('a closed client\'s game keeps running, detached; a new client adopts it, reads its log and stops it', async () => {
+  const ports = await freeRange(3);
+  const cwd = project('Gamma', ports);
+  const first = await open(cwd);
+  const game = await launch(first);
+  await first.close();
+  await waitFor('session gone', async () => {
+    const s = JSON.parse((await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...env } })).stdout);
+    return s.sessions.length === 0;
+  });
+  expect(alive(game.pid)).toBe(true);
+  const second = await open(cwd);
+  const row = ((await call(second, 'list_instances')).json.live as any[]).find((r) => r.port === game.port);
+  expect(row).toMatchObject({ launchedByThisBridge: true, owner: 'detached' });
+  const used = await gameCall(second, game.port, 'start');
+  expect(used.json.applied).toBe(true);
+  const row2 = ((await call(second, 'list_instances')).json.live as any[]).find((r) => r.port === game.port);
+  expect(row2.owner).toBe('you');
+  const log = await call(second, 'instance_log', { port: game.port, lines: 20 });
+  expect(log.json.lines.join('\n')).toMatch(/applied #\d+ start/);
+  const stopped = await call(second, 'stop_instance', { port: game.port });
+  expect(stopped.json).toMatchObject({ stopped: true, how: 'closed cleanly' });
+  expect(await waitGone(game.pid)).toBe(true);
+});
+
+test('after kill -9 of the daemon a launched game is re-adopted: logs still readable, stoppable', async () => {
+  const ports = await freeRange(3);
+  const cwd = project('Delta', ports);
+  const h = await open(cwd);
+  const game = await launch(h);
+  const before = daemonJson()!.pid;
+  process.kill(before, 'SIGKILL');
+  await waitGone(before);
+  expect(alive(game.pid)).toBe(true);
+  // the same client goes on: the proxy restarts the daemon, which re-adopts the game
+  const log = await call(h, 'instance_log', { port: game.port, lines: 10 });
+  expect(log.isError ? log.text : '').toBe('');
+  expect(log.json.lines.join('\n')).toMatch(/listening on 127\.0\.0\.1/);
+  expect(daemonJson()!.pid).not.toBe(before);
+  const stopped = await call(h, 'stop_instance', { port: game.port });
+  expect(stopped.json).toMatchObject({ stopped: true });
+  expect(await waitGone(game.pid)).toBe(true);
+});
+
+test('`game-bridge-mcp stop` leaves zero game processes and zero registry entries', async () => {
+  const ports = await freeRange(4);
+  const cwd = project('Epsilon', ports, '--child');
+  const h = await open(cwd);
+  const games = [await launch(h), await launch(h)];
+  expect(readdirSync(join(home, 'instances')).length).toBe(2);
+  const daemonPid = daemonJson()!.pid;
+  await h.close();
+  await run(process.execPath, [CLI, 'stop'], { env: { ...process.env, ...env } });
+  expect(await waitGone(daemonPid, 15000)).toBe(true);
+  for (const g of games) expect(await waitGone(g.pid, 5000)).toBe(true);
+  // nothing left in the games' process groups either (the --child grandchildren)
+  for (const g of games) {
+    let groupAlive = true;
+    try {
+      process.kill(-g.pid, 0);
+    } catch {
+      groupAlive = false;
+    }
+    expect(groupAlive).toBe(false);
+  }
+  expect(readdirSync(join(home, 'instances'))).toEqual([]);
+});
