@@ -92,8 +92,7 @@ export class GameClient {
       );
       req.setTimeout(timeoutMs, () => {
         req.destroy();
-        const e = gameOffline(this.port, this.launchHint);
-        fail(new BridgeError('GameOffline', e.message.replace('No game is answering', `No game answered GET ${path.split('?')[0]} within ${timeoutMs}ms`), { port: this.port, timeout: true }));
+        fail(gameOffline(this.port, this.launchHint, timeoutMs, path.split('?')[0]));
       });
       req.on('error', (err: NodeJS.ErrnoException) => {
         if (signal?.aborted) return fail(new BridgeError('BridgeUsageError', 'The request was cancelled.'));
