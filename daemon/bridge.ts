@@ -106,7 +106,8 @@ export class Bridge {
   /** Version handover: save the games for the next daemon and let go of them without reaping. */
   handover(): void {
     this.launcher.saveAll();
-    for (const inst of this.launcher.list()) this.launcher.forget(inst.port);
+    // dispose, not forget: forget() rewrites launched.json each time, ending with an empty table
+    this.launcher.dispose();
   }
 
   status(): Record<string, unknown> {

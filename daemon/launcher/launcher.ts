@@ -69,6 +69,8 @@ export class Launcher extends EventEmitter {
   private readonly ports: PortAllocator;
   private readonly table = new Map<number, Entry>();
   private readonly recentLogs = new Map<number, string>();
+  /** pids of launches still waiting for /health: not in the table yet, but reapAll must stop them too */
+  private readonly starting = new Set<number>();
   private disposed = false;
 
   /** false: keep no launched.json (the in-process server reaps its games itself and must not
@@ -148,6 +150,7 @@ export class Launcher extends EventEmitter {
     const client = new GameClient(port, { timeoutMs: Math.min(this.timeoutMs, 1000) });
     const t0 = Date.now();
     let health: Health | undefined;
+    this.starting.add(pid);
     try {
       let delay = 20;
       let lastProgress = t0;
@@ -184,6 +187,9 @@ export class Launcher extends EventEmitter {
         });
         delay = Math.min(250, Math.ceil(delay * 1.5));
       }
+    } catch (e) {
+      this.starting.delete(pid);
+      throw e;
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
       wake = () => {};
@@ -206,6 +212,7 @@ export class Launcher extends EventEmitter {
       declaration: decl.file,
     };
     this.table.set(port, { inst });
+    this.starting.delete(pid);
     this.saveAll();
     void exited.then((e) => this.rootExited(port, pid, e.code));
     return inst;
@@ -349,6 +356,8 @@ export class Launcher extends EventEmitter {
 
   /** Stop every launched instance (close, then tree-kill). */
   async reapAll(): Promise<Array<{ port: number; how: StopHow }>> {
+    // A launch still starting is in no table and no file: stop its tree here, or it is orphaned.
+    const starting = [...this.starting].map((pid) => this.escalate(pid).catch(() => undefined));
     const ports = [...this.table.keys()];
     const results = await Promise.all(
       ports.map(async (port) => {
@@ -360,6 +369,7 @@ export class Launcher extends EventEmitter {
         }
       }),
     );
+    await Promise.all(starting);
     return results.filter((r): r is { port: number; how: StopHow } => !!r);
   }
 

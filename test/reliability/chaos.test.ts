@@ -13,8 +13,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { call, connect, gameCall, type McpHandle } from '../helpers/mcp.js';
 import { freeRange } from '../helpers/ports.js';
-import { alive, CLI, removeDir, tempHome, waitGone } from '../helpers/procs.js';
-import { exampleProject, gameState, liveDaemon, prng, reapAndReport, SOAK, seedFor, sleep } from '../helpers/fault.js';
+import { alive, CLI, removeDir, tempHome, waitFor, waitGone } from '../helpers/procs.js';
+import { daemonsOf, exampleProject, gameState, liveDaemon, prng, reapAndReport, SOAK, seedFor, sleep } from '../helpers/fault.js';
 
 const run = promisify(execFile);
 const CLIENTS = SOAK ? 10 : 4;
@@ -121,8 +121,13 @@ test(`chaos: ${CLIENTS} clients × mixed calls while the daemon is kill -9'ed ${
       void fetch(`http://127.0.0.1:${port}/command?cmd=freeze&ms=${rnd.int(600, 1200)}`).catch(() => undefined);
       await sleep(rnd.int(150, 400));
     }
-    process.kill(daemon.pid, 'SIGKILL');
-    daemonsKilled.push(daemon.pid);
+    try {
+      process.kill(daemon.pid, 'SIGKILL');
+      daemonsKilled.push(daemon.pid);
+    } catch {
+      // it left on its own meanwhile (a lock-takeover loser): the next one is killed instead
+      k--;
+    }
     await waitGone(daemon.pid, 5000);
     expect(alive(gamePid)).toBe(true); // the game outlives every crash
     daemon = await liveDaemon(home, daemon.pid, 30000);
@@ -148,6 +153,9 @@ test(`chaos: ${CLIENTS} clients × mixed calls while the daemon is kill -9'ed ${
   const status = JSON.parse((await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...env } })).stdout) as { pid: number; instances: Array<{ port: number; pid: number }> };
   expect(status.pid).toBe(daemon.pid);
   expect(status.instances.map((i) => i.port)).toContain(port);
+  // one home, one daemon: every loser of a lock race has gone
+  await waitFor('one daemon for the home', () => daemonsOf(home).length === 1, 15000).catch(() => undefined);
+  expect(daemonsOf(home)).toEqual([daemon.pid]);
 
   const figures = {
     seed: SEED,
