@@ -41,6 +41,9 @@ export class WsTransport implements Transport {
 
   /** One `rpc` frame from the proxy (already parsed by the server). */
   receive(frame: RpcFrame): void {
+    // Closing (handover, stop): an ack could no longer reach the proxy, which will then re-send
+    // the request to the next daemon. Running it here as well would apply an unsafe call twice.
+    if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
     const msg = frame.msg as Record<string, unknown> | null;
     if (!msg || typeof msg !== 'object' || Array.isArray(msg) || msg.jsonrpc !== '2.0') {
       this.onerror?.(new Error(`ignoring a frame that is not one JSON-RPC message (seq ${frame.seq})`));
