@@ -209,3 +209,19 @@ describe('the library API', () => {
     await waitFor('tiny game gone', async () => !(await healthOk(gamePort)), 10000);
   });
 });
+
+describe('replay verdicts for composites', () => {
+  test('a project composite marked readOnly is safe to re-send once the module has been loaded; others are not', async () => {
+    const { CompositeRegistry } = await import('../daemon/composites/registry.js');
+    const project = [
+      { name: 'look', description: '', readOnly: true, run: () => ({}) },
+      { name: 'peek', description: 'shadows the read-only game tool, but changes things', run: () => ({}) },
+    ];
+    const reg = new CompositeRegistry([{ name: 'builtin', description: '', run: () => ({}) }], async () => project);
+    expect(reg.findSync('look')).toBeUndefined(); // nothing loaded yet: the verdict falls back to the manifest (conservative)
+    await reg.all();
+    expect(reg.findSync('look')?.readOnly).toBe(true);
+    expect(reg.findSync('peek')?.readOnly).toBeUndefined();
+    expect(reg.findSync('builtin')?.name).toBe('builtin');
+  });
+});

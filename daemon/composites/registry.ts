@@ -12,6 +12,9 @@ export function servesGame(c: Composite, gameName: string | undefined): boolean 
 }
 
 export class CompositeRegistry {
+  /** the project module's composites as last loaded, for the synchronous replay verdict */
+  private lastProject: Composite[] = [];
+
   constructor(
     private builtIn: Composite[] = [],
     /** the project module's composites, re-read on every lookup so edits apply at once */
@@ -20,6 +23,7 @@ export class CompositeRegistry {
 
   async all(): Promise<Composite[]> {
     const fromProject = await this.project();
+    this.lastProject = fromProject;
     // A project composite with the same name as a built-in one wins: it is the closer declaration.
     const names = new Set(fromProject.map((c) => c.name));
     return [...fromProject, ...this.builtIn.filter((c) => !names.has(c.name))];
@@ -31,6 +35,6 @@ export class CompositeRegistry {
 
   /** synchronous best-effort lookup for the replay verdict (built-ins and the last project load) */
   findSync(name: string): Composite | undefined {
-    return this.builtIn.find((c) => c.name === name);
+    return this.lastProject.find((c) => c.name === name) ?? this.builtIn.find((c) => c.name === name);
   }
 }
