@@ -2,7 +2,7 @@
  * The CLI (SPEC §7) through the real bin: help and version, usage errors, init, doctor,
  * status and stop against a real daemon. Every run has its own GAME_BRIDGE_HOME.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readDeclaration } from '../daemon/launcher/index.js';
@@ -95,6 +95,35 @@ describe('init', () => {
     expect(decl.portRange[0]).toBe(7820);
     expect(decl.portRange.at(-1)).toBe(7839);
     expect(decl.readyTimeoutMs).toBeGreaterThan(0);
+  });
+
+  // `script` gives the command a real terminal, so init asks; answers are typed when each prompt shows.
+  const hasScript = (() => {
+    try {
+      execFileSync('script', ['--version'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  (hasScript ? test : test.skip)('on a terminal it asks for the name and the command', async () => {
+    const project = dir('gb-init-');
+    const child = reaper.spawn('script', ['-qfec', `${process.execPath} ${CLI} init --dir ${project}`, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let seen = '';
+    const answered = new Set<string>();
+    child.stdout!.on('data', (d: Buffer) => {
+      seen += d.toString();
+      if (seen.includes('Game name') && !answered.has('name')) {
+        answered.add('name');
+        child.stdin!.write('Orbital Freight\r');
+      }
+      if (seen.includes('Command that starts the game') && !answered.has('command')) {
+        answered.add('command');
+        child.stdin!.write('./run --debug-port {port}\r');
+      }
+    });
+    await waitFor('init to write the file', () => existsSync(join(project, 'gamebridge.json')) && readFileSync(join(project, 'gamebridge.json'), 'utf8').endsWith('\n'), 15000);
+    expect(readDeclaration(join(project, 'gamebridge.json'))).toMatchObject({ name: 'Orbital Freight', command: './run --debug-port {port}' });
   });
 
   test('refuses to overwrite without --force; --force and --dir write the given values', async () => {
