@@ -72,8 +72,15 @@ export function runProxy(argv: string[] = process.argv.slice(2)): void {
     const m = msg as Json;
     const method = typeof m.method === 'string' ? m.method : undefined;
     const hasId = typeof m.id === 'string' || typeof m.id === 'number';
-    if (method && hasId) return onClientRequest(line, m, method);
-    if (!method && m.id !== undefined) {
+    if (method !== undefined && hasId) {
+      // The SDK drops such a request without a word (its schema rejects it): answer it here.
+      const params = m.params;
+      const bad =
+        m.jsonrpc !== '2.0' ? 'jsonrpc must be "2.0"' : params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params)) ? 'params must be an object' : undefined;
+      if (bad) return void stdio.write(invalidRequestText(bad, m.id as string | number));
+      return onClientRequest(line, m, method);
+    }
+    if (method === undefined && m.id !== undefined) {
       // the client's answer to a daemon request: meaningless to any other daemon
       const key = JSON.stringify(m.id);
       if (!serverRequests.delete(key) || !link.isUp) return;

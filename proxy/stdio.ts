@@ -80,6 +80,6 @@ export function parseErrorText(detail: string): string {
   return JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: ${detail}` } });
 }
 
-export function invalidRequestText(detail: string): string {
-  return JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: ${detail}` } });
+export function invalidRequestText(detail: string, id: string | number | null = null): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message: `Invalid Request: ${detail}` } });
 }
