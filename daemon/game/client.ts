@@ -65,8 +65,15 @@ export class GameClient {
       const fail = (e: BridgeError) => {
         if (settled) return;
         settled = true;
+        clearTimeout(deadline);
         reject(e);
       };
+      // req.setTimeout below is an idle timeout: a game dripping a byte at a time (slowloris)
+      // would hold the call forever. This one bounds the whole answer.
+      const deadline = setTimeout(() => {
+        req.destroy();
+        fail(gameOffline(this.port, this.launchHint, timeoutMs, path.split('?')[0]));
+      }, timeoutMs);
       const req = http.get(
         { host: HOST, port: this.port, path, agent: this.agent, headers: { accept: 'application/json' }, signal },
         (res) => {
@@ -84,6 +91,7 @@ export class GameClient {
           res.on('end', () => {
             if (settled) return;
             settled = true;
+            clearTimeout(deadline);
             resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) });
           });
           res.on('error', () => fail(notAGameSurface(this.port, `GET ${path.split('?')[0]} broke off mid-answer`)));

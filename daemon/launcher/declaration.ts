@@ -10,6 +10,7 @@ import { isBridgeError, usageError } from '../../shared/errors.js';
 
 export const DECLARATION_FILE = 'gamebridge.json';
 export const DEFAULT_READY_TIMEOUT_MS = 60000;
+const MAX_DECLARATION_BYTES = 1024 * 1024;
 /** Used when a declaration names no portRange (the spec's own example range). */
 export const DEFAULT_PORT_RANGE = '7820-7839';
 
@@ -60,6 +61,17 @@ export function readDeclaration(file: string): LaunchDeclaration {
   const bad = (field: string, why: string) =>
     usageError(`${file}: ${field} ${why}. Fix the file (see \`game-bridge-mcp init\` for a template).`, { file, field });
   let raw: unknown;
+  // Only a regular file of sane size: the path may come from a tool argument, and reading
+  // /dev/zero or a FIFO would block the daemon for every client.
+  let st;
+  try {
+    st = statSync(file);
+  } catch (e) {
+    throw usageError(`${file} cannot be read (${(e as Error).message}). ${HOW_TO_CREATE}`, { file });
+  }
+  if (!st.isFile() || st.size > MAX_DECLARATION_BYTES) {
+    throw usageError(`${file} is not a gamebridge.json (${st.isFile() ? `larger than ${MAX_DECLARATION_BYTES} bytes` : 'not a regular file'}). ${HOW_TO_CREATE}`, { file });
+  }
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
