@@ -1,0 +1,111 @@
+/**
+ * Security (issue 7, suite 4; SPEC §6.5): token required and compared in constant time, a fresh
+ * token per daemon, browser Origin and foreign Host refused, files 0600 and dirs 0700, the
+ * launch command only from gamebridge.json, nothing listening beyond 127.0.0.1.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { call, connect, type McpHandle } from '../helpers/mcp.js';
+import { freeRange } from '../helpers/ports.js';
+import { CLI, removeDir, tempHome, waitGone } from '../helpers/procs.js';
+import { daemonFacts, exampleProject, liveDaemon, listeningAddresses, reapAndReport } from '../helpers/fault.js';
+
+const run = promisify(execFile);
+let home: string;
+let env: Record<string, string>;
+const handles: McpHandle[] = [];
+const started = new Set<number>();
+
+beforeAll(() => {
+  home = tempHome('gb-sec-');
+  env = { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '600000' };
+});
+
+afterAll(async () => {
+  for (const h of handles) await h.close();
+  if (daemonFacts(home)) await run(process.execPath, [CLI, 'stop'], { env: { ...process.env, ...env } }).catch(() => undefined);
+  const left = await reapAndReport(home, started);
+  removeDir(home);
+  expect(left).toEqual([]);
+});
+
+function status(port: number, headers: Record<string, string>, path = '/status'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('the token is compared with timingSafeEqual, and every refusal holds on the plain-HTTP routes too', async () => {
+  const source = readFileSync(join(process.cwd(), 'daemon', 'server.ts'), 'utf8');
+  expect(source).toMatch(/timingSafeEqual\(/);
+  expect(source).not.toMatch(/token\s*===|===\s*this\.opts\.token/);
+  const project = exampleProject(home, await freeRange(2));
+  const h = await connect({ env, cwd: project });
+  handles.push(h);
+  if (h.pid) started.add(h.pid);
+  await h.client.listTools();
+  const d = await liveDaemon(home);
+  started.add(d.pid);
+  const host = `127.0.0.1:${d.port}`;
+  const auth = `Bearer ${d.token}`;
+  expect(await status(d.port, { Host: host })).toBe(401);
+  expect(await status(d.port, { Host: host, Authorization: `Bearer ${d.token.slice(0, -1)}${d.token.endsWith("0") ? "1" : "0"}` })).toBe(401);
+  expect(await status(d.port, { Host: host, Authorization: `bearer ${d.token}` })).toBe(401);
+  expect(await status(d.port, { Host: host, Authorization: `Bearer ${d.token}x` })).toBe(401);
+  expect(await status(d.port, { Host: host, Authorization: auth, Origin: 'http://localhost:3000' })).toBe(403);
+  expect(await status(d.port, { Host: `attacker.example:${d.port}`, Authorization: auth })).toBe(403);
+  expect(await status(d.port, { Host: '127.0.0.1', Authorization: auth })).toBe(403);
+  expect(await status(d.port, { Host: host, Authorization: auth }, '/stop').then(() => 0)).toBe(0); // GET /stop is not a stop
+  expect(await status(d.port, { Host: host, Authorization: auth })).toBe(200);
+
+  // files 0600, dirs 0700
+  const launched = await call(h, 'launch_instance', {}, 60000);
+  expect(launched.isError ? launched.text : 'ok').toBe('ok');
+  started.add(launched.json.pid);
+  for (const dir of [home, join(home, 'daemon'), join(home, 'logs')]) expect(`${dir} ${(statSync(dir).mode & 0o777).toString(8)}`).toBe(`${dir} 700`);
+  for (const file of [join(home, 'daemon', 'daemon.json'), join(home, 'daemon', 'launched.json'), launched.json.logFile as string]) {
+    expect(`${file} ${(statSync(file).mode & 0o777).toString(8)}`).toBe(`${file} 600`);
+  }
+
+  // nothing listens beyond 127.0.0.1: the daemon, the proxy and the launched game
+  const addrs = listeningAddresses([d.pid, h.pid!, launched.json.pid, ...childPids(launched.json.pid)]);
+  expect(addrs.length).toBeGreaterThanOrEqual(2);
+  for (const a of addrs) expect(a).toMatch(/^127\.0\.0\.1:\d+$/);
+
+  // a fresh token per daemon
+  await run(process.execPath, [CLI, 'stop'], { env: { ...process.env, ...env } });
+  await waitGone(d.pid, 15000);
+  await h.client.listTools();
+  const d2 = await liveDaemon(home, d.pid);
+  started.add(d2.pid);
+  expect(d2.token).not.toBe(d.token);
+  expect(d2.token).toMatch(/^[0-9a-f]{64}$/);
+});
+
+test('launch_instance takes only a path to a gamebridge.json: no command, port or env from tool arguments', async () => {
+  const h = handles[0];
+  const { tools } = await h.client.listTools();
+  const launch = tools.find((t) => t.name === 'launch_instance')!;
+  expect(Object.keys((launch.inputSchema as { properties?: object }).properties ?? {})).toEqual(['config']);
+  const marker = join(home, 'pwned');
+  const res = await call(h, 'launch_instance', { command: `touch ${marker}`, config: `$(touch ${marker})`, port: 1, env: { X: '1' } });
+  expect(res.isError).toBe(true);
+  expect(() => statSync(marker)).toThrow();
+});
+
+function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
