@@ -51,7 +51,7 @@ function randomJson(r: ReturnType<typeof prng>, depth = 0): unknown {
   const k = r.int(0, depth > 3 ? 4 : 7);
   switch (k) {
     case 0: return null;
-    case 1: return r.pick([0, -1, 1.5, 1e308, -0, 65536, 2 ** 53 + 1, NaN === NaN ? 0 : 1]);
+    case 1: return r.pick([0, -1, 1.5, 1e308, -0, 65536, 2 ** 53 + 1]);
     case 2: return r.pick(SPECIAL);
     case 3: return r.chance(0.5);
     case 4: return r.pick(['string', 'number', 'integer', 'boolean', 'object', 'array', 'any', 'enum', 'x']);
@@ -242,7 +242,7 @@ test('games that answer garbage, close, hang mid-response, drip (slowloris) or s
       n++;
       if (process.env.FUZZ_TRACE) process.stderr.write(`TRACE ${kind} ${tool}\n`);
       const r = await call(h, tool, args as Record<string, unknown>, 60000);
-      rows.push(`${kind} ${tool} ${(args as { name?: string }).name ?? ''}: ${r.isError ? r.text.split(':')[0] : 'ok'}`);
+      rows.push(`${kind} ${tool} ${(args as unknown as { name?: string }).name ?? ''}: ${r.isError ? r.text.split(':')[0] : 'ok'}`);
       if (r.isError) expect(r.text).toMatch(/^[A-Z][A-Za-z]+: /); // Class: what happened. what to do.
       expect((await h.client.ping()) !== undefined).toBe(true);
     }
