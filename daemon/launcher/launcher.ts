@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
-import { execa } from 'execa';
+import type { execa as Execa } from 'execa';
 import { GameClient, type Health } from '../game/client.js';
 import { notLaunchedHere, usageError } from '../../shared/errors.js';
 import { ensureDir, homePaths, type HomePaths } from '../../shared/paths.js';
@@ -45,7 +45,7 @@ interface Exit {
  * through us): the game keeps logging, and keeps running, if the daemon dies. detached makes
  * it the leader of its own process group; cleanup: false stops execa killing it when we exit.
  */
-function spawnGame(command: string, cwd: string, env: Record<string, string>, logFd: number) {
+function spawnGame(execa: typeof Execa, command: string, cwd: string, env: Record<string, string>, logFd: number) {
   // execa's types list only fds 3-9 here; at run time any open fd goes through to spawn().
   const fd = logFd as 3;
   return execa(command, {
@@ -62,6 +62,10 @@ function spawnGame(command: string, cwd: string, env: Record<string, string>, lo
     buffer: false,
   });
 }
+
+/** execa is loaded on the first launch, not at daemon start: a cold daemon answers sooner. */
+let execaModule: Promise<typeof import('execa')> | undefined;
+const loadExeca = () => (execaModule ??= import('execa'));
 
 export class Launcher extends EventEmitter {
   readonly paths: HomePaths;
@@ -103,6 +107,7 @@ export class Launcher extends EventEmitter {
     const env: Record<string, string> = { ...opts.env };
     for (const [k, v] of Object.entries(decl.env)) env[k] = withPort(v, port);
 
+    const { execa } = await loadExeca();
     ensureDir(this.paths.home);
     ensureDir(this.paths.logsDir);
     const logFile = logFileName(this.paths.logsDir, port);
@@ -111,7 +116,7 @@ export class Launcher extends EventEmitter {
     let child: ReturnType<typeof spawnGame>;
     try {
       writeSync(fd, headerLine(command, decl.cwd, port));
-      child = spawnGame(command, decl.cwd, env, fd);
+      child = spawnGame(execa, command, decl.cwd, env, fd);
     } finally {
       closeSync(fd); // the child holds its own copy
     }
