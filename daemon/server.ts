@@ -144,7 +144,7 @@ export class DaemonServer {
         const hello = frame as HelloFrame;
         const { config, configError } = sessionConfig(hello);
         const sessionId = String(hello.sessionId || 'anonymous');
-        session = createEngineSession(this.opts.bridge, config, sessionId, { cwd: config.cwd, pid: Number(hello.pid) || undefined });
+        session = createEngineSession(this.opts.bridge, config, sessionId, { cwd: config.cwd, pid: Number(hello.pid) || undefined, configError });
         transport = new WsTransport(ws, (msg) => session!.replayVerdict(msg), sessionId);
         const s = session;
         ws.on('close', () => {

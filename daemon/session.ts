@@ -39,6 +39,8 @@ export interface EngineSession {
 
 export interface EngineSessionOptions {
   composites?: Composite[];
+  /** the client's argv did not parse: every tool call says so (stderr is often hidden by clients) */
+  configError?: string;
   cwd?: string;
   pid?: number;
 }
@@ -86,6 +88,12 @@ export function createEngineSession(bridge: Bridge, config: SessionConfig, sessi
       },
     };
     try {
+      if (opts.configError) {
+        throw usageError(
+          `This bridge was started with bad arguments (${opts.configError.replace(/^BridgeUsageError: /, '')}). ` +
+            "Fix the game-bridge-mcp arguments in the MCP client's server configuration and restart it.",
+        );
+      }
       const def = TOOLS_BY_NAME.get(name);
       if (def) {
         const args = validateArgs(name, def.inputSchema, req.params.arguments);

@@ -164,3 +164,13 @@ test('`game-bridge-mcp stop` leaves zero game processes and zero registry entrie
   }
   expect(readdirSync(join(home, 'instances'))).toEqual([]);
 });
+
+test('a proxy started with a bad flag says so on stderr and in every tool call, never silently', async () => {
+  const h = await open(home, ['--prot', '7820']);
+  const { tools } = await h.client.listTools();
+  expect(tools.length).toBe(7);
+  const r = await call(h, 'list_instances');
+  expect(r.isError).toBe(true);
+  expect(r.text).toMatch(/^BridgeUsageError: This bridge was started with bad arguments \(.*Unknown argument: prot.*\)\. Fix the game-bridge-mcp arguments/);
+  await waitFor('stderr line', () => /Unknown argument: prot/.test(h.stderr()));
+});
