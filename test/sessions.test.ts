@@ -174,3 +174,28 @@ test('a proxy started with a bad flag says so on stderr and in every tool call, 
   expect(r.text).toMatch(/^BridgeUsageError: This bridge was started with bad arguments \(.*Unknown argument: prot.*\)\. Fix the game-bridge-mcp arguments/);
   await waitFor('stderr line', () => /Unknown argument: prot/.test(h.stderr()));
 });
+
+test('kill -9 of the daemon mid-launch: the launch is interrupted and the next daemon reaps the half-started game', async () => {
+  const ports = await freeRange(3);
+  const cwd = project('Zeta', ports, '--slow-start 6000');
+  const h = await open(cwd);
+  const launching = call(h, 'launch_instance', {}, 60000);
+  const launchedFile = join(home, 'daemon', 'launched.json');
+  const entry = await waitFor('a starting entry in launched.json', () => {
+    try {
+      return (JSON.parse(readFileSync(launchedFile, 'utf8')).instances as Array<{ pid: number; starting?: boolean }>).find((i) => i.starting);
+    } catch {
+      return undefined;
+    }
+  });
+  groups.push(entry.pid);
+  const before = daemonJson()!.pid;
+  process.kill(before, 'SIGKILL');
+  const r = await launching;
+  expect(r.text).toMatch(/^CallInterrupted: The call to 'launch_instance' was interrupted/);
+  // the proxy restarted a daemon, which found the half-started game and reaped it
+  await waitFor('a new daemon', () => daemonJson() && daemonJson()!.pid !== before);
+  expect(await waitGone(entry.pid, 15000)).toBe(true);
+  const list = await call(h, 'list_instances');
+  expect(list.json.live).toEqual([]);
+});

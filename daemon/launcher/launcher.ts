@@ -74,7 +74,8 @@ export class Launcher extends EventEmitter {
   private readonly table = new Map<number, Entry>();
   private readonly recentLogs = new Map<number, string>();
   /** pids of launches still waiting for /health: not in the table yet, but reapAll must stop them too */
-  private readonly starting = new Set<number>();
+  /** launches still waiting for /health, by pid: persisted too, so no crash orphans them */
+  private readonly starting = new Map<number, LaunchedInstance>();
   private disposed = false;
 
   /** false: keep no launched.json (the in-process server reaps its games itself and must not
@@ -155,7 +156,11 @@ export class Launcher extends EventEmitter {
     const client = new GameClient(port, { timeoutMs: Math.min(this.timeoutMs, 1000) });
     const t0 = Date.now();
     let health: Health | undefined;
-    this.starting.add(pid);
+    this.starting.set(pid, {
+      port, pid, name: decl.name ?? '', version: '', cwd: decl.cwd, command, logFile,
+      startedAt: startedAt.toISOString(), readyInMs: 0, owner: opts.owner, declaration: decl.file, starting: true,
+    });
+    this.saveAll();
     try {
       let delay = 20;
       let lastProgress = t0;
@@ -194,6 +199,7 @@ export class Launcher extends EventEmitter {
       }
     } catch (e) {
       this.starting.delete(pid);
+      this.saveAll();
       throw e;
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
@@ -362,7 +368,7 @@ export class Launcher extends EventEmitter {
   /** Stop every launched instance (close, then tree-kill). */
   async reapAll(): Promise<Array<{ port: number; how: StopHow }>> {
     // A launch still starting is in no table and no file: stop its tree here, or it is orphaned.
-    const starting = [...this.starting].map((pid) => this.escalate(pid).catch(() => undefined));
+    const starting = [...this.starting.keys()].map((pid) => this.escalate(pid).catch(() => undefined));
     const ports = [...this.table.keys()];
     const results = await Promise.all(
       ports.map(async (port) => {
@@ -380,22 +386,27 @@ export class Launcher extends EventEmitter {
 
   saveAll(): void {
     if (this.disposed || !this.persist) return;
-    writeLaunched(this.paths.launchedJson, this.list());
+    writeLaunched(this.paths.launchedJson, [...this.list(), ...this.starting.values()]);
   }
 
   /**
    * Re-adopt what a previous daemon launched: entries whose pid is alive and whose port
-   * answers /health ok come back into the table; the rest are reported gone. Rewrites the file.
+   * answers /health ok come back into the table; the rest are reported gone. A launch that was
+   * still starting when its daemon died is adopted if it has come up since, and otherwise
+   * reaped: its launch_instance call was interrupted, and nobody else would ever stop it.
+   * Rewrites the file.
    */
   async readopt(): Promise<{ adopted: LaunchedInstance[]; gone: LaunchedInstance[] }> {
     const entries = this.persist ? readLaunched(this.paths.launchedJson) : [];
     const adopted: LaunchedInstance[] = [];
     const gone: LaunchedInstance[] = [];
     await Promise.all(
-      entries.map(async (inst) => {
+      entries.map(async ({ starting, ...inst }) => {
         if (this.table.has(inst.port)) return;
-        if (pidAlive(inst.pid) && (await this.healthOk(inst.port))) adopted.push(inst);
-        else gone.push(inst);
+        const alive = pidAlive(inst.pid) || groupAlive(inst.pid);
+        if (alive && (await this.healthOk(inst.port))) return void adopted.push(inst);
+        if (starting && alive) await this.escalate(inst.pid).catch(() => undefined);
+        gone.push(inst);
       }),
     );
     for (const inst of adopted) {

@@ -16,6 +16,8 @@ export interface LaunchedInstance {
   owner?: string;
   /** the gamebridge.json it was launched from */
   declaration: string;
+  /** in launched.json only: the launch had not answered /health yet when this was written */
+  starting?: true;
 }
 
 export interface LaunchProgress {
