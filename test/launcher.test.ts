@@ -76,6 +76,12 @@ function groupAlive(pgid: number): boolean {
   }
 }
 
+/** The group is empty once its killed members are reaped (a zombie still answers kill -0 briefly). */
+async function groupGone(pgid: number): Promise<boolean> {
+  for (let i = 0; i < 100 && groupAlive(pgid); i++) await new Promise((r) => setTimeout(r, 30));
+  return !groupAlive(pgid);
+}
+
 beforeEach(() => {
   home = tempHome('gb-launcher-');
   launcher = new Launcher({ home });
@@ -182,7 +188,7 @@ test('a game slower than readyTimeoutMs gets a clear timeout error and is reaped
   const gamePid = await pidFromLog(err.data.logFile as string, /\(pid (\d+)\)/);
   expect(await waitGone(pid, 3000)).toBe(true);
   expect(await waitGone(gamePid, 3000)).toBe(true);
-  expect(groupAlive(pid)).toBe(false);
+  expect(await groupGone(pid)).toBe(true);
 });
 
 test('ten concurrent launches get ten distinct ports; reapAll stops them all', async () => {
@@ -238,7 +244,7 @@ test('a game that ignores close and SIGTERM, started through a shell wrapper, is
   expect(await waitGone(gamePid, 3000)).toBe(true);
   expect(await waitGone(grandchild, 3000)).toBe(true);
   expect(alive(inst.pid)).toBe(false);
-  expect(groupAlive(inst.pid)).toBe(false);
+  expect(await groupGone(inst.pid)).toBe(true);
   expect(launcher.log(inst.port).lines.join('\n')).toContain('ignored (--ignore-close)');
 });
 
@@ -266,7 +272,7 @@ http.createServer((req, res) => {
   const [stopped, again] = await Promise.all([launcher.stop(inst.port, { graceMs: 300 }), launcher.stop(inst.port, { graceMs: 300 })]);
   expect(stopped).toEqual({ port: inst.port, stopped: true, how: 'terminated' });
   expect(again).toEqual(stopped);
-  expect(groupAlive(inst.pid)).toBe(false);
+  expect(await groupGone(inst.pid)).toBe(true);
 });
 
 test('stop on a port this launcher did not launch refuses and leaves the game running', async () => {
@@ -381,6 +387,6 @@ test('cancelling a launch through its AbortSignal kills what it started', async 
   groups.add(err.data.pid as number);
   const gamePid = await pidFromLog(err.data.logFile as string, /\(pid (\d+)\)/);
   expect(await waitGone(gamePid, 3000)).toBe(true);
-  expect(groupAlive(err.data.pid as number)).toBe(false);
+  expect(await groupGone(err.data.pid as number)).toBe(true);
   expect(launcher.isLaunched(port)).toBe(false);
 });

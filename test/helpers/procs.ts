@@ -1,6 +1,6 @@
 /** Process helpers for tests: spawn, wait, and reap only what the test started, by pid. */
 import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -10,12 +10,18 @@ export const CLI = join(DIST, 'proxy', 'main.js');
 export const EXAMPLE_GAME = join(DIST, 'examples', 'crate-stack', 'main.js');
 export const PY_GAME = join(ROOT, 'test', 'fixtures', 'pygame_stub.py');
 
+/** Running (a zombie waiting for its parent to reap it is not). */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return true;
   }
 }
 
