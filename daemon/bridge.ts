@@ -8,7 +8,7 @@ import { GameClient } from './game/client.js';
 import { ManifestCache } from './game/cache.js';
 import type { Manifest } from './game/manifest.js';
 import { Launcher } from './launcher/index.js';
-import { DEFAULT_DETACHED_TTL_MS, Owners } from './instances/owners.js';
+import { DEFAULT_DETACHED_TTL_MS, Owners } from './sessions/owners.js';
 
 export interface BridgeOptions {
   home: string;

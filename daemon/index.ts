@@ -18,8 +18,8 @@ export type { LaunchDeclaration, LaunchedInstance, LaunchOptions, StopResult, St
 // the in-process engine over stdio
 export { startStdioServer } from './stdio.js';
 export type { StdioServerHandle } from './stdio.js';
-export { createEngineSession, INSTRUCTIONS } from './session.js';
-export type { EngineSession, EngineSessionOptions } from './session.js';
+export { createEngineSession, INSTRUCTIONS } from './sessions/session.js';
+export type { EngineSession, EngineSessionOptions } from './sessions/session.js';
 
 // the lower pieces
 export { Bridge } from './bridge.js';

@@ -15,7 +15,7 @@ import { VERSION } from '../shared/version.js';
 import { isBridgeError } from '../shared/errors.js';
 import { WsTransport } from './transport.js';
 import type { Bridge } from './bridge.js';
-import { createEngineSession, type EngineSession } from './session.js';
+import { createEngineSession, type EngineSession } from './sessions/session.js';
 
 export interface DaemonServerOptions {
   bridge: Bridge;

@@ -9,7 +9,7 @@ import { parseSessionArgs, type SessionConfig } from '../shared/config.js';
 import { isBridgeError } from '../shared/errors.js';
 import { Bridge } from './bridge.js';
 import type { Composite } from './composites/types.js';
-import { createEngineSession, type EngineSession } from './session.js';
+import { createEngineSession, type EngineSession } from './sessions/session.js';
 
 export interface StdioServerHandle {
   bridge: Bridge;

@@ -3,7 +3,7 @@ import { usageError } from '../../shared/errors.js';
 import { getPath, hasPath, nearestKeys } from '../sync/path.js';
 import { conditionFrom, waitFor } from '../sync/wait.js';
 import { frameOf } from '../sync/summary.js';
-import type { SessionContext } from '../session-context.js';
+import type { SessionContext } from '../sessions/context.js';
 import { syncAnswer } from './sync-answer.js';
 import type { ToolAnswer, ToolCallExtra } from './types.js';
 

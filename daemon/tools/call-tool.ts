@@ -14,7 +14,7 @@ import { runBridgeTool } from './bridge-toolset.js';
 import { syncAnswer } from './sync-answer.js';
 import { portProperty } from './list-toolsets.js';
 import { defineTool, type ToolAnswer, type ToolCallExtra } from './types.js';
-import type { SessionContext } from '../session-context.js';
+import type { SessionContext } from '../sessions/context.js';
 
 const READ_ONLY_BRIDGE = new Set(['get_state', 'wait_for', 'health', 'screenshot']);
 

@@ -1,6 +1,6 @@
 /** Send one command, wait until applied, and shape the §5 result (without the whole state). */
 import { commandAndSync } from '../sync/command.js';
-import type { SessionContext } from '../session-context.js';
+import type { SessionContext } from '../sessions/context.js';
 import type { ToolCallExtra } from './types.js';
 
 export async function syncAnswer(

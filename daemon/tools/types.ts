@@ -5,7 +5,7 @@
  * (call_tool: safe only for a read-only game tool).
  */
 import type { ReplayVerdict } from '../../shared/frames.js';
-import type { SessionContext } from '../session-context.js';
+import type { SessionContext } from '../sessions/context.js';
 
 export interface JsonSchemaObject {
   type: 'object';

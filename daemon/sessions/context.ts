@@ -2,11 +2,11 @@
  * What every tool handler sees: this client's settings, the shared Bridge, and the helpers
  * that depend on both (port resolution, the game client for a port, its manifest).
  */
-import { DEFAULT_PORT, parsePort, type SessionConfig } from '../shared/config.js';
-import type { Bridge } from './bridge.js';
-import type { GameClient } from './game/client.js';
-import type { Manifest } from './game/manifest.js';
-import type { CompositeRegistry } from './composites/registry.js';
+import { DEFAULT_PORT, parsePort, type SessionConfig } from '../../shared/config.js';
+import type { Bridge } from '../bridge.js';
+import type { GameClient } from '../game/client.js';
+import type { Manifest } from '../game/manifest.js';
+import type { CompositeRegistry } from '../composites/registry.js';
 
 export class SessionContext {
   constructor(

@@ -4,12 +4,12 @@
  * across instances; `notifications/tools/list_changed` goes out when the set changes.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ReplayVerdict } from '../shared/frames.js';
-import { listInstances } from './discovery/list.js';
-import { toolInputSchema, type GameTool } from './game/manifest.js';
-import { callGameTool } from './tools/call-tool.js';
-import type { SessionContext } from './session-context.js';
-import type { ToolAnswer, ToolCallExtra } from './tools/types.js';
+import type { ReplayVerdict } from '../../shared/frames.js';
+import { listInstances } from '../discovery/list.js';
+import { toolInputSchema, type GameTool } from '../game/manifest.js';
+import { callGameTool } from '../tools/call-tool.js';
+import type { SessionContext } from './context.js';
+import type { ToolAnswer, ToolCallExtra } from '../tools/types.js';
 
 const RECHECK_MS = 2000;
 

@@ -5,20 +5,20 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { SessionConfig } from '../shared/config.js';
-import type { ReplayVerdict } from '../shared/frames.js';
-import { VERSION } from '../shared/version.js';
-import { usageError } from '../shared/errors.js';
-import { errorResult, isToolAnswer, okResult } from './answer.js';
-import type { Bridge } from './bridge.js';
-import { CompositeRegistry } from './composites/registry.js';
-import type { Composite } from './composites/types.js';
+import type { SessionConfig } from '../../shared/config.js';
+import type { ReplayVerdict } from '../../shared/frames.js';
+import { VERSION } from '../../shared/version.js';
+import { usageError } from '../../shared/errors.js';
+import { errorResult, isToolAnswer, okResult } from '../tools/answer.js';
+import type { Bridge } from '../bridge.js';
+import { CompositeRegistry } from '../composites/registry.js';
+import type { Composite } from '../composites/types.js';
 import { EagerTools } from './eager.js';
-import { SessionContext } from './session-context.js';
-import { TOOLS, TOOLS_BY_NAME } from './tools/index.js';
-import type { ToolCallExtra, ToolDef } from './tools/types.js';
-import { validateArgs } from './tools/validate.js';
-import { projectComposites } from './composites/project.js';
+import { SessionContext } from './context.js';
+import { TOOLS, TOOLS_BY_NAME } from '../tools/index.js';
+import type { ToolCallExtra, ToolDef } from '../tools/types.js';
+import { validateArgs } from '../tools/validate.js';
+import { projectComposites } from '../composites/project.js';
 
 export const INSTRUCTIONS = [
   'game-bridge drives running games (any engine) through a small HTTP contract.',

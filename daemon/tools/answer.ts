@@ -3,8 +3,8 @@
  * text block holding the same JSON; errors as isError results whose text starts with the
  * class. Answers over the limit are cut with a visible marker saying how to ask for less.
  */
-import { toBridgeError } from '../shared/errors.js';
-import type { ToolAnswer } from './tools/types.js';
+import { toBridgeError } from '../../shared/errors.js';
+import type { ToolAnswer } from './types.js';
 
 export interface CallToolResult {
   [k: string]: unknown;
