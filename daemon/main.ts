@@ -12,35 +12,16 @@ import lockfile from 'proper-lockfile';
 import { CLOSE_HANDOVER, CLOSE_SHUTDOWN } from '../shared/frames.js';
 import { bridgeHome, ensureDir, homePaths, type HomePaths } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
+import { pidAlive, readDaemonFile, type DaemonInfo } from '../shared/daemon-file.js';
 import { Bridge } from './bridge.js';
 import { DaemonServer } from './server.js';
 
 export const DEFAULT_IDLE_EXIT_MS = 10 * 60 * 1000;
 
-export interface DaemonInfo {
-  pid: number;
-  port: number;
-  token: string;
-  version: string;
-  startedAt: string;
-}
+export type { DaemonInfo };
 
 export function readDaemonJson(paths: HomePaths): DaemonInfo | undefined {
-  try {
-    const info = JSON.parse(readFileSync(paths.daemonJson, 'utf8')) as DaemonInfo;
-    return typeof info.pid === 'number' && typeof info.port === 'number' ? info : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return readDaemonFile(paths.daemonJson);
 }
 
 /** Every line the daemon prints is stamped with time and pid (stdout/stderr go to daemon.log). */

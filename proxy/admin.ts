@@ -2,33 +2,8 @@
  * `game-bridge-mcp status` and `stop`: talk to the running daemon over its authenticated HTTP
  * routes (GET /status, POST /stop). Small on purpose: only node builtins.
  */
-import { readFileSync } from 'node:fs';
+import { pidAlive as alive, readDaemonFile as readInfo, type DaemonInfo } from '../shared/daemon-file.js';
 import { bridgeHome, homePaths } from '../shared/paths.js';
-
-interface DaemonInfo {
-  pid: number;
-  port: number;
-  token: string;
-  version: string;
-  startedAt: string;
-}
-
-function readInfo(file: string): DaemonInfo | undefined {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as DaemonInfo;
-  } catch {
-    return undefined;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 async function call(info: DaemonInfo, method: 'GET' | 'POST', path: string): Promise<unknown> {
   const res = await fetch(`http://127.0.0.1:${info.port}${path}`, {

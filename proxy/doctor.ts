@@ -10,6 +10,7 @@ import { bridgeHome, homePaths, registryDir, type Env } from '../shared/paths.js
 import { findDeclaration } from '../daemon/launcher/index.js';
 import { readRegistry } from '../daemon/discovery/registry.js';
 import { PLACEHOLDER_COMMAND } from './init.js';
+import { pidAlive as alive } from '../shared/daemon-file.js';
 
 export interface DoctorOptions {
   /** where to resolve gamebridge.json from (default cwd) */
@@ -31,15 +32,6 @@ interface Finding {
 }
 
 const MARK: Record<Level, string> = { ok: '✔', note: '·', problem: '✖' };
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 async function healthOk(port: number, host = '127.0.0.1'): Promise<boolean> {
   try {

@@ -6,7 +6,8 @@
  * backoff. A daemon older than this proxy is asked to hand over; a newer one is simply used.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
+import { readDaemonFile as readInfo, type DaemonInfo } from '../shared/daemon-file.js';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { encode, type AckFrame, type HelloFrame, type WelcomeFrame } from '../shared/frames.js';
@@ -31,13 +32,6 @@ export interface LinkHandlers {
   /** MAX_FAILED_STARTS daemon starts failed in a row; we keep trying to connect, without starting */
   gaveUp(): void;
   log(line: string): void;
-}
-
-interface DaemonInfo {
-  pid: number;
-  port: number;
-  token: string;
-  version: string;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -219,15 +213,6 @@ export class Link {
     } finally {
       closeSync(fd);
     }
-  }
-}
-
-function readInfo(file: string): DaemonInfo | undefined {
-  try {
-    const info = JSON.parse(readFileSync(file, 'utf8')) as DaemonInfo;
-    return typeof info.port === 'number' && typeof info.token === 'string' ? info : undefined;
-  } catch {
-    return undefined;
   }
 }
 

@@ -4,34 +4,13 @@
  * pid; signalling the group as well catches what tree-kill cannot see any more (a game whose
  * shell wrapper already died has been re-parented away from the tree, but not out of the group).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { pidAlive, procStat } from '../../shared/daemon-file.js';
+
+export { pidAlive };
 import treeKill from 'tree-kill';
 
-/** Linux /proc/<pid>/stat → [state, pgrp], or undefined when unreadable. */
-function procStat(pid: number | string): [string, number] | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses
-    const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return [rest[0], Number(rest[2])];
-  } catch {
-    return undefined;
-  }
-}
-
 const hasProc = process.platform === 'linux';
-
-/** A killed process lingers as a zombie until its parent reaps it: that is not "running". */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  if (!hasProc) return true;
-  const st = procStat(pid);
-  return st === undefined ? true : st[0] !== 'Z';
-}
 
 /** Does any live (non-zombie) process of the group led by `pgid` still exist? */
 export function groupAlive(pgid: number): boolean {
