@@ -10,34 +10,34 @@ export function splitPath(path: string): string[] {
   return parts;
 }
 
-export function hasPath(obj: unknown, path: string): boolean {
-  let cur: unknown = obj;
-  for (const key of splitPath(path)) {
-    if (cur === null || typeof cur !== 'object' || !Object.prototype.hasOwnProperty.call(cur, key)) return false;
-    cur = (cur as Record<string, unknown>)[key];
-  }
-  return true;
+interface Lookup {
+  found: boolean;
+  value: unknown;
+  /** the deepest prefix that exists, and the value there */
+  prefix: string;
+  at: unknown;
 }
 
-/** The value at `path`, or undefined when any step is missing. */
-export function getPath(obj: unknown, path: string): unknown {
-  let cur: unknown = obj;
-  for (const key of splitPath(path)) {
-    if (cur === null || typeof cur !== 'object' || !Object.prototype.hasOwnProperty.call(cur, key)) return undefined;
-    cur = (cur as Record<string, unknown>)[key];
-  }
-  return cur;
-}
-
-/** Keys present at the deepest existing prefix of `path`, to say what exists when a path misses. */
-export function nearestKeys(obj: unknown, path: string): { prefix: string; keys: string[] } {
+function lookup(obj: unknown, path: string): Lookup {
   let cur: unknown = obj;
   const done: string[] = [];
   for (const key of splitPath(path)) {
-    if (cur === null || typeof cur !== 'object' || !Object.prototype.hasOwnProperty.call(cur, key)) break;
+    if (cur === null || typeof cur !== 'object' || !Object.prototype.hasOwnProperty.call(cur, key)) {
+      return { found: false, value: undefined, prefix: done.join('.'), at: cur };
+    }
     cur = (cur as Record<string, unknown>)[key];
     done.push(key);
   }
-  const keys = cur !== null && typeof cur === 'object' ? Object.keys(cur as object).slice(0, 40) : [];
-  return { prefix: done.join('.'), keys };
+  return { found: true, value: cur, prefix: done.join('.'), at: cur };
+}
+
+export const hasPath = (obj: unknown, path: string): boolean => lookup(obj, path).found;
+
+/** The value at `path`, or undefined when any step is missing. */
+export const getPath = (obj: unknown, path: string): unknown => lookup(obj, path).value;
+
+/** Keys present at the deepest existing prefix of `path`, to say what exists when a path misses. */
+export function nearestKeys(obj: unknown, path: string): { prefix: string; keys: string[] } {
+  const { prefix, at } = lookup(obj, path);
+  return { prefix, keys: at !== null && typeof at === 'object' ? Object.keys(at as object).slice(0, 40) : [] };
 }
