@@ -5,13 +5,11 @@
  * answers, spawn the daemon detached (its output appended to daemon.log) and retry with a capped
  * backoff. A daemon older than this proxy is asked to hand over; a newer one is simply used.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
 import { readDaemonFile as readInfo, type DaemonInfo } from '../shared/daemon-file.js';
-import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { encode, type AckFrame, type HelloFrame, type WelcomeFrame } from '../shared/frames.js';
-import { ensureDir, type HomePaths } from '../shared/paths.js';
+import type { HomePaths } from '../shared/paths.js';
+import { spawnDaemon } from './spawn.js';
 import { VERSION } from '../shared/version.js';
 
 export const ROUND_MS = 10000; // one daemon start is given this long to answer
@@ -21,7 +19,6 @@ const BACKOFF_FIRST_MS = 20;
 // and with a 250 ms cap the proxy noticed the ready daemon ~125 ms late on average (issue 6).
 const BACKOFF_CAP_MS = 50;
 const GIVEN_UP_RETRY_MS = 2000;
-const RESPAWN_AFTER_MS = 1000;
 
 export interface LinkHandlers {
   /** a bare JSON-RPC text from the daemon */
@@ -40,8 +37,6 @@ export class Link {
   private ws?: WebSocket;
   private connecting = false;
   private closed = false;
-  private child?: ChildProcess;
-  private lastSpawn = 0;
   private failedStarts = 0;
   gaveUp = false;
 
@@ -186,34 +181,9 @@ export class Link {
   }
 
   private spawnDaemon(force: boolean): void {
-    const now = Date.now();
-    const childRunning = this.child && this.child.exitCode === null && this.child.signalCode === null;
-    if (!force && (childRunning || now - this.lastSpawn < RESPAWN_AFTER_MS)) return;
-    this.lastSpawn = now;
-    let fd: number;
-    try {
-      ensureDir(this.paths.home);
-      ensureDir(this.paths.daemonDir);
-      fd = openSync(this.paths.daemonLog, 'a', 0o600);
-    } catch (e) {
-      this.on.log(`could not start the daemon: ${(e as Error).message}`);
-      return;
-    }
-    try {
-      const main = fileURLToPath(new URL('./main.js', import.meta.url));
-      const child = spawn(process.execPath, [main, 'daemon'], {
-        cwd: this.paths.home,
-        detached: true,
-        stdio: ['ignore', fd, fd],
-        env: process.env,
-      });
-      child.on('error', (e) => this.on.log(`could not start the daemon: ${e.message}`));
-      child.unref();
-      this.child = child;
-    } finally {
-      closeSync(fd);
-    }
+    spawnDaemon(this.paths, this.on.log, force);
   }
+
 }
 
 /** Semver-ish "a < b" (numeric parts; a pre-release sorts before its release). */

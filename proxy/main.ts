@@ -18,6 +18,7 @@ if (argv[0] === 'daemon' && argv.length === 1) {
   const { runStdioEngine } = await import('../daemon/stdio.js');
   await runStdioEngine(argv);
 } else {
+  (await import('./spawn.js')).prestartDaemon();
   const { runProxy } = await import('./run.js');
   await runProxy(argv);
 }

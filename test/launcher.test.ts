@@ -11,7 +11,7 @@ import { GameClient } from '../daemon/game/client.js';
 import { BridgeError } from '../shared/errors.js';
 import { homePaths } from '../shared/paths.js';
 import { freePort, freeRange } from './helpers/ports.js';
-import { EXAMPLE_GAME, Reaper, alive, healthOk, removeDir, startExampleGame, tempHome, waitFor, waitGone } from './helpers/procs.js';
+import { EXAMPLE_GAME, Reaper, alive, groupGone, healthOk, removeDir, startExampleGame, tempHome, waitFor, waitGone } from './helpers/procs.js';
 
 const GAME = `node "${EXAMPLE_GAME}" --port {port}`;
 
@@ -65,21 +65,6 @@ async function rejection(p: Promise<unknown>): Promise<BridgeError> {
     return e as BridgeError;
   }
   throw new Error('expected a rejection');
-}
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** The group is empty once its killed members are reaped (a zombie still answers kill -0 briefly). */
-async function groupGone(pgid: number): Promise<boolean> {
-  for (let i = 0; i < 100 && groupAlive(pgid); i++) await new Promise((r) => setTimeout(r, 30));
-  return !groupAlive(pgid);
 }
 
 beforeEach(() => {

@@ -48,14 +48,15 @@ async function daemonOf(home: string, notPid?: number): Promise<DaemonInfo> {
   return info;
 }
 
-/** Every live `main.js daemon` process whose GAME_BRIDGE_HOME is `home` (Linux /proc). */
+/** Every live daemon process (`main.js daemon` or the bundle) whose GAME_BRIDGE_HOME is `home` (Linux /proc). */
 function daemonProcesses(home: string): number[] {
   const out: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const args = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
-      if (!(args.includes(CLI) && args.includes('daemon'))) continue;
+      const isDaemon = (args.includes(CLI) && args.includes('daemon')) || args.some((a) => a.endsWith('/dist/daemon/bundle.mjs'));
+      if (!isDaemon) continue;
       const env = readFileSync(`/proc/${name}/environ`, 'utf8').split('\0');
       if (env.includes(`GAME_BRIDGE_HOME=${home}`)) out.push(Number(name));
     } catch {

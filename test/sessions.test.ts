@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { freeRange } from './helpers/ports.js';
-import { alive, CLI, EXAMPLE_GAME, Reaper, removeDir, tempHome, waitFor, waitGone } from './helpers/procs.js';
+import { alive, CLI, EXAMPLE_GAME, groupGone, Reaper, removeDir, tempHome, waitFor, waitGone } from './helpers/procs.js';
 
 const run = promisify(execFile);
 const reaper = new Reaper();
@@ -153,15 +153,7 @@ test('`game-bridge-mcp stop` leaves zero game processes and zero registry entrie
   expect(await waitGone(daemonPid, 15000)).toBe(true);
   for (const g of games) expect(await waitGone(g.pid, 5000)).toBe(true);
   // nothing left in the games' process groups either (the --child grandchildren)
-  for (const g of games) {
-    let groupAlive = true;
-    try {
-      process.kill(-g.pid, 0);
-    } catch {
-      groupAlive = false;
-    }
-    expect(groupAlive).toBe(false);
-  }
+  for (const g of games) expect(await groupGone(g.pid)).toBe(true);
   expect(readdirSync(join(home, 'instances'))).toEqual([]);
 });
 

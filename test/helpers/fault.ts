@@ -90,7 +90,7 @@ export function processesOf(home: string): Array<{ pid: number; args: string }> 
 /** Processes whose environment names `home` and that run the bridge CLI as a daemon. */
 export function daemonsOf(home: string): number[] {
   return processesOf(home)
-    .filter((p) => p.args.includes(CLI) && / daemon\b/.test(p.args))
+    .filter((p) => (p.args.includes(CLI) && / daemon\b/.test(p.args)) || p.args.includes('/dist/daemon/bundle.mjs'))
     .map((p) => p.pid);
 }
 

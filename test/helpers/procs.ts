@@ -40,6 +40,26 @@ export async function waitFor<T>(what: string, fn: () => T | Promise<T>, timeout
   }
 }
 
+/** Is any process of the group led by `pgid` left (zombies included: they go once reaped)? */
+export function groupExists(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Wait until the process group led by `pgid` is empty. */
+export async function groupGone(pgid: number, timeoutMs = 5000): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (groupExists(pgid)) {
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return true;
+}
+
 export async function waitGone(pid: number, timeoutMs = 5000): Promise<boolean> {
   const start = Date.now();
   while (alive(pid)) {

@@ -1,0 +1,61 @@
+/**
+ * Starting the daemon: detached, in GAME_BRIDGE_HOME, its output appended to daemon.log. The
+ * bundled build (dist/daemon/bundle.mjs) starts in well under the time of the loose module tree;
+ * `main.js daemon` is the fallback when the bundle is missing.
+ *
+ * `prestartDaemon` runs before the proxy loads anything else, so on a cold start the daemon boots
+ * while the proxy is still loading its WebSocket client.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, openSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { pidAlive, readDaemonFile } from '../shared/daemon-file.js';
+import { bridgeHome, ensureDir, homePaths, type HomePaths } from '../shared/paths.js';
+
+/** Don't start another daemon sooner than this after the last one (the lock picks one anyway). */
+const RESPAWN_AFTER_MS = 1000;
+
+let child: ChildProcess | undefined;
+let lastSpawn = 0;
+
+function daemonCommand(): string[] {
+  const bundle = fileURLToPath(new URL('../daemon/bundle.mjs', import.meta.url));
+  if (existsSync(bundle)) return [bundle];
+  return [fileURLToPath(new URL('./main.js', import.meta.url)), 'daemon'];
+}
+
+/** Start a daemon unless one was started moments ago and is still running (`force` skips that). */
+export function spawnDaemon(paths: HomePaths, log: (line: string) => void, force = false): void {
+  const now = Date.now();
+  const running = child && child.exitCode === null && child.signalCode === null;
+  if (!force && (running || now - lastSpawn < RESPAWN_AFTER_MS)) return;
+  lastSpawn = now;
+  let fd: number;
+  try {
+    ensureDir(paths.home);
+    ensureDir(paths.daemonDir);
+    fd = openSync(paths.daemonLog, 'a', 0o600);
+  } catch (e) {
+    log(`could not start the daemon: ${(e as Error).message}`);
+    return;
+  }
+  try {
+    const c = spawn(process.execPath, daemonCommand(), { cwd: paths.home, detached: true, stdio: ['ignore', fd, fd], env: process.env });
+    c.on('error', (e) => log(`could not start the daemon: ${e.message}`));
+    c.unref();
+    child = c;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Cold start: no daemon.json, or its pid is gone → start the daemon now. */
+export function prestartDaemon(): void {
+  try {
+    const paths = homePaths(bridgeHome());
+    const info = readDaemonFile(paths.daemonJson);
+    if (!info || !pidAlive(info.pid)) spawnDaemon(paths, () => undefined);
+  } catch {
+    /* the connect loop will try again and report */
+  }
+}
