@@ -15,6 +15,8 @@ export async function connect(opts: { args?: string[]; env?: Record<string, stri
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) env[k] = v;
   Object.assign(env, opts.env ?? {});
+  // Isolation: a test never talks to (or starts) the user's own daemon in ~/.game-bridge.
+  if (!env.GAME_BRIDGE_HOME) throw new Error('connect(): give the test its own GAME_BRIDGE_HOME');
   const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, ...(opts.args ?? [])], env, cwd: opts.cwd, stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));

@@ -86,13 +86,17 @@ export function removeDir(dir: string): void {
 export class Reaper {
   private pids = new Set<number>();
   private children: ChildProcess[] = [];
+  /** a home for processes spawned without one, so nothing registers in the user's ~/.game-bridge */
+  private home?: string;
 
   track(pid: number | undefined): void {
     if (pid) this.pids.add(pid);
   }
 
   spawn(cmd: string, args: string[], opts: SpawnOptions = {}): ChildProcess {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+    const env = { ...(opts.env ?? process.env) };
+    if (!env.GAME_BRIDGE_HOME && !env.GAME_BRIDGE_INSTANCES) env.GAME_BRIDGE_HOME = this.home ??= tempHome('gb-reaper-');
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...opts, env });
     this.children.push(child);
     this.track(child.pid);
     return child;
@@ -109,6 +113,8 @@ export class Reaper {
     await Promise.all([...this.pids].map((p) => waitGone(p, 3000)));
     this.pids.clear();
     this.children = [];
+    if (this.home) removeDir(this.home);
+    this.home = undefined;
   }
 }
 
