@@ -1,15 +1,54 @@
 /**
  * The in-process engine over stdio (`game-bridge-mcp --no-daemon`, and the library's
  * startStdioServer). No daemon: this process owns the games it launches, so it reaps them
- * when the client goes away (stdin closed), and on SIGINT/SIGTERM.
+ * when the client goes away (stdin closed, stdout broken), and on SIGINT/SIGTERM.
+ *
+ * Its stdio framing is the proxy's (shared/stdio-lines.ts), not the SDK's StdioServerTransport:
+ * a malformed line gets a JSON-RPC error here too instead of being dropped without a word.
  */
 import { randomUUID } from 'node:crypto';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { parseSessionArgs, type SessionConfig } from '../shared/config.js';
 import { isBridgeError } from '../shared/errors.js';
+import { classifyLine, Stdio } from '../shared/stdio-lines.js';
 import { Bridge } from './bridge.js';
 import type { Composite } from './composites/types.js';
 import { createEngineSession, type EngineSession } from './sessions/session.js';
+
+/** The SDK Transport over this process's stdin/stdout, one JSON-RPC message per line. */
+class StdioLineTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private readonly stdio: Stdio;
+
+  constructor(onEnd: (why: string) => void) {
+    this.stdio = new Stdio({
+      line: (line) => {
+        const c = classifyLine(line);
+        if (c.kind === 'answer') this.stdio.write(c.answer);
+        else this.onmessage?.(c.msg as unknown as JSONRPCMessage);
+      },
+      end: (why) => {
+        this.onclose?.();
+        onEnd(why);
+      },
+    });
+  }
+
+  async start(): Promise<void> {
+    this.stdio.start();
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (!this.stdio.write(JSON.stringify(message))) await new Promise<void>((r) => this.stdio.onDrain(r));
+  }
+
+  async close(): Promise<void> {
+    this.stdio.pause();
+  }
+}
 
 export interface StdioServerHandle {
   bridge: Bridge;
@@ -18,19 +57,30 @@ export interface StdioServerHandle {
   shutdown(): Promise<void>;
 }
 
-export async function startStdioServer(config: SessionConfig, opts: { composites?: Composite[] } = {}): Promise<StdioServerHandle> {
+/**
+ * Serve MCP on this process's stdio with the engine in-process. `onEnd` runs when the client
+ * goes away (default: reap the games and exit 0).
+ */
+export async function startStdioServer(
+  config: SessionConfig,
+  opts: { composites?: Composite[]; onEnd?: (handle: StdioServerHandle) => void } = {},
+): Promise<StdioServerHandle> {
   const bridge = new Bridge({ home: config.home, mode: 'in-process', log: (l) => process.stderr.write(`game-bridge: ${l}\n`) });
   const session = createEngineSession(bridge, config, randomUUID(), { composites: opts.composites, pid: process.pid, cwd: config.cwd });
-  const transport = new StdioServerTransport();
   let shuttingDown: Promise<void> | undefined;
-  const shutdown = () =>
-    (shuttingDown ??= (async () => {
-      await bridge.reapAll().catch(() => undefined);
-      await session.close();
-      bridge.close();
-    })());
-  await session.server.connect(transport);
-  return { bridge, session, shutdown };
+  const handle: StdioServerHandle = {
+    bridge,
+    session,
+    shutdown: () =>
+      (shuttingDown ??= (async () => {
+        await bridge.reapAll().catch(() => undefined);
+        await session.close();
+        bridge.close();
+      })()),
+  };
+  const onEnd = opts.onEnd ?? ((h: StdioServerHandle) => void h.shutdown().finally(() => process.exit(0)));
+  await session.server.connect(new StdioLineTransport(() => onEnd(handle)));
+  return handle;
 }
 
 /** Entry point for `--no-daemon`: parse argv, serve stdio until the client leaves. */
@@ -44,9 +94,6 @@ export async function runStdioEngine(argv: string[]): Promise<void> {
   }
   const handle = await startStdioServer(config);
   const exit = (code: number) => void handle.shutdown().finally(() => process.exit(code));
-  process.stdin.on('end', () => exit(0));
-  process.stdin.on('close', () => exit(0));
-  process.stdout.on('error', () => exit(0)); // EPIPE: the client is gone
   process.on('SIGINT', () => exit(130));
   process.on('SIGTERM', () => exit(143));
 }

@@ -9,7 +9,7 @@ import { bridgeHome, homePaths } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
 import { Link, MAX_FAILED_STARTS } from './link.js';
 import { interruptedAnswer, PendingTable, planReplay, SessionMemory, unavailableAnswer, type ClientRequest } from './replay.js';
-import { invalidRequestText, parseErrorText, Stdio } from './stdio.js';
+import { classifyLine, Stdio, type Json } from '../shared/stdio-lines.js';
 
 /** How long a request may wait for a daemon that is down before it is answered with an error. */
 export const RECONNECT_DEADLINE_MS = Number(process.env.GAME_BRIDGE_RECONNECT_DEADLINE_MS) || 30000;
@@ -24,7 +24,6 @@ interface Queued {
   since: number;
 }
 
-type Json = Record<string, unknown>;
 
 const log = (line: string) => process.stderr.write(`game-bridge-mcp: ${line}\n`);
 
@@ -60,33 +59,20 @@ export function runProxy(argv: string[] = process.argv.slice(2)): void {
   // ---- client → daemon ----
 
   function onClientLine(line: string): void {
-    let msg: unknown;
-    try {
-      msg = JSON.parse(line);
-    } catch (e) {
-      stdio.write(parseErrorText((e as Error).message));
-      return;
+    const c = classifyLine(line);
+    switch (c.kind) {
+      case 'answer':
+        return void stdio.write(c.answer);
+      case 'request':
+        return onClientRequest(line, c.msg, c.method);
+      case 'response': {
+        // the client's answer to a daemon request: meaningless to any other daemon
+        if (!serverRequests.delete(JSON.stringify(c.id)) || !link.isUp) return;
+        return forwardOther(line);
+      }
+      case 'notification':
+        return forwardOther(line, c.method);
     }
-    if (!msg || typeof msg !== 'object') return void stdio.write(invalidRequestText('a message is a JSON object'));
-    if (Array.isArray(msg)) return forwardOther(line); // a batch: the daemon's SDK answers it
-    const m = msg as Json;
-    const method = typeof m.method === 'string' ? m.method : undefined;
-    const hasId = typeof m.id === 'string' || typeof m.id === 'number';
-    if (method !== undefined && hasId) {
-      // The SDK drops such a request without a word (its schema rejects it): answer it here.
-      const params = m.params;
-      const bad =
-        m.jsonrpc !== '2.0' ? 'jsonrpc must be "2.0"' : params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params)) ? 'params must be an object' : undefined;
-      if (bad) return void stdio.write(invalidRequestText(bad, m.id as string | number));
-      return onClientRequest(line, m, method);
-    }
-    if (method === undefined && m.id !== undefined) {
-      // the client's answer to a daemon request: meaningless to any other daemon
-      const key = JSON.stringify(m.id);
-      if (!serverRequests.delete(key) || !link.isUp) return;
-      return forwardOther(line);
-    }
-    forwardOther(line, method);
   }
 
   function onClientRequest(line: string, m: Json, method: string): void {

@@ -83,3 +83,48 @@ export function parseErrorText(detail: string): string {
 export function invalidRequestText(detail: string, id: string | number | null = null): string {
   return JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message: `Invalid Request: ${detail}` } });
 }
+
+export type Json = Record<string, unknown>;
+
+/** What one client line is, once checked (the SDK silently drops what it cannot parse). */
+export type ClientLine =
+  /** not a message we can pass on: write `answer` back to the client instead */
+  | { kind: 'answer'; answer: string }
+  | { kind: 'request'; msg: Json; method: string; id: string | number }
+  /** the client's answer to a server request */
+  | { kind: 'response'; msg: Json; id: unknown }
+  | { kind: 'notification'; msg: Json; method?: string };
+
+/**
+ * Check one newline-delimited client message. Every malformed line gets a JSON-RPC error
+ * (-32700 not JSON, -32600 not a single valid message), never silence: the SDK's own framing
+ * would drop it without a word and leave the client waiting.
+ */
+export function classifyLine(line: string): ClientLine {
+  let msg: unknown;
+  try {
+    msg = JSON.parse(line);
+  } catch (e) {
+    return { kind: 'answer', answer: parseErrorText((e as Error).message) };
+  }
+  if (Array.isArray(msg)) return { kind: 'answer', answer: invalidRequestText('batches are not part of MCP; send one message per line') };
+  if (!msg || typeof msg !== 'object') return { kind: 'answer', answer: invalidRequestText('a message is a JSON object') };
+  const m = msg as Json;
+  const method = typeof m.method === 'string' ? m.method : undefined;
+  const hasId = typeof m.id === 'string' || typeof m.id === 'number';
+  if (method !== undefined && hasId) {
+    const params = m.params;
+    const bad =
+      m.jsonrpc !== '2.0'
+        ? 'jsonrpc must be "2.0"'
+        : method === ''
+          ? 'method must not be empty'
+          : params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))
+            ? 'params must be an object'
+            : undefined;
+    if (bad) return { kind: 'answer', answer: invalidRequestText(bad, m.id as string | number) };
+    return { kind: 'request', msg: m, method, id: m.id as string | number };
+  }
+  if (method === undefined && m.id !== undefined) return { kind: 'response', msg: m, id: m.id };
+  return { kind: 'notification', msg: m, method };
+}
