@@ -7,10 +7,13 @@ import { callInterrupted } from '../shared/errors.js';
 
 export type PendingState = 'unacked' | 'safe' | 'unsafe';
 
+/** The table key of a JSON-RPC id: 1 and "1" are different requests. */
+export const requestKey = (id: unknown): string => JSON.stringify(id);
+
 export interface ClientRequest {
   /** the JSON-RPC id as the client wrote it */
   id: string | number;
-  /** JSON.stringify(id): 1 and "1" are different requests */
+  /** requestKey(id) */
   key: string;
   method: string;
   /** the client's line, forwarded verbatim */

@@ -8,7 +8,7 @@ import { CLOSE_SHUTDOWN, rpcFrame, type WelcomeFrame } from '../shared/frames.js
 import { bridgeHome, homePaths } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
 import { Link, MAX_FAILED_STARTS } from './link.js';
-import { interruptedAnswer, PendingTable, planReplay, SessionMemory, unavailableAnswer, type ClientRequest } from './replay.js';
+import { interruptedAnswer, PendingTable, planReplay, requestKey, SessionMemory, unavailableAnswer, type ClientRequest } from './replay.js';
 import { classifyLine, Stdio, type Json } from '../shared/stdio-lines.js';
 
 /** How long a request may wait for a daemon that is down before it is answered with an error. */
@@ -67,18 +67,34 @@ export function runProxy(argv: string[] = process.argv.slice(2)): void {
         return onClientRequest(line, c.msg, c.method);
       case 'response': {
         // the client's answer to a daemon request: meaningless to any other daemon
-        if (!serverRequests.delete(JSON.stringify(c.id)) || !link.isUp) return;
+        if (!serverRequests.delete(requestKey(c.id)) || !link.isUp) return;
         return forwardOther(line);
       }
       case 'notification':
+        if (c.method === 'notifications/cancelled' && cancelLocally(c.msg)) return;
         return forwardOther(line, c.method);
     }
+  }
+
+  /**
+   * The client gave up on a request: the server sends no answer to a cancelled request, so it
+   * leaves the pending table now (else a daemon restart would re-send it, and the client would
+   * get an answer for an id it cancelled). A request still queued never reached any daemon: it
+   * is dropped with its cancellation. True when nothing is left to forward.
+   */
+  function cancelLocally(msg: Json): boolean {
+    const key = requestKey((msg.params as Json | undefined)?.requestId);
+    pending.settle(key);
+    const queued = queue.findIndex((q) => q.req?.key === key);
+    if (queued < 0) return false;
+    queue.splice(queued, 1);
+    return true;
   }
 
   function onClientRequest(line: string, m: Json, method: string): void {
     const id = m.id as string | number;
     const params = (m.params ?? {}) as Json;
-    const req: ClientRequest = { id, key: JSON.stringify(id), method, line };
+    const req: ClientRequest = { id, key: requestKey(id), method, line };
     if (method === 'tools/call' && typeof params.name === 'string') req.tool = params.name;
     if (method === 'initialize') {
       memory.initialize = { params: m.params, key: req.key };
@@ -115,7 +131,7 @@ export function runProxy(argv: string[] = process.argv.slice(2)): void {
 
   function sendHidden(kind: 'initialize' | 'tools/list', params: unknown): void {
     const id = `gbp-${kind === 'initialize' ? 'init' : 'tools'}-${++hiddenCounter}-${sessionId.slice(0, 8)}`;
-    hidden.set(JSON.stringify(id), kind);
+    hidden.set(requestKey(id), kind);
     sendFrame(rpcFrame(++seq, JSON.stringify({ jsonrpc: '2.0', id, method: kind, params: params ?? {} })));
   }
 
@@ -145,7 +161,7 @@ export function runProxy(argv: string[] = process.argv.slice(2)): void {
       /* not ours to judge: pass it on */
     }
     if (msg && typeof msg === 'object' && msg.id !== undefined && msg.id !== null) {
-      const key = JSON.stringify(msg.id);
+      const key = requestKey(msg.id);
       if (msg.method === undefined) {
         const mine = hidden.get(key);
         if (mine) {

@@ -3,7 +3,7 @@
  * gets the right answer, an unsafe one is answered with CallInterrupted and reaches the game
  * exactly once, and a launched game outlives its client and the daemon and is re-adopted.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -146,4 +146,31 @@ test('a launched game outlives its client and a daemon kill -9, is re-adopted, a
   await run(process.execPath, [CLI, 'stop'], { env: { ...process.env, ...env } });
   expect(await waitGone(gamePid, 15000)).toBe(true);
   expect(alive(second)).toBe(false);
+});
+
+test('a request the client cancelled is not re-sent after a daemon restart', async () => {
+  const port = await freePort();
+  await startExampleGame(reaper, port, [], env);
+  const proxy = spawn(process.execPath, [CLI], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  reaper.track(proxy.pid);
+  let out = '';
+  proxy.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const send = (m: object) => proxy.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n');
+  const answered = (id: number) => out.split('\n').some((l) => l.includes(`"id":${id},`) || l.endsWith(`"id":${id}}`));
+  send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  await waitFor('initialize answered', () => answered(1));
+  send({ method: 'notifications/initialized' });
+  // a safe call that would answer (CommandTimeout) 2.5 s after it starts, if it ever ran again
+  send({ id: 5, method: 'tools/call', params: { name: 'call_tool', arguments: { port, name: 'wait_for', arguments: { path: 'game.never', exists: true, timeoutMs: 2500 } } } });
+  await sleep(500);
+  send({ method: 'notifications/cancelled', params: { requestId: 5, reason: 'the user gave up' } });
+  await sleep(300);
+  const first = await daemonPid();
+  process.kill(first, 'SIGKILL');
+  send({ id: 6, method: 'ping' });
+  send({ id: 7, method: 'tools/list' });
+  await waitFor('tools/list answered by a new daemon', () => answered(7), 20000);
+  await sleep(3500); // a re-sent wait_for would have answered by now
+  expect(answered(5)).toBe(false);
+  proxy.stdin.end();
 });

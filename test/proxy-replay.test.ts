@@ -1,6 +1,6 @@
 /** The proxy's replay rules (SPEC §6.3) as pure functions: what is re-sent, what is answered. */
 import { isOlder } from '../proxy/link.js';
-import { failureAnswer, interruptedAnswer, PendingTable, planReplay, type ClientRequest } from '../proxy/replay.js';
+import { failureAnswer, interruptedAnswer, PendingTable, planReplay, requestKey, type ClientRequest } from '../proxy/replay.js';
 
 const req = (id: number, method: string, tool?: string): ClientRequest => ({ id, key: JSON.stringify(id), method, line: '{}', tool });
 
@@ -20,10 +20,12 @@ test('unacked and acked-safe requests are re-sent, acked-unsafe ones are not', (
 });
 
 test('ids 1 and "1" are different requests', () => {
+  expect(requestKey(1)).not.toBe(requestKey('1'));
   const t = new PendingTable();
-  t.add({ id: 1, key: '1', method: 'ping', line: '{}' }, 1);
-  expect(t.hasKey('"1"')).toBe(false);
-  expect(t.hasKey('1')).toBe(true);
+  t.add({ id: 1, key: requestKey(1), method: 'ping', line: '{}' }, 1);
+  t.add({ id: '1', key: requestKey('1'), method: 'ping', line: '{}' }, 2);
+  expect(t.settle(requestKey('1'))?.seq).toBe(2);
+  expect(t.hasKey(requestKey(1))).toBe(true);
 });
 
 test('an interrupted tools/call is a tool result with isError; another method is a JSON-RPC error', () => {
