@@ -75,6 +75,10 @@ test('launch from a gamebridge.json two folders up, drive it, read its log, stop
     expect(readdirSync(regDir)).toEqual([]);
     const gone = await gameCall(h, inst.port, 'health');
     expect(gone.text).toMatch(/^GameOffline/);
+    // the log outlives the game
+    const after = await call(h, 'instance_log', { port: inst.port, lines: 5 });
+    expect(after.isError).toBe(false);
+    expect(after.json).toMatchObject({ port: inst.port, running: false, logFile: inst.logFile });
   } finally {
     await h.close();
   }
