@@ -6,7 +6,6 @@
 import { homePaths } from '../shared/paths.js';
 import { GameClient } from './game/client.js';
 import { ManifestCache } from './game/cache.js';
-import type { Manifest } from './game/manifest.js';
 import { Launcher } from './launcher/index.js';
 import { DEFAULT_DETACHED_TTL_MS, Owners } from './sessions/owners.js';
 
@@ -31,8 +30,6 @@ export class Bridge {
   readonly sessions = new Map<string, SessionInfo>();
   readonly startedAt = new Date();
   private clients = new Map<string, GameClient>();
-  /** the last manifest seen per port, for synchronous replay verdicts */
-  private manifests = new Map<number, Manifest>();
   /** listeners told when the set of live instances may have changed (eager mode) */
   readonly instanceListeners = new Set<() => void>();
 
@@ -60,14 +57,6 @@ export class Bridge {
       this.clients.set(key, c);
     }
     return c;
-  }
-
-  rememberManifest(port: number, m: Manifest): void {
-    this.manifests.set(port, m);
-  }
-
-  knownManifest(port: number): Manifest | undefined {
-    return this.manifests.get(port);
   }
 
   async readopt(): Promise<void> {

@@ -218,10 +218,10 @@ describe('replay verdicts for composites', () => {
       { name: 'peek', description: 'shadows the read-only game tool, but changes things', run: () => ({}) },
     ];
     const reg = new CompositeRegistry([{ name: 'builtin', description: '', run: () => ({}) }], async () => project);
-    expect(reg.findSync('look')).toBeUndefined(); // nothing loaded yet: the verdict falls back to the manifest (conservative)
+    expect(reg.findSync('look', undefined)).toBeUndefined(); // nothing loaded yet: the verdict falls back to the manifest (conservative)
     await reg.all();
-    expect(reg.findSync('look')?.readOnly).toBe(true);
-    expect(reg.findSync('peek')?.readOnly).toBeUndefined();
-    expect(reg.findSync('builtin')?.name).toBe('builtin');
+    expect(reg.findSync('look', undefined)?.readOnly).toBe(true);
+    expect(reg.findSync('peek', undefined)?.readOnly).toBeUndefined();
+    expect(reg.findSync('builtin', undefined)?.name).toBe('builtin');
   });
 });

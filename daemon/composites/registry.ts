@@ -33,8 +33,13 @@ export class CompositeRegistry {
     return (await this.all()).find((c) => c.name === name && servesGame(c, gameName));
   }
 
-  /** synchronous best-effort lookup for the replay verdict (built-ins and the last project load) */
-  findSync(name: string): Composite | undefined {
-    return this.lastProject.find((c) => c.name === name) ?? this.builtIn.find((c) => c.name === name);
+  /**
+   * Synchronous lookup for the replay verdict (built-ins and the last project load). With the
+   * game unknown, a composite limited by `only` may or may not apply: it is returned, so the
+   * verdict leans on it (a caller treats an uncertain match as unsafe unless it is readOnly).
+   */
+  findSync(name: string, gameName: string | undefined): Composite | undefined {
+    const serves = (c: Composite) => c.name === name && (gameName === undefined || servesGame(c, gameName));
+    return this.lastProject.find(serves) ?? this.builtIn.find(serves);
   }
 }

@@ -32,6 +32,8 @@ interface PortState {
   epoch: number;
   /** manifest promises keyed by manifestPath ('' for none): a session's --manifest is its own */
   manifests: Map<string, Promise<Manifest>>;
+  /** the same, once resolved: read synchronously (replay verdicts); dropped with them */
+  settled: Map<string, Manifest>;
 }
 
 export type RestartListener = (port: number, epoch: number, why: 'frame-backwards' | 'pid-changed') => void;
@@ -43,7 +45,7 @@ export class ManifestCache {
   private port(port: number): PortState {
     let s = this.ports.get(port);
     if (!s) {
-      s = { epoch: 0, manifests: new Map() };
+      s = { epoch: 0, manifests: new Map(), settled: new Map() };
       this.ports.set(port, s);
     }
     return s;
@@ -67,8 +69,14 @@ export class ManifestCache {
     };
     p.then((m) => {
       if (transient.has(m)) forget();
+      else if (s.manifests.get(key) === p) s.settled.set(key, m);
     }, forget);
     return p;
+  }
+
+  /** The manifest already fetched for a port, if any (synchronous; never fetches). */
+  settled(port: number, opts: ManifestOptions = {}): Manifest | undefined {
+    return this.ports.get(port)?.settled.get(opts.manifestPath ?? '');
   }
 
   /** The cached manifest promise for a port, without fetching. */
@@ -133,6 +141,7 @@ export class ManifestCache {
   /** Drop the port's manifest (a call_tool name missing from it: refetch once). */
   invalidate(port: number): void {
     this.ports.get(port)?.manifests.clear();
+    this.ports.get(port)?.settled.clear();
   }
 
   /** Forget everything about a port (the instance is gone). */
@@ -147,6 +156,7 @@ export class ManifestCache {
 
   private restart(port: number, s: PortState, why: 'frame-backwards' | 'pid-changed'): void {
     s.manifests.clear();
+    s.settled.clear();
     s.epoch++;
     for (const l of this.listeners) {
       try {

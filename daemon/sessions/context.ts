@@ -41,9 +41,12 @@ export class SessionContext {
   }
 
   async manifest(port: number): Promise<Manifest> {
-    const m = await this.bridge.cache.get(this.client(port), { manifestPath: this.config.manifestPath });
-    this.bridge.rememberManifest(port, m);
-    return m;
+    return this.bridge.cache.get(this.client(port), { manifestPath: this.config.manifestPath });
+  }
+
+  /** The manifest already fetched for `port`, without fetching (for replay verdicts). */
+  knownManifest(port: number): Manifest | undefined {
+    return this.bridge.cache.settled(port, { manifestPath: this.config.manifestPath });
   }
 
   onFrame(port: number): (frame: number) => void {

@@ -59,7 +59,8 @@ export function advertised(t: ToolDef): Tool {
 }
 
 export function createEngineSession(bridge: Bridge, config: SessionConfig, sessionId: string, opts: EngineSessionOptions = {}): EngineSession {
-  const composites = new CompositeRegistry(opts.composites ?? [], projectComposites(config));
+  const composites = new CompositeRegistry(opts.composites ?? [], projectComposites(config, (l) => bridge.log(l)));
+  void composites.all().catch(() => undefined); // loaded now, so the first replay verdict knows them
   const context = new SessionContext(bridge, config, sessionId, composites);
   const eager = config.eager ? new EagerTools(context) : undefined;
   bridge.addSession({ id: sessionId, cwd: config.cwd, pid: opts.pid, startedAt: new Date().toISOString() });

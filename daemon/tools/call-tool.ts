@@ -7,7 +7,7 @@
  */
 import { BridgeError, isBridgeError, usageError } from '../../shared/errors.js';
 import type { ReplayVerdict } from '../../shared/frames.js';
-import { findTool, BRIDGE_TOOLSET, type GameTool, type Manifest } from '../game/manifest.js';
+import { fallbackManifest, findTool, BRIDGE_TOOLSET, type GameTool, type Manifest } from '../game/manifest.js';
 import { runComposite } from '../composites/run.js';
 import { servesGame } from '../composites/registry.js';
 import { runBridgeTool } from './bridge-toolset.js';
@@ -16,17 +16,23 @@ import { portProperty } from './list-toolsets.js';
 import { defineTool, type ToolAnswer, type ToolCallExtra } from './types.js';
 import type { SessionContext } from '../sessions/context.js';
 
-const READ_ONLY_BRIDGE = new Set(['get_state', 'wait_for', 'health', 'screenshot']);
+/** Before any manifest is known, the bridge toolset (every game has it) still answers for its own tools. */
+const BRIDGE_ONLY = fallbackManifest();
 
-/** Arguments as sent: `port` inside `arguments` is a routing hint unless the tool declares it. */
-function gameArgs(args: Record<string, unknown>, tool?: GameTool): Record<string, unknown> {
+/** The call's `arguments`, which must be an object when given. */
+function innerArgs(args: Record<string, unknown>): Record<string, unknown> {
   const inner = args.arguments;
   if (inner !== undefined && (inner === null || typeof inner !== 'object' || Array.isArray(inner))) {
     throw usageError("call_tool: 'arguments' must be an object, e.g. {\"x\": 3}.");
   }
-  const out = { ...((inner as Record<string, unknown>) ?? {}) };
-  if ('port' in out && !tool?.args.some((a) => a.name === 'port')) delete out.port;
-  return out;
+  return { ...((inner as Record<string, unknown>) ?? {}) };
+}
+
+/** `port` inside `arguments` is a routing hint (SPEC §5), not a game argument, unless the tool declares one. */
+function withoutRoutingPort(args: Record<string, unknown>, tool?: GameTool): Record<string, unknown> {
+  if (!('port' in args) || tool?.args.some((a) => a.name === 'port')) return args;
+  const { port: _routing, ...rest } = args;
+  return rest;
 }
 
 /** Replay verdict for call_tool: safe only when the tool is known to change nothing. */
@@ -38,14 +44,11 @@ export function callToolVerdict(args: Record<string, unknown>, ctx: SessionConte
   } catch {
     return 'safe'; // it will fail validation before touching a game
   }
-  const composite = ctx.composites.findSync(name);
+  const manifest = ctx.knownManifest(port);
+  const composite = ctx.composites.findSync(name, manifest?.game.name);
   if (composite) return composite.readOnly ? 'safe' : 'unsafe';
-  const m = ctx.bridge.knownManifest(port);
-  const tool = m ? findTool(m, name) : undefined;
-  if (tool) return tool.readOnly ? 'safe' : 'unsafe';
-  const bare = name.startsWith(`${BRIDGE_TOOLSET}.`) ? name.slice(BRIDGE_TOOLSET.length + 1) : name;
-  if (!m && READ_ONLY_BRIDGE.has(bare)) return 'safe';
-  return 'unsafe';
+  const tool = findTool(manifest ?? BRIDGE_ONLY, name);
+  return tool?.readOnly ? 'safe' : 'unsafe';
 }
 
 export async function callGameTool(ctx: SessionContext, port: number, name: string, args: Record<string, unknown>, extra: ToolCallExtra, depth = 0): Promise<ToolAnswer> {
@@ -75,6 +78,7 @@ export async function callGameTool(ctx: SessionContext, port: number, name: stri
     manifest = await ctx.manifest(port);
     tool = findTool(manifest, name);
   }
+  args = withoutRoutingPort(args, tool);
   if (tool && tool.toolset === BRIDGE_TOOLSET) return runBridgeTool(ctx, port, tool.name, args, extra);
   if (tool) {
     const result = await syncAnswer(ctx, port, tool.name, args, extra);
@@ -88,7 +92,7 @@ export async function callGameTool(ctx: SessionContext, port: number, name: stri
   } catch (e) {
     if (isBridgeError(e) && e.kind === 'CommandRejected') {
       const fromGame = (e.data.known as string[] | undefined) ?? [];
-      const fromManifest = manifest.toolsets.flatMap((t) => t.tools.map((x) => (t.name === BRIDGE_TOOLSET ? x.name : x.name)));
+      const fromManifest = manifest.toolsets.flatMap((t) => t.tools.map((x) => x.name));
       const composites = (await ctx.composites.all()).filter((c) => servesGame(c, manifest.game.name)).map((c) => c.name);
       const known = [...new Set([...fromGame, ...fromManifest, ...composites])];
       throw new BridgeError(
@@ -124,8 +128,6 @@ export const callToolTool = defineTool({
     const name = String(args.name).trim();
     if (!name) throw usageError("call_tool needs a tool 'name'; list_toolsets and describe_toolset show them.");
     ctx.touch(port);
-    const m = await ctx.manifest(port).catch(() => undefined);
-    const tool = m ? findTool(m, name) : undefined;
-    return callGameTool(ctx, port, name, gameArgs(args, tool), extra);
+    return callGameTool(ctx, port, name, innerArgs(args), extra);
   },
 });
