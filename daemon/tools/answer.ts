@@ -13,33 +13,61 @@ export interface CallToolResult {
   isError?: boolean;
 }
 
-/** Cut an over-long JSON object, keeping the answer valid JSON with a marker. */
-export function bound(json: Record<string, unknown>, maxChars: number): Record<string, unknown> {
+/** Dotted paths one level into the answer's objects, phrased as get_state paths. */
+function pathsToAskFor(json: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(json)) {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) continue;
+    const prefix = k === 'state' ? '' : k === 'value' && typeof json.path === 'string' ? `${json.path}.` : `${k}.`;
+    for (const sub of Object.keys(v)) out.push(prefix + sub);
+  }
+  return out.slice(0, 60);
+}
+
+/**
+ * One answer as JSON and as its text, cut when over `maxChars`: the cut answer stays valid
+ * JSON, keeps the small scalar fields (port, tool, frame...) whole, and says how to ask for less.
+ */
+export function bound(json: Record<string, unknown>, maxChars: number): { json: Record<string, unknown>; text: string } {
   const text = JSON.stringify(json);
-  if (text.length <= maxChars) return json;
+  if (text.length <= maxChars) return { json, text };
   const keep: Record<string, unknown> = {};
-  // Keep the small scalar fields (port, tool, frame, screen...) whole: they orient the agent.
   for (const [k, v] of Object.entries(json)) {
     if (v === null || typeof v !== 'object') {
       const s = JSON.stringify(v);
       if (s && s.length < 200) keep[k] = v;
     }
   }
-  const budget = Math.max(200, maxChars - JSON.stringify(keep).length - 400);
-  return {
-    ...keep,
-    truncated: true,
-    note:
-      `Answer cut at ${budget} of ${text.length} characters. Ask for less: get_state {path: "game.someKey"} ` +
-      `reads one part of the state; the top-level keys are listed in "keys".`,
-    keys: Object.keys(json).slice(0, 50),
-    preview: text.slice(0, budget),
+  let paths = pathsToAskFor(json);
+  const cut = (budget: number) => {
+    const out = {
+      ...keep,
+      truncated: true,
+      note:
+        `Answer cut to about ${maxChars} of ${text.length} characters. Ask for less: get_state {path: "game.someKey"} ` +
+        'reads one part of the state; "paths" lists what is there.',
+      paths,
+      preview: text.slice(0, budget),
+    };
+    return { json: out, text: JSON.stringify(out) };
   };
+  // The preview is escaped again inside the answer (quotes, backslashes): shrink until it fits.
+  let budget = maxChars;
+  let out = cut(budget);
+  while (out.text.length > maxChars && budget > 0) {
+    budget = Math.max(0, budget - (out.text.length - maxChars) - 16);
+    out = cut(budget);
+  }
+  while (out.text.length > maxChars && paths.length) {
+    paths = paths.slice(0, Math.floor(paths.length / 2));
+    out = cut(0);
+  }
+  return out;
 }
 
 export function okResult(answer: ToolAnswer, maxChars: number): CallToolResult {
-  const json = bound(answer.json, maxChars);
-  const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(json) }];
+  const { json, text } = bound(answer.json, maxChars);
+  const content: CallToolResult['content'] = [{ type: 'text', text }];
   for (const img of answer.images ?? []) content.push({ type: 'image', data: img.data, mimeType: img.mimeType });
   return { content, structuredContent: json };
 }
