@@ -140,8 +140,9 @@ export class GameClient {
     return h;
   }
 
-  async state(signal?: AbortSignal): Promise<State> {
-    const { status, json } = await this.getJson('/state', undefined, signal);
+  /** The snapshot; `timeoutMs` lets a caller with its own deadline spend no more than what is left. */
+  async state(signal?: AbortSignal, timeoutMs?: number): Promise<State> {
+    const { status, json } = await this.getJson('/state', timeoutMs, signal);
     if (status === 404) throw notAGameSurface(this.port, 'GET /state returned HTTP 404');
     if (!json || typeof json !== 'object' || Array.isArray(json)) {
       throw notAGameSurface(this.port, 'GET /state did not return a JSON object');

@@ -33,9 +33,10 @@ export interface SyncOptions {
   sync?: boolean;
 }
 
-export function restarted(port: number, cmd: string, from: number, to: number) {
+/** `what` names the interrupted call: "Command 'drop'" or "wait_for ui.screen". */
+export function restarted(port: number, what: string, from: number, to: number) {
   return callInterrupted(
-    `Command '${cmd}' on port ${port}`,
+    `${what} on port ${port}`,
     `the game restarted while it was pending (frame went from ${from} back to ${to}), so its command id no longer means anything`,
   );
 }
@@ -60,7 +61,7 @@ export async function commandAndSync(client: GameClient, cmd: string, args: Reco
     await sleep(Math.min(pollDelay(attempt), remaining), opts.signal);
     let state: State;
     try {
-      state = await client.state();
+      state = await client.state(opts.signal, Math.max(50, Math.min(client.timeoutMs, opts.timeoutMs - (Date.now() - started))));
     } catch (e) {
       // A game that froze its HTTP thread too: keep trying until our own deadline.
       if (isBridgeError(e) && e.data.timeout) continue;
@@ -69,8 +70,8 @@ export async function commandAndSync(client: GameClient, cmd: string, args: Reco
     polls++;
     const frame = frameOf(state);
     if (frame !== undefined) {
-      if (lastFrame !== undefined && frame < lastFrame) throw restarted(client.port, cmd, lastFrame, frame);
-      opts.onFrame?.(frame);
+      opts.onFrame?.(frame); // first, so the caches learn of a restart too
+      if (lastFrame !== undefined && frame < lastFrame) throw restarted(client.port, `Command '${cmd}'`, lastFrame, frame);
       lastFrame = frame;
       if (baseFrame === undefined) baseFrame = frame;
     }

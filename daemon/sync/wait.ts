@@ -3,7 +3,7 @@
  * Fails clearly on timeout (with the last value seen) and when the game process changes
  * under it (frame going backwards).
  */
-import { BridgeError, usageError } from '../../shared/errors.js';
+import { BridgeError, isBridgeError, usageError } from '../../shared/errors.js';
 import type { GameClient, State } from '../game/client.js';
 import { getPath, hasPath } from './path.js';
 import { pollDelay, sleep } from './poll.js';
@@ -96,15 +96,19 @@ export async function waitFor(
   let polls = 0;
   for (let attempt = 0; ; attempt++) {
     if (opts.signal?.aborted) throw usageError('wait_for was cancelled.');
-    const state = await client.state(opts.signal);
+    let state: State;
+    try {
+      state = await client.state(opts.signal, Math.max(50, Math.min(client.timeoutMs, opts.timeoutMs - (Date.now() - started))));
+    } catch (e) {
+      // A game too busy to answer one poll is still the same game: keep waiting until our deadline.
+      if (!(isBridgeError(e) && e.data.timeout) || Date.now() - started >= opts.timeoutMs) throw e;
+      continue;
+    }
     polls++;
     const frame = frameOf(state);
     if (frame !== undefined) {
-      if (lastFrame !== undefined && frame < lastFrame) {
-        const e = restarted(client.port, 'wait_for', lastFrame, frame);
-        throw new BridgeError(e.kind, e.message.replace("Command 'wait_for'", `wait_for ${c.path}`), e.data);
-      }
       opts.onFrame?.(frame);
+      if (lastFrame !== undefined && frame < lastFrame) throw restarted(client.port, `wait_for ${c.path}`, lastFrame, frame);
       lastFrame = frame;
     }
     const r = test(state, c);
