@@ -38,6 +38,15 @@ export class Bridge {
     const envTtl = Number(process.env.GAME_BRIDGE_DETACHED_TTL_MS);
     const ttl = opts.detachedTtlMs ?? (Number.isFinite(envTtl) && process.env.GAME_BRIDGE_DETACHED_TTL_MS ? envTtl : DEFAULT_DETACHED_TTL_MS);
     this.owners = new Owners(this.launcher, () => new Set(this.sessions.keys()), ttl, (port) => this.launcher.stop(port));
+    // A launched game that came or went (launched, stopped, exited, reaped after its TTL): what we
+    // knew of its port belongs to another process now.
+    const portChanged = (port: number) => {
+      this.cache.forget(port);
+      this.owners.forget(port);
+      this.notifyInstancesChanged();
+    };
+    this.launcher.on('launched', (inst: { port: number }) => portChanged(inst.port));
+    this.launcher.on('gone', portChanged);
   }
 
   get paths() {
@@ -95,7 +104,6 @@ export class Bridge {
   /** Version handover: save the games for the next daemon and let go of them without reaping. */
   handover(): void {
     this.launcher.saveAll();
-    // dispose, not forget: forget() rewrites launched.json each time, ending with an empty table
     this.launcher.dispose();
   }
 

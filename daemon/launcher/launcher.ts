@@ -225,6 +225,7 @@ export class Launcher extends EventEmitter {
     this.table.set(port, { inst });
     this.starting.delete(pid);
     this.saveAll();
+    this.emit('launched', inst);
     void exited.then((e) => this.rootExited(port, pid, e.code));
     return inst;
   }
@@ -269,11 +270,13 @@ export class Launcher extends EventEmitter {
     this.emit('exit', entry.inst, code);
   }
 
+  /** The one way out of the table (stopped, exited, reaped): 'gone' tells the caches. */
   private drop(entry: Entry): void {
     if (entry.poll) clearInterval(entry.poll);
     entry.poll = undefined;
     this.table.delete(entry.inst.port);
     this.ports.release(entry.inst.port);
+    this.emit('gone', entry.inst.port);
   }
 
   async stop(port: number, opts: { graceMs?: number } = {}): Promise<StopResult> {
@@ -432,14 +435,6 @@ export class Launcher extends EventEmitter {
     } finally {
       c.close();
     }
-  }
-
-  /** Drop an instance from the table without touching the process. */
-  forget(port: number): void {
-    const entry = this.table.get(port);
-    if (!entry) return;
-    this.drop(entry);
-    this.saveAll();
   }
 
   /**

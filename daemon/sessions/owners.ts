@@ -51,6 +51,11 @@ export class Owners {
     }
   }
 
+  /** The instance is gone: nothing to time any more. */
+  forget(port: number): void {
+    this.detachedSince.delete(port);
+  }
+
   /** Instances re-adopted after a restart have no live owner: start their detached clock. */
   markDetached(port: number): void {
     if (!this.detachedSince.has(port)) this.detachedSince.set(port, Date.now());

@@ -30,7 +30,6 @@ export const launchInstanceTool = defineTool({
       signal: extra.signal,
       onProgress: (p) => void extra.progress(++ticks, undefined, p.message),
     });
-    ctx.bridge.notifyInstancesChanged();
     return {
       port: inst.port,
       pid: inst.pid,

@@ -25,9 +25,6 @@ export const stopInstanceTool = defineTool({
     if (ctx.bridge.owners.label(inst, ctx.sessionId) === 'another session' && args.force !== true) {
       throw usageError(`The game on port ${port} belongs to another live session. Pass force: true to stop it anyway, or leave it to that session.`);
     }
-    const r = await launcher.stop(port);
-    ctx.bridge.cache.forget(port);
-    ctx.bridge.notifyInstancesChanged();
-    return { ...r };
+    return { ...(await launcher.stop(port)) };
   },
 });

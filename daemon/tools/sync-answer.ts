@@ -17,7 +17,6 @@ export async function syncAnswer(
     onFrame: ctx.onFrame(port),
     sync,
   });
-  if (command === 'close') ctx.bridge.notifyInstancesChanged();
   return {
     command: r.command,
     applied: r.applied,
