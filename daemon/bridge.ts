@@ -80,9 +80,15 @@ export class Bridge {
     this.sessions.set(info.id, info);
   }
 
-  endSession(id: string): void {
-    this.sessions.delete(id);
-    this.owners.sessionEnded(id);
+  /**
+   * A session's connection closed. A proxy that reconnected says hello again with the same id
+   * before its old connection is closed: only the registration being ended counts, so the
+   * live one keeps its games.
+   */
+  endSession(info: SessionInfo): void {
+    if (this.sessions.get(info.id) !== info) return;
+    this.sessions.delete(info.id);
+    this.owners.sessionEnded(info.id);
   }
 
   sessionCount(): number {

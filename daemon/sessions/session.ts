@@ -63,7 +63,8 @@ export function createEngineSession(bridge: Bridge, config: SessionConfig, sessi
   void composites.all().catch(() => undefined); // loaded now, so the first replay verdict knows them
   const context = new SessionContext(bridge, config, sessionId, composites);
   const eager = config.eager ? new EagerTools(context) : undefined;
-  bridge.addSession({ id: sessionId, cwd: config.cwd, pid: opts.pid, startedAt: new Date().toISOString() });
+  const registration = { id: sessionId, cwd: config.cwd, pid: opts.pid, startedAt: new Date().toISOString() };
+  bridge.addSession(registration);
 
   const server = new Server(
     { name: 'game-bridge-mcp', title: 'Game Bridge', version: VERSION },
@@ -129,7 +130,7 @@ export function createEngineSession(bridge: Bridge, config: SessionConfig, sessi
       if (closed) return;
       closed = true;
       eager?.stop();
-      bridge.endSession(sessionId);
+      bridge.endSession(registration);
       await server.close().catch(() => undefined);
     },
   };
