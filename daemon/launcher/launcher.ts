@@ -77,6 +77,8 @@ export class Launcher extends EventEmitter {
   /** launches still waiting for /health, by pid: persisted too, so no crash orphans them */
   private readonly starting = new Map<number, LaunchedInstance>();
   private disposed = false;
+  /** reaping everything (shutdown): no new game may be spawned */
+  private closing = false;
 
   /** false: keep no launched.json (the in-process server reaps its games itself and must not
    *  overwrite the file a daemon on the same home re-adopts from) */
@@ -109,6 +111,8 @@ export class Launcher extends EventEmitter {
     for (const [k, v] of Object.entries(decl.env)) env[k] = withPort(v, port);
 
     const { execa } = await loadExeca();
+    // Checked after the last await before the spawn: a reap that began meanwhile must not miss a game.
+    if (this.closing) throw usageError(`Launch refused on port ${port}: the bridge is shutting down. Call launch_instance again in a moment.`, { port });
     ensureDir(this.paths.home);
     ensureDir(this.paths.logsDir);
     const logFile = logFileName(this.paths.logsDir, port);
@@ -370,6 +374,7 @@ export class Launcher extends EventEmitter {
 
   /** Stop every launched instance (close, then tree-kill). */
   async reapAll(): Promise<Array<{ port: number; how: StopHow }>> {
+    this.closing = true;
     // A launch still starting is in no table and no file: stop its tree here, or it is orphaned.
     const starting = [...this.starting.keys()].map((pid) => this.escalate(pid).catch(() => undefined));
     const ports = [...this.table.keys()];
@@ -443,6 +448,7 @@ export class Launcher extends EventEmitter {
    */
   dispose(): void {
     this.disposed = true;
+    this.closing = true;
     for (const entry of this.table.values()) if (entry.poll) clearInterval(entry.poll);
     this.table.clear();
   }
