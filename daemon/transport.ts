@@ -50,7 +50,7 @@ export class WsTransport implements Transport {
       return;
     }
     const isRequest = typeof msg.method === 'string' && 'id' in msg && msg.id !== undefined;
-    if (isRequest && !this.closed) {
+    if (isRequest) {
       let replay: ReplayVerdict = 'unsafe';
       try {
         replay = this.verdict(msg);

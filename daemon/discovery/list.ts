@@ -13,6 +13,7 @@ import type { GameClient, State } from '../game/client.js';
 import type { Manifest } from '../game/manifest.js';
 import { pruneEntry, readRegistry, type RegistryEntry } from './registry.js';
 import { scanPorts, type Probe } from './scan.js';
+import { pidAlive } from '../../shared/daemon-file.js';
 
 /** /state and /tools of a live game get this long (list_instances must stay quick). */
 const DETAIL_TIMEOUT_CAP_MS = 2000;
@@ -71,14 +72,6 @@ export interface ListOptions {
   prune?: boolean;
 }
 
-const pidAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 /** Of several entries naming one port, the one most likely to be the process answering. */
 function bestEntry(entries: RegistryEntry[]): RegistryEntry {

@@ -73,7 +73,6 @@ export class Launcher extends EventEmitter {
   private readonly ports: PortAllocator;
   private readonly table = new Map<number, Entry>();
   private readonly recentLogs = new Map<number, string>();
-  /** pids of launches still waiting for /health: not in the table yet, but reapAll must stop them too */
   /** launches still waiting for /health, by pid: persisted too, so no crash orphans them */
   private readonly starting = new Map<number, LaunchedInstance>();
   private disposed = false;

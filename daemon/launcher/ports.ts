@@ -7,16 +7,12 @@
  */
 import net from 'node:net';
 import { GameClient, HOST } from '../game/client.js';
-import { isBridgeError } from '../../shared/errors.js';
+import { isBridgeError, usageError } from '../../shared/errors.js';
 
 export class PortAllocator {
   private reserved = new Set<number>();
 
   constructor(private probeTimeoutMs = 500) {}
-
-  isReserved(port: number): boolean {
-    return this.reserved.has(port);
-  }
 
   /** Mark a port as ours (a launched or re-adopted instance holds it). */
   reserve(port: number): void {
@@ -41,7 +37,7 @@ export class PortAllocator {
       this.reserved.add(port);
       return { port, inRange: false };
     }
-    throw new Error('the OS kept handing out ports this bridge already holds');
+    throw usageError('No port could be found for the launch: the OS kept handing out ports this bridge already holds. Stop a game (stop_instance) and try again.');
   }
 
   async isFree(port: number): Promise<boolean> {

@@ -1,4 +1,3 @@
-import { gameOffline } from '../../shared/errors.js';
 import { servesGame } from '../composites/registry.js';
 import { defineTool } from './types.js';
 
@@ -21,10 +20,7 @@ export const listToolsetsTool = defineTool({
     const port = ctx.resolvePort(args);
     ctx.touch(port);
     const client = ctx.client(port);
-    const health = await client.health().catch((e) => {
-      if (e?.kind === 'GameOffline') throw gameOffline(port, ctx.config.launchHint);
-      throw e;
-    });
+    const health = await client.health();
     ctx.onFrame(port)(health.frame as number);
     const m = await ctx.manifest(port);
     const toolsets = m.toolsets.map((t) => ({ name: t.name, description: t.description, tools: t.tools.map((x) => x.name) }));
