@@ -36,11 +36,9 @@ interface PortState {
   settled: Map<string, Manifest>;
 }
 
-export type RestartListener = (port: number, epoch: number, why: 'frame-backwards' | 'pid-changed') => void;
 
 export class ManifestCache {
   private ports = new Map<number, PortState>();
-  private listeners = new Set<RestartListener>();
 
   private port(port: number): PortState {
     let s = this.ports.get(port);
@@ -79,11 +77,6 @@ export class ManifestCache {
     return this.ports.get(port)?.settled.get(opts.manifestPath ?? '');
   }
 
-  /** The cached manifest promise for a port, without fetching. */
-  peek(port: number, opts: ManifestOptions = {}): Promise<Manifest> | undefined {
-    return this.ports.get(port)?.manifests.get(opts.manifestPath ?? '');
-  }
-
   private async fetch(client: GameClient, opts: ManifestOptions): Promise<Manifest> {
     let raw: unknown;
     try {
@@ -112,7 +105,7 @@ export class ManifestCache {
     const s = this.port(port);
     const restarted = s.lastFrame !== undefined && frame < s.lastFrame;
     s.lastFrame = frame;
-    if (restarted) this.restart(port, s, 'frame-backwards');
+    if (restarted) this.restart(s);
     return restarted;
   }
 
@@ -133,7 +126,7 @@ export class ManifestCache {
     s.pid = pid;
     if (changed) {
       s.lastFrame = undefined; // the new process counts from its own start
-      this.restart(port, s, 'pid-changed');
+      this.restart(s);
     }
     return changed;
   }
@@ -149,22 +142,11 @@ export class ManifestCache {
     this.ports.delete(port);
   }
 
-  onRestart(listener: RestartListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  private restart(port: number, s: PortState, why: 'frame-backwards' | 'pid-changed'): void {
+  /** A new process answers on the port: what we knew of the old one goes. */
+  private restart(s: PortState): void {
     s.manifests.clear();
     s.settled.clear();
     s.epoch++;
-    for (const l of this.listeners) {
-      try {
-        l(port, s.epoch, why);
-      } catch {
-        /* a listener's failure is its own */
-      }
-    }
   }
 }
 

@@ -31,6 +31,8 @@ export interface SyncOptions {
   onFrame?: (frame: number) => void;
   /** false: fire and forget (raw_command sync: false) */
   sync?: boolean;
+  /** the port's restart counter (ManifestCache.epoch): a change means another process answers now */
+  epoch?: () => number;
 }
 
 /** `what` names the interrupted call: "Command 'drop'" or "wait_for ui.screen". */
@@ -51,6 +53,7 @@ export async function commandAndSync(client: GameClient, cmd: string, args: Reco
   }
   if (cmd === 'close') return waitPortQuiet(client, cmd, commandId, started, opts);
 
+  const epoch0 = opts.epoch?.();
   let lastFrame = typeof ans.frame === 'number' ? ans.frame : undefined;
   let baseFrame = lastFrame;
   let polls = 0;
@@ -71,7 +74,9 @@ export async function commandAndSync(client: GameClient, cmd: string, args: Reco
     const frame = frameOf(state);
     if (frame !== undefined) {
       opts.onFrame?.(frame); // first, so the caches learn of a restart too
-      if (lastFrame !== undefined && frame < lastFrame) throw restarted(client.port, `Command '${cmd}'`, lastFrame, frame);
+      if ((lastFrame !== undefined && frame < lastFrame) || opts.epoch?.() !== epoch0) {
+        throw restarted(client.port, `Command '${cmd}'`, lastFrame ?? frame, frame);
+      }
       lastFrame = frame;
       if (baseFrame === undefined) baseFrame = frame;
     }

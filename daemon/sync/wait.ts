@@ -88,9 +88,10 @@ export function test(state: State, c: Condition): { ok: boolean; value: unknown 
 export async function waitFor(
   client: GameClient,
   c: Condition,
-  opts: { timeoutMs: number; signal?: AbortSignal; onFrame?: (f: number) => void },
+  opts: { timeoutMs: number; signal?: AbortSignal; onFrame?: (f: number) => void; epoch?: () => number },
 ): Promise<WaitResult> {
   const started = Date.now();
+  const epoch0 = opts.epoch?.();
   let lastFrame: number | undefined;
   let lastValue: unknown;
   let polls = 0;
@@ -108,7 +109,9 @@ export async function waitFor(
     const frame = frameOf(state);
     if (frame !== undefined) {
       opts.onFrame?.(frame);
-      if (lastFrame !== undefined && frame < lastFrame) throw restarted(client.port, `wait_for ${c.path}`, lastFrame, frame);
+      if ((lastFrame !== undefined && frame < lastFrame) || opts.epoch?.() !== epoch0) {
+        throw restarted(client.port, `wait_for ${c.path}`, lastFrame ?? frame, frame);
+      }
       lastFrame = frame;
     }
     const r = test(state, c);

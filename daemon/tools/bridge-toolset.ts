@@ -30,7 +30,7 @@ export async function runBridgeTool(ctx: SessionContext, port: number, name: str
       const cond = conditionFrom(args);
       const timeoutMs = args.timeoutMs === undefined ? ctx.config.timeoutMs : Number(args.timeoutMs);
       if (!Number.isFinite(timeoutMs) || timeoutMs < 0 || timeoutMs > 600000) throw usageError('wait_for: timeoutMs must be 0-600000 milliseconds.');
-      const r = await waitFor(client, cond, { timeoutMs, signal: extra.signal, onFrame: ctx.onFrame(port) });
+      const r = await waitFor(client, cond, { timeoutMs, signal: extra.signal, onFrame: ctx.onFrame(port), epoch: () => ctx.bridge.cache.epoch(port) });
       return { json: { ...base, matched: r.matched, path: r.path, value: r.value, elapsedMs: r.elapsedMs, frame: r.frame ?? null } };
     }
     case 'raw_command': {

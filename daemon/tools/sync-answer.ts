@@ -15,6 +15,7 @@ export async function syncAnswer(
     timeoutMs: ctx.config.timeoutMs,
     signal: extra.signal,
     onFrame: ctx.onFrame(port),
+    epoch: () => ctx.bridge.cache.epoch(port),
     sync,
   });
   return {
