@@ -59,6 +59,13 @@ export class PendingTable {
     return p;
   }
 
+  /** Remove and return the entries `pick` selects, oldest first. */
+  take(pick: (p: Pending) => boolean): Pending[] {
+    const out = [...this.bySeq.values()].filter(pick).sort((a, b) => a.seq - b.seq);
+    for (const p of out) this.settle(p.key);
+    return out;
+  }
+
   /** Empty the table, oldest first (for replay or for failing everything). */
   drain(): Pending[] {
     const all = [...this.bySeq.values()].sort((a, b) => a.seq - b.seq);

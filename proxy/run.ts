@@ -225,6 +225,8 @@ export function runProxy(argv: string[] = process.argv.slice(2)): void {
     }
     serverRequests.clear();
     if (exiting) return;
+    // A ping caught in flight needs no daemon: answer it now rather than after the reconnect.
+    for (const p of pending.take((p) => p.method === 'ping')) stdio.write(JSON.stringify({ jsonrpc: '2.0', id: p.id, result: {} }));
     downSince = Date.now();
     // After `game-bridge-mcp stop`, start a daemon again only when the client needs one.
     if (code === CLOSE_SHUTDOWN && pending.size === 0 && queue.length === 0) return;

@@ -3,7 +3,7 @@
  * or by raw stdio), the real daemon, kill -9 for crashes.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -267,4 +267,32 @@ test('the daemon exits after idleExitMs with no sessions and no instances', asyn
   await h.close();
   expect(await waitGone(info.pid, 15000)).toBe(true);
   expect(existsSync(join(home, 'daemon', 'daemon.json'))).toBe(false);
+});
+
+test('while the daemon cannot come back: ping is answered by the proxy, and a request gets a clean error at the deadline', async () => {
+  const { home, env } = newHome();
+  const proxy = spawn(process.execPath, [CLI], { env: { ...process.env, ...env, GAME_BRIDGE_RECONNECT_DEADLINE_MS: '1500' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  reaper.track(proxy.pid);
+  let out = '';
+  proxy.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const send = (m: object) => proxy.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n');
+  const answer = (id: number) => out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((m) => m.id === id);
+  send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  await waitFor('initialize answered', () => answer(1));
+  const first = await daemonOf(home);
+  // No daemon can start again: its directory becomes a file (the proxy cannot even open daemon.log).
+  process.kill(first.pid, 'SIGKILL');
+  await waitGone(first.pid);
+  removeDir(join(home, 'daemon'));
+  writeFileSync(join(home, 'daemon'), 'not a directory');
+  send({ id: 2, method: 'ping' });
+  await waitFor('ping answered locally', () => answer(2), 5000);
+  expect(answer(2)).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+  send({ id: 3, method: 'tools/list' });
+  const started = Date.now();
+  await waitFor('the deadline answer', () => answer(3), 10000);
+  expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+  expect(answer(3).error.message).toMatch(/^CallInterrupted: .*did not come back within 1500ms; see .*daemon\.log/);
+  proxy.stdin.end();
+  expect(await waitGone(proxy.pid!, 3000)).toBe(true);
 });
