@@ -66,6 +66,8 @@ export async function runCli(argv: string[]): Promise<void> {
       (y) =>
         strict(y)
           .option('dir', { type: 'string', requiresArg: true, describe: 'Resolve gamebridge.json from this directory (default: the current one)' })
+          .option('config', { type: 'string', requiresArg: true, describe: 'Check this gamebridge.json instead of the one --dir resolves to' })
+          .option('scan-range', { type: 'string', requiresArg: true, describe: 'Check this scan range instead of GAME_BRIDGE_SCAN_RANGE / the default' })
           .example('$0 doctor', 'check everything from the current directory')
           .example('$0 doctor --dir ~/games/orbital', 'which gamebridge.json that project resolves to, and whether it parses')
           .epilogue('Exit code 0: no problems; 1: at least one problem (each printed with "fix:").'),
@@ -99,6 +101,7 @@ export async function runCli(argv: string[]): Promise<void> {
       (y) =>
         strict(y)
           .option('port-range', { type: 'string', requiresArg: true, describe: 'Ports the demo game may use (default 7820-7839)' })
+          .option('daemon', { type: 'boolean', default: true, describe: '--no-daemon: the engine runs inside the proxy process' })
           .example('$0 demo', 'through the proxy and the daemon (started if needed)')
           .example('$0 demo --no-daemon', 'with the engine inside the proxy process instead'),
       async (a) => {

@@ -74,21 +74,21 @@ export function parsePort(value: unknown, what = 'port'): number {
   return n;
 }
 
-/** The session options, shared by the bare command and `--no-daemon`. */
+/** The session options, shared by the bare command and `--no-daemon`; not inherited by subcommands. */
 export function withSessionOptions<T>(y: Argv<T>) {
   return y
-    .option('port', { alias: 'p', type: 'number', describe: 'Default game port for this client (env GAME_BRIDGE_PORT)' })
-    .option('scan-range', { type: 'string', describe: `Ports list_instances probes (default ${DEFAULT_SCAN_RANGE}; env GAME_BRIDGE_SCAN_RANGE)` })
-    .option('scan', { type: 'boolean', default: true, describe: 'Probe the scan range (--no-scan turns it off)' })
-    .option('registry', { type: 'boolean', default: true, describe: 'Read the self-registration registry (--no-registry turns it off)' })
-    .option('registry-dir', { type: 'string', describe: 'Registry directory (env GAME_BRIDGE_INSTANCES)' })
-    .option('config', { type: 'string', describe: 'gamebridge.json to launch from (env GAME_BRIDGE_CONFIG)' })
-    .option('launch-hint', { type: 'string', describe: 'How to start a game, shown in GameOffline, e.g. "make run PORT={port}"' })
-    .option('manifest', { type: 'string', describe: 'Manifest file for a game that serves no /tools (env GAME_BRIDGE_MANIFEST)' })
-    .option('eager', { type: 'boolean', default: false, describe: 'Advertise every tool of every live game flatly' })
-    .option('timeout', { type: 'number', describe: `HTTP and command timeout in ms (default ${DEFAULT_TIMEOUT_MS})` })
-    .option('max-chars', { type: 'number', describe: `Cut answers longer than this (default ${DEFAULT_MAX_ANSWER_CHARS})` })
-    .option('daemon', { type: 'boolean', default: true, describe: '--no-daemon runs the engine in this process' });
+    .option('port', { alias: 'p', type: 'number', describe: 'Default game port for this client (env GAME_BRIDGE_PORT)', global: false })
+    .option('scan-range', { type: 'string', describe: `Ports list_instances probes (default ${DEFAULT_SCAN_RANGE}; env GAME_BRIDGE_SCAN_RANGE)`, global: false })
+    .option('scan', { type: 'boolean', default: true, describe: 'Probe the scan range (--no-scan turns it off)', global: false })
+    .option('registry', { type: 'boolean', default: true, describe: 'Read the self-registration registry (--no-registry turns it off)', global: false })
+    .option('registry-dir', { type: 'string', describe: 'Registry directory (env GAME_BRIDGE_INSTANCES)', global: false })
+    .option('config', { type: 'string', describe: 'gamebridge.json to launch from (env GAME_BRIDGE_CONFIG)', global: false })
+    .option('launch-hint', { type: 'string', describe: 'How to start a game, shown in GameOffline, e.g. "make run PORT={port}"', global: false })
+    .option('manifest', { type: 'string', describe: 'Manifest file for a game that serves no /tools (env GAME_BRIDGE_MANIFEST)', global: false })
+    .option('eager', { type: 'boolean', default: false, describe: 'Advertise every tool of every live game flatly', global: false })
+    .option('timeout', { type: 'number', describe: `HTTP and command timeout in ms (default ${DEFAULT_TIMEOUT_MS})`, global: false })
+    .option('max-chars', { type: 'number', describe: `Cut answers longer than this (default ${DEFAULT_MAX_ANSWER_CHARS})`, global: false })
+    .option('daemon', { type: 'boolean', default: true, describe: '--no-daemon runs the engine in this process', global: false });
 }
 
 const pick = (env: Env, ...names: string[]) => {

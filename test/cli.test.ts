@@ -77,6 +77,15 @@ describe('help, version and usage errors', () => {
     expect(r.stderr).toMatch(/Unknown argument: bogus/);
   });
 
+  test('session flags belong to the server, not to subcommands: init --port is refused', async () => {
+    const home = dir();
+    const target = join(home, 'init-port');
+    const r = await cli(['init', '--port', '7830', '--dir', target], { env: { GAME_BRIDGE_HOME: home } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/Unknown argument: port/);
+    expect(existsSync(join(target, 'gamebridge.json'))).toBe(false);
+  });
+
   test('a flag without its value exits 2', async () => {
     const r = await cli(['init', '--dir'], { cwd: dir() });
     expect(r.code).toBe(2);
