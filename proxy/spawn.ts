@@ -7,7 +7,7 @@
  * while the proxy is still loading its WebSocket client.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { closeSync, openSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { pidAlive, readDaemonFile } from '../shared/daemon-file.js';
 import { bridgeHome, ensureDir, homePaths, type HomePaths } from '../shared/paths.js';
@@ -18,9 +18,19 @@ const RESPAWN_AFTER_MS = 1000;
 let child: ChildProcess | undefined;
 let lastSpawn = 0;
 
+function mtime(file: string): number {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
+
+/** The bundle, unless a compile newer than it (tsc without `npm run bundle`) makes it stale. */
 function daemonCommand(): string[] {
   const bundle = fileURLToPath(new URL('../daemon/bundle.mjs', import.meta.url));
-  if (existsSync(bundle)) return [bundle];
+  const compiled = fileURLToPath(new URL('../daemon/main.js', import.meta.url));
+  if (mtime(bundle) >= mtime(compiled)) return [bundle];
   return [fileURLToPath(new URL('./main.js', import.meta.url)), 'daemon'];
 }
 
