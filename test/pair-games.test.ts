@@ -4,84 +4,29 @@
  * exactly once, and a launched game outlives its client and the daemon and is re-adopted.
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
+import { call, gameCall } from './helpers/mcp.js';
+import { gameState, sleep } from './helpers/fault.js';
+import { pairSuite } from './helpers/pair.js';
 import { freePort } from './helpers/ports.js';
-import { alive, CLI, EXAMPLE_GAME, Reaper, removeDir, startExampleGame, tempHome, waitFor, waitGone } from './helpers/procs.js';
+import { alive, CLI, EXAMPLE_GAME, startExampleGame, waitFor, waitGone } from './helpers/procs.js';
 
 const run = promisify(execFile);
-const reaper = new Reaper();
-const handles: McpHandle[] = [];
-/** launched games run in their own process group, led by the pid launch_instance reports */
-const groups: number[] = [];
-let home: string;
-let env: Record<string, string>;
-
-interface DaemonInfo {
-  pid: number;
-  port: number;
-}
-
-function daemonInfo(): DaemonInfo | undefined {
-  try {
-    return JSON.parse(readFileSync(join(home, 'daemon', 'daemon.json'), 'utf8')) as DaemonInfo;
-  } catch {
-    return undefined;
-  }
-}
-
-async function daemonPid(notPid?: number): Promise<number> {
-  const pid = await waitFor('daemon', () => {
-    const i = daemonInfo();
-    return i && i.pid !== notPid && alive(i.pid) ? i.pid : undefined;
-  }, 20000);
-  reaper.track(pid);
-  return pid;
-}
-
-async function open(cwd?: string): Promise<McpHandle> {
-  const h = await connect({ env, cwd });
-  handles.push(h);
-  reaper.track(h.pid);
-  return h;
-}
-
-async function gameState(port: number): Promise<{ game: { bumps: Record<string, number> } }> {
-  return (await (await fetch(`http://127.0.0.1:${port}/state`)).json()) as { game: { bumps: Record<string, number> } };
-}
+const suite = pairSuite('gb-pairg-');
+const { reaper } = suite;
+const open = (cwd?: string) => suite.open(cwd);
+const daemonPid = (notPid?: number) => suite.daemonPid(notPid);
 
 async function gameCommand(port: number, query: string): Promise<void> {
   const r = (await (await fetch(`http://127.0.0.1:${port}/command?${query}`)).json()) as { accepted: boolean };
   expect(r.accepted).toBe(true);
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-beforeEach(() => {
-  home = tempHome('gb-pairg-');
-  env = { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '60000' };
-});
-
-afterEach(async () => {
-  for (const h of handles.splice(0)) await h.close();
-  const info = daemonInfo();
-  if (info) reaper.track(info.pid);
-  await reaper.reap();
-  for (const pid of groups.splice(0)) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      /* already reaped */
-    }
-  }
-  removeDir(home);
-});
-
 test('a safe call in flight (wait_for) survives kill -9 of the daemon and gets the right answer', async () => {
   const port = await freePort();
-  await startExampleGame(reaper, port, [], env);
+  await startExampleGame(reaper, port, [], suite.env);
   const h = await open();
   await gameCall(h, port, 'health');
   const first = await daemonPid();
@@ -99,7 +44,7 @@ test('a safe call in flight (wait_for) survives kill -9 of the daemon and gets t
 
 test('an unsafe call acked before kill -9 is answered CallInterrupted and reaches the game exactly once', async () => {
   const port = await freePort();
-  await startExampleGame(reaper, port, [], env);
+  await startExampleGame(reaper, port, [], suite.env);
   const h = await open();
   await gameCall(h, port, 'peek'); // manifest cached: the next call goes straight to /command
   const first = await daemonPid();
@@ -119,7 +64,7 @@ test('an unsafe call acked before kill -9 is answered CallInterrupted and reache
 });
 
 test('a launched game outlives its client and a daemon kill -9, is re-adopted, and `stop` reaps it', async () => {
-  const project = join(home, 'project');
+  const project = join(suite.home, 'project');
   mkdirSync(project);
   const gamePort = await freePort();
   writeFileSync(join(project, 'gamebridge.json'), JSON.stringify({ name: 'Crates', launch: { command: `node "${EXAMPLE_GAME}" --port {port}`, portRange: String(gamePort), readyTimeoutMs: 30000 } }));
@@ -127,7 +72,7 @@ test('a launched game outlives its client and a daemon kill -9, is re-adopted, a
   const launched = await call(h, 'launch_instance', {}, 60000);
   expect(launched.isError ? launched.text : 'ok').toBe('ok');
   const gamePid = launched.json.pid as number;
-  groups.push(gamePid);
+  suite.trackGroup(gamePid);
   expect(launched.json.port).toBe(gamePort);
   await h.close();
   const first = await daemonPid();
@@ -137,21 +82,21 @@ test('a launched game outlives its client and a daemon kill -9, is re-adopted, a
   const h2 = await open(project);
   await h2.client.listTools();
   const second = await daemonPid(first);
-  const status = JSON.parse((await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...env } })).stdout);
+  const status = JSON.parse((await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...suite.env } })).stdout);
   expect(status.pid).toBe(second);
   expect(status.instances.map((i: { port: number }) => i.port)).toContain(gamePort);
   const bumped = await gameCall(h2, gamePort, 'bump', { tag: 'z' });
   expect(bumped.isError).toBe(false);
   await h2.close();
-  await run(process.execPath, [CLI, 'stop'], { env: { ...process.env, ...env } });
+  await run(process.execPath, [CLI, 'stop'], { env: { ...process.env, ...suite.env } });
   expect(await waitGone(gamePid, 15000)).toBe(true);
   expect(alive(second)).toBe(false);
 });
 
 test('a request the client cancelled is not re-sent after a daemon restart', async () => {
   const port = await freePort();
-  await startExampleGame(reaper, port, [], env);
-  const proxy = spawn(process.execPath, [CLI], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  await startExampleGame(reaper, port, [], suite.env);
+  const proxy = spawn(process.execPath, [CLI], { env: { ...process.env, ...suite.env }, stdio: ['pipe', 'pipe', 'pipe'] });
   reaper.track(proxy.pid);
   let out = '';
   proxy.stdout.on('data', (d: Buffer) => (out += d.toString()));

@@ -7,34 +7,19 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
+import { call, gameCall, type McpHandle } from './helpers/mcp.js';
+import { daemonFacts } from './helpers/fault.js';
+import { pairSuite } from './helpers/pair.js';
 import { freeRange } from './helpers/ports.js';
-import { alive, CLI, EXAMPLE_GAME, groupGone, Reaper, removeDir, tempHome, waitFor, waitGone } from './helpers/procs.js';
+import { alive, CLI, EXAMPLE_GAME, groupGone, waitFor, waitGone } from './helpers/procs.js';
 
 const run = promisify(execFile);
-const reaper = new Reaper();
-const handles: McpHandle[] = [];
-const groups: number[] = [];
-let home: string;
-let env: Record<string, string>;
-
-const daemonJson = () => {
-  try {
-    return JSON.parse(readFileSync(join(home, 'daemon', 'daemon.json'), 'utf8')) as { pid: number };
-  } catch {
-    return undefined;
-  }
-};
-
-async function open(cwd: string, args: string[] = []): Promise<McpHandle> {
-  const h = await connect({ env, cwd, args });
-  handles.push(h);
-  reaper.track(h.pid);
-  return h;
-}
+const suite = pairSuite('gb-sess-');
+const daemonJson = () => daemonFacts(suite.home);
+const open = (cwd: string, args: string[] = []) => suite.open(cwd, args);
 
 function project(name: string, range: number[], extra = ''): string {
-  const dir = join(home, name);
+  const dir = join(suite.home, name);
   mkdirSync(join(dir, 'src'), { recursive: true });
   writeFileSync(
     join(dir, 'gamebridge.json'),
@@ -46,29 +31,9 @@ function project(name: string, range: number[], extra = ''): string {
 async function launch(h: McpHandle): Promise<{ port: number; pid: number; name: string }> {
   const r = await call(h, 'launch_instance', {}, 60000);
   if (r.isError) throw new Error(r.text);
-  groups.push(r.json.pid);
+  suite.trackGroup(r.json.pid);
   return r.json as { port: number; pid: number; name: string };
 }
-
-beforeEach(() => {
-  home = tempHome('gb-sess-');
-  env = { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '60000' };
-});
-
-afterEach(async () => {
-  for (const h of handles.splice(0)) await h.close();
-  const info = daemonJson();
-  if (info) reaper.track(info.pid);
-  await reaper.reap();
-  for (const pid of groups.splice(0)) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      /* reaped */
-    }
-  }
-  removeDir(home);
-});
 
 test('two clients in two projects share one daemon with their own settings; four concurrent launches get four ports', async () => {
   const ports = await freeRange(8);
@@ -80,7 +45,7 @@ test('two clients in two projects share one daemon with their own settings; four
   expect(new Set(launched.map((l) => l.port)).size).toBe(4);
   // each launched from its own client's project
   expect(launched.map((l) => l.name).sort()).toEqual(['Alpha', 'Alpha', 'Beta', 'Beta']);
-  const statusOut = JSON.parse((await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...env } })).stdout);
+  const statusOut = JSON.parse((await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...suite.env } })).stdout);
   expect(statusOut.sessions.length).toBe(2);
   // ownership as each client sees it
   const seenByA = (await call(a, 'list_instances')).json.live as Array<{ port: number; owner: string; launchedByThisBridge: boolean }>;
@@ -104,7 +69,7 @@ test('a closed client\'s game keeps running, detached; a new client adopts it, r
   const game = await launch(first);
   await first.close();
   await waitFor('session gone', async () => {
-    const s = JSON.parse((await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...env } })).stdout);
+    const s = JSON.parse((await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...suite.env } })).stdout);
     return s.sessions.length === 0;
   });
   expect(alive(game.pid)).toBe(true);
@@ -146,19 +111,19 @@ test('`game-bridge-mcp stop` leaves zero game processes and zero registry entrie
   const cwd = project('Epsilon', ports, '--child');
   const h = await open(cwd);
   const games = [await launch(h), await launch(h)];
-  expect(readdirSync(join(home, 'instances')).length).toBe(2);
+  expect(readdirSync(join(suite.home, 'instances')).length).toBe(2);
   const daemonPid = daemonJson()!.pid;
   await h.close();
-  await run(process.execPath, [CLI, 'stop'], { env: { ...process.env, ...env } });
+  await run(process.execPath, [CLI, 'stop'], { env: { ...process.env, ...suite.env } });
   expect(await waitGone(daemonPid, 15000)).toBe(true);
   for (const g of games) expect(await waitGone(g.pid, 5000)).toBe(true);
   // nothing left in the games' process groups either (the --child grandchildren)
   for (const g of games) expect(await groupGone(g.pid)).toBe(true);
-  expect(readdirSync(join(home, 'instances'))).toEqual([]);
+  expect(readdirSync(join(suite.home, 'instances'))).toEqual([]);
 });
 
 test('a proxy started with a bad flag says so on stderr and in every tool call, never silently', async () => {
-  const h = await open(home, ['--prot', '7820']);
+  const h = await open(suite.home, ['--prot', '7820']);
   const { tools } = await h.client.listTools();
   expect(tools.length).toBe(7);
   const r = await call(h, 'list_instances');
@@ -172,7 +137,7 @@ test('kill -9 of the daemon mid-launch: the launch is interrupted and the next d
   const cwd = project('Zeta', ports, '--slow-start 6000');
   const h = await open(cwd);
   const launching = call(h, 'launch_instance', {}, 60000);
-  const launchedFile = join(home, 'daemon', 'launched.json');
+  const launchedFile = join(suite.home, 'daemon', 'launched.json');
   const entry = await waitFor('a starting entry in launched.json', () => {
     try {
       return (JSON.parse(readFileSync(launchedFile, 'utf8')).instances as Array<{ pid: number; starting?: boolean }>).find((i) => i.starting);
@@ -180,7 +145,7 @@ test('kill -9 of the daemon mid-launch: the launch is interrupted and the next d
       return undefined;
     }
   });
-  groups.push(entry.pid);
+  suite.trackGroup(entry.pid);
   const before = daemonJson()!.pid;
   process.kill(before, 'SIGKILL');
   const r = await launching;

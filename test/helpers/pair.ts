@@ -1,0 +1,72 @@
+/**
+ * A fresh home per test for suites that drive the real proxy + daemon: clients opened through
+ * it are closed, and the daemon, the proxies and every launched game's process group are
+ * killed after each test.
+ */
+import { connect, type McpHandle } from './mcp.js';
+import { daemonFacts, liveDaemon } from './fault.js';
+import { Reaper, removeDir, tempHome } from './procs.js';
+
+export interface PairSuite {
+  readonly reaper: Reaper;
+  readonly home: string;
+  readonly env: Record<string, string>;
+  /** a real SDK client on the real proxy, for this test's home */
+  open(cwd?: string, args?: string[]): Promise<McpHandle>;
+  /** the live daemon's pid (not `notPid`), tracked for reaping */
+  daemonPid(notPid?: number): Promise<number>;
+  /** a launched game: its process group is killed after the test */
+  trackGroup(pgid: number): void;
+}
+
+export function pairSuite(prefix: string): PairSuite {
+  const reaper = new Reaper();
+  const handles: McpHandle[] = [];
+  const groups: number[] = [];
+  let home = '';
+  let env: Record<string, string> = {};
+
+  beforeEach(() => {
+    home = tempHome(prefix);
+    env = { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '60000' };
+  });
+
+  afterEach(async () => {
+    for (const h of handles.splice(0)) await h.close();
+    const info = daemonFacts(home);
+    if (info) reaper.track(info.pid);
+    await reaper.reap();
+    for (const pid of groups.splice(0)) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        /* already reaped */
+      }
+    }
+    removeDir(home);
+  });
+
+  return {
+    reaper,
+    get home() {
+      return home;
+    },
+    get env() {
+      return env;
+    },
+    async open(cwd, args = []) {
+      const h = await connect({ env, cwd, args });
+      handles.push(h);
+      reaper.track(h.pid);
+      return h;
+    },
+    async daemonPid(notPid) {
+      const { pid } = await liveDaemon(home, notPid);
+      reaper.track(pid);
+      return pid;
+    },
+    trackGroup(pgid) {
+      groups.push(pgid);
+    },
+  };
+}
