@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { freeRange } from './helpers/ports.js';
-import { CLI, EXAMPLE_GAME, healthOk, ROOT, Reaper, removeDir, startExampleGame, tempHome, waitFor } from './helpers/procs.js';
+import { CLI, EXAMPLE_GAME, ROOT, Reaper, healthOk, removeDir, startExampleGame, stopDaemon, tempHome, waitFor } from './helpers/procs.js';
 
 const reaper = new Reaper();
 let home: string;
@@ -65,11 +65,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await mcp?.close();
-  try {
-    execFileSync(process.execPath, [CLI, 'stop'], { env: { ...process.env, GAME_BRIDGE_HOME: home }, stdio: 'ignore', timeout: 40000 });
-  } catch {
-    /* reaped below */
-  }
+  stopDaemon(home);
   await reaper.reap();
   removeDir(home);
   removeDir(project);

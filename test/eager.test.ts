@@ -3,13 +3,12 @@
  * flatly under names that cannot collide (`g<port>_<toolset>_<tool>`), and
  * `notifications/tools/list_changed` when a game is launched, appears in the scan range, or stops.
  */
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { call, connect, type McpHandle } from './helpers/mcp.js';
 import { freeRange } from './helpers/ports.js';
-import { CLI, EXAMPLE_GAME, Reaper, removeDir, startExampleGame, tempHome, waitFor } from './helpers/procs.js';
+import { EXAMPLE_GAME, Reaper, removeDir, startExampleGame, stopDaemon, tempHome, waitFor } from './helpers/procs.js';
 
 const reaper = new Reaper();
 let home: string;
@@ -39,11 +38,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await mcp?.close();
-  try {
-    execFileSync(process.execPath, [CLI, 'stop'], { env: { ...process.env, GAME_BRIDGE_HOME: home }, stdio: 'ignore', timeout: 40000 });
-  } catch {
-    /* reaped below */
-  }
+  stopDaemon(home);
   await reaper.reap();
   removeDir(home);
   removeDir(project);

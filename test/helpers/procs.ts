@@ -165,3 +165,12 @@ export function exitCode(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
+
+/** `game-bridge-mcp stop` for `home` (the daemon reaps its games); never throws. */
+export function stopDaemon(home: string): void {
+  try {
+    execFileSync(process.execPath, [CLI, 'stop'], { env: { ...process.env, GAME_BRIDGE_HOME: home }, stdio: 'ignore', timeout: 40000 });
+  } catch {
+    /* not running, or the reaper kills it */
+  }
+}
