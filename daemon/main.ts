@@ -141,17 +141,19 @@ export async function runDaemon(): Promise<void> {
     }),
   });
   server = theServer;
-  const port = await theServer.listen();
-  writeDaemonJson(paths, { pid: process.pid, port, token, version: VERSION, startedAt: startedAt.toISOString() });
-  log(`daemon v${VERSION} listening on 127.0.0.1:${port}, home ${paths.home}`);
-
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void finish(sig, 'reap', 0));
 
+  // Before daemon.json is published: the first request a reconnecting proxy replays
+  // (stop_instance, instance_log...) must already see the games a crashed daemon left.
   try {
     await theBridge.readopt();
   } catch (e) {
     log('re-adopting launched games failed:', e);
   }
+
+  const port = await theServer.listen();
+  writeDaemonJson(paths, { pid: process.pid, port, token, version: VERSION, startedAt: startedAt.toISOString() });
+  log(`daemon v${VERSION} listening on 127.0.0.1:${port}, home ${paths.home}`);
 
   const idleMs = Number(process.env.GAME_BRIDGE_IDLE_EXIT_MS) || DEFAULT_IDLE_EXIT_MS;
   let idleSince = Date.now();
