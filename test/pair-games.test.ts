@@ -31,7 +31,7 @@ test('a safe call in flight (wait_for) survives kill -9 of the daemon and gets t
   await gameCall(h, port, 'health');
   const first = await daemonPid();
   const waiting = gameCall(h, port, 'wait_for', { path: 'game.bumps.y', equals: 1, timeoutMs: 30000 }, 60000);
-  await sleep(800); // acked (safe) and waiting on the game
+  await sleep(1500); // acked (safe) and waiting on the game
   process.kill(first, 'SIGKILL');
   await waitGone(first);
   await gameCommand(port, 'cmd=bump&tag=y');
@@ -48,9 +48,11 @@ test('an unsafe call acked before kill -9 is answered CallInterrupted and reache
   const h = await open();
   await gameCall(h, port, 'peek'); // manifest cached: the next call goes straight to /command
   const first = await daemonPid();
-  await gameCommand(port, 'cmd=freeze&ms=3000'); // the game stalls, so the bump's sync wait is long
+  await gameCommand(port, 'cmd=freeze&ms=4000'); // the game stalls, so the bump's sync wait is long
   const bumping = gameCall(h, port, 'bump', { tag: 'x' }, 60000);
-  await sleep(800); // acked (unsafe) and sent to the game
+  // The ack comes back within milliseconds; 1.5 s leaves room for a loaded machine while the
+  // game is still frozen (so the bump is in flight, not yet applied, when the daemon dies).
+  await sleep(1500);
   process.kill(first, 'SIGKILL');
   const r = await bumping;
   expect(r.isError).toBe(true);
