@@ -37,7 +37,7 @@ export class Bridge {
     this.launcher = new Launcher({ home: opts.home, persist: opts.mode === 'daemon' });
     const envTtl = Number(process.env.GAME_BRIDGE_DETACHED_TTL_MS);
     const ttl = opts.detachedTtlMs ?? (Number.isFinite(envTtl) && process.env.GAME_BRIDGE_DETACHED_TTL_MS ? envTtl : DEFAULT_DETACHED_TTL_MS);
-    this.owners = new Owners(this.launcher, () => new Set(this.sessions.keys()), ttl, (port) => this.launcher.stop(port));
+    this.owners = new Owners(this.launcher, (id) => this.sessions.has(id), ttl, (port) => this.launcher.stop(port));
     // A launched game that came or went (launched, stopped, exited, reaped after its TTL): what we
     // knew of its port belongs to another process now.
     const portChanged = (port: number) => {
@@ -114,7 +114,6 @@ export class Bridge {
   }
 
   status(): Record<string, unknown> {
-    const live = new Set(this.sessions.keys());
     return {
       mode: this.opts.mode,
       startedAt: this.startedAt.toISOString(),
@@ -126,7 +125,7 @@ export class Bridge {
         name: i.name,
         cwd: i.cwd,
         logFile: i.logFile,
-        owner: i.owner && live.has(i.owner) ? i.owner : 'detached',
+        owner: i.owner && this.sessions.has(i.owner) ? i.owner : 'detached',
       })),
     };
   }

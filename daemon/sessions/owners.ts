@@ -15,7 +15,8 @@ export class Owners {
 
   constructor(
     private launcher: Launcher,
-    private liveSessions: () => Set<string>,
+    /** is this session id connected? */
+    private isLive: (sessionId: string) => boolean,
     private detachedTtlMs: number,
     private reap: (port: number) => Promise<unknown>,
   ) {
@@ -27,7 +28,7 @@ export class Owners {
 
   label(inst: LaunchedInstance, sessionId: string): OwnerLabel {
     if (inst.owner === sessionId) return 'you';
-    if (inst.owner && this.liveSessions().has(inst.owner)) return 'another session';
+    if (inst.owner && this.isLive(inst.owner)) return 'another session';
     return 'detached';
   }
 
@@ -35,7 +36,7 @@ export class Owners {
   touch(port: number, sessionId: string): void {
     const inst = this.launcher.get(port);
     if (!inst) return;
-    if (!inst.owner || !this.liveSessions().has(inst.owner)) {
+    if (!inst.owner || !this.isLive(inst.owner)) {
       this.launcher.setOwner(port, sessionId);
       this.detachedSince.delete(port);
     }
@@ -63,9 +64,8 @@ export class Owners {
 
   async sweep(now = Date.now()): Promise<void> {
     if (this.detachedTtlMs <= 0) return;
-    const live = this.liveSessions();
     for (const inst of this.launcher.list()) {
-      if (inst.owner && live.has(inst.owner)) {
+      if (inst.owner && this.isLive(inst.owner)) {
         this.detachedSince.delete(inst.port);
         continue;
       }
