@@ -49,7 +49,8 @@ export class SessionContext {
     return this.bridge.cache.settled(port, { manifestPath: this.config.manifestPath });
   }
 
-  onFrame(port: number): (frame: number) => void {
-    return (frame) => this.bridge.cache.noteFrame(port, frame);
+  /** Changes when another process is known to answer on `port` (see game/restarts.ts). */
+  generation(port: number): () => number {
+    return () => this.bridge.cache.restarts.generation(port);
   }
 }

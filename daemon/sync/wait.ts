@@ -7,7 +7,7 @@ import { BridgeError, isBridgeError, usageError } from '../../shared/errors.js';
 import type { GameClient, State } from '../game/client.js';
 import { getPath, hasPath } from './path.js';
 import { pollDelay, sleep } from './poll.js';
-import { restarted } from './command.js';
+import { ProcessWatch } from './command.js';
 import { frameOf } from './summary.js';
 
 export const OPERATORS = ['equals', 'notEquals', 'exists', 'gt', 'gte', 'lt', 'lte', 'contains', 'matches'] as const;
@@ -88,11 +88,10 @@ export function test(state: State, c: Condition): { ok: boolean; value: unknown 
 export async function waitFor(
   client: GameClient,
   c: Condition,
-  opts: { timeoutMs: number; signal?: AbortSignal; onFrame?: (f: number) => void; epoch?: () => number },
+  opts: { timeoutMs: number; signal?: AbortSignal; generation?: () => number },
 ): Promise<WaitResult> {
   const started = Date.now();
-  const epoch0 = opts.epoch?.();
-  let lastFrame: number | undefined;
+  const watch = new ProcessWatch(client.port, `wait_for ${c.path}`, opts.generation);
   let lastValue: unknown;
   let polls = 0;
   for (let attempt = 0; ; attempt++) {
@@ -107,13 +106,7 @@ export async function waitFor(
     }
     polls++;
     const frame = frameOf(state);
-    if (frame !== undefined) {
-      opts.onFrame?.(frame);
-      if ((lastFrame !== undefined && frame < lastFrame) || opts.epoch?.() !== epoch0) {
-        throw restarted(client.port, `wait_for ${c.path}`, lastFrame ?? frame, frame);
-      }
-      lastFrame = frame;
-    }
+    watch.check(frame);
     const r = test(state, c);
     lastValue = r.value;
     if (r.ok) return { matched: true, path: c.path, value: r.value, elapsedMs: Date.now() - started, frame, polls };
@@ -122,9 +115,9 @@ export async function waitFor(
       throw new BridgeError(
         'CommandTimeout',
         `wait_for ${c.path} ${c.op}${c.op === 'exists' ? '' : ' ' + JSON.stringify(c.operand)} did not hold within ${opts.timeoutMs}ms on port ${client.port}; ` +
-          `last value: ${lastValue === undefined ? 'missing' : JSON.stringify(lastValue).slice(0, 200)}${lastFrame !== undefined ? ` at frame ${lastFrame}` : ''}. ` +
+          `last value: ${lastValue === undefined ? 'missing' : JSON.stringify(lastValue).slice(0, 200)}${watch.frame !== undefined ? ` at frame ${watch.frame}` : ''}. ` +
           'Check the path with get_state, or raise timeoutMs.',
-        { port: client.port, path: c.path, lastValue, frame: lastFrame },
+        { port: client.port, path: c.path, lastValue, frame: watch.frame },
       );
     }
     await sleep(Math.min(pollDelay(attempt + 2), remaining), opts.signal);

@@ -14,7 +14,6 @@ export async function runBridgeTool(ctx: SessionContext, port: number, name: str
     case 'get_state': {
       const state = await client.state(extra.signal);
       const frame = frameOf(state);
-      if (frame !== undefined) ctx.onFrame(port)(frame);
       if (args.path === undefined || args.path === null || args.path === '') return { json: { ...base, frame: frame ?? null, state } };
       if (typeof args.path !== 'string') throw usageError("get_state: 'path' must be a string like 'game.score'.");
       if (!hasPath(state, args.path)) {
@@ -30,7 +29,7 @@ export async function runBridgeTool(ctx: SessionContext, port: number, name: str
       const cond = conditionFrom(args);
       const timeoutMs = args.timeoutMs === undefined ? ctx.config.timeoutMs : Number(args.timeoutMs);
       if (!Number.isFinite(timeoutMs) || timeoutMs < 0 || timeoutMs > 600000) throw usageError('wait_for: timeoutMs must be 0-600000 milliseconds.');
-      const r = await waitFor(client, cond, { timeoutMs, signal: extra.signal, onFrame: ctx.onFrame(port), epoch: () => ctx.bridge.cache.epoch(port) });
+      const r = await waitFor(client, cond, { timeoutMs, signal: extra.signal, generation: ctx.generation(port) });
       return { json: { ...base, matched: r.matched, path: r.path, value: r.value, elapsedMs: r.elapsedMs, frame: r.frame ?? null } };
     }
     case 'raw_command': {
@@ -44,7 +43,6 @@ export async function runBridgeTool(ctx: SessionContext, port: number, name: str
     }
     case 'health': {
       const h = await client.health();
-      if (typeof h.frame === 'number') ctx.onFrame(port)(h.frame);
       return { json: { ...base, ...h } };
     }
     case 'screenshot': {

@@ -63,7 +63,7 @@ export async function callGameTool(ctx: SessionContext, port: number, name: stri
       port,
       client,
       timeoutMs: ctx.config.timeoutMs,
-      onFrame: ctx.onFrame(port),
+      generation: ctx.generation(port),
       manifest: () => ctx.manifest(port),
       call: async (tool, a) => (await callGameTool(ctx, port, tool, a, extra, depth + 1)).json,
       signal: extra.signal,

@@ -20,8 +20,7 @@ export const listToolsetsTool = defineTool({
     const port = ctx.resolvePort(args);
     ctx.touch(port);
     const client = ctx.client(port);
-    const health = await client.health();
-    ctx.onFrame(port)(health.frame as number);
+    await client.health();
     const m = await ctx.manifest(port);
     const toolsets = m.toolsets.map((t) => ({ name: t.name, description: t.description, tools: t.tools.map((x) => x.name) }));
     // Composites serving this game show up as one more toolset (describe_toolset {toolset: 'composites'}).

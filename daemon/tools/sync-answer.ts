@@ -14,8 +14,7 @@ export async function syncAnswer(
   const r = await commandAndSync(ctx.client(port), command, args, {
     timeoutMs: ctx.config.timeoutMs,
     signal: extra.signal,
-    onFrame: ctx.onFrame(port),
-    epoch: () => ctx.bridge.cache.epoch(port),
+    generation: ctx.generation(port),
     sync,
   });
   return {
