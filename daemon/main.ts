@@ -12,7 +12,7 @@ import lockfile from 'proper-lockfile';
 import { CLOSE_HANDOVER, CLOSE_SHUTDOWN } from '../shared/frames.js';
 import { bridgeHome, ensureDir, homePaths, type HomePaths } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
-import { pidAlive, readDaemonFile, type DaemonInfo } from '../shared/daemon-file.js';
+import { pidAlive, processStart, readDaemonFile, type DaemonInfo } from '../shared/daemon-file.js';
 import { Bridge } from './bridge.js';
 import { DaemonServer } from './server.js';
 
@@ -152,7 +152,7 @@ export async function runDaemon(): Promise<void> {
   }
 
   const port = await theServer.listen();
-  writeDaemonJson(paths, { pid: process.pid, port, token, version: VERSION, startedAt: startedAt.toISOString() });
+  writeDaemonJson(paths, { pid: process.pid, port, token, version: VERSION, startedAt: startedAt.toISOString(), pidStart: processStart(process.pid) });
   log(`daemon v${VERSION} listening on 127.0.0.1:${port}, home ${paths.home}`);
 
   const idleMs = Number(process.env.GAME_BRIDGE_IDLE_EXIT_MS) || DEFAULT_IDLE_EXIT_MS;

@@ -7,9 +7,9 @@
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { CLOSE_BAD_HELLO, encode, type HelloFrame, type RpcFrame } from '../shared/frames.js';
+import { clientNonce, daemonProof, PROOF_HEADER, sameHex } from '../shared/auth.js';
+import { CLOSE_BAD_HELLO, encode, MAX_FRAME_BYTES, type HelloFrame, type RpcFrame } from '../shared/frames.js';
 import { parseSessionArgs, sessionConfigFrom, type SessionConfig } from '../shared/config.js';
 import { VERSION } from '../shared/version.js';
 import { isBridgeError } from '../shared/errors.js';
@@ -33,13 +33,13 @@ const HELLO_TIMEOUT_MS = 5000;
 
 export class DaemonServer {
   readonly http: HttpServer;
-  private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 64 * 1024 * 1024 });
+  private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_FRAME_BYTES });
   private readonly sockets = new Set<WebSocket>();
-  private readonly tokenBuf: Buffer;
+  /** client nonces already used: each proves the token once */
+  private readonly nonces = new Set<string>();
   port = 0;
 
   constructor(private readonly opts: DaemonServerOptions) {
-    this.tokenBuf = Buffer.from(opts.token, 'utf8');
     this.http = createServer((req, res) => this.onRequest(req, res));
     this.http.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head));
   }
@@ -58,7 +58,11 @@ export class DaemonServer {
     return this.sockets.size;
   }
 
-  /** Close every proxy connection with `code` and stop accepting new ones. */
+  /**
+   * Close every proxy connection with `code` and stop accepting new ones. A proxy that answers
+   * the close has read everything before it; one that does not is cut after 500 ms, or after 5 s
+   * while frames (acks, answers) are still queued for it: a paused proxy gets time to read them.
+   */
   async closeAll(code: number, reason: string): Promise<void> {
     this.http.close();
     const waits = [...this.sockets].map(
@@ -66,39 +70,48 @@ export class DaemonServer {
         new Promise<void>((resolve) => {
           ws.once('close', () => resolve());
           ws.close(code, reason);
-          setTimeout(() => {
+          const started = Date.now();
+          const cut = setInterval(() => {
+            if (ws.bufferedAmount > 0 && Date.now() - started < 5000) return;
+            clearInterval(cut);
             ws.terminate();
             resolve();
-          }, 500).unref();
+          }, 500);
+          cut.unref();
         }),
     );
     await Promise.all(waits);
   }
 
-  /** Why a request may not talk to us, or undefined when it may. */
-  private refusal(req: IncomingMessage): { status: number; text: string } | undefined {
+  /**
+   * Why a request may not talk to us, or undefined when it may. A client proving the token
+   * with a nonce (shared/auth.ts) gets `nonce` back, to answer with our own proof.
+   */
+  private refusal(req: IncomingMessage): { status: number; text: string; nonce?: undefined } | { status?: undefined; nonce?: string } {
     const host = req.headers.host;
     if (host !== `127.0.0.1:${this.port}` && host !== `localhost:${this.port}`) {
       return { status: 403, text: 'Forbidden: unexpected Host header' };
     }
     // Browsers always send Origin on a WebSocket upgrade; our proxy never does.
     if (req.headers.origin !== undefined) return { status: 403, text: 'Forbidden: browser origins are refused' };
-    if (!this.tokenOk(req.headers.authorization)) return { status: 401, text: 'Unauthorized' };
-    return undefined;
-  }
-
-  private tokenOk(header: string | undefined): boolean {
-    const m = /^Bearer (\S+)$/.exec(header ?? '');
-    if (!m) return false;
-    const given = Buffer.from(m[1], 'utf8');
-    // timingSafeEqual needs equal lengths; compare against ourselves to keep the time flat.
-    const same = given.length === this.tokenBuf.length;
-    return timingSafeEqual(same ? given : this.tokenBuf, this.tokenBuf) && same;
+    const header = req.headers.authorization;
+    const nonce = clientNonce(this.opts.token, header);
+    if (nonce !== undefined) {
+      if (this.nonces.has(nonce)) return { status: 401, text: 'Unauthorized: nonce already used' };
+      this.nonces.add(nonce);
+      if (this.nonces.size > 4096) this.nonces.delete(this.nonces.values().next().value as string);
+      return { nonce };
+    }
+    // A bare token (scripts, older clients): accepted, but such a client cannot tell us from an impostor.
+    const bearer = /^Bearer (\S+)$/.exec(header ?? '');
+    if (bearer && sameHex(bearer[1], this.opts.token)) return {};
+    return { status: 401, text: 'Unauthorized' };
   }
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
-    const refused = this.refusal(req);
-    if (refused) return void res.writeHead(refused.status, { 'content-type': 'text/plain' }).end(refused.text + '\n');
+    const auth = this.refusal(req);
+    if (auth.status !== undefined) return void res.writeHead(auth.status, { 'content-type': 'text/plain' }).end(auth.text + '\n');
+    if (auth.nonce) res.setHeader(PROOF_HEADER, daemonProof(this.opts.token, auth.nonce));
     if (req.method === 'GET' && req.url === '/status') {
       const body = { ...this.opts.statusFacts(), connections: this.sockets.size, ...safeStatus(this.opts.bridge) };
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -112,19 +125,21 @@ export class DaemonServer {
   }
 
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const refused = this.refusal(req);
-    if (refused) {
-      this.opts.log(`refused an upgrade: ${refused.status} ${refused.text}`);
-      socket.end(`HTTP/1.1 ${refused.status} ${refused.text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    const auth = this.refusal(req);
+    if (auth.status !== undefined) {
+      this.opts.log(`refused an upgrade: ${auth.status} ${auth.text}`);
+      socket.end(`HTTP/1.1 ${auth.status} ${auth.text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws));
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, auth.nonce));
   }
 
-  private onConnection(ws: WebSocket): void {
+  private onConnection(ws: WebSocket, nonce: string | undefined): void {
     this.sockets.add(ws);
     ws.on('close', () => this.sockets.delete(ws));
     ws.on('error', (e) => this.opts.log(`connection error: ${e.message}`));
+    // First, before the proxy says anything: who we are, and that we know the token.
+    ws.send(encode({ t: 'welcome', version: VERSION, pid: process.pid, ...(nonce ? { proof: daemonProof(this.opts.token, nonce) } : {}) }));
     const helloTimer = setTimeout(() => ws.close(CLOSE_BAD_HELLO, 'no hello'), HELLO_TIMEOUT_MS);
     let transport: WsTransport | undefined;
     let session: EngineSession | undefined;
@@ -137,6 +152,10 @@ export class DaemonServer {
         this.opts.log('a proxy sent a frame that is not JSON; closing it');
         ws.close(CLOSE_BAD_HELLO, 'bad frame');
         return;
+      }
+      if (frame?.t === 'handover') {
+        this.opts.log(`proxy asked for a handover (${transport ? `session ${transport.sessionId}` : 'before hello'})`);
+        return this.opts.onHandover();
       }
       if (!transport) {
         clearTimeout(helloTimer);
@@ -152,14 +171,10 @@ export class DaemonServer {
         });
         s.server.connect(transport).catch((e) => this.opts.log(`session ${sessionId} connect failed: ${String(e)}`));
         this.opts.log(`session ${sessionId} from proxy pid ${hello.pid} (v${hello.version}) cwd ${hello.cwd}${configError ? `; config error: ${configError}` : ''}`);
-        ws.send(encode({ t: 'welcome', version: VERSION, pid: process.pid, ...(configError ? { configError } : {}) }));
+        if (configError) ws.send(encode({ t: 'notice', configError }));
         return;
       }
       if (frame.t === 'rpc') transport.receive(frame as RpcFrame);
-      else if (frame.t === 'handover') {
-        this.opts.log(`proxy asked for a handover (session ${transport.sessionId})`);
-        this.opts.onHandover();
-      }
     });
   }
 }

@@ -11,7 +11,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { parseSessionArgs, type SessionConfig } from '../shared/config.js';
 import { isBridgeError } from '../shared/errors.js';
-import { classifyLine, Stdio } from '../shared/stdio-lines.js';
+import { classifyLine, Stdio, tooLongText } from '../shared/stdio-lines.js';
 import { Bridge } from './bridge.js';
 import type { Composite } from './composites/types.js';
 import { createEngineSession, type EngineSession } from './sessions/session.js';
@@ -30,6 +30,7 @@ class StdioLineTransport implements Transport {
         if (c.kind === 'answer') this.stdio.write(c.answer);
         else this.onmessage?.(c.msg as unknown as JSONRPCMessage);
       },
+      tooLong: (bytes, id) => this.stdio.write(tooLongText(bytes, id)),
       end: (why) => {
         this.onclose?.();
         onEnd(why);

@@ -2,8 +2,12 @@
  * The SDK Transport over one proxy's WebSocket (SPEC §6.3).
  *
  * Incoming `rpc` frames carry the client's JSON-RPC message; a request is acknowledged with
- * its replay verdict BEFORE it is dispatched, so the proxy knows whether it may re-send it
- * after a daemon restart. Outgoing messages go out bare (no envelope).
+ * its replay verdict and dispatched only once that ack has left this process (the socket
+ * write callback), so the proxy knows whether it may re-send it after a daemon restart. An ack
+ * still queued here (the proxy stopped reading: its client stopped reading stdout) dies with
+ * the daemon, and so does the request it stood for: the proxy re-sends it, and it runs once.
+ * Messages are dispatched in the order they came (a cancellation never overtakes its request).
+ * Outgoing messages go out bare (no envelope).
  */
 import type { WebSocket } from 'ws';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -20,6 +24,8 @@ export class WsTransport implements Transport {
   private closed = false;
   /** frames that arrived before the server called start() */
   private early: JSONRPCMessage[] = [];
+  /** received, in order; a request is ready once its ack has been written */
+  private inbox: Array<{ msg: JSONRPCMessage; ready: boolean }> = [];
 
   constructor(
     private readonly ws: WebSocket,
@@ -50,17 +56,34 @@ export class WsTransport implements Transport {
       return;
     }
     const isRequest = typeof msg.method === 'string' && 'id' in msg && msg.id !== undefined;
-    if (isRequest) {
-      let replay: ReplayVerdict = 'unsafe';
-      try {
-        replay = this.verdict(msg);
-      } catch {
-        /* unknown → unsafe: never re-send what we cannot vouch for */
-      }
-      this.ws.send(encode({ t: 'ack', seq: frame.seq, replay }));
+    const item = { msg: msg as unknown as JSONRPCMessage, ready: !isRequest };
+    this.inbox.push(item);
+    if (!isRequest) return this.dispatch();
+    let replay: ReplayVerdict = 'unsafe';
+    try {
+      replay = this.verdict(msg);
+    } catch {
+      /* unknown → unsafe: never re-send what we cannot vouch for */
     }
-    if (this.started) this.onmessage?.(msg as unknown as JSONRPCMessage);
-    else this.early.push(msg as unknown as JSONRPCMessage);
+    this.ws.send(encode({ t: 'ack', seq: frame.seq, replay }), (err) => {
+      if (err) return; // the connection is gone: nothing in it runs (see dispatch)
+      item.ready = true;
+      this.dispatch();
+    });
+  }
+
+  /** Hand the messages whose turn has come to the server, in arrival order. */
+  private dispatch(): void {
+    while (this.inbox.length && this.inbox[0].ready) {
+      // Closing (handover, stop, dropped): the proxy re-sends or answers what is left.
+      if (this.closed || this.ws.readyState !== this.ws.OPEN) {
+        this.inbox = [];
+        return;
+      }
+      const { msg } = this.inbox.shift()!;
+      if (this.started) this.onmessage?.(msg);
+      else this.early.push(msg);
+    }
   }
 
   async send(message: JSONRPCMessage): Promise<void> {

@@ -2,16 +2,16 @@
  * `game-bridge-mcp status` and `stop`: talk to the running daemon over its authenticated HTTP
  * routes (GET /status, POST /stop). Small on purpose: only node builtins.
  */
-import { pidAlive as alive, readDaemonFile as readInfo, type DaemonInfo } from '../shared/daemon-file.js';
+import { clientCredentials, PROOF_HEADER, proofOk } from '../shared/auth.js';
+import { pidAlive as alive, readDaemonFile as readInfo, sameProcess, type DaemonInfo } from '../shared/daemon-file.js';
 import { bridgeHome, homePaths } from '../shared/paths.js';
 
+/** One authenticated request; the answer counts only when it proves the token too. */
 async function call(info: DaemonInfo, method: 'GET' | 'POST', path: string): Promise<unknown> {
-  const res = await fetch(`http://127.0.0.1:${info.port}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${info.token}` },
-    signal: AbortSignal.timeout(3000),
-  });
+  const { authorization, nonce } = clientCredentials(info.token);
+  const res = await fetch(`http://127.0.0.1:${info.port}${path}`, { method, headers: { authorization }, signal: AbortSignal.timeout(3000) });
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  if (!proofOk(info.token, nonce, res.headers.get(PROOF_HEADER))) throw new Error(`whatever answers on port ${info.port} did not prove it knows daemon.json's token`);
   return res.json();
 }
 
@@ -39,13 +39,14 @@ export async function runStatus(): Promise<number> {
 export async function runStop(timeoutMs = 35000): Promise<number> {
   const paths = homePaths(bridgeHome());
   const info = readInfo(paths.daemonJson);
-  if (!info || !alive(info.pid)) {
+  if (!info || !sameProcess(info.pid, info.pidStart)) {
     process.stdout.write(`no daemon is running for ${paths.home}\n`);
     return 0;
   }
   try {
     await call(info, 'POST', '/stop');
   } catch {
+    // sameProcess above: the pid is still the daemon that wrote daemon.json, not a recycled one.
     try {
       process.kill(info.pid, 'SIGTERM');
     } catch {

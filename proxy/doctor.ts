@@ -2,6 +2,7 @@
  * `game-bridge-mcp doctor`: check what usually goes wrong, print each finding with its fix,
  * exit 1 when anything is a problem. Read-only: it never deletes, starts or stops anything.
  */
+import { clientCredentials, PROOF_HEADER, proofOk } from '../shared/auth.js';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_SCAN_RANGE, parsePortList } from '../shared/config.js';
@@ -92,11 +93,10 @@ async function checkDaemon(home: string, f: Finding[]): Promise<void> {
     return;
   }
   try {
-    const res = await fetch(`http://127.0.0.1:${Number(info.port)}/status`, {
-      headers: { authorization: `Bearer ${String(info.token)}` },
-      signal: AbortSignal.timeout(3000),
-    });
+    const { authorization, nonce } = clientCredentials(String(info.token));
+    const res = await fetch(`http://127.0.0.1:${Number(info.port)}/status`, { headers: { authorization }, signal: AbortSignal.timeout(3000) });
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    if (!proofOk(String(info.token), nonce, res.headers.get(PROOF_HEADER))) throw new Error('the answer did not prove it knows the token: another program may hold the port');
     const s = (await res.json()) as { sessions?: unknown[]; instances?: unknown[] };
     f.push({
       level: 'ok',

@@ -1,17 +1,20 @@
 /**
  * Find or start the daemon and keep one authenticated WebSocket to it (SPEC §6.2).
  *
- * Connect loop: read daemon.json → connect with the bearer token → hello/welcome. When nothing
+ * Connect loop: read daemon.json → check its pid is alive and holds the port → connect with a
+ * proof of the token (never the token itself) → the daemon's welcome must prove the token too
+ * → only then hello, which carries the client's cwd, argv and environment. When nothing
  * answers, spawn the daemon detached (its output appended to daemon.log) and retry with a capped
  * backoff. A daemon older than this proxy is asked to hand over; a newer one is simply used.
  */
-import { readDaemonFile as readInfo, type DaemonInfo } from '../shared/daemon-file.js';
+import { listenerOwnedBy, pidAlive, readDaemonFile as readInfo, type DaemonInfo } from '../shared/daemon-file.js';
+import { clientCredentials, proofOk } from '../shared/auth.js';
 import { createRequire } from 'node:module';
 import type WebSocketType from 'ws';
 // ws is CommonJS: required directly it costs ~4 MB less RSS than through its ESM wrapper.
 const WebSocket = createRequire(import.meta.url)('ws') as typeof WebSocketType;
 type WebSocket = WebSocketType;
-import { encode, type AckFrame, type HelloFrame, type WelcomeFrame } from '../shared/frames.js';
+import { encode, MAX_FRAME_BYTES, type AckFrame, type HelloFrame, type NoticeFrame, type WelcomeFrame } from '../shared/frames.js';
 import type { HomePaths } from '../shared/paths.js';
 import { spawnDaemon } from './spawn.js';
 import { VERSION } from '../shared/version.js';
@@ -29,6 +32,8 @@ export interface LinkHandlers {
   text(text: string): void;
   ack(frame: AckFrame): void;
   up(welcome: WelcomeFrame): void;
+  /** the daemon's remark on this client's settings (a bad flag) */
+  notice(frame: NoticeFrame): void;
   down(code: number): void;
   /** MAX_FAILED_STARTS daemon starts failed in a row; we keep trying to connect, without starting */
   gaveUp(): void;
@@ -42,11 +47,14 @@ export class Link {
   private connecting = false;
   private closed = false;
   private failedStarts = 0;
+  /** the last impostor reported, so a retry loop does not repeat it every 50 ms */
+  private lastDistrust = '';
   gaveUp = false;
 
   constructor(
     private readonly paths: HomePaths,
-    private readonly hello: Omit<HelloFrame, 't'>,
+    /** built at each connect: the environment it carries may depend on files that changed */
+    private readonly hello: () => Omit<HelloFrame, 't'>,
     private readonly on: LinkHandlers,
   ) {}
 
@@ -89,7 +97,7 @@ export class Link {
     let backoff = BACKOFF_FIRST_MS;
     while (!this.closed) {
       const info = readInfo(this.paths.daemonJson);
-      const attempt = info ? await this.attempt(info) : 'failed';
+      const attempt = info && this.believable(info) ? await this.attempt(info) : 'failed';
       if (attempt === 'up') {
         this.failedStarts = 0;
         this.gaveUp = false;
@@ -116,14 +124,29 @@ export class Link {
     }
   }
 
-  /** One connection attempt: open, hello, welcome. */
+  /** daemon.json's pid runs and, where the OS tells (Linux /proc), holds the port it names. */
+  private believable(info: DaemonInfo): boolean {
+    if (!pidAlive(info.pid)) return false;
+    if (listenerOwnedBy(info.port, info.pid) !== false) return true;
+    this.distrusted(`port ${info.port} (from daemon.json) is not held by daemon pid ${info.pid}; not connecting to it`);
+    return false;
+  }
+
+  private distrusted(why: string): void {
+    if (why !== this.lastDistrust) this.on.log(why);
+    this.lastDistrust = why;
+  }
+
+  /** One connection attempt: open with a proof of the token, the daemon's proof in welcome, hello. */
   private attempt(info: DaemonInfo): Promise<'up' | 'failed' | 'handed-over'> {
     return new Promise((resolve) => {
       let settled = false;
+      const { authorization, nonce } = clientCredentials(info.token);
       const ws = new WebSocket(`ws://127.0.0.1:${info.port}/`, {
-        headers: { Authorization: `Bearer ${info.token}` },
+        headers: { Authorization: authorization },
         perMessageDeflate: false,
         handshakeTimeout: 2000,
+        maxPayload: MAX_FRAME_BYTES,
       });
       const fail = (why: 'failed' | 'handed-over') => {
         if (settled) return;
@@ -137,15 +160,12 @@ export class Link {
       const timer = setTimeout(() => fail('failed'), 5000);
       ws.on('error', () => fail('failed'));
       ws.on('close', () => fail('failed'));
-      ws.on('open', () => ws.send(encode({ t: 'hello', ...this.hello })));
       ws.once('message', (data) => {
-        let welcome: WelcomeFrame;
-        try {
-          welcome = JSON.parse(data.toString());
-        } catch {
+        const welcome = parseControl(data.toString()) as WelcomeFrame | undefined;
+        if (welcome?.t !== 'welcome' || !proofOk(info.token, nonce, welcome.proof)) {
+          this.distrusted(`whatever answers on port ${info.port} did not prove it knows daemon.json's token; nothing was sent to it`);
           return fail('failed');
         }
-        if (welcome.t !== 'welcome') return fail('failed');
         if (welcome.version !== VERSION && isOlder(welcome.version, VERSION)) {
           this.on.log(`daemon v${welcome.version} (pid ${welcome.pid}) is older than this proxy (v${VERSION}); asking it to hand over`);
           ws.removeAllListeners('close');
@@ -159,6 +179,8 @@ export class Link {
         settled = true;
         clearTimeout(timer);
         ws.removeAllListeners();
+        ws.send(encode({ t: 'hello', ...this.hello() }));
+        this.lastDistrust = '';
         this.adopt(ws, welcome);
         resolve('up');
       });
@@ -169,12 +191,11 @@ export class Link {
     this.ws = ws;
     ws.on('message', (data) => {
       const text = data.toString();
-      if (text.startsWith('{"t":')) {
-        const frame = JSON.parse(text) as { t: string };
-        if (frame.t === 'ack') this.on.ack(frame as AckFrame);
-        return;
-      }
-      this.on.text(text);
+      if (!text.startsWith('{"t":')) return this.on.text(text);
+      const frame = parseControl(text);
+      if (frame?.t === 'ack' && typeof (frame as AckFrame).seq === 'number') this.on.ack(frame as AckFrame);
+      else if (frame?.t === 'notice' && typeof (frame as NoticeFrame).configError === 'string') this.on.notice(frame as NoticeFrame);
+      else if (!frame) this.on.log(`dropped a control frame from the daemon that is not JSON: ${text.slice(0, 120)}`);
     });
     ws.on('error', () => undefined); // 'close' follows
     ws.on('close', (code) => {
@@ -188,6 +209,16 @@ export class Link {
     spawnDaemon(this.paths, this.on.log, force);
   }
 
+}
+
+/** A control frame, or undefined when the text is not a JSON object. */
+function parseControl(text: string): { t?: unknown } | undefined {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as { t?: unknown }) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Semver-ish "a < b" (numeric parts; a pre-release sorts before its release). */

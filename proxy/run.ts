@@ -2,14 +2,19 @@
  * The stdio proxy (SPEC §6): what an MCP client spawns. It knows nothing about games: it relays
  * JSON-RPC between the client and the daemon and hides daemon restarts (reconnect, replay
  * initialize, re-send what is safe, answer what is not).
+ *
+ * One object, StdioProxy, whose fields are the whole of the proxy's state: the pending table,
+ * the session memory, the queue of messages waiting for a daemon, the daemon's own requests in
+ * flight, and the link's up/down clock.
  */
 import { randomUUID } from 'node:crypto';
-import { CLOSE_SHUTDOWN, rpcFrame, type WelcomeFrame } from '../shared/frames.js';
-import { bridgeHome, homePaths } from '../shared/paths.js';
+import { CLOSE_SHUTDOWN, rpcFrame } from '../shared/frames.js';
+import { bridgeHome, homePaths, type HomePaths } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
+import { classifyLine, Stdio, tooLongText, type Json } from '../shared/stdio-lines.js';
+import { daemonMessage } from './daemon-text.js';
 import { Link, MAX_FAILED_STARTS } from './link.js';
-import { interruptedAnswer, PendingTable, planReplay, requestKey, SessionMemory, unavailableAnswer, type ClientRequest } from './replay.js';
-import { classifyLine, Stdio, type Json } from '../shared/stdio-lines.js';
+import { interruptedAnswer, MAX_SENDS, PendingTable, planReplay, requestKey, SessionMemory, unavailableAnswer, type ClientRequest } from './replay.js';
 
 /** How long a request may wait for a daemon that is down before it is answered with an error. */
 export const RECONNECT_DEADLINE_MS = Number(process.env.GAME_BRIDGE_RECONNECT_DEADLINE_MS) || 30000;
@@ -17,6 +22,7 @@ const QUEUE_LIMIT = 1000;
 const WS_HIGH_WATER = 1 << 20;
 const WS_LOW_WATER = 1 << 18;
 
+/** A client message that arrived while no daemon was connected. */
 interface Queued {
   line: string;
   req?: ClientRequest;
@@ -24,56 +30,81 @@ interface Queued {
   since: number;
 }
 
+/** The environment as plain strings. */
+function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (typeof v === 'string') out[k] = v;
+  return out;
+}
 
 const log = (line: string) => process.stderr.write(`game-bridge-mcp: ${line}\n`);
 
-export function runProxy(argv: string[] = process.argv.slice(2)): void {
-  const paths = homePaths(bridgeHome());
-  const sessionId = randomUUID();
-  const pending = new PendingTable();
-  const memory = new SessionMemory();
-  const queue: Queued[] = [];
+export class StdioProxy {
+  readonly sessionId = randomUUID();
+  /** client requests a daemon has (or may have) seen and not answered */
+  readonly pending = new PendingTable();
+  /** what a new daemon must be told again, and the tool list the client saw */
+  readonly memory = new SessionMemory();
+  /** client messages waiting for a daemon (bounded by QUEUE_LIMIT) */
+  readonly queue: Queued[] = [];
   /** daemon → client requests in flight (dropped, and cancelled for the client, on a restart) */
-  const serverRequests = new Map<string, string | number>();
-  /** ids of the proxy's own requests, whose answers the client never sees */
-  const hidden = new Map<string, 'initialize' | 'tools/list'>();
-  let hiddenCounter = 0;
-  let seq = 0;
-  let downSince: number | undefined = Date.now();
-  let configErrorShown = false;
-  let exiting = false;
+  readonly serverRequests = new Map<string, string | number>();
+  /** the proxy's own frame counter: every rpc frame gets the next one */
+  private seq = 0;
+  /** since when no daemon is connected (undefined while one is) */
+  private downSince: number | undefined = Date.now();
+  private configErrorShown = false;
+  private exiting = false;
+  private stdinPaused = false;
+  private readonly stdio: Stdio;
+  private readonly link: Link;
 
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string') env[k] = v;
+  constructor(
+    readonly argv: string[],
+    readonly paths: HomePaths = homePaths(bridgeHome()),
+  ) {
+    this.stdio = new Stdio({ line: (l) => this.onClientLine(l), tooLong: (bytes, id) => this.onTooLong(bytes, id), end: (why) => this.exit(why) });
+    const hello = () => ({ version: VERSION, sessionId: this.sessionId, pid: process.pid, cwd: process.cwd(), argv, env: stringEnv(process.env) });
+    this.link = new Link(paths, hello, {
+      text: (t) => this.onDaemonText(t),
+      ack: (frame) => this.pending.ack(frame.seq, frame.replay),
+      up: () => this.onUp(),
+      notice: (n) => this.onNotice(n.configError),
+      down: (code) => this.onDown(code),
+      gaveUp: () => this.failWaiting(`the bridge daemon failed to start ${MAX_FAILED_STARTS} times in a row; see ${paths.daemonLog}`),
+      log,
+    });
+  }
 
-  const stdio = new Stdio({ line: onClientLine, end: exit });
-  const link = new Link(paths, { version: VERSION, sessionId, pid: process.pid, cwd: process.cwd(), argv, env }, {
-    text: onDaemonText,
-    ack: (frame) => pending.ack(frame.seq, frame.replay),
-    up: onUp,
-    down: onDown,
-    gaveUp: () => failWaiting(`the bridge daemon failed to start ${MAX_FAILED_STARTS} times in a row; see ${paths.daemonLog}`),
-    log,
-  });
+  start(): void {
+    const deadlineCheck = setInterval(() => this.checkDeadline(), Math.min(1000, RECONNECT_DEADLINE_MS / 4));
+    deadlineCheck.unref();
+    this.stdio.start();
+    if (!this.exiting) this.link.connect();
+  }
 
   // ---- client → daemon ----
 
-  function onClientLine(line: string): void {
+  private onClientLine(line: string): void {
     const c = classifyLine(line);
     switch (c.kind) {
       case 'answer':
-        return void stdio.write(c.answer);
+        return void this.stdio.write(c.answer);
       case 'request':
-        return onClientRequest(line, c.msg, c.method);
-      case 'response': {
+        return this.onClientRequest(line, c.msg, c.method);
+      case 'response':
         // the client's answer to a daemon request: meaningless to any other daemon
-        if (!serverRequests.delete(requestKey(c.id)) || !link.isUp) return;
-        return forwardOther(line);
-      }
+        if (!this.serverRequests.delete(requestKey(c.id)) || !this.link.isUp) return;
+        return this.forwardOther(line);
       case 'notification':
-        if (c.method === 'notifications/cancelled' && cancelLocally(c.msg)) return;
-        return forwardOther(line, c.method);
+        if (c.method === 'notifications/cancelled' && this.cancelLocally(c.msg)) return;
+        return this.forwardOther(line, c.method);
     }
+  }
+
+  /** A line over the limit never goes to the daemon (whose frame limit would drop the link). */
+  private onTooLong(bytes: number, id: string | number | null): void {
+    this.stdio.write(tooLongText(bytes, id));
   }
 
   /**
@@ -82,188 +113,170 @@ export function runProxy(argv: string[] = process.argv.slice(2)): void {
    * get an answer for an id it cancelled). A request still queued never reached any daemon: it
    * is dropped with its cancellation. True when nothing is left to forward.
    */
-  function cancelLocally(msg: Json): boolean {
+  private cancelLocally(msg: Json): boolean {
     const key = requestKey((msg.params as Json | undefined)?.requestId);
-    pending.settle(key);
-    const queued = queue.findIndex((q) => q.req?.key === key);
+    this.pending.settle(key);
+    const queued = this.queue.findIndex((q) => q.req?.key === key);
     if (queued < 0) return false;
-    queue.splice(queued, 1);
+    this.queue.splice(queued, 1);
     return true;
   }
 
-  function onClientRequest(line: string, m: Json, method: string): void {
+  private onClientRequest(line: string, m: Json, method: string): void {
     const id = m.id as string | number;
     const params = (m.params ?? {}) as Json;
     const req: ClientRequest = { id, key: requestKey(id), method, line };
     if (method === 'tools/call' && typeof params.name === 'string') req.tool = params.name;
-    if (method === 'initialize') {
-      memory.initialize = { params: m.params, key: req.key };
-      memory.initializeAnswered = false;
-      memory.initializedSent = false;
+    this.memory.noteRequest(req, m.params);
+    if (this.link.isUp) return this.sendRequest(req);
+    if (method === 'ping') return void this.stdio.write(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
+    if (this.link.gaveUp) return void this.stdio.write(unavailableAnswer(req, `the bridge daemon could not be started; see ${this.paths.daemonLog}`));
+    if (this.queue.length >= QUEUE_LIMIT) {
+      return void this.stdio.write(unavailableAnswer(req, `${QUEUE_LIMIT} messages are already waiting for the bridge daemon to come back`));
     }
-    if (method === 'tools/list' && params.cursor === undefined) memory.toolsListKeys.add(req.key);
-    if (link.isUp) return sendRequest(req);
-    if (method === 'ping') return void stdio.write(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
-    if (link.gaveUp) return void stdio.write(unavailableAnswer(req, `the bridge daemon could not be started; see ${paths.daemonLog}`));
-    if (queue.length >= QUEUE_LIMIT) {
-      return void stdio.write(unavailableAnswer(req, `${QUEUE_LIMIT} messages are already waiting for the bridge daemon to come back`));
-    }
-    queue.push({ line, req, method, since: Date.now() });
-    link.connect();
+    this.queue.push({ line, req, method, since: Date.now() });
+    this.link.connect();
   }
 
-  function forwardOther(line: string, method?: string): void {
-    if (link.isUp) return sendOther(line, method);
-    if (queue.length < QUEUE_LIMIT) queue.push({ line, method, since: Date.now() });
-    link.connect();
+  private forwardOther(line: string, method?: string): void {
+    if (this.link.isUp) return this.sendOther(line, method);
+    if (this.queue.length < QUEUE_LIMIT) this.queue.push({ line, method, since: Date.now() });
+    this.link.connect();
   }
 
-  function sendRequest(req: ClientRequest): void {
-    const s = ++seq;
-    pending.add(req, s);
-    sendFrame(rpcFrame(s, req.line));
+  private sendRequest(req: ClientRequest): void {
+    const s = ++this.seq;
+    this.pending.add(req, s);
+    this.sendFrame(rpcFrame(s, req.line));
   }
 
-  function sendOther(line: string, method?: string): void {
-    sendFrame(rpcFrame(++seq, line));
-    if (method === 'notifications/initialized') memory.initializedSent = true;
+  private sendOther(line: string, method?: string): void {
+    this.sendFrame(rpcFrame(++this.seq, line));
+    if (method === 'notifications/initialized') this.memory.initializedSent = true;
   }
 
-  function sendHidden(kind: 'initialize' | 'tools/list', params: unknown): void {
-    const id = `gbp-${kind === 'initialize' ? 'init' : 'tools'}-${++hiddenCounter}-${sessionId.slice(0, 8)}`;
-    hidden.set(requestKey(id), kind);
-    sendFrame(rpcFrame(++seq, JSON.stringify({ jsonrpc: '2.0', id, method: kind, params: params ?? {} })));
+  /** The proxy's own initialize / tools/list after a reconnect; their answers never reach the client. */
+  private sendHidden(kind: 'initialize' | 'tools/list', params: unknown): void {
+    const id = this.memory.hiddenId(kind, this.sessionId);
+    this.sendFrame(rpcFrame(++this.seq, JSON.stringify({ jsonrpc: '2.0', id, method: kind, params: params ?? {} })));
   }
 
-  let stdinPaused = false;
-  function sendFrame(text: string): void {
-    link.send(text);
-    if (!stdinPaused && link.bufferedAmount > WS_HIGH_WATER) {
-      stdinPaused = true;
-      stdio.pause();
-      const poll = setInterval(() => {
-        if (link.bufferedAmount < WS_LOW_WATER || !link.isUp) {
-          clearInterval(poll);
-          stdinPaused = false;
-          stdio.resume();
-        }
-      }, 10);
-    }
+  /** Backpressure: stop reading stdin while the socket's buffer is high. */
+  private sendFrame(text: string): void {
+    this.link.send(text);
+    if (this.stdinPaused || this.link.bufferedAmount <= WS_HIGH_WATER) return;
+    this.stdinPaused = true;
+    this.stdio.pause();
+    const poll = setInterval(() => {
+      if (this.link.bufferedAmount < WS_LOW_WATER || !this.link.isUp) {
+        clearInterval(poll);
+        this.stdinPaused = false;
+        this.stdio.resume();
+      }
+    }, 10);
   }
 
   // ---- daemon → client ----
 
-  function onDaemonText(text: string): void {
-    let msg: Json | undefined;
-    try {
-      msg = JSON.parse(text) as Json;
-    } catch {
-      /* not ours to judge: pass it on */
-    }
-    if (msg && typeof msg === 'object' && msg.id !== undefined && msg.id !== null) {
-      const key = requestKey(msg.id);
-      if (msg.method === undefined) {
-        const mine = hidden.get(key);
-        if (mine) {
-          hidden.delete(key);
-          if (mine === 'tools/list') compareTools(msg.result);
-          return; // the client already has its answer from the first daemon
-        }
-        const settled = pending.settle(key);
-        if (settled?.method === 'initialize' && msg.result) memory.initializeAnswered = true;
-        if (memory.toolsListKeys.delete(key)) {
-          const tools = (msg.result as Json | undefined)?.tools;
-          if (tools) memory.toolsSeen = JSON.stringify(tools);
-        }
+  private onDaemonText(text: string): void {
+    const m = daemonMessage(text);
+    if (!m) return void log(`dropped a message from the daemon that is not one JSON-RPC message: ${text.slice(0, 120)}`);
+    if (m.msg.id !== undefined && m.msg.id !== null) {
+      const key = requestKey(m.msg.id);
+      if (m.msg.method === undefined) {
+        if (this.memory.isHidden(key)) return this.onHiddenAnswer(key, m.msg);
+        const settled = this.pending.settle(key);
+        if (settled) this.memory.noteAnswer(settled, m.msg);
       } else {
-        serverRequests.set(key, msg.id as string | number);
+        this.serverRequests.set(key, m.msg.id as string | number);
       }
     }
-    if (!stdio.write(text)) {
-      link.pauseReading();
-      stdio.onDrain(() => link.resumeReading());
+    if (!this.stdio.write(m.text)) {
+      // Stop reading the socket while stdout is full (the daemon does not run a request
+      // before its ack has left, so nothing applied is lost if it dies meanwhile).
+      this.link.pauseReading();
+      this.stdio.onDrain(() => this.link.resumeReading());
     }
   }
 
-  function compareTools(result: unknown): void {
-    const tools = (result as Json | undefined)?.tools;
-    if (!tools) return;
-    const now = JSON.stringify(tools);
-    if (memory.toolsSeen !== undefined && memory.toolsSeen !== now) {
-      stdio.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }));
+  /** The answer to a hidden request: the client already has its own from the first daemon. */
+  private onHiddenAnswer(key: string, msg: Json): void {
+    if (this.memory.takeHidden(key) === 'tools/list' && this.memory.toolsChanged(msg.result)) {
+      this.stdio.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }));
     }
-    memory.toolsSeen = now;
   }
 
   // ---- connection lifecycle ----
 
-  function onUp(welcome: WelcomeFrame): void {
-    if (welcome.configError && !configErrorShown) {
-      configErrorShown = true;
-      log(welcome.configError);
-    }
-    downSince = undefined;
+  /** A bad flag in the client's argv: said once, however many daemons say it. */
+  private onNotice(configError: string): void {
+    if (this.configErrorShown) return;
+    this.configErrorShown = true;
+    log(configError);
+  }
+
+  private onUp(): void {
+    this.downSince = undefined;
     // A new daemon has never seen this client: tell it what the client told the first one.
-    if (memory.initialize && memory.initializeAnswered) {
-      sendHidden('initialize', memory.initialize.params);
-      if (memory.initializedSent) sendOther(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-      if (memory.toolsSeen !== undefined) sendHidden('tools/list', {});
+    const memo = this.memory;
+    if (memo.initialize && memo.initializeAnswered) {
+      this.sendHidden('initialize', memo.initialize.params);
+      if (memo.initializedSent) this.sendOther(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+      if (memo.toolsSeen !== undefined) this.sendHidden('tools/list', {});
     }
-    const { resend, interrupted } = planReplay(pending.drain());
-    for (const p of interrupted) stdio.write(interruptedAnswer(p));
-    for (const p of resend) sendRequest(p);
-    for (const q of queue.splice(0)) {
-      if (q.req) sendRequest(q.req);
-      else sendOther(q.line, q.method);
+    const { resend, interrupted, exhausted } = planReplay(this.pending.drain());
+    for (const p of interrupted) this.stdio.write(interruptedAnswer(p));
+    for (const p of exhausted) this.stdio.write(unavailableAnswer(p, `the connection to the bridge daemon dropped ${MAX_SENDS} times while it was in flight, so it is not sent again; see ${this.paths.daemonLog}`));
+    for (const p of resend) this.sendRequest(p);
+    for (const q of this.queue.splice(0)) {
+      if (q.req) this.sendRequest(q.req);
+      else this.sendOther(q.line, q.method);
     }
   }
 
-  function onDown(code: number): void {
-    hidden.clear();
-    for (const [, id] of serverRequests) {
-      stdio.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'the bridge daemon restarted' } }));
+  private onDown(code: number): void {
+    this.memory.clearHidden();
+    for (const [, id] of this.serverRequests) {
+      this.stdio.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'the bridge daemon restarted' } }));
     }
-    serverRequests.clear();
-    if (exiting) return;
+    this.serverRequests.clear();
+    if (this.exiting) return;
     // A ping caught in flight needs no daemon: answer it now rather than after the reconnect.
-    for (const p of pending.take((p) => p.method === 'ping')) stdio.write(JSON.stringify({ jsonrpc: '2.0', id: p.id, result: {} }));
-    downSince = Date.now();
+    for (const p of this.pending.take((p) => p.method === 'ping')) this.stdio.write(JSON.stringify({ jsonrpc: '2.0', id: p.id, result: {} }));
+    this.downSince = Date.now();
     // After `game-bridge-mcp stop`, start a daemon again only when the client needs one.
-    if (code === CLOSE_SHUTDOWN && pending.size === 0 && queue.length === 0) return;
-    link.connect();
+    if (code === CLOSE_SHUTDOWN && this.pending.size === 0 && this.queue.length === 0) return;
+    this.link.connect();
+  }
+
+  private checkDeadline(): void {
+    if (this.link.isUp || this.downSince === undefined) return;
+    this.failWaiting(`the bridge daemon did not come back within ${RECONNECT_DEADLINE_MS}ms; see ${this.paths.daemonLog}`, RECONNECT_DEADLINE_MS);
   }
 
   /** Answer every waiting request with an error (deadline passed or the daemon cannot start). */
-  function failWaiting(detail: string, olderThan = Infinity): void {
+  private failWaiting(detail: string, olderThan = Infinity): void {
     const now = Date.now();
-    if (downSince !== undefined && now - downSince >= olderThan) {
-      for (const p of pending.drain()) stdio.write(unavailableAnswer(p, detail));
-    } else if (olderThan === Infinity) {
-      for (const p of pending.drain()) stdio.write(unavailableAnswer(p, detail));
-    }
-    for (let i = queue.length - 1; i >= 0; i--) {
-      const q = queue[i];
+    const downLongEnough = olderThan === Infinity || (this.downSince !== undefined && now - this.downSince >= olderThan);
+    if (downLongEnough) for (const p of this.pending.drain()) this.stdio.write(unavailableAnswer(p, detail));
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      const q = this.queue[i];
       if (q.req && (olderThan === Infinity || now - q.since >= olderThan)) {
-        queue.splice(i, 1);
-        stdio.write(unavailableAnswer(q.req, detail));
+        this.queue.splice(i, 1);
+        this.stdio.write(unavailableAnswer(q.req, detail));
       }
     }
   }
 
-  const deadlineCheck = setInterval(() => {
-    if (link.isUp || downSince === undefined) return;
-    failWaiting(`the bridge daemon did not come back within ${RECONNECT_DEADLINE_MS}ms; see ${paths.daemonLog}`, RECONNECT_DEADLINE_MS);
-  }, Math.min(1000, RECONNECT_DEADLINE_MS / 4));
-  deadlineCheck.unref();
-
-  function exit(why: string): void {
-    if (exiting) return;
-    exiting = true;
+  private exit(why: string): void {
+    if (this.exiting) return;
+    this.exiting = true;
     if (why.startsWith('stdout')) log(why);
-    link.close();
+    this.link.close();
     setImmediate(() => process.exit(0));
   }
+}
 
-  stdio.start();
-  if (!exiting) link.connect();
+export function runProxy(argv: string[] = process.argv.slice(2)): void {
+  new StdioProxy(argv).start();
 }

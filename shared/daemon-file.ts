@@ -2,7 +2,7 @@
  * daemon.json (SPEC §6.1) and process liveness: what the proxy, the CLI and the daemon all read
  * to find the daemon. Node builtins only: the proxy imports this on its start path.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 export interface DaemonInfo {
   pid: number;
@@ -10,6 +10,8 @@ export interface DaemonInfo {
   token: string;
   version: string;
   startedAt: string;
+  /** the daemon's processStart(): with the pid, who it is (a pid alone may be recycled) */
+  pidStart?: number;
 }
 
 /** The daemon.json at `file`, or undefined when missing, unreadable or not the right shape. */
@@ -44,4 +46,60 @@ export function pidAlive(pid: number): boolean {
   if (process.platform !== 'linux') return true;
   const st = procStat(pid);
   return st === undefined ? true : st[0] !== 'Z';
+}
+
+/** Linux: the start time of `pid` (clock ticks since boot, /proc/<pid>/stat field 22), the part
+ *  of a process's identity a recycled pid does not share. Undefined where it cannot be read. */
+export function processStart(pid: number): number | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const start = Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[19]);
+    return Number.isFinite(start) ? start : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `pid` runs and, when a start time was recorded, is the same process that recorded it. */
+export function sameProcess(pid: number, start: number | undefined): boolean {
+  if (!pidAlive(pid)) return false;
+  if (start === undefined) return true;
+  const now = processStart(pid);
+  return now === undefined || now === start;
+}
+
+/**
+ * Does `pid` hold the listening socket on 127.0.0.1:`port`? Linux tells through /proc/net/tcp
+ * (the socket's inode) and /proc/<pid>/fd (its sockets); undefined where the OS does not tell.
+ * A process whose descriptors we may not read belongs to another user: false.
+ */
+export function listenerOwnedBy(port: number, pid: number): boolean | undefined {
+  if (process.platform !== 'linux') return undefined;
+  let table: string;
+  try {
+    table = readFileSync('/proc/net/tcp', 'utf8');
+  } catch {
+    return undefined;
+  }
+  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  let inode: string | undefined;
+  for (const line of table.split('\n')) {
+    const cols = line.trim().split(/\s+/);
+    if (cols[1] === local && cols[3] === '0A') inode = cols[9]; // 0A: LISTEN
+  }
+  if (!inode) return false; // nothing listens there (on IPv4 loopback)
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return false;
+  }
+  for (const fd of fds) {
+    try {
+      if (readlinkSync(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`) return true;
+    } catch {
+      /* closed meanwhile */
+    }
+  }
+  return false;
 }

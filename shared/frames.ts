@@ -19,12 +19,19 @@ export interface HelloFrame {
   env: Record<string, string>;
 }
 
+/** daemon → proxy, first, before the proxy says anything: who answers, and its proof of the token */
 export interface WelcomeFrame {
   t: 'welcome';
   version: string;
   pid: number;
-  /** a problem with the client's argv (bad flag), if any: the proxy reports it on stderr */
-  configError?: string;
+  /** HMAC of the proxy's nonce (shared/auth.ts): without it the proxy sends nothing */
+  proof?: string;
+}
+
+/** daemon → proxy after hello: a problem with the client's argv (bad flag); the proxy prints it */
+export interface NoticeFrame {
+  t: 'notice';
+  configError: string;
 }
 
 /** client → daemon: one JSON-RPC message the client wrote (request, notification or response) */
@@ -47,7 +54,10 @@ export interface HandoverFrame {
 }
 
 export type ReplayVerdict = 'safe' | 'unsafe';
-export type ControlFrame = HelloFrame | WelcomeFrame | RpcFrame | AckFrame | HandoverFrame;
+export type ControlFrame = HelloFrame | WelcomeFrame | NoticeFrame | RpcFrame | AckFrame | HandoverFrame;
+
+/** The largest frame either side accepts (ws maxPayload); client lines stay under it (stdio-lines). */
+export const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
 /** Wrap a client line without parsing and re-stringifying it. `line` must be one JSON value. */
 export function rpcFrame(seq: number, line: string): string {

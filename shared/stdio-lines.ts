@@ -2,28 +2,40 @@
  * The proxy's stdio side: newline-delimited JSON-RPC in, MCP frames out (SPEC §6.3).
  * Only MCP frames ever reach stdout. The proxy exits when stdin ends or stdout breaks.
  */
-import { StringDecoder } from 'node:string_decoder';
+import { MAX_FRAME_BYTES } from './frames.js';
+
+/** A client line longer than this is answered -32600 by us: the daemon's frame limit (64 MiB,
+ *  shared/frames.ts) would otherwise close the link, and the re-sent line close it again. */
+export const MAX_LINE_BYTES = MAX_FRAME_BYTES - 64 * 1024;
+/** Bytes kept from each end of an oversized line, to find its id. */
+const ID_WINDOW = 1024;
 
 export interface StdioHandlers {
   line(line: string): void;
+  /** a line of `bytes` or more bytes arrived (then skipped); `id` when its ends show one */
+  tooLong?(bytes: number, id: string | number | null): void;
   /** stdin ended or stdout broke: time to go */
   end(why: string): void;
 }
 
 export class Stdio {
-  private buf = '';
-  private readonly decoder = new StringDecoder('utf8');
+  /** the line being assembled, as received: joined once, when its newline comes (linear) */
+  private parts: Buffer[] = [];
+  private size = 0;
+  /** set while skipping an oversized line: its first bytes, its last bytes, its length */
+  private skipping?: { head: Buffer; tail: Buffer; bytes: number };
   private ended = false;
 
   constructor(
     private readonly on: StdioHandlers,
     private readonly input: NodeJS.ReadableStream & { readableEnded?: boolean; destroyed?: boolean } = process.stdin,
     private readonly output: NodeJS.WritableStream = process.stdout,
+    private readonly maxLineBytes = MAX_LINE_BYTES,
   ) {}
 
   start(): void {
     const input = this.input;
-    input.on('data', (chunk: Buffer) => this.feed(this.decoder.write(chunk)));
+    input.on('data', (chunk: Buffer | string) => this.feed(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
     input.on('end', () => this.finish('stdin ended'));
     input.on('close', () => this.finish('stdin closed'));
     input.on('error', () => this.finish('stdin failed'));
@@ -54,24 +66,77 @@ export class Stdio {
     if (!this.ended) this.input.resume();
   }
 
-  private feed(text: string): void {
-    this.buf += text;
-    let nl: number;
-    while ((nl = this.buf.indexOf('\n')) >= 0) {
-      const line = this.buf.slice(0, nl).replace(/\r$/, '');
-      this.buf = this.buf.slice(nl + 1);
-      if (line.trim()) this.on.line(line);
-      if (this.ended) return;
+  /** Split on newlines, looking at each byte once (0x0a never occurs inside a UTF-8 sequence). */
+  private feed(chunk: Buffer): void {
+    let start = 0;
+    while (!this.ended) {
+      const nl = chunk.indexOf(0x0a, start);
+      this.append(chunk.subarray(start, nl < 0 ? chunk.length : nl));
+      if (nl < 0) return;
+      this.lineDone();
+      start = nl + 1;
     }
+  }
+
+  private append(piece: Buffer): void {
+    if (!piece.length) return;
+    if (this.skipping) return this.skip(piece);
+    if (this.size + piece.length <= this.maxLineBytes) {
+      this.parts.push(piece);
+      this.size += piece.length;
+      return;
+    }
+    const sofar = Buffer.concat(this.parts, this.size);
+    this.skipping = { head: sofar.subarray(0, ID_WINDOW), tail: Buffer.alloc(0), bytes: 0 };
+    this.parts = [];
+    this.size = 0;
+    this.skip(sofar);
+    this.skip(piece);
+  }
+
+  private skip(piece: Buffer): void {
+    const s = this.skipping!;
+    s.bytes += piece.length;
+    s.tail = piece.length >= ID_WINDOW ? Buffer.from(piece.subarray(piece.length - ID_WINDOW)) : Buffer.concat([s.tail, piece]).subarray(-ID_WINDOW);
+  }
+
+  private lineDone(): void {
+    const skipped = this.skipping;
+    if (skipped) {
+      this.skipping = undefined;
+      this.on.tooLong?.(skipped.bytes, sniffId(skipped.head.toString('utf8'), skipped.tail.toString('utf8')));
+      return;
+    }
+    const line = (this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.size)).toString('utf8').replace(/\r$/, '');
+    this.parts = [];
+    this.size = 0;
+    if (line.trim()) this.on.line(line);
   }
 
   private finish(why: string): void {
     if (this.ended) return;
-    const rest = (this.buf + this.decoder.end()).trim();
-    this.buf = '';
-    if (rest && !why.startsWith('stdout')) this.on.line(rest); // a last line without its newline
+    // a last line without its newline
+    if (!why.startsWith('stdout') && (this.size || this.skipping)) this.lineDone();
+    this.parts = [];
     this.ended = true;
     this.on.end(why);
+  }
+}
+
+const HEAD_ID = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*("(?:[^"\\]|\\.){0,200}"|-?\d{1,16})/;
+const TAIL_ID = /"id"\s*:\s*("(?:[^"\\]|\\.){0,200}"|-?\d{1,16})\s*\}\s*$/;
+
+/**
+ * The id of a message too long to parse, when one of its ends shows it at the top level:
+ * `{"jsonrpc":"2.0","id":…` at the start, or `"id":…}` closing it (the SDK writes the id last).
+ */
+function sniffId(head: string, tail: string): string | number | null {
+  const m = HEAD_ID.exec(head) ?? TAIL_ID.exec(tail);
+  if (!m) return null;
+  try {
+    return JSON.parse(m[1]) as string | number;
+  } catch {
+    return null;
   }
 }
 
@@ -82,6 +147,11 @@ export function parseErrorText(detail: string): string {
 
 export function invalidRequestText(detail: string, id: string | number | null = null): string {
   return JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message: `Invalid Request: ${detail}` } });
+}
+
+/** The answer to a line over the limit (it was skipped, never parsed). */
+export function tooLongText(bytes: number, id: string | number | null, limit = MAX_LINE_BYTES): string {
+  return invalidRequestText(`the message is ${bytes} bytes or more, over the limit of ${limit} bytes; send less (a path rather than a file's contents)`, id);
 }
 
 export type Json = Record<string, unknown>;

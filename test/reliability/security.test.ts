@@ -45,7 +45,8 @@ function status(port: number, headers: Record<string, string>, path = '/status')
 }
 
 test('the token is compared with timingSafeEqual, and every refusal holds on the plain-HTTP routes too', async () => {
-  const source = readFileSync(join(process.cwd(), 'daemon', 'server.ts'), 'utf8');
+  // the comparison lives in shared/auth.ts, which the server uses for both schemes
+  const source = readFileSync(join(process.cwd(), 'daemon', 'server.ts'), 'utf8') + readFileSync(join(process.cwd(), 'shared', 'auth.ts'), 'utf8');
   expect(source).toMatch(/timingSafeEqual\(/);
   expect(source).not.toMatch(/token\s*===|===\s*this\.opts\.token/);
   const project = exampleProject(home, await freeRange(2));
