@@ -29,7 +29,8 @@ function baseEnv(home: string): Record<string, string> {
 
 /** The modules the process recorded, once its exit hook wrote the CommonJS part. */
 async function loadedModules(logFile: string): Promise<string[]> {
-  const text = await waitFor('the module log to be complete', () => existsSync(logFile) && readFileSync(logFile, 'utf8').includes('\ncjs ') && readFileSync(logFile, 'utf8'), 10000);
+  const read = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
+  const text = await waitFor('the module log to be complete', () => (read().includes('\ncjs ') ? read() : undefined), 10000);
   return text.split('\n').filter(Boolean);
 }
 
