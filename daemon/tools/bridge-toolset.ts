@@ -3,11 +3,11 @@ import { usageError } from '../../shared/errors.js';
 import { getPath, hasPath, nearestKeys } from '../sync/path.js';
 import { conditionFrom, waitFor } from '../sync/wait.js';
 import { frameOf } from '../sync/summary.js';
-import type { SessionContext } from '../sessions/context.js';
+import type { ToolContext } from './context.js';
 import { syncAnswer } from './sync-answer.js';
 import type { ToolAnswer, ToolCallExtra } from './types.js';
 
-export async function runBridgeTool(ctx: SessionContext, port: number, name: string, args: Record<string, unknown>, extra: ToolCallExtra): Promise<ToolAnswer> {
+export async function runBridgeTool(ctx: ToolContext, port: number, name: string, args: Record<string, unknown>, extra: ToolCallExtra): Promise<ToolAnswer> {
   const client = ctx.client(port);
   const base = { port, tool: name, via: 'bridge' };
   switch (name) {

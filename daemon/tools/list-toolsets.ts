@@ -18,7 +18,7 @@ export const listToolsetsTool = defineTool({
   readOnly: true,
   async handler(args, ctx) {
     const port = ctx.resolvePort(args);
-    ctx.touch(port);
+    ctx.adoptIfDetached(port);
     const client = ctx.client(port);
     await client.health();
     const m = await ctx.manifest(port);
