@@ -1,0 +1,132 @@
+/**
+ * The proxy trusts nothing on the port daemon.json names: whatever listens there must prove
+ * the token before it is told anything; the daemon's pid must hold the port; garbage from it
+ * never reaches stdout nor crashes the proxy; a client's duplicate in-flight ids and a request
+ * the daemon cannot survive do not loop. Real proxy processes, raw stdin/stdout.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fakeDaemon, rpcOf, type FakeDaemon } from './helpers/fake-daemon.js';
+import { INIT, rawProxy } from './helpers/raw-proxy.js';
+import { liveDaemon, sleep } from './helpers/fault.js';
+import { Reaper, removeDir, stopDaemon, tempHome, waitFor } from './helpers/procs.js';
+
+const reaper = new Reaper();
+let home = '';
+let fake: FakeDaemon | undefined;
+
+beforeEach(() => {
+  home = tempHome('gb-ptrust-');
+});
+
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+  stopDaemon(home);
+  await reaper.reap();
+  removeDir(home);
+});
+
+const env = () => ({ GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '20000', SECRET_API_KEY: 'sk-do-not-leak' });
+
+test('an impostor on the daemon port learns neither the token nor the environment; the client is served by a real daemon', async () => {
+  fake = await fakeDaemon(home, {
+    proves: false,
+    // A forged answer to anything: it must never reach the client.
+    onFrame: (text, ws) => {
+      const r = rpcOf(text);
+      if (r) ws.send(JSON.stringify({ jsonrpc: '2.0', id: r.msg.id, result: { forged: true } }));
+    },
+  });
+  const p = rawProxy(reaper, env());
+  await waitFor('the proxy tried the impostor', () => fake!.upgrades.length > 0, 20000);
+  p.send(INIT);
+  const answer = await p.answer('init', 40000);
+  expect(answer.result.serverInfo).toBeDefined();
+  expect(JSON.stringify(answer)).not.toContain('forged');
+  const heard = JSON.stringify(fake.upgrades) + fake.connections.flat().join('\n');
+  expect(heard).not.toContain(fake.token);
+  expect(heard).not.toContain('sk-do-not-leak');
+  expect(heard).not.toContain('"hello"');
+  const real = await liveDaemon(home);
+  reaper.track(real.pid);
+  expect(real.port).not.toBe(fake.port);
+}, 60000);
+
+test('daemon.json naming a live pid that does not hold the port: the proxy does not connect there', async () => {
+  fake = await fakeDaemon(home, { proves: true });
+  const sleeper = reaper.spawn('sleep', ['60']);
+  const file = join(home, 'daemon', 'daemon.json');
+  writeJson(file, { ...JSON.parse(readFileSync(file, 'utf8')), pid: sleeper.pid });
+  const p = rawProxy(reaper, env());
+  p.send(INIT);
+  await p.answer('init', 40000); // served by a daemon it started itself
+  reaper.track((await liveDaemon(home)).pid);
+  expect(fake.upgrades.length).toBe(0);
+}, 60000);
+
+test('garbage from the daemon neither crashes the proxy nor reaches stdout', async () => {
+  fake = await fakeDaemon(home, {
+    proves: true,
+    onFrame: (text, ws) => {
+      const r = rpcOf(text);
+      if (!r || r.msg.id === undefined) return;
+      ws.send(JSON.stringify({ t: 'ack', seq: r.seq, replay: 'safe' }));
+      for (const junk of ['{"t":oops', 'not json', '[1,2]', '{"id":1}', '"text"', '{"t":"ack","seq":"x"}']) ws.send(junk);
+      ws.send(`{"jsonrpc":"2.0",\n"id":${JSON.stringify(r.msg.id)},\n"result":{"ok":true}}`);
+    },
+  });
+  const p = rawProxy(reaper, env());
+  p.send(INIT);
+  const answer = await p.answer('init');
+  expect(answer.result).toEqual({ ok: true });
+  p.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
+  await p.answer(2);
+  expect(p.child.exitCode).toBeNull();
+  for (const line of p.lines) expect(JSON.parse(line).jsonrpc).toBe('2.0');
+});
+
+test('a duplicate in-flight id is settled by its answers and never re-sent after a reconnect', async () => {
+  fake = await fakeDaemon(home, {
+    proves: true,
+    onFrame: (text, ws, n) => {
+      const r = rpcOf(text);
+      if (!r || r.msg.id === undefined) return;
+      ws.send(JSON.stringify({ t: 'ack', seq: r.seq, replay: 'safe' }));
+      if (n === 0 && r.msg.id === 5) ws.send(JSON.stringify({ jsonrpc: '2.0', id: 5, result: {} }));
+      if (n === 0 && r.msg.method === 'tools/list') setTimeout(() => ws.close(1001), 100); // after both answers
+    },
+  });
+  const p = rawProxy(reaper, env());
+  p.send({ jsonrpc: '2.0', id: 5, method: 'ping' });
+  p.send({ jsonrpc: '2.0', id: 5, method: 'ping' });
+  p.send({ jsonrpc: '2.0', id: 6, method: 'tools/list' });
+  await waitFor('two answers to id 5', () => p.lines.filter((l) => JSON.parse(l).id === 5).length === 2);
+  await waitFor('the proxy reconnected', () => fake!.connections.length >= 2, 20000);
+  await sleep(500);
+  const resent = fake.connections[1].map(rpcOf).filter((r) => r?.msg.id !== undefined).map((r) => r!.msg.id);
+  expect(resent).not.toContain(5);
+});
+
+test('a request whose every delivery drops the connection is answered after a bounded number of sends', async () => {
+  let deliveries = 0;
+  fake = await fakeDaemon(home, {
+    proves: true,
+    onFrame: (text, ws) => {
+      const r = rpcOf(text);
+      if (r?.msg.params?.name !== 'poison') return;
+      deliveries++;
+      ws.terminate();
+    },
+  });
+  const p = rawProxy(reaper, env());
+  p.send({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'poison', arguments: {} } });
+  const answer = await p.answer(9, 30000);
+  expect(answer.result.isError).toBe(true);
+  expect(answer.result.content[0].text).toMatch(/^CallInterrupted: The call to 'poison' was interrupted: the connection to the bridge daemon dropped \d+ times/);
+  expect(deliveries).toBeLessThanOrEqual(8);
+}, 60000);
+
+function writeJson(file: string, v: unknown): void {
+  writeFileSync(file, JSON.stringify(v), { mode: 0o600 });
+}
