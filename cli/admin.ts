@@ -3,7 +3,7 @@
  * routes (GET /status, POST /stop). Small on purpose: only node builtins.
  */
 import { clientCredentials, PROOF_HEADER, proofOk } from '../shared/auth.js';
-import { pidAlive as alive, readDaemonFile as readInfo, sameProcess, type DaemonInfo } from '../shared/daemon-file.js';
+import { pidAlive as alive, processStart, readDaemonFile as readInfo, sameProcess, type DaemonInfo } from '../shared/daemon-file.js';
 import { bridgeHome, homePaths } from '../shared/paths.js';
 
 /** One authenticated request; the answer counts only when it proves the token too. */
@@ -46,7 +46,12 @@ export async function runStop(timeoutMs = 35000): Promise<number> {
   try {
     await call(info, 'POST', '/stop');
   } catch {
-    // sameProcess above: the pid is still the daemon that wrote daemon.json, not a recycled one.
+    // A signal only for the very process that wrote daemon.json: its pid and its start time.
+    // Without a recorded start time the pid may by now be anyone's process.
+    if (info.pidStart === undefined || processStart(info.pid) !== info.pidStart) {
+      process.stderr.write(`daemon pid ${info.pid} did not answer /stop, and daemon.json cannot prove that pid is still the daemon; not signalling it. See ${paths.daemonLog}\n`);
+      return 1;
+    }
     try {
       process.kill(info.pid, 'SIGTERM');
     } catch {

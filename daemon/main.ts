@@ -5,16 +5,16 @@
  * once exactly one serves and the others exit quietly (code 0).
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync, unlinkSync } from 'node:fs';
 import { format } from 'node:util';
-import lockfile from 'proper-lockfile';
 import { CLOSE_HANDOVER, CLOSE_SHUTDOWN } from '../shared/frames.js';
 import { bridgeHome, ensureDir, homePaths, type HomePaths } from '../shared/paths.js';
+import { writePrivateFile } from '../shared/private-files.js';
 import { VERSION } from '../shared/version.js';
-import { pidAlive, processStart, readDaemonFile, type DaemonInfo } from '../shared/daemon-file.js';
+import { processStart, readDaemonFile, type DaemonInfo } from '../shared/daemon-file.js';
 import { DaemonState } from './state.js';
 import { DaemonServer } from './server.js';
+import { HomeLock } from './lock.js';
 
 export const DEFAULT_IDLE_EXIT_MS = 10 * 60 * 1000;
 
@@ -37,34 +37,8 @@ function routeConsoleToLog(): void {
   process.on('unhandledRejection', (e) => log('unhandled rejection:', e));
 }
 
-/** Take the home's daemon lock, or undefined when a live daemon holds it. */
-async function takeLock(paths: HomePaths, onCompromised: (e: Error) => void): Promise<(() => Promise<void>) | undefined> {
-  const opts = {
-    stale: 10000,
-    update: 1000,
-    realpath: false,
-    lockfilePath: join(paths.daemonDir, 'daemon.lock'),
-    onCompromised,
-  };
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      return await lockfile.lock(paths.daemonDir, opts);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ELOCKED') throw e;
-    }
-    // A crashed daemon's lock is taken over at once, not after the stale timeout (§6.2).
-    const holder = readDaemonJson(paths);
-    if (attempt > 0 || !holder || holder.pid === process.pid || pidAlive(holder.pid)) return undefined;
-    log(`daemon pid ${holder.pid} is gone; taking over its lock`);
-    rmSync(opts.lockfilePath, { recursive: true, force: true });
-  }
-  return undefined;
-}
-
 function writeDaemonJson(paths: HomePaths, info: DaemonInfo): void {
-  const tmp = `${paths.daemonJson}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(info) + '\n', { mode: 0o600 });
-  renameSync(tmp, paths.daemonJson);
+  writePrivateFile(paths.daemonJson, JSON.stringify(info) + '\n');
 }
 
 function removeDaemonJsonIfOurs(paths: HomePaths): void {
@@ -85,7 +59,7 @@ export async function runDaemon(): Promise<void> {
 
   let state: DaemonState | undefined;
   let server: DaemonServer | undefined;
-  let release: (() => Promise<void>) | undefined;
+  const lock = new HomeLock(paths.daemonDir);
   let ending = false;
   const finish = async (why: string, how: 'reap' | 'handover', code: number) => {
     if (ending) return;
@@ -101,27 +75,22 @@ export async function runDaemon(): Promise<void> {
     } catch (e) {
       log(`${how} failed:`, e);
     }
-    removeDaemonJsonIfOurs(paths);
-    if (release) await release().catch(() => undefined);
+    if (lock.held()) removeDaemonJsonIfOurs(paths);
+    lock.release();
     await server?.closeAll(how === 'reap' ? CLOSE_SHUTDOWN : CLOSE_HANDOVER, why).catch(() => undefined);
     clearTimeout(guard);
     log('bye');
     process.exit(code);
   };
 
-  release = await takeLock(paths, (e) => {
-    log(`lock compromised (${e.message}): another daemon owns this home; handing over to it`);
-    release = undefined;
-    void finish('lock compromised', 'handover', 0);
-  });
-  if (!release) {
+  if (!lock.acquire(log)) {
     log('another daemon holds the lock; exiting');
     process.exit(0);
   }
   // Any daemon.json now is a dead holder's: drop it before a racing taker trusts its pid.
   if (readDaemonJson(paths)?.pid !== process.pid) rmSync(paths.daemonJson, { force: true });
 
-  const theState = new DaemonState({ home: paths.home, mode: 'daemon', log });
+  const theState = new DaemonState({ home: paths.home, mode: 'daemon', log, mayWrite: () => lock.held() });
   state = theState;
   const startedAt = new Date();
   const token = randomBytes(32).toString('hex');
@@ -152,8 +121,20 @@ export async function runDaemon(): Promise<void> {
   }
 
   const port = await theServer.listen();
-  writeDaemonJson(paths, { pid: process.pid, port, token, version: VERSION, startedAt: startedAt.toISOString(), pidStart: processStart(process.pid) });
+  const info: DaemonInfo = { pid: process.pid, port, token, version: VERSION, startedAt: startedAt.toISOString(), pidStart: processStart(process.pid) };
+  lock.publish(port);
+  writeDaemonJson(paths, info);
   log(`daemon v${VERSION} listening on 127.0.0.1:${port}, home ${paths.home}`);
+  // Every second: still the holder? (If not, stop writing and hand over.) And daemon.json still
+  // ours? (Deleted or corrupted, it wedged every client: the live daemon writes it again.)
+  setInterval(() => {
+    if (ending) return;
+    if (!lock.held()) return void finish('the home lock is no longer ours', 'handover', 0);
+    const now = readDaemonJson(paths);
+    if (now?.pid === info.pid && now.port === info.port && now.token === info.token) return;
+    log('daemon.json was missing or not ours; publishing it again');
+    writeDaemonJson(paths, info);
+  }, 1000).unref();
 
   const idleMs = Number(process.env.GAME_BRIDGE_IDLE_EXIT_MS) || DEFAULT_IDLE_EXIT_MS;
   let idleSince = Date.now();

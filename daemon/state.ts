@@ -14,6 +14,8 @@ export interface DaemonStateOptions {
   mode: 'daemon' | 'in-process';
   detachedTtlMs?: number;
   log?: (line: string) => void;
+  /** false once the daemon lost the home's lock: shared files are then not written */
+  mayWrite?: () => boolean;
 }
 
 export interface SessionInfo {
@@ -34,7 +36,8 @@ export class DaemonState {
   readonly instanceListeners = new Set<() => void>();
 
   constructor(readonly opts: DaemonStateOptions) {
-    this.launcher = new Launcher({ home: opts.home, persist: opts.mode === 'daemon' });
+    this.launcher = new Launcher({ home: opts.home, persist: opts.mode === 'daemon', mayWrite: opts.mayWrite });
+    this.launcher.on('warning', (w: string) => this.log(w));
     const envTtl = Number(process.env.GAME_BRIDGE_DETACHED_TTL_MS);
     const ttl = opts.detachedTtlMs ?? (Number.isFinite(envTtl) && process.env.GAME_BRIDGE_DETACHED_TTL_MS ? envTtl : DEFAULT_DETACHED_TTL_MS);
     this.owners = new Owners(this.launcher, (id) => this.sessions.has(id), ttl, (port) => this.launcher.stop(port));

@@ -13,6 +13,7 @@ import { bridgeHome, homePaths, type HomePaths } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
 import { classifyLine, Stdio, tooLongText, type Json } from '../shared/stdio-lines.js';
 import { daemonMessage } from './daemon-text.js';
+import { helloEnv } from './hello-env.js';
 import { Link, MAX_FAILED_STARTS } from './link.js';
 import { interruptedAnswer, MAX_SENDS, PendingTable, planReplay, requestKey, SessionMemory, unavailableAnswer, type ClientRequest } from './replay.js';
 
@@ -28,13 +29,6 @@ interface Queued {
   req?: ClientRequest;
   method?: string;
   since: number;
-}
-
-/** The environment as plain strings. */
-function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (typeof v === 'string') out[k] = v;
-  return out;
 }
 
 const log = (line: string) => process.stderr.write(`game-bridge-mcp: ${line}\n`);
@@ -64,7 +58,7 @@ export class StdioProxy {
     readonly paths: HomePaths = homePaths(bridgeHome()),
   ) {
     this.stdio = new Stdio({ line: (l) => this.onClientLine(l), tooLong: (bytes, id) => this.onTooLong(bytes, id), end: (why) => this.exit(why) });
-    const hello = () => ({ version: VERSION, sessionId: this.sessionId, pid: process.pid, cwd: process.cwd(), argv, env: stringEnv(process.env) });
+    const hello = () => ({ version: VERSION, sessionId: this.sessionId, pid: process.pid, cwd: process.cwd(), argv, env: helloEnv(process.env, process.cwd(), argv) });
     this.link = new Link(paths, hello, {
       text: (t) => this.onDaemonText(t),
       ack: (frame) => this.pending.ack(frame.seq, frame.replay),

@@ -3,6 +3,7 @@
  * to find the daemon. Node builtins only: the proxy imports this on its start path.
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readPrivateFile } from './private-files.js';
 
 export interface DaemonInfo {
   pid: number;
@@ -14,10 +15,13 @@ export interface DaemonInfo {
   pidStart?: number;
 }
 
-/** The daemon.json at `file`, or undefined when missing, unreadable or not the right shape. */
+/**
+ * The daemon.json at `file`, or undefined when missing, unreadable, not the right shape, or
+ * not ours (another user's file, a link, writable by others: its token and port are not believed).
+ */
 export function readDaemonFile(file: string): DaemonInfo | undefined {
   try {
-    const info = JSON.parse(readFileSync(file, 'utf8')) as DaemonInfo;
+    const info = JSON.parse(readPrivateFile(file) ?? '') as DaemonInfo;
     return info && typeof info.pid === 'number' && typeof info.port === 'number' && typeof info.token === 'string' ? info : undefined;
   } catch {
     return undefined;

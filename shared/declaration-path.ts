@@ -6,16 +6,22 @@
  * above it, is trusted (shared/trust.ts). Node builtins only: the proxy reads it too (to know
  * which environment variables the launch declaration references).
  */
-import { existsSync, statSync, type Stats } from 'node:fs';
+import { existsSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { distrust } from './trust.js';
 
 export const DECLARATION_FILE = 'gamebridge.json';
 
-export type Located =
-  | { file: string; looked: string[] }
-  | { file?: undefined; looked: string[]; /** why the walk ended where it did, when not at a boundary */ stopped?: string; refused?: { path: string; why: string } };
+/** What the lookup found: `file` when there is a declaration to use. */
+export interface Located {
+  file?: string;
+  looked: string[];
+  /** why the walk ended where it did, when not at a boundary */
+  stopped?: string;
+  /** a declaration was found but is not believed: `path` (it or a directory above it) is not trusted */
+  refused?: { file: string; path: string; why: string };
+}
 
 const stat = (p: string): Stats | undefined => {
   try {
@@ -38,17 +44,20 @@ export function distrustFile(file: string): { path: string; why: string } | unde
   }
 }
 
-/** The client's declaration, found as described above; `configPath` is resolved against `cwd`. */
-export function locateDeclaration(cwd: string, configPath?: string): Located {
+/**
+ * The client's declaration, found as described above; `configPath` is resolved against `cwd`.
+ * `home` is the client's home directory (its HOME), which may not be the daemon's.
+ */
+export function locateDeclaration(cwd: string, configPath?: string, home = homedir()): Located {
   if (configPath) {
     let file = resolve(cwd, configPath);
     if (stat(file)?.isDirectory()) file = join(file, DECLARATION_FILE);
     if (!stat(file)) return { looked: [file] };
     const refused = distrustFile(file);
-    return refused ? { looked: [file], refused } : { file, looked: [file] };
+    return refused ? { looked: [file], refused: { file, ...refused } } : { file, looked: [file] };
   }
   const looked: string[] = [];
-  const home = resolve(homedir());
+  const homeDir = resolve(home);
   let dir = resolve(cwd);
   for (;;) {
     const st = stat(dir);
@@ -58,10 +67,45 @@ export function locateDeclaration(cwd: string, configPath?: string): Located {
     const file = join(dir, DECLARATION_FILE);
     if (stat(file)?.isFile()) {
       const refused = distrustFile(file);
-      return refused ? { looked, refused } : { file, looked };
+      return refused ? { looked, refused: { file, ...refused } } : { file, looked };
     }
     const up = dirname(dir);
-    if (dir === home || up === dir || existsSync(join(dir, '.git')) || stat(up)?.dev !== st!.dev) return { looked };
+    if (dir === homeDir || up === dir || existsSync(join(dir, '.git')) || stat(up)?.dev !== st!.dev) return { looked };
     dir = up;
   }
+}
+
+/**
+ * The client's project: the nearest repository root above `cwd` (within the walk's boundaries),
+ * else the directory of the declaration the walk finds, else `cwd` itself. A declaration named
+ * in a tool call must lie inside it (the agent names files; the user chose the project).
+ */
+export function projectRoot(cwd: string, home = homedir()): string {
+  const start = resolve(cwd);
+  const homeDir = resolve(home);
+  let dir = start;
+  for (;;) {
+    const st = stat(dir);
+    if (!st || distrust(dir, st)) break;
+    if (existsSync(join(dir, '.git'))) return dir;
+    const up = dirname(dir);
+    if (dir === homeDir || up === dir || stat(up)?.dev !== st.dev) break;
+    dir = up;
+  }
+  const found = locateDeclaration(start, undefined, home).file;
+  return found ? dirname(found) : start;
+}
+
+/** Is `file` inside `root` (links resolved)? */
+export function inside(root: string, file: string): boolean {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  const r = real(root);
+  const f = real(file);
+  return f === r || f.startsWith(r.endsWith(sep) ? r : r + sep);
 }

@@ -1,5 +1,5 @@
 /** The GAME_BRIDGE_HOME layout (SPEC §6.1). Pure path arithmetic plus one mkdir helper. */
-import { mkdirSync, chmodSync } from 'node:fs';
+import { ensurePrivateDir } from './private-files.js';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -40,13 +40,11 @@ export function registryDir(env: Env = process.env): string {
   return env.GAME_BRIDGE_INSTANCES ? resolve(env.GAME_BRIDGE_INSTANCES) : join(bridgeHome(env), 'instances');
 }
 
-/** mkdir -p with a mode; tightens the mode of an existing dir we own (home must be 0700). */
-export function ensureDir(dir: string, mode = 0o700): string {
-  mkdirSync(dir, { recursive: true, mode });
-  try {
-    chmodSync(dir, mode);
-  } catch {
-    /* not ours to change: keep going */
-  }
-  return dir;
+/**
+ * mkdir -p a directory of the bridge's own (home, daemon/, logs/) and check it is private:
+ * ours, not a link, not writable by others (shared/private-files.ts); throws UnsafeDirError
+ * with the fix otherwise. `_mode` is kept for callers: these directories are always 0700.
+ */
+export function ensureDir(dir: string, _mode = 0o700): string {
+  return ensurePrivateDir(dir);
 }

@@ -4,12 +4,14 @@
  * never reaches stdout nor crashes the proxy; a client's duplicate in-flight ids and a request
  * the daemon cannot survive do not loop. Real proxy processes, raw stdin/stdout.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeDaemon, rpcOf, type FakeDaemon } from './helpers/fake-daemon.js';
 import { INIT, rawProxy } from './helpers/raw-proxy.js';
+import { call, connect } from './helpers/mcp.js';
+import { freePort } from './helpers/ports.js';
 import { liveDaemon, sleep } from './helpers/fault.js';
-import { Reaper, removeDir, stopDaemon, tempHome, waitFor } from './helpers/procs.js';
+import { EXAMPLE_GAME, Reaper, removeDir, stopDaemon, tempHome, waitFor } from './helpers/procs.js';
 
 const reaper = new Reaper();
 let home = '';
@@ -130,3 +132,44 @@ test('a request whose every delivery drops the connection is answered after a bo
 function writeJson(file: string, v: unknown): void {
   writeFileSync(file, JSON.stringify(v), { mode: 0o600 });
 }
+
+test('the daemon is told only the variables it needs: GAME_BRIDGE_*, PATH, HOME, locale/display, and what gamebridge.json references', async () => {
+  const project = join(home, 'project');
+  mkdirSync(project);
+  const port = await freePort();
+  writeFileSync(
+    join(project, 'gamebridge.json'),
+    JSON.stringify({ name: 'Crate Stack', launch: { command: `"${process.execPath}" "${EXAMPLE_GAME}" --port {port} --name "$OTHER_VAR"`, portRange: String(port), env: { FROM_CLIENT: '${NEEDED_VAR}' } } }),
+  );
+  const h = await connect({ env: { ...env(), NEEDED_VAR: 'n1', OTHER_VAR: 'o1' }, cwd: project, args: ['--no-scan'] });
+  reaper.track(h.pid);
+  try {
+    const r = await call(h, 'launch_instance', {}, 60000);
+    expect(r.isError ? r.text : 'ok').toBe('ok');
+    const environ = Object.fromEntries(
+      readFileSync(`/proc/${r.json.pid}/environ`, 'utf8')
+        .split('\0')
+        .filter(Boolean)
+        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+    );
+    expect(environ.SECRET_API_KEY).toBeUndefined();
+    expect(environ).toMatchObject({ FROM_CLIENT: 'n1', OTHER_VAR: 'o1', GAME_BRIDGE_HOME: home });
+    expect(r.json.name).toBe('o1'); // the command saw it too
+    expect(environ.PATH).toBeTruthy();
+  } finally {
+    await h.close();
+  }
+}, 90000);
+
+test("`stop` signals only the process that wrote daemon.json (pid and start time), never a recycled pid", async () => {
+  const bystander = reaper.spawn('sleep', ['60']);
+  const dead = await freePort();
+  mkdirSync(join(home, 'daemon'), { recursive: true, mode: 0o700 });
+  for (const pidStart of [undefined, 12345]) {
+    writeJson(join(home, 'daemon', 'daemon.json'), { pid: bystander.pid, port: dead, token: 'f'.repeat(64), version: '0.1.0', startedAt: new Date().toISOString(), pidStart });
+    stopDaemon(home);
+    await sleep(300);
+    expect(bystander.exitCode).toBeNull();
+    expect(bystander.signalCode).toBeNull();
+  }
+});

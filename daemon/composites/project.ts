@@ -6,6 +6,7 @@
 import { statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { findDeclaration } from '../launcher/index.js';
+import { distrustFile } from '../../shared/declaration-path.js';
 import type { SessionConfig } from '../../shared/config.js';
 import type { Composite } from './types.js';
 
@@ -22,6 +23,9 @@ function isComposite(c: unknown): c is Composite {
 }
 
 export async function loadCompositesModule(file: string): Promise<Composite[]> {
+  // Checked at every load, not only when gamebridge.json was read: the file may have changed hands.
+  const refused = distrustFile(file);
+  if (refused) throw new Error(`not loaded: ${refused.path === file ? 'it' : refused.path} ${refused.why.replace(/^it /, '')}`);
   const mtimeMs = statSync(file).mtimeMs;
   const hit = loaded.get(file);
   if (hit && hit.mtimeMs === mtimeMs) return hit.composites;
@@ -41,7 +45,7 @@ export function projectComposites(config: SessionConfig, log: (line: string) => 
     if (Date.now() - found.at > 1000) {
       let file: string | undefined;
       try {
-        file = findDeclaration({ cwd: config.cwd, configPath: config.configPath }).composites;
+        file = findDeclaration({ cwd: config.cwd, configPath: config.configPath, home: config.env.HOME }).composites;
       } catch {
         file = undefined; // no gamebridge.json: no project composites
       }

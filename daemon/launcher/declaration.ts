@@ -1,14 +1,18 @@
 /**
  * gamebridge.json (SPEC §2 part 3): find it by walking up from the client's cwd (or take the
  * path the client named) and validate it into a LaunchDeclaration. Every complaint names the
- * file and the field, because the person reading it has to go and fix that file.
+ * file and the field, because the person reading it has to go and fix that file; none quotes
+ * the file's contents (a path from a tool argument may name any file). Where the walk stops,
+ * and which files are believed: shared/declaration-path.ts.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { DECLARATION_FILE, distrustFile, locateDeclaration } from '../../shared/declaration-path.js';
+import { trustFix } from '../../shared/trust.js';
 import { parsePortList } from '../../shared/config.js';
 import { isBridgeError, usageError } from '../../shared/errors.js';
 
-export const DECLARATION_FILE = 'gamebridge.json';
+export { DECLARATION_FILE };
 export const DEFAULT_READY_TIMEOUT_MS = 60000;
 const MAX_DECLARATION_BYTES = 1024 * 1024;
 /** Used when a declaration names no portRange (the spec's own example range). */
@@ -35,26 +39,19 @@ export interface LaunchDeclaration {
 const HOW_TO_CREATE =
   'Create one in your project root (`game-bridge-mcp init` writes a template), or name one with --config / GAME_BRIDGE_CONFIG.';
 
-export function findDeclaration(opts: { cwd: string; configPath?: string }): LaunchDeclaration {
+/** `home`: the client's HOME, a boundary of the walk (the daemon's own may differ). */
+export function findDeclaration(opts: { cwd: string; configPath?: string; home?: string }): LaunchDeclaration {
+  const found = locateDeclaration(opts.cwd, opts.configPath, opts.home);
+  if (found.refused) {
+    const { file, path, why } = found.refused;
+    throw usageError(`${file} is not used: ${path === file ? 'it' : path} ${why.replace(/^it /, '')}. ${trustFix(path)}`, { file, refused: path });
+  }
+  if (found.file) return readDeclaration(found.file);
   if (opts.configPath) {
-    let file = resolve(opts.cwd, opts.configPath);
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, DECLARATION_FILE);
-    if (!existsSync(file)) {
-      throw usageError(`The launch declaration ${file} (from --config / GAME_BRIDGE_CONFIG) does not exist. ${HOW_TO_CREATE}`, { file });
-    }
-    return readDeclaration(file);
+    throw usageError(`The launch declaration ${found.looked[0]} (from --config / GAME_BRIDGE_CONFIG) does not exist. ${HOW_TO_CREATE}`, { file: found.looked[0] });
   }
-  const looked: string[] = [];
-  let dir = resolve(opts.cwd);
-  for (;;) {
-    looked.push(dir);
-    const file = join(dir, DECLARATION_FILE);
-    if (existsSync(file) && statSync(file).isFile()) return readDeclaration(file);
-    const up = dirname(dir);
-    if (up === dir) break;
-    dir = up;
-  }
-  throw usageError(`No ${DECLARATION_FILE} found. Looked in: ${looked.join(', ')}. ${HOW_TO_CREATE}`, { looked });
+  const stopped = found.stopped ? ` The search stopped at ${found.stopped}.` : '';
+  throw usageError(`No ${DECLARATION_FILE} found. Looked in: ${found.looked.join(', ')}.${stopped} ${HOW_TO_CREATE}`, { looked: found.looked });
 }
 
 export function readDeclaration(file: string): LaunchDeclaration {
@@ -75,7 +72,9 @@ export function readDeclaration(file: string): LaunchDeclaration {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw usageError(`${file} is not valid JSON (${(e as Error).message}). Fix the file (see \`game-bridge-mcp init\` for a template).`, { file });
+    // Only where it broke, never what the file says: the path may name someone's secrets.
+    const at = /position (\d+)/.exec((e as Error).message)?.[1];
+    throw usageError(`${file} is not valid JSON${at ? ` (at byte ${at})` : ''}. Fix the file (see \`game-bridge-mcp init\` for a template).`, { file });
   }
   if (!isObject(raw)) throw bad('the top level', 'must be a JSON object');
   const dir = dirname(file);
@@ -123,9 +122,17 @@ export function readDeclaration(file: string): LaunchDeclaration {
   if (raw.composites !== undefined) {
     if (typeof raw.composites !== 'string' || !raw.composites) throw bad('"composites"', 'must be a path (relative to the file\'s directory)');
     composites = resolve(dir, raw.composites);
+    // The daemon imports this module: it must be as trustworthy as the declaration itself.
+    const refused = existsSync(composites) ? distrustFile(composites) : undefined;
+    if (refused) throw bad('"composites"', `names ${composites}, which is not used: ${refused.path === composites ? 'it' : refused.path} ${refused.why.replace(/^it /, '')}. ${trustFix(refused.path)}`);
   }
 
   return { file, dir, name, command, cwd, portRange, readyTimeoutMs: rt, env, composites };
+}
+
+/** `${NAME}` in an env value → the client's NAME (empty when unset): the proxy sends what is referenced. */
+export function withClientEnv(text: string, env: Record<string, string>): string {
+  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => env[name] ?? '');
 }
 
 /** `{port}` → the port, in a command or an env value. */

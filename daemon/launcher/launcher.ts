@@ -8,11 +8,11 @@ import { EventEmitter } from 'node:events';
 import { GameClient, type Health } from '../game/client.js';
 import { notLaunchedHere, usageError } from '../../shared/errors.js';
 import { homePaths, type HomePaths } from '../../shared/paths.js';
-import { findDeclaration, withPort, type LaunchDeclaration } from './declaration.js';
+import { findDeclaration, withClientEnv, withPort, type LaunchDeclaration } from './declaration.js';
 import { MAX_LOG_LINES, readLog, RecentLogs } from './logfile.js';
 import { readLaunched, writeLaunched } from './persist.js';
 import { PortAllocator } from './ports.js';
-import { groupAlive, treeAlive } from './processes.js';
+import { groupAlive, processStart, treeAlive } from './processes.js';
 import { identify, launchFailure, waitReady } from './readiness.js';
 import { sortForReadoption, type Readoption } from './readopt.js';
 import { loadExeca, spawnLogged } from './spawn.js';
@@ -48,17 +48,20 @@ export class Launcher extends EventEmitter {
   /** false: keep no launched.json (the in-process server reaps its games itself and must not
    *  overwrite the file a daemon on the same home re-adopts from) */
   private readonly persist: boolean;
+  /** false once this daemon no longer holds the home's lock (then launched.json is not ours to write) */
+  private readonly mayWrite?: () => boolean;
 
-  constructor(opts: { home: string; timeoutMs?: number; persist?: boolean }) {
+  constructor(opts: { home: string; timeoutMs?: number; persist?: boolean; mayWrite?: () => boolean }) {
     super();
     this.paths = homePaths(opts.home);
+    this.mayWrite = opts.mayWrite;
     this.persist = opts.persist ?? true;
     this.timeoutMs = opts.timeoutMs ?? 2000;
     this.ports = new PortAllocator(Math.min(this.timeoutMs, 500));
   }
 
   async launch(opts: LaunchOptions): Promise<LaunchedInstance> {
-    const decl = findDeclaration({ cwd: opts.cwd, configPath: opts.configPath });
+    const decl = findDeclaration({ cwd: opts.cwd, configPath: opts.configPath, home: opts.env.HOME });
     if (opts.signal?.aborted) throw usageError('Launch cancelled before it started: nothing was run.');
     const { port } = await this.ports.allocate(decl.portRange);
     try {
@@ -74,7 +77,7 @@ export class Launcher extends EventEmitter {
     const command = withPort(decl.command, port);
     // The client's environment, not the daemon's: the game registers where that client reads.
     const env: Record<string, string> = { ...opts.env };
-    for (const [k, v] of Object.entries(decl.env)) env[k] = withPort(v, port);
+    for (const [k, v] of Object.entries(decl.env)) env[k] = withPort(withClientEnv(v, opts.env), port);
 
     const { execa } = await loadExeca();
     // Checked after the last await before the spawn: a reap that began meanwhile must not miss a game.
@@ -92,8 +95,9 @@ export class Launcher extends EventEmitter {
     const t0 = Date.now();
     let health: Health | undefined;
     // In launched.json while it starts: a daemon crash now must not orphan it.
+    const pidStart = processStart(pid);
     this.starting.set(pid, {
-      port, pid, name: decl.name ?? '', version: '', cwd: decl.cwd, command, logFile,
+      port, pid, pidStart, name: decl.name ?? '', version: '', cwd: decl.cwd, command, logFile,
       startedAt: startedAt.toISOString(), readyInMs: 0, owner: opts.owner, declaration: decl.file, starting: true,
     });
     this.saveAll();
@@ -110,7 +114,7 @@ export class Launcher extends EventEmitter {
     client.close();
 
     const inst: LaunchedInstance = {
-      port, pid, name, version, cwd: decl.cwd, command, logFile,
+      port, pid, pidStart, name, version, cwd: decl.cwd, command, logFile,
       startedAt: startedAt.toISOString(), readyInMs, owner: opts.owner, declaration: decl.file,
     };
     this.table.set(port, { inst });
@@ -220,13 +224,17 @@ export class Launcher extends EventEmitter {
   }
 
   saveAll(): void {
-    if (this.disposed || !this.persist) return;
+    // Never after this daemon lost the home's lock: the file is its successor's now.
+    if (this.disposed || !this.persist || this.mayWrite?.() === false) return;
     writeLaunched(this.paths.launchedJson, [...this.list(), ...this.starting.values()]);
   }
 
   /** Re-adopt what a previous daemon launched (readopt.ts decides who is still there); rewrites the file. */
   async readopt(): Promise<Readoption> {
-    const entries = this.persist ? readLaunched(this.paths.launchedJson) : [];
+    const read = this.persist ? readLaunched(this.paths.launchedJson, this.paths.logsDir) : { entries: [], rejected: [] };
+    if (read.setAside) this.emit('warning', `launched.json could not be read; it was kept as ${read.setAside} (games it listed are not re-adopted)`);
+    for (const r of read.rejected) this.emit('warning', `launched.json: ignored ${r}`);
+    const entries = read.entries;
     const { adopted, gone } = await sortForReadoption(entries, (port) => this.table.has(port), this.timeoutMs);
     for (const inst of adopted) {
       const entry: Entry = { inst };

@@ -5,9 +5,9 @@
  * shell wrapper already died has been re-parented away from the tree, but not out of the group).
  */
 import { readdirSync } from 'node:fs';
-import { pidAlive, procStat } from '../../shared/daemon-file.js';
+import { pidAlive, processStart, procStat, sameProcess } from '../../shared/daemon-file.js';
 
-export { pidAlive };
+export { pidAlive, processStart, sameProcess };
 import treeKill from 'tree-kill';
 
 const hasProc = process.platform === 'linux';

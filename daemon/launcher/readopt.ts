@@ -5,7 +5,7 @@
  * launch_instance call was interrupted, and nobody else would ever stop it.
  */
 import { GameClient } from '../game/client.js';
-import { groupAlive, pidAlive } from './processes.js';
+import { groupAlive, pidAlive, sameProcess } from './processes.js';
 import { escalate } from './stop.js';
 import type { LaunchedInstance } from './types.js';
 
@@ -21,9 +21,14 @@ export async function sortForReadoption(entries: LaunchedInstance[], held: (port
   await Promise.all(
     entries.map(async ({ starting, ...inst }) => {
       if (held(inst.port)) return;
-      const alive = pidAlive(inst.pid) || groupAlive(inst.pid);
+      // The pid is ours only with the start time it was recorded with; a recycled pid is a
+      // stranger's process (and its process group another's too). Without a start time, a
+      // live pid is adopted only when its port answers, and never killed.
+      const ours = inst.pidStart !== undefined && sameProcess(inst.pid, inst.pidStart);
+      const leaderGone = !pidAlive(inst.pid);
+      const alive = ours || (inst.pidStart === undefined && !leaderGone) || (leaderGone && groupAlive(inst.pid));
       if (alive && (await healthOk(inst.port, httpTimeoutMs))) return void adopted.push(inst);
-      if (starting && alive) await escalate(inst.pid).catch(() => undefined);
+      if (starting && (ours || (leaderGone && inst.pidStart !== undefined && groupAlive(inst.pid)))) await escalate(inst.pid).catch(() => undefined);
       gone.push(inst);
     }),
   );

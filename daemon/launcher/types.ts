@@ -3,6 +3,8 @@ export interface LaunchedInstance {
   port: number;
   /** the launch pid: the shell running the declared command, leader of the game's process group */
   pid: number;
+  /** the launch pid's start time (shared/daemon-file processStart): a recycled pid does not match */
+  pidStart?: number;
   name: string;
   version: string;
   /** working directory the command ran in */

@@ -60,7 +60,8 @@ export function advertised(t: ToolDef): Tool {
 
 export function createEngineSession(state: DaemonState, config: SessionConfig, sessionId: string, opts: EngineSessionOptions = {}): EngineSession {
   const composites = new CompositeRegistry(opts.composites ?? [], projectComposites(config, (l) => state.log(l)));
-  void composites.all().catch(() => undefined); // loaded now, so the first replay verdict knows them
+  // Not loaded here: a session that starts runs no project code. The first tool that needs the
+  // composites loads them; until then a replay verdict treats an unknown name as unsafe.
   const context = new SessionContext(state, config, sessionId, composites);
   const eager = config.eager ? new EagerTools(context) : undefined;
   const registration = { id: sessionId, cwd: config.cwd, pid: opts.pid, startedAt: new Date().toISOString() };

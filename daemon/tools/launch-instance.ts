@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import { inside, projectRoot } from '../../shared/declaration-path.js';
+import { usageError } from '../../shared/errors.js';
 import { defineTool } from './types.js';
 
 export const launchInstanceTool = defineTool({
@@ -20,7 +22,14 @@ export const launchInstanceTool = defineTool({
   readOnly: false,
   idempotent: false,
   async handler(args, ctx, extra) {
-    const configPath = typeof args.config === 'string' && args.config ? resolve(ctx.config.cwd, args.config) : ctx.config.configPath;
+    let configPath = ctx.config.configPath;
+    if (typeof args.config === 'string' && args.config) {
+      configPath = resolve(ctx.config.cwd, args.config);
+      const root = projectRoot(ctx.config.cwd, ctx.config.env.HOME);
+      if (!inside(root, configPath)) {
+        throw usageError(`launch_instance {config}: ${configPath} is outside this session's project (${root}); nothing was read. Name a gamebridge.json inside the project, or start the client with --config.`, { config: configPath, project: root });
+      }
+    }
     let ticks = 0;
     const inst = await ctx.launcher.launch({
       cwd: ctx.config.cwd,
