@@ -4,49 +4,51 @@
  * kill -9 the proxy re-sends every unacked request, and an unsafe one that already ran would be
  * applied twice. Counted at a scripted game.
  */
-import { createServer, type Server } from 'node:http';
 import { freePort } from './helpers/ports.js';
 import { INIT, INITIALIZED, rawProxy } from './helpers/raw-proxy.js';
 import { liveDaemon, sleep } from './helpers/fault.js';
-import { Reaper, removeDir, stopDaemon, tempHome, waitGone } from './helpers/procs.js';
+import { healthOk, Reaper, removeDir, stopDaemon, tempHome, waitFor, waitGone } from './helpers/procs.js';
 
 const reaper = new Reaper();
 let home = '';
-let game: Server | undefined;
 
 afterAll(async () => {
   stopDaemon(home);
   await reaper.reap();
-  await new Promise((r) => (game ? game.close(r) : r(undefined)));
   removeDir(home);
 });
 
-/** A game whose /state is ~16 KB (answers fill buffers fast) and which counts each bump tag. */
-async function bulkyGame(port: number): Promise<{ bumps: Map<string, number> }> {
-  const bumps = new Map<string, number>();
-  const blob = 'x'.repeat(15000);
-  let id = 0;
-  game = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    const json = (b: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(b));
-    if (url.pathname === '/health') return json({ ok: true, frame: 1 });
-    if (url.pathname === '/state') return json({ frame: 1, completedCommandId: id, blob });
-    if (url.pathname === '/command') {
-      const tag = url.searchParams.get('tag') ?? '';
-      bumps.set(tag, (bumps.get(tag) ?? 0) + 1);
-      return json({ accepted: true, commandId: ++id, frame: 1 });
-    }
-    res.writeHead(404).end();
-  });
-  await new Promise<void>((r) => game!.listen(port, '127.0.0.1', () => r()));
-  return { bumps };
+/**
+ * A game whose /state is ~16 KB (answers fill buffers fast) and which counts each bump tag, in
+ * its own process: the test process is busy reading tens of MB and must not starve it.
+ */
+const BULKY_GAME = `
+const http = require('node:http');
+const bumps = {}; let reads = 0; let id = 0; const blob = 'x'.repeat(15000);
+http.createServer((req, res) => {
+  const url = new URL(req.url, 'http://x');
+  const json = (b) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(b));
+  if (url.pathname === '/health') return json({ ok: true, frame: 1 });
+  if (url.pathname === '/state') { reads++; return json({ frame: 1, completedCommandId: id, blob }); }
+  if (url.pathname === '/command') { const t = url.searchParams.get('tag') || ''; bumps[t] = (bumps[t] || 0) + 1; return json({ accepted: true, commandId: ++id, frame: 1 }); }
+  if (url.pathname === '/counts') return json({ bumps, reads });
+  res.writeHead(404).end();
+}).listen(Number(process.argv[1]), '127.0.0.1');
+`;
+
+async function counts(port: number): Promise<{ bumps: Record<string, number>; reads: number }> {
+  return (await (await fetch(`http://127.0.0.1:${port}/counts`)).json()) as { bumps: Record<string, number>; reads: number };
 }
 
 test('while the client does not read stdout, an unsafe call is not run before its ack has left; after kill -9 it is applied once', async () => {
   home = tempHome('gb-ackflush-');
   const port = await freePort();
-  const { bumps } = await bulkyGame(port);
-  const p = rawProxy(reaper, { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '60000' });
+  reaper.spawn(process.execPath, ['-e', BULKY_GAME, String(port)]);
+  await waitFor('the bulky game', () => healthOk(port));
+  const stateReads = async () => (await counts(port)).reads;
+  const bumped = async () => (await counts(port)).bumps.once ?? 0;
+  // A long timeout: after the reconnect the bump waits behind a thousand re-sent reads.
+  const p = rawProxy(reaper, { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '60000' }, ['--no-scan', '--timeout', '120000']);
   p.send(INIT);
   await p.answer('init');
   p.send(INITIALIZED);
@@ -56,10 +58,15 @@ test('while the client does not read stdout, an unsafe call is not run before it
   p.stopReading();
   const reads = 3000; // ~48 MB of answers: more than the pipe and both sockets hold
   for (let i = 0; i < reads; i++) p.send({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'call_tool', arguments: { port, name: 'get_state' } } });
-  await sleep(3000);
+  // Until the daemon stops reading the game: every buffer between it and the client is full.
+  while ((await stateReads()) === 0) await sleep(100);
+  for (let last = -1; (await stateReads()) !== last; ) {
+    last = await stateReads();
+    await sleep(1500);
+  }
   p.send({ jsonrpc: '2.0', id: 'bump', method: 'tools/call', params: { name: 'call_tool', arguments: { port, name: 'raw_command', arguments: { cmd: 'bump', args: { tag: 'once' } } } } });
-  await sleep(2000);
-  const beforeKill = bumps.get('once') ?? 0;
+  await sleep(2000); // time enough to run it, were it run before its ack left
+  const beforeKill = await bumped();
   process.kill(first.pid, 'SIGKILL');
   await waitGone(first.pid);
 
@@ -67,6 +74,6 @@ test('while the client does not read stdout, an unsafe call is not run before it
   const answer = await p.answer('bump', 120000);
   reaper.track((await liveDaemon(home, first.pid)).pid);
   expect(beforeKill).toBe(0); // its ack was stuck behind the answers nobody read: not run
-  expect(bumps.get('once')).toBe(1);
+  expect(await bumped()).toBe(1);
   expect(answer.result.isError ?? false).toBe(false);
 }, 240000);
