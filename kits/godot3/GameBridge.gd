@@ -261,14 +261,14 @@ func _serve() -> void:
 		var n := peer.get_available_bytes()
 		if n > 0:
 			p.text += peer.get_data(n)[1].get_string_from_utf8()
-		if peer.get_status() != StreamPeerTCP.STATUS_CONNECTED or now - p.since > REQUEST_TIMEOUT_MS:
-			_drop(p)
-		elif p.text.find("\r\n\r\n") >= 0:
+		if p.text.find("\r\n\r\n") >= 0:
 			_answer(peer, p.text.split("\r\n")[0].split(" "))
 			_drop(p)
 		elif p.text.length() > MAX_REQUEST_BYTES:
 			_send(peer, 431, {"error": "request over %d bytes" % MAX_REQUEST_BYTES})
 			_drop(p)
+		elif peer.get_status() != StreamPeerTCP.STATUS_CONNECTED or now - p.since > REQUEST_TIMEOUT_MS:
+			_drop(p)  # gone, or never finished its request
 
 
 func _answer(peer: StreamPeerTCP, request_line: PoolStringArray) -> void:
