@@ -16,7 +16,8 @@ extends Node
 signal close_requested(reason)  # connect to override the default exit (get_tree().quit())
 
 const RESERVED := ["input.hold", "input.release", "input.releaseAll", "clock.pause", "clock.resume", "clock.step"]
-const DEFAULT_LEASE_MS := 10000
+const MAX_LEASE_MS := 3600000   # a hold is meant to end; the bridge re-holds
+const MAX_STEP_FRAMES := 10000  # later commands wait behind a step, so keep it bounded
 const MAX_REQUEST_BYTES := 65536
 const REQUEST_TIMEOUT_MS := 10000
 
@@ -24,12 +25,13 @@ var port := 0
 var frame := 0
 var sim_frame := 0
 var session_epoch := 1
-var capabilities := ["input", "clock"]
+var capabilities := ["clock"]  # "input" too once configure() names the inputs
 var registry_file := ""
 
 var _info := {"name": "", "version": "0.0.0", "protocol": 1}
 var _manifest = null        # Dictionary served at /tools, or null (404)
-var _inputs = null          # Array of accepted input names, or null (any)
+var _inputs = null          # Array of the input names the game reads, or null (no "input" capability)
+var _clock := true
 var _snapshot_target: Object = null
 var _snapshot_method := ""
 var _commands := {}         # name -> [target, apply method, validate method or ""]
@@ -67,14 +69,20 @@ func _ready() -> void:
 
 
 # --- the game's side ------------------------------------------------------------------------
-# Name, version, protocol, inputs (Array), manifest (Dictionary), capabilities (Array).
+# name, version, protocol; inputs (Array: the names the game reads, declares "input");
+# clock (bool, default true: the agent may pause and step); manifest (Dictionary for /tools).
 func configure(options: Dictionary) -> void:
 	for key in ["name", "version", "protocol"]:
 		if options.has(key):
 			_info[key] = options[key]
 	_inputs = options.get("inputs", _inputs)
+	_clock = options.get("clock", _clock)
 	_manifest = options.get("manifest", _manifest)
-	capabilities = options.get("capabilities", capabilities)
+	capabilities = []
+	if _inputs != null:
+		capabilities.append("input")
+	if _clock:
+		capabilities.append("clock")
 
 
 func set_snapshot(target: Object, method: String) -> void:
@@ -84,8 +92,8 @@ func set_snapshot(target: Object, method: String) -> void:
 
 # validate (optional): func(args) -> String, "" to accept; it runs when the request arrives.
 func add_command(name: String, target: Object, apply: String, validate := "") -> void:
-	if name == "close" or RESERVED.has(name):
-		push_error("GameBridge: '%s' is a reserved command name" % name)
+	if name == "close" or name.begins_with("input.") or name.begins_with("clock."):
+		push_error("GameBridge: command name '%s' is reserved (close, input.* and clock.* are the kit's)" % name)
 		return
 	_commands[name] = [target, apply, validate]
 
@@ -134,11 +142,11 @@ func _apply_queue() -> void:
 
 
 func _apply(id: int, cmd: String, args: Dictionary) -> void:
-	var who: String = args.get("owner", "anonymous")
+	var who: String = args.get("owner", "")
 	match cmd:
 		"input.hold":
-			var lease := float(args.get("leaseMs", str(DEFAULT_LEASE_MS)))
-			_held[args.input + "\n" + who] = {"input": args.input, "owner": who, "until": OS.get_ticks_msec() + int(lease)}
+			var until := OS.get_ticks_msec() + int(ceil(float(args.leaseMs)))
+			_held[args.input + "\n" + who] = {"input": args.input, "owner": who, "until": until}
 		"input.release":
 			_held.erase(args.input + "\n" + who)
 		"input.releaseAll":
@@ -187,10 +195,11 @@ func state() -> Dictionary:
 	if _snapshot_target != null:
 		s = _snapshot_target.call(_snapshot_method).duplicate()
 	var now := OS.get_ticks_msec()
-	var held := []
-	for h in _held.values():
-		held.append({"input": h.input, "owner": h.owner, "leaseMsLeft": max(0, h.until - now)})
-	s["input"] = {"held": held} if _inputs == null else {"held": held, "known": _inputs}
+	if _inputs != null:
+		var held := []
+		for h in _held.values():
+			held.append({"input": h.input, "owner": h.owner, "leaseMsLeft": max(0, h.until - now)})
+		s["input"] = {"held": held}
 	s["frame"] = frame
 	s["simFrame"] = sim_frame
 	s["completedCommandId"] = _completed
@@ -204,8 +213,9 @@ func tools():
 		return null
 	var m: Dictionary = _manifest.duplicate(true)
 	var game: Dictionary = m.get("game", {"name": _info.name, "version": _info.version, "protocol": _info.protocol})
-	if not game.has("capabilities"):
-		game["capabilities"] = capabilities
+	game["capabilities"] = capabilities
+	if _inputs != null:
+		game["inputs"] = _inputs
 	m["game"] = game
 	return m
 
@@ -233,18 +243,21 @@ func enqueue(cmd: String, args: Dictionary) -> Dictionary:
 	return {"accepted": true, "commandId": id, "frame": frame}
 
 
+# Why the command is refused ("" accepts it); the reserved ones are checked here.
 func _validate(cmd: String, args: Dictionary) -> String:
+	if cmd.begins_with("input.") and args.get("owner", "").strip_edges() == "":
+		return "argument 'owner' must not be empty (whoever holds the input)"
+	if cmd == "input.hold":
+		var lease: String = args.get("leaseMs", "")
+		if not lease.is_valid_float() or float(lease) <= 0 or float(lease) > MAX_LEASE_MS:
+			return "argument 'leaseMs' must be > 0 and <= %d, got '%s'" % [MAX_LEASE_MS, lease]
 	if cmd == "input.hold" or cmd == "input.release":
-		if not args.has("input") or args.input == "":
-			return "missing argument 'input'"
-		if _inputs != null and not _inputs.has(args.input):
-			return "unknown input '%s' (known: %s)" % [args.input, PoolStringArray(_inputs).join(", ")]
-	if cmd == "input.hold" and args.has("leaseMs"):
-		if not args.leaseMs.is_valid_float() or float(args.leaseMs) <= 0:
-			return "leaseMs must be a number above 0, got '%s'" % args.leaseMs
+		if not _inputs.has(args.get("input", "")):
+			return "unknown input '%s' (this game reads: %s)" % [args.get("input", ""), PoolStringArray(_inputs).join(", ")]
 	if cmd == "clock.step":
-		if not args.has("frames") or not args.frames.is_valid_integer() or int(args.frames) < 1:
-			return "frames must be a whole number of at least 1, got '%s'" % args.get("frames", "")
+		var frames: String = args.get("frames", "")
+		if not frames.is_valid_integer() or int(frames) < 1 or int(frames) > MAX_STEP_FRAMES:
+			return "argument 'frames' must be a whole number from 1 to %d, got '%s'" % [MAX_STEP_FRAMES, frames]
 	if _commands.has(cmd) and _commands[cmd][2] != "":
 		var c = _commands[cmd]
 		return str(c[0].call(c[2], args))

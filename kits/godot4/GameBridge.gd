@@ -25,7 +25,8 @@ extends Node
 signal close_requested(reason: String)  # connect to override the default exit (get_tree().quit())
 
 const RESERVED := ["input.hold", "input.release", "input.releaseAll", "clock.pause", "clock.resume", "clock.step"]
-const DEFAULT_LEASE_MS := 10000
+const MAX_LEASE_MS := 3600000   # a hold is meant to end; the bridge re-holds
+const MAX_STEP_FRAMES := 10000  # later commands wait behind a step, so keep it bounded
 const MAX_REQUEST_BYTES := 65536
 const REQUEST_TIMEOUT_MS := 10000
 
@@ -33,12 +34,13 @@ var port := 0
 var frame := 0
 var sim_frame := 0
 var session_epoch := 1
-var capabilities := ["input", "clock"]
+var capabilities := ["clock"]  # "input" too once configure() names the inputs
 var registry_file := ""
 
 var _info := {"name": "", "version": "0.0.0", "protocol": 1}
 var _manifest = null        # Dictionary served at /tools, or null (404)
-var _inputs = null          # Array of accepted input names, or null (any)
+var _inputs = null          # Array of the input names the game reads, or null (no "input" capability)
+var _clock := true
 var _snapshot := Callable()
 var _commands := {}         # name -> [apply Callable, validate Callable (or an empty one)]
 var _server := TCPServer.new()
@@ -75,14 +77,20 @@ func _ready() -> void:
 
 
 # --- the game's side ------------------------------------------------------------------------
-# Name, version, protocol, inputs (Array), manifest (Dictionary), capabilities (Array).
+# name, version, protocol; inputs (Array: the names the game reads, declares "input");
+# clock (bool, default true: the agent may pause and step); manifest (Dictionary for /tools).
 func configure(options: Dictionary) -> void:
 	for key in ["name", "version", "protocol"]:
 		if options.has(key):
 			_info[key] = options[key]
 	_inputs = options.get("inputs", _inputs)
+	_clock = options.get("clock", _clock)
 	_manifest = options.get("manifest", _manifest)
-	capabilities = options.get("capabilities", capabilities)
+	capabilities = []
+	if _inputs != null:
+		capabilities.append("input")
+	if _clock:
+		capabilities.append("clock")
 
 
 func set_snapshot(snapshot: Callable) -> void:
@@ -91,8 +99,8 @@ func set_snapshot(snapshot: Callable) -> void:
 
 # validate (optional): func(args) -> String, "" to accept; it runs when the request arrives.
 func add_command(name: String, apply: Callable, validate := Callable()) -> void:
-	if name == "close" or RESERVED.has(name):
-		push_error("GameBridge: '%s' is a reserved command name" % name)
+	if name == "close" or name.begins_with("input.") or name.begins_with("clock."):
+		push_error("GameBridge: command name '%s' is reserved (close, input.* and clock.* are the kit's)" % name)
 		return
 	_commands[name] = [apply, validate]
 
@@ -141,11 +149,11 @@ func _apply_queue() -> void:
 
 
 func _apply(id: int, cmd: String, args: Dictionary) -> void:
-	var who: String = args.get("owner", "anonymous")
+	var who: String = args.get("owner", "")
 	match cmd:
 		"input.hold":
-			var lease := float(args.get("leaseMs", str(DEFAULT_LEASE_MS)))
-			_held[args["input"] + "\n" + who] = {"input": args["input"], "owner": who, "until": Time.get_ticks_msec() + int(lease)}
+			var until := Time.get_ticks_msec() + int(ceil(float(args["leaseMs"])))
+			_held[args["input"] + "\n" + who] = {"input": args["input"], "owner": who, "until": until}
 		"input.release":
 			_held.erase(args["input"] + "\n" + who)
 		"input.releaseAll":
@@ -193,10 +201,11 @@ func state() -> Dictionary:
 	if _snapshot.is_valid():
 		s = _snapshot.call().duplicate()
 	var now := Time.get_ticks_msec()
-	var held := []
-	for h in _held.values():
-		held.append({"input": h["input"], "owner": h["owner"], "leaseMsLeft": max(0, h["until"] - now)})
-	s["input"] = {"held": held} if _inputs == null else {"held": held, "known": _inputs}
+	if _inputs != null:
+		var held := []
+		for h in _held.values():
+			held.append({"input": h["input"], "owner": h["owner"], "leaseMsLeft": max(0, h["until"] - now)})
+		s["input"] = {"held": held}
 	s["frame"] = frame
 	s["simFrame"] = sim_frame
 	s["completedCommandId"] = _completed
@@ -210,8 +219,9 @@ func tools():
 		return null
 	var m: Dictionary = _manifest.duplicate(true)
 	var game: Dictionary = m.get("game", {"name": _info["name"], "version": _info["version"], "protocol": _info["protocol"]})
-	if not game.has("capabilities"):
-		game["capabilities"] = capabilities
+	game["capabilities"] = capabilities
+	if _inputs != null:
+		game["inputs"] = _inputs
 	m["game"] = game
 	return m
 
@@ -239,18 +249,21 @@ func enqueue(cmd: String, args: Dictionary) -> Dictionary:
 	return {"accepted": true, "commandId": id, "frame": frame}
 
 
+# Why the command is refused ("" accepts it); the reserved ones are checked here.
 func _validate(cmd: String, args: Dictionary) -> String:
+	if cmd.begins_with("input.") and str(args.get("owner", "")).strip_edges() == "":
+		return "argument 'owner' must not be empty (whoever holds the input)"
+	if cmd == "input.hold":
+		var lease: String = args.get("leaseMs", "")
+		if not lease.is_valid_float() or float(lease) <= 0 or float(lease) > MAX_LEASE_MS:
+			return "argument 'leaseMs' must be > 0 and <= %d, got '%s'" % [MAX_LEASE_MS, lease]
 	if cmd == "input.hold" or cmd == "input.release":
-		if not args.has("input") or args["input"] == "":
-			return "missing argument 'input'"
-		if _inputs != null and not _inputs.has(args["input"]):
-			return "unknown input '%s' (known: %s)" % [args["input"], ", ".join(PackedStringArray(_inputs))]
-	if cmd == "input.hold" and args.has("leaseMs"):
-		if not args["leaseMs"].is_valid_float() or float(args["leaseMs"]) <= 0:
-			return "leaseMs must be a number above 0, got '%s'" % args["leaseMs"]
+		if not _inputs.has(args.get("input", "")):
+			return "unknown input '%s' (this game reads: %s)" % [args.get("input", ""), ", ".join(PackedStringArray(_inputs))]
 	if cmd == "clock.step":
-		if not args.has("frames") or not args["frames"].is_valid_int() or int(args["frames"]) < 1:
-			return "frames must be a whole number of at least 1, got '%s'" % args.get("frames", "")
+		var frames: String = args.get("frames", "")
+		if not frames.is_valid_int() or int(frames) < 1 or int(frames) > MAX_STEP_FRAMES:
+			return "argument 'frames' must be a whole number from 1 to %d, got '%s'" % [MAX_STEP_FRAMES, frames]
 	if _commands.has(cmd) and _commands[cmd][1].is_valid():
 		return str(_commands[cmd][1].call(args))
 	return ""

@@ -17,6 +17,7 @@ leases itself, so a held input is released even if the bridge is gone.
 import argparse
 import atexit
 import json
+import math
 import os
 import signal
 import sys
@@ -28,8 +29,8 @@ from urllib.parse import parse_qsl, urlsplit
 
 CLOSE = "close"
 RESERVED = ["input.hold", "input.release", "input.releaseAll", "clock.pause", "clock.resume", "clock.step"]
-DEFAULT_LEASE_MS = 10000
-DEFAULT_OWNER = "anonymous"
+MAX_LEASE_MS = 3600000  # a hold is meant to end; the bridge re-holds
+MAX_STEP_FRAMES = 10000  # later commands wait behind a step, so keep it bounded
 
 
 class ArgError(ValueError):
@@ -106,12 +107,14 @@ class GameSurface:
     """The contract's HTTP surface, registry entry, input leases and simulation clock for one game."""
 
     def __init__(self, port, name, version, snapshot, commands=None, manifest=None, inputs=None,
-                 capabilities=("input", "clock"), screenshot=None, on_close=None, protocol=1,
-                 handle_signals=True, register=True, log=None):
+                 clock=True, screenshot=None, on_close=None, protocol=1, handle_signals=True,
+                 register=True, log=None):
+        """inputs: the input names the game reads (declares the "input" capability);
+        clock: the agent may pause and step the game (the "clock" capability)."""
         if port is None or isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
             raise ValueError("gamebridge: the debug port must be an integer 0-65535, got %r" % (port,))
         self.name, self.version, self.protocol = name, version, protocol
-        self.capabilities = list(capabilities)
+        self.capabilities = (["input"] if inputs is not None else []) + (["clock"] if clock else [])
         self._snapshot, self._manifest, self._screenshot = snapshot, manifest, screenshot
         self._inputs = list(inputs) if inputs is not None else None
         self._on_close = on_close or (lambda reason: self.stop())
@@ -119,8 +122,8 @@ class GameSurface:
         self._log = log or (lambda line: print("gamebridge: " + line, file=sys.stderr, flush=True))
         self._commands = {}
         for cmd_name, handler in (commands or {}).items():
-            if cmd_name == CLOSE or cmd_name in RESERVED:
-                raise ValueError("gamebridge: '%s' is a reserved command name" % cmd_name)
+            if cmd_name == CLOSE or cmd_name.startswith(("input.", "clock.")):
+                raise ValueError("gamebridge: command name '%s' is reserved (close, input.* and clock.* are the kit's)" % cmd_name)
             self._commands[cmd_name] = handler if isinstance(handler, Command) else Command(handler)
         self._requested_port = port
         self._lock = threading.RLock()  # snapshot() and simulate() may call is_held()
@@ -155,13 +158,15 @@ class GameSurface:
 
     def tick(self, simulate=None):
         """One game frame: expire leases, apply queued commands, then run one simulation
-        frame (calling simulate()) unless the clock is paused. Returns whether it simulated."""
+        frame (calling simulate()) unless the clock is paused. Returns the frames simulated: 1 or 0.
+        Pass simulate rather than simulating after tick() returns: tick holds the lock /state
+        takes, so no request sees a step completed before its last frame ran."""
         with self._lock:
             self.frame += 1
             self._expire_leases()
             self._apply_queue()
             if self._paused and self._step_left == 0:
-                return False
+                return 0
             if simulate:
                 simulate()
             self.sim_frame += 1
@@ -169,7 +174,7 @@ class GameSurface:
                 self._step_left -= 1
                 if self._step_left == 0:  # the step is complete only once its frames have run
                     self._completed, self._step_id = self._step_id, None
-            return True
+            return 1
 
     def is_held(self, input_name):
         """Whether any owner holds this input right now (leases are checked on every read)."""
@@ -196,34 +201,42 @@ class GameSurface:
 
     @property
     def paused(self):
+        """The agent paused the clock (or a step is running)."""
         return self._paused
 
     # ---- what the HTTP side reads ----------------------------------------------------
     def health(self):
+        """GET /health: cheap, probed on every port of a scan."""
         with self._lock:
             return {"ok": True, "frame": self.frame, "capabilities": self.capabilities, "sessionEpoch": self.session_epoch}
 
     def state(self):
+        """GET /state: the game's snapshot plus the fields the kit owns."""
         with self._lock:
             self._expire_leases()
             now = time.monotonic()
             s = dict(self._snapshot())
             s.update({"frame": self.frame, "simFrame": self.sim_frame, "completedCommandId": self._completed,
                       "sessionEpoch": self.session_epoch, "clock": {"paused": self._paused, "stepFramesLeft": self._step_left}})
-            held = [{"input": i, "owner": o, "leaseMsLeft": max(0, int((d - now) * 1000))} for (i, o), d in self._held.items()]
-            s["input"] = {"held": held} if self._inputs is None else {"held": held, "known": self._inputs}
+            if "input" in self.capabilities:
+                s["input"] = {"held": [{"input": i, "owner": o, "leaseMsLeft": math.ceil((d - now) * 1000)}
+                                       for (i, o), d in self._held.items()]}
             return s
 
     def tools(self):
+        """GET /tools: the game's manifest with name, version and capabilities, or None (404)."""
         if self._manifest is None:
             return None
         m = dict(self._manifest() if callable(self._manifest) else self._manifest)
         game = dict(m.get("game") or {"name": self.name, "version": self.version, "protocol": self.protocol})
-        game.setdefault("capabilities", self.capabilities)
+        game["capabilities"] = self.capabilities
+        if self._inputs is not None:
+            game["inputs"] = self._inputs
         m["game"] = game
         return m
 
     def known(self):
+        """Command names this game accepts, for refusals."""
         reserved = [r for r in RESERVED if r.split(".")[0] in self.capabilities]
         return sorted(self._commands) + [CLOSE] + reserved
 
@@ -244,20 +257,22 @@ class GameSurface:
             return {"accepted": True, "commandId": cid, "frame": self.frame}
 
     def screenshot(self):
+        """GET /screenshot: PNG bytes, or None (404)."""
         return self._screenshot() if self._screenshot else None
 
     # ---- internals -------------------------------------------------------------------
     def _validate(self, cmd, args):
-        if cmd == "input.hold" or cmd == "input.release":
-            name = args.string("input")
-            if self._inputs is not None and name not in self._inputs:
-                return "unknown input '%s' (known: %s)" % (name, ", ".join(self._inputs))
-        if cmd == "input.hold" and args.number("leaseMs", DEFAULT_LEASE_MS) <= 0:
-            return "leaseMs must be above 0"
+        """Why the command is refused (None: accepted); the reserved ones are checked here."""
+        if cmd.startswith("input.") and not args.string("owner").strip():
+            return "argument 'owner' must not be empty (whoever holds the input)"
+        if cmd == "input.hold" and not 0 < args.number("leaseMs") <= MAX_LEASE_MS:
+            return "argument 'leaseMs' must be > 0 and <= %d, got %s" % (MAX_LEASE_MS, args.raw["leaseMs"])
+        if cmd in ("input.hold", "input.release") and args.string("input") not in self._inputs:
+            return "unknown input '%s' (this game reads: %s)" % (args.raw["input"], ", ".join(self._inputs) or "none")
         if cmd == "clock.step":
             frames = args.number("frames")
-            if frames != int(frames) or frames < 1:
-                return "frames must be a whole number of at least 1, got %s" % args.raw["frames"]
+            if frames != int(frames) or not 1 <= frames <= MAX_STEP_FRAMES:
+                return "argument 'frames' must be a whole number from 1 to %d, got %s" % (MAX_STEP_FRAMES, args.raw["frames"])
         handler = self._commands.get(cmd)
         return handler.validate(args) if handler and handler.validate else None
 
@@ -274,10 +289,10 @@ class GameSurface:
                 self._completed = cid
 
     def _apply(self, cid, cmd, args):
-        owner = args.string("owner", DEFAULT_OWNER)
+        """Applies one queued command on the tick."""
+        owner = args.raw.get("owner")
         if cmd == "input.hold":
-            lease = args.number("leaseMs", DEFAULT_LEASE_MS) / 1000.0
-            self._held[(args.string("input"), owner)] = time.monotonic() + lease
+            self._held[(args.string("input"), owner)] = time.monotonic() + args.number("leaseMs") / 1000.0
         elif cmd == "input.release":
             self._held.pop((args.string("input"), owner), None)
         elif cmd == "input.releaseAll":
@@ -294,11 +309,13 @@ class GameSurface:
             self._commands[cmd].apply(args)
 
     def _expire_leases(self):
+        """Drops the holds whose lease ran out: the game, not the bridge, enforces leases."""
         now = time.monotonic()
         if any(d <= now for d in self._held.values()):
             self._held = {k: d for k, d in self._held.items() if d > now}
 
     def _on_signal(self, signum, _frame):
+        """SIGINT/SIGTERM: ask the game to end through its normal exit."""
         if not self.running:  # a second signal: the game did not stop, leave now
             self._unregister()
             os._exit(128 + signum)
@@ -322,6 +339,7 @@ class GameSurface:
             self._log("could not write the registry entry %s (%s); discovery falls back to port scans" % (path, e))
 
     def _unregister(self):
+        """Removes our registry entry (idempotent; also runs at exit)."""
         path, self.registry_file = self.registry_file, None
         if path:
             try:
@@ -336,6 +354,7 @@ class _Handler(BaseHTTPRequestHandler):
     surface = None
 
     def do_GET(self):
+        """Routes one contract request; only /command changes anything, and only the queue."""
         url = urlsplit(self.path)
         s = self.surface
         if url.path == "/health":

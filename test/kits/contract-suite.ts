@@ -40,11 +40,11 @@ export function describeKitContract(kit: 'python' | 'godot', readyMs: number): v
     expect(s).toMatchObject({
       frame: expect.any(Number), simFrame: expect.any(Number), completedCommandId: expect.any(Number),
       ui: { screen: 'GameScreen' }, events: expect.any(Array), game: { x: expect.any(Number), jumps: expect.any(Number) },
-      input: { held: [], known: ['left', 'right'] }, clock: { paused: false }, sessionEpoch: h1.sessionEpoch,
+      input: { held: [] }, clock: { paused: false }, sessionEpoch: h1.sessionEpoch,
     });
     expect(s.frame).toBeGreaterThanOrEqual(h1.frame);
     const tools = await getJson(game.port, '/tools');
-    expect(tools.game).toMatchObject({ version: '1.0.0', protocol: 1, capabilities: ['input', 'clock'] });
+    expect(tools.game).toMatchObject({ version: '1.0.0', protocol: 1, capabilities: ['input', 'clock'], inputs: ['left', 'right'] });
     expect(tools.toolsets[0].tools.map((t: any) => t.name)).toEqual(['jump', 'reset', 'teleport']);
     const shot = await fetch(`http://127.0.0.1:${game.port}/screenshot`);
     expect(shot.status).toBe(404);
@@ -54,8 +54,13 @@ export function describeKitContract(kit: 'python' | 'godot', readyMs: number): v
     const unknown = await command(game.port, 'fly');
     expect(unknown).toMatchObject({ accepted: false, error: "unknown command 'fly'" });
     expect(unknown.known).toEqual(expect.arrayContaining(['jump', 'close', 'input.hold', 'input.releaseAll', 'clock.step']));
-    expect(await command(game.port, 'clock.step', { frames: 0 })).toMatchObject({ accepted: false, error: expect.stringMatching(/^clock\.step: frames must be a whole number/) });
-    expect(await command(game.port, 'input.hold', { input: 'up', owner: 'a' })).toMatchObject({ accepted: false, error: expect.stringMatching(/unknown input 'up'.*left, right/) });
+    for (const frames of [0, 1.5, 10001]) {
+      expect(await command(game.port, 'clock.step', { frames })).toMatchObject({ accepted: false, error: expect.stringMatching(/^clock\.step: argument 'frames' must be a whole number from 1 to 10000/) });
+    }
+    expect(await command(game.port, 'input.hold', { input: 'up', owner: 'a', leaseMs: 1000 })).toMatchObject({ accepted: false, error: "input.hold: unknown input 'up' (this game reads: left, right)" });
+    expect(await command(game.port, 'input.hold', { input: 'left', leaseMs: 1000 })).toMatchObject({ accepted: false, error: expect.stringMatching(/^input\.hold: .*'owner'/) });
+    expect(await command(game.port, 'input.releaseAll', { owner: ' ' })).toMatchObject({ accepted: false, error: expect.stringMatching(/'owner' must not be empty/) });
+    expect(await command(game.port, 'input.hold', { input: 'left', owner: 'a', leaseMs: 0 })).toMatchObject({ accepted: false, error: expect.stringMatching(/'leaseMs' must be > 0 and <= 3600000/) });
     expect(await command(game.port, 'teleport', { x: 'far' })).toMatchObject({ accepted: false, error: expect.stringMatching(/^teleport: /) });
     const missing = await fetch(`http://127.0.0.1:${game.port}/command?x=1`);
     expect(missing.status).toBe(400);

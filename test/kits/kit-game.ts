@@ -21,7 +21,7 @@ export interface KitGame {
 
 /** Spawn a kit game with its debug port (the arguments exactly as gamebridge.json gives them). */
 export function spawnKitGame(reaper: Reaper, kit: 'python' | 'godot', portArg: string, home: string): { child: ChildProcess; output: { readonly text: string } } {
-  const env = { ...process.env, GAME_BRIDGE_HOME: home };
+  const env: NodeJS.ProcessEnv = { ...process.env, GAME_BRIDGE_HOME: home };
   delete env.GAME_BRIDGE_INSTANCES;
   const child =
     kit === 'python'

@@ -78,7 +78,7 @@ describe('Python kit: start-up, signals, copying', () => {
         'import sys, time, gamebridge',
         'score = [0]',
         'def add(a): score[0] += int(a.number("n"))',
-        'surface = gamebridge.GameSurface(int(sys.argv[1]), "Tiny", "0.1.0", snapshot=lambda: {"game": {"score": score[0]}}, commands={"add": add}, capabilities=[])',
+        'surface = gamebridge.GameSurface(int(sys.argv[1]), "Tiny", "0.1.0", snapshot=lambda: {"game": {"score": score[0]}}, commands={"add": add}, clock=False)',
         'surface.listen()',
         'while surface.running:',
         '    surface.tick()',
@@ -93,7 +93,7 @@ describe('Python kit: start-up, signals, copying', () => {
     expect(await getJson(port, '/health')).toMatchObject({ ok: true, capabilities: [] });
     expect((await applied(port, 'add', { n: 3 })).game.score).toBe(3);
     const refused = await getJson(port, '/command?cmd=input.hold&input=x');
-    expect(refused).toMatchObject({ accepted: false, known: ['add', 'close'] }); // no input capability, no input.*
+    expect(refused).toMatchObject({ accepted: false, known: ['add', 'close'] }); // no capability, no reserved commands
     expect((await fetch(`http://127.0.0.1:${port}/tools`)).status).toBe(404);
   });
 });
