@@ -16,7 +16,7 @@ afterAll(() => {
 });
 
 describe.each([
-  ['Python', PY_EXAMPLE, 'Walker', 30000],
+  ['Python', PY_EXAMPLE, 'Walker', 60000],
   ['Godot', GODOT_EXAMPLE, 'Walker (Godot)', GODOT_READY_MS],
 ])('%s Walker through the bridge', (_kit, exampleDir, name, readyMs) => {
   test('launch from its gamebridge.json, drive it, step its clock, stop it, nothing left', async () => {

@@ -11,7 +11,9 @@ import { ROOT, Reaper, collectOutput, healthOk, pythonExe, waitFor } from '../he
 export const PY_EXAMPLE = join(ROOT, 'examples', 'python-game');
 export const GODOT_EXAMPLE = join(ROOT, 'examples', 'godot-game');
 /** Godot's first start in a fresh container imports the project; a loaded machine is slower still. */
-export const GODOT_READY_MS = 45000;
+export const GODOT_READY_MS = 60000;
+/** Python starts in well under a second, but other suites may be loading the machine. */
+export const PYTHON_READY_MS = 30000;
 
 export interface KitGame {
   port: number;
@@ -33,7 +35,7 @@ export function spawnKitGame(reaper: Reaper, kit: 'python' | 'godot', portArg: s
 /** Start a kit game on `port`; resolves once /health answers. */
 export async function startKitGame(reaper: Reaper, kit: 'python' | 'godot', port: number, home: string): Promise<KitGame> {
   const { child, output } = spawnKitGame(reaper, kit, String(port), home);
-  const timeout = kit === 'godot' ? GODOT_READY_MS : 15000;
+  const timeout = kit === 'godot' ? GODOT_READY_MS : PYTHON_READY_MS;
   await waitFor(`${kit} Walker on ${port} (output so far: ${output.text.slice(-300)})`, () => healthOk(port), timeout);
   return { port, child, output };
 }
@@ -50,7 +52,7 @@ export async function command(port: number, cmd: string, args: Record<string, st
 }
 
 /** Polls /state until `pred` holds; returns that state. */
-export function untilState(port: number, what: string, pred: (s: any) => boolean, timeoutMs = 5000): Promise<any> {
+export function untilState(port: number, what: string, pred: (s: any) => boolean, timeoutMs = 10000): Promise<any> {
   return waitFor(what, async () => {
     const s = await getJson(port, '/state');
     return pred(s) ? s : null;

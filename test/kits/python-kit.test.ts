@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { freePort } from '../helpers/ports.js';
 import { ROOT, Reaper, collectOutput, exitCode, pythonExe, removeDir, tempHome, waitFor } from '../helpers/procs.js';
 import { describeKitContract } from './contract-suite.js';
-import { applied, getJson, spawnKitGame, startKitGame } from './kit-game.js';
+import { PYTHON_READY_MS, applied, getJson, spawnKitGame, startKitGame } from './kit-game.js';
 
 describe('Python kit: the contract on the Walker example', () => {
-  describeKitContract('python', 15000);
+  describeKitContract('python', PYTHON_READY_MS);
 });
 
 describe('Python kit: start-up, signals, copying', () => {
@@ -89,7 +89,7 @@ describe('Python kit: start-up, signals, copying', () => {
     const port = await freePort();
     const child = reaper.spawn(pythonExe(), ['tiny.py', String(port)], { cwd: d, env: { ...process.env, GAME_BRIDGE_HOME: d } });
     collectOutput(child);
-    await waitFor('tiny game', async () => (await getJson(port, '/health')).ok, 15000);
+    await waitFor('tiny game', async () => (await getJson(port, '/health')).ok, PYTHON_READY_MS);
     expect(await getJson(port, '/health')).toMatchObject({ ok: true, capabilities: [] });
     expect((await applied(port, 'add', { n: 3 })).game.score).toBe(3);
     const refused = await getJson(port, '/command?cmd=input.hold&input=x');
