@@ -13,7 +13,8 @@ import { promisify } from 'node:util';
 import { call, connect, gameCall, type McpHandle } from '../helpers/mcp.js';
 import { freePort, freeRange } from '../helpers/ports.js';
 import { alive, CLI, EXAMPLE_GAME, removeDir, tempHome, waitFor, waitGone } from '../helpers/procs.js';
-import { daemonFacts, daemonsOf, exampleProject, gameState, liveDaemon, processesOf, reapAndReport, sleep } from '../helpers/fault.js';
+import { daemonFacts, daemonsOf, gameState, liveDaemon, processesOf, reapAndReport, sleep } from '../helpers/fault.js';
+import { writeProject } from '../helpers/project.js';
 
 const run = promisify(execFile);
 const VERSION = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')).version as string;
@@ -53,6 +54,11 @@ function chmodRecursiveOpen(dir: string): void {
   }
 }
 
+/** A project in this test's home launching the example game on `ports`. */
+function exampleProject(ports: number[], gameArgs = '', dir = 'project'): string {
+  return writeProject(join(home, dir), { ports, gameArgs }).root;
+}
+
 async function open(cwd?: string, extraEnv: Record<string, string> = {}): Promise<McpHandle> {
   const h = await connect({ env: { ...env, ...extraEnv }, cwd });
   handles.push(h);
@@ -72,7 +78,7 @@ function gamesOf(): number[] {
 }
 
 test('daemon SIGTERM while a launch is still waiting for /health: the starting game is reaped too', async () => {
-  const project = exampleProject(home, await freeRange(2), { extraArgs: '--slow-start 8000' });
+  const project = exampleProject(await freeRange(2), '--slow-start 8000');
   const h = await open(project);
   const launching = call(h, 'launch_instance', {}, 60000);
   const game = await waitFor('the game process', () => gamesOf()[0], 20000);
@@ -89,7 +95,7 @@ test('daemon SIGTERM while a launch is still waiting for /health: the starting g
 });
 
 test('client restart mid-launch: the game either finishes as a detached instance or is stopped, never orphaned', async () => {
-  const project = exampleProject(home, await freeRange(2), { extraArgs: '--slow-start 1500' });
+  const project = exampleProject(await freeRange(2), '--slow-start 1500');
   const h = await open(project);
   void call(h, 'launch_instance', {}, 60000).catch(() => undefined);
   const game = await waitFor('the game process', () => gamesOf()[0], 20000);
@@ -115,7 +121,7 @@ test('client restart mid-launch: the game either finishes as a detached instance
 
 test('version handover under load: calls keep being answered, bumps apply once, the launched game is re-adopted', async () => {
   const oldEnv = { GAME_BRIDGE_VERSION_OVERRIDE: '0.0.1-old' };
-  const project = exampleProject(home, await freeRange(2));
+  const project = exampleProject(await freeRange(2));
   // an old-version proxy starts an old-version daemon and launches the game through it
   const old = await open(project, oldEnv);
   const launched = await call(old, 'launch_instance', {}, 60000);
@@ -169,7 +175,7 @@ test('version handover under load: calls keep being answered, bumps apply once, 
 });
 
 test('detachedTtlMs reaps a game its client left behind, then idleExitMs ends the daemon', async () => {
-  const project = exampleProject(home, await freeRange(2));
+  const project = exampleProject(await freeRange(2));
   const h = await open(project, { GAME_BRIDGE_DETACHED_TTL_MS: '1500', GAME_BRIDGE_IDLE_EXIT_MS: '1500' });
   const launched = await call(h, 'launch_instance', {}, 60000);
   expect(launched.isError ? launched.text : 'ok').toBe('ok');
@@ -247,7 +253,7 @@ test('an unwritable registry: the daemon still serves, launches, and lists', asy
   const blocked = join(home, 'a-file');
   writeFileSync(blocked, 'not a directory');
   for (const dir of [registry, join(blocked, 'instances')]) {
-    const project = exampleProject(home, await freeRange(2), { dir: `p-${dir.length}` });
+    const project = exampleProject(await freeRange(2), '', `p-${dir.length}`);
     const h = await open(project, { GAME_BRIDGE_INSTANCES: dir });
     const listed = await call(h, 'list_instances', { scan: false });
     expect(listed.isError).toBe(false);

@@ -11,7 +11,8 @@ import { promisify } from 'node:util';
 import { call, connect, type McpHandle } from '../helpers/mcp.js';
 import { freeRange } from '../helpers/ports.js';
 import { CLI, removeDir, tempHome, waitGone } from '../helpers/procs.js';
-import { daemonFacts, exampleProject, liveDaemon, listeningAddresses, reapAndReport } from '../helpers/fault.js';
+import { daemonFacts, liveDaemon, listeningAddresses, reapAndReport } from '../helpers/fault.js';
+import { writeProject } from '../helpers/project.js';
 
 const run = promisify(execFile);
 let home: string;
@@ -48,7 +49,7 @@ test('the token is compared with timingSafeEqual, and every refusal holds on the
   const source = readFileSync(join(process.cwd(), 'daemon', 'server.ts'), 'utf8');
   expect(source).toMatch(/timingSafeEqual\(/);
   expect(source).not.toMatch(/token\s*===|===\s*this\.opts\.token/);
-  const project = exampleProject(home, await freeRange(2));
+  const project = writeProject(join(home, 'project'), { ports: await freeRange(2) }).root;
   const h = await connect({ env, cwd: project });
   handles.push(h);
   if (h.pid) started.add(h.pid);
