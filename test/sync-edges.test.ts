@@ -4,54 +4,23 @@
  * the same port, the port never quiet), and a game whose frame counter moves before its commands
  * are applied (frames-advanced confirmation must wait for the second frame).
  */
-import http from 'node:http';
-import { join } from 'node:path';
+import { fixtureGame, fixtureHealth, getJson, startFixture } from './helpers/fixture-game.js';
 import { gameCall } from './helpers/mcp.js';
 import { pairSuite } from './helpers/pair.js';
-import { freePort } from './helpers/ports.js';
-import { ROOT, waitFor } from './helpers/procs.js';
+import { waitFor } from './helpers/procs.js';
 
-const FIXTURE = join(ROOT, 'test', 'fixtures', 'restartable-game.mjs');
 const suite = pairSuite('gb-sync-');
-
-interface FixtureHealth {
-  ok: true;
-  frame: number;
-  pid: number;
-  generation: number;
-  statePolls: number;
-}
-
-/** GET on a new connection each time: a kept-alive one could still reach the old process. */
-function getJson<T>(port: number, path: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    http
-      .get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
-        let body = '';
-        res.on('data', (d: Buffer) => (body += d.toString()));
-        res.on('end', () => resolve(JSON.parse(body) as T));
-      })
-      .on('error', reject);
-  });
-}
-const health = (port: number) => getJson<FixtureHealth>(port, '/health');
-const gameOf = async (port: number) => (await getJson<{ game: { bumps: Record<string, number>; received: string[] } }>(port, '/state')).game;
-
-/** Start the fixture game in its own process group (its respawned copies join it), reaped after the test. */
-async function startFixture(args: string[]): Promise<number> {
-  const port = await freePort();
-  const child = suite.reaper.spawn(process.execPath, [FIXTURE, '--port', String(port), ...args], { detached: true, stdio: 'ignore', env: { ...process.env, ...suite.env } });
-  suite.trackGroup(child.pid!);
-  await waitFor(`fixture game on ${port}`, async () => (await health(port)).ok, 15000);
-  return port;
-}
+const start = (args: string[]) => startFixture(suite.reaper, suite.env, suite.trackGroup, args);
+const health = fixtureHealth;
+const gameOf = fixtureGame;
+const respawn = (port: number) => getJson(port, '/respawn');
 
 test('a game restarted while a command is pending: the call is answered CallInterrupted, not a timeout', async () => {
-  const port = await startFixture(['--first-frame', '100000', '--hold']);
+  const port = await start(['--first-frame', '100000', '--hold']);
   const h = await suite.open();
   const bumping = gameCall(h, port, 'bump', { tag: 'r1' }, 60000);
   await waitFor('the bump queued at the game', async () => (await gameOf(port)).received.includes('bump:r1'), 20000);
-  await getJson(port, '/respawn');
+  await respawn(port);
   const r = await bumping;
   expect(r.text).toMatch(new RegExp(`^CallInterrupted: Command 'bump' on port ${port} .*restarted`));
   const now = await health(port);
@@ -60,11 +29,11 @@ test('a game restarted while a command is pending: the call is answered CallInte
 });
 
 test('a game restarted while wait_for polls: the wait is answered CallInterrupted, not a timeout', async () => {
-  const port = await startFixture(['--first-frame', '100000']);
+  const port = await start(['--first-frame', '100000']);
   const h = await suite.open();
   const waiting = gameCall(h, port, 'wait_for', { path: 'game.never', exists: true, timeoutMs: 20000 }, 60000);
   await waitFor('wait_for polling the game', async () => (await health(port)).statePolls >= 2, 20000);
-  await getJson(port, '/respawn');
+  await respawn(port);
   const r = await waiting;
   expect(r.text).toMatch(new RegExp(`^CallInterrupted: wait_for game.never on port ${port} .*restarted`));
   expect((await health(port)).generation).toBe(2);
@@ -73,7 +42,7 @@ test('a game restarted while wait_for polls: the wait is answered CallInterrupte
 test('frames-advanced: the state returned already shows the command applied, on a game that applies commands late in a frame', async () => {
   // 10 fps, commands applied 70 ms after the frame counter moved: the state one frame after the
   // command may not show it yet; two frames after, it must.
-  const port = await startFixture(['--no-completed-id', '--fps', '10', '--apply-late', '70']);
+  const port = await start(['--no-completed-id', '--fps', '10', '--apply-late', '70']);
   const h = await suite.open();
   for (const tag of ['f1', 'f2', 'f3']) {
     const r = await gameCall(h, port, 'bump', { tag });
