@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { call, connect, gameCall, type McpHandle } from '../helpers/mcp.js';
 import { freePort, freeRange } from '../helpers/ports.js';
 import { alive, CLI, EXAMPLE_GAME, removeDir, tempHome, waitFor, waitGone } from '../helpers/procs.js';
-import { daemonFacts, daemonsOf, gameState, liveDaemon, processesOf, reapAndReport, sleep } from '../helpers/fault.js';
+import { daemonFacts, daemonsOf, gameState, liveDaemon, processesOf, reapAndReport } from '../helpers/fault.js';
 import { writeProject } from '../helpers/project.js';
 
 const run = promisify(execFile);
