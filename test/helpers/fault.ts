@@ -10,6 +10,11 @@ import { alive, CLI, waitFor } from './procs.js';
 /** SOAK=1 (npm run soak) runs the long form of every suite. */
 export const SOAK = process.env.SOAK === '1';
 
+/** A suite's figures go to stderr only when asked for (SOAK=1 or FIGURES=1): a passing run is quiet. */
+export function reportFigures(label: string, text: string): void {
+  if (SOAK || process.env.FIGURES === '1') process.stderr.write(`${label} ${text}\n`);
+}
+
 /** mulberry32: a tiny seeded PRNG, so every fuzz and chaos run is reproducible from its seed. */
 export function prng(seed: number): { next(): number; int(lo: number, hi: number): number; pick<T>(xs: readonly T[]): T; chance(p: number): boolean } {
   let a = seed >>> 0;

@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import { call, connect, gameCall, type McpHandle } from '../helpers/mcp.js';
 import { freeRange } from '../helpers/ports.js';
 import { alive, CLI, removeDir, tempHome, waitFor, waitGone } from '../helpers/procs.js';
-import { daemonsOf, gameState, liveDaemon, prng, reapAndReport, SOAK, seedFor, sleep } from '../helpers/fault.js';
+import { daemonsOf, gameState, liveDaemon, prng, reapAndReport, reportFigures, SOAK, seedFor, sleep } from '../helpers/fault.js';
 import { writeProject } from '../helpers/project.js';
 
 const run = promisify(execFile);
@@ -173,7 +173,7 @@ test(`chaos: ${CLIENTS} clients × mixed calls while the daemon is kill -9'ed ${
     lostSafe: tally.lostSafe.length,
     unexpected: tally.unexpected.length,
   };
-  process.stderr.write(`CHAOS FIGURES ${JSON.stringify(figures)}\n`);
+  reportFigures('CHAOS FIGURES', JSON.stringify(figures));
   expect(duplicates).toEqual([]);
   expect(missing).toEqual([]);
   expect(tally.lostSafe).toEqual([]);
