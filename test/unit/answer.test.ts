@@ -1,5 +1,5 @@
 /** Bounded answers (SPEC §5): never over the limit, always valid JSON, saying how to ask for less. */
-import { truncateAnswer, okResult } from '../daemon/tools/answer.js';
+import { truncateAnswer, okResult } from '../../daemon/tools/answer.js';
 
 test('a small answer passes unchanged, text and JSON alike', () => {
   const json = { port: 1, value: 'x' };
