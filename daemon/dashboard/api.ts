@@ -24,7 +24,8 @@ export async function toolsets(host: DashboardHost, res: ServerResponse, port: n
   const out: ToolsetView[] = [];
   for (const toolset of names) {
     const d = await host.call('describe_toolset', { port, toolset }, false);
-    if (!d.isError && d.structuredContent) out.push(d.structuredContent as unknown as ToolsetView);
+    const ts = d.structuredContent as { toolset?: string; description?: string; tools?: ToolsetView['tools'] } | undefined;
+    if (!d.isError && ts) out.push({ name: ts.toolset ?? toolset, description: ts.description ?? '', tools: ts.tools ?? [] });
   }
   sendJson(res, 200, { port, game: list.structuredContent?.game ?? null, toolsets: out });
 }

@@ -100,9 +100,11 @@ export class DashboardModel {
     if (!res.isError && res.structuredContent) this.discovered = res.structuredContent as unknown as ListResult;
   }
 
+  /** Launched and discovered games, and any port a session called lately (it may lie outside the scan range). */
   private livePorts(): number[] {
     const ports = new Set<number>(this.host.bridge.launcher.list().map((i) => i.port));
     for (const l of this.discovered?.live ?? []) ports.add(l.port);
+    for (const c of this.host.bridge.feed.recent()) if (c.port !== undefined) ports.add(c.port);
     return [...ports].sort((a, b) => a - b);
   }
 
@@ -123,8 +125,10 @@ export class DashboardModel {
   private compose(ports: number[]): DashboardState {
     const bridge = this.host.bridge;
     const byPort = new Map((this.discovered?.live ?? []).map((l) => [l.port, l]));
-    const instances: InstanceView[] = ports.map((port) => this.instance(port, bridge.launcher.get(port), byPort.get(port)));
-    const shown = new Set(ports);
+    // A port known only from the feed is shown while a game answers on it.
+    const known = ports.filter((p) => this.frames.has(p) || bridge.launcher.get(p) || byPort.has(p));
+    const instances: InstanceView[] = known.map((port) => this.instance(port, bridge.launcher.get(port), byPort.get(port)));
+    const shown = new Set(known);
     for (const s of this.discovered?.stale ?? []) {
       if (shown.has(s.port)) continue;
       shown.add(s.port);

@@ -14,6 +14,8 @@ export class SessionContext {
     readonly config: SessionConfig,
     readonly sessionId: string,
     readonly composites: CompositeRegistry,
+    /** an observer (the dashboard) looks and calls without adopting anything */
+    readonly observer = false,
   ) {}
 
   /**
@@ -37,6 +39,7 @@ export class SessionContext {
 
   /** A session that uses a detached instance adopts it (SPEC §6.4). */
   touch(port: number): void {
+    if (this.observer) return;
     this.bridge.owners.touch(port, this.sessionId);
   }
 
