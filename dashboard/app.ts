@@ -45,7 +45,7 @@ function connect(): void {
     connection('live', 'Live');
   });
   source.addEventListener('state', (e) => applyState(JSON.parse((e as MessageEvent).data) as DashboardState));
-  source.addEventListener('call', (e) => feed.add(JSON.parse((e as MessageEvent).data) as CallSummary));
+  source.addEventListener('calls', (e) => feed.addMany(JSON.parse((e as MessageEvent).data) as CallSummary[]));
   source.addEventListener('error', () => {
     if (source.readyState === EventSource.CLOSED) {
       // Refused (a new daemon does not know this browser's cookie) or gone for good.

@@ -31,6 +31,11 @@ export class CallFeed {
     for (const c of calls) this.add(c, false);
   }
 
+  /** A batch of finished calls, oldest first (only the newest MAX_ROWS are drawn). */
+  addMany(calls: CallSummary[]): void {
+    for (const c of calls.slice(-MAX_ROWS)) this.add(c);
+  }
+
   add(c: CallSummary, fresh = true): void {
     this.total++;
     const tool = h('span', { class: 'tool' }, c.tool, c.gameTool ? h('span', { class: 'game' }, ` › ${c.gameTool}`) : '');

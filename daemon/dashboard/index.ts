@@ -22,6 +22,9 @@ export interface Dashboard {
 }
 
 const ASSETS = new Set(['app.js', 'app.css', 'favicon.svg']);
+const CALL_BATCH_MS = 50;
+/** A page never needs more calls at once than the feed keeps. */
+const MAX_BATCH = 200;
 
 export function createDashboard(host: DashboardHost): Dashboard {
   const access = new DashboardAccess(host.port);
@@ -30,7 +33,20 @@ export function createDashboard(host: DashboardHost): Dashboard {
     (count) => (count > 0 ? model.start() : model.stop()),
   );
   const model = new DashboardModel(host, (state) => stream.send('state', state));
-  const onCall = (c: CallSummary) => stream.send('call', c);
+  // Calls go out in small batches: under a load of thousands of calls a second, one event per
+  // call would cost the daemon a write each and the page a render each.
+  let pending: CallSummary[] = [];
+  let flush: NodeJS.Timeout | undefined;
+  const onCall = (c: CallSummary) => {
+    if (!stream.count) return;
+    pending.push(c);
+    flush ??= setTimeout(() => {
+      flush = undefined;
+      const batch = pending.length > MAX_BATCH ? pending.slice(-MAX_BATCH) : pending;
+      pending = [];
+      stream.send('calls', batch);
+    }, CALL_BATCH_MS);
+  };
   host.bridge.feed.on('call', onCall);
 
   const hello = async (): Promise<DashboardHello> => ({
