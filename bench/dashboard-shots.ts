@@ -26,8 +26,7 @@ async function main(): Promise<void> {
     await claude.call('launch_instance', {});
     await cursor.call('launch_instance', {});
     await third.call('launch_instance', {});
-    await third.call('call_tool', { port: p3, name: 'close' });
-    await third.close();
+    let thirdRunning = true;
 
     const chromium = await startBrowser(r);
     try {
@@ -36,8 +35,16 @@ async function main(): Promise<void> {
         const page = await context.newPage();
         await page.goto(await dashboardUrl(home));
         await page.locator(`article.card[data-port="${p1}"][data-status="live"]`).waitFor({ timeout: 15000 });
+        if (thirdRunning) {
+          // ends while the page watches: the dashboard keeps its exit
+          await third.call('call_tool', { port: p3, name: 'close' });
+          await third.close();
+          thirdRunning = false;
+          await page.locator(`article.card[data-port="${p3}"][data-status="exited"]`).waitFor({ timeout: 15000 });
+        }
         await play(claude, cursor, p1, p2);
         if (act) await act(page);
+        await page.evaluate(() => window.scrollTo(0, 0));
         await sleep(1500); // frame rates need two /health answers; the feed's highlight fades
         await page.screenshot({ path: join(out, name) });
         log(`wrote ${join(out, name)}`);

@@ -11,11 +11,11 @@ import { dashboardUrl, startBrowser } from './browser.js';
 import { connectMcp, freeRange, GAME, median, now, round, type Mcp, type Reaper } from './harness.js';
 import { ms, type BenchConfig, type Measurement } from './types.js';
 
-/** A project whose gamebridge.json launches the example game on `port`. */
+/** A project whose gamebridge.json launches the example game (with its screenshot) on `port`. */
 export function gameProject(r: Reaper, port: number, name = 'Crate Stack'): string {
   const dir = r.tempDir('gb-bench-proj-');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'gamebridge.json'), JSON.stringify({ name, launch: { command: `node "${GAME}" --port {port} --name "${name}"`, portRange: String(port), readyTimeoutMs: 30000 } }));
+  writeFileSync(join(dir, 'gamebridge.json'), JSON.stringify({ name, launch: { command: `node "${GAME}" --port {port} --screenshot --name "${name}"`, portRange: String(port), readyTimeoutMs: 30000 } }));
   return dir;
 }
 

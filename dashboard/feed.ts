@@ -40,12 +40,12 @@ export class CallFeed {
     this.total++;
     const tool = h('span', { class: 'tool' }, c.tool, c.gameTool ? h('span', { class: 'game' }, ` › ${c.gameTool}`) : '');
     const result = c.ok ? h('span', { class: 'badge s-live' }, 'OK') : h('span', { class: 'badge s-bad' }, c.errorClass ?? 'Error');
-    const who = this.sessionNames.get(c.session) ?? shortId(c.session);
+    const who = c.client ?? this.sessionNames.get(c.session) ?? shortId(c.session);
     const summary = h(
       'summary',
       {},
       h('time', { datetime: c.at }, clock(c.at, true)),
-      h('span', { class: 'sess', title: c.session }, who),
+      h('span', { class: 'sess', title: `session ${c.session}` }, who),
       tool,
       h('span', { class: 'port' }, c.port !== undefined ? `:${c.port}` : ''),
       h('span', { class: 'ms' }, `${c.ms < 10 ? c.ms.toFixed(1) : Math.round(c.ms)} ms`),

@@ -22,9 +22,12 @@ interface Card {
   logPre: HTMLElement;
   media: HTMLElement;
   view: InstanceView;
+  logAtEnd: boolean;
 }
 
-const FACTS = ['Port', 'PID', 'Owner', 'Uptime', 'FPS', 'Frame', 'Screen', 'Found by'] as const;
+const FACTS = ['Port', 'PID', 'Owner', 'Uptime', 'FPS', 'Frame', 'Screen', 'Source'] as const;
+/** What still means something for a game that is not running. */
+const GONE_FACTS = new Set<string>(['Port', 'PID', 'Uptime']);
 
 export class InstanceCards {
   private cards = new Map<number, Card>();
@@ -54,6 +57,7 @@ export class InstanceCards {
       card.view = view;
       this.fill(card);
       if (this.root.children[i + 1] !== card.el) this.root.insertBefore(card.el, this.root.children[i + 1] ?? null);
+      if (card.logAtEnd) card.logPre.scrollTop = card.logPre.scrollHeight;
     });
   }
 
@@ -78,7 +82,7 @@ export class InstanceCards {
     const notes = h('div');
     const tags = h('div', { class: 'tags', 'aria-label': 'Toolsets' });
     const el = h('article', { class: 'card', 'aria-label': `Instance on port ${view.port}` }, h('div', { class: 'card-head' }, title, badge), dl, notes, tags, media);
-    const card: Card = { el, title, badge, facts, notes, tags, log, logPre, media, view };
+    const card: Card = { el, title, badge, facts, notes, tags, log, logPre, media, view, logAtEnd: true };
     this.cards.set(view.port, card);
     return card;
   }
@@ -100,22 +104,22 @@ export class InstanceCards {
       FPS: v.fps === null ? '—' : v.fps.toFixed(1),
       Frame: v.frame === null ? '—' : String(v.frame),
       Screen: v.screen ?? '—',
-      'Found by': v.discovery ?? (v.status === 'stale' ? 'registry' : '—'),
+      Source: v.launched ? 'launched here' : v.discovery === 'both' ? 'registry + scan' : (v.discovery ?? (v.status === 'stale' ? 'registry' : '—')),
     };
     for (const f of FACTS) {
       const dd = card.facts.get(f)!;
       setText(dd, values[f]);
-      dd.title = values[f];
+      dd.title = f === 'Owner' && v.owner ? `session ${v.owner}` : values[f];
+      dd.parentElement!.hidden = (v.status === 'exited' || v.status === 'stale') && !GONE_FACTS.has(f);
     }
+    setText(card.facts.get('Uptime')!.previousElementSibling!, v.status === 'exited' ? 'Ran for' : 'Uptime');
     card.notes.replaceChildren(...notes(v));
     card.tags.replaceChildren(...v.toolsets.map((t) => h('span', { class: 'tag' }, t)));
     card.log.hidden = !v.log;
     const text = v.log && v.log.length ? v.log.join('\n') : '(no output yet)';
-    if (card.logPre.textContent !== text) {
-      const atEnd = card.logPre.scrollTop + card.logPre.clientHeight >= card.logPre.scrollHeight - 4;
-      card.logPre.textContent = text;
-      if (atEnd) card.logPre.scrollTop = card.logPre.scrollHeight;
-    }
+    // Follow the log's end unless the reader scrolled up in it.
+    card.logAtEnd = !card.logPre.isConnected || card.logPre.scrollTop + card.logPre.clientHeight >= card.logPre.scrollHeight - 4;
+    setText(card.logPre, text);
     this.shots.attach(card.media, v);
   }
 }

@@ -32,7 +32,7 @@ export class SessionList {
 
   /** Display names for session ids (feed rows, owners). */
   names(): Map<string, string> {
-    return new Map(this.views.map((s) => [s.id, s.client ? `${s.client.name} · ${shortId(s.id)}` : shortId(s.id)]));
+    return new Map(this.views.map((s) => [s.id, s.client ? s.client.name : shortId(s.id)]));
   }
 
   tick(): void {

@@ -31,7 +31,7 @@ async function project(): Promise<{ dir: string; port: number }> {
   const dir = join(suite.home, 'project');
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
-  writeFileSync(join(dir, 'gamebridge.json'), JSON.stringify({ name: 'Crate Stack', launch: { command: `node "${EXAMPLE_GAME}" --port {port}`, portRange: String(port), readyTimeoutMs: 30000 } }));
+  writeFileSync(join(dir, 'gamebridge.json'), JSON.stringify({ name: 'Crate Stack', launch: { command: `node "${EXAMPLE_GAME}" --port {port} --screenshot`, portRange: String(port), readyTimeoutMs: 30000 } }));
   return { dir, port };
 }
 
@@ -60,6 +60,8 @@ test('the page lists a launched game; an SDK client\'s call_tool shows in the fe
   await page.waitForFunction((p) => /^\d+\.\d$/.test(document.querySelector(`article.card[data-port="${p}"] dl div:nth-child(5) dd`)?.textContent ?? ''), port, { timeout: 10000 });
   await expect(card.locator('dl').textContent()).resolves.toContain('jest');
   await expect(card.locator('.log pre').textContent()).resolves.toContain('crate-stack:');
+  // the latest screenshot, fetched from the game's /screenshot through the daemon
+  await page.waitForFunction((p) => (document.querySelector(`article.card[data-port="${p}"] figure.shot:not([hidden]) img`) as HTMLImageElement | null)?.naturalWidth === 160, port, { timeout: 10000 });
   // the session, with the client's name and version from initialize
   await expect(page.locator('#sessions').textContent()).resolves.toContain('jest 1.0.0');
 

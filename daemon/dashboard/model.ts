@@ -19,6 +19,8 @@ interface FrameMark {
   frame: number;
   t: number;
   fps: number | null;
+  /** /health's capabilities (a game with 'input' reports held inputs in /state) */
+  caps: string[];
 }
 
 export class DashboardModel {
@@ -28,6 +30,7 @@ export class DashboardModel {
   private discovered?: ListResult;
   private discoveredAt = 0;
   private frames = new Map<number, FrameMark>();
+  private held = new Map<number, unknown[]>();
   private readonly exits: ExitBook;
   private last?: DashboardState;
   private lastJson = '';
@@ -73,9 +76,11 @@ export class DashboardModel {
     }
     this.ticking = true;
     try {
-      if (Date.now() - this.discoveredAt >= DISCOVER_EVERY_MS) await this.discover();
+      const discovering = Date.now() - this.discoveredAt >= DISCOVER_EVERY_MS;
+      if (discovering) await this.discover();
       const ports = this.livePorts();
       await Promise.all(ports.map((p) => this.measure(p)));
+      if (discovering) await Promise.all(ports.map((p) => this.readHeld(p)));
       const state = this.compose(ports);
       const json = JSON.stringify({ i: state.instances, s: state.sessions });
       this.last = state;
@@ -116,9 +121,22 @@ export class DashboardModel {
       const frame = typeof h.frame === 'number' ? h.frame : NaN;
       const prev = this.frames.get(port);
       const fps = prev && Number.isFinite(frame) && frame >= prev.frame && now > prev.t ? ((frame - prev.frame) * 1000) / (now - prev.t) : null;
-      this.frames.set(port, { frame, t: now, fps: fps === null ? null : Math.round(fps * 10) / 10 });
+      const caps = Array.isArray(h.capabilities) ? h.capabilities.map(String) : [];
+      this.frames.set(port, { frame, t: now, fps: fps === null ? null : Math.round(fps * 10) / 10, caps });
     } catch {
       this.frames.delete(port);
+    }
+  }
+
+  /** Held inputs, from /state of the games that declare the input capability (with discovery's pace). */
+  private async readHeld(port: number): Promise<void> {
+    if (!this.frames.get(port)?.caps.includes('input')) return void this.held.delete(port);
+    try {
+      const state = await this.host.bridge.client(port, HEALTH_TIMEOUT_MS).state(undefined, HEALTH_TIMEOUT_MS);
+      const held = (state.input as { held?: unknown } | undefined)?.held;
+      this.held.set(port, Array.isArray(held) ? held : []);
+    } catch {
+      this.held.delete(port);
     }
   }
 
@@ -145,7 +163,7 @@ export class DashboardModel {
   private instance(port: number, inst: LaunchedInstance | undefined, live: LiveInstance | undefined): InstanceView {
     const mark = this.frames.get(port);
     const base = inst ? this.launchedFacts(inst) : blank(port);
-    const held = (live as { held?: unknown } | undefined)?.held;
+    const held = this.held.get(port);
     return {
       ...base,
       status: mark ? (live?.status ?? 'live') : 'unreachable',
@@ -158,7 +176,7 @@ export class DashboardModel {
       screen: live?.screen ?? null,
       toolsets: live?.toolsets ?? [],
       discovery: live?.discovery ?? (inst ? 'launched' : null),
-      held: Array.isArray(held) ? held : null,
+      held: held ?? null,
       log: inst ? this.logTail(port) : null,
     };
   }

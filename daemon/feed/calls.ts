@@ -24,6 +24,7 @@ export interface CallRecord extends CallSummary {
 export interface CallDone {
   at: number;
   session: string;
+  client?: string;
   tool: string;
   args: Record<string, unknown>;
   port?: number;
@@ -48,6 +49,7 @@ export class CallFeed extends EventEmitter {
       id: this.nextId++,
       at: new Date(done.at).toISOString(),
       session: done.session,
+      ...(done.client ? { client: done.client } : {}),
       tool: done.tool,
       ...(gameTool ? { gameTool } : {}),
       ...(done.port !== undefined ? { port: done.port } : {}),

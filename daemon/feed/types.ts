@@ -5,6 +5,8 @@ export interface CallSummary {
   /** ISO time the call started */
   at: string;
   session: string;
+  /** the session's MCP client name (from its initialize), when it gave one */
+  client?: string;
   tool: string;
   /** call_tool's game tool (its `name` argument) */
   gameTool?: string;

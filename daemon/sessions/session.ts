@@ -120,6 +120,7 @@ export function createEngineSession(bridge: Bridge, config: SessionConfig, sessi
     bridge.feed.record({
       at,
       session: sessionId,
+      client: opts.observer ? 'dashboard' : registration.client?.name,
       tool: name,
       args,
       port: portOf(name, args, context),
