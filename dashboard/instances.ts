@@ -28,6 +28,8 @@ interface Card {
 const FACTS = ['Port', 'PID', 'Owner', 'Uptime', 'FPS', 'Frame', 'Screen', 'Source'] as const;
 /** What still means something for a game that is not running. */
 const GONE_FACTS = new Set<string>(['Port', 'PID', 'Uptime']);
+/** Words rather than numbers: set in the text face, which is narrower than the monospace one. */
+const TEXT_FACTS = new Set<string>(['Owner', 'Screen', 'Source']);
 
 export class InstanceCards {
   private cards = new Map<number, Card>();
@@ -72,16 +74,17 @@ export class InstanceCards {
     const facts = new Map<string, HTMLElement>();
     const dl = h('dl', { class: 'facts' });
     for (const f of FACTS) {
-      const dd = h('dd');
+      const dd = h('dd', { class: TEXT_FACTS.has(f) ? 'text' : undefined });
       facts.set(f, dd);
       dl.append(h('div', {}, h('dt', {}, f), dd));
     }
     const logPre = h('pre', { tabindex: 0 });
     const log = h('details', { class: 'log', open: true }, h('summary', {}, 'Log tail'), logPre);
-    const media = h('div', { class: 'media' }, log);
     const notes = h('div');
     const tags = h('div', { class: 'tags', 'aria-label': 'Toolsets' });
-    const el = h('article', { class: 'card', 'aria-label': `Instance on port ${view.port}` }, h('div', { class: 'card-head' }, title, badge), dl, notes, tags, media);
+    // facts beside the screenshot (when the game serves one), the log below both
+    const media = h('div', { class: 'media' }, h('div', { class: 'about' }, dl, notes, tags));
+    const el = h('article', { class: 'card', 'aria-label': `Instance on port ${view.port}` }, h('div', { class: 'card-head' }, title, badge), media, log);
     const card: Card = { el, title, badge, facts, notes, tags, log, logPre, media, view, logAtEnd: true };
     this.cards.set(view.port, card);
     return card;
@@ -104,7 +107,7 @@ export class InstanceCards {
       FPS: v.fps === null ? '—' : v.fps.toFixed(1),
       Frame: v.frame === null ? '—' : String(v.frame),
       Screen: v.screen ?? '—',
-      Source: v.launched ? 'launched here' : v.discovery === 'both' ? 'registry + scan' : (v.discovery ?? (v.status === 'stale' ? 'registry' : '—')),
+      Source: v.launched ? 'launched' : v.discovery === 'both' ? 'registry + scan' : (v.discovery ?? (v.status === 'stale' ? 'registry' : '—')),
     };
     for (const f of FACTS) {
       const dd = card.facts.get(f)!;
