@@ -14,7 +14,8 @@ export class CallFeed {
   private readonly list = byId<HTMLOListElement>('feed');
   private readonly errorsOnly = byId<HTMLInputElement>('errors-only');
   private sessionNames = new Map<string, string>();
-  private total = 0;
+  private queued: CallSummary[] = [];
+  private frame?: number;
 
   constructor() {
     this.errorsOnly.addEventListener('change', () => this.applyFilter());
@@ -27,17 +28,41 @@ export class CallFeed {
   /** The daemon's kept calls (oldest first), replacing what is shown. */
   reset(calls: CallSummary[]): void {
     this.list.replaceChildren();
-    this.total = 0;
-    for (const c of calls) this.add(c, false);
+    this.queued = [];
+    const rows = document.createDocumentFragment();
+    for (let i = calls.length - 1; i >= 0; i--) rows.append(this.row(calls[i], false));
+    this.list.append(rows);
+    this.trim();
   }
 
-  /** A batch of finished calls, oldest first (only the newest MAX_ROWS are drawn). */
+  /** Finished calls, oldest first: drawn once per animation frame, at most MAX_ROWS of them. */
   addMany(calls: CallSummary[]): void {
-    for (const c of calls.slice(-MAX_ROWS)) this.add(c);
+    this.queued.push(...calls);
+    if (this.queued.length > MAX_ROWS) this.queued.splice(0, this.queued.length - MAX_ROWS);
+    this.frame ??= requestAnimationFrame(() => {
+      this.frame = undefined;
+      const batch = this.queued;
+      this.queued = [];
+      // a burst is shown without the highlight: it would only flicker
+      const fresh = batch.length <= 5;
+      const rows = document.createDocumentFragment();
+      for (let i = batch.length - 1; i >= 0; i--) rows.append(this.row(batch[i], fresh));
+      this.list.prepend(rows);
+      this.trim();
+    });
   }
 
   add(c: CallSummary, fresh = true): void {
-    this.total++;
+    this.list.prepend(this.row(c, fresh));
+    this.trim();
+  }
+
+  private trim(): void {
+    while (this.list.childElementCount > MAX_ROWS) this.list.lastElementChild?.remove();
+    this.counts();
+  }
+
+  private row(c: CallSummary, fresh: boolean): HTMLLIElement {
     const tool = h('span', { class: 'tool' }, c.tool, c.gameTool ? h('span', { class: 'game' }, ` › ${c.gameTool}`) : '');
     const result = c.ok ? h('span', { class: 'badge s-live' }, 'OK') : h('span', { class: 'badge s-bad' }, c.errorClass ?? 'Error');
     const who = c.client ?? this.sessionNames.get(c.session) ?? shortId(c.session);
@@ -58,9 +83,7 @@ export class CallFeed {
     });
     const li = h('li', { class: `call${fresh ? ' fresh' : ''}`, 'data-id': c.id, 'data-ok': String(c.ok), 'data-tool': c.gameTool ?? c.tool }, details);
     li.hidden = this.errorsOnly.checked && c.ok;
-    this.list.prepend(li);
-    while (this.list.childElementCount > MAX_ROWS) this.list.lastElementChild?.remove();
-    this.counts();
+    return li;
   }
 
   private async expand(id: number, body: HTMLElement): Promise<void> {
