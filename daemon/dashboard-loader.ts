@@ -5,7 +5,7 @@
  */
 import { sessionConfigFrom, type SessionConfig } from '../shared/config.js';
 import { VERSION } from '../shared/version.js';
-import type { Bridge } from './bridge.js';
+import type { DaemonState } from './state.js';
 import type { Dashboard } from './dashboard/index.js';
 import type { DashboardHost } from './dashboard/host.js';
 import { createEngineSession } from './sessions/session.js';
@@ -18,7 +18,7 @@ export function isDashboardPage(url: string | undefined): boolean {
 }
 
 export interface DashboardDeps {
-  bridge: Bridge;
+  state: DaemonState;
   port: () => number;
   log: (line: string) => void;
   facts: () => Record<string, unknown>;
@@ -29,15 +29,15 @@ export async function loadDashboard(deps: DashboardDeps): Promise<Dashboard> {
   // Next to this file both in dist/daemon/ and beside the bundle (dist/daemon/bundle.mjs).
   const mod = (await import(new URL('./dashboard/index.js', import.meta.url).href)) as typeof import('./dashboard/index.js');
   const facts = deps.facts();
-  const home = String(facts.home ?? deps.bridge.opts.home);
+  const home = String(facts.home ?? deps.state.opts.home);
   // The dashboard's own session: it looks and calls, but is not a client, and adopts nothing.
-  const session = createEngineSession(deps.bridge, dashboardConfig(home), 'dashboard', { observer: true, cwd: home });
+  const session = createEngineSession(deps.state, dashboardConfig(home), 'dashboard', { observer: true, cwd: home });
   const host: DashboardHost = {
-    bridge: deps.bridge,
+    state: deps.state,
     port: deps.port,
     version: VERSION,
     home,
-    startedAt: String(facts.startedAt ?? deps.bridge.startedAt.toISOString()),
+    startedAt: String(facts.startedAt ?? deps.state.startedAt.toISOString()),
     log: deps.log,
     call: (name, args, record) => session.call(name, args, record),
   };

@@ -11,7 +11,7 @@ const MAX_BODY = 256 * 1024;
 
 /** GET /dashboard/api/calls/:id → the recorded call with its arguments and answer. */
 export function callRecord(host: DashboardHost, res: ServerResponse, id: number): void {
-  const rec = host.bridge.feed.get(id);
+  const rec = host.state.feed.get(id);
   if (!rec) return sendJson(res, 404, { error: `call ${id} is no longer in the feed (it keeps the last calls only)` });
   sendJson(res, 200, rec);
 }
@@ -33,7 +33,7 @@ export async function toolsets(host: DashboardHost, res: ServerResponse, port: n
 /** GET /dashboard/api/screenshot?port=N → the game's PNG, or 404 when it serves none. */
 export async function screenshot(host: DashboardHost, res: ServerResponse, port: number): Promise<void> {
   try {
-    const png = await host.bridge.client(port, 3000).screenshot();
+    const png = await host.state.client(port, 3000).screenshot();
     if (!png) return sendJson(res, 404, { error: 'this game serves no /screenshot' });
     res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length, 'cache-control': 'no-store' }).end(png);
   } catch (e) {

@@ -3,11 +3,11 @@
  * from disk on demand (never bundled into the daemon), so it imports nothing stateful from the
  * daemon: everything live comes through this object, typed by erased type-only imports.
  */
-import type { Bridge } from '../bridge.js';
+import type { DaemonState } from '../state.js';
 import type { CallToolResult } from '../tools/answer.js';
 
 export interface DashboardHost {
-  bridge: Bridge;
+  state: DaemonState;
   /** the daemon's HTTP port (the page's own origin) */
   port(): number;
   version: string;

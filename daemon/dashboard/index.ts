@@ -47,11 +47,11 @@ export function createDashboard(host: DashboardHost): Dashboard {
       stream.send('calls', batch);
     }, CALL_BATCH_MS);
   };
-  host.bridge.feed.on('call', onCall);
+  host.state.feed.on('call', onCall);
 
   const hello = async (): Promise<DashboardHello> => ({
     daemon: { pid: process.pid, version: host.version, port: host.port(), home: host.home, startedAt: host.startedAt },
-    calls: host.bridge.feed.recent(),
+    calls: host.state.feed.recent(),
     state: await model.state(),
   });
 
@@ -91,7 +91,7 @@ export function createDashboard(host: DashboardHost): Dashboard {
       });
     },
     close() {
-      host.bridge.feed.off('call', onCall);
+      host.state.feed.off('call', onCall);
       model.stop();
       stream.closeAll();
     },

@@ -39,9 +39,9 @@ export class DashboardModel {
     private readonly host: DashboardHost,
     private readonly onChange: (state: DashboardState) => void,
   ) {
-    this.exits = new ExitBook(host.bridge.launcher);
+    this.exits = new ExitBook(host.state.launcher);
     // A launch or an exit shows at once, not at the next tick.
-    host.bridge.instanceListeners.add(() => {
+    host.state.instanceListeners.add(() => {
       this.discoveredAt = 0;
       if (this.timer) void this.tick();
     });
@@ -107,9 +107,9 @@ export class DashboardModel {
 
   /** Launched and discovered games, and any port a session called lately (it may lie outside the scan range). */
   private livePorts(): number[] {
-    const ports = new Set<number>(this.host.bridge.launcher.list().map((i) => i.port));
+    const ports = new Set<number>(this.host.state.launcher.list().map((i) => i.port));
     for (const l of this.discovered?.live ?? []) ports.add(l.port);
-    for (const c of this.host.bridge.feed.recent()) if (c.port !== undefined) ports.add(c.port);
+    for (const c of this.host.state.feed.recent()) if (c.port !== undefined) ports.add(c.port);
     return [...ports].sort((a, b) => a - b);
   }
 
@@ -117,7 +117,7 @@ export class DashboardModel {
   private async measure(port: number): Promise<void> {
     const now = performance.now();
     try {
-      const h = await this.host.bridge.client(port, HEALTH_TIMEOUT_MS).health(HEALTH_TIMEOUT_MS);
+      const h = await this.host.state.client(port, HEALTH_TIMEOUT_MS).health(HEALTH_TIMEOUT_MS);
       const frame = typeof h.frame === 'number' ? h.frame : NaN;
       const prev = this.frames.get(port);
       const fps = prev && Number.isFinite(frame) && frame >= prev.frame && now > prev.t ? ((frame - prev.frame) * 1000) / (now - prev.t) : null;
@@ -132,7 +132,7 @@ export class DashboardModel {
   private async readHeld(port: number): Promise<void> {
     if (!this.frames.get(port)?.caps.includes('input')) return void this.held.delete(port);
     try {
-      const state = await this.host.bridge.client(port, HEALTH_TIMEOUT_MS).state(undefined, HEALTH_TIMEOUT_MS);
+      const state = await this.host.state.client(port, HEALTH_TIMEOUT_MS).state(undefined, HEALTH_TIMEOUT_MS);
       const held = (state.input as { held?: unknown } | undefined)?.held;
       this.held.set(port, Array.isArray(held) ? held : []);
     } catch {
@@ -141,11 +141,11 @@ export class DashboardModel {
   }
 
   private compose(ports: number[]): DashboardState {
-    const bridge = this.host.bridge;
+    const state = this.host.state;
     const byPort = new Map((this.discovered?.live ?? []).map((l) => [l.port, l]));
     // A port known only from the feed is shown while a game answers on it.
-    const known = ports.filter((p) => this.frames.has(p) || bridge.launcher.get(p) || byPort.has(p));
-    const instances: InstanceView[] = known.map((port) => this.instance(port, bridge.launcher.get(port), byPort.get(port)));
+    const known = ports.filter((p) => this.frames.has(p) || state.launcher.get(p) || byPort.has(p));
+    const instances: InstanceView[] = known.map((port) => this.instance(port, state.launcher.get(port), byPort.get(port)));
     const shown = new Set(known);
     for (const s of this.discovered?.stale ?? []) {
       if (shown.has(s.port)) continue;
@@ -182,24 +182,24 @@ export class DashboardModel {
   }
 
   private launchedFacts(inst: LaunchedInstance): InstanceView {
-    const owner = inst.owner && this.host.bridge.sessions.has(inst.owner) ? inst.owner : null;
+    const owner = inst.owner && this.host.state.sessions.has(inst.owner) ? inst.owner : null;
     return { ...blank(inst.port), name: inst.name, version: inst.version, pid: inst.pid, owner, launched: true, startedAt: inst.startedAt };
   }
 
   private logTail(port: number): string[] | null {
     try {
-      return this.host.bridge.launcher.log(port, LOG_LINES).lines;
+      return this.host.state.launcher.log(port, LOG_LINES).lines;
     } catch {
       return null;
     }
   }
 
   private sessions(): SessionView[] {
-    const bridge = this.host.bridge;
+    const state = this.host.state;
     const calls = new Map<string, number>();
-    for (const c of bridge.feed.recent()) calls.set(c.session, (calls.get(c.session) ?? 0) + 1);
-    const launched = bridge.launcher.list();
-    return [...bridge.sessions.values()].map((s) => ({
+    for (const c of state.feed.recent()) calls.set(c.session, (calls.get(c.session) ?? 0) + 1);
+    const launched = state.launcher.list();
+    return [...state.sessions.values()].map((s) => ({
       id: s.id,
       client: s.client ?? null,
       cwd: s.cwd,

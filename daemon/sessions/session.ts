@@ -10,7 +10,7 @@ import type { ReplayVerdict } from '../../shared/frames.js';
 import { VERSION } from '../../shared/version.js';
 import { usageError } from '../../shared/errors.js';
 import { errorResult, isToolAnswer, okResult, type CallToolResult } from '../tools/answer.js';
-import type { Bridge, SessionInfo } from '../bridge.js';
+import type { DaemonState, SessionInfo } from '../state.js';
 import { CompositeRegistry } from '../composites/registry.js';
 import type { Composite } from '../composites/types.js';
 import { EagerTools } from './eager.js';
@@ -62,13 +62,13 @@ export function advertised(t: ToolDef): Tool {
   return { name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema as Tool['inputSchema'], annotations: annotations(t) };
 }
 
-export function createEngineSession(bridge: Bridge, config: SessionConfig, sessionId: string, opts: EngineSessionOptions = {}): EngineSession {
-  const composites = new CompositeRegistry(opts.composites ?? [], projectComposites(config, (l) => bridge.log(l)));
+export function createEngineSession(state: DaemonState, config: SessionConfig, sessionId: string, opts: EngineSessionOptions = {}): EngineSession {
+  const composites = new CompositeRegistry(opts.composites ?? [], projectComposites(config, (l) => state.log(l)));
   void composites.all().catch(() => undefined); // loaded now, so the first replay verdict knows them
-  const context = new SessionContext(bridge, config, sessionId, composites, opts.observer === true);
+  const context = new SessionContext(state, config, sessionId, composites, opts.observer === true);
   const eager = config.eager ? new EagerTools(context) : undefined;
   const registration: SessionInfo = { id: sessionId, cwd: config.cwd, pid: opts.pid, startedAt: new Date().toISOString() };
-  if (!opts.observer) bridge.addSession(registration);
+  if (!opts.observer) state.addSession(registration);
 
   const server = new Server(
     { name: 'game-bridge-mcp', title: 'Game Bridge', version: VERSION },
@@ -117,7 +117,7 @@ export function createEngineSession(bridge: Bridge, config: SessionConfig, sessi
     const t0 = performance.now();
     const result = await runTool(name, rawArgs, toolExtra);
     const args = (rawArgs && typeof rawArgs === 'object' ? rawArgs : {}) as Record<string, unknown>;
-    bridge.feed.record({
+    state.feed.record({
       at,
       session: sessionId,
       client: opts.observer ? 'dashboard' : registration.client?.name,
@@ -169,7 +169,7 @@ export function createEngineSession(bridge: Bridge, config: SessionConfig, sessi
       if (closed) return;
       closed = true;
       eager?.stop();
-      bridge.endSession(registration);
+      state.endSession(registration);
       await server.close().catch(() => undefined);
     },
   };

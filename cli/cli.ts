@@ -69,7 +69,7 @@ export async function runCli(argv: string[]): Promise<void> {
           .example('$0 dashboard', 'print the URL and open it')
           .example('$0 dashboard --no-open', 'print the URL only (e.g. over SSH, then forward the port)'),
       async (a) => {
-        const { runDashboard } = await import('../cli/dashboard.js');
+        const { runDashboard } = await import('./dashboard.js');
         exitCode = await runDashboard({ open: a.open !== false });
       },
     )
