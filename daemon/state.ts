@@ -8,6 +8,7 @@ import { GameClient } from './game/client.js';
 import { ManifestCache } from './game/cache.js';
 import { Launcher } from './launcher/index.js';
 import { DEFAULT_DETACHED_TTL_MS, Owners } from './launcher/owners.js';
+import { CallFeed } from './feed/calls.js';
 
 export interface DaemonStateOptions {
   home: string;
@@ -21,6 +22,8 @@ export interface SessionInfo {
   cwd: string;
   pid?: number;
   startedAt: string;
+  /** the MCP client's name and version, from its initialize */
+  client?: { name: string; version: string };
 }
 
 export class DaemonState {
@@ -29,6 +32,8 @@ export class DaemonState {
   readonly owners: Owners;
   readonly sessions = new Map<string, SessionInfo>();
   readonly startedAt = new Date();
+  /** every session's last tool calls (the dashboard's feed) */
+  readonly feed = new CallFeed();
   private clients = new Map<string, GameClient>();
   /** listeners told when the set of live instances may have changed (eager mode) */
   readonly instanceListeners = new Set<() => void>();

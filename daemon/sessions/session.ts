@@ -9,8 +9,8 @@ import type { SessionConfig } from '../../shared/config.js';
 import type { ReplayVerdict } from '../../shared/frames.js';
 import { VERSION } from '../../shared/version.js';
 import { usageError } from '../../shared/errors.js';
-import { errorResult, isToolAnswer, okResult } from '../tools/answer.js';
-import type { DaemonState } from '../state.js';
+import { errorResult, isToolAnswer, okResult, type CallToolResult } from '../tools/answer.js';
+import type { DaemonState, SessionInfo } from '../state.js';
 import { CompositeRegistry } from '../composites/registry.js';
 import type { Composite } from '../composites/types.js';
 import { EagerTools } from './eager.js';
@@ -34,6 +34,8 @@ export interface EngineSession {
   server: Server;
   context: SessionContext;
   replayVerdict(msg: unknown): ReplayVerdict;
+  /** Run a tool in-process (the dashboard's form); `record` puts it in the call feed. */
+  call(name: string, args: Record<string, unknown>, record?: boolean): Promise<CallToolResult>;
   close(): Promise<void>;
 }
 
@@ -43,6 +45,8 @@ export interface EngineSessionOptions {
   configError?: string;
   cwd?: string;
   pid?: number;
+  /** the dashboard's own session: not listed among the sessions, and it never adopts a game */
+  observer?: boolean;
 }
 
 function annotations(t: ToolDef) {
@@ -61,10 +65,10 @@ export function advertised(t: ToolDef): Tool {
 export function createEngineSession(state: DaemonState, config: SessionConfig, sessionId: string, opts: EngineSessionOptions = {}): EngineSession {
   const composites = new CompositeRegistry(opts.composites ?? [], projectComposites(config, (l) => state.log(l)));
   void composites.all().catch(() => undefined); // loaded now, so the first replay verdict knows them
-  const context = new SessionContext(state, config, sessionId, composites);
+  const context = new SessionContext(state, config, sessionId, composites, opts.observer === true);
   const eager = config.eager ? new EagerTools(context) : undefined;
-  const registration = { id: sessionId, cwd: config.cwd, pid: opts.pid, startedAt: new Date().toISOString() };
-  state.addSession(registration);
+  const registration: SessionInfo = { id: sessionId, cwd: config.cwd, pid: opts.pid, startedAt: new Date().toISOString() };
+  if (!opts.observer) state.addSession(registration);
 
   const server = new Server(
     { name: 'game-bridge-mcp', title: 'Game Bridge', version: VERSION },
@@ -77,18 +81,8 @@ export function createEngineSession(state: DaemonState, config: SessionConfig, s
     return { tools };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const name = req.params.name;
-    const token = req.params._meta?.progressToken;
-    const toolExtra: ToolCallExtra = {
-      signal: extra.signal,
-      async progress(progress, total, message) {
-        if (token === undefined) return;
-        await extra
-          .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } })
-          .catch(() => undefined);
-      },
-    };
+  /** One tool call, whichever way it came (a client's tools/call, or the dashboard's form). */
+  const runTool = async (name: string, rawArgs: unknown, toolExtra: ToolCallExtra): Promise<CallToolResult> => {
     try {
       if (opts.configError) {
         throw usageError(
@@ -98,12 +92,12 @@ export function createEngineSession(state: DaemonState, config: SessionConfig, s
       }
       const def = TOOLS_BY_NAME.get(name);
       if (def) {
-        const args = validateArgs(name, def.inputSchema, req.params.arguments);
+        const args = validateArgs(name, def.inputSchema, rawArgs);
         const out = await def.handler(args, context, toolExtra);
         return okResult(isToolAnswer(out) ? out : { json: out }, config.maxAnswerChars);
       }
       if (eager) {
-        const out = await eager.call(name, (req.params.arguments ?? {}) as Record<string, unknown>, toolExtra);
+        const out = await eager.call(name, (rawArgs ?? {}) as Record<string, unknown>, toolExtra);
         if (out) return okResult(out, config.maxAnswerChars);
       }
       return errorResult(
@@ -115,7 +109,48 @@ export function createEngineSession(state: DaemonState, config: SessionConfig, s
     } catch (e) {
       return errorResult(e);
     }
+  };
+
+  /** Run a call and put it in the daemon's call feed (the dashboard shows it as it lands). */
+  const recordedCall = async (name: string, rawArgs: unknown, toolExtra: ToolCallExtra): Promise<CallToolResult> => {
+    const at = Date.now();
+    const t0 = performance.now();
+    const result = await runTool(name, rawArgs, toolExtra);
+    const args = (rawArgs && typeof rawArgs === 'object' ? rawArgs : {}) as Record<string, unknown>;
+    state.feed.record({
+      at,
+      session: sessionId,
+      client: opts.observer ? 'dashboard' : registration.client?.name,
+      tool: name,
+      args,
+      port: portOf(name, args, context),
+      ms: performance.now() - t0,
+      isError: result.isError === true,
+      text: result.content[0]?.type === 'text' ? result.content[0].text : '',
+      images: result.content.length - 1,
+    });
+    return result;
+  };
+
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    const token = req.params._meta?.progressToken;
+    const toolExtra: ToolCallExtra = {
+      signal: extra.signal,
+      async progress(progress, total, message) {
+        if (token === undefined) return;
+        await extra
+          .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } })
+          .catch(() => undefined);
+      },
+    };
+    return recordedCall(req.params.name, req.params.arguments, toolExtra);
   });
+
+  // The client's name and version, for the dashboard's session list.
+  server.oninitialized = () => {
+    const v = server.getClientVersion();
+    if (v) registration.client = { name: String(v.name), version: String(v.version) };
+  };
 
   if (eager) {
     eager.onChange(() => void server.sendToolListChanged().catch(() => undefined));
@@ -126,6 +161,10 @@ export function createEngineSession(state: DaemonState, config: SessionConfig, s
     server,
     context,
     replayVerdict: (msg) => replayVerdict(msg, context, eager),
+    call(name, args, record = true) {
+      const extra: ToolCallExtra = { signal: new AbortController().signal, progress: async () => undefined };
+      return record ? recordedCall(name, args, extra) : runTool(name, args, extra);
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -134,6 +173,16 @@ export function createEngineSession(state: DaemonState, config: SessionConfig, s
       await server.close().catch(() => undefined);
     },
   };
+}
+
+/** The game port a call addresses, for the feed (undefined for tools that take none). */
+function portOf(name: string, args: Record<string, unknown>, ctx: SessionContext): number | undefined {
+  if (!TOOLS_BY_NAME.get(name)?.inputSchema.properties.port) return undefined;
+  try {
+    return ctx.resolvePort(args);
+  } catch {
+    return undefined;
+  }
 }
 
 const SAFE_METHODS = new Set(['initialize', 'ping', 'tools/list', 'resources/list', 'prompts/list', 'server/discover', 'resources/templates/list']);
