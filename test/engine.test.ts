@@ -48,8 +48,12 @@ test('advertises exactly the seven tools, with instructions and listChanged', as
   expect(tools.map((t) => t.name).sort()).toEqual(
     ['call_tool', 'describe_toolset', 'instance_log', 'launch_instance', 'list_instances', 'list_toolsets', 'stop_instance'].sort(),
   );
-  expect(tools.find((t) => t.name === 'list_instances')?.annotations?.readOnlyHint).toBe(true);
-  expect(tools.find((t) => t.name === 'call_tool')?.annotations?.readOnlyHint).toBe(false);
+  const hints = (name: string) => tools.find((t) => t.name === name)?.annotations;
+  expect(hints('list_toolsets')?.readOnlyHint).toBe(true);
+  expect(hints('call_tool')?.readOnlyHint).toBe(false);
+  // list_instances {prune: true} deletes registry files: not read-only, but only dead entries go
+  expect(hints('list_instances')).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+  expect(hints('stop_instance')).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
   expect(mcp.client.getInstructions()).toMatch(/list_toolsets.*describe_toolset.*call_tool/s);
   expect(mcp.client.getServerCapabilities()?.tools?.listChanged).toBe(true);
 });

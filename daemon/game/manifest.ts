@@ -1,12 +1,12 @@
 /**
- * The game's tool manifest (SPEC §2 part 1, `GET /tools`), normalised into one shape.
+ * The game's tool manifest (docs/CONTRACT.md, `GET /tools`), normalised into one shape.
  *
  * A manifest is written with whatever serializer the game has, so the reader is tolerant:
  * `toolsets` as an array or a map; arguments under `args`, `arguments` or `params`, as objects,
  * bare names or a map; defaults as strings, numbers or booleans. Anything it cannot make sense
  * of is dropped with a line in `warnings`; nothing here ever throws.
  *
- * Decisions where the spec is silent:
+ * Decisions the contract leaves open:
  * - read-only: `readOnly`, `readonly`, `read_only` and `readOnlyHint` are all honoured, as
  *   `true` or the string "true" (serializers differ in casing; anything else means "may change
  *   the game", the safe reading for replay).
@@ -58,6 +58,10 @@ export interface Manifest {
 
 export const BRIDGE_TOOLSET = 'bridge';
 
+/** The built-in bridge toolset's tools: bridgeToolset() describes them, tools/bridge-toolset.ts runs them. */
+export const BRIDGE_TOOL_NAMES = ['get_state', 'wait_for', 'raw_command', 'health', 'screenshot'] as const;
+export type BridgeToolName = (typeof BRIDGE_TOOL_NAMES)[number];
+
 const TYPE_ALIASES: Record<string, ArgType> = {
   string: 'string', str: 'string', text: 'string', char: 'string', enum: 'string',
   number: 'number', float: 'number', double: 'number', real: 'number', decimal: 'number', num: 'number',
@@ -79,7 +83,7 @@ function argType(v: unknown): ArgType {
 }
 
 /** A default as text; undefined for none (absent or null). */
-function defaultText(v: unknown): string | undefined {
+export function defaultText(v: unknown): string | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
@@ -272,9 +276,9 @@ export function fallbackManifest(notice?: string): Manifest {
 const arg = (name: string, type: ArgType, description: string, required = false, def?: string): ToolArg =>
   def === undefined ? { name, type, description, required } : { name, type, description, required, default: def };
 
-/** The contract-level tools every conformant game supports (SPEC §5). */
+/** The contract-level tools every conformant game supports (docs/CONTRACT.md). */
 export function bridgeToolset(): Toolset {
-  const t = (name: string, description: string, args: ToolArg[], readOnly: boolean): GameTool => ({ name, description, args, readOnly, toolset: BRIDGE_TOOLSET });
+  const t = (name: BridgeToolName, description: string, args: ToolArg[], readOnly: boolean): GameTool => ({ name, description, args, readOnly, toolset: BRIDGE_TOOLSET });
   return {
     name: BRIDGE_TOOLSET,
     description: 'Contract-level tools that work on every game: read the state, wait for a condition, send any command by name, check health, take a screenshot.',

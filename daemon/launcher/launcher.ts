@@ -1,5 +1,5 @@
 /**
- * The launcher (SPEC §4, §6.4): start a game from its gamebridge.json on a port nobody
+ * The launcher: start a game from its gamebridge.json on a port nobody
  * holds, wait until it answers /health, keep its output in a log file, and own its reaping.
  * The table of what it launched lives in memory and in launched.json, so a successor
  * daemon can re-adopt the games after a crash or a handover.
@@ -9,7 +9,8 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { execa as Execa } from 'execa';
 import { GameClient, type Health } from '../game/client.js';
-import { notLaunchedHere, usageError } from '../../shared/errors.js';
+import { answersHealth } from '../game/probe.js';
+import { notLaunchedHere, usageError, type UsageFacts } from '../../shared/errors.js';
 import { ensureDir, homePaths, type HomePaths } from '../../shared/paths.js';
 import { findDeclaration, withPort, type LaunchDeclaration } from './declaration.js';
 import { headerLine, logFileName, MAX_LOG_LINES, tailFile } from './logfile.js';
@@ -133,7 +134,7 @@ export class Launcher extends EventEmitter {
     );
     const pid = child.pid;
 
-    const fail = async (what: string, exitCode: number | null, extra: Record<string, unknown> = {}) => {
+    const fail = async (what: string, exitCode: number | null, extra: UsageFacts = {}) => {
       if (pid && treeAlive(pid)) {
         await killTree(pid, 'SIGKILL');
         await waitUntil(() => !treeAlive(pid), TERM_WAIT_MS);
@@ -429,16 +430,8 @@ export class Launcher extends EventEmitter {
     return { adopted: adopted.sort(byPort), gone: gone.sort(byPort) };
   }
 
-  private async healthOk(port: number): Promise<boolean> {
-    const c = new GameClient(port, { timeoutMs: Math.min(this.timeoutMs, 1000) });
-    try {
-      await c.health();
-      return true;
-    } catch {
-      return false;
-    } finally {
-      c.close();
-    }
+  private healthOk(port: number): Promise<boolean> {
+    return answersHealth(port, Math.min(this.timeoutMs, 1000));
   }
 
   /**

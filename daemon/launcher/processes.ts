@@ -9,6 +9,7 @@ import { pidAlive, procStat } from '../../shared/daemon-file.js';
 
 export { pidAlive };
 import treeKill from 'tree-kill';
+import { sleep } from '../../shared/sleep.js';
 
 const hasProc = process.platform === 'linux';
 
@@ -58,4 +59,5 @@ export async function waitUntil(cond: () => boolean | Promise<boolean>, timeoutM
   }
 }
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+// re-exported for launcher.ts, which takes its process helpers from here
+export { sleep };
