@@ -86,6 +86,14 @@ test('list_toolsets and describe_toolset (defaults folded into descriptions)', a
   expect(bad.text).toMatch(/^BridgeUsageError: .*play/);
 });
 
+test('describe_toolset takes `name` too, the argument the first README gave it', async () => {
+  const byName = await call(mcp, 'describe_toolset', { port: crate, name: 'play' });
+  expect(byName.isError).toBe(false);
+  expect(byName.json.tools.map((t: any) => t.name)).toContain('drop');
+  const neither = await call(mcp, 'describe_toolset', { port: crate });
+  expect(neither.text).toMatch(/^BridgeUsageError: describe_toolset: missing required argument 'toolset'/);
+});
+
 test('10 sequential drops each see their own crate (state after the command)', async () => {
   await gameCall(mcp, crate, 'start');
   let before = (await gameCall(mcp, crate, 'get_state', { path: 'game.crates' })).json.value.length;
@@ -134,6 +142,7 @@ test('GameOffline and NotAGameSurface texts', async () => {
   const off = await gameCall(mcp, dead, 'get_state');
   expect(off.isError).toBe(true);
   expect(off.text).toMatch(new RegExp(`^GameOffline: No game is answering on http://127.0.0.1:${dead}\\..*launch_instance`));
+  expect(off.res.structuredContent).toEqual({ kind: 'GameOffline', port: dead }); // the facts, for a program to read
   const nag = await call(mcp, 'list_toolsets', { port: notGame });
   expect(nag.text).toMatch(new RegExp(`^NotAGameSurface: Something is listening on http://127.0.0.1:${notGame}, but it is not a debuggable game: GET /health returned HTTP 404`));
 });

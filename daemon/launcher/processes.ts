@@ -58,6 +58,3 @@ export async function waitUntil(cond: () => boolean | Promise<boolean>, timeoutM
     await sleep(everyMs);
   }
 }
-
-// re-exported for launcher.ts, which takes its process helpers from here
-export { sleep };
