@@ -39,4 +39,4 @@ export type { Composite, CompositeArg, CompositeContext } from './composites/typ
 
 // errors
 export { BridgeError, isBridgeError } from '../shared/errors.js';
-export type { ErrorClass } from '../shared/errors.js';
+export type { ErrorClass, ErrorData, UsageFacts } from '../shared/errors.js';
