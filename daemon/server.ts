@@ -13,6 +13,7 @@ import { CLOSE_BAD_HELLO, encode, type HelloFrame, type RpcFrame } from '../shar
 import { parseSessionArgs, sessionConfigFrom, type SessionConfig } from '../shared/config.js';
 import { VERSION } from '../shared/version.js';
 import { isBridgeError } from '../shared/errors.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { WsTransport } from './transport.js';
 import type { Bridge } from './bridge.js';
 import { createEngineSession, type EngineSession } from './sessions/session.js';
@@ -150,7 +151,8 @@ export class DaemonServer {
         ws.on('close', () => {
           s.close().catch((e) => this.opts.log(`session ${sessionId} close failed: ${String(e)}`));
         });
-        s.server.connect(transport).catch((e) => this.opts.log(`session ${sessionId} connect failed: ${String(e)}`));
+        // The era (2025 initialize, or 2026 per-request _meta) is pinned by the connection's opening.
+        serveStdio(() => s.buildServer(), { transport, onerror: (e) => this.opts.log(`session ${sessionId}: ${e.message}`) });
         this.opts.log(`session ${sessionId} from proxy pid ${hello.pid} (v${hello.version}) cwd ${hello.cwd}${configError ? `; config error: ${configError}` : ''}`);
         ws.send(encode({ t: 'welcome', version: VERSION, pid: process.pid, ...(configError ? { configError } : {}) }));
         return;

@@ -1,13 +1,14 @@
 /**
- * One MCP session for one client (SPEC §5): a low-level SDK Server configured from that
- * client's settings, exposing the seven tools (plus every game tool flatly with --eager).
- * Transport-agnostic: stdio (--no-daemon) and the daemon's WebSocket both connect here.
+ * One MCP session for one client (SPEC §5): its settings, its context, and the SDK servers that
+ * speak for it, exposing the seven tools (plus every game tool flatly with --eager).
+ * Transport-agnostic: stdio (--no-daemon), the daemon's WebSocket and HTTP all build their
+ * servers here. A session may build more than one server: the SDK's era-pinning entry builds a
+ * throwaway one to answer a `server/discover` probe (docs/DECISIONS.md, "Protocol versions and HTTP").
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Server, type Tool } from '@modelcontextprotocol/server';
 import type { SessionConfig } from '../../shared/config.js';
 import type { ReplayVerdict } from '../../shared/frames.js';
-import { VERSION } from '../../shared/version.js';
+import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from '../../shared/server-identity.js';
 import { usageError } from '../../shared/errors.js';
 import { errorResult, isToolAnswer, okResult } from '../tools/answer.js';
 import type { Bridge } from '../bridge.js';
@@ -20,19 +21,12 @@ import type { ToolCallExtra, ToolDef } from '../tools/types.js';
 import { validateArgs } from '../tools/validate.js';
 import { projectComposites } from '../composites/project.js';
 
-export const INSTRUCTIONS = [
-  'game-bridge drives running games (any engine) through a small HTTP contract.',
-  'The path: list_instances (find running games) or launch_instance (start the one declared in gamebridge.json)',
-  '→ list_toolsets {port} → describe_toolset {port, toolset} → call_tool {port, name, arguments}.',
-  "A game's own tools are NOT separate MCP tools: they are reached through call_tool, so a game tool missing from the tool list still exists.",
-  'Every game also has the `bridge` toolset: get_state {path}, wait_for {path, equals|gt|...}, raw_command {cmd, args}, health, screenshot.',
-  'call_tool returns the state after the game applied the command. Errors start with their class (GameOffline, CommandRejected, ...) and say what to do next.',
-  'stop_instance stops a game launched here; instance_log reads its output.',
-].join(' ');
+export { INSTRUCTIONS };
 
 export interface EngineSession {
-  server: Server;
   context: SessionContext;
+  /** a new SDK server answering for this session (connect it to one transport) */
+  buildServer(): Server;
   replayVerdict(msg: unknown): ReplayVerdict;
   close(): Promise<void>;
 }
@@ -58,6 +52,8 @@ export function advertised(t: ToolDef): Tool {
   return { name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema as Tool['inputSchema'], annotations: annotations(t) };
 }
 
+type CallParams = { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } };
+
 export function createEngineSession(bridge: Bridge, config: SessionConfig, sessionId: string, opts: EngineSessionOptions = {}): EngineSession {
   const composites = new CompositeRegistry(opts.composites ?? [], projectComposites(config, (l) => bridge.log(l)));
   void composites.all().catch(() => undefined); // loaded now, so the first replay verdict knows them
@@ -65,30 +61,11 @@ export function createEngineSession(bridge: Bridge, config: SessionConfig, sessi
   const eager = config.eager ? new EagerTools(context) : undefined;
   const registration = { id: sessionId, cwd: config.cwd, pid: opts.pid, startedAt: new Date().toISOString() };
   bridge.addSession(registration);
+  const servers = new Set<Server>();
 
-  const server = new Server(
-    { name: 'game-bridge-mcp', title: 'Game Bridge', version: VERSION },
-    { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
-  );
-
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const tools = TOOLS.map(advertised);
-    if (eager) tools.push(...(await eager.list()));
-    return { tools };
-  });
-
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const name = req.params.name;
-    const token = req.params._meta?.progressToken;
-    const toolExtra: ToolCallExtra = {
-      signal: extra.signal,
-      async progress(progress, total, message) {
-        if (token === undefined) return;
-        await extra
-          .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } })
-          .catch(() => undefined);
-      },
-    };
+  /** One tools/call, whichever server or era it came through. */
+  async function callTool(params: CallParams, toolExtra: ToolCallExtra) {
+    const name = params.name;
     try {
       if (opts.configError) {
         throw usageError(
@@ -98,12 +75,12 @@ export function createEngineSession(bridge: Bridge, config: SessionConfig, sessi
       }
       const def = TOOLS_BY_NAME.get(name);
       if (def) {
-        const args = validateArgs(name, def.inputSchema, req.params.arguments);
+        const args = validateArgs(name, def.inputSchema, params.arguments);
         const out = await def.handler(args, context, toolExtra);
         return okResult(isToolAnswer(out) ? out : { json: out }, config.maxAnswerChars);
       }
       if (eager) {
-        const out = await eager.call(name, (req.params.arguments ?? {}) as Record<string, unknown>, toolExtra);
+        const out = await eager.call(name, (params.arguments ?? {}) as Record<string, unknown>, toolExtra);
         if (out) return okResult(out, config.maxAnswerChars);
       }
       return errorResult(
@@ -115,28 +92,58 @@ export function createEngineSession(bridge: Bridge, config: SessionConfig, sessi
     } catch (e) {
       return errorResult(e);
     }
-  });
-
-  if (eager) {
-    eager.onChange(() => void server.sendToolListChanged().catch(() => undefined));
   }
+
+  function buildServer(): Server {
+    const server = new Server(SERVER_INFO, { capabilities: SERVER_CAPABILITIES, instructions: INSTRUCTIONS });
+    server.setRequestHandler('tools/list', async () => {
+      const tools = TOOLS.map(advertised);
+      if (eager) tools.push(...(await eager.list()));
+      return { tools };
+    });
+    server.setRequestHandler('tools/call', async (req, ctx) => {
+      const params = req.params as CallParams;
+      const token = params._meta?.progressToken;
+      return callTool(params, {
+        signal: ctx.mcpReq.signal,
+        async progress(progress, total, message) {
+          if (token === undefined) return;
+          const note = { progressToken: token, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) };
+          await ctx.mcpReq.notify({ method: 'notifications/progress', params: note }).catch(() => undefined);
+        },
+      });
+    });
+    servers.add(server);
+    const onclose = server.onclose;
+    server.onclose = () => {
+      servers.delete(server);
+      onclose?.();
+    };
+    return server;
+  }
+
+  eager?.onChange(() => {
+    for (const server of servers) void server.sendToolListChanged().catch(() => undefined);
+  });
 
   let closed = false;
   return {
-    server,
     context,
+    buildServer,
     replayVerdict: (msg) => replayVerdict(msg, context, eager),
     async close() {
       if (closed) return;
       closed = true;
       eager?.stop();
       bridge.endSession(registration);
-      await server.close().catch(() => undefined);
+      await Promise.all([...servers].map((s) => s.close().catch(() => undefined)));
     },
   };
 }
 
-const SAFE_METHODS = new Set(['initialize', 'ping', 'tools/list', 'resources/list', 'prompts/list', 'server/discover', 'resources/templates/list']);
+// subscriptions/listen (2026) only opens a stream of change notifications: a new daemon may
+// take it over as it is.
+const SAFE_METHODS = new Set(['initialize', 'ping', 'tools/list', 'resources/list', 'prompts/list', 'server/discover', 'subscriptions/listen', 'resources/templates/list']);
 
 /** SPEC §6.3: read-only and idempotent requests are safe to re-send; anything that can change a game is not. */
 export function replayVerdict(msg: unknown, ctx: SessionContext, eager?: EagerTools): ReplayVerdict {
