@@ -136,10 +136,10 @@ describe('Crate Stack', () => {
     const port = await freePort();
     await startExampleGame(reaper, port, ['--name', 'Stack Two', '--version-tag', '9.9.9'], { GAME_BRIDGE_HOME: home() });
     const m = await getJson(port, '/tools');
-    expect(m.game).toEqual({ name: 'Stack Two', version: '9.9.9', protocol: 1 });
+    expect(m.game).toEqual({ name: 'Stack Two', version: '9.9.9', protocol: 1, capabilities: ['input', 'clock'], inputs: ['left', 'right'] });
     expect(m.toolsets.map((t: any) => t.name)).toEqual(['play', 'debug']);
     const tools = Object.fromEntries(m.toolsets.flatMap((t: any) => t.tools).map((t: any) => [t.name, t]));
-    expect(Object.keys(tools).sort()).toEqual(['bump', 'close', 'drop', 'freeze', 'menu', 'pause', 'peek', 'restart', 'resume', 'set_seed', 'start']);
+    expect(Object.keys(tools).sort()).toEqual(['bump', 'close', 'drop', 'drop_here', 'freeze', 'menu', 'pause', 'peek', 'restart', 'resume', 'set_seed', 'start']);
     expect(tools.drop.args).toEqual([expect.objectContaining({ name: 'x', type: 'number', required: true }), expect.objectContaining({ name: 'settle', type: 'boolean', default: 'true' })]);
     expect(tools.peek.readOnly).toBe(true);
     expect(tools.bump.readOnly).toBe(false);
@@ -292,6 +292,41 @@ describe('Crate Stack', () => {
     const after = await waitFor('thawed', async () => (await fetch(`${base(port)}/health`, { signal: AbortSignal.timeout(3000) })).json());
     expect(after.ok).toBe(true);
     expect(after.frame).toBeGreaterThan(before.frame);
+  });
+});
+
+describe('Crate Stack in time', () => {
+  test('hold right moves the dropper only while simulated; step 10 moves it exactly 10 frames; release and drop_here', async () => {
+    const port = await freePort();
+    await startExampleGame(reaper, port, [], { GAME_BRIDGE_HOME: home() });
+    expect(await getJson(port, '/health')).toEqual({ ok: true, frame: expect.any(Number), capabilities: ['input', 'clock'], sessionEpoch: 0 });
+    const started = await applied(port, 'start');
+    expect(started).toMatchObject({ sessionEpoch: 1, game: { dropperX: 50 } });
+    const paused = await applied(port, 'clock.pause');
+    expect(paused.clock.paused).toBe(true);
+    const held = await applied(port, 'input.hold', { input: 'right', owner: 'me', leaseMs: '30000' });
+    expect(held.input.held).toEqual([{ input: 'right', owner: 'me', leaseMsLeft: expect.any(Number) }]);
+    await new Promise((r) => setTimeout(r, 100));
+    // Held but paused: nothing simulates, so the dropper stays.
+    expect((await getJson(port, '/state')).game.dropperX).toBe(50);
+    const stepped = await applied(port, 'clock.step', { frames: '10' });
+    expect(stepped.simFrame - paused.simFrame).toBe(10);
+    expect(stepped.game.dropperX).toBe(70);
+    expect(stepped.clock).toEqual({ paused: true, stepFramesLeft: 0 });
+    await applied(port, 'input.release', { input: 'right', owner: 'me' });
+    const after = await applied(port, 'clock.step', { frames: '3' });
+    expect(after.game.dropperX).toBe(70);
+    await applied(port, 'drop_here');
+    const landed = await applied(port, 'clock.step', { frames: '6' });
+    expect(landed.game.crates[0]).toMatchObject({ x: 70, settled: true });
+    expect((await applied(port, 'restart')).sessionEpoch).toBe(2);
+  });
+
+  test('--no-time: no capabilities, no epoch, reserved commands unknown', async () => {
+    const port = await freePort();
+    await startExampleGame(reaper, port, ['--no-time'], { GAME_BRIDGE_HOME: home() });
+    expect(await getJson(port, '/health')).toEqual({ ok: true, frame: expect.any(Number) });
+    expect(await command(port, 'input.hold', { input: 'left', owner: 'a', leaseMs: '100' })).toMatchObject({ accepted: false, error: "unknown command 'input.hold'" });
   });
 });
 

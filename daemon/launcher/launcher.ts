@@ -5,23 +5,22 @@
  * daemon can re-adopt the games after a crash or a handover.
  */
 import { EventEmitter } from 'node:events';
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { basename } from 'node:path';
-import type { execa as Execa } from 'execa';
 import { GameClient, type Health } from '../game/client.js';
 import { notLaunchedHere, usageError } from '../../shared/errors.js';
-import { ensureDir, homePaths, type HomePaths } from '../../shared/paths.js';
+import { homePaths, type HomePaths } from '../../shared/paths.js';
 import { findDeclaration, withPort, type LaunchDeclaration } from './declaration.js';
-import { headerLine, logFileName, MAX_LOG_LINES, tailFile } from './logfile.js';
+import { MAX_LOG_LINES, readLog, RecentLogs } from './logfile.js';
 import { readLaunched, writeLaunched } from './persist.js';
 import { PortAllocator } from './ports.js';
-import { groupAlive, killTree, pidAlive, sleep, treeAlive, waitUntil } from './processes.js';
+import { groupAlive, treeAlive } from './processes.js';
+import { identify, launchFailure, waitReady } from './readiness.js';
+import { sortForReadoption, type Readoption } from './readopt.js';
+import { loadExeca, spawnLogged } from './spawn.js';
+import { escalate, reapGame } from './stop.js';
 import type { LaunchedInstance, LaunchOptions, LogTail, StopHow, StopResult } from './types.js';
 
-/** Lines of the child's own output quoted in a launch failure. */
-const FAILURE_TAIL_LINES = 20;
+/** Stop's grace period for the game's own close. */
 const DEFAULT_GRACE_MS = 3000;
-const TERM_WAIT_MS = 2000;
 /** How often a re-adopted (or orphaned-group) instance is checked for having exited. */
 const EXIT_POLL_MS = 1000;
 /** Logs of instances that exited or were stopped stay readable; this many are remembered. */
@@ -34,45 +33,12 @@ interface Entry {
   poll?: NodeJS.Timeout;
 }
 
-interface Exit {
-  code: number | null;
-  signal: string | null;
-  spawnError?: string;
-}
-
-/**
- * Run the declared command through a shell. The log fd goes straight to the child (no pipes
- * through us): the game keeps logging, and keeps running, if the daemon dies. detached makes
- * it the leader of its own process group; cleanup: false stops execa killing it when we exit.
- */
-function spawnGame(execa: typeof Execa, command: string, cwd: string, env: Record<string, string>, logFd: number) {
-  // execa's types list only fds 3-9 here; at run time any open fd goes through to spawn().
-  const fd = logFd as 3;
-  return execa(command, {
-    shell: true,
-    cwd,
-    env,
-    extendEnv: false,
-    detached: true,
-    cleanup: false,
-    stdin: 'ignore',
-    stdout: fd,
-    stderr: fd,
-    reject: false,
-    buffer: false,
-  });
-}
-
-/** execa is loaded on the first launch, not at daemon start: a cold daemon answers sooner. */
-let execaModule: Promise<typeof import('execa')> | undefined;
-const loadExeca = () => (execaModule ??= import('execa'));
-
 export class Launcher extends EventEmitter {
   readonly paths: HomePaths;
   private readonly timeoutMs: number;
   private readonly ports: PortAllocator;
   private readonly table = new Map<number, Entry>();
-  private readonly recentLogs = new Map<number, string>();
+  private readonly recentLogs = new RecentLogs(RECENT_LOGS);
   /** launches still waiting for /health, by pid: persisted too, so no crash orphans them */
   private readonly starting = new Map<number, LaunchedInstance>();
   private disposed = false;
@@ -103,6 +69,7 @@ export class Launcher extends EventEmitter {
     }
   }
 
+  /** Spawn on `port`, wait for /health, then enter the table (and launched.json). */
   private async start(decl: LaunchDeclaration, port: number, opts: LaunchOptions): Promise<LaunchedInstance> {
     const command = withPort(decl.command, port);
     // The client's environment, not the daemon's: the game registers where that client reads.
@@ -112,141 +79,46 @@ export class Launcher extends EventEmitter {
     const { execa } = await loadExeca();
     // Checked after the last await before the spawn: a reap that began meanwhile must not miss a game.
     if (this.closing) throw usageError(`Launch refused on port ${port}: the bridge is shutting down. Call launch_instance again in a moment.`, { port });
-    ensureDir(this.paths.home);
-    ensureDir(this.paths.logsDir);
-    const logFile = logFileName(this.paths.logsDir, port);
-    this.remember(port, logFile);
-    const fd = openSync(logFile, 'a', 0o600);
-    let child: ReturnType<typeof spawnGame>;
-    try {
-      writeSync(fd, headerLine(command, decl.cwd, port));
-      child = spawnGame(execa, command, decl.cwd, env, fd);
-    } finally {
-      closeSync(fd); // the child holds its own copy
-    }
-    child.unref();
-    const startedAt = new Date();
-    let exit: Exit | undefined;
-    const exited: Promise<Exit> = Promise.resolve(child).then(
-      (r) => (exit = { code: r.exitCode ?? null, signal: r.signal ?? null, spawnError: r.exitCode === undefined && !r.signal ? r.shortMessage : undefined }),
-      (e: unknown) => (exit = { code: null, signal: null, spawnError: String(e) }),
-    );
-    const pid = child.pid;
-
-    const fail = async (what: string, exitCode: number | null, extra: Record<string, unknown> = {}) => {
-      if (pid && treeAlive(pid)) {
-        await killTree(pid, 'SIGKILL');
-        await waitUntil(() => !treeAlive(pid), TERM_WAIT_MS);
-      }
-      const tail = tailFile(logFile, FAILURE_TAIL_LINES, { skipHeaders: true }).lines;
-      return usageError(
-        `${what}\nCommand: ${command}\nWorking directory: ${decl.cwd}\nLog: ${logFile}\nLast output:\n` +
-          (tail.length ? tail.join('\n') : '(the process wrote nothing)'),
-        { port, exitCode, logFile, pid, command, cwd: decl.cwd, ...extra },
-      );
-    };
-
+    const spawned = spawnLogged(execa, { command, cwd: decl.cwd, env, port, logsDir: this.paths.logsDir, home: this.paths.home });
+    this.recentLogs.set(port, spawned.logFile);
+    const { pid, logFile, startedAt } = spawned;
+    const ready = { port, command, decl, spawned, probeTimeoutMs: Math.min(this.timeoutMs, 1000), signal: opts.signal, onProgress: opts.onProgress };
     if (!pid) {
-      const e = await exited;
-      throw await fail(`Launch failed on port ${port}: the command could not be started (${e.spawnError ?? 'no pid'}).`, null);
+      const e = await spawned.exited;
+      throw await launchFailure(ready, `Launch failed on port ${port}: the command could not be started (${e.spawnError ?? 'no pid'}).`, null);
     }
 
-    // Wake the wait loop at once on exit or cancel instead of after the next sleep.
-    let wake: () => void = () => {};
-    const onAbort = () => wake();
-    opts.signal?.addEventListener('abort', onAbort);
-    void exited.then(() => wake());
-    const client = new GameClient(port, { timeoutMs: Math.min(this.timeoutMs, 1000) });
+    const client = new GameClient(port, { timeoutMs: ready.probeTimeoutMs });
     const t0 = Date.now();
     let health: Health | undefined;
+    // In launched.json while it starts: a daemon crash now must not orphan it.
     this.starting.set(pid, {
       port, pid, name: decl.name ?? '', version: '', cwd: decl.cwd, command, logFile,
       startedAt: startedAt.toISOString(), readyInMs: 0, owner: opts.owner, declaration: decl.file, starting: true,
     });
     this.saveAll();
     try {
-      let delay = 20;
-      let lastProgress = t0;
-      for (;;) {
-        const elapsed = Date.now() - t0;
-        if (opts.signal?.aborted) {
-          const err = await fail(`Launch cancelled on port ${port}: the request was cancelled before the game answered /health; the process was stopped.`, null, { cancelled: true });
-          throw err;
-        }
-        if (exit) {
-          const how = exit.code !== null ? `exited with code ${exit.code}` : exit.signal ? `was killed by signal ${exit.signal}` : `could not be started (${exit.spawnError})`;
-          throw await fail(`Launch failed on port ${port}: the process ${how}.`, exit.code, { signal: exit.signal });
-        }
-        if (elapsed >= decl.readyTimeoutMs) {
-          throw await fail(`Launch failed on port ${port}: the game did not answer /health within ${decl.readyTimeoutMs}ms.`, null, { timeoutMs: decl.readyTimeoutMs });
-        }
-        try {
-          health = await client.health(Math.max(50, Math.min(1000, decl.readyTimeoutMs - elapsed)));
-          if (!exit) break;
-        } catch {
-          /* not up yet */
-        }
-        if (Date.now() - lastProgress >= 1000) {
-          lastProgress = Date.now();
-          const s = Math.round((lastProgress - t0) / 1000);
-          opts.onProgress?.({ elapsedMs: lastProgress - t0, message: `Waiting for ${decl.name ?? 'the game'} to answer on port ${port} (${s}s of ${Math.round(decl.readyTimeoutMs / 1000)}s)` });
-        }
-        await new Promise<void>((r) => {
-          const t = setTimeout(r, delay);
-          wake = () => {
-            clearTimeout(t);
-            r();
-          };
-        });
-        delay = Math.min(250, Math.ceil(delay * 1.5));
-      }
+      health = await waitReady(ready, client);
     } catch (e) {
       this.starting.delete(pid);
       this.saveAll();
+      client.close();
       throw e;
-    } finally {
-      opts.signal?.removeEventListener('abort', onAbort);
-      wake = () => {};
     }
     const readyInMs = Date.now() - t0;
-    const { name, version } = await this.identify(client, health, decl);
+    const { name, version } = await identify(client, health, decl);
     client.close();
 
     const inst: LaunchedInstance = {
-      port,
-      pid,
-      name,
-      version,
-      cwd: decl.cwd,
-      command,
-      logFile,
-      startedAt: startedAt.toISOString(),
-      readyInMs,
-      owner: opts.owner,
-      declaration: decl.file,
+      port, pid, name, version, cwd: decl.cwd, command, logFile,
+      startedAt: startedAt.toISOString(), readyInMs, owner: opts.owner, declaration: decl.file,
     };
     this.table.set(port, { inst });
     this.starting.delete(pid);
     this.saveAll();
     this.emit('launched', inst);
-    void exited.then((e) => this.rootExited(port, pid, e.code));
+    void spawned.exited.then((e) => this.rootExited(port, pid, e.code));
     return inst;
-  }
-
-  /** name/version: the game's manifest wins, then /health, then the declaration. */
-  private async identify(client: GameClient, health: Health | undefined, decl: LaunchDeclaration): Promise<{ name: string; version: string }> {
-    let game: Record<string, unknown> = {};
-    try {
-      const m = (await client.tools()) as { game?: Record<string, unknown> } | null;
-      if (m && typeof m.game === 'object' && m.game) game = m.game;
-    } catch {
-      /* no manifest is fine */
-    }
-    const str = (...vs: unknown[]) => vs.find((v): v is string => typeof v === 'string' && v.length > 0);
-    return {
-      name: str(game.name, health?.name, decl.name) ?? basename(decl.dir),
-      version: str(game.version, health?.version) ?? '',
-    };
   }
 
   /** The launch pid ended. If its process group lives on (a wrapper that backgrounded the game), keep watching that. */
@@ -289,54 +161,18 @@ export class Launcher extends EventEmitter {
     return entry.stopping;
   }
 
-  /** close → wait for quiet → SIGTERM the tree → SIGKILL the tree. */
+  /** Stop escalation (stop.ts); whatever happens, the entry leaves the table. */
   private async reap(entry: Entry, graceMs: number): Promise<StopResult> {
     const { port, pid } = entry.inst;
     let how: StopHow;
     try {
-      const client = new GameClient(port, { timeoutMs: Math.max(100, Math.min(this.timeoutMs, graceMs)) });
-      try {
-        await client.command('close');
-      } catch {
-        /* refused, offline, or not a game any more: the escalation below handles it */
-      } finally {
-        client.close();
-      }
-      const quiet = async () => !pidAlive(pid) && !(await this.answers(port));
-      if (await waitUntil(quiet, graceMs)) {
-        how = 'closed cleanly';
-        // The game left on its own; children it forgot to take along still go.
-        if (groupAlive(pid)) await this.escalate(pid);
-      } else {
-        how = await this.escalate(pid);
-      }
+      how = await reapGame(port, pid, graceMs, this.timeoutMs);
     } finally {
       this.drop(entry);
-      this.remember(port, entry.inst.logFile);
+      this.recentLogs.set(port, entry.inst.logFile);
       this.saveAll();
     }
     return { port, stopped: !treeAlive(pid), how };
-  }
-
-  /** SIGTERM to the whole tree, then SIGKILL if it is still there. */
-  private async escalate(pid: number): Promise<'terminated' | 'killed'> {
-    await killTree(pid, 'SIGTERM');
-    if (await waitUntil(() => !treeAlive(pid), TERM_WAIT_MS)) return 'terminated';
-    await killTree(pid, 'SIGKILL');
-    await waitUntil(() => !treeAlive(pid), TERM_WAIT_MS);
-    return 'killed';
-  }
-
-  private async answers(port: number): Promise<boolean> {
-    const c = new GameClient(port, { timeoutMs: 300 });
-    try {
-      await c.get('/health', 300);
-      return true;
-    } catch {
-      return false;
-    } finally {
-      c.close();
-    }
   }
 
   isLaunched(port: number): boolean {
@@ -360,22 +196,14 @@ export class Launcher extends EventEmitter {
 
   /** The last `lines` (≤ 200) lines of a launched game's log; also after it exited or was stopped. */
   log(port: number, lines = MAX_LOG_LINES): LogTail {
-    const logFile = this.table.get(port)?.inst.logFile ?? this.recentLogs.get(port);
-    if (!logFile) {
-      throw usageError(
-        `No log for port ${port}: this bridge did not launch a game there. Only games started with launch_instance have a log; list_instances shows which ones.`,
-        { port },
-      );
-    }
-    const n = Number.isFinite(lines) ? Math.max(1, Math.min(MAX_LOG_LINES, Math.floor(lines))) : MAX_LOG_LINES;
-    return { port, logFile, ...tailFile(logFile, n) };
+    return readLog(port, this.table.get(port)?.inst.logFile ?? this.recentLogs.get(port), lines);
   }
 
   /** Stop every launched instance (close, then tree-kill). */
   async reapAll(): Promise<Array<{ port: number; how: StopHow }>> {
     this.closing = true;
     // A launch still starting is in no table and no file: stop its tree here, or it is orphaned.
-    const starting = [...this.starting.keys()].map((pid) => this.escalate(pid).catch(() => undefined));
+    const starting = [...this.starting.keys()].map((pid) => escalate(pid).catch(() => undefined));
     const ports = [...this.table.keys()];
     const results = await Promise.all(
       ports.map(async (port) => {
@@ -396,49 +224,20 @@ export class Launcher extends EventEmitter {
     writeLaunched(this.paths.launchedJson, [...this.list(), ...this.starting.values()]);
   }
 
-  /**
-   * Re-adopt what a previous daemon launched: entries whose pid is alive and whose port
-   * answers /health ok come back into the table; the rest are reported gone. A launch that was
-   * still starting when its daemon died is adopted if it has come up since, and otherwise
-   * reaped: its launch_instance call was interrupted, and nobody else would ever stop it.
-   * Rewrites the file.
-   */
-  async readopt(): Promise<{ adopted: LaunchedInstance[]; gone: LaunchedInstance[] }> {
+  /** Re-adopt what a previous daemon launched (readopt.ts decides who is still there); rewrites the file. */
+  async readopt(): Promise<Readoption> {
     const entries = this.persist ? readLaunched(this.paths.launchedJson) : [];
-    const adopted: LaunchedInstance[] = [];
-    const gone: LaunchedInstance[] = [];
-    await Promise.all(
-      entries.map(async ({ starting, ...inst }) => {
-        if (this.table.has(inst.port)) return;
-        const alive = pidAlive(inst.pid) || groupAlive(inst.pid);
-        if (alive && (await this.healthOk(inst.port))) return void adopted.push(inst);
-        if (starting && alive) await this.escalate(inst.pid).catch(() => undefined);
-        gone.push(inst);
-      }),
-    );
+    const { adopted, gone } = await sortForReadoption(entries, (port) => this.table.has(port), this.timeoutMs);
     for (const inst of adopted) {
       const entry: Entry = { inst };
       this.table.set(inst.port, entry);
       this.ports.reserve(inst.port);
-      this.remember(inst.port, inst.logFile);
+      this.recentLogs.set(inst.port, inst.logFile);
       this.watch(entry);
     }
-    for (const inst of gone) this.remember(inst.port, inst.logFile);
+    for (const inst of gone) this.recentLogs.set(inst.port, inst.logFile);
     this.saveAll();
-    const byPort = (a: LaunchedInstance, b: LaunchedInstance) => a.port - b.port;
-    return { adopted: adopted.sort(byPort), gone: gone.sort(byPort) };
-  }
-
-  private async healthOk(port: number): Promise<boolean> {
-    const c = new GameClient(port, { timeoutMs: Math.min(this.timeoutMs, 1000) });
-    try {
-      await c.health();
-      return true;
-    } catch {
-      return false;
-    } finally {
-      c.close();
-    }
+    return { adopted, gone };
   }
 
   /**
@@ -450,11 +249,5 @@ export class Launcher extends EventEmitter {
     this.closing = true;
     for (const entry of this.table.values()) if (entry.poll) clearInterval(entry.poll);
     this.table.clear();
-  }
-
-  private remember(port: number, logFile: string): void {
-    this.recentLogs.delete(port);
-    this.recentLogs.set(port, logFile);
-    if (this.recentLogs.size > RECENT_LOGS) this.recentLogs.delete(this.recentLogs.keys().next().value as number);
   }
 }

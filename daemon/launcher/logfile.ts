@@ -1,6 +1,8 @@
 /** Instance log files: where they live, the header line, and tailing. */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
+import { usageError } from '../../shared/errors.js';
+import type { LogTail } from './types.js';
 
 /** Lines the bridge itself writes into a log start with this, so tails can skip them. */
 export const HEADER_PREFIX = '[game-bridge]';
@@ -46,4 +48,32 @@ export function tailFile(file: string, lines: number, opts: { skipHeaders?: bool
   } finally {
     closeSync(fd);
   }
+}
+
+/** Log files of recent launches by port, the oldest forgotten first beyond `max`. */
+export class RecentLogs {
+  private readonly byPort = new Map<number, string>();
+  constructor(private readonly max: number) {}
+
+  set(port: number, logFile: string): void {
+    this.byPort.delete(port);
+    this.byPort.set(port, logFile);
+    if (this.byPort.size > this.max) this.byPort.delete(this.byPort.keys().next().value as number);
+  }
+
+  get(port: number): string | undefined {
+    return this.byPort.get(port);
+  }
+}
+
+/** instance_log's answer: the last `lines` (1..200) of the port's log, or why there is none. */
+export function readLog(port: number, logFile: string | undefined, lines: number): LogTail {
+  if (!logFile) {
+    throw usageError(
+      `No log for port ${port}: this bridge did not launch a game there. Only games started with launch_instance have a log; list_instances shows which ones.`,
+      { port },
+    );
+  }
+  const n = Number.isFinite(lines) ? Math.max(1, Math.min(MAX_LOG_LINES, Math.floor(lines))) : MAX_LOG_LINES;
+  return { port, logFile, ...tailFile(logFile, n) };
 }

@@ -30,6 +30,8 @@ export const DROP_HEIGHT = 200;
 export const MAX_HEIGHT = 150;
 /** Frames a crate takes to fall from DROP_HEIGHT to the floor. */
 export const FALL_FRAMES = 6;
+/** World units the dropper moves per simulated frame while `left` or `right` is held. */
+export const DROPPER_SPEED = 2;
 /** Events stay in the snapshot this many frames, so a poller a frame late still sees them. */
 const EVENT_FRAMES = 30;
 const MAX_EVENTS = 50;
@@ -54,6 +56,8 @@ export class CrateStack {
   score = 0;
   crates: Crate[] = [];
   nextKind: CrateKind = 'small';
+  /** Where `drop_here` drops the next crate; moved by holding `left` / `right`. */
+  dropperX = WORLD_WIDTH / 2;
   overReason: string | null = null;
   readonly received: Record<string, number> = {};
   readonly bumps: Record<string, number> = {};
@@ -118,18 +122,29 @@ export class CrateStack {
     else this.land(crate);
   }
 
+  /** Drops the next crate at the dropper's position. */
+  dropHere(): void {
+    this.drop(this.dropperX, true);
+  }
+
   bump(tag: string): void {
     this.bumps[tag] = (this.bumps[tag] ?? 0) + 1;
   }
 
   // ---- simulation ----
 
-  /** One frame. `frame` is the surface's counter, used to age events. */
-  step(frame: number): void {
+  /** Every frame, simulated or not: `frame` is the surface's counter, used to age events. */
+  age(frame: number): void {
     this.frame = frame;
     this.events = this.events.filter((ev) => frame - ev.frame < EVENT_FRAMES).slice(-MAX_EVENTS);
+  }
+
+  /** One simulated frame; `held` says which direction inputs are down. */
+  simulate(held: { left: boolean; right: boolean } = { left: false, right: false }): void {
     if (this.screen !== 'GameScreen') return;
     this.simFrame += 1;
+    const dir = (held.right ? 1 : 0) - (held.left ? 1 : 0);
+    this.dropperX = Math.min(WORLD_WIDTH, Math.max(0, this.dropperX + dir * DROPPER_SPEED));
     for (const crate of [...this.falling]) {
       const support = this.supportUnder(crate);
       const restY = support ? support.y + KINDS[support.kind].h : 0;
@@ -152,6 +167,7 @@ export class CrateStack {
         score: this.score,
         crates: this.crates.map((c) => ({ ...c })),
         nextKind: this.nextKind,
+        dropperX: this.dropperX,
         height: this.height(),
         seed: this.seed,
         over: this.overReason,
@@ -173,6 +189,7 @@ export class CrateStack {
     this.crates = [];
     this.falling = [];
     this.overReason = null;
+    this.dropperX = WORLD_WIDTH / 2;
     this.nextCrateId = 1;
     this.rng = makeRng(this.seed);
     this.nextKind = this.pickKind();

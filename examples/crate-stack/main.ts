@@ -3,6 +3,8 @@
  * Crate Stack: the bundled example game, headless. It serves the game contract through the
  * game kit, and doubles as the test fixture (the misbehaviour flags imitate real games'
  * failure modes). Its log goes to stdout, as a real game's would, so launcher logs have content.
+ * It plays in time too: the dropper moves while `left`/`right` is held, the agent's clock can
+ * pause and step it, and each new round is a new session epoch.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import yargs from 'yargs';
@@ -24,6 +26,7 @@ const argv = yargs(hideBin(process.argv))
   .option('slow-start', { type: 'number', default: 0, describe: 'Wait this many ms before binding the port' })
   .option('crash-at-start', { type: 'boolean', default: false, describe: 'Print a few lines, then exit with code 3 before binding' })
   .option('ignore-close', { type: 'boolean', default: false, describe: 'Accept close but ignore it; ignore SIGTERM too' })
+  .option('time', { type: 'boolean', default: true, describe: 'Held inputs, the agent clock and epochs (--no-time: none, like an older game)' })
   .option('child', { type: 'boolean', default: false, describe: 'Spawn a grandchild process that lives as long as the game' })
   .strict()
   .help()
@@ -61,8 +64,11 @@ async function main(): Promise<void> {
     snapshot: () => game.snapshot(),
     publishCompletedId: argv['completed-id'],
     manifest: argv.tools ? crateStackManifest(argv.name, argv['version-tag']) : undefined,
+    inputs: argv.time ? ['left', 'right'] : undefined,
+    clock: argv.time,
+    sessionEpoch: argv.time ? 0 : undefined,
     commands: {
-      start: cmd('start', () => game.start()),
+      start: cmd('start', () => newRound(() => game.start())),
       drop: {
         validate: (a) => {
           a.number('x');
@@ -72,7 +78,8 @@ async function main(): Promise<void> {
       },
       pause: cmd('pause', () => game.pause()),
       resume: cmd('resume', () => game.resume()),
-      restart: cmd('restart', () => game.restart()),
+      restart: cmd('restart', () => newRound(() => game.restart())),
+      drop_here: cmd('drop_here', () => game.dropHere()),
       menu: cmd('menu', () => game.menu()),
       set_seed: { validate: (a) => void a.string('seed'), apply: cmd('set_seed', (a) => game.setSeed(a.string('seed'))) },
       bump: { validate: (a) => void a.string('tag'), apply: cmd('bump', (a) => game.bump(a.string('tag'))) },
@@ -97,6 +104,12 @@ async function main(): Promise<void> {
     },
   });
 
+  /** A new round is a new run in the same process: a new session epoch (when the game publishes them). */
+  function newRound(run: () => void): void {
+    run();
+    if (argv.time) surface.newEpoch();
+  }
+
   try {
     await surface.listen();
   } catch (e) {
@@ -116,8 +129,10 @@ async function main(): Promise<void> {
   const frameMs = 1000 / Math.max(1, argv.fps);
   let due = performance.now();
   const frameLoop = () => {
-    surface.tick();
-    game.step(surface.frame);
+    // tick() says how many frames to simulate: 0 while the agent's clock is paused.
+    const frames = surface.tick();
+    game.age(surface.frame);
+    for (let i = 0; i < frames; i++) game.simulate({ left: surface.isHeld('left'), right: surface.isHeld('right') });
     const now = performance.now();
     due = Math.max(due + frameMs, now - frameMs);
     loop = setTimeout(frameLoop, Math.max(0, due - now));

@@ -16,6 +16,7 @@ export function crateStackManifest(name: string, version: string): Record<string
               { name: 'settle', type: 'boolean', description: 'Fall and settle over a few frames (false: place it at rest at once)', default: 'true' },
             ],
           },
+          { name: 'drop_here', description: "Drop the next crate at the dropper's x (game.dropperX; hold left/right to move it).", args: [] },
           { name: 'pause', description: 'Pause the round (PausedScreen); simFrame stops.', args: [] },
           { name: 'resume', description: 'Resume a paused round.', args: [] },
           { name: 'restart', description: 'Start a fresh round with the current seed.', args: [] },

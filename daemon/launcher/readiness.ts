@@ -1,0 +1,111 @@
+/**
+ * Readiness: wait until a spawned game answers /health ok, or fail loudly (exit before ready,
+ * readyTimeoutMs passed, cancelled) after reaping what was spawned. Also names the game once
+ * it is up.
+ */
+import { basename } from 'node:path';
+import { GameClient, type Health } from '../game/client.js';
+import { usageError, type BridgeError } from '../../shared/errors.js';
+import type { LaunchDeclaration } from './declaration.js';
+import { tailFile } from './logfile.js';
+import { killTree, treeAlive, waitUntil } from './processes.js';
+import type { Spawned } from './spawn.js';
+import type { LaunchProgress } from './types.js';
+
+/** Lines of the child's own output quoted in a launch failure. */
+const FAILURE_TAIL_LINES = 20;
+const KILL_WAIT_MS = 2000;
+
+export interface ReadySpec {
+  port: number;
+  command: string;
+  decl: Pick<LaunchDeclaration, 'cwd' | 'name' | 'readyTimeoutMs'>;
+  spawned: Spawned;
+  /** HTTP timeout of one /health probe */
+  probeTimeoutMs: number;
+  signal?: AbortSignal;
+  onProgress?: (p: LaunchProgress) => void;
+}
+
+/** Kill what a failed launch left running, then build the loud error: command, cwd, log, last output. */
+export async function launchFailure(spec: ReadySpec, what: string, exitCode: number | null, extra: Record<string, unknown> = {}): Promise<BridgeError> {
+  const { port, command, decl, spawned } = spec;
+  const pid = spawned.pid;
+  if (pid && treeAlive(pid)) {
+    await killTree(pid, 'SIGKILL');
+    await waitUntil(() => !treeAlive(pid), KILL_WAIT_MS);
+  }
+  const tail = tailFile(spawned.logFile, FAILURE_TAIL_LINES, { skipHeaders: true }).lines;
+  return usageError(
+    `${what}\nCommand: ${command}\nWorking directory: ${decl.cwd}\nLog: ${spawned.logFile}\nLast output:\n` +
+      (tail.length ? tail.join('\n') : '(the process wrote nothing)'),
+    { port, exitCode, logFile: spawned.logFile, pid, command, cwd: decl.cwd, ...extra },
+  );
+}
+
+/** Poll /health with a growing delay until it answers; throws launchFailure's error otherwise. */
+export async function waitReady(spec: ReadySpec, client: GameClient): Promise<Health | undefined> {
+  const { port, decl, spawned, signal, onProgress } = spec;
+  // Wake the wait loop at once on exit or cancel instead of after the next sleep.
+  let wake: () => void = () => {};
+  const onAbort = () => wake();
+  signal?.addEventListener('abort', onAbort);
+  void spawned.exited.then(() => wake());
+  const t0 = Date.now();
+  try {
+    let delay = 20;
+    let lastProgress = t0;
+    for (;;) {
+      const elapsed = Date.now() - t0;
+      if (signal?.aborted) {
+        throw await launchFailure(spec, `Launch cancelled on port ${port}: the request was cancelled before the game answered /health; the process was stopped.`, null, { cancelled: true });
+      }
+      const exit = spawned.exit();
+      if (exit) {
+        const how = exit.code !== null ? `exited with code ${exit.code}` : exit.signal ? `was killed by signal ${exit.signal}` : `could not be started (${exit.spawnError})`;
+        throw await launchFailure(spec, `Launch failed on port ${port}: the process ${how}.`, exit.code, { signal: exit.signal });
+      }
+      if (elapsed >= decl.readyTimeoutMs) {
+        throw await launchFailure(spec, `Launch failed on port ${port}: the game did not answer /health within ${decl.readyTimeoutMs}ms.`, null, { timeoutMs: decl.readyTimeoutMs });
+      }
+      try {
+        const health = await client.health(Math.max(50, Math.min(1000, decl.readyTimeoutMs - elapsed)));
+        if (!spawned.exit()) return health;
+      } catch {
+        /* not up yet */
+      }
+      if (Date.now() - lastProgress >= 1000) {
+        lastProgress = Date.now();
+        const s = Math.round((lastProgress - t0) / 1000);
+        onProgress?.({ elapsedMs: lastProgress - t0, message: `Waiting for ${decl.name ?? 'the game'} to answer on port ${port} (${s}s of ${Math.round(decl.readyTimeoutMs / 1000)}s)` });
+      }
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, delay);
+        wake = () => {
+          clearTimeout(t);
+          r();
+        };
+      });
+      delay = Math.min(250, Math.ceil(delay * 1.5));
+    }
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    wake = () => {};
+  }
+}
+
+/** name/version: the game's manifest wins, then /health, then the declaration. */
+export async function identify(client: GameClient, health: Health | undefined, decl: Pick<LaunchDeclaration, 'name' | 'dir'>): Promise<{ name: string; version: string }> {
+  let game: Record<string, unknown> = {};
+  try {
+    const m = (await client.tools()) as { game?: Record<string, unknown> } | null;
+    if (m && typeof m.game === 'object' && m.game) game = m.game;
+  } catch {
+    /* no manifest is fine */
+  }
+  const str = (...vs: unknown[]) => vs.find((v): v is string => typeof v === 'string' && v.length > 0);
+  return {
+    name: str(game.name, health?.name, decl.name) ?? basename(decl.dir),
+    version: str(game.version, health?.version) ?? '',
+  };
+}

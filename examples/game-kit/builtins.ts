@@ -1,0 +1,64 @@
+/**
+ * The reserved commands of the playing-in-time extension: `input.hold`, `input.release`,
+ * `input.releaseAll` (owned, leased inputs) and `clock.pause`, `clock.resume`, `clock.step`.
+ * They travel as ordinary /command calls, so command sync confirms them like any other.
+ */
+import { ArgError, type CommandArgs } from './args.js';
+import type { GameClock } from './clock.js';
+import type { HeldInputs } from './input.js';
+import type { CommandHandler } from './types.js';
+
+/** Longest lease a hold may ask for: an hour. A hold is meant to end; the bridge re-holds. */
+export const MAX_LEASE_MS = 3_600_000;
+/** Most frames one `clock.step` may ask for; later commands wait behind a step, so keep it bounded. */
+export const MAX_STEP_FRAMES = 10_000;
+
+export const RESERVED_PREFIXES = ['input.', 'clock.'];
+
+/** The reserved handlers for the capabilities the game enabled. */
+export function builtinCommands(inputs: HeldInputs | null, clock: GameClock | null): Map<string, CommandHandler> {
+  const out = new Map<string, CommandHandler>();
+  if (inputs) {
+    out.set('input.hold', {
+      validate: (a) => {
+        owner(a);
+        lease(a);
+        return inputs.refuse(a.string('input'));
+      },
+      apply: (a) => inputs.hold(a.string('input'), owner(a), lease(a)),
+    });
+    out.set('input.release', {
+      validate: (a) => {
+        owner(a);
+        return inputs.refuse(a.string('input'));
+      },
+      apply: (a) => inputs.release(a.string('input'), owner(a)),
+    });
+    out.set('input.releaseAll', { validate: (a) => void owner(a), apply: (a) => inputs.releaseAll(owner(a)) });
+  }
+  if (clock) {
+    out.set('clock.pause', { apply: () => clock.pause() });
+    out.set('clock.resume', { apply: () => clock.resume() });
+    // Completes only once its frames ran: the surface sees `clock.stepping` and holds the queue.
+    out.set('clock.step', { validate: (a) => void frames(a), apply: (a, info) => clock.startStep(info.commandId, frames(a)) });
+  }
+  return out;
+}
+
+function owner(a: CommandArgs): string {
+  const o = a.string('owner');
+  if (o.trim() === '') throw new ArgError("argument 'owner' must not be empty (whoever holds the input)");
+  return o;
+}
+
+function lease(a: CommandArgs): number {
+  const ms = a.number('leaseMs');
+  if (!(ms > 0 && ms <= MAX_LEASE_MS)) throw new ArgError(`argument 'leaseMs' must be > 0 and <= ${MAX_LEASE_MS}, got ${ms}`);
+  return ms;
+}
+
+function frames(a: CommandArgs): number {
+  const n = a.number('frames');
+  if (!Number.isInteger(n) || n < 1 || n > MAX_STEP_FRAMES) throw new ArgError(`argument 'frames' must be a whole number from 1 to ${MAX_STEP_FRAMES}, got ${n}`);
+  return n;
+}

@@ -1,0 +1,196 @@
+/**
+ * The platform-neutral heart of the game kit: it answers the contract's paths (/health,
+ * /state, /command, /tools) as `{status, body}`, queues commands, and applies them on the
+ * game's tick. No I/O and no platform imports: the Node carrier feeds it HTTP requests, the
+ * web carrier feeds it the page carrier's relayed paths, and both answer with what it returns.
+ */
+import { ArgError, CommandArgs } from './args.js';
+import { builtinCommands, RESERVED_PREFIXES } from './builtins.js';
+import { GameClock } from './clock.js';
+import { HeldInputs } from './input.js';
+import type { CommandHandler, SharedSurfaceOptions, SurfaceControls } from './types.js';
+
+export interface CoreOptions extends SharedSurfaceOptions {
+  log: (line: string) => void;
+  /** Called on the tick that applies the built-in `close` command. */
+  onCloseCommand: () => void;
+  /** Endpoints the carrier serves itself (named in the 404 answer). */
+  extraEndpoints?: string[];
+  /** Wall clock in milliseconds, for leases (default `performance.now`). */
+  now?: () => number;
+}
+
+export interface Answer {
+  status: number;
+  body: unknown;
+}
+
+export interface SurfaceCore extends SurfaceControls {
+  /** Answers one contract request: `target` is the path and query, e.g. "/command?cmd=drop&x=3". */
+  answer(target: string): Answer;
+}
+
+interface Queued {
+  id: number;
+  cmd: string;
+  args: CommandArgs;
+}
+
+const CLOSE = 'close';
+
+export function createSurfaceCore(options: CoreOptions): SurfaceCore {
+  const { log } = options;
+  const protocol = options.protocol ?? 1;
+  const now = options.now ?? (() => performance.now());
+  const inputs = options.inputs ? new HeldInputs([...options.inputs], now) : null;
+  const clock = options.clock ? new GameClock() : null;
+  const capabilities = [...(inputs ? ['input'] : []), ...(clock ? ['clock'] : [])];
+  const handlers = gameHandlers(options.commands ?? {});
+  for (const [name, h] of builtinCommands(inputs, clock)) handlers.set(name, h);
+  const commandNames = [...new Set([...handlers.keys(), CLOSE])];
+  const endpoints = ['/health', '/state', '/command', '/tools', ...(options.extraEndpoints ?? [])];
+
+  let frame = 0;
+  let nextId = 1;
+  let completedCommandId = 0;
+  let sessionEpoch: number | null = options.sessionEpoch ?? null;
+  const queue: Queued[] = [];
+
+  function health(): Record<string, unknown> {
+    const h: Record<string, unknown> = { ok: true, frame };
+    if (capabilities.length) h.capabilities = capabilities;
+    if (sessionEpoch !== null) h.sessionEpoch = sessionEpoch;
+    return h;
+  }
+
+  function state(): Record<string, unknown> {
+    const s: Record<string, unknown> = { frame, ...options.snapshot() };
+    s.frame = frame; // the surface owns the frame counter, whatever the snapshot says
+    if (options.publishCompletedId === false) delete s.completedCommandId;
+    else s.completedCommandId = completedCommandId;
+    if (clock) {
+      // A game that counts its own simulated frames knows better (e.g. only while a round runs).
+      if (typeof s.simFrame !== 'number') s.simFrame = clock.simFrame;
+      s.clock = { paused: clock.paused, stepFramesLeft: clock.stepFramesLeft };
+    }
+    if (inputs) s.input = { held: inputs.list() };
+    if (sessionEpoch !== null) s.sessionEpoch = sessionEpoch;
+    return s;
+  }
+
+  function tools(): Answer {
+    if (!options.manifest) return { status: 404, body: { error: 'this game publishes no manifest' } };
+    const m = typeof options.manifest === 'function' ? options.manifest() : options.manifest;
+    const game: Record<string, unknown> = { ...((m.game as Record<string, unknown>) ?? { name: options.name, version: options.version, protocol }) };
+    if (capabilities.length) game.capabilities = capabilities;
+    if (inputs) game.inputs = inputs.names;
+    return { status: 200, body: { ...m, game } };
+  }
+
+  function command(params: URLSearchParams): Answer {
+    const refuse = (error: string, known?: string[]) => ({ status: 200, body: known ? { accepted: false, error, known } : { accepted: false, error } });
+    const cmd = params.get('cmd');
+    if (!cmd) return { status: 400, body: { accepted: false, error: "missing 'cmd' (GET /command?cmd=NAME&arg=value)", known: commandNames } };
+    const raw: Record<string, string> = {};
+    for (const [k, v] of params) if (k !== 'cmd') raw[k] = v;
+    const args = new CommandArgs(raw);
+    if (cmd !== CLOSE) {
+      const h = handlers.get(cmd);
+      if (!h) return refuse(`unknown command '${cmd}'`, commandNames);
+      try {
+        const why = h.validate?.(args);
+        if (why) return refuse(why);
+      } catch (e) {
+        if (e instanceof ArgError) return refuse(e.message);
+        throw e;
+      }
+    }
+    const id = nextId++;
+    queue.push({ id, cmd, args });
+    return { status: 200, body: { accepted: true, commandId: id, frame } };
+  }
+
+  function apply(c: Queued): void {
+    if (c.cmd === CLOSE) return options.onCloseCommand();
+    try {
+      handlers.get(c.cmd)!.apply(c.args, { commandId: c.id, frame });
+    } catch (e) {
+      // A failing command still completes: the bridge must not wait forever for it.
+      log(`command #${c.id} '${c.cmd}' failed: ${(e as Error).message}`);
+    }
+  }
+
+  return {
+    answer(target) {
+      // Split by hand: `new URL` would read "//x" as a host, and URLSearchParams never throws
+      // on a malformed escape (it keeps the text as sent).
+      const q = target.indexOf('?');
+      const path = q < 0 ? target : target.slice(0, q);
+      switch (path) {
+        case '/health':
+          return { status: 200, body: health() };
+        case '/state':
+          return { status: 200, body: state() };
+        case '/command':
+          return command(new URLSearchParams(q < 0 ? '' : target.slice(q + 1)));
+        case '/tools':
+          return tools();
+        default:
+          return { status: 404, body: { error: `no such endpoint '${path}'`, endpoints } };
+      }
+    },
+
+    tick() {
+      frame += 1;
+      inputs?.expire();
+      // Only what was queued before this tick (a command queued by a handler waits a frame),
+      // and nothing behind a step that still has frames to run: order is kept.
+      let budget = queue.length;
+      while (budget-- > 0 && !clock?.stepping) {
+        const c = queue.shift()!;
+        apply(c);
+        if (!clock?.stepping) completedCommandId = c.id;
+      }
+      if (!clock) return 1;
+      const grant = clock.grant();
+      if (grant.stepDone !== undefined) completedCommandId = grant.stepDone;
+      return grant.frames;
+    },
+
+    isHeld: (input) => inputs?.isHeld(input) ?? false,
+    held: () => inputs?.list() ?? [],
+    newEpoch() {
+      sessionEpoch = (sessionEpoch ?? 0) + 1;
+      return sessionEpoch;
+    },
+    get frame() {
+      return frame;
+    },
+    get simFrame() {
+      return clock ? clock.simFrame : frame;
+    },
+    get paused() {
+      return clock?.paused ?? false;
+    },
+    get completedCommandId() {
+      return completedCommandId;
+    },
+    get sessionEpoch() {
+      return sessionEpoch;
+    },
+    commandNames,
+    capabilities,
+  };
+}
+
+/** The game's own handlers, normalised; a reserved name is a programming error, said at once. */
+function gameHandlers(commands: Record<string, CommandHandler | CommandHandler['apply']>): Map<string, CommandHandler> {
+  const out = new Map<string, CommandHandler>();
+  for (const [name, h] of Object.entries(commands)) {
+    if (RESERVED_PREFIXES.some((p) => name.startsWith(p))) {
+      throw new Error(`command name '${name}' is reserved (input.* and clock.* are the kit's; enable them with the inputs/clock options)`);
+    }
+    out.set(name, typeof h === 'function' ? { apply: h } : h);
+  }
+  return out;
+}

@@ -1,0 +1,72 @@
+/** The options and surface API both carriers share (the Node HTTP server and the browser page). */
+import type { CommandArgs } from './args.js';
+import type { HeldInput } from './input.js';
+
+export interface CommandHandler {
+  /**
+   * Runs when the command arrives (on the carrier's side, before queueing). Return a reason (or
+   * throw an ArgError, e.g. from `args.number('x')`) to refuse it with `accepted: false`.
+   * Must not touch game state: it is not on the game's tick.
+   */
+  validate?: (args: CommandArgs) => string | undefined | void;
+  /** Runs on the game's tick, in arrival order. */
+  apply: (args: CommandArgs, info: { commandId: number; frame: number }) => void;
+}
+
+export interface SharedSurfaceOptions {
+  name: string;
+  version: string;
+  /** Contract protocol version (default 1). */
+  protocol?: number;
+  /** The game's snapshot; the surface adds `frame`, `completedCommandId` and the extension fields. */
+  snapshot: () => Record<string, unknown>;
+  /** Game commands by name. `close` is built in (see onClose); `input.*` and `clock.*` are reserved. */
+  commands?: Record<string, CommandHandler | CommandHandler['apply']>;
+  /** Served at GET /tools; `game` is filled in from name/version/protocol when missing. Absent → 404. */
+  manifest?: Record<string, unknown> | (() => Record<string, unknown>);
+  /** Publish `completedCommandId` in /state (default true; false imitates an older game). */
+  publishCompletedId?: boolean;
+  /**
+   * Input names the game reads with `surface.isHeld(name)`. Given (even empty), the game
+   * declares the "input" capability and accepts `input.hold/release/releaseAll`.
+   */
+  inputs?: string[];
+  /**
+   * The game simulates as many frames as `tick()` returns. True declares the "clock"
+   * capability and accepts `clock.pause/resume/step`.
+   */
+  clock?: boolean;
+  /** Publish `sessionEpoch` from the start, at this value (otherwise from the first `newEpoch()`). */
+  sessionEpoch?: number;
+  /** Where the surface's own diagnostics go (default: the platform's error output). */
+  log?: (line: string) => void;
+}
+
+/** What the game's own code calls, the same on every carrier. */
+export interface SurfaceControls {
+  /**
+   * One game frame: frame += 1, expired holds come up, queued commands are applied in order.
+   * Returns how many simulation frames the game runs now: 1, or 0 while the clock is paused.
+   * Run them before yielding (in the same turn of the event loop), so a poll of /state never
+   * sees a command completed but its frames not yet simulated.
+   */
+  tick(): number;
+  /** Is `input` held right now (by any owner, lease not run out)? False for unknown names. */
+  isHeld(input: string): boolean;
+  /** Starts a new session epoch (a new run or level in the same process); returns it. */
+  newEpoch(): number;
+  readonly frame: number;
+  /** Simulation frames granted so far (stops while the clock is paused). */
+  readonly simFrame: number;
+  /** The agent paused the clock (or a step is running). */
+  readonly paused: boolean;
+  readonly completedCommandId: number;
+  /** The current epoch, or null while the game publishes none. */
+  readonly sessionEpoch: number | null;
+  /** Names the game accepts, `close` and the reserved ones included. */
+  readonly commandNames: string[];
+  /** What /health and /tools declare: "input", "clock". */
+  readonly capabilities: string[];
+  /** Live holds, as /state reports them. */
+  held(): HeldInput[];
+}

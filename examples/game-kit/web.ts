@@ -1,0 +1,146 @@
+/**
+ * The game kit for browser pages, exported as `game-bridge-mcp/web` (built as the one-file ES
+ * module dist/web/gamebridge.js). Same `createGameSurface` API and core as the Node kit; only
+ * the carrier differs: a page cannot listen on a port, so it opens a WebSocket to the bridge's
+ * page carrier, which serves the contract over HTTP for it and relays each request here.
+ *
+ *   <script type="module">
+ *     import { createGameSurface } from './gamebridge.js';
+ *     const surface = createGameSurface({ name, version, snapshot, commands, manifest });
+ *     surface.listen();                          // joins if the URL has #gamebridge=...
+ *     function frame() { const n = surface.tick(); for (let i = 0; i < n; i++) step(); requestAnimationFrame(frame); }
+ *   </script>
+ *
+ * Joining: the page's URL fragment `#gamebridge=<URL-encoded ws URL>` names the carrier. The page
+ * says `{"t":"hello","name","version"}`, then answers each `{"t":"get","id","path"}` with
+ * `{"t":"reply","id","status","body"}`. Without the fragment the game runs unbridged.
+ */
+import { createSurfaceCore } from './core.js';
+import type { SharedSurfaceOptions, SurfaceControls } from './types.js';
+
+export { ArgError, CommandArgs } from './args.js';
+export type { CommandHandler, SharedSurfaceOptions, SurfaceControls } from './types.js';
+export type { HeldInput } from './input.js';
+
+export interface WebSurfaceOptions extends SharedSurfaceOptions {
+  /** The carrier's WebSocket URL. Default: `#gamebridge=` in the page's location.hash. */
+  url?: string;
+  /**
+   * Called on the tick that applies the `close` command. Default: `surface.close()`, which
+   * disconnects (to the bridge the game went offline). A page cannot quit; show an end screen.
+   */
+  onClose?: (reason: 'command') => void | Promise<void>;
+  /** Reconnect when the socket drops (default true), so a restarted bridge finds the page again. */
+  reconnect?: boolean;
+}
+
+export interface WebGameSurface extends SurfaceControls {
+  /**
+   * Joins the carrier named by the fragment (or `url`). Resolves true once joined, false at
+   * once when there is nothing to join. Joining never blocks the game: start your loop anyway.
+   */
+  listen(): Promise<boolean>;
+  /** Disconnects for good (no reconnect). Idempotent. */
+  close(): Promise<void>;
+  /** The socket is open and the hello was sent. */
+  readonly connected: boolean;
+  /** The carrier URL in use, or null (no fragment). */
+  readonly url: string | null;
+}
+
+const FRAGMENT_KEY = 'gamebridge';
+const RETRY_FIRST_MS = 250;
+const RETRY_MAX_MS = 5000;
+
+/** The carrier URL from a location hash such as "#gamebridge=ws%3A%2F%2F127.0.0.1%3A7820%2Fpage%3Fkey%3D…". */
+export function carrierUrlFromHash(hash: string): string | null {
+  const value = new URLSearchParams(hash.replace(/^#/, '')).get(FRAGMENT_KEY);
+  return value && /^wss?:\/\//.test(value) ? value : null;
+}
+
+export function createGameSurface(options: WebSurfaceOptions): WebGameSurface {
+  const log = options.log ?? ((line: string) => console.warn(`game-kit: ${line}`));
+  const core = createSurfaceCore({ ...options, log, onCloseCommand: () => requestClose() });
+  const url = options.url ?? (typeof location === 'undefined' ? null : carrierUrlFromHash(location.hash));
+  let socket: WebSocket | null = null;
+  let connected = false;
+  let closed = false;
+  let retryMs = RETRY_FIRST_MS;
+  let joined: ((ok: boolean) => void) | null = null;
+
+  const onClose = options.onClose ?? (() => surface.close());
+  // Deferred: `close` is applied inside tick(), and the game's exit path must not run inside it.
+  function requestClose(): void {
+    Promise.resolve()
+      .then(() => onClose('command'))
+      .catch((e) => log(`onClose failed: ${(e as Error).message}`));
+  }
+
+  // One relayed request: the same answer the Node kit would give over HTTP.
+  function onMessage(ws: WebSocket, data: unknown): void {
+    let msg: { t?: unknown; id?: unknown; path?: unknown };
+    try {
+      msg = JSON.parse(String(data));
+    } catch {
+      return log('the carrier sent a frame that is not JSON; ignored');
+    }
+    if (msg.t !== 'get' || typeof msg.id !== 'number' || typeof msg.path !== 'string') return log(`unexpected message from the carrier (t=${String(msg.t)}); ignored`);
+    let reply: { status: number; body: unknown };
+    try {
+      reply = core.answer(msg.path);
+    } catch (e) {
+      reply = { status: 500, body: { ok: false, error: (e as Error).message } };
+    }
+    ws.send(JSON.stringify({ t: 'reply', id: msg.id, status: reply.status, body: reply.body }));
+  }
+
+  function connect(): void {
+    if (closed || !url) return;
+    const ws = new WebSocket(url);
+    socket = ws;
+    ws.onopen = () => {
+      ws.send(JSON.stringify({ t: 'hello', name: options.name, version: options.version }));
+      connected = true;
+      retryMs = RETRY_FIRST_MS;
+      joined?.(true);
+      joined = null;
+    };
+    ws.onmessage = (ev) => onMessage(ws, ev.data);
+    ws.onclose = (ev) => {
+      const was = connected;
+      connected = false;
+      if (socket === ws) socket = null;
+      if (closed || options.reconnect === false) return;
+      // A refused join (wrong key, another page already joined) looks the same as a lost one here.
+      log(`${was ? 'lost the bridge' : 'could not join the bridge'} (code ${ev.code}${ev.reason ? `: ${ev.reason}` : ''}); retrying in ${retryMs} ms`);
+      setTimeout(connect, retryMs);
+      retryMs = Math.min(RETRY_MAX_MS, retryMs * 2);
+    };
+  }
+
+  // The core's controls (tick, isHeld, frame, ...) are inherited; the carrier adds its own.
+  const surface: WebGameSurface = Object.defineProperties(Object.create(core) as WebGameSurface, {
+    listen: {
+      value: () =>
+        new Promise<boolean>((resolve) => {
+          if (!url || closed) return resolve(false);
+          if (connected) return resolve(true);
+          joined = resolve;
+          if (!socket) connect();
+        }),
+    },
+    close: {
+      value: async () => {
+        closed = true;
+        connected = false;
+        socket?.close(1000, 'game closed');
+        socket = null;
+        joined?.(false);
+        joined = null;
+      },
+    },
+    connected: { get: () => connected },
+    url: { get: () => url },
+  });
+  return surface;
+}
