@@ -34,6 +34,6 @@ export function discoverResult(): Record<string, unknown> {
     resultType: 'complete',
     ttlMs: 0,
     cacheScope: 'private',
-    _meta: { 'io.modelcontextprotocol/serverInfo': { name: SERVER_INFO.name, version: SERVER_INFO.version } },
+    _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
   };
 }
