@@ -15,7 +15,7 @@ import { parsePort } from '../shared/config.js';
 import { isBridgeError } from '../shared/errors.js';
 import { readOrCreateToken } from '../shared/token.js';
 import { pidAlive, readDaemonFile, type DaemonInfo } from '../shared/daemon-file.js';
-import { Bridge } from './bridge.js';
+import { DaemonState } from './state.js';
 import { DaemonServer } from './server.js';
 
 export const DEFAULT_IDLE_EXIT_MS = 10 * 60 * 1000;
@@ -100,7 +100,7 @@ export async function runDaemon(opts: { port?: number } = {}): Promise<void> {
   const startedIn = process.cwd();
   process.chdir(paths.home); // never hold a client's project directory
 
-  let bridge: Bridge | undefined;
+  let state: DaemonState | undefined;
   let server: DaemonServer | undefined;
   let release: (() => Promise<void>) | undefined;
   let ending = false;
@@ -113,8 +113,8 @@ export async function runDaemon(opts: { port?: number } = {}): Promise<void> {
       process.exit(code);
     }, 30000);
     try {
-      if (how === 'reap') await bridge?.reapAll();
-      else bridge?.handover();
+      if (how === 'reap') await state?.reapAll();
+      else state?.handover();
     } catch (e) {
       log(`${how} failed:`, e);
     }
@@ -138,12 +138,12 @@ export async function runDaemon(opts: { port?: number } = {}): Promise<void> {
   // Any daemon.json now is a dead holder's: drop it before a racing taker trusts its pid.
   if (readDaemonJson(paths)?.pid !== process.pid) rmSync(paths.daemonJson, { force: true });
 
-  const theBridge = new Bridge({ home: paths.home, mode: 'daemon', log });
-  bridge = theBridge;
+  const theState = new DaemonState({ home: paths.home, mode: 'daemon', log });
+  state = theState;
   const startedAt = new Date();
   const token = readOrCreateToken(paths);
   const theServer: DaemonServer = new DaemonServer({
-    bridge: theBridge,
+    state: theState,
     token,
     log,
     onHandover: () => void finish('handover to a newer proxy', 'handover', 0),
@@ -164,7 +164,7 @@ export async function runDaemon(opts: { port?: number } = {}): Promise<void> {
   // Before daemon.json is published: the first request a reconnecting proxy replays
   // (stop_instance, instance_log...) must already see the games a crashed daemon left.
   try {
-    await theBridge.readopt();
+    await theState.readopt();
   } catch (e) {
     log('re-adopting launched games failed:', e);
   }
@@ -175,7 +175,7 @@ export async function runDaemon(opts: { port?: number } = {}): Promise<void> {
   } catch (e) {
     log(isBridgeError(e) ? e.text : `listen failed: ${String(e)}`);
     ending = true;
-    await theBridge.reapAll().catch(() => undefined);
+    await theState.reapAll().catch(() => undefined);
     if (release) await release().catch(() => undefined);
     process.exit(2);
   }
@@ -185,7 +185,7 @@ export async function runDaemon(opts: { port?: number } = {}): Promise<void> {
   const idleMs = Number(process.env.GAME_BRIDGE_IDLE_EXIT_MS) || DEFAULT_IDLE_EXIT_MS;
   let idleSince = Date.now();
   setInterval(() => {
-    if (theServer.connectionCount() > 0 || theBridge.sessionCount() > 0 || theBridge.hasInstances()) {
+    if (theServer.connectionCount() > 0 || theState.sessionCount() > 0 || theState.hasInstances()) {
       idleSince = Date.now();
     } else if (Date.now() - idleSince >= idleMs) {
       void finish(`idle for ${idleMs}ms with no sessions and no instances`, 'reap', 0);

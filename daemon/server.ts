@@ -16,12 +16,12 @@ import { VERSION } from '../shared/version.js';
 import { isBridgeError, usageError } from '../shared/errors.js';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { WsTransport } from './transport.js';
-import type { Bridge } from './bridge.js';
+import type { DaemonState } from './state.js';
 import { createEngineSession, type EngineSession } from './sessions/session.js';
 import type { McpHttpRoute } from './http/mcp-route.js';
 
 export interface DaemonServerOptions {
-  bridge: Bridge;
+  state: DaemonState;
   token: string;
   log: (line: string) => void;
   /** a proxy of a newer version asked us to hand over */
@@ -141,7 +141,7 @@ export class DaemonServer {
     }
     if (req.url === '/mcp' || req.url?.startsWith('/mcp?')) return void this.serveMcp(req, res);
     if (req.method === 'GET' && req.url === '/status') {
-      const body = { ...this.opts.statusFacts(), connections: this.sockets.size, ...safeStatus(this.opts.bridge) };
+      const body = { ...this.opts.statusFacts(), connections: this.sockets.size, ...safeStatus(this.opts.state) };
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     }
     if (req.method === 'POST' && req.url === '/stop') {
@@ -158,7 +158,7 @@ export class DaemonServer {
       this.mcpRoute ??= import('./http/mcp-route.js').then(
         ({ McpHttpRoute }) =>
           new McpHttpRoute({
-            open: (id) => createEngineSession(this.opts.bridge, httpSessionConfig(this.opts.httpCwd ?? process.cwd()), id),
+            open: (id) => createEngineSession(this.opts.state, httpSessionConfig(this.opts.httpCwd ?? process.cwd()), id),
             log: this.opts.log,
           }),
       );
@@ -203,7 +203,7 @@ export class DaemonServer {
         const hello = frame as HelloFrame;
         const { config, configError } = sessionConfig(hello);
         const sessionId = String(hello.sessionId || 'anonymous');
-        session = createEngineSession(this.opts.bridge, config, sessionId, { cwd: config.cwd, pid: Number(hello.pid) || undefined, configError });
+        session = createEngineSession(this.opts.state, config, sessionId, { cwd: config.cwd, pid: Number(hello.pid) || undefined, configError });
         transport = new WsTransport(ws, (msg) => session!.replayVerdict(msg), sessionId);
         const s = session;
         ws.on('close', () => {
@@ -249,9 +249,9 @@ function sessionConfig(hello: HelloFrame): { config: SessionConfig; configError?
   }
 }
 
-function safeStatus(bridge: Bridge): Record<string, unknown> {
+function safeStatus(state: DaemonState): Record<string, unknown> {
   try {
-    return bridge.status() as Record<string, unknown>;
+    return state.status() as Record<string, unknown>;
   } catch (e) {
     return { statusError: String(e) };
   }

@@ -11,7 +11,7 @@ import type { ReplayVerdict } from '../../shared/frames.js';
 import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from '../../shared/server-identity.js';
 import { usageError } from '../../shared/errors.js';
 import { errorResult, isToolAnswer, okResult } from '../tools/answer.js';
-import type { Bridge } from '../bridge.js';
+import type { DaemonState } from '../state.js';
 import { CompositeRegistry } from '../composites/registry.js';
 import type { Composite } from '../composites/types.js';
 import { EagerTools } from './eager.js';
@@ -54,13 +54,13 @@ export function advertised(t: ToolDef): Tool {
 
 type CallParams = { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } };
 
-export function createEngineSession(bridge: Bridge, config: SessionConfig, sessionId: string, opts: EngineSessionOptions = {}): EngineSession {
-  const composites = new CompositeRegistry(opts.composites ?? [], projectComposites(config, (l) => bridge.log(l)));
+export function createEngineSession(state: DaemonState, config: SessionConfig, sessionId: string, opts: EngineSessionOptions = {}): EngineSession {
+  const composites = new CompositeRegistry(opts.composites ?? [], projectComposites(config, (l) => state.log(l)));
   void composites.all().catch(() => undefined); // loaded now, so the first replay verdict knows them
-  const context = new SessionContext(bridge, config, sessionId, composites);
+  const context = new SessionContext(state, config, sessionId, composites);
   const eager = config.eager ? new EagerTools(context) : undefined;
   const registration = { id: sessionId, cwd: config.cwd, pid: opts.pid, startedAt: new Date().toISOString() };
-  bridge.addSession(registration);
+  state.addSession(registration);
   const servers = new Set<Server>();
 
   /** One tools/call, whichever server or era it came through. */
@@ -135,7 +135,7 @@ export function createEngineSession(bridge: Bridge, config: SessionConfig, sessi
       if (closed) return;
       closed = true;
       eager?.stop();
-      bridge.endSession(registration);
+      state.endSession(registration);
       await Promise.all([...servers].map((s) => s.close().catch(() => undefined)));
     },
   };
