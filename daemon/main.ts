@@ -152,6 +152,7 @@ export async function runDaemon(opts: { port?: number } = {}): Promise<void> {
     statusFacts: (): Record<string, unknown> => ({
       pid: process.pid,
       port: theServer.port,
+      mcpUrl: `http://127.0.0.1:${theServer.port}/mcp`,
       version: VERSION,
       home: paths.home,
       startedAt: startedAt.toISOString(),

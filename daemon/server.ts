@@ -11,13 +11,13 @@ import type { Duplex } from 'node:stream';
 import { timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CLOSE_BAD_HELLO, encode, type HelloFrame, type RpcFrame } from '../shared/frames.js';
-import { parseSessionArgs, sessionConfigFrom, type SessionConfig } from '../shared/config.js';
 import { VERSION } from '../shared/version.js';
-import { isBridgeError, usageError } from '../shared/errors.js';
+import { usageError } from '../shared/errors.js';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { WsTransport } from './transport.js';
 import type { DaemonState } from './state.js';
 import { createEngineSession, type EngineSession } from './sessions/session.js';
+import { httpSessionConfig, sessionConfig } from './sessions/client-config.js';
 import type { McpHttpRoute } from './http/mcp-route.js';
 
 export interface DaemonServerOptions {
@@ -158,7 +158,7 @@ export class DaemonServer {
       this.mcpRoute ??= import('./http/mcp-route.js').then(
         ({ McpHttpRoute }) =>
           new McpHttpRoute({
-            open: (id) => createEngineSession(this.opts.state, httpSessionConfig(this.opts.httpCwd ?? process.cwd()), id),
+            open: (id) => createEngineSession(this.opts.state, httpSessionConfig(this.opts.httpCwd ?? process.cwd(), process.env), id),
             log: this.opts.log,
           }),
       );
@@ -221,31 +221,6 @@ export class DaemonServer {
         this.opts.onHandover();
       }
     });
-  }
-}
-
-/** An HTTP client sends no argv, environment or directory: the defaults, the daemon's environment, `cwd`. */
-function httpSessionConfig(cwd: string): SessionConfig {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string') env[k] = v;
-  return sessionConfig({ t: 'hello', argv: [], env, cwd } as unknown as HelloFrame).config;
-}
-
-/** The client's flags, or (on a bad flag) the defaults plus the error text for the proxy to print. */
-function sessionConfig(hello: HelloFrame): { config: SessionConfig; configError?: string } {
-  const env = hello.env && typeof hello.env === 'object' ? hello.env : {};
-  const cwd = typeof hello.cwd === 'string' ? hello.cwd : process.cwd();
-  try {
-    return { config: parseSessionArgs(Array.isArray(hello.argv) ? hello.argv.map(String) : [], env, cwd) };
-  } catch (e) {
-    const configError = isBridgeError(e) ? e.text : String(e);
-    let config: SessionConfig;
-    try {
-      config = parseSessionArgs([], env, cwd);
-    } catch {
-      config = { ...sessionConfigFrom({}, {}, cwd), env: { ...env } };
-    }
-    return { config, configError };
   }
 }
 
