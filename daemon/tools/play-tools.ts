@@ -30,7 +30,7 @@ async function requireCapability(ctx: ToolContext, port: number, cap: 'input' | 
     port,
     `missing capability "${cap}"`,
     [],
-    `CommandRejected: the game on port ${port} does not support ${WHY[cap]} (capability "${cap}"; it declares ${caps.length ? caps.map((c) => `"${c}"`).join(', ') : 'none'}). ` +
+    `The game on port ${port} does not support ${WHY[cap]} (capability "${cap}"; it declares ${caps.length ? caps.map((c) => `"${c}"`).join(', ') : 'none'}). ` +
       (cap === 'input'
         ? "Drive it with its own commands (list_toolsets), or give the game a kit's held inputs (docs/KITS.md)."
         : "Use wait_for to let time pass, or give the game a kit's clock (docs/KITS.md)."),
