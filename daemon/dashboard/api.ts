@@ -20,14 +20,15 @@ export function callRecord(host: DashboardHost, res: ServerResponse, id: number)
 export async function toolsets(host: DashboardHost, res: ServerResponse, port: number): Promise<void> {
   const list = await host.call('list_toolsets', { port }, false);
   if (list.isError) return sendJson(res, 502, { error: text(list) });
-  const names = ((list.structuredContent?.toolsets ?? []) as Array<{ name: string }>).map((t) => t.name);
+  const listed = (list.structuredContent ?? {}) as { toolsets?: unknown; game?: unknown };
+  const names = ((listed.toolsets ?? []) as Array<{ name: string }>).map((t) => t.name);
   const out: ToolsetView[] = [];
   for (const toolset of names) {
     const d = await host.call('describe_toolset', { port, toolset }, false);
     const ts = d.structuredContent as { toolset?: string; description?: string; tools?: ToolsetView['tools'] } | undefined;
     if (!d.isError && ts) out.push({ name: ts.toolset ?? toolset, description: ts.description ?? '', tools: ts.tools ?? [] });
   }
-  sendJson(res, 200, { port, game: list.structuredContent?.game ?? null, toolsets: out });
+  sendJson(res, 200, { port, game: listed.game ?? null, toolsets: out });
 }
 
 /** GET /dashboard/api/screenshot?port=N → the game's PNG, or 404 when it serves none. */

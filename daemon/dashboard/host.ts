@@ -4,7 +4,7 @@
  * daemon: everything live comes through this object, typed by erased type-only imports.
  */
 import type { DaemonState } from '../state.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 
 export interface DashboardHost {
   state: DaemonState;

@@ -27,6 +27,10 @@ export class SessionContext implements ToolContext {
     return this.state.owners;
   }
 
+  get held() {
+    return this.state.held;
+  }
+
   get cache() {
     return this.state.cache;
   }
