@@ -44,6 +44,6 @@ export async function dashboardUrl(home: string): Promise<string> {
   const env = benchEnv(home);
   delete env.DISPLAY;
   delete env.WAYLAND_DISPLAY;
-  const { stdout } = await run(process.execPath, [CLI, 'dashboard', '--no-open'], { env, timeout: 20000 });
+  const { stdout } = await run(process.execPath, [CLI, 'dashboard', '--no-open'], { env, timeout: 60000 });
   return stdout.trim().split('\n').pop() ?? '';
 }

@@ -43,8 +43,8 @@ async function main(): Promise<void> {
           await page.locator(`article.card[data-port="${p3}"][data-status="exited"]`).waitFor({ timeout: 15000 });
         }
         await play(claude, cursor, p1, p2);
-        if (act) await act(page);
         await page.evaluate(() => window.scrollTo(0, 0));
+        if (act) await act(page);
         await sleep(1500); // frame rates need two /health answers; the feed's highlight fades
         await page.screenshot({ path: join(out, name) });
         log(`wrote ${join(out, name)}`);
@@ -57,10 +57,13 @@ async function main(): Promise<void> {
         await page.locator('#try-fields input[name="x"]').fill('42');
         await page.locator('#try-run').click();
         await page.locator('#try-answer .badge').waitFor();
+        await page.evaluate(() => window.scrollTo(0, 0));
       });
       await shoot('dashboard-1280-dark.png', 1280, 800, true, async (page) => {
         await page.locator('#feed li.call[data-ok="false"] summary').first().click();
         await page.locator('#feed li.call[data-ok="false"] pre.json').first().waitFor();
+        // the feed and the opened call under the sticky header
+        await page.evaluate(() => window.scrollTo(0, document.getElementById('h-feed')!.getBoundingClientRect().top + window.scrollY - 70));
       });
       await shoot('dashboard-390.png', 390, 844, false);
     } finally {

@@ -5,11 +5,12 @@
  * rounds alternate closed, open, closed, open.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { dashboardUrl, startBrowser } from './browser.js';
 import { connectMcp, freeRange, GAME, median, now, round, type Mcp, type Reaper } from './harness.js';
-import { ms, type BenchConfig, type Measurement } from './types.js';
+import { ms, x, type BenchConfig, type Measurement } from './types.js';
 
 /** A project whose gamebridge.json launches the example game (with its screenshot) on `port`. */
 export function gameProject(r: Reaper, port: number, name = 'Crate Stack'): string {
@@ -29,6 +30,27 @@ async function visit(page: Page, url: string, port: number): Promise<{ fcp: numb
   }));
 }
 
+/** First paint of a minimal page from a bare node server: what the machine and browser cost. */
+async function plainPagePaint(browser: import('playwright-core').Browser, runs: number): Promise<number> {
+  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>plain</title><h1>plain page</h1>'));
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+  const paints: number[] = [];
+  try {
+    for (let i = 0; i < runs; i++) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(url);
+      await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0);
+      paints.push(await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0].startTime));
+      await context.close();
+    }
+  } finally {
+    server.close();
+  }
+  return median(paints);
+}
+
 export async function measureDashboard(r: Reaper, cfg: BenchConfig): Promise<Measurement> {
   const home = r.home('gb-bench-dash-');
   const [port] = await freeRange(1);
@@ -43,6 +65,7 @@ export async function measureDashboard(r: Reaper, cfg: BenchConfig): Promise<Mea
       await context.close();
     }
     const warm = visits.slice(1);
+    const plain = await plainPagePaint(chromium.browser, cfg.runs);
 
     const clients: Mcp[] = [];
     for (let i = 0; i < cfg.clients; i++) clients.push(await connectMcp(r, 'proxy', home));
@@ -72,13 +95,14 @@ export async function measureDashboard(r: Reaper, cfg: BenchConfig): Promise<Mea
     return {
       name: 'dashboard',
       figures: {
-        firstPaintMs: { cold: round(visits[0].fcp, 1), warmMedian: round(fcpWarm, 1) },
+        firstPaintMs: { cold: round(visits[0].fcp, 1), warmMedian: round(fcpWarm, 1), plainPageMedian: round(plain, 1) },
         gameShownMs: { cold: round(visits[0].card, 1), warmMedian: round(median(warm.map((v) => v.card)), 1) },
         visits: visits.length,
         throughput: { clients: cfg.clients, callsPerClient: half * 2, closed: round(closed, 0), open: round(open, 0), ratio: round(open / closed, 3), feedRowsShown: rows },
       },
       rows: [
-        { id: '8 dashboard', what: 'first paint (warm median; cold = first load of the module)', value: ms(fcpWarm, 0), reference: 'cold', vs: ms(visits[0].fcp, 0), target: '≤ 300 ms', met: fcpWarm <= 300 && visits[0].fcp <= 300 },
+        { id: '8 dashboard', what: 'first paint, cold (the first request loads the module)', value: ms(visits[0].fcp, 0), met: null },
+        { id: '8 dashboard', what: `first paint, warm median of ${warm.length}`, value: ms(fcpWarm, 0), reference: 'a plain page', vs: `${ms(plain, 0)} → ${x(fcpWarm / plain)}`, target: '≤ 300 ms', met: fcpWarm <= 300 },
         { id: '8 dashboard', what: `${cfg.clients} clients × ${half * 2} get_state, page open and streaming`, value: `${open.toFixed(0)} calls/s`, reference: 'page closed', vs: `${closed.toFixed(0)} calls/s → ${((open / closed) * 100).toFixed(0)}%`, target: '≥ 95%', met: open / closed >= 0.95 },
       ],
     };

@@ -4,6 +4,7 @@
  * Opening is best effort: the URL is printed first, and a missing opener never fails the command.
  */
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { pidAlive, readDaemonFile } from '../shared/daemon-file.js';
 import { bridgeHome, homePaths } from '../shared/paths.js';
 
@@ -25,13 +26,7 @@ export async function runDashboard(opts: { open: boolean }): Promise<number> {
   }
   let answer: KeyAnswer;
   try {
-    const res = await fetch(`http://127.0.0.1:${info.port}/dashboard/key`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${info.token}` },
-      signal: AbortSignal.timeout(5000),
-    });
-    if (!res.ok) throw new Error(`HTTP ${res.status} ${(await res.text()).trim()}`);
-    answer = (await res.json()) as KeyAnswer;
+    answer = JSON.parse(await postKey(info.port, info.token)) as KeyAnswer;
   } catch (e) {
     process.stderr.write(`The daemon (pid ${info.pid}, port ${info.port}) did not give a dashboard key: ${(e as Error).message}. See ${paths.daemonLog}.\n`);
     return 1;
@@ -41,6 +36,24 @@ export async function runDashboard(opts: { open: boolean }): Promise<number> {
   process.stderr.write(`Open this URL once within ${minutes} minutes; it logs this browser in for the daemon's life.\n`);
   if (opts.open && openBrowser(answer.url)) process.stderr.write('Opening it in your browser.\n');
   return 0;
+}
+
+/**
+ * POST /dashboard/key on a connection that is closed after the answer (fetch's keep-alive
+ * would hold the command open for seconds after it printed the URL).
+ */
+function postKey(port: number, token: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/dashboard/key', method: 'POST', agent: false, timeout: 5000, headers: { authorization: `Bearer ${token}` } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => (res.statusCode === 200 ? resolve(body) : reject(new Error(`HTTP ${res.statusCode} ${body.trim()}`))));
+    });
+    req.on('timeout', () => req.destroy(new Error('no answer within 5 s')));
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 /** The platform's opener, when there is a display to open on. */

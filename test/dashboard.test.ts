@@ -145,3 +145,10 @@ test('refusals: no cookie, a foreign Origin, a wrong Host, a key used twice, a k
   expect((await rawRequest(port, '/dashboard/api/call', post, 'POST', '{"port":1,"name":"health"}')).status).toBe(403);
   expect((await rawRequest(port, '/dashboard', { host, cookie: `${cookie}x` })).status).toBe(401);
 });
+
+test('`dashboard` without a running daemon says how to get one and exits 1; with one it prints a fresh key each time', async () => {
+  await expect(dashboardUrl(suite.home)).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('No daemon is running for') });
+  await suite.open();
+  const [a, b] = [await dashboardUrl(suite.home), await dashboardUrl(suite.home)];
+  expect(new URL(a).searchParams.get('key')).not.toBe(new URL(b).searchParams.get('key'));
+});

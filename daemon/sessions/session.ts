@@ -86,6 +86,7 @@ export function createEngineSession(state: DaemonState, config: SessionConfig, s
     const t0 = performance.now();
     const result = await runTool(name, rawArgs, toolExtra);
     const args = (rawArgs && typeof rawArgs === 'object' ? rawArgs : {}) as Record<string, unknown>;
+    const first = result.content[0];
     state.feed.record({
       at,
       session: sessionId,
@@ -95,8 +96,8 @@ export function createEngineSession(state: DaemonState, config: SessionConfig, s
       port: portOf(name, args, context),
       ms: performance.now() - t0,
       isError: result.isError === true,
-      text: result.content[0]?.type === 'text' ? result.content[0].text : '',
-      images: result.content.length - 1,
+      text: first?.type === 'text' ? first.text : '',
+      images: result.content.filter((c) => c.type === 'image').length,
     });
     return result;
   }

@@ -10,7 +10,7 @@ const run = promisify(execFile);
 export async function dashboardUrl(home: string): Promise<string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_') && k !== 'DISPLAY' && k !== 'WAYLAND_DISPLAY') env[k] = v;
-  const { stdout } = await run(process.execPath, [CLI, 'dashboard', '--no-open'], { env: { ...env, GAME_BRIDGE_HOME: home }, timeout: 20000 });
+  const { stdout } = await run(process.execPath, [CLI, 'dashboard', '--no-open'], { env: { ...env, GAME_BRIDGE_HOME: home }, timeout: 60000 });
   const url = stdout.trim().split('\n').pop() ?? '';
   if (!/^http:\/\/127\.0\.0\.1:\d+\/dashboard\?key=/.test(url)) throw new Error(`dashboard printed no URL: ${stdout}`);
   return url;
