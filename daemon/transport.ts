@@ -1,13 +1,12 @@
 /**
- * The SDK Transport over one proxy's WebSocket (SPEC §6.3).
+ * The SDK Transport over one proxy's WebSocket.
  *
  * Incoming `rpc` frames carry the client's JSON-RPC message; a request is acknowledged with
  * its replay verdict BEFORE it is dispatched, so the proxy knows whether it may re-send it
  * after a daemon restart. Outgoing messages go out bare (no envelope).
  */
 import type { WebSocket } from 'ws';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { encode, type ReplayVerdict, type RpcFrame } from '../shared/frames.js';
 
 export class WsTransport implements Transport {
