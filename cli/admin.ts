@@ -4,9 +4,10 @@
  */
 import { clientCredentials, PROOF_HEADER, proofOk } from '../shared/auth.js';
 import { pidAlive as alive, processStart, readDaemonFile as readInfo, sameProcess, type DaemonInfo } from '../shared/daemon-file.js';
-import { bridgeHome, homePaths } from '../shared/paths.js';
+import { bridgeHome, homePaths, type HomePaths } from '../shared/paths.js';
+import { sleep } from '../shared/sleep.js';
 
-/** One authenticated request; the answer counts only when it proves the token too. */
+/** One authenticated request (the token never crosses the wire); the answer counts only when it proves the token too. */
 async function call(info: DaemonInfo, method: 'GET' | 'POST', path: string): Promise<unknown> {
   const { authorization, nonce } = clientCredentials(info.token);
   const res = await fetch(`http://127.0.0.1:${info.port}${path}`, { method, headers: { authorization }, signal: AbortSignal.timeout(3000) });
@@ -15,14 +16,19 @@ async function call(info: DaemonInfo, method: 'GET' | 'POST', path: string): Pro
   return res.json();
 }
 
-/** Print the daemon's facts; exit code 1 when no daemon runs for this home. */
-export async function runStatus(): Promise<number> {
+/** This home's paths and its running daemon; says so on stdout when none runs. */
+function runningDaemon(): { paths: HomePaths; info?: DaemonInfo } {
   const paths = homePaths(bridgeHome());
   const info = readInfo(paths.daemonJson);
-  if (!info || !alive(info.pid)) {
-    process.stdout.write(`no daemon is running for ${paths.home}\n`);
-    return 1;
-  }
+  if (info && sameProcess(info.pid, info.pidStart)) return { paths, info };
+  process.stdout.write(`no daemon is running for ${paths.home}\n`);
+  return { paths };
+}
+
+/** Print the daemon's facts; exit code 1 when no daemon runs for this home. */
+export async function runStatus(): Promise<number> {
+  const { paths, info } = runningDaemon();
+  if (!info) return 1;
   try {
     const facts = await call(info, 'GET', '/status');
     process.stdout.write(JSON.stringify({ ...(facts as object), log: paths.daemonLog }, null, 2) + '\n');
@@ -37,12 +43,8 @@ export async function runStatus(): Promise<number> {
 
 /** Ask the daemon to stop (it reaps its games), SIGTERM as a fallback; wait until it is gone. */
 export async function runStop(timeoutMs = 35000): Promise<number> {
-  const paths = homePaths(bridgeHome());
-  const info = readInfo(paths.daemonJson);
-  if (!info || !sameProcess(info.pid, info.pidStart)) {
-    process.stdout.write(`no daemon is running for ${paths.home}\n`);
-    return 0;
-  }
+  const { paths, info } = runningDaemon();
+  if (!info) return 0;
   try {
     await call(info, 'POST', '/stop');
   } catch {
@@ -64,7 +66,7 @@ export async function runStop(timeoutMs = 35000): Promise<number> {
       process.stderr.write(`daemon pid ${info.pid} did not exit within ${timeoutMs}ms; see ${paths.daemonLog}\n`);
       return 1;
     }
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
   process.stdout.write(`daemon pid ${info.pid} stopped\n`);
   return 0;

@@ -1,16 +1,18 @@
 /**
- * The singleton daemon (SPEC §6.1–6.4): lock, listen, daemon.json, signals, idle exit, handover.
+ * The singleton daemon: lock, listen, daemon.json, signals, idle exit, handover.
  *
  * One per GAME_BRIDGE_HOME. The lock is taken before binding, so of several daemons started at
  * once exactly one serves and the others exit quietly (code 0).
  */
-import { randomBytes } from 'node:crypto';
 import { rmSync, unlinkSync } from 'node:fs';
 import { format } from 'node:util';
 import { CLOSE_HANDOVER, CLOSE_SHUTDOWN } from '../shared/frames.js';
 import { bridgeHome, ensureDir, homePaths, type HomePaths } from '../shared/paths.js';
 import { writePrivateFile } from '../shared/private-files.js';
 import { VERSION } from '../shared/version.js';
+import { parsePort } from '../shared/config.js';
+import { isBridgeError } from '../shared/errors.js';
+import { readOrCreateToken } from '../shared/token.js';
 import { processStart, readDaemonFile, type DaemonInfo } from '../shared/daemon-file.js';
 import { DaemonState } from './state.js';
 import { DaemonServer } from './server.js';
@@ -50,11 +52,26 @@ function removeDaemonJsonIfOurs(paths: HomePaths): void {
   }
 }
 
-export async function runDaemon(): Promise<void> {
+/** The pinned daemon port: `daemon --port`, else GAME_BRIDGE_DAEMON_PORT, else 0 (any free port). */
+function pinnedPort(port: number | undefined): number {
+  if (port !== undefined) return port;
+  const env = process.env.GAME_BRIDGE_DAEMON_PORT;
+  return env ? parsePort(env) : 0;
+}
+
+export async function runDaemon(opts: { port?: number } = {}): Promise<void> {
   routeConsoleToLog();
   const paths = homePaths(bridgeHome());
+  let port = 0;
+  try {
+    port = pinnedPort(opts.port);
+  } catch (e) {
+    log(isBridgeError(e) ? e.text : String(e));
+    process.exit(2);
+  }
   ensureDir(paths.home);
   ensureDir(paths.daemonDir);
+  const startedIn = process.cwd();
   process.chdir(paths.home); // never hold a client's project directory
 
   let state: DaemonState | undefined;
@@ -93,16 +110,18 @@ export async function runDaemon(): Promise<void> {
   const theState = new DaemonState({ home: paths.home, mode: 'daemon', log, mayWrite: () => lock.held() });
   state = theState;
   const startedAt = new Date();
-  const token = randomBytes(32).toString('hex');
+  const token = readOrCreateToken(paths);
   const theServer: DaemonServer = new DaemonServer({
     state: theState,
     token,
     log,
     onHandover: () => void finish('handover to a newer proxy', 'handover', 0),
     onStop: () => void finish('stop requested', 'reap', 0),
+    httpCwd: startedIn,
     statusFacts: (): Record<string, unknown> => ({
       pid: process.pid,
       port: theServer.port,
+      mcpUrl: `http://127.0.0.1:${theServer.port}/mcp`,
       version: VERSION,
       home: paths.home,
       startedAt: startedAt.toISOString(),
@@ -120,11 +139,20 @@ export async function runDaemon(): Promise<void> {
     log('re-adopting launched games failed:', e);
   }
 
-  const port = await theServer.listen();
-  const info: DaemonInfo = { pid: process.pid, port, token, version: VERSION, startedAt: startedAt.toISOString(), pidStart: processStart(process.pid) };
-  lock.publish(port);
+  let listening: number;
+  try {
+    listening = await theServer.listen(port);
+  } catch (e) {
+    log(isBridgeError(e) ? e.text : `listen failed: ${String(e)}`);
+    ending = true;
+    await theState.reapAll().catch(() => undefined);
+    lock.release();
+    process.exit(2);
+  }
+  const info: DaemonInfo = { pid: process.pid, port: listening, token, version: VERSION, startedAt: startedAt.toISOString(), pidStart: processStart(process.pid) };
+  lock.publish(listening);
   writeDaemonJson(paths, info);
-  log(`daemon v${VERSION} listening on 127.0.0.1:${port}, home ${paths.home}`);
+  log(`daemon v${VERSION} listening on 127.0.0.1:${listening} (MCP over HTTP at http://127.0.0.1:${listening}/mcp), home ${paths.home}`);
   // Every second: still the holder? (If not, stop writing and hand over.) And daemon.json still
   // ours? (Deleted or corrupted, it wedged every client: the live daemon writes it again.)
   setInterval(() => {

@@ -1,5 +1,5 @@
 /**
- * The SDK Transport over one proxy's WebSocket (SPEC §6.3).
+ * The SDK Transport over one proxy's WebSocket.
  *
  * Incoming `rpc` frames carry the client's JSON-RPC message; a request is acknowledged with
  * its replay verdict and dispatched only once that ack has left this process (the socket
@@ -10,8 +10,7 @@
  * Outgoing messages go out bare (no envelope).
  */
 import type { WebSocket } from 'ws';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { encode, type ReplayVerdict, type RpcFrame } from '../shared/frames.js';
 
 export class WsTransport implements Transport {

@@ -1,5 +1,5 @@
 /**
- * What the proxy remembers so a daemon restart looks like latency (SPEC §6.3): the pending table
+ * What the proxy remembers so a daemon restart looks like latency: the pending table
  * of client requests (unacked / acked-safe / acked-unsafe), the client's initialize, and the
  * last tool list it saw.
  */
@@ -26,6 +26,8 @@ export interface ClientRequest {
   line: string;
   /** for tools/call: the tool name, to say what was interrupted */
   tool?: string;
+  /** a 2026-era request (its `_meta` names its protocol version): results carry `resultType` */
+  modern?: boolean;
 }
 
 export interface Pending extends ClientRequest {
@@ -46,7 +48,7 @@ export class PendingTable {
 
   add(req: ClientRequest, seq: number): void {
     const sends = ((req as Partial<Pending>).sends ?? 0) + 1;
-    const p: Pending = { id: req.id, key: req.key, method: req.method, line: req.line, tool: req.tool, seq, state: 'unacked', sends };
+    const p: Pending = { id: req.id, key: req.key, method: req.method, line: req.line, tool: req.tool, modern: req.modern, seq, state: 'unacked', sends };
     this.bySeq.set(seq, p);
     const same = this.byKey.get(req.key);
     if (same) same.push(p);
@@ -105,10 +107,11 @@ export function planReplay(pending: Pending[]): { resend: Pending[]; interrupted
   };
 }
 
-/** What the client is told about a request that cannot be completed (§6.3): a tool result for tools/call. */
+/** What the client is told about a request that cannot be completed: a tool result for tools/call. */
 export function failureAnswer(req: ClientRequest, text: string): string {
   if (req.method === 'tools/call') {
-    return JSON.stringify({ jsonrpc: '2.0', id: req.id, result: { content: [{ type: 'text', text }], isError: true } });
+    const result = { content: [{ type: 'text', text }], isError: true, ...(req.modern ? { resultType: 'complete' } : {}) };
+    return JSON.stringify({ jsonrpc: '2.0', id: req.id, result });
   }
   return JSON.stringify({ jsonrpc: '2.0', id: req.id, error: { code: -32000, message: text } });
 }
@@ -137,6 +140,9 @@ export class SessionMemory {
   /** ids of client tools/list requests without a cursor, to capture the list the client saw */
   toolsListKeys = new Set<string>();
   toolsSeen?: string;
+  /** the daemon's last `server/discover` result: the proxy's answer while the daemon is down */
+  discover?: unknown;
+
   private hidden = new Map<string, 'initialize' | 'tools/list'>();
   private hiddenCounter = 0;
 
@@ -153,6 +159,7 @@ export class SessionMemory {
   /** The daemon answered a client request. */
   noteAnswer(req: ClientRequest, msg: Record<string, unknown>): void {
     if (req.method === 'initialize' && msg.result) this.initializeAnswered = true;
+    if (req.method === 'server/discover' && msg.result) this.discover = msg.result;
     if (this.toolsListKeys.delete(req.key)) {
       const tools = (msg.result as { tools?: unknown } | undefined)?.tools;
       if (tools) this.toolsSeen = JSON.stringify(tools);

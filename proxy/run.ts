@@ -1,5 +1,5 @@
 /**
- * The stdio proxy (SPEC §6): what an MCP client spawns. It knows nothing about games: it relays
+ * The stdio proxy: what an MCP client spawns. It knows nothing about games: it relays
  * JSON-RPC between the client and the daemon and hides daemon restarts (reconnect, replay
  * initialize, re-send what is safe, answer what is not).
  *
@@ -14,6 +14,7 @@ import { VERSION } from '../shared/version.js';
 import { classifyLine, Stdio, tooLongText, type Json } from '../shared/stdio-lines.js';
 import { daemonMessage } from './daemon-text.js';
 import { helloEnv } from './hello-env.js';
+import { discoverResult, PROTOCOL_VERSION_META } from '../shared/server-identity.js';
 import { Link, MAX_FAILED_STARTS } from './link.js';
 import { interruptedAnswer, MAX_SENDS, PendingTable, planReplay, requestKey, SessionMemory, unavailableAnswer, type ClientRequest } from './replay.js';
 
@@ -121,9 +122,11 @@ export class StdioProxy {
     const params = (m.params ?? {}) as Json;
     const req: ClientRequest = { id, key: requestKey(id), method, line };
     if (method === 'tools/call' && typeof params.name === 'string') req.tool = params.name;
+    if (typeof (params._meta as Json | undefined)?.[PROTOCOL_VERSION_META] === 'string') req.modern = true;
     this.memory.noteRequest(req, m.params);
     if (this.link.isUp) return this.sendRequest(req);
     if (method === 'ping') return void this.stdio.write(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
+    if (method === 'server/discover') return this.answerDiscover(id);
     if (this.link.gaveUp) return void this.stdio.write(unavailableAnswer(req, `the bridge daemon could not be started; see ${this.paths.daemonLog}`));
     if (this.queue.length >= QUEUE_LIMIT) {
       return void this.stdio.write(unavailableAnswer(req, `${QUEUE_LIMIT} messages are already waiting for the bridge daemon to come back`));
@@ -235,12 +238,18 @@ export class StdioProxy {
     }
     this.serverRequests.clear();
     if (this.exiting) return;
-    // A ping caught in flight needs no daemon: answer it now rather than after the reconnect.
+    // A ping or a discover caught in flight needs no daemon: answer it now, not after the reconnect.
     for (const p of this.pending.take((p) => p.method === 'ping')) this.stdio.write(JSON.stringify({ jsonrpc: '2.0', id: p.id, result: {} }));
+    for (const p of this.pending.take((p) => p.method === 'server/discover')) this.answerDiscover(p.id);
     this.downSince = Date.now();
     // After `game-bridge-mcp stop`, start a daemon again only when the client needs one.
     if (code === CLOSE_SHUTDOWN && this.pending.size === 0 && this.queue.length === 0) return;
     this.link.connect();
+  }
+
+  /** `server/discover` while the daemon is down: what the last daemon said, else the same facts built here. */
+  private answerDiscover(id: string | number): void {
+    this.stdio.write(JSON.stringify({ jsonrpc: '2.0', id, result: this.memory.discover ?? discoverResult() }));
   }
 
   private checkDeadline(): void {

@@ -13,9 +13,13 @@ export const PROOF_HEADER = 'x-game-bridge-proof';
 
 const mac = (token: string, label: string, nonce: string) => createHmac('sha256', token).update(`${label}:${nonce}`).digest('hex');
 
-/** What a client sends: `Authorization: GameBridge <nonce> <hmac>`; keep the nonce to check the answer. */
+/** How old a client's nonce may be: the token outlives daemons, so a captured header must not. */
+const NONCE_MAX_AGE_MS = 60_000;
+
+/** What a client sends: `Authorization: GameBridge <nonce> <hmac>`; keep the nonce to check the answer.
+ *  The nonce is its time (12 hex digits of ms) and 10 random bytes. */
 export function clientCredentials(token: string): { authorization: string; nonce: string } {
-  const nonce = randomBytes(16).toString('hex');
+  const nonce = Date.now().toString(16).padStart(12, '0') + randomBytes(10).toString('hex');
   return { authorization: `${AUTH_SCHEME} ${nonce} ${mac(token, 'client', nonce)}`, nonce };
 }
 
@@ -35,9 +39,9 @@ export function proofOk(token: string, nonce: string, proof: unknown): boolean {
   return typeof proof === 'string' && sameHex(proof, daemonProof(token, nonce));
 }
 
-/** Daemon side: the nonce of a valid `GameBridge` authorization header, or undefined. */
+/** Daemon side: the nonce of a valid, recent `GameBridge` authorization header, or undefined. */
 export function clientNonce(token: string, header: string | undefined): string | undefined {
   const m = /^GameBridge ([0-9a-f]{32}) ([0-9a-f]{64})$/.exec(header ?? '');
-  if (!m) return undefined;
+  if (!m || Math.abs(Date.now() - parseInt(m[1].slice(0, 12), 16)) > NONCE_MAX_AGE_MS) return undefined;
   return sameHex(m[2], mac(token, 'client', m[1])) ? m[1] : undefined;
 }

@@ -1,4 +1,4 @@
-/** The GAME_BRIDGE_HOME layout (SPEC §6.1). Pure path arithmetic plus one mkdir helper. */
+/** The GAME_BRIDGE_HOME layout (README.md, "Files under GAME_BRIDGE_HOME"). Pure path arithmetic plus one mkdir helper. */
 import { ensurePrivateDir } from './private-files.js';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -15,6 +15,8 @@ export interface HomePaths {
   /** {pid, port, token, version, startedAt}, mode 0600 */
   daemonJson: string;
   daemonLog: string;
+  /** the bearer token proxies and HTTP clients present, kept across daemons (mode 0600) */
+  tokenFile: string;
   /** launched instances, for re-adoption after a crash or handover */
   launchedJson: string;
   logsDir: string;
@@ -29,6 +31,7 @@ export function homePaths(home: string): HomePaths {
     daemonDir,
     daemonJson: join(daemonDir, 'daemon.json'),
     daemonLog: join(daemonDir, 'daemon.log'),
+    tokenFile: join(daemonDir, 'token'),
     launchedJson: join(daemonDir, 'launched.json'),
     logsDir: join(home, 'logs'),
     instancesDir: join(home, 'instances'),

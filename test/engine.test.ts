@@ -48,8 +48,12 @@ test('advertises exactly the seven tools, with instructions and listChanged', as
   expect(tools.map((t) => t.name).sort()).toEqual(
     ['call_tool', 'describe_toolset', 'instance_log', 'launch_instance', 'list_instances', 'list_toolsets', 'stop_instance'].sort(),
   );
-  expect(tools.find((t) => t.name === 'list_instances')?.annotations?.readOnlyHint).toBe(true);
-  expect(tools.find((t) => t.name === 'call_tool')?.annotations?.readOnlyHint).toBe(false);
+  const hints = (name: string) => tools.find((t) => t.name === name)?.annotations;
+  expect(hints('list_toolsets')?.readOnlyHint).toBe(true);
+  expect(hints('call_tool')?.readOnlyHint).toBe(false);
+  // list_instances {prune: true} deletes registry files: not read-only, but only dead entries go
+  expect(hints('list_instances')).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+  expect(hints('stop_instance')).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
   expect(mcp.client.getInstructions()).toMatch(/list_toolsets.*describe_toolset.*call_tool/s);
   expect(mcp.client.getServerCapabilities()?.tools?.listChanged).toBe(true);
 });
@@ -82,6 +86,14 @@ test('list_toolsets and describe_toolset (defaults folded into descriptions)', a
   expect(bad.text).toMatch(/^BridgeUsageError: .*play/);
 });
 
+test('describe_toolset takes `name` too, the argument the first README gave it', async () => {
+  const byName = await call(mcp, 'describe_toolset', { port: crate, name: 'play' });
+  expect(byName.isError).toBe(false);
+  expect(byName.json.tools.map((t: any) => t.name)).toContain('drop');
+  const neither = await call(mcp, 'describe_toolset', { port: crate });
+  expect(neither.text).toMatch(/^BridgeUsageError: describe_toolset: missing required argument 'toolset'/);
+});
+
 test('10 sequential drops each see their own crate (state after the command)', async () => {
   await gameCall(mcp, crate, 'start');
   let before = (await gameCall(mcp, crate, 'get_state', { path: 'game.crates' })).json.value.length;
@@ -110,6 +122,7 @@ test('frames-advanced when the game publishes no completedCommandId', async () =
 });
 
 test('wait_for matches, and times out clearly', async () => {
+  await gameCall(mcp, crate, 'start');
   const ok = await gameCall(mcp, crate, 'wait_for', { path: 'frame', gt: 0, timeoutMs: 2000 });
   expect(ok.json).toMatchObject({ matched: true });
   const screen = await gameCall(mcp, crate, 'wait_for', { path: 'ui.screen', equals: 'GameScreen', timeoutMs: 2000 });
@@ -120,6 +133,7 @@ test('wait_for matches, and times out clearly', async () => {
 });
 
 test('get_state with a path, and a missing path says what exists', async () => {
+  await gameCall(mcp, crate, 'start');
   const r = await gameCall(mcp, crate, 'get_state', { path: 'ui.screen' });
   expect(r.json.value).toBe('GameScreen');
   const miss = await gameCall(mcp, crate, 'get_state', { path: 'game.nope' });
@@ -130,20 +144,44 @@ test('GameOffline and NotAGameSurface texts', async () => {
   const off = await gameCall(mcp, dead, 'get_state');
   expect(off.isError).toBe(true);
   expect(off.text).toMatch(new RegExp(`^GameOffline: No game is answering on http://127.0.0.1:${dead}\\..*launch_instance`));
+  expect(off.res.structuredContent).toEqual({ kind: 'GameOffline', port: dead }); // the facts, for a program to read
   const nag = await call(mcp, 'list_toolsets', { port: notGame });
   expect(nag.text).toMatch(new RegExp(`^NotAGameSurface: Something is listening on http://127.0.0.1:${notGame}, but it is not a debuggable game: GET /health returned HTTP 404`));
 });
 
 test('CommandTimeout when the game freezes', async () => {
+  const frozen = await freePort(); // a game of its own: the shared one must not stall the other tests
+  await startExampleGame(reaper, frozen, [], { GAME_BRIDGE_HOME: home });
   const h = await connect({ args: ['--no-daemon', '--timeout', '400', '--no-scan'], env: { GAME_BRIDGE_HOME: home } });
   try {
-    const r = await gameCall(h, crate, 'freeze', { ms: 1500 });
+    const r = await gameCall(h, frozen, 'freeze', { ms: 1500 });
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(new RegExp(`^CommandTimeout: Command 'freeze' was queued on port ${crate} but was not applied within 400ms`));
+    expect(r.text).toMatch(new RegExp(`^CommandTimeout: Command 'freeze' was queued on port ${frozen} but was not applied within 400ms`));
   } finally {
     await h.close();
   }
-  await new Promise((r) => setTimeout(r, 1300)); // let the game thaw for the next tests
+});
+
+test('every wait_for operator, through the bridge: each holds when it should and times out when it should not', async () => {
+  // game.seed is 'crates' and frame only grows, whatever other tests did to this game
+  const cases: Array<[Record<string, unknown>, Record<string, unknown>]> = [
+    [{ path: 'game.seed', equals: 'crates' }, { path: 'game.seed', equals: 'boxes' }],
+    [{ path: 'game.seed', notEquals: 'boxes' }, { path: 'game.seed', notEquals: 'crates' }],
+    [{ path: 'frame', gt: 0 }, { path: 'frame', gt: 1e15 }],
+    [{ path: 'frame', gte: 1 }, { path: 'frame', gte: 1e15 }],
+    [{ path: 'frame', lt: 1e15 }, { path: 'frame', lt: 0 }],
+    [{ path: 'frame', lte: 1e15 }, { path: 'frame', lte: 0 }],
+    [{ path: 'game.seed', contains: 'rat' }, { path: 'game.seed', contains: 'box' }],
+    [{ path: 'game.seed', matches: '^cr.*s$' }, { path: 'game.seed', matches: '^box' }],
+    [{ path: 'game.seed', exists: true }, { path: 'game.nope', exists: true }],
+    [{ path: 'game.nope', exists: false }, { path: 'game.seed', exists: false }],
+  ];
+  for (const [holds, never] of cases) {
+    const yes = await gameCall(mcp, crate, 'wait_for', { ...holds, timeoutMs: 2000 });
+    expect(`${JSON.stringify(holds)} → ${yes.isError ? yes.text : yes.json.matched}`).toBe(`${JSON.stringify(holds)} → true`);
+    const no = await gameCall(mcp, crate, 'wait_for', { ...never, timeoutMs: 150 });
+    expect(`${JSON.stringify(never)} → ${no.text.split(':')[0]}`).toBe(`${JSON.stringify(never)} → CommandTimeout`);
+  }
 });
 
 test('bad arguments get BridgeUsageError, not a protocol error', async () => {
@@ -155,13 +193,19 @@ test('bad arguments get BridgeUsageError, not a protocol error', async () => {
   expect(notTool.text).toMatch(/^BridgeUsageError: There is no MCP tool 'drop'.*call_tool/);
 });
 
-test('bounded answers: a huge state is cut with a marker', async () => {
-  const h = await connect({ args: ['--no-daemon', '--max-chars', '600', '--no-scan'], env: { GAME_BRIDGE_HOME: home } });
+test('bounded answers: a state over --max-chars is cut with a marker', async () => {
+  // A state of known size, whatever earlier tests left: a new round and five crates in one column.
+  await gameCall(mcp, crate, 'start');
+  for (let i = 0; i < 5; i++) await gameCall(mcp, crate, 'drop', { x: 50, settle: false });
+  const whole = (await gameCall(mcp, crate, 'get_state')).text.length;
+  const max = 500; // the smallest --max-chars there is
+  expect(whole).toBeGreaterThan(max + 200);
+  const h = await connect({ args: ['--no-daemon', '--max-chars', String(max), '--no-scan'], env: { GAME_BRIDGE_HOME: home } });
   try {
     const r = await gameCall(h, crate, 'get_state');
     expect(r.json.truncated).toBe(true);
     expect(r.json.note).toMatch(/get_state \{path/);
-    expect(r.text.length).toBeLessThan(1200);
+    expect(r.text.length).toBeLessThanOrEqual(max);
   } finally {
     await h.close();
   }

@@ -1,5 +1,5 @@
 /**
- * GameClient: the HTTP contract of SPEC §2 part 1, for one port.
+ * GameClient: the HTTP surface of docs/CONTRACT.md, for one port.
  *
  * One keep-alive agent per game (a poll loop reuses its socket instead of paying a TCP
  * handshake per /state). Every call has a timeout and a body-size cap, and every failure
@@ -8,7 +8,7 @@
  */
 import http from 'node:http';
 import net from 'node:net';
-import { BridgeError, commandRejected, gameOffline, notAGameSurface } from '../../shared/errors.js';
+import { commandRejected, gameOffline, notAGameSurface, usageError, type BridgeError } from '../../shared/errors.js';
 import type { FrameReading } from './restarts.js';
 
 export const HOST = '127.0.0.1';
@@ -114,7 +114,7 @@ export class GameClient {
         fail(gameOffline(this.port, this.launchHint, timeoutMs, path.split('?')[0]));
       });
       req.on('error', (err: NodeJS.ErrnoException) => {
-        if (signal?.aborted) return fail(new BridgeError('BridgeUsageError', 'The request was cancelled.'));
+        if (signal?.aborted) return fail(usageError('The request was cancelled.'));
         if (err.code === 'ECONNRESET' || err.code === 'EPIPE') {
           // A game killed mid-request resets its sockets too: only a port that still accepts
           // connections is "something that is not a game"; a closed one is a game that went away.

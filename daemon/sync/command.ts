@@ -1,5 +1,5 @@
 /**
- * Command sync (SPEC §5): send a command, then poll /state until the game reports it applied
+ * Command sync: send a command, then poll /state until the game reports it applied
  * (`completedCommandId >= commandId`), so the state returned is really after the command.
  *
  * Fallbacks: a game without `completedCommandId` → wait for `frame` to advance by two
@@ -10,9 +10,10 @@
  * generation changing (another pid, the launcher starting or losing the game). Never another
  * call's reply: under concurrency those arrive in any order (game/restarts.ts).
  */
-import { callInterrupted, commandTimeout, isBridgeError } from '../../shared/errors.js';
+import { callInterrupted, commandTimeout, isBridgeError, isTimeout } from '../../shared/errors.js';
 import type { GameClient, State } from '../game/client.js';
-import { pollDelay, sleep } from './poll.js';
+import { pollDelay } from './poll.js';
+import { sleep } from '../../shared/sleep.js';
 import { frameOf, summarise, type Summary } from './summary.js';
 
 export type Confirmation = 'completedCommandId' | 'frames-advanced' | 'port-closed' | 'not-waited';
@@ -91,7 +92,7 @@ export async function commandAndSync(client: GameClient, cmd: string, args: Reco
       state = await client.state(opts.signal, Math.max(50, Math.min(client.timeoutMs, opts.timeoutMs - (Date.now() - started))));
     } catch (e) {
       // A game that froze its HTTP thread too: keep trying until our own deadline.
-      if (isBridgeError(e) && e.data.timeout) continue;
+      if (isTimeout(e)) continue;
       throw e;
     }
     polls++;
@@ -123,7 +124,7 @@ async function waitPortQuiet(client: GameClient, cmd: string, commandId: number 
     try {
       await client.health(Math.min(1000, remaining));
     } catch (e) {
-      if (isBridgeError(e) && e.kind === 'GameOffline' && !e.data.timeout) {
+      if (isBridgeError(e) && e.kind === 'GameOffline' && !isTimeout(e)) {
         client.agent.destroy();
         return { command: cmd, applied: true, commandId, confirmation: 'port-closed', polls, events: [] };
       }
