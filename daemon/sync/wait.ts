@@ -10,6 +10,7 @@ import { pollDelay } from './poll.js';
 import { sleep } from '../../shared/sleep.js';
 import { ProcessWatch } from './command.js';
 import { frameOf } from './summary.js';
+import { linearRegex, matchesText } from './regex.js';
 
 export const OPERATORS = ['equals', 'notEquals', 'exists', 'gt', 'gte', 'lt', 'lte', 'contains', 'matches'] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -38,13 +39,7 @@ export function conditionFrom(args: Record<string, unknown>): Condition {
     throw usageError(`wait_for needs exactly one operator of ${OPERATORS.join(', ')}; got ${ops.length ? ops.join(', ') : 'none'}.`);
   }
   const op = ops[0];
-  if (op === 'matches') {
-    try {
-      new RegExp(String(args.matches));
-    } catch (e) {
-      throw usageError(`wait_for 'matches' is not a valid regular expression: ${(e as Error).message}.`);
-    }
-  }
+  if (op === 'matches') linearRegex(String(args.matches));
   return { path, op, operand: args[op] };
 }
 
@@ -82,7 +77,7 @@ export function test(state: State, c: Condition): { ok: boolean; value: unknown 
       if (value && typeof value === 'object') return { ok: Object.prototype.hasOwnProperty.call(value, String(c.operand)), value };
       return { ok: false, value };
     case 'matches':
-      return { ok: value !== undefined && new RegExp(String(c.operand)).test(typeof value === 'string' ? value : JSON.stringify(value)), value };
+      return { ok: value !== undefined && matchesText(String(c.operand), typeof value === 'string' ? value : JSON.stringify(value)), value };
   }
 }
 

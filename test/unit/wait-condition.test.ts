@@ -163,3 +163,17 @@ describe('waitFor', () => {
     await expect(waitFor(fakeClient({ states: [at(1, 0)] }).client, cond, { timeoutMs: 5000, signal: ac.signal })).rejects.toThrow(/wait_for was cancelled/);
   });
 });
+
+describe('matches runs in linear time (the daemon is shared)', () => {
+  test('a catastrophic pattern against a long run of a letter answers at once (it took seconds in a backtracking engine)', () => {
+    const evil = { frame: 1, text: 'a'.repeat(24) + '!' };
+    const t0 = Date.now();
+    expect(holds(evil, c('text', 'matches', '^(a+)+$')).ok).toBe(false);
+    expect(Date.now() - t0).toBeLessThan(500);
+  });
+
+  test('what the linear engine cannot do (backreferences, lookaround) is refused as a usage error saying so', () => {
+    expect(() => conditionFrom({ path: 'x', matches: '(a)\\1' })).toThrow(/RE2 syntax: no backreferences or lookaround/);
+    expect(() => conditionFrom({ path: 'x', matches: 'a(?=b)' })).toThrow(/linear-time engine/);
+  });
+});
