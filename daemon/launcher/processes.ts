@@ -4,7 +4,8 @@
  * pid; signalling the group as well catches what tree-kill cannot see any more (a game whose
  * shell wrapper already died has been re-parented away from the tree, but not out of the group).
  */
-import { readdirSync } from 'node:fs';
+import { accessSync, constants, readdirSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { pidAlive, processStart, procStat, sameProcess } from '../../shared/daemon-file.js';
 
 export { pidAlive, processStart, sameProcess };
@@ -35,18 +36,51 @@ export function treeAlive(pid: number): boolean {
   return pidAlive(pid) || groupAlive(pid);
 }
 
-/** Signal the whole tree under `pid` (tree-kill) and its process group. Never throws. */
-export async function killTree(pid: number, signal: NodeJS.Signals): Promise<void> {
-  await new Promise<void>((resolve) => {
-    if (!pidAlive(pid)) return resolve();
-    treeKill(pid, signal, () => resolve());
+/** tree-kill's walk may take this long; past it, the process group is signalled anyway. */
+const TREE_WALK_MS = 2000;
+
+/**
+ * Is the program tree-kill spawns (`ps` on Linux, `pgrep` on macOS) on our PATH? Without it
+ * tree-kill never calls back (slim images, or a client's minimal PATH the daemon inherited),
+ * and a stop waiting on it hung for ever.
+ */
+function treeWalkerPresent(): boolean {
+  if (process.platform === 'win32') return true;
+  const name = process.platform === 'darwin' ? 'pgrep' : 'ps';
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => {
+    try {
+      accessSync(join(dir || '.', name), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
   });
+}
+
+/** Signal the whole tree under `pid` (tree-kill, bounded) and its process group. Never throws, never hangs. */
+export async function killTree(pid: number, signal: NodeJS.Signals): Promise<void> {
+  if (pidAlive(pid) && treeWalkerPresent()) {
+    await new Promise<void>((resolve) => {
+      const bound = setTimeout(resolve, TREE_WALK_MS);
+      try {
+        treeKill(pid, signal, () => (clearTimeout(bound), resolve()));
+      } catch {
+        clearTimeout(bound);
+        resolve();
+      }
+    });
+  }
   if (process.platform !== 'win32') {
     try {
       process.kill(-pid, signal);
     } catch {
       /* group already empty */
     }
+  }
+  try {
+    process.kill(pid, signal); // the launch pid itself, had it left its group
+  } catch {
+    /* gone */
   }
 }
 
