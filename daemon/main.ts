@@ -17,6 +17,7 @@ import { processStart, readDaemonFile, type DaemonInfo } from '../shared/daemon-
 import { DaemonState } from './state.js';
 import { DaemonServer } from './server.js';
 import { HomeLock } from './lock.js';
+import { startLogRotation } from './log-rotation.js';
 
 export const DEFAULT_IDLE_EXIT_MS = 10 * 60 * 1000;
 
@@ -71,6 +72,7 @@ export async function runDaemon(opts: { port?: number } = {}): Promise<void> {
   }
   ensureDir(paths.home);
   ensureDir(paths.daemonDir);
+  startLogRotation(paths.daemonLog, log);
   const startedIn = process.cwd();
   process.chdir(paths.home); // never hold a client's project directory
 

@@ -22,6 +22,7 @@ import { createEngineSession, type EngineSession } from './sessions/session.js';
 import { isDashboardPage, loadDashboard, type Dashboard } from './dashboard-loader.js';
 import { httpSessionConfig, sessionConfig } from './sessions/client-config.js';
 import type { McpHttpRoute } from './http/mcp-route.js';
+import { LISTENER_OPTIONS, maxConnections, RefusalLog } from './http/guard.js';
 
 export interface DaemonServerOptions {
   state: DaemonState;
@@ -51,10 +52,13 @@ export class DaemonServer {
   private dashboardModule?: Promise<Dashboard>;
   port = 0;
   private mcpRoute?: Promise<McpHttpRoute>;
+  private readonly refusals: RefusalLog;
 
   constructor(private readonly opts: DaemonServerOptions) {
-    this.http = createServer((req, res) => this.onRequest(req, res));
+    this.http = createServer(LISTENER_OPTIONS, (req, res) => this.onRequest(req, res));
+    this.http.maxConnections = maxConnections();
     this.http.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head));
+    this.refusals = new RefusalLog(opts.log);
   }
 
   /** Bind 127.0.0.1:`port` (0: any free port). A pinned port still held is retried briefly, then refused clearly. */
@@ -232,7 +236,7 @@ export class DaemonServer {
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const refused = this.refusal(req, true);
     if (refused) {
-      this.opts.log(`refused an upgrade: ${refused.status} ${refused.text}`);
+      this.refusals.note(`refused an upgrade: ${refused.status} ${refused.text}`);
       socket.end(`HTTP/1.1 ${refused.status} ${refused.text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
