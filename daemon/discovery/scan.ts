@@ -16,16 +16,17 @@ const MAX_HEALTH_BYTES = 64 * 1024;
 export type Probe =
   | { port: number; kind: 'live'; health: { ok: true; frame?: number; [k: string]: unknown } }
   | { port: number; kind: 'notAGame'; detail: string; /** it accepted a connection but did not answer in time */ timedOut?: true }
-  | { port: number; kind: 'free' };
+  | { port: number; kind: 'free'; /** decided by the timer, not by a refusal: the connect may only have been slow */ timedOut?: true };
 
 export interface ScanOptions {
   /** per-probe timeout; capped at PROBE_TIMEOUT_CAP_MS (a game answers /health cheaply) */
   timeoutMs?: number;
   concurrency?: number;
   /**
-   * A port that accepted a connection but did not answer within the short timeout is probed
-   * once more with this longer one (a game busy loading, or a loaded machine), so a slow game is
-   * not reported as "not a game". Default 2000.
+   * A port that accepted a connection but did not answer within the short timeout, or neither
+   * accepted nor refused one in time, is probed once more with this longer one (a game busy
+   * loading, or a loaded machine), so a slow game is not reported as "not a game" or free.
+   * Default 2000.
    */
   retryTimeoutMs?: number;
 }
@@ -52,7 +53,7 @@ export function probePort(port: number, timeoutMs = PROBE_TIMEOUT_CAP_MS): Promi
     const notAGame = (detail: string) => finish({ port, kind: 'notAGame', detail });
     // Something accepted the connection but did not answer in time: it is listening, so not free.
     const timer = setTimeout(
-      () => (connected ? finish({ port, kind: 'notAGame', detail: `GET /health did not answer within ${timeoutMs}ms`, timedOut: true }) : finish({ port, kind: 'free' })),
+      () => (connected ? finish({ port, kind: 'notAGame', detail: `GET /health did not answer within ${timeoutMs}ms`, timedOut: true }) : finish({ port, kind: 'free', timedOut: true })),
       timeoutMs,
     );
     sock.once('error', () => {
@@ -95,19 +96,20 @@ export async function scanPorts(ports: number[], opts: ScanOptions = {}): Promis
   const timeoutMs = Math.min(opts.timeoutMs ?? PROBE_TIMEOUT_CAP_MS, PROBE_TIMEOUT_CAP_MS);
   const concurrency = Math.max(1, opts.concurrency ?? PROBE_CONCURRENCY);
   const out: Probe[] = new Array(ports.length);
+  await inPool(ports.map((_, i) => i), concurrency, async (i) => void (out[i] = await probePort(ports[i], timeoutMs)));
+  const retry = opts.retryTimeoutMs ?? 2000;
+  // Neither answered nor refused in time: on loopback that is a busy game or our own event loop
+  // stalled past the timer (a loaded machine), so ask once more, with time to spare.
+  const again = out.flatMap((p, i) => (p.kind !== 'live' && p.timedOut && retry > timeoutMs ? [i] : []));
+  await inPool(again, concurrency, async (i) => void (out[i] = await probePort(out[i].port, retry)));
+  return out;
+}
+
+/** Run `fn` over `items`, at most `concurrency` at once. */
+async function inPool<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < ports.length) {
-      const i = next++;
-      out[i] = await probePort(ports[i], timeoutMs);
-    }
+    while (next < items.length) await fn(items[next++]);
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, ports.length) }, worker));
-  const retry = opts.retryTimeoutMs ?? 2000;
-  await Promise.all(
-    out.map(async (p, i) => {
-      if (p.kind === 'notAGame' && p.timedOut && retry > timeoutMs) out[i] = await probePort(p.port, retry);
-    }),
-  );
-  return out;
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
 }
