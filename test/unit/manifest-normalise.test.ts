@@ -181,7 +181,7 @@ describe('normaliseManifest', () => {
     expect(findTool(m, 'health', 'bridge')!.description).toMatch(/GET \/health/);
     expect(findTool(m, 'bridge.health')!.toolset).toBe('bridge');
     const bridge = m.toolsets.find((t) => t.name === 'bridge')!;
-    expect(bridge.tools.map((t) => t.name)).toEqual(['get_state', 'wait_for', 'raw_command', 'health', 'screenshot', 'extra']);
+    expect(bridge.tools.map((t) => t.name)).toEqual(['get_state', 'wait_for', 'raw_command', 'health', 'screenshot', 'press', 'hold', 'release', 'pause', 'resume', 'step', 'extra']);
     expect(findTool(m, 'get_state')!.description).not.toBe('game copy');
     expect(m.warnings.join('\n')).toMatch(/get_state/);
   });
@@ -196,6 +196,12 @@ describe('bridge toolset, fallback and schemas', () => {
       ['raw_command', false],
       ['health', true],
       ['screenshot', true],
+      ['press', false],
+      ['hold', false],
+      ['release', false],
+      ['pause', false],
+      ['resume', false],
+      ['step', false],
     ]);
     const waitFor = b.tools.find((t) => t.name === 'wait_for')!;
     expect(waitFor.args.map((a) => a.name)).toEqual(['path', 'equals', 'notEquals', 'exists', 'gt', 'gte', 'lt', 'lte', 'contains', 'matches', 'timeoutMs']);
