@@ -10,7 +10,8 @@ export type ErrorClass =
   | 'CommandRejected'
   | 'BridgeUsageError'
   | 'NotLaunchedHere'
-  | 'CallInterrupted';
+  | 'CallInterrupted'
+  | 'GameExited';
 
 export class BridgeError extends Error {
   constructor(
@@ -89,6 +90,19 @@ export function callInterrupted(what: string, detail = 'the bridge daemon restar
     'CallInterrupted',
     `${what} was interrupted: ${detail}. It may or may not have been applied; ` +
       'read the state (get_state) before retrying.',
+  );
+}
+
+/**
+ * A game this bridge launched has exited (crashed, was killed, quit): `facts` says how, when,
+ * after how long and what it last applied; its last output lines follow the next step.
+ */
+export function gameExited(port: number, facts: string, logFile: string, lastLines: string[], data: Record<string, unknown> = {}): BridgeError {
+  return new BridgeError(
+    'GameExited',
+    `${facts} Next: launch_instance {restart: ${port}} starts it again on the same port; instance_log {port: ${port}} reads its output (${logFile}).` +
+      `\nLast output:\n${lastLines.length ? lastLines.join('\n') : '(the game wrote nothing)'}`,
+    { ...data, port },
   );
 }
 

@@ -21,6 +21,8 @@ export interface ReadySpec {
   command: string;
   decl: Pick<LaunchDeclaration, 'cwd' | 'name' | 'readyTimeoutMs'>;
   spawned: Spawned;
+  /** which launch of several this is, for the error's first line: " (profile client, index 2)" or "" */
+  who: string;
   /** HTTP timeout of one /health probe */
   probeTimeoutMs: number;
   signal?: AbortSignal;
@@ -58,15 +60,15 @@ export async function waitReady(spec: ReadySpec, client: GameClient): Promise<He
     for (;;) {
       const elapsed = Date.now() - t0;
       if (signal?.aborted) {
-        throw await launchFailure(spec, `Launch cancelled on port ${port}: the request was cancelled before the game answered /health; the process was stopped.`, null, { cancelled: true });
+        throw await launchFailure(spec, `Launch cancelled on port ${port}${spec.who}: the request was cancelled before the game answered /health; the process was stopped.`, null, { cancelled: true });
       }
       const exit = spawned.exit();
       if (exit) {
         const how = exit.code !== null ? `exited with code ${exit.code}` : exit.signal ? `was killed by signal ${exit.signal}` : `could not be started (${exit.spawnError})`;
-        throw await launchFailure(spec, `Launch failed on port ${port}: the process ${how}.`, exit.code, { signal: exit.signal });
+        throw await launchFailure(spec, `Launch failed on port ${port}${spec.who}: the process ${how}.`, exit.code, { signal: exit.signal });
       }
       if (elapsed >= decl.readyTimeoutMs) {
-        throw await launchFailure(spec, `Launch failed on port ${port}: the game did not answer /health within ${decl.readyTimeoutMs}ms.`, null, { timeoutMs: decl.readyTimeoutMs });
+        throw await launchFailure(spec, `Launch failed on port ${port}${spec.who}: the game did not answer /health within ${decl.readyTimeoutMs}ms.`, null, { timeoutMs: decl.readyTimeoutMs });
       }
       try {
         const health = await client.health(Math.max(50, Math.min(1000, decl.readyTimeoutMs - elapsed)));
