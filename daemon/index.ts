@@ -22,8 +22,8 @@ export { createEngineSession, INSTRUCTIONS } from './sessions/session.js';
 export type { EngineSession, EngineSessionOptions } from './sessions/session.js';
 
 // the lower pieces
-export { Bridge } from './bridge.js';
-export type { BridgeOptions, SessionInfo } from './bridge.js';
+export { DaemonState } from './state.js';
+export type { DaemonStateOptions, SessionInfo } from './state.js';
 export { GameClient } from './game/client.js';
 export type { Health, CommandAnswer, State, GameClientOptions } from './game/client.js';
 export { Launcher } from './launcher/index.js';

@@ -13,7 +13,7 @@ import { CLOSE_HANDOVER, CLOSE_SHUTDOWN } from '../shared/frames.js';
 import { bridgeHome, ensureDir, homePaths, type HomePaths } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
 import { pidAlive, readDaemonFile, type DaemonInfo } from '../shared/daemon-file.js';
-import { Bridge } from './bridge.js';
+import { DaemonState } from './state.js';
 import { DaemonServer } from './server.js';
 
 export const DEFAULT_IDLE_EXIT_MS = 10 * 60 * 1000;
@@ -83,7 +83,7 @@ export async function runDaemon(): Promise<void> {
   ensureDir(paths.daemonDir);
   process.chdir(paths.home); // never hold a client's project directory
 
-  let bridge: Bridge | undefined;
+  let state: DaemonState | undefined;
   let server: DaemonServer | undefined;
   let release: (() => Promise<void>) | undefined;
   let ending = false;
@@ -96,8 +96,8 @@ export async function runDaemon(): Promise<void> {
       process.exit(code);
     }, 30000);
     try {
-      if (how === 'reap') await bridge?.reapAll();
-      else bridge?.handover();
+      if (how === 'reap') await state?.reapAll();
+      else state?.handover();
     } catch (e) {
       log(`${how} failed:`, e);
     }
@@ -121,12 +121,12 @@ export async function runDaemon(): Promise<void> {
   // Any daemon.json now is a dead holder's: drop it before a racing taker trusts its pid.
   if (readDaemonJson(paths)?.pid !== process.pid) rmSync(paths.daemonJson, { force: true });
 
-  const theBridge = new Bridge({ home: paths.home, mode: 'daemon', log });
-  bridge = theBridge;
+  const theState = new DaemonState({ home: paths.home, mode: 'daemon', log });
+  state = theState;
   const startedAt = new Date();
   const token = randomBytes(32).toString('hex');
   const theServer: DaemonServer = new DaemonServer({
-    bridge: theBridge,
+    state: theState,
     token,
     log,
     onHandover: () => void finish('handover to a newer proxy', 'handover', 0),
@@ -146,7 +146,7 @@ export async function runDaemon(): Promise<void> {
   // Before daemon.json is published: the first request a reconnecting proxy replays
   // (stop_instance, instance_log...) must already see the games a crashed daemon left.
   try {
-    await theBridge.readopt();
+    await theState.readopt();
   } catch (e) {
     log('re-adopting launched games failed:', e);
   }
@@ -158,7 +158,7 @@ export async function runDaemon(): Promise<void> {
   const idleMs = Number(process.env.GAME_BRIDGE_IDLE_EXIT_MS) || DEFAULT_IDLE_EXIT_MS;
   let idleSince = Date.now();
   setInterval(() => {
-    if (theServer.connectionCount() > 0 || theBridge.sessionCount() > 0 || theBridge.hasInstances()) {
+    if (theServer.connectionCount() > 0 || theState.sessionCount() > 0 || theState.hasInstances()) {
       idleSince = Date.now();
     } else if (Date.now() - idleSince >= idleMs) {
       void finish(`idle for ${idleMs}ms with no sessions and no instances`, 'reap', 0);

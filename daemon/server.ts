@@ -14,11 +14,11 @@ import { parseSessionArgs, sessionConfigFrom, type SessionConfig } from '../shar
 import { VERSION } from '../shared/version.js';
 import { isBridgeError } from '../shared/errors.js';
 import { WsTransport } from './transport.js';
-import type { Bridge } from './bridge.js';
+import type { DaemonState } from './state.js';
 import { createEngineSession, type EngineSession } from './sessions/session.js';
 
 export interface DaemonServerOptions {
-  bridge: Bridge;
+  state: DaemonState;
   token: string;
   log: (line: string) => void;
   /** a proxy of a newer version asked us to hand over */
@@ -100,7 +100,7 @@ export class DaemonServer {
     const refused = this.refusal(req);
     if (refused) return void res.writeHead(refused.status, { 'content-type': 'text/plain' }).end(refused.text + '\n');
     if (req.method === 'GET' && req.url === '/status') {
-      const body = { ...this.opts.statusFacts(), connections: this.sockets.size, ...safeStatus(this.opts.bridge) };
+      const body = { ...this.opts.statusFacts(), connections: this.sockets.size, ...safeStatus(this.opts.state) };
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     }
     if (req.method === 'POST' && req.url === '/stop') {
@@ -144,7 +144,7 @@ export class DaemonServer {
         const hello = frame as HelloFrame;
         const { config, configError } = sessionConfig(hello);
         const sessionId = String(hello.sessionId || 'anonymous');
-        session = createEngineSession(this.opts.bridge, config, sessionId, { cwd: config.cwd, pid: Number(hello.pid) || undefined, configError });
+        session = createEngineSession(this.opts.state, config, sessionId, { cwd: config.cwd, pid: Number(hello.pid) || undefined, configError });
         transport = new WsTransport(ws, (msg) => session!.replayVerdict(msg), sessionId);
         const s = session;
         ws.on('close', () => {
@@ -182,9 +182,9 @@ function sessionConfig(hello: HelloFrame): { config: SessionConfig; configError?
   }
 }
 
-function safeStatus(bridge: Bridge): Record<string, unknown> {
+function safeStatus(state: DaemonState): Record<string, unknown> {
   try {
-    return bridge.status() as Record<string, unknown>;
+    return state.status() as Record<string, unknown>;
   } catch (e) {
     return { statusError: String(e) };
   }

@@ -12,7 +12,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { parseSessionArgs, type SessionConfig } from '../shared/config.js';
 import { isBridgeError } from '../shared/errors.js';
 import { classifyLine, Stdio } from '../shared/stdio-lines.js';
-import { Bridge } from './bridge.js';
+import { DaemonState } from './state.js';
 import type { Composite } from './composites/types.js';
 import { createEngineSession, type EngineSession } from './sessions/session.js';
 
@@ -51,7 +51,7 @@ class StdioLineTransport implements Transport {
 }
 
 export interface StdioServerHandle {
-  bridge: Bridge;
+  state: DaemonState;
   session: EngineSession;
   /** reap launched games and close; idempotent */
   shutdown(): Promise<void>;
@@ -65,17 +65,17 @@ export async function startStdioServer(
   config: SessionConfig,
   opts: { composites?: Composite[]; onEnd?: (handle: StdioServerHandle) => void } = {},
 ): Promise<StdioServerHandle> {
-  const bridge = new Bridge({ home: config.home, mode: 'in-process', log: (l) => process.stderr.write(`game-bridge: ${l}\n`) });
-  const session = createEngineSession(bridge, config, randomUUID(), { composites: opts.composites, pid: process.pid, cwd: config.cwd });
+  const state = new DaemonState({ home: config.home, mode: 'in-process', log: (l) => process.stderr.write(`game-bridge: ${l}\n`) });
+  const session = createEngineSession(state, config, randomUUID(), { composites: opts.composites, pid: process.pid, cwd: config.cwd });
   let shuttingDown: Promise<void> | undefined;
   const handle: StdioServerHandle = {
-    bridge,
+    state,
     session,
     shutdown: () =>
       (shuttingDown ??= (async () => {
-        await bridge.reapAll().catch(() => undefined);
+        await state.reapAll().catch(() => undefined);
         await session.close();
-        bridge.close();
+        state.close();
       })()),
   };
   const onEnd = opts.onEnd ?? ((h: StdioServerHandle) => void h.shutdown().finally(() => process.exit(0)));

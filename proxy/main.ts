@@ -12,7 +12,7 @@ if (argv[0] === 'daemon' && argv.length === 1) {
   const { runDaemon } = await import('../daemon/main.js');
   await runDaemon();
 } else if (wantsCli) {
-  const { runCli } = await import('./cli.js');
+  const { runCli } = await import('../cli/cli.js');
   await runCli(argv);
 } else if (argv.includes('--no-daemon')) {
   const { runStdioEngine } = await import('../daemon/stdio.js');

@@ -1,21 +1,21 @@
 /** Bounded answers (SPEC §5): never over the limit, always valid JSON, saying how to ask for less. */
-import { bound, okResult } from '../daemon/tools/answer.js';
+import { truncateAnswer, okResult } from '../daemon/tools/answer.js';
 
 test('a small answer passes unchanged, text and JSON alike', () => {
   const json = { port: 1, value: 'x' };
-  expect(bound(json, 1000)).toEqual({ json, text: JSON.stringify(json) });
+  expect(truncateAnswer(json, 1000)).toEqual({ json, text: JSON.stringify(json) });
 });
 
 test('a big state full of quotes and backslashes is cut to the limit, as valid JSON', () => {
   const state = { frame: 9, game: { lines: Array.from({ length: 2000 }, (_, i) => `say "hi" \\ ${i}`) }, ui: { screen: 'Menu' } };
   for (const max of [500, 2000, 16000]) {
-    const { json, text } = bound({ port: 7820, tool: 'get_state', frame: 9, state }, max);
+    const { json, text } = truncateAnswer({ port: 7820, tool: 'get_state', frame: 9, state }, max);
     expect(text.length).toBeLessThanOrEqual(max);
     expect(JSON.parse(text)).toEqual(json);
     expect(json).toMatchObject({ port: 7820, tool: 'get_state', frame: 9, truncated: true });
     expect(json.note).toMatch(/get_state \{path/);
   }
-  const { json } = bound({ port: 7820, state }, 16000);
+  const { json } = truncateAnswer({ port: 7820, state }, 16000);
   expect(json.paths).toEqual(['frame', 'game', 'ui']);
 });
 

@@ -142,7 +142,7 @@ describe('the library API', () => {
   test('game-bridge-mcp exports the CLI parser, project config, startStdioServer and the lower pieces', () => {
     const script = `
       const lib = await import('game-bridge-mcp');
-      const names = ['parseSessionArgs', 'findDeclaration', 'readDeclaration', 'startStdioServer', 'Bridge', 'GameClient', 'Launcher', 'readRegistry', 'normaliseManifest', 'createEngineSession'];
+      const names = ['parseSessionArgs', 'findDeclaration', 'readDeclaration', 'startStdioServer', 'DaemonState', 'GameClient', 'Launcher', 'readRegistry', 'normaliseManifest', 'createEngineSession'];
       const missing = names.filter((n) => typeof lib[n] !== 'function');
       const cfg = lib.parseSessionArgs(['--port', '7821', '--scan-range', '7800-7802'], {}, '/tmp');
       const m = lib.normaliseManifest({ game: { name: 'G' }, toolsets: { play: { tools: [{ name: 'go', params: ['x'] }] } } });

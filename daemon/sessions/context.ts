@@ -1,24 +1,37 @@
 /**
- * What every tool handler sees: this client's settings, the shared Bridge, and the helpers
- * that depend on both (port resolution, the game client for a port, its manifest).
+ * The tools' context for one session: this client's settings over the daemon-wide state,
+ * and the helpers that need both (port resolution, the game client for a port, its manifest).
  */
 import { DEFAULT_PORT, parsePort, type SessionConfig } from '../../shared/config.js';
-import type { Bridge } from '../bridge.js';
+import type { DaemonState } from '../state.js';
 import type { GameClient } from '../game/client.js';
 import type { Manifest } from '../game/manifest.js';
 import type { CompositeRegistry } from '../composites/registry.js';
+import type { ToolContext } from '../tools/context.js';
 
-export class SessionContext {
+export class SessionContext implements ToolContext {
   constructor(
-    readonly bridge: Bridge,
+    readonly state: DaemonState,
     readonly config: SessionConfig,
     readonly sessionId: string,
     readonly composites: CompositeRegistry,
   ) {}
 
+  get launcher() {
+    return this.state.launcher;
+  }
+
+  get owners() {
+    return this.state.owners;
+  }
+
+  get cache() {
+    return this.state.cache;
+  }
+
   /**
-   * Port resolution (SPEC §5): `port` in the call (top level or inside `arguments`) → the
-   * client's --port → its GAME_BRIDGE_PORT → the one instance this session launched, if it
+   * Port resolution (docs/CONTRACT.md): `port` in the call (top level or inside `arguments`) →
+   * the client's --port → its GAME_BRIDGE_PORT → the one instance this session launched, if it
    * launched exactly one → 7777.
    */
   resolvePort(args: Record<string, unknown>): number {
@@ -26,30 +39,28 @@ export class SessionContext {
     if (args.port !== undefined && args.port !== null) return parsePort(args.port);
     if (inner && typeof inner === 'object' && inner.port !== undefined && inner.port !== null) return parsePort(inner.port);
     if (this.config.port !== undefined) return this.config.port;
-    const mine = this.bridge.launcher.list().filter((i) => i.owner === this.sessionId);
+    const mine = this.state.launcher.list().filter((i) => i.owner === this.sessionId);
     if (mine.length === 1) return mine[0].port;
     return DEFAULT_PORT;
   }
 
   client(port: number): GameClient {
-    return this.bridge.client(port, this.config.timeoutMs, this.config.launchHint);
+    return this.state.client(port, this.config.timeoutMs, this.config.launchHint);
   }
 
-  /** A session that uses a detached instance adopts it (SPEC §6.4). */
-  touch(port: number): void {
-    this.bridge.owners.touch(port, this.sessionId);
+  adoptIfDetached(port: number): void {
+    this.state.owners.adoptIfDetached(port, this.sessionId);
   }
 
   async manifest(port: number): Promise<Manifest> {
-    return this.bridge.cache.get(this.client(port), { manifestPath: this.config.manifestPath });
+    return this.state.cache.get(this.client(port), { manifestPath: this.config.manifestPath });
   }
 
-  /** The manifest already fetched for `port`, without fetching (for replay verdicts). */
   knownManifest(port: number): Manifest | undefined {
-    return this.bridge.cache.settled(port, { manifestPath: this.config.manifestPath });
+    return this.state.cache.settled(port, { manifestPath: this.config.manifestPath });
   }
 
-  onFrame(port: number): (frame: number) => void {
-    return (frame) => this.bridge.cache.noteFrame(port, frame);
+  noteFrame(port: number, frame: number): void {
+    this.state.cache.noteFrame(port, frame);
   }
 }

@@ -35,8 +35,8 @@ export class EagerTools {
     this.timer = setInterval(() => void this.refresh(), RECHECK_MS);
     this.timer.unref();
     const onInstances = () => void this.refresh();
-    ctx.bridge.instanceListeners.add(onInstances);
-    this.unlisten = () => ctx.bridge.instanceListeners.delete(onInstances);
+    ctx.state.instanceListeners.add(onInstances);
+    this.unlisten = () => ctx.state.instanceListeners.delete(onInstances);
   }
 
   onChange(l: () => void): void {
@@ -60,9 +60,9 @@ export class EagerTools {
     const ctx = this.ctx;
     const result = await listInstances({
       config: ctx.config,
-      cache: ctx.bridge.cache,
+      cache: ctx.cache,
       clients: (p) => ctx.client(p),
-      extraPorts: ctx.bridge.launcher.list().map((i) => i.port),
+      extraPorts: ctx.launcher.list().map((i) => i.port),
     }).catch(() => undefined);
     if (!result) return;
     const next = new Map<string, FlatTool>();
@@ -102,7 +102,7 @@ export class EagerTools {
       f = this.flat.get(name);
     }
     if (!f) return undefined;
-    this.ctx.touch(f.port);
+    this.ctx.adoptIfDetached(f.port);
     return callGameTool(this.ctx, f.port, `${f.tool.toolset}.${f.tool.name}`, args, extra);
   }
 

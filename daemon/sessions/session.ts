@@ -10,7 +10,7 @@ import type { ReplayVerdict } from '../../shared/frames.js';
 import { VERSION } from '../../shared/version.js';
 import { usageError } from '../../shared/errors.js';
 import { errorResult, isToolAnswer, okResult } from '../tools/answer.js';
-import type { Bridge } from '../bridge.js';
+import type { DaemonState } from '../state.js';
 import { CompositeRegistry } from '../composites/registry.js';
 import type { Composite } from '../composites/types.js';
 import { EagerTools } from './eager.js';
@@ -58,13 +58,13 @@ export function advertised(t: ToolDef): Tool {
   return { name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema as Tool['inputSchema'], annotations: annotations(t) };
 }
 
-export function createEngineSession(bridge: Bridge, config: SessionConfig, sessionId: string, opts: EngineSessionOptions = {}): EngineSession {
-  const composites = new CompositeRegistry(opts.composites ?? [], projectComposites(config, (l) => bridge.log(l)));
+export function createEngineSession(state: DaemonState, config: SessionConfig, sessionId: string, opts: EngineSessionOptions = {}): EngineSession {
+  const composites = new CompositeRegistry(opts.composites ?? [], projectComposites(config, (l) => state.log(l)));
   void composites.all().catch(() => undefined); // loaded now, so the first replay verdict knows them
-  const context = new SessionContext(bridge, config, sessionId, composites);
+  const context = new SessionContext(state, config, sessionId, composites);
   const eager = config.eager ? new EagerTools(context) : undefined;
   const registration = { id: sessionId, cwd: config.cwd, pid: opts.pid, startedAt: new Date().toISOString() };
-  bridge.addSession(registration);
+  state.addSession(registration);
 
   const server = new Server(
     { name: 'game-bridge-mcp', title: 'Game Bridge', version: VERSION },
@@ -130,7 +130,7 @@ export function createEngineSession(bridge: Bridge, config: SessionConfig, sessi
       if (closed) return;
       closed = true;
       eager?.stop();
-      bridge.endSession(registration);
+      state.endSession(registration);
       await server.close().catch(() => undefined);
     },
   };

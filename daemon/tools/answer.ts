@@ -28,7 +28,7 @@ function pathsToAskFor(json: Record<string, unknown>): string[] {
  * One answer as JSON and as its text, cut when over `maxChars`: the cut answer stays valid
  * JSON, keeps the small scalar fields (port, tool, frame...) whole, and says how to ask for less.
  */
-export function bound(json: Record<string, unknown>, maxChars: number): { json: Record<string, unknown>; text: string } {
+export function truncateAnswer(json: Record<string, unknown>, maxChars: number): { json: Record<string, unknown>; text: string } {
   const text = JSON.stringify(json);
   if (text.length <= maxChars) return { json, text };
   const keep: Record<string, unknown> = {};
@@ -66,7 +66,7 @@ export function bound(json: Record<string, unknown>, maxChars: number): { json: 
 }
 
 export function okResult(answer: ToolAnswer, maxChars: number): CallToolResult {
-  const { json, text } = bound(answer.json, maxChars);
+  const { json, text } = truncateAnswer(answer.json, maxChars);
   const content: CallToolResult['content'] = [{ type: 'text', text }];
   for (const img of answer.images ?? []) content.push({ type: 'image', data: img.data, mimeType: img.mimeType });
   return { content, structuredContent: json };

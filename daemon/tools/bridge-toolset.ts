@@ -3,18 +3,18 @@ import { usageError } from '../../shared/errors.js';
 import { getPath, hasPath, nearestKeys } from '../sync/path.js';
 import { conditionFrom, waitFor } from '../sync/wait.js';
 import { frameOf } from '../sync/summary.js';
-import type { SessionContext } from '../sessions/context.js';
+import type { ToolContext } from './context.js';
 import { syncAnswer } from './sync-answer.js';
 import type { ToolAnswer, ToolCallExtra } from './types.js';
 
-export async function runBridgeTool(ctx: SessionContext, port: number, name: string, args: Record<string, unknown>, extra: ToolCallExtra): Promise<ToolAnswer> {
+export async function runBridgeTool(ctx: ToolContext, port: number, name: string, args: Record<string, unknown>, extra: ToolCallExtra): Promise<ToolAnswer> {
   const client = ctx.client(port);
   const base = { port, tool: name, via: 'bridge' };
   switch (name) {
     case 'get_state': {
       const state = await client.state(extra.signal);
       const frame = frameOf(state);
-      if (frame !== undefined) ctx.onFrame(port)(frame);
+      if (frame !== undefined) ctx.noteFrame(port, frame);
       if (args.path === undefined || args.path === null || args.path === '') return { json: { ...base, frame: frame ?? null, state } };
       if (typeof args.path !== 'string') throw usageError("get_state: 'path' must be a string like 'game.score'.");
       if (!hasPath(state, args.path)) {
@@ -30,7 +30,7 @@ export async function runBridgeTool(ctx: SessionContext, port: number, name: str
       const cond = conditionFrom(args);
       const timeoutMs = args.timeoutMs === undefined ? ctx.config.timeoutMs : Number(args.timeoutMs);
       if (!Number.isFinite(timeoutMs) || timeoutMs < 0 || timeoutMs > 600000) throw usageError('wait_for: timeoutMs must be 0-600000 milliseconds.');
-      const r = await waitFor(client, cond, { timeoutMs, signal: extra.signal, onFrame: ctx.onFrame(port), epoch: () => ctx.bridge.cache.epoch(port) });
+      const r = await waitFor(client, cond, { timeoutMs, signal: extra.signal, onFrame: (frame) => ctx.noteFrame(port, frame), epoch: () => ctx.cache.epoch(port) });
       return { json: { ...base, matched: r.matched, path: r.path, value: r.value, elapsedMs: r.elapsedMs, frame: r.frame ?? null } };
     }
     case 'raw_command': {
@@ -44,7 +44,7 @@ export async function runBridgeTool(ctx: SessionContext, port: number, name: str
     }
     case 'health': {
       const h = await client.health();
-      if (typeof h.frame === 'number') ctx.onFrame(port)(h.frame);
+      if (typeof h.frame === 'number') ctx.noteFrame(port, h.frame);
       return { json: { ...base, ...h } };
     }
     case 'screenshot': {

@@ -14,7 +14,7 @@ import { runBridgeTool } from './bridge-toolset.js';
 import { syncAnswer } from './sync-answer.js';
 import { portProperty } from './list-toolsets.js';
 import { defineTool, type ToolAnswer, type ToolCallExtra } from './types.js';
-import type { SessionContext } from '../sessions/context.js';
+import type { ToolContext } from './context.js';
 
 /** Before any manifest is known, the bridge toolset (every game has it) still answers for its own tools. */
 const BRIDGE_ONLY = fallbackManifest();
@@ -36,7 +36,7 @@ function withoutRoutingPort(args: Record<string, unknown>, tool?: GameTool): Rec
 }
 
 /** Replay verdict for call_tool: safe only when the tool is known to change nothing. */
-export function callToolVerdict(args: Record<string, unknown>, ctx: SessionContext): ReplayVerdict {
+export function callToolVerdict(args: Record<string, unknown>, ctx: ToolContext): ReplayVerdict {
   const name = typeof args.name === 'string' ? args.name : '';
   let port: number;
   try {
@@ -51,7 +51,7 @@ export function callToolVerdict(args: Record<string, unknown>, ctx: SessionConte
   return tool?.readOnly ? 'safe' : 'unsafe';
 }
 
-export async function callGameTool(ctx: SessionContext, port: number, name: string, args: Record<string, unknown>, extra: ToolCallExtra, depth = 0): Promise<ToolAnswer> {
+export async function callGameTool(ctx: ToolContext, port: number, name: string, args: Record<string, unknown>, extra: ToolCallExtra, depth = 0): Promise<ToolAnswer> {
   if (depth > 8) throw usageError(`call_tool '${name}': composites nested more than 8 deep; a composite is probably calling itself.`);
   const client = ctx.client(port);
   let manifest: Manifest = await ctx.manifest(port);
@@ -63,7 +63,7 @@ export async function callGameTool(ctx: SessionContext, port: number, name: stri
       port,
       client,
       timeoutMs: ctx.config.timeoutMs,
-      onFrame: ctx.onFrame(port),
+      onFrame: (frame) => ctx.noteFrame(port, frame),
       manifest: () => ctx.manifest(port),
       call: async (tool, a) => (await callGameTool(ctx, port, tool, a, extra, depth + 1)).json,
       signal: extra.signal,
@@ -74,7 +74,7 @@ export async function callGameTool(ctx: SessionContext, port: number, name: stri
   // (2) the manifest, refetched once on a miss (the game may have gained a command)
   let tool = findTool(manifest, name);
   if (!tool && manifest.source !== 'fallback') {
-    ctx.bridge.cache.invalidate(port);
+    ctx.cache.invalidate(port);
     manifest = await ctx.manifest(port);
     tool = findTool(manifest, name);
   }
@@ -127,7 +127,7 @@ export const callToolTool = defineTool({
     const port = ctx.resolvePort(args);
     const name = String(args.name).trim();
     if (!name) throw usageError("call_tool needs a tool 'name'; list_toolsets and describe_toolset show them.");
-    ctx.touch(port);
+    ctx.adoptIfDetached(port);
     return callGameTool(ctx, port, name, innerArgs(args), extra);
   },
 });

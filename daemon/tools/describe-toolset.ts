@@ -24,7 +24,7 @@ export const describeToolsetTool = defineTool({
   readOnly: true,
   async handler(args, ctx) {
     const port = ctx.resolvePort(args);
-    ctx.touch(port);
+    ctx.adoptIfDetached(port);
     const m = await ctx.manifest(port);
     const name = String(args.toolset);
     if (name === COMPOSITES_TOOLSET) {

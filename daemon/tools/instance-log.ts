@@ -17,8 +17,8 @@ export const instanceLogTool = defineTool({
   readOnly: true,
   async handler(args, ctx) {
     const port = ctx.resolvePort(args);
-    const launcher = ctx.bridge.launcher;
-    if (launcher.get(port)) ctx.touch(port);
+    const launcher = ctx.launcher;
+    if (launcher.get(port)) ctx.adoptIfDetached(port);
     const tail = launcher.log(port, (args.lines as number | undefined) ?? 200);
     return { ...tail, running: launcher.get(port) !== undefined };
   },

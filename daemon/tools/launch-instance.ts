@@ -22,7 +22,7 @@ export const launchInstanceTool = defineTool({
   async handler(args, ctx, extra) {
     const configPath = typeof args.config === 'string' && args.config ? resolve(ctx.config.cwd, args.config) : ctx.config.configPath;
     let ticks = 0;
-    const inst = await ctx.bridge.launcher.launch({
+    const inst = await ctx.launcher.launch({
       cwd: ctx.config.cwd,
       configPath,
       env: ctx.config.env,

@@ -17,15 +17,15 @@ export const listInstancesTool = defineTool({
   readOnly: true,
   replay: (args) => (args.prune === true ? 'unsafe' : 'safe'),
   async handler(args, ctx) {
-    const launcher = ctx.bridge.launcher;
+    const launcher = ctx.launcher;
     const result = await listInstances({
       config: ctx.config,
-      cache: ctx.bridge.cache,
+      cache: ctx.cache,
       clients: (port) => ctx.client(port),
       extraPorts: launcher.list().map((i) => i.port),
       launched: (port) => {
         const inst = launcher.get(port);
-        return inst ? { pid: inst.pid, cwd: inst.cwd, owner: ctx.bridge.owners.label(inst, ctx.sessionId) } : undefined;
+        return inst ? { pid: inst.pid, cwd: inst.cwd, owner: ctx.owners.label(inst, ctx.sessionId) } : undefined;
       },
       prune: args.prune === true,
     });

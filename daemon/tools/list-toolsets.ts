@@ -18,10 +18,10 @@ export const listToolsetsTool = defineTool({
   readOnly: true,
   async handler(args, ctx) {
     const port = ctx.resolvePort(args);
-    ctx.touch(port);
+    ctx.adoptIfDetached(port);
     const client = ctx.client(port);
     const health = await client.health();
-    ctx.onFrame(port)(health.frame as number);
+    ctx.noteFrame(port, health.frame as number);
     const m = await ctx.manifest(port);
     const toolsets = m.toolsets.map((t) => ({ name: t.name, description: t.description, tools: t.tools.map((x) => x.name) }));
     // Composites serving this game show up as one more toolset (describe_toolset {toolset: 'composites'}).

@@ -19,10 +19,10 @@ export const stopInstanceTool = defineTool({
   idempotent: true,
   async handler(args, ctx) {
     const port = ctx.resolvePort(args);
-    const launcher = ctx.bridge.launcher;
+    const launcher = ctx.launcher;
     const inst = launcher.get(port);
     if (!inst) throw notLaunchedHere(port);
-    if (ctx.bridge.owners.label(inst, ctx.sessionId) === 'another session' && args.force !== true) {
+    if (ctx.owners.ownedByAnotherLiveSession(inst, ctx.sessionId) && args.force !== true) {
       throw usageError(`The game on port ${port} belongs to another live session. Pass force: true to stop it anyway, or leave it to that session.`);
     }
     return { ...(await launcher.stop(port)) };

@@ -1,10 +1,10 @@
 /** Send one command, wait until applied, and shape the §5 result (without the whole state). */
 import { commandAndSync } from '../sync/command.js';
-import type { SessionContext } from '../sessions/context.js';
+import type { ToolContext } from './context.js';
 import type { ToolCallExtra } from './types.js';
 
 export async function syncAnswer(
-  ctx: SessionContext,
+  ctx: ToolContext,
   port: number,
   command: string,
   args: Record<string, unknown>,
@@ -14,8 +14,8 @@ export async function syncAnswer(
   const r = await commandAndSync(ctx.client(port), command, args, {
     timeoutMs: ctx.config.timeoutMs,
     signal: extra.signal,
-    onFrame: ctx.onFrame(port),
-    epoch: () => ctx.bridge.cache.epoch(port),
+    onFrame: (frame) => ctx.noteFrame(port, frame),
+    epoch: () => ctx.cache.epoch(port),
     sync,
   });
   return {

@@ -5,7 +5,7 @@
  * (call_tool: safe only for a read-only game tool).
  */
 import type { ReplayVerdict } from '../../shared/frames.js';
-import type { SessionContext } from '../sessions/context.js';
+import type { ToolContext } from './context.js';
 
 export interface JsonSchemaObject {
   type: 'object';
@@ -34,8 +34,8 @@ export interface ToolDef {
   readOnly: boolean;
   /** false for tools that may change the world outside the game too (launch/stop) */
   idempotent?: boolean;
-  replay?(args: Record<string, unknown>, ctx: SessionContext): ReplayVerdict;
-  handler(args: Record<string, unknown>, ctx: SessionContext, extra: ToolCallExtra): Promise<ToolAnswer | Record<string, unknown>>;
+  replay?(args: Record<string, unknown>, ctx: ToolContext): ReplayVerdict;
+  handler(args: Record<string, unknown>, ctx: ToolContext, extra: ToolCallExtra): Promise<ToolAnswer | Record<string, unknown>>;
 }
 
 export function defineTool(def: ToolDef): ToolDef {

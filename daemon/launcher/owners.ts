@@ -1,9 +1,12 @@
 /**
- * Who owns each launched instance (SPEC §6.4). An instance belongs to the session that
- * launched it; when that session ends it becomes detached and keeps running; any session
- * that uses it adopts it; a detached instance is reaped after detachedTtlMs (0 = never).
+ * Who owns each launched instance. An instance belongs to the session that launched it; when
+ * that session ends it becomes detached and keeps running; any session that uses it adopts it;
+ * a detached instance is reaped after detachedTtlMs (0 = never). It lives beside the launcher
+ * because the owner is a field of the launched-instance table; sessions are known to it only
+ * through the `isLive` question it is given.
  */
-import type { Launcher, LaunchedInstance } from '../launcher/index.js';
+import type { Launcher } from './launcher.js';
+import type { LaunchedInstance } from './types.js';
 
 export type OwnerLabel = 'you' | 'another session' | 'detached';
 
@@ -26,14 +29,20 @@ export class Owners {
     }
   }
 
+  /** Launched by another session that is still connected (so `sessionId` may not stop it unasked). */
+  ownedByAnotherLiveSession(inst: LaunchedInstance, sessionId: string): boolean {
+    return !!inst.owner && inst.owner !== sessionId && this.isLive(inst.owner);
+  }
+
+  /** The owner as `sessionId` reads it in list_instances (display only: logic asks the methods above). */
   label(inst: LaunchedInstance, sessionId: string): OwnerLabel {
     if (inst.owner === sessionId) return 'you';
-    if (inst.owner && this.isLive(inst.owner)) return 'another session';
+    if (this.ownedByAnotherLiveSession(inst, sessionId)) return 'another session';
     return 'detached';
   }
 
   /** A session used this instance: a detached one becomes its own. */
-  touch(port: number, sessionId: string): void {
+  adoptIfDetached(port: number, sessionId: string): void {
     const inst = this.launcher.get(port);
     if (!inst) return;
     if (!inst.owner || !this.isLive(inst.owner)) {

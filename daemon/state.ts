@@ -1,15 +1,15 @@
 /**
- * Bridge: the state one daemon (or one in-process server) holds for every session: game
+ * DaemonState: what one daemon (or one in-process server) holds for every session: game
  * clients with their keep-alive agents, the manifest cache, the launcher and its launched
- * instances, who owns them, and the live sessions.
+ * instances, who owns them, and the live sessions. It knows nothing of MCP or of tools.
  */
 import { homePaths } from '../shared/paths.js';
 import { GameClient } from './game/client.js';
 import { ManifestCache } from './game/cache.js';
 import { Launcher } from './launcher/index.js';
-import { DEFAULT_DETACHED_TTL_MS, Owners } from './sessions/owners.js';
+import { DEFAULT_DETACHED_TTL_MS, Owners } from './launcher/owners.js';
 
-export interface BridgeOptions {
+export interface DaemonStateOptions {
   home: string;
   mode: 'daemon' | 'in-process';
   detachedTtlMs?: number;
@@ -23,7 +23,7 @@ export interface SessionInfo {
   startedAt: string;
 }
 
-export class Bridge {
+export class DaemonState {
   readonly cache = new ManifestCache();
   readonly launcher: Launcher;
   readonly owners: Owners;
@@ -33,7 +33,7 @@ export class Bridge {
   /** listeners told when the set of live instances may have changed (eager mode) */
   readonly instanceListeners = new Set<() => void>();
 
-  constructor(readonly opts: BridgeOptions) {
+  constructor(readonly opts: DaemonStateOptions) {
     this.launcher = new Launcher({ home: opts.home, persist: opts.mode === 'daemon' });
     const envTtl = Number(process.env.GAME_BRIDGE_DETACHED_TTL_MS);
     const ttl = opts.detachedTtlMs ?? (Number.isFinite(envTtl) && process.env.GAME_BRIDGE_DETACHED_TTL_MS ? envTtl : DEFAULT_DETACHED_TTL_MS);

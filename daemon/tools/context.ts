@@ -1,0 +1,33 @@
+/**
+ * What a tool handler may see and do, as an interface: the session layer implements it
+ * (sessions/context.ts), so tools depend only on floors below them and never on sessions.
+ */
+import type { SessionConfig } from '../../shared/config.js';
+import type { CompositeRegistry } from '../composites/registry.js';
+import type { ManifestCache } from '../game/cache.js';
+import type { GameClient } from '../game/client.js';
+import type { Manifest } from '../game/manifest.js';
+import type { Launcher } from '../launcher/index.js';
+import type { Owners } from '../launcher/owners.js';
+
+export interface ToolContext {
+  /** this client's settings (argv + env of the process the client spawned) */
+  readonly config: SessionConfig;
+  readonly sessionId: string;
+  readonly composites: CompositeRegistry;
+  /** daemon-wide: the games launched here, their owners, and what is known of each port's manifest */
+  readonly launcher: Launcher;
+  readonly owners: Owners;
+  readonly cache: ManifestCache;
+  /** The port a call means: its `port` argument, else the client's default, else the one game it launched. */
+  resolvePort(args: Record<string, unknown>): number;
+  /** The keep-alive client for the game on `port`, with this session's timeout and launch hint. */
+  client(port: number): GameClient;
+  /** Using a detached launched game makes it this session's (it is then no longer reaped by TTL). */
+  adoptIfDetached(port: number): void;
+  manifest(port: number): Promise<Manifest>;
+  /** The manifest already fetched for `port`, without fetching (the replay verdict must not wait). */
+  knownManifest(port: number): Manifest | undefined;
+  /** Record the frame the game on `port` reported: a frame going backwards means it restarted, and what was cached for it is dropped. */
+  noteFrame(port: number, frame: number): void;
+}
