@@ -101,6 +101,35 @@ export function exitFacts(rec: ExitRecord): string {
   return `${who} ${how}${when}, after running ${ran}; ${last}.`;
 }
 
+/** "was killed by signal SIGKILL", "exited with code 3", ...: the how of exitFacts, alone. */
+export function exitHow(rec: ExitRecord): string {
+  if (rec.signal) return `killed by signal ${rec.signal}`;
+  if (rec.exitCode !== null) return `exited with code ${rec.exitCode}`;
+  return rec.exitedAt ? 'exited (exit status unknown)' : 'exited while no daemon watched it';
+}
+
+/** What list_instances and instance_log show of an exit: the facts, the sentence, and the next step. */
+export function exitSummary(rec: ExitRecord): Record<string, unknown> {
+  return {
+    port: rec.port,
+    pid: rec.pid,
+    game: rec.name,
+    version: rec.version,
+    ...(rec.profile !== undefined ? { profile: rec.profile, index: rec.index ?? 0 } : {}),
+    how: exitHow(rec),
+    exitCode: rec.exitCode,
+    signal: rec.signal,
+    exitedAt: rec.exitedAt,
+    ...(rec.aliveAt ? { aliveAt: rec.aliveAt } : {}),
+    uptimeMs: rec.uptimeMs,
+    ...(rec.lastCommand ? { lastCommand: rec.lastCommand } : {}),
+    lastLines: rec.lastLines,
+    logFile: rec.logFile,
+    facts: exitFacts(rec),
+    next: `launch_instance {restart: ${rec.port}} starts it again on the same port; instance_log {port: ${rec.port}} reads its output.`,
+  };
+}
+
 /** The GameExited error for a call that addressed this game. */
 export function exitedError(rec: ExitRecord): BridgeError {
   return gameExited(rec.port, exitFacts(rec), rec.logFile, rec.lastLines, { ...rec });

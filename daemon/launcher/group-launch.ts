@@ -43,7 +43,7 @@ export async function launchMany(launcher: Launcher, opts: Omit<LaunchOptions, '
 function reapedError(e: BridgeError, index: number, count: number, stopped: string[]): BridgeError {
   const [head, ...rest] = e.message.split('\n');
   const siblings = stopped.length
-    ? `The launch of ${count} failed as a whole: instance ${index} failed; the ${stopped.length} that had started were stopped: ${stopped.join(', ')}.`
+    ? `The launch of ${count} failed as a whole: instance ${index} failed; ${stopped.length === 1 ? 'the one that had started was' : `the ${stopped.length} that had started were`} stopped: ${stopped.join(', ')}.`
     : `The launch of ${count} failed as a whole: instance ${index} failed; none of the others had started, and none is left running.`;
   const message = [head, siblings, ...rest].join('\n');
   const data = { ...e.data, failedIndex: index, count, reaped: stopped };

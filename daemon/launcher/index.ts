@@ -6,7 +6,8 @@ export type { LaunchedInstance, LaunchOptions, LaunchProgress, StopResult, StopH
 export { groupOf } from './types.js';
 export { PortAllocator } from './ports.js';
 export { MAX_LOG_LINES } from './logfile.js';
-export { exitedError, exitFacts, exitShort, type ExitRecord } from './exits.js';
+export { exitedError, exitFacts, exitHow, exitShort, exitSummary, type ExitRecord } from './exits.js';
 export { launchMany, MAX_COUNT } from './group-launch.js';
 export { restartGame, type Restarted } from './restart.js';
 export type { LaunchProfile } from './profiles.js';
+export { explainExit } from './explain.js';

@@ -177,7 +177,7 @@ export class Launcher extends EventEmitter {
   async exitOf(port: number, waitMs = 0): Promise<ExitRecord | undefined> {
     const entry = this.table.get(port);
     if (!entry) return this.exits.get(port);
-    if (waitMs > 0 && entry.watch && !entry.stopping && (await entry.watch.check(waitMs))) return this.exits.get(port);
+    if (entry.watch && !entry.stopping && (await entry.watch.check(waitMs))) return this.exits.get(port);
     return undefined;
   }
 

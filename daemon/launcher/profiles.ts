@@ -5,7 +5,6 @@
  * `{port}` and `{index}` are substituted everywhere at launch.
  */
 import { usageError, type BridgeError } from '../../shared/errors.js';
-import type { LaunchDeclaration } from './declaration.js';
 
 export interface LaunchProfile {
   args?: string;
@@ -18,6 +17,15 @@ export interface LaunchPlan {
   command: string;
   env: Record<string, string>;
   readyTimeoutMs: number;
+}
+
+/** The parts of a LaunchDeclaration (declaration.ts) a plan reads. */
+interface Declared {
+  file: string;
+  command: string;
+  env: Record<string, string>;
+  readyTimeoutMs: number;
+  profiles: Record<string, LaunchProfile>;
 }
 
 type Complain = (field: string, why: string) => BridgeError;
@@ -57,7 +65,7 @@ export function substitute(text: string, port: number, index: number): string {
 }
 
 /** The command, env and ready timeout of one launch; an unknown profile is a usage error naming the known ones. */
-export function planLaunch(decl: LaunchDeclaration, port: number, opts: { profile?: string; index?: number; env: Record<string, string> }): LaunchPlan {
+export function planLaunch(decl: Declared, port: number, opts: { profile?: string; index?: number; env: Record<string, string> }): LaunchPlan {
   const index = opts.index ?? 0;
   const profile = opts.profile === undefined ? undefined : decl.profiles[opts.profile];
   if (opts.profile !== undefined && !profile) throw unknownProfile(decl, opts.profile);
@@ -69,7 +77,7 @@ export function planLaunch(decl: LaunchDeclaration, port: number, opts: { profil
   return { command, env, readyTimeoutMs: profile?.readyTimeoutMs ?? decl.readyTimeoutMs };
 }
 
-export function unknownProfile(decl: LaunchDeclaration, name: string): BridgeError {
+export function unknownProfile(decl: Declared, name: string): BridgeError {
   const known = Object.keys(decl.profiles);
   return usageError(
     `${decl.file} declares no launch profile '${name}'. ` +

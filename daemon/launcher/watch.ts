@@ -17,7 +17,7 @@ const STATUS_WAIT_MS = 1000;
 export interface ExitWatch {
   /** stop watching (the game is being stopped, or the daemon lets go of it) */
   stop(): void;
-  /** look now; true once the exit has been reported (waits up to `waitMs` for a game on its way out) */
+  /** look now; true once the exit has been reported (waits up to `waitMs` for a game on its way out; 0: no waiting) */
   check(waitMs: number): Promise<boolean>;
 }
 
@@ -61,7 +61,7 @@ export function watchExit(inst: LaunchedInstance, spawned: Spawned | undefined, 
     },
     async check(waitMs) {
       if (done) return settling !== undefined;
-      if (!(await waitUntil(() => done || !gameAlive(inst), waitMs, 25))) return false;
+      if (gameAlive(inst) && (waitMs <= 0 || !(await waitUntil(() => done || !gameAlive(inst), waitMs, 25)))) return false;
       if (!done) await settle();
       else await settling;
       return settling !== undefined;

@@ -10,6 +10,7 @@ import type { ReplayVerdict } from '../../shared/frames.js';
 import { VERSION } from '../../shared/version.js';
 import { usageError } from '../../shared/errors.js';
 import { errorResult, isToolAnswer, okResult } from '../tools/answer.js';
+import { explainExit } from '../launcher/index.js';
 import type { DaemonState } from '../state.js';
 import { CompositeRegistry } from '../composites/registry.js';
 import type { Composite } from '../composites/types.js';
@@ -113,7 +114,7 @@ export function createEngineSession(state: DaemonState, config: SessionConfig, s
         ),
       );
     } catch (e) {
-      return errorResult(e);
+      return errorResult(await explainExit(state.launcher, e));
     }
   });
 

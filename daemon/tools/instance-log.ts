@@ -1,4 +1,5 @@
 import { portProperty } from './list-toolsets.js';
+import { exitSummary } from '../launcher/index.js';
 import { defineTool } from './types.js';
 
 export const instanceLogTool = defineTool({
@@ -20,6 +21,8 @@ export const instanceLogTool = defineTool({
     const launcher = ctx.launcher;
     if (launcher.get(port)) ctx.adoptIfDetached(port);
     const tail = launcher.log(port, (args.lines as number | undefined) ?? 200);
-    return { ...tail, running: launcher.get(port) !== undefined };
+    const running = launcher.get(port) !== undefined;
+    const exited = running ? undefined : await launcher.exitOf(port);
+    return { ...tail, running, ...(exited ? { exited: exitSummary(exited) } : {}) };
   },
 });

@@ -1,4 +1,4 @@
-import { notLaunchedHere, usageError } from '../../shared/errors.js';
+import { usageError } from '../../shared/errors.js';
 import { portProperty } from './list-toolsets.js';
 import { defineTool } from './types.js';
 
@@ -7,7 +7,7 @@ export const stopInstanceTool = defineTool({
   title: 'Stop a launched game',
   description:
     "Stop a game this bridge launched: ask it to close, wait for its port to go quiet, and kill its process tree if it will not go. " +
-    'Returns {port, stopped, how: "closed cleanly" | "terminated" | "killed"}. Games started some other way are refused (ask them to close with raw_command close).',
+    'Returns {port, stopped, how: "closed cleanly" | "terminated" | "killed" | "had already exited (signal SIGKILL)"}. Games started some other way are refused (ask them to close with raw_command close).',
   inputSchema: {
     type: 'object',
     properties: {
@@ -21,8 +21,8 @@ export const stopInstanceTool = defineTool({
     const port = ctx.resolvePort(args);
     const launcher = ctx.launcher;
     const inst = launcher.get(port);
-    if (!inst) throw notLaunchedHere(port);
-    if (ctx.owners.ownedByAnotherLiveSession(inst, ctx.sessionId) && args.force !== true) {
+    // Not running: launcher.stop answers for a game that exited by itself, and refuses any other port.
+    if (inst && ctx.owners.ownedByAnotherLiveSession(inst, ctx.sessionId) && args.force !== true) {
       throw usageError(`The game on port ${port} belongs to another live session. Pass force: true to stop it anyway, or leave it to that session.`);
     }
     return { ...(await launcher.stop(port)) };

@@ -18,6 +18,8 @@ export async function syncAnswer(
     epoch: () => ctx.cache.epoch(port),
     sync,
   });
+  // The last command a launched game confirmed is part of the facts if it later exits.
+  if (r.applied) ctx.launcher.noteCommand(port, { ...(r.commandId !== undefined ? { id: r.commandId } : {}), command: r.command, at: new Date().toISOString() });
   return {
     command: r.command,
     applied: r.applied,
