@@ -15,8 +15,8 @@ async function call(info: DaemonInfo, method: 'GET' | 'POST', path: string): Pro
   return res.json();
 }
 
-/** Print the daemon's facts; exit code 1 when no daemon runs for this home. */
-export async function runStatus(): Promise<number> {
+/** Print the daemon's facts (tables, or JSON with `json`); exit code 1 when no daemon runs for this home. */
+export async function runStatus(json = false): Promise<number> {
   const paths = homePaths(bridgeHome());
   const info = readInfo(paths.daemonJson);
   if (!info || !alive(info.pid)) {
@@ -25,6 +25,11 @@ export async function runStatus(): Promise<number> {
   }
   try {
     const facts = await call(info, 'GET', '/status');
+    if (!json) {
+      const { statusText } = await import('./status.js');
+      process.stdout.write(statusText(facts as Record<string, unknown>, paths.daemonLog));
+      return 0;
+    }
     process.stdout.write(JSON.stringify({ ...(facts as object), log: paths.daemonLog }, null, 2) + '\n');
     return 0;
   } catch (e) {

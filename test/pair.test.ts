@@ -115,7 +115,7 @@ test('five proxies racing with no daemon end up on exactly one daemon, and all f
   // the losers of the lock race exit quietly; one daemon process remains for this home
   await waitFor('one daemon process', () => daemonProcesses(home).length === 1, 15000);
   expect(daemonProcesses(home)).toEqual([info.pid]);
-  const status = await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...env } });
+  const status = await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...env } });
   const facts = JSON.parse(status.stdout);
   expect(facts.pid).toBe(info.pid);
   expect(facts.version).toBe(VERSION);
@@ -222,7 +222,7 @@ test('a request sent while the daemon is down is delivered once the new daemon i
   const second = await daemonOf(home, first.pid);
   expect(second.pid).not.toBe(first.pid);
   // the new daemon knows this session: initialize was replayed under the proxy's own id
-  const facts = JSON.parse((await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...env } })).stdout);
+  const facts = JSON.parse((await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...env } })).stdout);
   expect(facts.sessions).toHaveLength(1);
 });
 

@@ -79,7 +79,12 @@ export async function waitReady(spec: ReadySpec, client: GameClient): Promise<He
       if (Date.now() - lastProgress >= 1000) {
         lastProgress = Date.now();
         const s = Math.round((lastProgress - t0) / 1000);
-        onProgress?.({ elapsedMs: lastProgress - t0, message: `Waiting for ${decl.name ?? 'the game'} to answer on port ${port} (${s}s of ${Math.round(decl.readyTimeoutMs / 1000)}s)` });
+        // The game's latest output says what it is doing (compiling, loading) while it is not up yet.
+        const said = onProgress && tailFile(spawned.logFile, 1, { skipHeaders: true }).lines[0]?.trim().slice(0, 160);
+        onProgress?.({
+          elapsedMs: lastProgress - t0,
+          message: `Waiting for ${decl.name ?? 'the game'} to answer on port ${port}${spec.who} (${s}s of ${Math.round(decl.readyTimeoutMs / 1000)}s)${said ? `; last output: ${said}` : ''}`,
+        });
       }
       await new Promise<void>((r) => {
         const t = setTimeout(r, delay);
