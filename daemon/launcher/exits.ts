@@ -132,7 +132,9 @@ export function exitSummary(rec: ExitRecord): Record<string, unknown> {
 
 /** The GameExited error for a call that addressed this game. */
 export function exitedError(rec: ExitRecord): BridgeError {
-  return gameExited(rec.port, exitFacts(rec), rec.logFile, rec.lastLines, { ...rec });
+  const { port, pid, name, profile, index, exitCode, signal, exitedAt, aliveAt, uptimeMs, lastCommand, lastLines, logFile } = rec;
+  const facts = { port, pid, name, exitCode, signal, exitedAt, uptimeMs, lastLines, logFile };
+  return gameExited({ ...facts, ...(profile !== undefined ? { profile, index: index ?? 0 } : {}), ...(aliveAt ? { aliveAt } : {}), ...(lastCommand ? { lastCommand } : {}) }, exitFacts(rec));
 }
 
 const seconds = (ms: number) => (ms < 10000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms / 1000)}s`);

@@ -46,6 +46,7 @@ function reapedError(e: BridgeError, index: number, count: number, stopped: stri
     ? `The launch of ${count} failed as a whole: instance ${index} failed; ${stopped.length === 1 ? 'the one that had started was' : `the ${stopped.length} that had started were`} stopped: ${stopped.join(', ')}.`
     : `The launch of ${count} failed as a whole: instance ${index} failed; none of the others had started, and none is left running.`;
   const message = [head, siblings, ...rest].join('\n');
-  const data = { ...e.data, failedIndex: index, count, reaped: stopped };
-  return usageError(message, data); // a launch failure is a BridgeUsageError (SPEC §4), cancelled siblings included
+  const { kind: _kind, ...facts } = e.data.kind === 'BridgeUsageError' ? e.data : { kind: e.data.kind };
+  const data = { ...facts, failedIndex: index, count, reaped: stopped };
+  return usageError(message, data); // a launch failure is a BridgeUsageError (docs/CONTRACT.md), cancelled siblings included
 }

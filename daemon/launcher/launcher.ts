@@ -1,9 +1,9 @@
 /**
- * The launcher (SPEC §4, §6.4): start a game from its gamebridge.json on a port nobody
- * holds, wait until it answers /health, keep its output in a log file, own its reaping, and
- * keep the facts of its exit when it ends by itself. The table of what it launched (and of
- * what exited) lives in memory and in launched.json, so a successor daemon can re-adopt the
- * games after a crash or a handover.
+ * The launcher: start a game from its gamebridge.json on a port nobody holds, wait until it
+ * answers /health, keep its output in a log file, own its reaping, and keep the facts of its
+ * exit when it ends by itself. The table of what it launched (and of what exited) lives in
+ * memory and in launched.json, so a successor daemon can re-adopt the games after a crash or
+ * a handover.
  */
 import { EventEmitter } from 'node:events';
 import { notLaunchedHere, usageError } from '../../shared/errors.js';

@@ -1,8 +1,8 @@
 /**
- * launched.json (SPEC §6.1/§6.4): the launched-instance table on disk, so a daemon that
- * crashed or handed over can be succeeded by one that re-adopts the games, plus the exit
- * records of games that exited by themselves (docs/LAUNCHING.md), so their facts survive it.
- * Written atomically (tmp + rename), mode 0600, in a 0700 directory.
+ * launched.json: the launched-instance table on disk, so a daemon that crashed or handed over
+ * can be succeeded by one that re-adopts the games, plus the exit records of games that exited
+ * by themselves (docs/LAUNCHING.md), so their facts survive it. Written atomically (tmp +
+ * rename), mode 0600, in a 0700 directory.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, relative, isAbsolute } from 'node:path';

@@ -1,15 +1,15 @@
 /**
- * One MCP session for one client (SPEC §5): a low-level SDK Server configured from that
+ * One MCP session for one client: a low-level SDK Server configured from that
  * client's settings, exposing the seven tools (plus every game tool flatly with --eager).
  * Transport-agnostic: stdio (--no-daemon) and the daemon's WebSocket both connect here.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { SessionConfig } from '../../shared/config.js';
 import type { ReplayVerdict } from '../../shared/frames.js';
 import { VERSION } from '../../shared/version.js';
 import { usageError } from '../../shared/errors.js';
-import { errorResult, isToolAnswer, okResult } from '../tools/answer.js';
+import { errorResult, okResult } from '../tools/answer.js';
 import { explainExit } from '../launcher/index.js';
 import type { DaemonState } from '../state.js';
 import { CompositeRegistry } from '../composites/registry.js';
@@ -17,8 +17,8 @@ import type { Composite } from '../composites/types.js';
 import { EagerTools } from './eager.js';
 import { SessionContext } from './context.js';
 import { TOOLS, TOOLS_BY_NAME } from '../tools/index.js';
-import type { ToolCallExtra, ToolDef } from '../tools/types.js';
-import { validateArgs } from '../tools/validate.js';
+import type { ToolCallExtra } from '../tools/types.js';
+import { BRIDGE_TOOL_NAMES } from '../game/manifest.js';
 import { projectComposites } from '../composites/project.js';
 
 export const INSTRUCTIONS = [
@@ -26,7 +26,7 @@ export const INSTRUCTIONS = [
   'The path: list_instances (find running games) or launch_instance (start the one declared in gamebridge.json)',
   '→ list_toolsets {port} → describe_toolset {port, toolset} → call_tool {port, name, arguments}.',
   "A game's own tools are NOT separate MCP tools: they are reached through call_tool, so a game tool missing from the tool list still exists.",
-  'Every game also has the `bridge` toolset: get_state {path}, wait_for {path, equals|gt|...}, raw_command {cmd, args}, health, screenshot.',
+  `Every game also has the \`bridge\` toolset (${BRIDGE_TOOL_NAMES.join(', ')}): get_state {path} reads one part of the state, wait_for {path, equals|gt|...} waits for a condition.`,
   'call_tool returns the state after the game applied the command. Errors start with their class (GameOffline, CommandRejected, ...) and say what to do next.',
   'stop_instance stops a game launched here; instance_log reads its output.',
 ].join(' ');
@@ -46,19 +46,6 @@ export interface EngineSessionOptions {
   pid?: number;
 }
 
-function annotations(t: ToolDef) {
-  return {
-    title: t.title,
-    readOnlyHint: t.readOnly,
-    ...(t.readOnly ? {} : { destructiveHint: t.name === 'stop_instance', idempotentHint: t.idempotent ?? false }),
-    openWorldHint: false,
-  };
-}
-
-export function advertised(t: ToolDef): Tool {
-  return { name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema as Tool['inputSchema'], annotations: annotations(t) };
-}
-
 export function createEngineSession(state: DaemonState, config: SessionConfig, sessionId: string, opts: EngineSessionOptions = {}): EngineSession {
   const composites = new CompositeRegistry(opts.composites ?? [], projectComposites(config, (l) => state.log(l)));
   void composites.all().catch(() => undefined); // loaded now, so the first replay verdict knows them
@@ -73,7 +60,7 @@ export function createEngineSession(state: DaemonState, config: SessionConfig, s
   );
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const tools = TOOLS.map(advertised);
+    const tools = TOOLS.map((t) => t.advertised);
     if (eager) tools.push(...(await eager.list()));
     return { tools };
   });
@@ -99,22 +86,18 @@ export function createEngineSession(state: DaemonState, config: SessionConfig, s
       }
       const def = TOOLS_BY_NAME.get(name);
       if (def) {
-        const args = validateArgs(name, def.inputSchema, req.params.arguments);
-        const out = await def.handler(args, context, toolExtra);
-        return okResult(isToolAnswer(out) ? out : { json: out }, config.maxAnswerChars);
+        return okResult(await def.run(def.parse(req.params.arguments), context, toolExtra), config.maxAnswerChars);
       }
       if (eager) {
         const out = await eager.call(name, (req.params.arguments ?? {}) as Record<string, unknown>, toolExtra);
         if (out) return okResult(out, config.maxAnswerChars);
       }
-      return errorResult(
-        usageError(
-          `There is no MCP tool '${name}'. The tools are: ${TOOLS.map((t) => t.name).join(', ')}. ` +
-            `A game's own tools are called with call_tool {port, name: '${name}', arguments}.`,
-        ),
+      throw usageError(
+        `There is no MCP tool '${name}'. The tools are: ${TOOLS.map((t) => t.name).join(', ')}. ` +
+          `A game's own tools are called with call_tool {port, name: '${name}', arguments}.`,
       );
     } catch (e) {
-      return errorResult(await explainExit(state.launcher, e));
+      return errorResult(await explainExit(state.launcher, e), config.maxAnswerChars, (l) => state.log(l));
     }
   });
 
@@ -139,7 +122,7 @@ export function createEngineSession(state: DaemonState, config: SessionConfig, s
 
 const SAFE_METHODS = new Set(['initialize', 'ping', 'tools/list', 'resources/list', 'prompts/list', 'server/discover', 'resources/templates/list']);
 
-/** SPEC §6.3: read-only and idempotent requests are safe to re-send; anything that can change a game is not. */
+/** Read-only requests are safe to re-send after a daemon restart (docs/DECISIONS.md); anything that can change a game is not. */
 export function replayVerdict(msg: unknown, ctx: SessionContext, eager?: EagerTools): ReplayVerdict {
   const m = msg as { method?: unknown; params?: { name?: unknown; arguments?: unknown } };
   if (!m || typeof m.method !== 'string') return 'unsafe';
@@ -148,9 +131,6 @@ export function replayVerdict(msg: unknown, ctx: SessionContext, eager?: EagerTo
   const name = typeof m.params?.name === 'string' ? m.params.name : '';
   const args = (m.params?.arguments && typeof m.params.arguments === 'object' ? m.params.arguments : {}) as Record<string, unknown>;
   const def = TOOLS_BY_NAME.get(name);
-  if (def) {
-    if (def.replay) return def.replay(args, ctx);
-    return def.readOnly ? 'safe' : 'unsafe';
-  }
+  if (def) return def.replay(args, ctx);
   return eager?.verdict(name) ?? 'unsafe';
 }

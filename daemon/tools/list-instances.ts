@@ -1,6 +1,6 @@
 import { listInstances } from '../discovery/list.js';
 import { exitSummary } from '../launcher/index.js';
-import { defineTool } from './types.js';
+import { defineTool, z } from './define.js';
 
 export const listInstancesTool = defineTool({
   name: 'list_instances',
@@ -10,13 +10,12 @@ export const listInstancesTool = defineTool({
     'Returns live games (port, name, screen, toolsets, who launched them), games launched here that exited (how, when, last output: until relaunched or pruned), ' +
     'stale registry entries, ports that answer but are not games, and free ports. ' +
     'Next: list_toolsets {port} to see what a game can do, or launch_instance if none is running.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      prune: { type: 'boolean', description: 'Delete stale registry entries whose port is verified dead, and forget the exit records listed. Default: false.' },
-    },
-  },
-  readOnly: true,
+  input: z.object({
+    prune: z.boolean().optional().describe('Delete stale registry entries whose port is verified dead, and forget the exit records listed. Default: false.'),
+  }),
+  // prune deletes registry files, so the tool is not read-only; it removes only entries whose
+  // game is verified gone (nothing anyone could still use), and pruning twice prunes nothing more.
+  effect: { readOnly: false, destructive: false, idempotent: true },
   replay: (args) => (args.prune === true ? 'unsafe' : 'safe'),
   async handler(args, ctx) {
     const launcher = ctx.launcher;
@@ -40,6 +39,6 @@ export const listInstancesTool = defineTool({
       exited: exited.map((r) => ({ ...exitSummary(r), owner: ctx.owners.label(r, ctx.sessionId) })),
     };
     if (args.prune === true) launcher.pruneExited();
-    return answer as unknown as Record<string, unknown>;
+    return { json: answer };
   },
 });
