@@ -2,7 +2,8 @@
  * The package people install: `npm pack` of this checkout (its built dist/), installed globally
  * into a temporary prefix and into a temporary project, from the npm cache only (--offline).
  * The installed bin registers with Claude Code and shows ✔ Connected, runs `demo` from another
- * directory, and `game-bridge-mcp/game` resolves in the project. No test or bench file ships.
+ * directory, `npx --package <tarball>` runs it too, and `game-bridge-mcp/game` resolves in the
+ * project. No test or bench file ships.
  *
  * Offline by design: when the npm cache lacks a dependency (or Claude Code), the affected test
  * says so and skips instead of reaching the network. Warm the cache once with
@@ -88,6 +89,15 @@ test('installed globally: --version from another directory, then demo drives the
   expect(demo.out).toMatch(/stop_instance: port \d+ stopped/);
   expect(demo.code).toBe(0);
 }, 180000);
+
+test('npx --package <tarball> game-bridge-mcp runs from any directory', async () => {
+  if (skipped(installSkip)) return; // the global install proved the cache holds every dependency
+  const elsewhere = join(work, 'npx-here');
+  mkdirSync(elsewhere);
+  const r = await run('npx', ['--yes', '--offline', '--package', tarball, 'game-bridge-mcp', '--version'], { cwd: elsewhere, timeoutMs: 240000 });
+  expect(r.out.trim().split('\n').pop()).toMatch(/^\d+\.\d+\.\d+$/);
+  expect(r.code).toBe(0);
+}, 300000);
 
 test('registered with Claude Code (temp HOME), the installed bin shows ✔ Connected', async () => {
   if (skipped(installSkip)) return;

@@ -91,7 +91,7 @@ export function exitFacts(rec: ExitRecord): string {
     : rec.exitCode !== null
       ? `exited with code ${rec.exitCode}`
       : rec.exitedAt
-        ? 'exited (its exit status could not be read: this daemon was not its parent)'
+        ? 'exited (its exit status could not be read: it was re-adopted, or ran under a wrapper that outlived it)'
         : 'exited while no bridge daemon was watching it';
   const when = rec.exitedAt ? ` at ${rec.exitedAt}` : rec.aliveAt ? ` some time after ${rec.aliveAt}` : '';
   const ran = `${rec.exitedAt ? '' : 'at least '}${seconds(rec.uptimeMs)}`;
