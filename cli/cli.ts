@@ -4,11 +4,12 @@
  * with a one-line reason; a command that ran and found a problem exits 1.
  */
 import yargs, { type Argv } from 'yargs';
-import { withSessionOptions } from '../shared/config.js';
+import { parsePort, withSessionOptions } from '../shared/config.js';
+import { bridgeHome, homePaths } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
 import { isBridgeError } from '../shared/errors.js';
 
-export const COMMANDS = ['daemon', 'status', 'stop', 'doctor', 'init', 'demo', 'launch', 'logs'] as const;
+export const COMMANDS = ['daemon', 'status', 'stop', 'token', 'dashboard', 'doctor', 'init', 'demo', 'launch', 'logs'] as const;
 
 /** Every subcommand rejects flags it does not know, so a typo never silently does something else. */
 const strict = <T>(y: Argv<T>) => y.strict();
@@ -36,10 +37,25 @@ export async function runCli(argv: string[]): Promise<void> {
     .command(
       'daemon',
       'Run the daemon in the foreground (clients start it in the background on their own)',
-      (y) => strict(y).example('$0 daemon', 'run the daemon here; logs go to <home>/daemon/daemon.log').example('GAME_BRIDGE_HOME=/tmp/gb $0 daemon', 'a separate daemon with its own home'),
-      async () => {
+      (y) =>
+        strict(y)
+          .option('port', { type: 'string', describe: 'pin the daemon port, so an HTTP client can keep http://127.0.0.1:<port>/mcp (env GAME_BRIDGE_DAEMON_PORT)' })
+          .example('$0 daemon', 'run the daemon here; logs go to <home>/daemon/daemon.log')
+          .example('$0 daemon --port 7790', 'MCP over HTTP at http://127.0.0.1:7790/mcp')
+          .example('GAME_BRIDGE_HOME=/tmp/gb $0 daemon', 'a separate daemon with its own home'),
+      async (a) => {
+        const port = a.port === undefined ? undefined : parsePort(a.port, 'daemon port');
         const { runDaemon } = await import('../daemon/main.js');
-        await runDaemon();
+        await runDaemon({ port });
+      },
+    )
+    .command(
+      'token',
+      "Print the bearer token HTTP clients send to the daemon's /mcp (created on first use, kept across daemon restarts)",
+      (y) => strict(y).example('$0 token', 'claude mcp add --transport http game-bridge http://127.0.0.1:7790/mcp --header "Authorization: Bearer $($0 token)"'),
+      async () => {
+        const { readOrCreateToken } = await import('../shared/token.js');
+        process.stdout.write(readOrCreateToken(homePaths(bridgeHome())) + '\n');
       },
     )
     .command(
@@ -93,6 +109,19 @@ export async function runCli(argv: string[]): Promise<void> {
       async () => {
         const { runStop } = await import('./admin.js');
         exitCode = await runStop();
+      },
+    )
+    .command(
+      'dashboard',
+      'Print the URL of the live dashboard (games, sessions, calls) with a one-time key, and open it in a browser when there is a display',
+      (y) =>
+        strict(y)
+          .option('open', { type: 'boolean', default: true, describe: '--no-open: only print the URL' })
+          .example('$0 dashboard', 'print the URL and open it')
+          .example('$0 dashboard --no-open', 'print the URL only (e.g. over SSH, then forward the port)'),
+      async (a) => {
+        const { runDashboard } = await import('./dashboard.js');
+        exitCode = await runDashboard({ open: a.open !== false });
       },
     )
     .command(

@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { DEFAULT_PORT_RANGE } from '../daemon/launcher/index.js';
 import { VERSION } from '../shared/version.js';
 import { stringEnv } from '../shared/env.js';
@@ -64,7 +64,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<number> {
   let launchedPort: number | undefined;
   const say = (line: string) => out(`${String(++step).padStart(2)}. ${line}`);
   const tool = async (name: string, args: Json = {}, timeout = 60000): Promise<Json> => {
-    const res = (await client.callTool({ name, arguments: args }, undefined, { timeout })) as { content: Array<{ type: string; text?: string }>; structuredContent?: Json; isError?: boolean };
+    const res = (await client.callTool({ name, arguments: args }, { timeout })) as { content: Array<{ type: string; text?: string }>; structuredContent?: Json; isError?: boolean };
     const text = res.content.find((c) => c.type === 'text')?.text ?? '';
     if (res.isError) throw new StepFailed(`${name} ${JSON.stringify(args)} failed:\n    ${text}`);
     return res.structuredContent ?? JSON.parse(text);

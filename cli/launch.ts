@@ -8,8 +8,9 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { stringEnv } from '../shared/env.js';
 import { VERSION } from '../shared/version.js';
 import { table } from './table.js';
 
@@ -46,9 +47,7 @@ function progressDisplay(tty: boolean) {
 }
 
 export async function runLaunch(opts: LaunchCliOptions): Promise<number> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string') env[k] = v;
-  const transport = new StdioClientTransport({ command: process.execPath, args: [PROXY, ...(opts.config ? ['--config', opts.config] : [])], cwd: process.cwd(), env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [PROXY, ...(opts.config ? ['--config', opts.config] : [])], cwd: process.cwd(), env: stringEnv(), stderr: 'pipe' });
   const client = new Client({ name: 'game-bridge-mcp launch', version: VERSION });
   const show = progressDisplay(process.stderr.isTTY === true);
   const args: Json = {};
@@ -57,7 +56,7 @@ export async function runLaunch(opts: LaunchCliOptions): Promise<number> {
   if (opts.count !== undefined) args.count = opts.count;
   try {
     await client.connect(transport);
-    const res = (await client.callTool({ name: 'launch_instance', arguments: args }, undefined, {
+    const res = (await client.callTool({ name: 'launch_instance', arguments: args }, {
       timeout: 24 * 3600 * 1000, // the declaration's readyTimeoutMs is the deadline that matters
       resetTimeoutOnProgress: true,
       onprogress: (p) => p.message && show.update(p.message),

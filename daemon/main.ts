@@ -4,7 +4,6 @@
  * One per GAME_BRIDGE_HOME. The lock is taken before binding, so of several daemons started at
  * once exactly one serves and the others exit quietly (code 0).
  */
-import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
@@ -12,6 +11,9 @@ import lockfile from 'proper-lockfile';
 import { CLOSE_HANDOVER, CLOSE_SHUTDOWN } from '../shared/frames.js';
 import { bridgeHome, ensureDir, homePaths, type HomePaths } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
+import { parsePort } from '../shared/config.js';
+import { isBridgeError } from '../shared/errors.js';
+import { readOrCreateToken } from '../shared/token.js';
 import { pidAlive, readDaemonFile, type DaemonInfo } from '../shared/daemon-file.js';
 import { DaemonState } from './state.js';
 import { DaemonServer } from './server.js';
@@ -76,11 +78,26 @@ function removeDaemonJsonIfOurs(paths: HomePaths): void {
   }
 }
 
-export async function runDaemon(): Promise<void> {
+/** The pinned daemon port: `daemon --port`, else GAME_BRIDGE_DAEMON_PORT, else 0 (any free port). */
+function pinnedPort(port: number | undefined): number {
+  if (port !== undefined) return port;
+  const env = process.env.GAME_BRIDGE_DAEMON_PORT;
+  return env ? parsePort(env) : 0;
+}
+
+export async function runDaemon(opts: { port?: number } = {}): Promise<void> {
   routeConsoleToLog();
   const paths = homePaths(bridgeHome());
+  let port = 0;
+  try {
+    port = pinnedPort(opts.port);
+  } catch (e) {
+    log(isBridgeError(e) ? e.text : String(e));
+    process.exit(2);
+  }
   ensureDir(paths.home);
   ensureDir(paths.daemonDir);
+  const startedIn = process.cwd();
   process.chdir(paths.home); // never hold a client's project directory
 
   let state: DaemonState | undefined;
@@ -124,16 +141,18 @@ export async function runDaemon(): Promise<void> {
   const theState = new DaemonState({ home: paths.home, mode: 'daemon', log });
   state = theState;
   const startedAt = new Date();
-  const token = randomBytes(32).toString('hex');
+  const token = readOrCreateToken(paths);
   const theServer: DaemonServer = new DaemonServer({
     state: theState,
     token,
     log,
     onHandover: () => void finish('handover to a newer proxy', 'handover', 0),
     onStop: () => void finish('stop requested', 'reap', 0),
+    httpCwd: startedIn,
     statusFacts: (): Record<string, unknown> => ({
       pid: process.pid,
       port: theServer.port,
+      mcpUrl: `http://127.0.0.1:${theServer.port}/mcp`,
       version: VERSION,
       home: paths.home,
       startedAt: startedAt.toISOString(),
@@ -151,9 +170,18 @@ export async function runDaemon(): Promise<void> {
     log('re-adopting launched games failed:', e);
   }
 
-  const port = await theServer.listen();
-  writeDaemonJson(paths, { pid: process.pid, port, token, version: VERSION, startedAt: startedAt.toISOString() });
-  log(`daemon v${VERSION} listening on 127.0.0.1:${port}, home ${paths.home}`);
+  let listening: number;
+  try {
+    listening = await theServer.listen(port);
+  } catch (e) {
+    log(isBridgeError(e) ? e.text : `listen failed: ${String(e)}`);
+    ending = true;
+    await theState.reapAll().catch(() => undefined);
+    if (release) await release().catch(() => undefined);
+    process.exit(2);
+  }
+  writeDaemonJson(paths, { pid: process.pid, port: listening, token, version: VERSION, startedAt: startedAt.toISOString() });
+  log(`daemon v${VERSION} listening on 127.0.0.1:${listening} (MCP over HTTP at http://127.0.0.1:${listening}/mcp), home ${paths.home}`);
 
   const idleMs = Number(process.env.GAME_BRIDGE_IDLE_EXIT_MS) || DEFAULT_IDLE_EXIT_MS;
   let idleSince = Date.now();

@@ -3,19 +3,25 @@
  * the WebSocket upgrade, guarded by token, Origin and Host checks. Each connection says `hello`,
  * gets `welcome`, and becomes one engine session over a WsTransport.
  *
- * Two authenticated plain-HTTP routes exist for the CLI: `GET /status` and `POST /stop`.
+ * Authenticated plain-HTTP routes: `GET /status`, `POST /stop` and `POST /dashboard/key` for the
+ * CLI, and `/mcp`, MCP over Streamable HTTP (daemon/http/mcp-route.ts, loaded on its first request).
+ * The dashboard's page (/dashboard...) is checked for Host here and by its own module for the
+ * rest (key, cookie, Origin); that module is loaded on the first request for it.
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CLOSE_BAD_HELLO, encode, type HelloFrame, type RpcFrame } from '../shared/frames.js';
-import { parseSessionArgs, sessionConfigFrom, type SessionConfig } from '../shared/config.js';
 import { VERSION } from '../shared/version.js';
-import { isBridgeError } from '../shared/errors.js';
+import { usageError } from '../shared/errors.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { WsTransport } from './transport.js';
 import type { DaemonState } from './state.js';
 import { createEngineSession, type EngineSession } from './sessions/session.js';
+import { isDashboardPage, loadDashboard, type Dashboard } from './dashboard-loader.js';
+import { httpSessionConfig, sessionConfig } from './sessions/client-config.js';
+import type { McpHttpRoute } from './http/mcp-route.js';
 
 export interface DaemonServerOptions {
   state: DaemonState;
@@ -27,7 +33,12 @@ export interface DaemonServerOptions {
   onStop: () => void;
   /** extra facts for `status` (pid, version, uptime...) */
   statusFacts: () => Record<string, unknown>;
+  /** the working directory HTTP clients' sessions use (they send none): where the daemon was started */
+  httpCwd?: string;
 }
+
+/** How long a pinned port may stay taken (a handed-over daemon still closing) before we give up. */
+const PINNED_PORT_WAIT_MS = 3000;
 
 const HELLO_TIMEOUT_MS = 5000;
 
@@ -36,7 +47,9 @@ export class DaemonServer {
   private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 64 * 1024 * 1024 });
   private readonly sockets = new Set<WebSocket>();
   private readonly tokenBuf: Buffer;
+  private dashboardModule?: Promise<Dashboard>;
   port = 0;
+  private mcpRoute?: Promise<McpHttpRoute>;
 
   constructor(private readonly opts: DaemonServerOptions) {
     this.tokenBuf = Buffer.from(opts.token, 'utf8');
@@ -44,23 +57,48 @@ export class DaemonServer {
     this.http.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head));
   }
 
-  listen(): Promise<number> {
-    return new Promise((resolve, reject) => {
-      this.http.once('error', reject);
-      this.http.listen({ host: '127.0.0.1', port: 0 }, () => {
+  /** Bind 127.0.0.1:`port` (0: any free port). A pinned port still held is retried briefly, then refused clearly. */
+  async listen(port = 0): Promise<number> {
+    const deadline = Date.now() + PINNED_PORT_WAIT_MS;
+    for (;;) {
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const failed = (e: Error) => {
+            this.http.off('listening', listening);
+            reject(e);
+          };
+          const listening = () => {
+            this.http.off('error', failed);
+            resolve();
+          };
+          this.http.once('error', failed).once('listening', listening).listen({ host: '127.0.0.1', port });
+        });
         this.port = (this.http.address() as { port: number }).port;
-        resolve(this.port);
-      });
-    });
+        return this.port;
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (port === 0 || (code !== 'EADDRINUSE' && code !== 'EACCES')) throw e;
+        if (code === 'EACCES' || Date.now() >= deadline) {
+          throw usageError(
+            `The daemon port ${port} (--port or GAME_BRIDGE_DAEMON_PORT) is ${code === 'EACCES' ? 'not allowed' : 'taken by another program'}. ` +
+              'Free it, or pin another port; without a pinned port the daemon picks a free one.',
+          );
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
   }
 
   connectionCount(): number {
     return this.sockets.size;
   }
 
-  /** Close every proxy connection with `code` and stop accepting new ones. */
+  /** Close every proxy connection and HTTP session with `code` and stop accepting new ones. */
   async closeAll(code: number, reason: string): Promise<void> {
     this.http.close();
+    void this.dashboardModule?.then((d) => d.close()).catch(() => undefined);
+    const route = this.mcpRoute;
+    if (route) await route.then((r) => r.closeAll()).catch(() => undefined);
     const waits = [...this.sockets].map(
       (ws) =>
         new Promise<void>((resolve) => {
@@ -75,15 +113,37 @@ export class DaemonServer {
     await Promise.all(waits);
   }
 
-  /** Why a request may not talk to us, or undefined when it may. */
-  private refusal(req: IncomingMessage): { status: number; text: string } | undefined {
+  private hostOk(req: IncomingMessage): boolean {
     const host = req.headers.host;
-    if (host !== `127.0.0.1:${this.port}` && host !== `localhost:${this.port}`) {
+    return host === `127.0.0.1:${this.port}` || host === `localhost:${this.port}`;
+  }
+
+  /** The dashboard module, loaded (and given what it may see) on first use. */
+  private dashboard(): Promise<Dashboard> {
+    this.dashboardModule ??= loadDashboard({ state: this.opts.state, port: () => this.port, log: this.opts.log, facts: this.opts.statusFacts }).catch((e) => {
+      this.dashboardModule = undefined;
+      throw e;
+    });
+    return this.dashboardModule;
+  }
+
+  private dashboardFailed(res: ServerResponse, e: unknown): void {
+    this.opts.log(`dashboard failed: ${(e as Error)?.stack ?? String(e)}`);
+    if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end('The dashboard could not be loaded; see daemon.log.\n');
+  }
+
+  /** Why a request may not talk to us, or undefined when it may. */
+  private refusal(req: IncomingMessage, upgrade: boolean): { status: number; text: string } | undefined {
+    if (!this.hostOk(req)) {
       return { status: 403, text: 'Forbidden: unexpected Host header' };
     }
-    // Browsers always send Origin on a WebSocket upgrade; our proxy never does.
-    if (req.headers.origin !== undefined) return { status: 403, text: 'Forbidden: browser origins are refused' };
-    if (!this.tokenOk(req.headers.authorization)) return { status: 401, text: 'Unauthorized' };
+    // Browsers always send Origin on a WebSocket upgrade; our proxy never does. Over plain HTTP
+    // only a page the daemon served itself may call it (the same origin).
+    const origin = req.headers.origin;
+    if (origin !== undefined && (upgrade || (origin !== `http://127.0.0.1:${this.port}` && origin !== `http://localhost:${this.port}`))) {
+      return { status: 403, text: 'Forbidden: browser origins are refused' };
+    }
+    if (!this.tokenOk(req.headers.authorization)) return { status: 401, text: 'Unauthorized: send Authorization: Bearer <token>; `game-bridge-mcp token` prints it' };
     return undefined;
   }
 
@@ -97,8 +157,18 @@ export class DaemonServer {
   }
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
-    const refused = this.refusal(req);
-    if (refused) return void res.writeHead(refused.status, { 'content-type': 'text/plain' }).end(refused.text + '\n');
+    if (isDashboardPage(req.url) && !(req.method === 'POST' && req.url === '/dashboard/key')) {
+      if (!this.hostOk(req)) return void res.writeHead(403, { 'content-type': 'text/plain' }).end('Forbidden: unexpected Host header\n');
+      return void this.dashboard()
+        .then((d) => d.handle(req, res))
+        .catch((e) => this.dashboardFailed(res, e));
+    }
+    const refused = this.refusal(req, false);
+    if (refused) {
+      const headers = { 'content-type': 'text/plain', ...(refused.status === 401 ? { 'www-authenticate': 'Bearer realm="game-bridge"' } : {}) };
+      return void res.writeHead(refused.status, headers).end(refused.text + '\n');
+    }
+    if (req.url === '/mcp' || req.url?.startsWith('/mcp?')) return void this.serveMcp(req, res);
     if (req.method === 'GET' && req.url === '/status') {
       const body = { ...this.opts.statusFacts(), connections: this.sockets.size, ...safeStatus(this.opts.state) };
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -108,11 +178,34 @@ export class DaemonServer {
       this.opts.onStop();
       return;
     }
+    if (req.method === 'POST' && req.url === '/dashboard/key') {
+      return void this.dashboard()
+        .then((d) => res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(d.mintKey())))
+        .catch((e) => this.dashboardFailed(res, e));
+    }
     res.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' }).end('Upgrade Required\n');
   }
 
+  /** `/mcp`: the route module is loaded on the first request, so a daemon no HTTP client uses never pays for it. */
+  private async serveMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      this.mcpRoute ??= import('./http/mcp-route.js').then(
+        ({ McpHttpRoute }) =>
+          new McpHttpRoute({
+            open: (id) => createEngineSession(this.opts.state, httpSessionConfig(this.opts.httpCwd ?? process.cwd(), process.env), id),
+            log: this.opts.log,
+          }),
+      );
+      await (await this.mcpRoute).handle(req, res);
+    } catch (e) {
+      this.opts.log(`/mcp failed: ${e instanceof Error ? e.stack : String(e)}`);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: `Internal error: ${String(e)}` } }));
+    }
+  }
+
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const refused = this.refusal(req);
+    const refused = this.refusal(req, true);
     if (refused) {
       this.opts.log(`refused an upgrade: ${refused.status} ${refused.text}`);
       socket.end(`HTTP/1.1 ${refused.status} ${refused.text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
@@ -150,7 +243,8 @@ export class DaemonServer {
         ws.on('close', () => {
           s.close().catch((e) => this.opts.log(`session ${sessionId} close failed: ${String(e)}`));
         });
-        s.server.connect(transport).catch((e) => this.opts.log(`session ${sessionId} connect failed: ${String(e)}`));
+        // The era (2025 initialize, or 2026 per-request _meta) is pinned by the connection's opening.
+        serveStdio(() => s.buildServer(), { transport, onerror: (e) => this.opts.log(`session ${sessionId}: ${e.message}`) });
         this.opts.log(`session ${sessionId} from proxy pid ${hello.pid} (v${hello.version}) cwd ${hello.cwd}${configError ? `; config error: ${configError}` : ''}`);
         ws.send(encode({ t: 'welcome', version: VERSION, pid: process.pid, ...(configError ? { configError } : {}) }));
         return;
@@ -161,24 +255,6 @@ export class DaemonServer {
         this.opts.onHandover();
       }
     });
-  }
-}
-
-/** The client's flags, or (on a bad flag) the defaults plus the error text for the proxy to print. */
-function sessionConfig(hello: HelloFrame): { config: SessionConfig; configError?: string } {
-  const env = hello.env && typeof hello.env === 'object' ? hello.env : {};
-  const cwd = typeof hello.cwd === 'string' ? hello.cwd : process.cwd();
-  try {
-    return { config: parseSessionArgs(Array.isArray(hello.argv) ? hello.argv.map(String) : [], env, cwd) };
-  } catch (e) {
-    const configError = isBridgeError(e) ? e.text : String(e);
-    let config: SessionConfig;
-    try {
-      config = parseSessionArgs([], env, cwd);
-    } catch {
-      config = { ...sessionConfigFrom({}, {}, cwd), env: { ...env } };
-    }
-    return { config, configError };
   }
 }
 

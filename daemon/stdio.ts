@@ -7,8 +7,8 @@
  * a malformed line gets a JSON-RPC error here too instead of being dropped without a word.
  */
 import { randomUUID } from 'node:crypto';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { parseSessionArgs, type SessionConfig } from '../shared/config.js';
 import { isBridgeError } from '../shared/errors.js';
 import { classifyLine, Stdio } from '../shared/stdio-lines.js';
@@ -79,7 +79,7 @@ export async function startStdioServer(
       })()),
   };
   const onEnd = opts.onEnd ?? ((h: StdioServerHandle) => void h.shutdown().finally(() => process.exit(0)));
-  await session.server.connect(new StdioLineTransport(() => onEnd(handle)));
+  serveStdio(() => session.buildServer(), { transport: new StdioLineTransport(() => onEnd(handle)) });
   return handle;
 }
 

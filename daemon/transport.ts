@@ -6,8 +6,7 @@
  * after a daemon restart. Outgoing messages go out bare (no envelope).
  */
 import type { WebSocket } from 'ws';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { encode, type ReplayVerdict, type RpcFrame } from '../shared/frames.js';
 
 export class WsTransport implements Transport {

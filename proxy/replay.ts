@@ -20,6 +20,8 @@ export interface ClientRequest {
   line: string;
   /** for tools/call: the tool name, to say what was interrupted */
   tool?: string;
+  /** a 2026-era request (its `_meta` names its protocol version): results carry `resultType` */
+  modern?: boolean;
 }
 
 export interface Pending extends ClientRequest {
@@ -86,7 +88,8 @@ export function planReplay(pending: Pending[]): { resend: Pending[]; interrupted
 /** What the client is told about a request that cannot be completed: a tool result for tools/call. */
 export function failureAnswer(req: ClientRequest, text: string): string {
   if (req.method === 'tools/call') {
-    return JSON.stringify({ jsonrpc: '2.0', id: req.id, result: { content: [{ type: 'text', text }], isError: true } });
+    const result = { content: [{ type: 'text', text }], isError: true, ...(req.modern ? { resultType: 'complete' } : {}) };
+    return JSON.stringify({ jsonrpc: '2.0', id: req.id, result });
   }
   return JSON.stringify({ jsonrpc: '2.0', id: req.id, error: { code: -32000, message: text } });
 }
@@ -111,4 +114,6 @@ export class SessionMemory {
   /** ids of client tools/list requests without a cursor, to capture the list the client saw */
   toolsListKeys = new Set<string>();
   toolsSeen?: string;
+  /** the daemon's last `server/discover` result: the proxy's answer while the daemon is down */
+  discover?: unknown;
 }

@@ -11,6 +11,7 @@ import { Link, MAX_FAILED_STARTS } from './link.js';
 import { interruptedAnswer, PendingTable, planReplay, requestKey, SessionMemory, unavailableAnswer, type ClientRequest } from './replay.js';
 import { classifyLine, Stdio, type Json } from '../shared/stdio-lines.js';
 import { stringEnv } from '../shared/env.js';
+import { discoverResult, PROTOCOL_VERSION_META } from '../shared/server-identity.js';
 
 /** How long a request may wait for a daemon that is down before it is answered with an error. */
 export const RECONNECT_DEADLINE_MS = Number(process.env.GAME_BRIDGE_RECONNECT_DEADLINE_MS) || 30000;
@@ -96,6 +97,7 @@ export function runProxy(argv: string[] = process.argv.slice(2)): void {
     const params = (m.params ?? {}) as Json;
     const req: ClientRequest = { id, key: requestKey(id), method, line };
     if (method === 'tools/call' && typeof params.name === 'string') req.tool = params.name;
+    if (typeof (params._meta as Json | undefined)?.[PROTOCOL_VERSION_META] === 'string') req.modern = true;
     if (method === 'initialize') {
       memory.initialize = { params: m.params, key: req.key };
       memory.initializeAnswered = false;
@@ -104,6 +106,7 @@ export function runProxy(argv: string[] = process.argv.slice(2)): void {
     if (method === 'tools/list' && params.cursor === undefined) memory.toolsListKeys.add(req.key);
     if (link.isUp) return sendRequest(req);
     if (method === 'ping') return void stdio.write(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
+    if (method === 'server/discover') return answerDiscover(id);
     if (link.gaveUp) return void stdio.write(unavailableAnswer(req, `the bridge daemon could not be started; see ${paths.daemonLog}`));
     if (queue.length >= QUEUE_LIMIT) {
       return void stdio.write(unavailableAnswer(req, `${QUEUE_LIMIT} messages are already waiting for the bridge daemon to come back`));
@@ -171,6 +174,7 @@ export function runProxy(argv: string[] = process.argv.slice(2)): void {
         }
         const settled = pending.settle(key);
         if (settled?.method === 'initialize' && msg.result) memory.initializeAnswered = true;
+        if (settled?.method === 'server/discover' && msg.result) memory.discover = msg.result;
         if (memory.toolsListKeys.delete(key)) {
           const tools = (msg.result as Json | undefined)?.tools;
           if (tools) memory.toolsSeen = JSON.stringify(tools);
@@ -225,12 +229,18 @@ export function runProxy(argv: string[] = process.argv.slice(2)): void {
     }
     serverRequests.clear();
     if (exiting) return;
-    // A ping caught in flight needs no daemon: answer it now rather than after the reconnect.
+    // A ping or a discover caught in flight needs no daemon: answer it now, not after the reconnect.
     for (const p of pending.take((p) => p.method === 'ping')) stdio.write(JSON.stringify({ jsonrpc: '2.0', id: p.id, result: {} }));
+    for (const p of pending.take((p) => p.method === 'server/discover')) answerDiscover(p.id);
     downSince = Date.now();
     // After `game-bridge-mcp stop`, start a daemon again only when the client needs one.
     if (code === CLOSE_SHUTDOWN && pending.size === 0 && queue.length === 0) return;
     link.connect();
+  }
+
+  /** `server/discover` while the daemon is down: what the last daemon said, else the same facts built here. */
+  function answerDiscover(id: string | number): void {
+    stdio.write(JSON.stringify({ jsonrpc: '2.0', id, result: memory.discover ?? discoverResult() }));
   }
 
   /** Answer every waiting request with an error (deadline passed or the daemon cannot start). */

@@ -15,6 +15,8 @@ export interface HomePaths {
   /** {pid, port, token, version, startedAt}, mode 0600 */
   daemonJson: string;
   daemonLog: string;
+  /** the bearer token proxies and HTTP clients present, kept across daemons (mode 0600) */
+  tokenFile: string;
   /** launched instances, for re-adoption after a crash or handover */
   launchedJson: string;
   logsDir: string;
@@ -29,6 +31,7 @@ export function homePaths(home: string): HomePaths {
     daemonDir,
     daemonJson: join(daemonDir, 'daemon.json'),
     daemonLog: join(daemonDir, 'daemon.log'),
+    tokenFile: join(daemonDir, 'token'),
     launchedJson: join(daemonDir, 'launched.json'),
     logsDir: join(home, 'logs'),
     instancesDir: join(home, 'instances'),

@@ -3,7 +3,7 @@
  * walk discovery. Names carry the port and toolset (`g7820_play_drop`) so they never collide
  * across instances; `notifications/tools/list_changed` goes out when the set changes.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { ReplayVerdict } from '../../shared/frames.js';
 import { listInstances } from '../discovery/list.js';
 import { toolInputSchema, type GameTool } from '../game/manifest.js';

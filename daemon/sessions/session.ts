@@ -1,40 +1,36 @@
 /**
- * One MCP session for one client: a low-level SDK Server configured from that
- * client's settings, exposing the seven tools (plus every game tool flatly with --eager).
- * Transport-agnostic: stdio (--no-daemon) and the daemon's WebSocket both connect here.
+ * One MCP session for one client: its settings, its context, and the SDK servers that
+ * speak for it, exposing the seven tools (plus every game tool flatly with --eager).
+ * Transport-agnostic: stdio (--no-daemon), the daemon's WebSocket and HTTP all build their
+ * servers here. A session may build more than one server: the SDK's era-pinning entry builds a
+ * throwaway one to answer a `server/discover` probe (docs/DECISIONS.md, "Protocol versions and HTTP").
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/server';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { SessionConfig } from '../../shared/config.js';
 import type { ReplayVerdict } from '../../shared/frames.js';
-import { VERSION } from '../../shared/version.js';
+import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from '../../shared/server-identity.js';
 import { usageError } from '../../shared/errors.js';
 import { errorResult, okResult } from '../tools/answer.js';
 import { explainExit } from '../launcher/index.js';
-import type { DaemonState } from '../state.js';
+import type { DaemonState, SessionInfo } from '../state.js';
 import { CompositeRegistry } from '../composites/registry.js';
 import type { Composite } from '../composites/types.js';
 import { EagerTools } from './eager.js';
 import { SessionContext } from './context.js';
 import { TOOLS, TOOLS_BY_NAME } from '../tools/index.js';
 import type { ToolCallExtra } from '../tools/types.js';
-import { BRIDGE_TOOL_NAMES } from '../game/manifest.js';
 import { projectComposites } from '../composites/project.js';
 
-export const INSTRUCTIONS = [
-  'game-bridge drives running games (any engine) through a small HTTP contract.',
-  'The path: list_instances (find running games) or launch_instance (start the one declared in gamebridge.json)',
-  '→ list_toolsets {port} → describe_toolset {port, toolset} → call_tool {port, name, arguments}.',
-  "A game's own tools are NOT separate MCP tools: they are reached through call_tool, so a game tool missing from the tool list still exists.",
-  `Every game also has the \`bridge\` toolset (${BRIDGE_TOOL_NAMES.join(', ')}): get_state {path} reads one part of the state, wait_for {path, equals|gt|...} waits for a condition.`,
-  'call_tool returns the state after the game applied the command. Errors start with their class (GameOffline, CommandRejected, ...) and say what to do next.',
-  'stop_instance stops a game launched here; instance_log reads its output.',
-].join(' ');
+export { INSTRUCTIONS };
 
 export interface EngineSession {
-  server: Server;
   context: SessionContext;
+  /** a new SDK server answering for this session (connect it to one transport) */
+  buildServer(): Server;
   replayVerdict(msg: unknown): ReplayVerdict;
+  /** Run a tool in-process (the dashboard's form); `record` puts it in the call feed. */
+  call(name: string, args: Record<string, unknown>, record?: boolean): Promise<CallToolResult>;
   close(): Promise<void>;
 }
 
@@ -44,39 +40,23 @@ export interface EngineSessionOptions {
   configError?: string;
   cwd?: string;
   pid?: number;
+  /** the dashboard's own session: not listed among the sessions, and it never adopts a game */
+  observer?: boolean;
 }
+
+type CallParams = { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } };
 
 export function createEngineSession(state: DaemonState, config: SessionConfig, sessionId: string, opts: EngineSessionOptions = {}): EngineSession {
   const composites = new CompositeRegistry(opts.composites ?? [], projectComposites(config, (l) => state.log(l)));
   void composites.all().catch(() => undefined); // loaded now, so the first replay verdict knows them
-  const context = new SessionContext(state, config, sessionId, composites);
+  const context = new SessionContext(state, config, sessionId, composites, opts.observer === true);
   const eager = config.eager ? new EagerTools(context) : undefined;
-  const registration = { id: sessionId, cwd: config.cwd, pid: opts.pid, startedAt: new Date().toISOString() };
-  state.addSession(registration);
+  const registration: SessionInfo = { id: sessionId, cwd: config.cwd, pid: opts.pid, startedAt: new Date().toISOString() };
+  if (!opts.observer) state.addSession(registration);
+  const servers = new Set<Server>();
 
-  const server = new Server(
-    { name: 'game-bridge-mcp', title: 'Game Bridge', version: VERSION },
-    { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
-  );
-
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const tools = TOOLS.map((t) => t.advertised);
-    if (eager) tools.push(...(await eager.list()));
-    return { tools };
-  });
-
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const name = req.params.name;
-    const token = req.params._meta?.progressToken;
-    const toolExtra: ToolCallExtra = {
-      signal: extra.signal,
-      async progress(progress, total, message) {
-        if (token === undefined) return;
-        await extra
-          .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } })
-          .catch(() => undefined);
-      },
-    };
+  /** One tool call, whichever server or era it came through (or the dashboard's form). */
+  async function runTool(name: string, rawArgs: unknown, toolExtra: ToolCallExtra): Promise<CallToolResult> {
     try {
       if (opts.configError) {
         throw usageError(
@@ -86,10 +66,10 @@ export function createEngineSession(state: DaemonState, config: SessionConfig, s
       }
       const def = TOOLS_BY_NAME.get(name);
       if (def) {
-        return okResult(await def.run(def.parse(req.params.arguments), context, toolExtra), config.maxAnswerChars);
+        return okResult(await def.run(def.parse(rawArgs), context, toolExtra), config.maxAnswerChars);
       }
       if (eager) {
-        const out = await eager.call(name, (req.params.arguments ?? {}) as Record<string, unknown>, toolExtra);
+        const out = await eager.call(name, (rawArgs ?? {}) as Record<string, unknown>, toolExtra);
         if (out) return okResult(out, config.maxAnswerChars);
       }
       throw usageError(
@@ -99,28 +79,99 @@ export function createEngineSession(state: DaemonState, config: SessionConfig, s
     } catch (e) {
       return errorResult(await explainExit(state.launcher, e), config.maxAnswerChars, (l) => state.log(l));
     }
-  });
-
-  if (eager) {
-    eager.onChange(() => void server.sendToolListChanged().catch(() => undefined));
   }
+
+  /** Run a call and put it in the daemon's call feed (the dashboard shows it as it lands). */
+  async function recordedCall(name: string, rawArgs: unknown, toolExtra: ToolCallExtra): Promise<CallToolResult> {
+    const at = Date.now();
+    const t0 = performance.now();
+    const result = await runTool(name, rawArgs, toolExtra);
+    const args = (rawArgs && typeof rawArgs === 'object' ? rawArgs : {}) as Record<string, unknown>;
+    const first = result.content[0];
+    state.feed.record({
+      at,
+      session: sessionId,
+      client: opts.observer ? 'dashboard' : registration.client?.name,
+      tool: name,
+      args,
+      port: portOf(name, args, context),
+      ms: performance.now() - t0,
+      isError: result.isError === true,
+      text: first?.type === 'text' ? first.text : '',
+      images: result.content.filter((c) => c.type === 'image').length,
+    });
+    return result;
+  }
+
+  function buildServer(): Server {
+    const server = new Server(SERVER_INFO, { capabilities: SERVER_CAPABILITIES, instructions: INSTRUCTIONS });
+    server.setRequestHandler('tools/list', async () => {
+      const tools = TOOLS.map((t) => t.advertised);
+      if (eager) tools.push(...(await eager.list()));
+      return { tools };
+    });
+    server.setRequestHandler('tools/call', async (req, ctx) => {
+      const params = req.params as CallParams;
+      const token = params._meta?.progressToken;
+      return recordedCall(params.name, params.arguments, {
+        signal: ctx.mcpReq.signal,
+        async progress(progress, total, message) {
+          if (token === undefined) return;
+          const note = { progressToken: token, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) };
+          await ctx.mcpReq.notify({ method: 'notifications/progress', params: note }).catch(() => undefined);
+        },
+      });
+    });
+    // The client's name and version, for the dashboard's session list.
+    server.oninitialized = () => {
+      const v = server.getClientVersion();
+      if (v) registration.client = { name: String(v.name), version: String(v.version) };
+    };
+    servers.add(server);
+    const onclose = server.onclose;
+    server.onclose = () => {
+      servers.delete(server);
+      onclose?.();
+    };
+    return server;
+  }
+
+  eager?.onChange(() => {
+    for (const server of servers) void server.sendToolListChanged().catch(() => undefined);
+  });
 
   let closed = false;
   return {
-    server,
     context,
+    buildServer,
     replayVerdict: (msg) => replayVerdict(msg, context, eager),
+    call(name, args, record = true) {
+      const extra: ToolCallExtra = { signal: new AbortController().signal, progress: async () => undefined };
+      return record ? recordedCall(name, args, extra) : runTool(name, args, extra);
+    },
     async close() {
       if (closed) return;
       closed = true;
       eager?.stop();
       state.endSession(registration);
-      await server.close().catch(() => undefined);
+      await Promise.all([...servers].map((s) => s.close().catch(() => undefined)));
     },
   };
 }
 
-const SAFE_METHODS = new Set(['initialize', 'ping', 'tools/list', 'resources/list', 'prompts/list', 'server/discover', 'resources/templates/list']);
+/** The game port a call addresses, for the feed (undefined for tools that take none). */
+function portOf(name: string, args: Record<string, unknown>, ctx: SessionContext): number | undefined {
+  if (!TOOLS_BY_NAME.get(name)?.advertised.inputSchema.properties?.port) return undefined;
+  try {
+    return ctx.resolvePort(args);
+  } catch {
+    return undefined;
+  }
+}
+
+// subscriptions/listen (2026) only opens a stream of change notifications: a new daemon may
+// take it over as it is.
+const SAFE_METHODS = new Set(['initialize', 'ping', 'tools/list', 'resources/list', 'prompts/list', 'server/discover', 'subscriptions/listen', 'resources/templates/list']);
 
 /** Read-only requests are safe to re-send after a daemon restart (docs/DECISIONS.md); anything that can change a game is not. */
 export function replayVerdict(msg: unknown, ctx: SessionContext, eager?: EagerTools): ReplayVerdict {

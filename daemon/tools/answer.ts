@@ -4,7 +4,7 @@
  * structuredContent is the error's data. Answers over the limit are cut with a visible marker
  * saying how to ask for less (docs/DECISIONS.md, "bounded answers").
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { toBridgeError } from '../../shared/errors.js';
 import type { ToolAnswer } from './types.js';
 

@@ -4,7 +4,7 @@
  * replay verdict from the effect, by the same functions --eager uses for a game's own tools.
  */
 import { z } from 'zod/v4';
-import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool, ToolAnnotations } from '@modelcontextprotocol/server';
 import { usageError } from '../../shared/errors.js';
 import type { ReplayVerdict } from '../../shared/frames.js';
 import type { ToolContext } from './context.js';

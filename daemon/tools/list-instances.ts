@@ -29,6 +29,7 @@ export const listInstancesTool = defineTool({
         return inst ? { pid: inst.pid, cwd: inst.cwd, owner: ctx.owners.label(inst, ctx.sessionId) } : undefined;
       },
       prune: args.prune === true,
+      ownerLabel: (owner) => (owner === ctx.sessionId ? 'you' : 'another session'),
     });
     // A game launched here that exited is listed under `exited`, with its facts, not as a stale registry entry.
     const exited = launcher.exitedList();

@@ -1,16 +1,10 @@
 /** Send one command, wait until applied, and shape the answer (without the whole state). */
-import { commandAndSync } from '../sync/command.js';
+import { commandAndSync, type SyncResult } from '../sync/command.js';
 import type { ToolContext } from './context.js';
 import type { ToolCallExtra } from './types.js';
 
-export async function syncAnswer(
-  ctx: ToolContext,
-  port: number,
-  command: string,
-  args: Record<string, unknown>,
-  extra: ToolCallExtra,
-  sync = true,
-): Promise<Record<string, unknown>> {
+/** One command through command sync, the full result (with the state after it). */
+export async function syncCommand(ctx: ToolContext, port: number, command: string, args: Record<string, unknown>, extra: ToolCallExtra, sync = true): Promise<SyncResult> {
   const r = await commandAndSync(ctx.client(port), command, args, {
     timeoutMs: ctx.config.timeoutMs,
     signal: extra.signal,
@@ -20,14 +14,32 @@ export async function syncAnswer(
   });
   // The last command a launched game confirmed is part of the facts if it later exits.
   if (r.applied) ctx.launcher.noteCommand(port, { ...(r.commandId !== undefined ? { id: r.commandId } : {}), command: r.command, at: new Date().toISOString() });
+  return r;
+}
+
+/** What an answer carries of a sync result: never the whole state, and the game's sessionEpoch when it publishes one. */
+export function shapeSync(r: SyncResult): Record<string, unknown> {
+  const epoch = r.state?.sessionEpoch;
   return {
     command: r.command,
     applied: r.applied,
     ...(r.commandId !== undefined ? { commandId: r.commandId } : {}),
     confirmation: r.confirmation,
     ...(r.frame !== undefined ? { frame: r.frame } : {}),
+    ...(typeof epoch === 'number' ? { sessionEpoch: epoch } : {}),
     ...(r.screen !== undefined ? { screen: r.screen } : {}),
     ...(r.game !== undefined ? { game: r.game } : {}),
     events: r.events,
   };
+}
+
+export async function syncAnswer(
+  ctx: ToolContext,
+  port: number,
+  command: string,
+  args: Record<string, unknown>,
+  extra: ToolCallExtra,
+  sync = true,
+): Promise<Record<string, unknown>> {
+  return shapeSync(await syncCommand(ctx, port, command, args, extra, sync));
 }

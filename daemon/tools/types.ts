@@ -3,7 +3,7 @@
  * its zod input schema, its effect, its handler. Everything else (the JSON Schema an agent
  * reads, the MCP annotations, the replay verdict the daemon acks with) is derived from that.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { ReplayVerdict } from '../../shared/frames.js';
 import type { ToolContext } from './context.js';
 

@@ -1,0 +1,129 @@
+/**
+ * MCP over Streamable HTTP at `/mcp` (docs/DECISIONS.md, "Protocol versions and HTTP"). The
+ * daemon's listener has already checked the token, the Host and the Origin.
+ *
+ * A 2025-era client opens a session with `initialize`: one SDK transport and one engine session
+ * for it, found again by its `Mcp-Session-Id`. A 2026-era request carries its own version and
+ * capabilities and belongs to no session: the SDK's per-request handler serves it from an engine
+ * session that lives for that one request.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { NodeStreamableHTTPServerTransport, toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, isInitializeRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
+import type { EngineSession } from '../sessions/session.js';
+import { readJsonBody } from './body.js';
+
+/** A 2025-era HTTP session no request has touched for this long, with no stream open, is ended. */
+export const HTTP_SESSION_IDLE_MS = Number(process.env.GAME_BRIDGE_HTTP_SESSION_IDLE_MS) || 30 * 60 * 1000;
+
+export interface HttpSessionHost {
+  /** a new engine session for an HTTP client, under `id` */
+  open(id: string): EngineSession;
+  log(line: string): void;
+}
+
+interface LegacySession {
+  transport: NodeStreamableHTTPServerTransport;
+  session: EngineSession;
+  lastSeen: number;
+  /** GET streams held open by the client: a session listening is not idle */
+  streams: number;
+}
+
+export class McpHttpRoute {
+  private readonly legacy = new Map<string, LegacySession>();
+  private readonly modernHandler: McpHttpHandler;
+  private readonly modern: NodeMcpRequestHandler;
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly host: HttpSessionHost) {
+    const onerror = (e: Error) => host.log(`http /mcp: ${e.message}`);
+    this.modernHandler = createMcpHandler(() => this.requestServer(), { legacy: 'reject', onerror });
+    this.modern = toNodeHandler(this.modernHandler, { onerror });
+    this.sweeper = setInterval(() => this.sweep(), Math.min(60000, HTTP_SESSION_IDLE_MS / 4));
+    this.sweeper.unref();
+  }
+
+  /** 2025-era sessions open over HTTP (for status and the idle check). */
+  sessionCount(): number {
+    return this.legacy.size;
+  }
+
+  /** One request to `/mcp`. */
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let body: unknown;
+    if (req.method === 'POST') {
+      const read = await readJsonBody(req);
+      if (!read.ok) return void res.writeHead(read.status, { 'content-type': 'application/json' }).end(JSON.stringify(read.answer));
+      body = read.body;
+    }
+    const sid = req.headers['mcp-session-id'];
+    if (typeof sid === 'string') return this.inSession(sid, req, res, body);
+    if (req.method === 'POST' && isInitializeRequest(body)) return this.openSession(req, res, body);
+    return this.modern(req, res, body);
+  }
+
+  /** Shutdown: end every HTTP session and refuse further requests. */
+  async closeAll(): Promise<void> {
+    clearInterval(this.sweeper);
+    await Promise.all([...this.legacy.values()].map((s) => s.transport.close().catch(() => undefined)));
+    await this.modernHandler.close().catch(() => undefined);
+  }
+
+  /** A request of a 2025-era session; an unknown id is a 404, which tells the client to initialize again. */
+  private async inSession(sid: string, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const s = this.legacy.get(sid);
+    if (!s) {
+      const answer = { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found: this daemon does not know that Mcp-Session-Id (it restarted, or the session ended); initialize again' } };
+      return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    }
+    s.lastSeen = Date.now();
+    if (req.method === 'GET') {
+      s.streams++;
+      res.once('close', () => {
+        s.streams--;
+        s.lastSeen = Date.now();
+      });
+    }
+    await s.transport.handleRequest(req, res, body);
+  }
+
+  /** `initialize` without a session id: a new 2025-era session, one engine session for it. */
+  private async openSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const id = randomUUID();
+    const session = this.host.open(`http-${id}`);
+    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => id });
+    const server = session.buildServer();
+    const entry: LegacySession = { transport, session, lastSeen: Date.now(), streams: 0 };
+    server.onclose = () => this.endSession(id, entry);
+    this.legacy.set(id, entry);
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+    // An initialize the transport refused (bad params) opened no session.
+    if (transport.sessionId === undefined) await transport.close().catch(() => undefined);
+  }
+
+  private endSession(id: string, entry: LegacySession): void {
+    if (this.legacy.get(id) === entry) this.legacy.delete(id);
+    entry.session.close().catch((e) => this.host.log(`http session ${id} close failed: ${String(e)}`));
+  }
+
+  /** The server for one 2026-era request; its engine session ends with the request. */
+  private requestServer() {
+    const session = this.host.open(`http-${randomUUID()}`);
+    const server = session.buildServer();
+    server.onclose = () => void session.close().catch(() => undefined);
+    return server;
+  }
+
+  /** End the 2025-era sessions nobody has used for a while (clients rarely send DELETE). */
+  private sweep(now = Date.now()): void {
+    for (const [id, s] of this.legacy) {
+      if (s.streams === 0 && now - s.lastSeen >= HTTP_SESSION_IDLE_MS) {
+        this.host.log(`http session ${id} idle for ${HTTP_SESSION_IDLE_MS}ms; ending it`);
+        void s.transport.close().catch(() => undefined);
+      }
+    }
+  }
+}

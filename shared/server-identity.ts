@@ -1,0 +1,39 @@
+/**
+ * Who the MCP server says it is, in one place for both processes: the daemon's SDK server is
+ * built from these, and the proxy answers `server/discover` from them while the daemon is down
+ * (docs/DECISIONS.md, "Protocol versions and HTTP"). Node builtins only: the proxy loads this.
+ */
+import { VERSION } from './version.js';
+
+export const SERVER_INFO = { name: 'game-bridge-mcp', title: 'Game Bridge', version: VERSION };
+
+export const SERVER_CAPABILITIES = { tools: { listChanged: true } };
+
+/** The `_meta` key by which a 2026-era request names its protocol version. */
+export const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+
+/** The 2026-era revisions we serve; the SDK's list, checked against it by test/protocol-eras.test.ts. */
+export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'];
+
+export const INSTRUCTIONS = [
+  'game-bridge drives running games (any engine) through a small HTTP contract.',
+  'The path: list_instances (find running games) or launch_instance (start the one declared in gamebridge.json)',
+  '→ list_toolsets {port} → describe_toolset {port, toolset} → call_tool {port, name, arguments}.',
+  "A game's own tools are NOT separate MCP tools: they are reached through call_tool, so a game tool missing from the tool list still exists.",
+  'Every game also has the `bridge` toolset: get_state {path}, wait_for {path, equals|gt|...}, raw_command {cmd, args}, health, screenshot.',
+  'call_tool returns the state after the game applied the command. Errors start with their class (GameOffline, CommandRejected, ...) and say what to do next.',
+  'stop_instance stops a game launched here; instance_log reads its output.',
+].join(' ');
+
+/** The `server/discover` result, as the SDK's server builds it from the same facts. */
+export function discoverResult(): Record<string, unknown> {
+  return {
+    supportedVersions: [...MODERN_PROTOCOL_VERSIONS],
+    capabilities: SERVER_CAPABILITIES,
+    instructions: INSTRUCTIONS,
+    resultType: 'complete',
+    ttlMs: 0,
+    cacheScope: 'private',
+    _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
+  };
+}
