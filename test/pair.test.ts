@@ -186,7 +186,7 @@ test('stdin closing ends the proxy promptly; the daemon stays', async () => {
   proxy.stdin.end();
   expect(await waitGone(proxy.pid!, 2000)).toBe(true); // the spec says within 1 s; 2 s leaves room for a loaded machine
   // the daemon outlives its proxy: it still answers, as the same process
-  expect(JSON.parse((await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...env } })).stdout).pid).toBe(info.pid);
+  expect(JSON.parse((await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...env } })).stdout).pid).toBe(info.pid);
   // a proxy whose stdin had already ended at start-up leaves at once too
   const early = spawn(process.execPath, [CLI], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   reaper.track(early.pid);
