@@ -36,7 +36,7 @@ export interface OpenBrowserOptions {
   /** CSS pixels of the page's viewport (default 1280×720). */
   viewport?: { width: number; height: number };
   env?: NodeJS.ProcessEnv;
-  /** How long the page may take to load (default 30 s). */
+  /** How long the page's server may take to answer (default 30 s); the page then loads on its own. */
   loadTimeoutMs?: number;
 }
 
@@ -71,7 +71,9 @@ export async function openBrowser(options: OpenBrowserOptions): Promise<WebBrows
   try {
     const b = await connect(record, viewport);
     try {
-      await b.page.goto(options.url, { waitUntil: 'load', timeout: options.loadTimeoutMs ?? 30_000 });
+      // Committed is enough: the page's own join is the readiness signal, and its errors keep
+      // being collected (a 1.4 MB engine can take long to run on a loaded machine).
+      await b.page.goto(options.url, { waitUntil: 'commit', timeout: options.loadTimeoutMs ?? 30_000 });
     } catch (e) {
       const errors = b.consoleErrors();
       throw new Error(`BrowserFailed: the page ${options.url} did not load: ${(e as Error).message.split('\n')[0]}${errors.length ? `; console errors:\n${errors.join('\n')}` : ''}`);
@@ -135,7 +137,7 @@ function wrap(browser: Browser, page: Page, record: BrowserRecord): WebBrowser {
     held: () => hands.heldNow(),
     reload: async () => {
       await hands.release().catch(() => undefined);
-      await page.reload({ waitUntil: 'load' });
+      await page.reload({ waitUntil: 'commit' });
     },
     onGone: (listener) => {
       goneListener = listener;
