@@ -11,6 +11,8 @@ import { DECLARATION_FILE, distrustFile, locateDeclaration } from '../../shared/
 import { trustFix } from '../../shared/trust.js';
 import { parsePortList } from '../../shared/config.js';
 import { isBridgeError, usageError } from '../../shared/errors.js';
+import { parseEnv, parseProfiles, type LaunchProfile } from './profiles.js';
+export { withClientEnv } from './profiles.js';
 
 export { DECLARATION_FILE };
 export const DEFAULT_READY_TIMEOUT_MS = 60000;
@@ -30,8 +32,10 @@ export interface LaunchDeclaration {
   cwd: string;
   portRange: number[];
   readyTimeoutMs: number;
-  /** may hold `{port}` too */
+  /** may hold `{port}` and `{index}` too */
   env: Record<string, string>;
+  /** launch.profiles: named variants (args appended, env laid over, own readyTimeoutMs) */
+  profiles: Record<string, LaunchProfile>;
   /** absolute path of the composites module, if the file names one */
   composites?: string;
 }
@@ -108,15 +112,8 @@ export function readDeclaration(file: string): LaunchDeclaration {
   const rt = launch.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   if (typeof rt !== 'number' || !Number.isFinite(rt) || rt <= 0) throw bad('"launch.readyTimeoutMs"', 'must be a number of milliseconds > 0');
 
-  const env: Record<string, string> = {};
-  if (launch.env !== undefined) {
-    if (!isObject(launch.env)) throw bad('"launch.env"', 'must be an object of strings');
-    for (const [k, v] of Object.entries(launch.env)) {
-      if (typeof v === 'string') env[k] = v;
-      else if (typeof v === 'number' || typeof v === 'boolean') env[k] = String(v);
-      else throw bad(`"launch.env.${k}"`, 'must be a string');
-    }
-  }
+  const env = parseEnv(launch.env, '"launch.env', bad);
+  const profiles = parseProfiles(launch.profiles, bad);
 
   let composites: string | undefined;
   if (raw.composites !== undefined) {
@@ -127,12 +124,7 @@ export function readDeclaration(file: string): LaunchDeclaration {
     if (refused) throw bad('"composites"', `names ${composites}, which is not used: ${refused.path === composites ? 'it' : refused.path} ${refused.why.replace(/^it /, '')}. ${trustFix(refused.path)}`);
   }
 
-  return { file, dir, name, command, cwd, portRange, readyTimeoutMs: rt, env, composites };
-}
-
-/** `${NAME}` in an env value → the client's NAME (empty when unset): the proxy sends what is referenced. */
-export function withClientEnv(text: string, env: Record<string, string>): string {
-  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => env[name] ?? '');
+  return { file, dir, name, command, cwd, portRange, readyTimeoutMs: rt, env, profiles, composites };
 }
 
 /** `{port}` → the port, in a command or an env value. */

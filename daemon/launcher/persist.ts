@@ -1,17 +1,19 @@
 /**
- * launched.json: the launched-instance table on disk, so a daemon that
- * crashed or handed over can be succeeded by one that re-adopts the games. Written atomically
- * (a random temp name opened O_EXCL|O_NOFOLLOW, then renamed), mode 0600, in a 0700 directory.
+ * launched.json: the launched-instance table on disk, so a daemon that crashed or handed over
+ * can be succeeded by one that re-adopts the games, plus the exit records of games that exited
+ * by themselves (docs/LAUNCHING.md), so their facts survive it. Written atomically (a random
+ * temp name opened O_EXCL|O_NOFOLLOW, then renamed), mode 0600, in a 0700 directory.
  *
  * Read back, nothing in it is believed blindly: the file must be ours (owner, mode, not a link);
  * a log path must lie inside logs/; a pid comes with its start time (re-adoption checks it). A
  * file that cannot be read as a table is not silently treated as empty (which would overwrite it
- * and orphan its games): it is moved aside and reported.
+ * and orphan its games): the daemon moves it aside and says so.
  */
 import { renameSync } from 'node:fs';
-import { dirname, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, relative } from 'node:path';
 import { ensureDir } from '../../shared/paths.js';
 import { readPrivateFile, writePrivateFile } from '../../shared/private-files.js';
+import type { ExitRecord } from './exits.js';
 import type { LaunchedInstance } from './types.js';
 
 interface LaunchedFile {
@@ -19,56 +21,85 @@ interface LaunchedFile {
   savedAt: string;
   savedBy: number;
   instances: LaunchedInstance[];
+  exited?: ExitRecord[];
 }
 
 export interface LaunchedRead {
-  entries: LaunchedInstance[];
-  /** entries dropped, and why (a log outside logs/, a bad pid...) */
+  instances: LaunchedInstance[];
+  exited: ExitRecord[];
+  savedAt?: string;
+  /** entries dropped, and why (a log outside logs/, a bad pid...), or why the whole file was */
   rejected: string[];
-  /** the unreadable file was moved here */
+  /** the unreadable file was moved here (only when asked to: the daemon's re-adoption) */
   setAside?: string;
 }
 
-export function writeLaunched(file: string, instances: LaunchedInstance[]): void {
+export function writeLaunched(file: string, instances: LaunchedInstance[], exited: ExitRecord[] = []): void {
   ensureDir(dirname(file), 0o700);
-  const body: LaunchedFile = { version: 1, savedAt: new Date().toISOString(), savedBy: process.pid, instances };
+  const body: LaunchedFile = { version: 1, savedAt: new Date().toISOString(), savedBy: process.pid, instances, exited };
   writePrivateFile(file, JSON.stringify(body, null, 2) + '\n');
 }
 
-/** The entries of launched.json that may be believed; a missing file is an empty table. */
-export function readLaunched(file: string, logsDir: string): LaunchedRead {
-  let list: unknown;
+/**
+ * The whole file: the instances and exit records that may be believed, when it was saved. A
+ * missing file is an empty table; an unreadable one is empty too, and moved aside when
+ * `setAsideBad` (the caller is about to write a new one).
+ */
+export function readLaunchedFile(file: string, logsDir: string, opts: { setAsideBad?: boolean } = {}): LaunchedRead {
+  let raw: Partial<LaunchedFile>;
   try {
     const text = readPrivateFile(file);
-    if (text === undefined) return { entries: [], rejected: [] };
-    list = (JSON.parse(text) as Partial<LaunchedFile> | null)?.instances;
-    if (!Array.isArray(list)) throw new Error('it has no "instances" list');
+    if (text === undefined) return { instances: [], exited: [], rejected: [] };
+    raw = JSON.parse(text) as Partial<LaunchedFile>;
+    if (!Array.isArray(raw?.instances)) throw new Error('it has no "instances" list');
   } catch (e) {
+    const rejected = [`${file}: ${(e as Error).message}`];
+    if (!opts.setAsideBad) return { instances: [], exited: [], rejected };
     const setAside = `${file}.bad-${Date.now()}`;
     try {
       renameSync(file, setAside);
     } catch {
-      return { entries: [], rejected: [`${file}: ${(e as Error).message}`] };
+      return { instances: [], exited: [], rejected };
     }
-    return { entries: [], rejected: [`${file}: ${(e as Error).message}`], setAside };
+    return { instances: [], exited: [], rejected, setAside };
   }
-  const logs = resolve(logsDir) + sep;
-  const entries: LaunchedInstance[] = [];
   const rejected: string[] = [];
-  for (const e of list as Array<Partial<LaunchedInstance> | null>) {
-    const why = !e || typeof e !== 'object'
-      ? 'not an object'
-      : !Number.isInteger(e.port) || e.port! < 1 || e.port! > 65535
-        ? 'bad port'
-        : !Number.isInteger(e.pid) || e.pid! <= 1
-          ? 'bad pid'
-          : typeof e.logFile !== 'string' || !resolve(e.logFile).startsWith(logs)
-            ? `log file outside ${logsDir}`
-            : e.pidStart !== undefined && !Number.isInteger(e.pidStart)
-              ? 'bad pidStart'
-              : undefined;
+  const instances: LaunchedInstance[] = [];
+  for (const e of raw.instances as Array<Partial<LaunchedInstance> | null>) {
+    const why = instanceFault(e, logsDir);
     if (why) rejected.push(`entry ${JSON.stringify(e).slice(0, 120)}: ${why}`);
-    else entries.push(e as LaunchedInstance);
+    else instances.push(e as LaunchedInstance);
   }
-  return { entries, rejected };
+  const exited = (Array.isArray(raw.exited) ? raw.exited : []).filter((e): e is ExitRecord => isExitRecord(e, logsDir));
+  return { instances, exited, savedAt: typeof raw.savedAt === 'string' ? raw.savedAt : undefined, rejected };
+}
+
+const isPid = (v: unknown): v is number => Number.isInteger(v) && (v as number) > 1;
+const isPort = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 65535;
+
+/** Inside `logsDir` (the only files instance_log may return). */
+function inLogs(file: unknown, logsDir: string): boolean {
+  if (typeof file !== 'string') return false;
+  const rel = relative(logsDir, file);
+  return !!rel && !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+/** Why an instance entry may not be believed, or undefined. */
+function instanceFault(e: Partial<LaunchedInstance> | null, logsDir: string): string | undefined {
+  if (!e || typeof e !== 'object') return 'not an object';
+  if (!isPort(e.port)) return 'bad port';
+  if (!isPid(e.pid) || (e.pgid !== undefined && !isPid(e.pgid))) return 'bad pid';
+  if (e.pidStart !== undefined && !Number.isInteger(e.pidStart)) return 'bad pidStart';
+  if (!inLogs(e.logFile, logsDir)) return `log file outside ${logsDir}`;
+  return undefined;
+}
+
+/** A record is believed only in its own shape, with its log inside logs/ (it is read back to agents). */
+function isExitRecord(e: unknown, logsDir: string): boolean {
+  if (!e || typeof e !== 'object') return false;
+  const r = e as ExitRecord;
+  if (!isPid(r.port) || !isPid(r.pid) || typeof r.logFile !== 'string' || typeof r.startedAt !== 'string') return false;
+  if (!Array.isArray(r.lastLines) || !r.lastLines.every((l) => typeof l === 'string')) return false;
+  if (typeof r.uptimeMs !== 'number' || !['game', 'wrapper', 'unknown'].includes(r.statusFrom)) return false;
+  return inLogs(r.logFile, logsDir);
 }
