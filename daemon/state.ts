@@ -32,6 +32,11 @@ export interface SessionInfo {
   client?: { name: string; version: string };
 }
 
+/** Game clients kept at once (ports × timeouts × hints), least recently used dropped first. */
+const MAX_CLIENTS = 256;
+/** An evicted client may still carry a wait_for: its sockets are closed only after this. */
+const EVICTED_CLOSE_MS = 10 * 60_000;
+
 export class DaemonState {
   readonly cache = new ManifestCache();
   readonly launcher: Launcher;
@@ -58,6 +63,7 @@ export class DaemonState {
       this.cache.forget(port);
       this.owners.forget(port);
       this.held.forget(port);
+      this.forgetClients(port);
       this.notifyInstancesChanged();
     };
     this.launcher.on('launched', (inst: { port: number }) => portChanged(inst.port));
@@ -72,15 +78,41 @@ export class DaemonState {
     this.opts.log?.(line);
   }
 
-  /** One client per (port, timeout, hint); clients for the same port share nothing but the port. */
+  /**
+   * One client per (port, timeout, hint); clients for the same port share nothing but the port.
+   * Kept most-recently-used first and at most MAX_CLIENTS (every port ever scanned or called
+   * used to keep its client, and its keep-alive agent, for the daemon's life); a launched
+   * game's clients go with it.
+   */
   client(port: number, timeoutMs: number, launchHint?: string): GameClient {
     const key = `${port}|${timeoutMs}|${launchHint ?? ''}`;
     let c = this.clients.get(key);
-    if (!c) {
+    if (c) {
+      this.clients.delete(key); // to the young end
+    } else {
       c = new GameClient(port, { timeoutMs, launchHint, onReading: (r) => this.cache.restarts.note(port, r) });
-      this.clients.set(key, c);
+      if (this.clients.size >= MAX_CLIENTS) this.dropClient(this.clients.keys().next().value as string, EVICTED_CLOSE_MS);
     }
+    this.clients.set(key, c);
     return c;
+  }
+
+  /** How many game clients are kept (bounded by MAX_CLIENTS). */
+  clientCount(): number {
+    return this.clients.size;
+  }
+
+  /** Forget a client and close it, at once or (evicted while maybe in use) once its requests are long over. */
+  private dropClient(key: string, afterMs = 0): void {
+    const c = this.clients.get(key);
+    this.clients.delete(key);
+    if (!c) return;
+    if (afterMs) setTimeout(() => c.close(), afterMs).unref();
+    else c.close();
+  }
+
+  private forgetClients(port: number): void {
+    for (const key of [...this.clients.keys()]) if (key.startsWith(`${port}|`)) this.dropClient(key);
   }
 
   async readopt(): Promise<void> {

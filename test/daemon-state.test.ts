@@ -19,3 +19,18 @@ test('an old connection closing after its proxy reconnected (same session id) do
     removeDir(home);
   }
 });
+
+test('game clients are bounded: a daemon that has called a thousand ports keeps at most 256 of them', () => {
+  const home = tempHome();
+  const state = new DaemonState({ home, mode: 'daemon', detachedTtlMs: 0 });
+  try {
+    for (let port = 20000; port < 21000; port++) state.client(port, 2000);
+    const kept = (state as unknown as { clients: Map<string, unknown> }).clients;
+    expect(kept.size).toBeLessThanOrEqual(256);
+    const recent = state.client(20999, 2000);
+    expect(state.client(20999, 2000)).toBe(recent); // the recent ones are still shared
+  } finally {
+    state.close();
+    removeDir(home);
+  }
+});
