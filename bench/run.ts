@@ -19,6 +19,7 @@ import { measureMemory } from './memory.js';
 import { measureReconnect } from './reconnect.js';
 import { measureStartup } from './startup.js';
 import { measureThroughput } from './throughput.js';
+import { measureConcurrency } from './concurrency.js';
 import type { BenchConfig, Measurement, Row } from './types.js';
 
 const env = process.env;
@@ -48,6 +49,7 @@ const MEASUREMENTS: Record<string, (r: Reaper, c: BenchConfig) => Promise<Measur
   throughput: measureThroughput,
   memory: measureMemory,
   dashboard: measureDashboard,
+  concurrency: measureConcurrency,
 };
 
 function machine() {
