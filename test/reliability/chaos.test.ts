@@ -7,16 +7,20 @@
  * Held: every request gets exactly one answer; no unsafe call (`bump {tag: unique}`) is applied
  * twice (counted at the game); a bump answered with success was applied exactly once; no safe
  * call (get_state, wait_for, list_instances) is lost; the launched game survives every kill and
- * is re-adopted. Figures go to stderr (and docs/RELIABILITY.md).
+ * is re-adopted. One more client stops reading its stdout for a while before each of its bumps
+ * (its proxy then stops reading the daemon's socket, so acks queue in the daemon): still no bump
+ * twice, and each of its requests answered exactly once. Figures go to stderr (and
+ * docs/RELIABILITY.md).
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { call, connect, gameCall, type McpHandle } from '../helpers/mcp.js';
 import { freeRange } from '../helpers/ports.js';
-import { alive, CLI, removeDir, stopDaemon, tempHome, waitFor, waitGone } from '../helpers/procs.js';
+import { alive, CLI, Reaper, removeDir, stopDaemon, tempHome, waitFor, waitGone } from '../helpers/procs.js';
 import { daemonsOf, gameState, liveDaemon, prng, reapAndReport, reportFigures, SOAK, seedFor, sleep } from '../helpers/fault.js';
 import { writeProject } from '../helpers/project.js';
+import { INIT, INITIALIZED, rawProxy } from '../helpers/raw-proxy.js';
 
 const run = promisify(execFile);
 const CLIENTS = SOAK ? 10 : 4;
@@ -24,14 +28,18 @@ const KILLS = SOAK ? 20 : 3;
 const SEED = seedFor(0xc4a05);
 
 const TIMEOUT = SOAK ? 30 * 60_000 : 150_000;
+/** reads a stalled client leaves unread before each of its bumps: enough to fill the pipe and the socket behind it */
+const STALLED_READS = SOAK ? 1500 : 400;
 
 let home: string;
 const handles: McpHandle[] = [];
 const started = new Set<number>();
+const rawReaper = new Reaper();
 
 afterAll(async () => {
   if (!home) return;
   for (const h of handles) await h.close();
+  await rawReaper.reap();
   stopDaemon(home); // done by the test itself when it passes; here for the paths where it did not
   const left = await reapAndReport(home, started);
   removeDir(home);
@@ -46,6 +54,8 @@ interface Tally {
   lostSafe: string[];
   unexpected: string[];
   duplicateAnswers: number;
+  /** requests of the stalled client answered more than once, or never */
+  stalledAnswers: string[];
 }
 
 test(`chaos: ${CLIENTS} clients × mixed calls while the daemon is kill -9'ed ${KILLS} times`, async () => {
@@ -66,7 +76,7 @@ test(`chaos: ${CLIENTS} clients × mixed calls while the daemon is kill -9'ed ${
   const gamePid = launched.json.pid as number;
   started.add(gamePid);
 
-  const tally: Tally = { requests: 0, safe: 0, unsafe: 0, interrupted: 0, lostSafe: [], unexpected: [], duplicateAnswers: 0 };
+  const tally: Tally = { requests: 0, safe: 0, unsafe: 0, interrupted: 0, lostSafe: [], unexpected: [], duplicateAnswers: 0, stalledAnswers: [] };
   /** tag → what its caller was told */
   const bumps = new Map<string, 'ok' | 'interrupted' | 'error'>();
   for (const h of handles) {
@@ -112,7 +122,50 @@ test(`chaos: ${CLIENTS} clients × mixed calls while the daemon is kill -9'ed ${
     }
   };
 
-  const workers = handles.map((h, i) => worker(h, i));
+  // A client that stops reading stdout for a while (a busy or suspended agent): its proxy stops
+  // reading the daemon's socket, acks queue up in the daemon, and the kills below may land then.
+  // Its bumps must still be applied at most once, and each of its requests answered exactly once.
+  const stalled = rawProxy(rawReaper, env, ['--no-scan', '--timeout', '120000']);
+  stalled.send(INIT);
+  await stalled.answer('init', 60000);
+  stalled.send(INITIALIZED);
+  const stalledWorker = async () => {
+    const r = prng(SEED + 999);
+    const ids: string[] = [];
+    for (let n = 0; !stopping; n++) {
+      stalled.stopReading();
+      for (let i = 0; i < STALLED_READS; i++) {
+        const id = `s${n}-r${i}`;
+        ids.push(id);
+        stalled.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'call_tool', arguments: { port, name: 'get_state' } } });
+      }
+      const tag = `stalled-${n}`;
+      tally.unsafe++;
+      tally.requests += STALLED_READS + 1;
+      bumps.set(tag, 'error');
+      ids.push(tag);
+      stalled.send({ jsonrpc: '2.0', id: tag, method: 'tools/call', params: { name: 'call_tool', arguments: { port, name: 'bump', arguments: { tag } } } });
+      await sleep(r.int(500, 1500));
+      stalled.startReading();
+      const res = await stalled.answer(tag, 120000).catch(() => undefined);
+      const text = String(res?.result?.content?.[0]?.text ?? res?.error?.message ?? 'no answer');
+      if (res?.result && !res.result.isError) bumps.set(tag, 'ok');
+      else if (/^CallInterrupted: /.test(text)) {
+        bumps.set(tag, 'interrupted');
+        tally.interrupted++;
+      } else tally.unexpected.push(`stalled bump ${tag}: ${text.slice(0, 200)}`);
+    }
+    // Every request of the stalled client answered exactly once.
+    await waitFor('every answer of the stalled client', () => ids.every((id) => stalled.lines.some((l) => l.includes(`"id":"${id}"`))), 120000).catch(() => undefined);
+    const seen = new Map<string, number>();
+    for (const l of stalled.lines) {
+      const id = /"id":"(s\d+-r\d+|stalled-\d+)"\}?$/.exec(l)?.[1] ?? /^\{[^{]*"id":"(s\d+-r\d+|stalled-\d+)"/.exec(l)?.[1];
+      if (id) seen.set(id, (seen.get(id) ?? 0) + 1);
+    }
+    for (const id of ids) if ((seen.get(id) ?? 0) !== 1) tally.stalledAnswers.push(`${id}: answered ${seen.get(id) ?? 0} times`);
+  };
+
+  const workers = [...handles.map((h, i) => worker(h, i)), stalledWorker()];
   let daemon = await liveDaemon(home);
   started.add(daemon.pid);
   const daemonsKilled: number[] = [];
@@ -171,6 +224,7 @@ test(`chaos: ${CLIENTS} clients × mixed calls while the daemon is kill -9'ed ${
     appliedOk: [...bumps.values()].filter((v) => v === 'ok').length,
     duplicates: duplicates.length,
     duplicateAnswers: tally.duplicateAnswers,
+    stalledAnswersWrong: tally.stalledAnswers.length,
     lostSafe: tally.lostSafe.length,
     unexpected: tally.unexpected.length,
   };
@@ -180,6 +234,7 @@ test(`chaos: ${CLIENTS} clients × mixed calls while the daemon is kill -9'ed ${
   expect(tally.lostSafe).toEqual([]);
   expect(tally.unexpected).toEqual([]);
   expect(tally.duplicateAnswers).toBe(0);
+  expect(tally.stalledAnswers).toEqual([]);
   expect(tally.requests).toBeGreaterThan(CLIENTS * KILLS);
 
   // `stop` reaps the launched game: nothing survives the suite
