@@ -100,14 +100,16 @@ test('a duplicate in-flight id is settled by its answers and never re-sent after
     },
   });
   const p = rawProxy(reaper, env());
-  p.send({ jsonrpc: '2.0', id: 5, method: 'ping' });
-  p.send({ jsonrpc: '2.0', id: 5, method: 'ping' });
+  // Not pings: a proxy answers a ping itself while it is disconnected.
+  p.send({ jsonrpc: '2.0', id: 5, method: 'prompts/list' });
+  p.send({ jsonrpc: '2.0', id: 5, method: 'prompts/list' });
   p.send({ jsonrpc: '2.0', id: 6, method: 'tools/list' });
   await waitFor('two answers to id 5', () => p.lines.filter((l) => JSON.parse(l).id === 5).length === 2);
   await waitFor('the proxy reconnected', () => fake!.connections.length >= 2, 20000);
   await sleep(500);
   const resent = fake.connections[1].map(rpcOf).filter((r) => r?.msg.id !== undefined).map((r) => r!.msg.id);
   expect(resent).not.toContain(5);
+  expect(p.lines.filter((l) => JSON.parse(l).id === 5)).toHaveLength(2);
 });
 
 test('a request whose every delivery drops the connection is answered after a bounded number of sends', async () => {
