@@ -230,7 +230,7 @@ describe('listInstances', () => {
     expect(r.free).toEqual(range.slice(3));
     expect(r.skippedRegistryFiles).toBe(1);
     expect(existsSync(staleFile)).toBe(true); // never deleted unless asked
-    expect(cache.lastFrame(both)).toBe(10);
+    expect(cache.restarts.highest(both)).toBe(10);
   });
 
   test('prune: true deletes stale entries whose port is dead, and only those', async () => {
@@ -266,17 +266,22 @@ describe('listInstances', () => {
     const first = writeEntry(regDir, 900030, port);
     const cache = new ManifestCache();
     const opts = { config: config(home, String(port)), cache, clients: clientFor };
+    let restarts = 0;
+    cache.restarts.onRestart(() => restarts++);
     await listInstances(opts);
-    expect(cache.epoch(port)).toBe(0);
+    expect(cache.restarts.generation(port)).toBe(0);
     removeDir(first);
     writeEntry(regDir, 900031, port);
     await listInstances(opts);
-    expect(cache.epoch(port)).toBe(1);
+    const afterPid = cache.restarts.generation(port);
+    expect(afterPid).not.toBe(0); // another pid: another process, for every call on the port
+    expect(restarts).toBe(1);
     g.frame = 50;
     await listInstances(opts);
     g.frame = 2;
     const r = await listInstances(opts);
-    expect(cache.epoch(port)).toBe(2);
+    expect(restarts).toBe(2); // a lower frame after a complete higher one: the manifest goes
+    expect(cache.restarts.generation(port)).toBe(afterPid); // but only identity changes the generation
     expect(r.live[0].frame).toBe(2);
   });
 

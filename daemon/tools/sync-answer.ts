@@ -8,8 +8,7 @@ export function syncCommand(ctx: ToolContext, port: number, command: string, arg
   return commandAndSync(ctx.client(port), command, args, {
     timeoutMs: ctx.config.timeoutMs,
     signal: extra.signal,
-    onFrame: (frame) => ctx.noteFrame(port, frame),
-    epoch: () => ctx.cache.epoch(port),
+    generation: ctx.generation(port),
     sync,
   });
 }
