@@ -18,6 +18,8 @@ interface Script {
   holdNextState?: number;
   /** /command's commandId completes this long after it arrived (Infinity: never) */
   completeAfterMs: number;
+  /** /state requests served so far */
+  statePolls?: number;
 }
 
 /** A contract game that serves /health, /state, /command and no /tools, on `port`. */
@@ -36,6 +38,7 @@ function scriptedGame(port: number, script: Script): Promise<Server> {
       return send({ accepted: true, commandId, frame: frame() });
     }
     if (url.pathname === '/state') {
+      script.statePolls = (script.statePolls ?? 0) + 1;
       const snapshot = () => ({ frame: frame(), completedCommandId: Date.now() >= completedAt ? commandId : commandId - 1 });
       const hold = script.holdNextState;
       if (hold === undefined) return send(snapshot());
@@ -84,7 +87,7 @@ test('a frame lower than one this call already saw fails the call with the resta
   const script: Script = { frameBase: 5000, completeAfterMs: Infinity };
   const port = await setUp(script);
   const command = gameCall(h!, port, 'spin', {});
-  await sleep(300);
+  while (!script.statePolls) await sleep(10); // the command is sent and being polled
   script.frameBase = -1_000_000; // the "new process" counts from its own start
   const r = await command;
   expect(r.isError).toBe(true);
@@ -102,7 +105,7 @@ test('another pid in the registry fails a wait_for in flight: another process an
   entry(process.pid);
   await call(h!, 'list_instances', { scan: false });
   const waiting = gameCall(h!, port, 'wait_for', { path: 'never', exists: true, timeoutMs: 20000 });
-  await sleep(300);
+  while (!script.statePolls) await sleep(10);
   rmSync(join(dir, `${process.pid}.json`));
   entry(process.ppid);
   await call(h!, 'list_instances', { scan: false });
