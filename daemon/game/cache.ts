@@ -1,5 +1,6 @@
 /**
- * Per-port manifest cache, plus the port's restart watch (./restarts.ts) other modules read.
+ * Per-port manifest cache (docs/CONTRACT.md), plus the port's restart watch (./restarts.ts) other
+ * modules read.
  *
  * A port's manifest is dropped when (1) a new process is proven there (a frame lower than one
  * already seen before the request left, or another pid in the registry, or the launcher

@@ -37,6 +37,7 @@ test('a frame going backwards is a restart: CallInterrupted naming the command a
   const e = await commandAndSync(f.client, 'bump', {}, opts).catch((x: unknown) => x);
   expect(e).toMatchObject({ kind: 'CallInterrupted' });
   expect(String((e as Error).message)).toMatch(/^Command 'bump' on port 7777 was interrupted.*frame went from 501 back to 3/s);
+  expect(f.reads).toBe(2);
 });
 
 test('a restart seen before any poll (the ack frame is higher than the first poll) is caught too', async () => {
@@ -47,7 +48,7 @@ test('a restart seen before any poll (the ack frame is higher than the first pol
 test('a generation change during the wait (another pid, a relaunch) interrupts it', async () => {
   const f = fakeClient({ ack: { commandId: 2, frame: 10 }, states: [{ frame: 11, completedCommandId: 1 }, { frame: 12, completedCommandId: 2 }] });
   const p = commandAndSync(f.client, 'bump', {}, { ...opts, generation: () => (f.reads >= 1 ? 4 : 3) });
-  await expect(p).rejects.toMatchObject({ kind: 'CallInterrupted', message: expect.stringMatching(/another process now answers/) });
+  await expect(p).rejects.toMatchObject({ kind: 'CallInterrupted' });
 });
 
 test('no confirmation in time: CommandTimeout with the last frame seen', async () => {
