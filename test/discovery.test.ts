@@ -160,7 +160,7 @@ describe('what counts as a game', () => {
     const scanning = scanPorts([port], { timeoutMs: 100 });
     const until = Date.now() + 400;
     while (Date.now() < until); // the event loop stalls (a loaded machine): the probe's timer is due before its connect is seen
-    expect(await scanning).toEqual([{ port, kind: 'live', health: { ok: true, frame: 2 } }]);
+    expect(await scanning).toEqual([{ port, kind: 'live', health: { ok: true, frame: 2 }, sentAt: expect.any(Number), receivedAt: expect.any(Number) }]);
   });
 
   test('a busy game answering /health after 600 ms is live: a probe that timed out is tried once more, longer', async () => {
