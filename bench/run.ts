@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { DIST, log, Reaper } from './harness.js';
 import { measureConfirm } from './confirm.js';
 import { measureDiscovery } from './discovery.js';
+import { measureHttp } from './http.js';
 import { measureLatency } from './latency.js';
 import { measureMemory } from './memory.js';
 import { measureReconnect } from './reconnect.js';
@@ -46,6 +47,7 @@ const MEASUREMENTS: Record<string, (r: Reaper, c: BenchConfig) => Promise<Measur
   confirm: measureConfirm,
   throughput: measureThroughput,
   memory: measureMemory,
+  http: measureHttp,
 };
 
 function machine() {
