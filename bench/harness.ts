@@ -14,6 +14,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { sleep } from '../shared/sleep.js';
+import { answersHealth } from '../daemon/game/probe.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const DIST = resolve(HERE, '..');
@@ -21,7 +23,8 @@ export const CLI = join(DIST, 'proxy', 'main.js');
 export const GAME = join(DIST, 'examples', 'crate-stack', 'main.js');
 
 export const now = () => performance.now();
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+// re-exported: the benchmarks take their helpers from this file
+export { sleep };
 export const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
 // ---------- processes ----------
@@ -211,18 +214,8 @@ export async function startGame(reaper: Reaper, port: number, home: string, args
   return { port, child, onLine: (fn) => listeners.push(fn) };
 }
 
-const probeAgent = new http.Agent({ keepAlive: false });
-export function healthOk(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const req = http.get({ host: '127.0.0.1', port, path: '/health', agent: probeAgent }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve(res.statusCode === 200 && body.includes('"ok":true')));
-    });
-    req.on('error', () => resolve(false));
-    req.setTimeout(1000, () => req.destroy());
-  });
-}
+/** Does the game answer /health (the daemon's own one-look probe, with a one-second patience)? */
+export const healthOk = (port: number) => answersHealth(port, 1000);
 
 /** The reference client: a keep-alive GET /state, body parsed as the engine would. */
 export class DirectState {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run bench`: the seven measurements of issue 6, each beside its reference in the same
+ * `npm run bench`: the seven measurements of docs/PERFORMANCE.md, each beside its reference in the same
  * run. Prints a table, writes bench/results.json. Not a test: nothing here fails on a figure.
  *
  * Env: BENCH_QUICK=1 (smoke run, small counts), BENCH_ONLY=latency,startup,... (a subset),

@@ -3,7 +3,8 @@
  * routes (GET /status, POST /stop). Small on purpose: only node builtins.
  */
 import { pidAlive as alive, readDaemonFile as readInfo, type DaemonInfo } from '../shared/daemon-file.js';
-import { bridgeHome, homePaths } from '../shared/paths.js';
+import { bridgeHome, homePaths, type HomePaths } from '../shared/paths.js';
+import { sleep } from '../shared/sleep.js';
 
 async function call(info: DaemonInfo, method: 'GET' | 'POST', path: string): Promise<unknown> {
   const res = await fetch(`http://127.0.0.1:${info.port}${path}`, {
@@ -15,14 +16,19 @@ async function call(info: DaemonInfo, method: 'GET' | 'POST', path: string): Pro
   return res.json();
 }
 
-/** Print the daemon's facts; exit code 1 when no daemon runs for this home. */
-export async function runStatus(): Promise<number> {
+/** This home's paths and its running daemon; says so on stdout when none runs. */
+function runningDaemon(): { paths: HomePaths; info?: DaemonInfo } {
   const paths = homePaths(bridgeHome());
   const info = readInfo(paths.daemonJson);
-  if (!info || !alive(info.pid)) {
-    process.stdout.write(`no daemon is running for ${paths.home}\n`);
-    return 1;
-  }
+  if (info && alive(info.pid)) return { paths, info };
+  process.stdout.write(`no daemon is running for ${paths.home}\n`);
+  return { paths };
+}
+
+/** Print the daemon's facts; exit code 1 when no daemon runs for this home. */
+export async function runStatus(): Promise<number> {
+  const { paths, info } = runningDaemon();
+  if (!info) return 1;
   try {
     const facts = await call(info, 'GET', '/status');
     process.stdout.write(JSON.stringify({ ...(facts as object), log: paths.daemonLog }, null, 2) + '\n');
@@ -37,12 +43,8 @@ export async function runStatus(): Promise<number> {
 
 /** Ask the daemon to stop (it reaps its games), SIGTERM as a fallback; wait until it is gone. */
 export async function runStop(timeoutMs = 35000): Promise<number> {
-  const paths = homePaths(bridgeHome());
-  const info = readInfo(paths.daemonJson);
-  if (!info || !alive(info.pid)) {
-    process.stdout.write(`no daemon is running for ${paths.home}\n`);
-    return 0;
-  }
+  const { paths, info } = runningDaemon();
+  if (!info) return 0;
   try {
     await call(info, 'POST', '/stop');
   } catch {
@@ -58,7 +60,7 @@ export async function runStop(timeoutMs = 35000): Promise<number> {
       process.stderr.write(`daemon pid ${info.pid} did not exit within ${timeoutMs}ms; see ${paths.daemonLog}\n`);
       return 1;
     }
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
   process.stdout.write(`daemon pid ${info.pid} stopped\n`);
   return 0;

@@ -13,6 +13,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { DEFAULT_PORT_RANGE } from '../daemon/launcher/index.js';
 import { VERSION } from '../shared/version.js';
+import { stringEnv } from '../shared/env.js';
 
 export interface DemoOptions {
   /** ports the demo game may be launched on (gamebridge.json portRange) */
@@ -48,13 +49,11 @@ export async function runDemo(opts: DemoOptions = {}): Promise<number> {
     ),
   );
 
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string') env[k] = v;
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, ...(opts.noDaemon ? ['--no-daemon'] : [])],
     cwd: project,
-    env,
+    env: stringEnv(),
     stderr: 'pipe',
   });
   let stderr = '';

@@ -9,6 +9,7 @@ import { isBridgeError } from '../shared/errors.js';
 import { bridgeHome, homePaths, registryDir, type Env } from '../shared/paths.js';
 import { findDeclaration } from '../daemon/launcher/index.js';
 import { readRegistry } from '../daemon/discovery/registry.js';
+import { answersHealth } from '../daemon/game/probe.js';
 import { PLACEHOLDER_COMMAND } from './init.js';
 import { pidAlive as alive } from '../shared/daemon-file.js';
 
@@ -32,16 +33,6 @@ interface Finding {
 }
 
 const MARK: Record<Level, string> = { ok: '✔', note: '·', problem: '✖' };
-
-async function healthOk(port: number, host = '127.0.0.1'): Promise<boolean> {
-  try {
-    const res = await fetch(`http://${host}:${port}/health`, { signal: AbortSignal.timeout(1500) });
-    const j = (await res.json()) as { ok?: unknown };
-    return res.ok && j.ok === true;
-  } catch {
-    return false;
-  }
-}
 
 function checkHome(home: string, f: Finding[]): void {
   if (!existsSync(home)) {
@@ -117,7 +108,7 @@ async function checkDeclaration(opts: DoctorOptions, f: Finding[]): Promise<void
     decl = findDeclaration({ cwd: opts.dir, configPath: opts.config });
   } catch (e) {
     const text = isBridgeError(e) ? e.message : String(e);
-    if (isBridgeError(e) && Array.isArray(e.data.looked)) {
+    if (isBridgeError(e) && e.data.kind === 'BridgeUsageError' && e.data.looked) {
       f.push({ level: 'note', what: `no gamebridge.json above ${opts.dir}, so launch_instance has nothing to launch there (list_instances still finds running games)`, fix: `game-bridge-mcp init --dir ${opts.dir}` });
     } else {
       f.push({ level: 'problem', what: text });
@@ -167,7 +158,7 @@ function checkScanRange(opts: DoctorOptions, env: Env, f: Finding[]): void {
 async function checkRegistry(env: Env, f: Finding[]): Promise<void> {
   const dir = registryDir(env);
   const reg = await readRegistry(dir);
-  const verdicts = await Promise.all(reg.entries.map(async (e) => ({ e, live: await healthOk(e.port) })));
+  const verdicts = await Promise.all(reg.entries.map(async (e) => ({ e, live: await answersHealth(e.port) })));
   const live = verdicts.filter((v) => v.live);
   const stale = verdicts.filter((v) => !v.live);
   f.push({ level: 'ok', what: `registry ${dir}: ${reg.entries.length} entr${reg.entries.length === 1 ? 'y' : 'ies'}, ${live.length} live${live.length ? ` (${live.map((v) => `${v.e.name ?? '?'} on ${v.e.port}`).join(', ')})` : ''}` });

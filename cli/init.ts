@@ -1,5 +1,5 @@
 /**
- * `game-bridge-mcp init`: write a starter gamebridge.json (SPEC §2 part 3). On a terminal it
+ * `game-bridge-mcp init`: write a starter gamebridge.json (docs/CONTRACT.md). On a terminal it
  * asks for the name and the launch command (Enter keeps the default); with stdin not a
  * terminal (CI, scripts, an agent) it asks nothing and writes the template.
  */

@@ -1,5 +1,5 @@
 /**
- * The library (SPEC §8), exported as `game-bridge-mcp`. The common case is one call:
+ * The library (README.md, "As a library"), exported as `game-bridge-mcp`. The common case is one call:
  *
  *   import { parseSessionArgs, startStdioServer } from 'game-bridge-mcp';
  *   await startStdioServer(parseSessionArgs(process.argv.slice(2)), { composites: [myComposite] });
@@ -39,4 +39,4 @@ export type { Composite, CompositeArg, CompositeContext } from './composites/typ
 
 // errors
 export { BridgeError, isBridgeError } from '../shared/errors.js';
-export type { ErrorClass } from '../shared/errors.js';
+export type { ErrorClass, ErrorData, UsageFacts } from '../shared/errors.js';

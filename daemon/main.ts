@@ -1,5 +1,5 @@
 /**
- * The singleton daemon (SPEC §6.1–6.4): lock, listen, daemon.json, signals, idle exit, handover.
+ * The singleton daemon: lock, listen, daemon.json, signals, idle exit, handover.
  *
  * One per GAME_BRIDGE_HOME. The lock is taken before binding, so of several daemons started at
  * once exactly one serves and the others exit quietly (code 0).
@@ -54,7 +54,7 @@ async function takeLock(paths: HomePaths, onCompromised: (e: Error) => void): Pr
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ELOCKED') throw e;
     }
-    // A crashed daemon's lock is taken over at once, not after the stale timeout (§6.2).
+    // A crashed daemon's lock is taken over at once, not after the stale timeout.
     const holder = readDaemonJson(paths);
     if (attempt > 0 || !holder || holder.pid === process.pid || pidAlive(holder.pid)) return undefined;
     log(`daemon pid ${holder.pid} is gone; taking over its lock`);

@@ -1,5 +1,5 @@
 /**
- * The daemon's listener (SPEC §6.2, §6.5): HTTP server on 127.0.0.1 whose only useful surface is
+ * The daemon's listener: HTTP server on 127.0.0.1 whose only useful surface is
  * the WebSocket upgrade, guarded by token, Origin and Host checks. Each connection says `hello`,
  * gets `welcome`, and becomes one engine session over a WsTransport.
  *

@@ -1,5 +1,5 @@
 /**
- * The SDK Transport over one proxy's WebSocket (SPEC §6.3).
+ * The SDK Transport over one proxy's WebSocket.
  *
  * Incoming `rpc` frames carry the client's JSON-RPC message; a request is acknowledged with
  * its replay verdict BEFORE it is dispatched, so the proxy knows whether it may re-send it

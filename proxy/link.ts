@@ -1,5 +1,5 @@
 /**
- * Find or start the daemon and keep one authenticated WebSocket to it (SPEC §6.2).
+ * Find or start the daemon and keep one authenticated WebSocket to it.
  *
  * Connect loop: read daemon.json → connect with the bearer token → hello/welcome. When nothing
  * answers, spawn the daemon detached (its output appended to daemon.log) and retry with a capped
@@ -15,12 +15,13 @@ import { encode, type AckFrame, type HelloFrame, type WelcomeFrame } from '../sh
 import type { HomePaths } from '../shared/paths.js';
 import { spawnDaemon } from './spawn.js';
 import { VERSION } from '../shared/version.js';
+import { sleep } from '../shared/sleep.js';
 
 export const ROUND_MS = 10000; // one daemon start is given this long to answer
 export const MAX_FAILED_STARTS = 5;
 const BACKOFF_FIRST_MS = 20;
 // While a daemon boots (about a second) we re-read daemon.json this often: a cheap file read,
-// and with a 250 ms cap the proxy noticed the ready daemon ~125 ms late on average (issue 6).
+// and with a 250 ms cap the proxy noticed the ready daemon ~125 ms late on average (docs/PERFORMANCE.md).
 const BACKOFF_CAP_MS = 50;
 const GIVEN_UP_RETRY_MS = 2000;
 
@@ -35,7 +36,7 @@ export interface LinkHandlers {
   log(line: string): void;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 
 export class Link {
   private ws?: WebSocket;

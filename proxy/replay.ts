@@ -1,5 +1,5 @@
 /**
- * What the proxy remembers so a daemon restart looks like latency (SPEC §6.3): the pending table
+ * What the proxy remembers so a daemon restart looks like latency: the pending table
  * of client requests (unacked / acked-safe / acked-unsafe), the client's initialize, and the
  * last tool list it saw.
  */
@@ -85,7 +85,7 @@ export function planReplay(pending: Pending[]): { resend: Pending[]; interrupted
   };
 }
 
-/** What the client is told about a request that cannot be completed (§6.3): a tool result for tools/call. */
+/** What the client is told about a request that cannot be completed: a tool result for tools/call. */
 export function failureAnswer(req: ClientRequest, text: string): string {
   if (req.method === 'tools/call') {
     const result = { content: [{ type: 'text', text }], isError: true, ...(req.modern ? { resultType: 'complete' } : {}) };

@@ -1,5 +1,5 @@
 /**
- * The stdio proxy (SPEC §6): what an MCP client spawns. It knows nothing about games: it relays
+ * The stdio proxy: what an MCP client spawns. It knows nothing about games: it relays
  * JSON-RPC between the client and the daemon and hides daemon restarts (reconnect, replay
  * initialize, re-send what is safe, answer what is not).
  */
@@ -11,6 +11,7 @@ import { Link, MAX_FAILED_STARTS } from './link.js';
 import { interruptedAnswer, PendingTable, planReplay, requestKey, SessionMemory, unavailableAnswer, type ClientRequest } from './replay.js';
 import { classifyLine, Stdio, type Json } from '../shared/stdio-lines.js';
 import { discoverResult, PROTOCOL_VERSION_META } from '../shared/server-identity.js';
+import { stringEnv } from '../shared/env.js';
 
 /** How long a request may wait for a daemon that is down before it is answered with an error. */
 export const RECONNECT_DEADLINE_MS = Number(process.env.GAME_BRIDGE_RECONNECT_DEADLINE_MS) || 30000;
@@ -44,8 +45,7 @@ export function runProxy(argv: string[] = process.argv.slice(2)): void {
   let configErrorShown = false;
   let exiting = false;
 
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string') env[k] = v;
+  const env = stringEnv();
 
   const stdio = new Stdio({ line: onClientLine, end: exit });
   const link = new Link(paths, { version: VERSION, sessionId, pid: process.pid, cwd: process.cwd(), argv, env }, {

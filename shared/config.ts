@@ -1,5 +1,5 @@
 /**
- * argv + environment → one client session's settings (SPEC §7).
+ * argv + environment → one client session's settings (README.md, "The CLI").
  *
  * The daemon parses each proxy's argv with this, so every client keeps its own flags. The
  * proxy itself never imports this on its start path (yargs is not small).
@@ -8,6 +8,7 @@ import yargs, { type Argv } from 'yargs';
 import { resolve } from 'node:path';
 import { usageError } from './errors.js';
 import { bridgeHome, registryDir, type Env } from './paths.js';
+import { stringEnv } from './env.js';
 
 export const DEFAULT_SCAN_RANGE = '7777,7800-7810';
 export const DEFAULT_PORT = 7777;
@@ -106,8 +107,7 @@ export function sessionConfigFrom(opts: Record<string, unknown>, env: Env, cwd: 
   const maxAnswerChars = Number(opts['max-chars'] ?? DEFAULT_MAX_ANSWER_CHARS);
   if (!Number.isFinite(maxAnswerChars) || maxAnswerChars < 500) throw usageError(`Bad --max-chars ${String(opts['max-chars'])}: give at least 500.`);
   const abs = (p: unknown) => (p === undefined ? undefined : resolve(cwd, String(p)));
-  const cleanEnv: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (typeof v === 'string') cleanEnv[k] = v;
+  const cleanEnv = stringEnv(env);
   return {
     port,
     scanRange: parsePortList(scanRangeText),

@@ -1,7 +1,9 @@
 /**
- * The one error taxonomy (SPEC §5). Every failure an agent can see is a BridgeError whose text
- * starts with its class name and ends with what to do next. Tools turn it into a result with
- * `isError: true`; JSON-RPC errors are kept for malformed protocol traffic only.
+ * The one error taxonomy. Every failure an agent can see is a BridgeError whose text starts
+ * with its class name and ends with what to do next. Tools turn it into a result with
+ * `isError: true` whose structuredContent is the error's data (its facts, keyed by `kind`);
+ * JSON-RPC errors are kept for malformed protocol traffic only. The classes and their texts
+ * are listed for agents in README.md ("Troubleshooting by error class"); BridgeInternalError in docs/DECISIONS.md.
  */
 export type ErrorClass =
   | 'GameOffline'
@@ -10,17 +12,55 @@ export type ErrorClass =
   | 'CommandRejected'
   | 'BridgeUsageError'
   | 'NotLaunchedHere'
-  | 'CallInterrupted';
+  | 'CallInterrupted'
+  | 'BridgeInternalError';
+
+/** The machine-readable facts each class carries, beside its text. */
+interface ErrorFacts {
+  GameOffline: { port: number; /** it accepted the connection but did not answer in time */ timeout?: true };
+  NotAGameSurface: { port: number; detail: string };
+  CommandTimeout: { port: number; cmd?: string; timeoutMs: number; path?: string; lastValue?: unknown; frame?: number };
+  CommandRejected: { port: number; cmd: string; reason: string; known: string[] };
+  BridgeUsageError: UsageFacts;
+  NotLaunchedHere: { port: number };
+  CallInterrupted: object;
+  BridgeInternalError: object;
+}
+
+/** What a usage error may point at: the argument, file or field to fix, the launch that failed. */
+export interface UsageFacts {
+  port?: number;
+  file?: string;
+  field?: string;
+  /** the directories searched for gamebridge.json, when none was found */
+  looked?: string[];
+  /** a launch that failed: its process, command, exit code, signal, log and whether it was cancelled */
+  pid?: number;
+  command?: string;
+  cwd?: string;
+  exitCode?: number | null;
+  signal?: string | null;
+  logFile?: string;
+  timeoutMs?: number;
+  cancelled?: boolean;
+}
+
+/** An error's data: `kind` says which class, and which facts come with it. */
+export type ErrorData = { [K in ErrorClass]: { kind: K } & ErrorFacts[K] }[ErrorClass];
 
 export class BridgeError extends Error {
   constructor(
-    readonly kind: ErrorClass,
+    /** machine-readable facts (port, known commands, log path, ...), sent as structuredContent */
+    readonly data: ErrorData,
     message: string,
-    /** Extra machine-readable facts (port, known commands, log path, ...). */
-    readonly data: Record<string, unknown> = {},
+    options?: { cause?: unknown },
   ) {
-    super(message);
-    this.name = kind;
+    super(message, options);
+    this.name = data.kind;
+  }
+
+  get kind(): ErrorClass {
+    return this.data.kind;
   }
 
   /** The text an agent reads: `Class: what happened. What to do next.` */
@@ -33,6 +73,11 @@ export function isBridgeError(e: unknown): e is BridgeError {
   return e instanceof BridgeError;
 }
 
+/** A GameOffline that came from a timeout (something listens but does not answer), not a refused connection. */
+export function isTimeout(e: unknown): boolean {
+  return isBridgeError(e) && e.data.kind === 'GameOffline' && e.data.timeout === true;
+}
+
 const url = (port: number) => `http://127.0.0.1:${port}`;
 
 export function gameOffline(port: number, launchHint?: string, timedOutMs?: number, route = '/health'): BridgeError {
@@ -40,61 +85,78 @@ export function gameOffline(port: number, launchHint?: string, timedOutMs?: numb
     ? `Start it with \`${launchHint.replaceAll('{port}', String(port))}\`, or call launch_instance`
     : 'Start the game with its debug port flag, or call launch_instance (it reads gamebridge.json)';
   const what = timedOutMs === undefined ? `No game is answering on ${url(port)}.` : `No game answered GET ${route} on ${url(port)} within ${timedOutMs}ms (it may be frozen or overloaded).`;
-  return new BridgeError('GameOffline', `${what} ${how}; call list_instances to see which ports have a game.`, timedOutMs === undefined ? { port } : { port, timeout: true });
+  return new BridgeError(
+    timedOutMs === undefined ? { kind: 'GameOffline', port } : { kind: 'GameOffline', port, timeout: true },
+    `${what} ${how}; call list_instances to see which ports have a game.`,
+  );
 }
 
 export function notAGameSurface(port: number, detail: string): BridgeError {
   return new BridgeError(
-    'NotAGameSurface',
+    { kind: 'NotAGameSurface', port, detail },
     `Something is listening on ${url(port)}, but it is not a debuggable game: ${detail}. ` +
       'Check the port (list_instances shows which ports hold a game) or start the game with its debug flag.',
-    { port, detail },
   );
 }
 
 export function commandTimeout(cmd: string, port: number, ms: number, detail = ''): BridgeError {
   return new BridgeError(
-    'CommandTimeout',
+    { kind: 'CommandTimeout', port, cmd, timeoutMs: ms },
     `Command '${cmd}' was queued on port ${port} but was not applied within ${ms}ms${detail}. ` +
       'The game may be paused, frozen or busy: read get_state or health before retrying, or raise --timeout.',
-    { port, cmd, timeoutMs: ms },
   );
 }
 
-export function commandRejected(cmd: string, port: number, reason: string, known?: string[]): BridgeError {
+/** wait_for's condition did not hold in time: the last value seen says how far off it was. */
+export function waitTimeout(port: number, path: string, condition: string, ms: number, lastValue: unknown, frame?: number): BridgeError {
+  return new BridgeError(
+    { kind: 'CommandTimeout', port, path, timeoutMs: ms, lastValue, ...(frame !== undefined ? { frame } : {}) },
+    `wait_for ${path} ${condition} did not hold within ${ms}ms on port ${port}; ` +
+      `last value: ${lastValue === undefined ? 'missing' : JSON.stringify(lastValue).slice(0, 200)}${frame !== undefined ? ` at frame ${frame}` : ''}. ` +
+      'Check the path with get_state, or raise timeoutMs.',
+  );
+}
+
+/** The game refused a command. `detail` replaces the default wording (call_tool adds what else it accepts). */
+export function commandRejected(cmd: string, port: number, reason: string, known?: string[], text?: string): BridgeError {
   const knownText = known && known.length ? ` The game accepts: ${known.join(', ')}.` : '';
   return new BridgeError(
-    'CommandRejected',
-    `The game on port ${port} rejected '${cmd}': ${reason || 'no reason given'}.${knownText} ` +
-      'Check the name and arguments with describe_toolset.',
-    { port, cmd, reason, known: known ?? [] },
+    { kind: 'CommandRejected', port, cmd, reason, known: known ?? [] },
+    text ?? `The game on port ${port} rejected '${cmd}': ${reason || 'no reason given'}.${knownText} ` + 'Check the name and arguments with describe_toolset.',
   );
 }
 
-export function usageError(message: string, data: Record<string, unknown> = {}): BridgeError {
-  return new BridgeError('BridgeUsageError', message, data);
+export function usageError(message: string, facts: UsageFacts = {}, cause?: unknown): BridgeError {
+  return new BridgeError({ kind: 'BridgeUsageError', ...facts }, message, cause === undefined ? undefined : { cause });
 }
 
 export function notLaunchedHere(port: number): BridgeError {
   return new BridgeError(
-    'NotLaunchedHere',
+    { kind: 'NotLaunchedHere', port },
     `The game on port ${port} was not launched by this bridge, so stop_instance will not kill it. ` +
       `Ask the game to close itself: call_tool {port: ${port}, name: "raw_command", arguments: {cmd: "close"}}.`,
-    { port },
   );
 }
 
 export function callInterrupted(what: string, detail = 'the bridge daemon restarted while it was in flight'): BridgeError {
   return new BridgeError(
-    'CallInterrupted',
-    `${what} was interrupted: ${detail}. It may or may not have been applied; ` +
-      'read the state (get_state) before retrying.',
+    { kind: 'CallInterrupted' },
+    `${what} was interrupted: ${detail}. It may or may not have been applied; ` + 'read the state (get_state) before retrying.',
   );
 }
 
-/** Any thrown value → BridgeError (unknown failures become BridgeUsageError with their message). */
-export function toBridgeError(e: unknown): BridgeError {
+/**
+ * Any thrown value → BridgeError. A value that is not one is a bug in the bridge, not the
+ * caller's mistake: it becomes BridgeInternalError (the original kept as `cause`) and is
+ * logged with its stack, so the daemon log shows where it came from.
+ */
+export function toBridgeError(e: unknown, log: (line: string) => void = (l) => process.stderr.write(l + '\n')): BridgeError {
   if (isBridgeError(e)) return e;
   const msg = e instanceof Error ? e.message : String(e);
-  return usageError(`${msg}. This is unexpected; the daemon log (game-bridge-mcp status) may say more.`);
+  log(`unexpected error (a bug): ${e instanceof Error && e.stack ? e.stack : msg}`);
+  return new BridgeError(
+    { kind: 'BridgeInternalError' },
+    `${msg}. This is a bug in game-bridge-mcp, not in the call: retry once, and if it repeats, the daemon log (game-bridge-mcp status shows where) has the details.`,
+    { cause: e },
+  );
 }

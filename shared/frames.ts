@@ -1,5 +1,5 @@
 /**
- * Proxy ⇄ daemon wire frames (SPEC §6.2–6.3), one JSON text per WebSocket message.
+ * Proxy ⇄ daemon wire frames (docs/ARCHITECTURE.md), one JSON text per WebSocket message.
  *
  * Control frames carry a `t` field. MCP traffic from the daemon to the proxy is the bare
  * JSON-RPC text (no envelope), so the proxy forwards it to stdout without re-stringifying.

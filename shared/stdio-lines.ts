@@ -1,5 +1,5 @@
 /**
- * The proxy's stdio side: newline-delimited JSON-RPC in, MCP frames out (SPEC §6.3).
+ * The proxy's stdio side: newline-delimited JSON-RPC in, MCP frames out.
  * Only MCP frames ever reach stdout. The proxy exits when stdin ends or stdout breaks.
  */
 import { StringDecoder } from 'node:string_decoder';

@@ -48,8 +48,12 @@ test('advertises exactly the seven tools, with instructions and listChanged', as
   expect(tools.map((t) => t.name).sort()).toEqual(
     ['call_tool', 'describe_toolset', 'instance_log', 'launch_instance', 'list_instances', 'list_toolsets', 'stop_instance'].sort(),
   );
-  expect(tools.find((t) => t.name === 'list_instances')?.annotations?.readOnlyHint).toBe(true);
-  expect(tools.find((t) => t.name === 'call_tool')?.annotations?.readOnlyHint).toBe(false);
+  const hints = (name: string) => tools.find((t) => t.name === name)?.annotations;
+  expect(hints('list_toolsets')?.readOnlyHint).toBe(true);
+  expect(hints('call_tool')?.readOnlyHint).toBe(false);
+  // list_instances {prune: true} deletes registry files: not read-only, but only dead entries go
+  expect(hints('list_instances')).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+  expect(hints('stop_instance')).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
   expect(mcp.client.getInstructions()).toMatch(/list_toolsets.*describe_toolset.*call_tool/s);
   expect(mcp.client.getServerCapabilities()?.tools?.listChanged).toBe(true);
 });
@@ -80,6 +84,14 @@ test('list_toolsets and describe_toolset (defaults folded into descriptions)', a
   const bad = await call(mcp, 'describe_toolset', { port: crate, toolset: 'nope' });
   expect(bad.isError).toBe(true);
   expect(bad.text).toMatch(/^BridgeUsageError: .*play/);
+});
+
+test('describe_toolset takes `name` too, the argument the first README gave it', async () => {
+  const byName = await call(mcp, 'describe_toolset', { port: crate, name: 'play' });
+  expect(byName.isError).toBe(false);
+  expect(byName.json.tools.map((t: any) => t.name)).toContain('drop');
+  const neither = await call(mcp, 'describe_toolset', { port: crate });
+  expect(neither.text).toMatch(/^BridgeUsageError: describe_toolset: missing required argument 'toolset'/);
 });
 
 test('10 sequential drops each see their own crate (state after the command)', async () => {
@@ -130,6 +142,7 @@ test('GameOffline and NotAGameSurface texts', async () => {
   const off = await gameCall(mcp, dead, 'get_state');
   expect(off.isError).toBe(true);
   expect(off.text).toMatch(new RegExp(`^GameOffline: No game is answering on http://127.0.0.1:${dead}\\..*launch_instance`));
+  expect(off.res.structuredContent).toEqual({ kind: 'GameOffline', port: dead }); // the facts, for a program to read
   const nag = await call(mcp, 'list_toolsets', { port: notGame });
   expect(nag.text).toMatch(new RegExp(`^NotAGameSurface: Something is listening on http://127.0.0.1:${notGame}, but it is not a debuggable game: GET /health returned HTTP 404`));
 });

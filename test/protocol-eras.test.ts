@@ -9,7 +9,8 @@ import { createServer, type Server } from 'node:net';
 import { endHttpDaemon, startHttpDaemon, type HttpDaemon } from './helpers/http-daemon.js';
 import { httpClientV2, stdioClient, toolJson, type EraMode } from './helpers/v2-client.js';
 import { daemonFacts, exampleProject, liveDaemon, sleep } from './helpers/fault.js';
-import { discoverResult } from '../shared/server-identity.js';
+import { discoverResult, INSTRUCTIONS } from '../shared/server-identity.js';
+import { BRIDGE_TOOL_NAMES } from '../daemon/game/manifest.js';
 
 const reaper = new Reaper();
 const clients: Client[] = [];
@@ -155,4 +156,8 @@ test('a 2026 wait_for in flight when the daemon is killed is re-sent (safe) and 
   expect(res.content[0].text).toMatch(/^CommandTimeout/);
   expect((await liveDaemon(home, pid)).pid).not.toBe(pid);
   await toolJson(client, 'stop_instance', { port: game.port });
+});
+
+test("the instructions the proxy can answer with name every tool of the bridge toolset", () => {
+  for (const name of BRIDGE_TOOL_NAMES) expect(INSTRUCTIONS).toContain(name);
 });

@@ -29,8 +29,13 @@ export class CompositeRegistry {
     return [...fromProject, ...this.builtIn.filter((c) => !names.has(c.name))];
   }
 
+  /** The composites that serve the game of this name (list_toolsets, describe_toolset, call_tool's hints). */
+  async forGame(gameName: string | undefined): Promise<Composite[]> {
+    return (await this.all()).filter((c) => servesGame(c, gameName));
+  }
+
   async find(name: string, gameName: string | undefined): Promise<Composite | undefined> {
-    return (await this.all()).find((c) => c.name === name && servesGame(c, gameName));
+    return (await this.forGame(gameName)).find((c) => c.name === name);
   }
 
   /**

@@ -1,21 +1,23 @@
 /** Running a composite: its JSON schema, its per-instance context, and its error wrapping. */
-import { BridgeError, isBridgeError, usageError } from '../../shared/errors.js';
+import { isBridgeError, usageError } from '../../shared/errors.js';
 import type { GameClient } from '../game/client.js';
-import type { Manifest } from '../game/manifest.js';
+import { defaultText, type GameTool, type Manifest, type ToolArg } from '../game/manifest.js';
 import { commandAndSync } from '../sync/command.js';
-import { sleep } from '../sync/poll.js';
+import { sleep } from '../../shared/sleep.js';
 import { summarise } from '../sync/summary.js';
 import type { Composite, CompositeContext } from './types.js';
 
-export function compositeSchema(c: Composite) {
-  const properties: Record<string, Record<string, unknown>> = {};
-  const required: string[] = [];
-  for (const a of c.args ?? []) {
-    const desc = [a.description ?? '', a.default !== undefined ? `Default: ${String(a.default)}.` : ''].filter(Boolean).join(' ');
-    properties[a.name] = { ...(a.type ? { type: a.type } : {}), ...(desc ? { description: desc } : {}) };
-    if (a.required) required.push(a.name);
-  }
-  return required.length ? { type: 'object', properties, required } : { type: 'object', properties };
+/** The toolset name under which list_toolsets and describe_toolset show a project's composites. */
+export const COMPOSITES_TOOLSET = 'composites';
+
+/** A composite seen as a game tool, so describe_toolset derives its JSON Schema the one way game tools get theirs. */
+export function compositeAsTool(c: Composite): GameTool {
+  const args = (c.args ?? []).map((a): ToolArg => {
+    const d = defaultText(a.default);
+    const arg: ToolArg = { name: a.name, type: a.type ?? 'any', description: a.description ?? '', required: a.required === true };
+    return d === undefined ? arg : { ...arg, default: d };
+  });
+  return { name: c.name, description: c.description, args, readOnly: c.readOnly === true, toolset: COMPOSITES_TOOLSET };
 }
 
 export interface CompositeDeps {
@@ -52,7 +54,7 @@ export async function runComposite(c: Composite, args: Record<string, unknown>, 
   } catch (e) {
     // A composite that throws is a tool error with its message, never a dead session.
     if (isBridgeError(e)) throw e;
-    throw new BridgeError('BridgeUsageError', `Composite '${c.name}' failed: ${e instanceof Error ? e.message : String(e)}. Fix the composite module, or call the game's tools directly.`);
+    throw usageError(`Composite '${c.name}' failed: ${e instanceof Error ? e.message : String(e)}. Fix the composite module, or call the game's tools directly.`, {}, e);
   }
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     const v = value as Record<string, unknown>;

@@ -1,5 +1,5 @@
 /**
- * list_instances (SPEC §3): merge the registry with a port scan, verify every candidate with
+ * list_instances (docs/CONTRACT.md, "Self-registration"): merge the registry with a port scan, verify every candidate with
  * /health, and describe each live game from its /state and manifest.
  *
  * Registry entries are advisory: an entry counts only when its port answers /health; one whose

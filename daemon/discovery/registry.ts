@@ -1,5 +1,5 @@
 /**
- * The self-registration registry (SPEC §2 part 2): `<dir>/<pid>.json` files games write after
+ * The self-registration registry (docs/CONTRACT.md, "Self-registration"): `<dir>/<pid>.json` files games write after
  * binding their port. Entries are advisory; this module only reads them. Anything odd (a bad
  * name, a broken or huge file, a dangling symlink) is skipped and counted, never fatal.
  */

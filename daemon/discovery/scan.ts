@@ -1,22 +1,17 @@
 /**
- * Port scan: GET /health on many loopback ports at once (SPEC §3).
+ * Port scan: GET /health on many loopback ports at once (docs/CONTRACT.md, "Being found").
  *
- * Each probe has its own socket (no keep-alive agent: a scan must leave nothing open behind
- * it), a short timeout, and a small body cap. Connection refused is instant on loopback, so a
- * thousand mostly-closed ports finish in well under 150 ms with bounded concurrency.
+ * Each probe (game/probe.ts) has its own socket, a short timeout, and a small body cap.
+ * Connection refused is instant on loopback, so a thousand mostly-closed ports finish in well
+ * under 150 ms with bounded concurrency.
  */
-import http from 'node:http';
-import net from 'node:net';
-import { HOST } from '../game/client.js';
+import { PATIENT_LOOK_MS, probePort, QUICK_LOOK_MS, type Probe } from '../game/probe.js';
 
-export const PROBE_TIMEOUT_CAP_MS = 300;
+export type { Probe };
+
+/** A scan's per-probe timeout never exceeds the quick look, however long the session's --timeout. */
+export const PROBE_TIMEOUT_CAP_MS = QUICK_LOOK_MS;
 export const PROBE_CONCURRENCY = 256;
-const MAX_HEALTH_BYTES = 64 * 1024;
-
-export type Probe =
-  | { port: number; kind: 'live'; health: { ok: true; frame?: number; [k: string]: unknown } }
-  | { port: number; kind: 'notAGame'; detail: string; /** it accepted a connection but did not answer in time */ timedOut?: true }
-  | { port: number; kind: 'free' };
 
 export interface ScanOptions {
   /** per-probe timeout; capped at PROBE_TIMEOUT_CAP_MS (a game answers /health cheaply) */
@@ -25,69 +20,9 @@ export interface ScanOptions {
   /**
    * A port that accepted a connection but did not answer within the short timeout is probed
    * once more with this longer one (a game busy loading, or a loaded machine), so a slow game is
-   * not reported as "not a game". Default 2000.
+   * not reported as "not a game". Default PATIENT_LOOK_MS.
    */
   retryTimeoutMs?: number;
-}
-
-/**
- * Probe one port. Never throws. A plain TCP connect comes first: on loopback a closed port
- * refuses at once, and that connect is much cheaper than a full HTTP request, which is only
- * made when something is listening.
- */
-export function probePort(port: number, timeoutMs = PROBE_TIMEOUT_CAP_MS): Promise<Probe> {
-  return new Promise<Probe>((resolve) => {
-    let done = false;
-    let connected = false;
-    let req: http.ClientRequest | undefined;
-    const sock = net.connect({ host: HOST, port });
-    const finish = (p: Probe) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      req?.destroy();
-      sock.destroy();
-      resolve(p);
-    };
-    const notAGame = (detail: string) => finish({ port, kind: 'notAGame', detail });
-    // Something accepted the connection but did not answer in time: it is listening, so not free.
-    const timer = setTimeout(
-      () => (connected ? finish({ port, kind: 'notAGame', detail: `GET /health did not answer within ${timeoutMs}ms`, timedOut: true }) : finish({ port, kind: 'free' })),
-      timeoutMs,
-    );
-    sock.once('error', () => {
-      if (!connected) finish({ port, kind: 'free' });
-    });
-    sock.once('connect', () => {
-      connected = true;
-      sock.destroy();
-      req = http.get({ host: HOST, port, path: '/health', agent: false, headers: { accept: 'application/json', connection: 'close' } }, (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          size += c.length;
-          if (size > MAX_HEALTH_BYTES) notAGame(`GET /health sent more than ${MAX_HEALTH_BYTES} bytes`);
-          else chunks.push(c);
-        });
-        res.on('error', () => notAGame('GET /health broke off mid-answer'));
-        res.on('end', () => {
-          const status = res.statusCode ?? 0;
-          if (status < 200 || status >= 300) return notAGame(`GET /health returned HTTP ${status}`);
-          let j: unknown;
-          try {
-            j = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-          } catch {
-            return notAGame(`GET /health returned HTTP ${status} that is not JSON`);
-          }
-          if (!j || typeof j !== 'object' || (j as { ok?: unknown }).ok !== true) return notAGame('GET /health did not answer {"ok": true}');
-          finish({ port, kind: 'live', health: j as { ok: true } });
-        });
-      });
-      req.on('error', (err: NodeJS.ErrnoException) =>
-        notAGame(`GET /health ${err.code?.startsWith('HPE_') ? 'got an answer that is not HTTP' : 'closed the connection without answering'}`),
-      );
-    });
-  });
 }
 
 /** Probe every port, at most `concurrency` at once. Results come back in the order given. */
@@ -103,7 +38,7 @@ export async function scanPorts(ports: number[], opts: ScanOptions = {}): Promis
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, ports.length) }, worker));
-  const retry = opts.retryTimeoutMs ?? 2000;
+  const retry = opts.retryTimeoutMs ?? PATIENT_LOOK_MS;
   await Promise.all(
     out.map(async (p, i) => {
       if (p.kind === 'notAGame' && p.timedOut && retry > timeoutMs) out[i] = await probePort(p.port, retry);

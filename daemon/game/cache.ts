@@ -1,5 +1,5 @@
 /**
- * Per-port manifest cache (SPEC §5), plus the per-port restart detector other modules read.
+ * Per-port manifest cache, plus the per-port restart detector other modules read.
  *
  * A port's caches are dropped when (1) its frame goes backwards, (2) a call_tool name is missing
  * (the caller calls invalidate() and refetches once), (3) its registry pid changes. Each detected

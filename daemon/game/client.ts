@@ -1,5 +1,5 @@
 /**
- * GameClient: the HTTP contract of SPEC §2 part 1, for one port.
+ * GameClient: the HTTP surface of docs/CONTRACT.md, for one port.
  *
  * One keep-alive agent per game (a poll loop reuses its socket instead of paying a TCP
  * handshake per /state). Every call has a timeout and a body-size cap, and every failure
@@ -7,7 +7,7 @@
  * the contract → NotAGameSurface; a refusal → CommandRejected.
  */
 import http from 'node:http';
-import { BridgeError, commandRejected, gameOffline, notAGameSurface } from '../../shared/errors.js';
+import { commandRejected, gameOffline, notAGameSurface, usageError, type BridgeError } from '../../shared/errors.js';
 
 export const HOST = '127.0.0.1';
 /** A /state bigger than this is refused rather than buffered (a game may send 50 MB). */
@@ -103,7 +103,7 @@ export class GameClient {
         fail(gameOffline(this.port, this.launchHint, timeoutMs, path.split('?')[0]));
       });
       req.on('error', (err: NodeJS.ErrnoException) => {
-        if (signal?.aborted) return fail(new BridgeError('BridgeUsageError', 'The request was cancelled.'));
+        if (signal?.aborted) return fail(usageError('The request was cancelled.'));
         if (err.code === 'ECONNRESET' || err.code === 'EPIPE') {
           return fail(notAGameSurface(this.port, `GET ${path.split('?')[0]} closed the connection without answering`));
         }

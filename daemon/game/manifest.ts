@@ -1,12 +1,13 @@
 /**
- * The game's tool manifest (SPEC §2 part 1, `GET /tools`), normalised into one shape.
+ * The game's tool manifest (docs/CONTRACT.md, `GET /tools`), normalised into one shape.
  *
  * A manifest is written with whatever serializer the game has, so the reader is tolerant:
  * `toolsets` as an array or a map; arguments under `args`, `arguments` or `params`, as objects,
  * bare names or a map; defaults as strings, numbers or booleans. Anything it cannot make sense
  * of is dropped with a line in `warnings`; nothing here ever throws.
  *
- * Decisions where the spec is silent:
+ * One reader for every serializer's shape is why this file is long (~280 lines): the rules
+ * below belong together. Decisions the contract leaves open:
  * - read-only: `readOnly`, `readonly`, `read_only` and `readOnlyHint` are all honoured, as
  *   `true` or the string "true" (serializers differ in casing; anything else means "may change
  *   the game", the safe reading for replay).
@@ -21,42 +22,13 @@
  *   name tells them apart.
  */
 
-export type ArgType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'any';
+import { BRIDGE_TOOLSET, type ArgType, type GameTool, type Manifest, type ToolArg, type Toolset } from './types.js';
+import { bridgeToolset } from './bridge-toolset.js';
 
-export interface ToolArg {
-  name: string;
-  type: ArgType;
-  description: string;
-  required: boolean;
-  /** the default as text ("true", "0.05"); absent when the game gave none (or null) */
-  default?: string;
-}
-
-export interface GameTool {
-  name: string;
-  description: string;
-  args: ToolArg[];
-  readOnly: boolean;
-  toolset: string;
-}
-
-export interface Toolset {
-  name: string;
-  description: string;
-  tools: GameTool[];
-}
-
-export interface Manifest {
-  game: { name?: string; version?: string; protocol?: number };
-  toolsets: Toolset[];
-  passthrough?: { description?: string; examples?: string[] };
-  source: 'game' | 'file' | 'fallback';
-  warnings: string[];
-  /** set on a fallback: why there is no command list (e.g. the game answered 404 on /tools) */
-  notice?: string;
-}
-
-export const BRIDGE_TOOLSET = 'bridge';
+// The shapes and the bridge toolset live in their own files; importers keep reading them from here.
+export type { ArgType, ToolArg, GameTool, Toolset, Manifest, BridgeToolName } from './types.js';
+export { BRIDGE_TOOLSET, BRIDGE_TOOL_NAMES } from './types.js';
+export { bridgeToolset } from './bridge-toolset.js';
 
 const TYPE_ALIASES: Record<string, ArgType> = {
   string: 'string', str: 'string', text: 'string', char: 'string', enum: 'string',
@@ -79,7 +51,7 @@ function argType(v: unknown): ArgType {
 }
 
 /** A default as text; undefined for none (absent or null). */
-function defaultText(v: unknown): string | undefined {
+export function defaultText(v: unknown): string | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
@@ -267,56 +239,6 @@ export function fallbackManifest(notice?: string): Manifest {
   const m: Manifest = { game: {}, toolsets: [bridgeToolset()], source: 'fallback', warnings: [] };
   if (notice) m.notice = notice;
   return m;
-}
-
-const arg = (name: string, type: ArgType, description: string, required = false, def?: string): ToolArg =>
-  def === undefined ? { name, type, description, required } : { name, type, description, required, default: def };
-
-/** The contract-level tools every conformant game supports (SPEC §5). */
-export function bridgeToolset(): Toolset {
-  const t = (name: string, description: string, args: ToolArg[], readOnly: boolean): GameTool => ({ name, description, args, readOnly, toolset: BRIDGE_TOOLSET });
-  return {
-    name: BRIDGE_TOOLSET,
-    description: 'Contract-level tools that work on every game: read the state, wait for a condition, send any command by name, check health, take a screenshot.',
-    tools: [
-      t(
-        'get_state',
-        'Read the game\'s current state snapshot (GET /state). Give `path` to read one part of it; a large snapshot is cut, so prefer a path.',
-        [arg('path', 'string', "Dotted path into the snapshot, e.g. 'ui.screen' or 'game.score'; list items by index ('ui.elements.0'). Omit for the whole snapshot.")],
-        true,
-      ),
-      t(
-        'wait_for',
-        'Re-read fresh snapshots until the value at `path` meets one condition, then return {matched, value, elapsedMs, frame}. Fails on timeout or if the game restarts while waiting. Give exactly one condition.',
-        [
-          arg('path', 'string', "Dotted path into the state, e.g. 'ui.screen'.", true),
-          arg('equals', 'any', 'Matches when the value equals this (deep equality for objects and lists).'),
-          arg('notEquals', 'any', 'Matches when the value differs from this.'),
-          arg('exists', 'boolean', 'true: matches when the path is present; false: when it is absent.'),
-          arg('gt', 'number', 'Matches when the value is a number greater than this.'),
-          arg('gte', 'number', 'Matches when the value is a number greater than or equal to this.'),
-          arg('lt', 'number', 'Matches when the value is a number less than this.'),
-          arg('lte', 'number', 'Matches when the value is a number less than or equal to this.'),
-          arg('contains', 'any', 'Matches when the value (a string or a list) contains this.'),
-          arg('matches', 'string', 'Matches when the value, as text, matches this regular expression.'),
-          arg('timeoutMs', 'integer', "Give up after this many milliseconds. Default: the bridge's --timeout (5000 unless set)."),
-        ],
-        true,
-      ),
-      t(
-        'raw_command',
-        'Send any command to the game by name (GET /command?cmd=...), including ones its manifest does not list, and wait until the game has applied it.',
-        [
-          arg('cmd', 'string', "The command's name, e.g. 'close' or 'set_seed'.", true),
-          arg('args', 'object', 'The command\'s arguments as an object, e.g. {"seed": 42}; each becomes a query parameter.'),
-          arg('sync', 'boolean', 'Wait until the game confirms it applied the command and return the state after it; false returns as soon as the command is queued.', false, 'true'),
-        ],
-        false,
-      ),
-      t('health', "Check that the game answers (GET /health): returns {ok, frame}. Cheap; changes nothing.", [], true),
-      t('screenshot', 'Capture the game window as a PNG image (GET /screenshot, an optional extension; says so when the game does not implement it).', [], true),
-    ],
-  };
 }
 
 /**

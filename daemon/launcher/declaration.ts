@@ -1,5 +1,5 @@
 /**
- * gamebridge.json (SPEC §2 part 3): find it by walking up from the client's cwd (or take the
+ * gamebridge.json (docs/CONTRACT.md): find it by walking up from the client's cwd (or take the
  * path the client named) and validate it into a LaunchDeclaration. Every complaint names the
  * file and the field, because the person reading it has to go and fix that file.
  */
@@ -101,7 +101,7 @@ export function readDeclaration(file: string): LaunchDeclaration {
     else if (Array.isArray(pr) && pr.every((p) => typeof p === 'number' || typeof p === 'string')) portRange = parsePortList(pr.join(','));
     else throw bad('"launch.portRange"', `is ${JSON.stringify(pr)}: give a range like "7820-7839"`);
   } catch (e) {
-    if (isBridgeError(e) && e.data.field) throw e;
+    if (isBridgeError(e) && e.data.kind === 'BridgeUsageError' && e.data.field) throw e;
     throw bad('"launch.portRange"', `is ${JSON.stringify(pr)}: give a range like "7820-7839"`);
   }
   if (!portRange.length) throw bad('"launch.portRange"', 'is empty: give a range like "7820-7839"');

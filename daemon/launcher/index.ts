@@ -1,4 +1,4 @@
-/** The launcher (SPEC §4): gamebridge.json → a running, reachable, reapable game. */
+/** The launcher: gamebridge.json → a running, reachable, reapable game. */
 export { Launcher } from './launcher.js';
 export { findDeclaration, readDeclaration, withPort, DECLARATION_FILE, DEFAULT_READY_TIMEOUT_MS, DEFAULT_PORT_RANGE } from './declaration.js';
 export type { LaunchDeclaration } from './declaration.js';

@@ -1,5 +1,5 @@
 /**
- * The launcher (SPEC §4, §6.4): start a game from its gamebridge.json on a port nobody
+ * The launcher: start a game from its gamebridge.json on a port nobody
  * holds, wait until it answers /health, keep its output in a log file, and own its reaping.
  * The table of what it launched lives in memory and in launched.json, so a successor
  * daemon can re-adopt the games after a crash or a handover.

@@ -1,5 +1,5 @@
 /**
- * launched.json (SPEC §6.1/§6.4): the launched-instance table on disk, so a daemon that
+ * launched.json: the launched-instance table on disk, so a daemon that
  * crashed or handed over can be succeeded by one that re-adopts the games. Written
  * atomically (tmp + rename), mode 0600, in a 0700 directory.
  */

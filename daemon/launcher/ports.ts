@@ -1,5 +1,5 @@
 /**
- * Port choice for launches (SPEC §4). A port is taken when it is free twice over: a bind on
+ * Port choice for launches. A port is taken when it is free twice over: a bind on
  * 127.0.0.1 succeeds AND nothing answers /health on it (a game half-way through start-up owns
  * its port even while a bind test still succeeds). One allocator serves every client of the
  * daemon, so a port is reserved synchronously before any await: two concurrent launches
@@ -7,7 +7,7 @@
  */
 import net from 'node:net';
 import { GameClient, HOST } from '../game/client.js';
-import { isBridgeError, usageError } from '../../shared/errors.js';
+import { isBridgeError, isTimeout, usageError } from '../../shared/errors.js';
 
 export class PortAllocator {
   private reserved = new Set<number>();
@@ -62,7 +62,7 @@ async function answersHttp(port: number, timeoutMs: number): Promise<boolean> {
     return true;
   } catch (e) {
     // Refused → nobody there. A timeout means something accepted the connection: taken.
-    return !(isBridgeError(e) && e.kind === 'GameOffline' && !e.data.timeout);
+    return !(isBridgeError(e) && e.kind === 'GameOffline' && !isTimeout(e));
   } finally {
     client.close();
   }

@@ -9,6 +9,7 @@ import { pidAlive, procStat } from '../../shared/daemon-file.js';
 
 export { pidAlive };
 import treeKill from 'tree-kill';
+import { sleep } from '../../shared/sleep.js';
 
 const hasProc = process.platform === 'linux';
 
@@ -57,5 +58,3 @@ export async function waitUntil(cond: () => boolean | Promise<boolean>, timeoutM
     await sleep(everyMs);
   }
 }
-
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import { GameClient, type Health } from '../game/client.js';
-import { usageError, type BridgeError } from '../../shared/errors.js';
+import { usageError, type BridgeError, type UsageFacts } from '../../shared/errors.js';
 import type { LaunchDeclaration } from './declaration.js';
 import { tailFile } from './logfile.js';
 import { killTree, treeAlive, waitUntil } from './processes.js';
@@ -28,7 +28,7 @@ export interface ReadySpec {
 }
 
 /** Kill what a failed launch left running, then build the loud error: command, cwd, log, last output. */
-export async function launchFailure(spec: ReadySpec, what: string, exitCode: number | null, extra: Record<string, unknown> = {}): Promise<BridgeError> {
+export async function launchFailure(spec: ReadySpec, what: string, exitCode: number | null, extra: UsageFacts = {}): Promise<BridgeError> {
   const { port, command, decl, spawned } = spec;
   const pid = spawned.pid;
   if (pid && treeAlive(pid)) {

@@ -4,7 +4,7 @@
  * when its daemon died is adopted if it has come up since, and otherwise reaped: its
  * launch_instance call was interrupted, and nobody else would ever stop it.
  */
-import { GameClient } from '../game/client.js';
+import { answersHealth } from '../game/probe.js';
 import { groupAlive, pidAlive } from './processes.js';
 import { escalate } from './stop.js';
 import type { LaunchedInstance } from './types.js';
@@ -31,14 +31,5 @@ export async function sortForReadoption(entries: LaunchedInstance[], held: (port
   return { adopted: adopted.sort(byPort), gone: gone.sort(byPort) };
 }
 
-async function healthOk(port: number, timeoutMs: number): Promise<boolean> {
-  const c = new GameClient(port, { timeoutMs: Math.min(timeoutMs, 1000) });
-  try {
-    await c.health();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    c.close();
-  }
-}
+/** A re-adopted game must answer within a second (or the session's shorter timeout). */
+const healthOk = (port: number, timeoutMs: number) => answersHealth(port, Math.min(timeoutMs, 1000));

@@ -30,7 +30,7 @@ export class SessionContext implements ToolContext {
   }
 
   /**
-   * Port resolution (docs/CONTRACT.md): `port` in the call (top level or inside `arguments`) →
+   * Port resolution (README.md, "The seven tools"): `port` in the call (top level or inside `arguments`) →
    * the client's --port → its GAME_BRIDGE_PORT → the one instance this session launched, if it
    * launched exactly one → 7777.
    */

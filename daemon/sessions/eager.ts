@@ -1,5 +1,5 @@
 /**
- * --eager (SPEC §5): every tool of every live game advertised flatly, for clients that cannot
+ * --eager: every tool of every live game advertised flatly, for clients that cannot
  * walk discovery. Names carry the port and toolset (`g7820_play_drop`) so they never collide
  * across instances; `notifications/tools/list_changed` goes out when the set changes.
  */
@@ -8,6 +8,7 @@ import type { ReplayVerdict } from '../../shared/frames.js';
 import { listInstances } from '../discovery/list.js';
 import { toolInputSchema, type GameTool } from '../game/manifest.js';
 import { callGameTool } from '../tools/call-tool.js';
+import { annotationsOf, replayOf } from '../tools/define.js';
 import type { SessionContext } from './context.js';
 import type { ToolAnswer, ToolCallExtra } from '../tools/types.js';
 
@@ -80,7 +81,7 @@ export class EagerTools {
               title: `${inst.game ?? 'game'} :${inst.port} ${tool.name}`,
               description: `[${inst.game ?? 'game'} on port ${inst.port}, toolset ${ts.name}] ${tool.description}`,
               inputSchema: toolInputSchema(tool) as Tool['inputSchema'],
-              annotations: { readOnlyHint: tool.readOnly, openWorldHint: false },
+              annotations: annotationsOf({ readOnly: tool.readOnly }),
             },
           });
         }
@@ -108,7 +109,7 @@ export class EagerTools {
 
   verdict(name: string): ReplayVerdict {
     const f = this.flat.get(name);
-    return f && f.tool.readOnly ? 'safe' : 'unsafe';
+    return f ? replayOf({ readOnly: f.tool.readOnly }) : 'unsafe';
   }
 
   stop(): void {

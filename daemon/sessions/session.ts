@@ -5,20 +5,19 @@
  * servers here. A session may build more than one server: the SDK's era-pinning entry builds a
  * throwaway one to answer a `server/discover` probe (docs/DECISIONS.md, "Protocol versions and HTTP").
  */
-import { Server, type Tool } from '@modelcontextprotocol/server';
+import { Server } from '@modelcontextprotocol/server';
 import type { SessionConfig } from '../../shared/config.js';
 import type { ReplayVerdict } from '../../shared/frames.js';
 import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from '../../shared/server-identity.js';
 import { usageError } from '../../shared/errors.js';
-import { errorResult, isToolAnswer, okResult } from '../tools/answer.js';
+import { errorResult, okResult } from '../tools/answer.js';
 import type { DaemonState } from '../state.js';
 import { CompositeRegistry } from '../composites/registry.js';
 import type { Composite } from '../composites/types.js';
 import { EagerTools } from './eager.js';
 import { SessionContext } from './context.js';
 import { TOOLS, TOOLS_BY_NAME } from '../tools/index.js';
-import type { ToolCallExtra, ToolDef } from '../tools/types.js';
-import { validateArgs } from '../tools/validate.js';
+import type { ToolCallExtra } from '../tools/types.js';
 import { projectComposites } from '../composites/project.js';
 
 export { INSTRUCTIONS };
@@ -37,19 +36,6 @@ export interface EngineSessionOptions {
   configError?: string;
   cwd?: string;
   pid?: number;
-}
-
-function annotations(t: ToolDef) {
-  return {
-    title: t.title,
-    readOnlyHint: t.readOnly,
-    ...(t.readOnly ? {} : { destructiveHint: t.name === 'stop_instance', idempotentHint: t.idempotent ?? false }),
-    openWorldHint: false,
-  };
-}
-
-export function advertised(t: ToolDef): Tool {
-  return { name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema as Tool['inputSchema'], annotations: annotations(t) };
 }
 
 type CallParams = { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } };
@@ -75,29 +61,25 @@ export function createEngineSession(state: DaemonState, config: SessionConfig, s
       }
       const def = TOOLS_BY_NAME.get(name);
       if (def) {
-        const args = validateArgs(name, def.inputSchema, params.arguments);
-        const out = await def.handler(args, context, toolExtra);
-        return okResult(isToolAnswer(out) ? out : { json: out }, config.maxAnswerChars);
+        return okResult(await def.run(def.parse(params.arguments), context, toolExtra), config.maxAnswerChars);
       }
       if (eager) {
         const out = await eager.call(name, (params.arguments ?? {}) as Record<string, unknown>, toolExtra);
         if (out) return okResult(out, config.maxAnswerChars);
       }
-      return errorResult(
-        usageError(
-          `There is no MCP tool '${name}'. The tools are: ${TOOLS.map((t) => t.name).join(', ')}. ` +
-            `A game's own tools are called with call_tool {port, name: '${name}', arguments}.`,
-        ),
+      throw usageError(
+        `There is no MCP tool '${name}'. The tools are: ${TOOLS.map((t) => t.name).join(', ')}. ` +
+          `A game's own tools are called with call_tool {port, name: '${name}', arguments}.`,
       );
     } catch (e) {
-      return errorResult(e);
+      return errorResult(e, config.maxAnswerChars, (l) => state.log(l));
     }
   }
 
   function buildServer(): Server {
     const server = new Server(SERVER_INFO, { capabilities: SERVER_CAPABILITIES, instructions: INSTRUCTIONS });
     server.setRequestHandler('tools/list', async () => {
-      const tools = TOOLS.map(advertised);
+      const tools = TOOLS.map((t) => t.advertised);
       if (eager) tools.push(...(await eager.list()));
       return { tools };
     });
@@ -145,7 +127,7 @@ export function createEngineSession(state: DaemonState, config: SessionConfig, s
 // take it over as it is.
 const SAFE_METHODS = new Set(['initialize', 'ping', 'tools/list', 'resources/list', 'prompts/list', 'server/discover', 'subscriptions/listen', 'resources/templates/list']);
 
-/** SPEC §6.3: read-only and idempotent requests are safe to re-send; anything that can change a game is not. */
+/** Read-only requests are safe to re-send after a daemon restart (docs/DECISIONS.md); anything that can change a game is not. */
 export function replayVerdict(msg: unknown, ctx: SessionContext, eager?: EagerTools): ReplayVerdict {
   const m = msg as { method?: unknown; params?: { name?: unknown; arguments?: unknown } };
   if (!m || typeof m.method !== 'string') return 'unsafe';
@@ -154,9 +136,6 @@ export function replayVerdict(msg: unknown, ctx: SessionContext, eager?: EagerTo
   const name = typeof m.params?.name === 'string' ? m.params.name : '';
   const args = (m.params?.arguments && typeof m.params.arguments === 'object' ? m.params.arguments : {}) as Record<string, unknown>;
   const def = TOOLS_BY_NAME.get(name);
-  if (def) {
-    if (def.replay) return def.replay(args, ctx);
-    return def.readOnly ? 'safe' : 'unsafe';
-  }
+  if (def) return def.replay(args, ctx);
   return eager?.verdict(name) ?? 'unsafe';
 }

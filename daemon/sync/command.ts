@@ -1,5 +1,5 @@
 /**
- * Command sync (SPEC §5): send a command, then poll /state until the game reports it applied
+ * Command sync: send a command, then poll /state until the game reports it applied
  * (`completedCommandId >= commandId`), so the state returned is really after the command.
  *
  * Fallbacks: a game without `completedCommandId` → wait for `frame` to advance by two
@@ -7,9 +7,10 @@
  * game process, so a frame going backwards mid-wait fails with CallInterrupted instead of
  * trusting a new process's counter.
  */
-import { callInterrupted, commandTimeout, isBridgeError } from '../../shared/errors.js';
+import { callInterrupted, commandTimeout, isBridgeError, isTimeout } from '../../shared/errors.js';
 import type { GameClient, State } from '../game/client.js';
-import { pollDelay, sleep } from './poll.js';
+import { pollDelay } from './poll.js';
+import { sleep } from '../../shared/sleep.js';
 import { frameOf, summarise, type Summary } from './summary.js';
 
 export type Confirmation = 'completedCommandId' | 'frames-advanced' | 'port-closed' | 'not-waited';
@@ -67,7 +68,7 @@ export async function commandAndSync(client: GameClient, cmd: string, args: Reco
       state = await client.state(opts.signal, Math.max(50, Math.min(client.timeoutMs, opts.timeoutMs - (Date.now() - started))));
     } catch (e) {
       // A game that froze its HTTP thread too: keep trying until our own deadline.
-      if (isBridgeError(e) && e.data.timeout) continue;
+      if (isTimeout(e)) continue;
       throw e;
     }
     polls++;
@@ -105,7 +106,7 @@ async function waitPortQuiet(client: GameClient, cmd: string, commandId: number 
     try {
       await client.health(Math.min(1000, remaining));
     } catch (e) {
-      if (isBridgeError(e) && e.kind === 'GameOffline' && !e.data.timeout) {
+      if (isBridgeError(e) && e.kind === 'GameOffline' && !isTimeout(e)) {
         client.agent.destroy();
         return { command: cmd, applied: true, commandId, confirmation: 'port-closed', polls, events: [] };
       }

@@ -3,7 +3,7 @@
  * fast (a 60 fps game confirms within about one frame) and later ones back off so a slow or
  * paused game is not flooded. Every 9 ms at first: under two polls per 16.7 ms frame, and a
  * command is seen at most ~9 ms after the frame that applied it. (A 2 ms first poll was almost
- * always too early for a game that applies commands on its next tick: bench item 5.)
+ * always too early for a game that applies commands on its next tick: docs/PERFORMANCE.md.)
  */
 export const POLL_SCHEDULE_MS = [5, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
 export const POLL_BACKOFF_FACTOR = 1.5;
@@ -13,17 +13,4 @@ export function pollDelay(attempt: number): number {
   if (attempt < POLL_SCHEDULE_MS.length) return POLL_SCHEDULE_MS[attempt];
   const extra = attempt - POLL_SCHEDULE_MS.length + 1;
   return Math.min(POLL_MAX_MS, Math.round(9 * Math.pow(POLL_BACKOFF_FACTOR, extra)));
-}
-
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

@@ -1,4 +1,4 @@
-/** The part of a snapshot a tool result carries (SPEC §5): frame, screen, game, events. */
+/** The part of a snapshot a tool result carries: frame, screen, game, events. */
 import type { State } from '../game/client.js';
 
 export function flattenEvents(events: unknown): string[] {

@@ -1,12 +1,13 @@
 /**
- * wait_for (SPEC §5): re-read a fresh snapshot until a condition on one path holds.
+ * wait_for: re-read a fresh snapshot until a condition on one path holds.
  * Fails clearly on timeout (with the last value seen) and when the game process changes
  * under it (frame going backwards).
  */
-import { BridgeError, isBridgeError, usageError } from '../../shared/errors.js';
+import { isTimeout, usageError, waitTimeout } from '../../shared/errors.js';
 import type { GameClient, State } from '../game/client.js';
 import { getPath, hasPath } from './path.js';
-import { pollDelay, sleep } from './poll.js';
+import { pollDelay } from './poll.js';
+import { sleep } from '../../shared/sleep.js';
 import { restarted } from './command.js';
 import { frameOf } from './summary.js';
 
@@ -102,7 +103,7 @@ export async function waitFor(
       state = await client.state(opts.signal, Math.max(50, Math.min(client.timeoutMs, opts.timeoutMs - (Date.now() - started))));
     } catch (e) {
       // A game too busy to answer one poll is still the same game: keep waiting until our deadline.
-      if (!(isBridgeError(e) && e.data.timeout) || Date.now() - started >= opts.timeoutMs) throw e;
+      if (!isTimeout(e) || Date.now() - started >= opts.timeoutMs) throw e;
       continue;
     }
     polls++;
@@ -119,13 +120,8 @@ export async function waitFor(
     if (r.ok) return { matched: true, path: c.path, value: r.value, elapsedMs: Date.now() - started, frame, polls };
     const remaining = opts.timeoutMs - (Date.now() - started);
     if (remaining <= 0) {
-      throw new BridgeError(
-        'CommandTimeout',
-        `wait_for ${c.path} ${c.op}${c.op === 'exists' ? '' : ' ' + JSON.stringify(c.operand)} did not hold within ${opts.timeoutMs}ms on port ${client.port}; ` +
-          `last value: ${lastValue === undefined ? 'missing' : JSON.stringify(lastValue).slice(0, 200)}${lastFrame !== undefined ? ` at frame ${lastFrame}` : ''}. ` +
-          'Check the path with get_state, or raise timeoutMs.',
-        { port: client.port, path: c.path, lastValue, frame: lastFrame },
-      );
+      const condition = `${c.op}${c.op === 'exists' ? '' : ' ' + JSON.stringify(c.operand)}`;
+      throw waitTimeout(client.port, c.path, condition, opts.timeoutMs, lastValue, lastFrame);
     }
     await sleep(Math.min(pollDelay(attempt + 2), remaining), opts.signal);
   }

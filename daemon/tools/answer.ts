@@ -1,17 +1,12 @@
 /**
- * Tool answers (SPEC §5): one JSON object, given both as structuredContent and as a single
- * text block holding the same JSON; errors as isError results whose text starts with the
- * class. Answers over the limit are cut with a visible marker saying how to ask for less.
+ * Tool answers: one JSON object, given both as structuredContent and as a single text block
+ * holding the same JSON; errors as isError results whose text starts with the class and whose
+ * structuredContent is the error's data. Answers over the limit are cut with a visible marker
+ * saying how to ask for less (docs/DECISIONS.md, "bounded answers").
  */
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { toBridgeError } from '../../shared/errors.js';
 import type { ToolAnswer } from './types.js';
-
-export interface CallToolResult {
-  [k: string]: unknown;
-  content: Array<{ type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string }>;
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
 
 /** Dotted paths one level into the answer's objects, phrased as get_state paths. */
 function pathsToAskFor(json: Record<string, unknown>): string[] {
@@ -72,11 +67,9 @@ export function okResult(answer: ToolAnswer, maxChars: number): CallToolResult {
   return { content, structuredContent: json };
 }
 
-export function errorResult(e: unknown): CallToolResult {
-  const err = toBridgeError(e);
-  return { content: [{ type: 'text', text: err.text }], isError: true };
-}
-
-export function isToolAnswer(x: unknown): x is ToolAnswer {
-  return !!x && typeof x === 'object' && 'json' in x && typeof (x as ToolAnswer).json === 'object' && Object.keys(x as object).every((k) => k === 'json' || k === 'images');
+/** A failure as the agent sees it: the class-first text, and the error's facts as structuredContent. */
+export function errorResult(e: unknown, maxChars: number, log?: (line: string) => void): CallToolResult {
+  const err = toBridgeError(e, log);
+  const { json } = truncateAnswer({ ...err.data }, maxChars);
+  return { content: [{ type: 'text', text: err.text }], structuredContent: json, isError: true };
 }

@@ -1,34 +1,24 @@
 /**
- * call_tool: the one door to a game's own tools (SPEC §5). Resolution order:
+ * call_tool: the one door to a game's own tools (README.md, "The seven tools"). Resolution order:
  * (1) composites (they shadow a game command of the same name), (2) the game's manifest
  * including the built-in bridge toolset (a miss drops the cache and refetches once),
  * (3) passthrough: anything else is sent as a raw command; if the game rejects it as
  * unknown, the error lists what it accepts.
  */
-import { BridgeError, isBridgeError, usageError } from '../../shared/errors.js';
+import { commandRejected, isBridgeError, usageError } from '../../shared/errors.js';
 import type { ReplayVerdict } from '../../shared/frames.js';
 import { fallbackManifest, findTool, BRIDGE_TOOLSET, type GameTool, type Manifest } from '../game/manifest.js';
 import { runComposite } from '../composites/run.js';
-import { servesGame } from '../composites/registry.js';
 import { runBridgeTool } from './bridge-toolset.js';
 import { syncAnswer } from './sync-answer.js';
-import { portProperty } from './list-toolsets.js';
-import { defineTool, type ToolAnswer, type ToolCallExtra } from './types.js';
+import { defineTool, portArg, z } from './define.js';
+import type { ToolAnswer, ToolCallExtra } from './types.js';
 import type { ToolContext } from './context.js';
 
 /** Before any manifest is known, the bridge toolset (every game has it) still answers for its own tools. */
 const BRIDGE_ONLY = fallbackManifest();
 
-/** The call's `arguments`, which must be an object when given. */
-function innerArgs(args: Record<string, unknown>): Record<string, unknown> {
-  const inner = args.arguments;
-  if (inner !== undefined && (inner === null || typeof inner !== 'object' || Array.isArray(inner))) {
-    throw usageError("call_tool: 'arguments' must be an object, e.g. {\"x\": 3}.");
-  }
-  return { ...((inner as Record<string, unknown>) ?? {}) };
-}
-
-/** `port` inside `arguments` is a routing hint (SPEC §5), not a game argument, unless the tool declares one. */
+/** `port` inside `arguments` only says which game (an agent puts it there too), unless the tool declares a `port` of its own. */
 function withoutRoutingPort(args: Record<string, unknown>, tool?: GameTool): Record<string, unknown> {
   if (!('port' in args) || tool?.args.some((a) => a.name === 'port')) return args;
   const { port: _routing, ...rest } = args;
@@ -90,17 +80,15 @@ export async function callGameTool(ctx: ToolContext, port: number, name: string,
     const result = await syncAnswer(ctx, port, name, args, extra);
     return { json: { port, tool: name, via: 'passthrough', ...result } };
   } catch (e) {
-    if (isBridgeError(e) && e.kind === 'CommandRejected') {
-      const fromGame = (e.data.known as string[] | undefined) ?? [];
+    if (isBridgeError(e) && e.data.kind === 'CommandRejected') {
+      const fromGame = e.data.known;
       const fromManifest = manifest.toolsets.flatMap((t) => t.tools.map((x) => x.name));
-      const composites = (await ctx.composites.all()).filter((c) => servesGame(c, manifest.game.name)).map((c) => c.name);
+      const composites = (await ctx.composites.forGame(manifest.game.name)).map((c) => c.name);
       const known = [...new Set([...fromGame, ...fromManifest, ...composites])];
-      throw new BridgeError(
-        'CommandRejected',
-        `The game on port ${port} does not know '${name}': ${String(e.data.reason || 'rejected')}. It accepts: ${known.join(', ')}. ` +
-          `Use describe_toolset {port: ${port}, toolset} for arguments.`,
-        { ...e.data, known },
-      );
+      const text =
+        `The game on port ${port} does not know '${name}': ${e.data.reason || 'rejected'}. It accepts: ${known.join(', ')}. ` +
+        `Use describe_toolset {port: ${port}, toolset} for arguments.`;
+      throw commandRejected(e.data.cmd, port, e.data.reason, known, text);
     }
     throw e;
   }
@@ -112,22 +100,19 @@ export const callToolTool = defineTool({
   description:
     "Run one of a running game's tools by name and return the state after the game applied it (a game tool that list_toolsets/describe_toolset show, a bridge tool like get_state or wait_for, or any raw command name). " +
     'Game tools are reached only through this tool: a game tool missing from the MCP tool list still exists.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      port: portProperty,
-      name: { type: 'string', description: "Tool name from describe_toolset, e.g. 'drop' or 'get_state' (or 'toolset.name' to pick one toolset's)." },
-      arguments: { type: 'object', description: 'The tool\'s arguments, e.g. {"x": 3}.' },
-    },
-    required: ['name'],
-  },
-  readOnly: false,
+  input: z.object({
+    port: portArg,
+    name: z.string().describe("Tool name from describe_toolset, e.g. 'drop' or 'get_state' (or 'toolset.name' to pick one toolset's)."),
+    arguments: z.record(z.string(), z.unknown()).optional().describe('The tool\'s arguments, e.g. {"x": 3}.'),
+  }),
+  // What a game tool does is the game's business: the verdict asks its manifest (callToolVerdict).
+  effect: { readOnly: false, destructive: false, idempotent: false },
   replay: callToolVerdict,
   async handler(args, ctx, extra) {
     const port = ctx.resolvePort(args);
-    const name = String(args.name).trim();
+    const name = args.name.trim();
     if (!name) throw usageError("call_tool needs a tool 'name'; list_toolsets and describe_toolset show them.");
     ctx.adoptIfDetached(port);
-    return callGameTool(ctx, port, name, innerArgs(args), extra);
+    return callGameTool(ctx, port, name, { ...(args.arguments ?? {}) }, extra);
   },
 });

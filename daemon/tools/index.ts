@@ -1,4 +1,4 @@
-/** The seven advertised tools (SPEC §5), in the order an agent meets them. */
+/** The seven advertised tools, in the order an agent meets them. */
 import { callToolTool } from './call-tool.js';
 import { describeToolsetTool } from './describe-toolset.js';
 import { instanceLogTool } from './instance-log.js';

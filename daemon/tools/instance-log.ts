@@ -1,5 +1,4 @@
-import { portProperty } from './list-toolsets.js';
-import { defineTool } from './types.js';
+import { defineTool, portArg, z } from './define.js';
 
 export const instanceLogTool = defineTool({
   name: 'instance_log',
@@ -7,19 +6,16 @@ export const instanceLogTool = defineTool({
   description:
     "The last lines (up to 200) of a launched game's stdout and stderr, and the full log file's path. " +
     'Still readable after the game exited or crashed, which is when it matters most.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      port: portProperty,
-      lines: { type: 'integer', minimum: 1, maximum: 200, description: 'How many of the last lines to return. Default: 200.' },
-    },
-  },
-  readOnly: true,
+  input: z.object({
+    port: portArg,
+    lines: z.int().min(1).max(200).optional().describe('How many of the last lines to return. Default: 200.'),
+  }),
+  effect: { readOnly: true },
   async handler(args, ctx) {
     const port = ctx.resolvePort(args);
     const launcher = ctx.launcher;
     if (launcher.get(port)) ctx.adoptIfDetached(port);
-    const tail = launcher.log(port, (args.lines as number | undefined) ?? 200);
-    return { ...tail, running: launcher.get(port) !== undefined };
+    const tail = launcher.log(port, args.lines ?? 200);
+    return { json: { ...tail, running: launcher.get(port) !== undefined } };
   },
 });

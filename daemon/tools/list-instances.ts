@@ -1,5 +1,5 @@
 import { listInstances } from '../discovery/list.js';
-import { defineTool } from './types.js';
+import { defineTool, z } from './define.js';
 
 export const listInstancesTool = defineTool({
   name: 'list_instances',
@@ -8,13 +8,12 @@ export const listInstancesTool = defineTool({
     'Find running games: the self-registration registry plus a port scan, each verified with /health. ' +
     'Returns live games (port, name, screen, toolsets, who launched them), stale registry entries, ports that answer but are not games, and free ports. ' +
     'Next: list_toolsets {port} to see what a game can do, or launch_instance if none is running.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      prune: { type: 'boolean', description: 'Delete stale registry entries whose port is verified dead. Default: false.' },
-    },
-  },
-  readOnly: true,
+  input: z.object({
+    prune: z.boolean().optional().describe('Delete stale registry entries whose port is verified dead. Default: false.'),
+  }),
+  // prune deletes registry files, so the tool is not read-only; it removes only entries whose
+  // game is verified gone (nothing anyone could still use), and pruning twice prunes nothing more.
+  effect: { readOnly: false, destructive: false, idempotent: true },
   replay: (args) => (args.prune === true ? 'unsafe' : 'safe'),
   async handler(args, ctx) {
     const launcher = ctx.launcher;
@@ -29,6 +28,6 @@ export const listInstancesTool = defineTool({
       },
       prune: args.prune === true,
     });
-    return result as unknown as Record<string, unknown>;
+    return { json: { ...result } };
   },
 });

@@ -1,6 +1,5 @@
 import { notLaunchedHere, usageError } from '../../shared/errors.js';
-import { portProperty } from './list-toolsets.js';
-import { defineTool } from './types.js';
+import { defineTool, portArg, z } from './define.js';
 
 export const stopInstanceTool = defineTool({
   name: 'stop_instance',
@@ -8,23 +7,19 @@ export const stopInstanceTool = defineTool({
   description:
     "Stop a game this bridge launched: ask it to close, wait for its port to go quiet, and kill its process tree if it will not go. " +
     'Returns {port, stopped, how: "closed cleanly" | "terminated" | "killed"}. Games started some other way are refused (ask them to close with raw_command close).',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      port: portProperty,
-      force: { type: 'boolean', description: 'Stop it even when another live session launched it. Default: false.' },
-    },
-  },
-  readOnly: false,
-  idempotent: true,
+  input: z.object({
+    port: portArg,
+    force: z.boolean().optional().describe('Stop it even when another live session launched it. Default: false.'),
+  }),
+  // It ends a game (destructive), and stopping a stopped game changes nothing more (idempotent).
+  effect: { readOnly: false, destructive: true, idempotent: true },
   async handler(args, ctx) {
     const port = ctx.resolvePort(args);
-    const launcher = ctx.launcher;
-    const inst = launcher.get(port);
+    const inst = ctx.launcher.get(port);
     if (!inst) throw notLaunchedHere(port);
     if (ctx.owners.ownedByAnotherLiveSession(inst, ctx.sessionId) && args.force !== true) {
       throw usageError(`The game on port ${port} belongs to another live session. Pass force: true to stop it anyway, or leave it to that session.`);
     }
-    return { ...(await launcher.stop(port)) };
+    return { json: { ...(await ctx.launcher.stop(port)) } };
   },
 });

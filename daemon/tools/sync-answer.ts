@@ -1,4 +1,4 @@
-/** Send one command, wait until applied, and shape the §5 result (without the whole state). */
+/** Send one command, wait until applied, and shape the answer (without the whole state). */
 import { commandAndSync } from '../sync/command.js';
 import type { ToolContext } from './context.js';
 import type { ToolCallExtra } from './types.js';

@@ -1,18 +1,11 @@
 /**
- * One tool = one declaration: name, description, input schema, whether it is read-only, and
- * its handler. `readOnly` drives both the MCP `readOnlyHint` annotation and the daemon's
- * replay verdict (SPEC §6.3); `replay` refines the verdict when it depends on the arguments
- * (call_tool: safe only for a read-only game tool).
+ * What a tool is made of. Each of the seven is declared once with `defineTool` (define.ts):
+ * its zod input schema, its effect, its handler. Everything else (the JSON Schema an agent
+ * reads, the MCP annotations, the replay verdict the daemon acks with) is derived from that.
  */
+import type { Tool } from '@modelcontextprotocol/server';
 import type { ReplayVerdict } from '../../shared/frames.js';
 import type { ToolContext } from './context.js';
-
-export interface JsonSchemaObject {
-  type: 'object';
-  properties: Record<string, Record<string, unknown>>;
-  required?: string[];
-  additionalProperties?: boolean;
-}
 
 export interface ToolCallExtra {
   signal: AbortSignal;
@@ -20,24 +13,34 @@ export interface ToolCallExtra {
   progress(progress: number, total?: number, message?: string): Promise<void>;
 }
 
-/** What a handler returns: one JSON object, plus optional image blocks (screenshot). */
+/** What every handler returns: one JSON object, plus optional image blocks (screenshot). */
 export interface ToolAnswer {
   json: Record<string, unknown>;
   images?: Array<{ data: string; mimeType: string }>;
 }
 
-export interface ToolDef {
-  name: string;
-  title: string;
-  description: string;
-  inputSchema: JsonSchemaObject;
+/**
+ * What a call can do to the world, which decides the MCP hints and the replay verdict.
+ * `destructive` and `idempotent` mean something only when `readOnly` is false.
+ */
+export interface Effect {
+  /** changes nothing anywhere: safe to re-send after a daemon restart */
   readOnly: boolean;
-  /** false for tools that may change the world outside the game too (launch/stop) */
+  /** may end or delete something (stop_instance ends a game); left out when unknown (a game's own tool) */
+  destructive?: boolean;
+  /** calling it twice with the same arguments does no more than calling it once */
   idempotent?: boolean;
-  replay?(args: Record<string, unknown>, ctx: ToolContext): ReplayVerdict;
-  handler(args: Record<string, unknown>, ctx: ToolContext, extra: ToolCallExtra): Promise<ToolAnswer | Record<string, unknown>>;
 }
 
-export function defineTool(def: ToolDef): ToolDef {
-  return def;
+/** A declared tool as the session uses it: advertised, checked, judged for replay, run. */
+export interface ToolDef {
+  name: string;
+  effect: Effect;
+  /** the MCP tool an agent sees in tools/list */
+  advertised: Tool;
+  /** the arguments checked against the schema; a BridgeUsageError that names the argument when they do not fit */
+  parse(args: unknown): Record<string, unknown>;
+  /** may this request be re-sent after a daemon restart? (checked arguments, or the raw ones when they do not parse) */
+  replay(args: Record<string, unknown>, ctx: ToolContext): ReplayVerdict;
+  run(args: Record<string, unknown>, ctx: ToolContext, extra: ToolCallExtra): Promise<ToolAnswer>;
 }

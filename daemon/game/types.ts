@@ -1,0 +1,42 @@
+/** The shapes a game's manifest is normalised into (manifest.ts), shared by the built-in bridge toolset. */
+
+export type ArgType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'any';
+
+export interface ToolArg {
+  name: string;
+  type: ArgType;
+  description: string;
+  required: boolean;
+  /** the default as text ("true", "0.05"); absent when the game gave none (or null) */
+  default?: string;
+}
+
+export interface GameTool {
+  name: string;
+  description: string;
+  args: ToolArg[];
+  readOnly: boolean;
+  toolset: string;
+}
+
+export interface Toolset {
+  name: string;
+  description: string;
+  tools: GameTool[];
+}
+
+export interface Manifest {
+  game: { name?: string; version?: string; protocol?: number };
+  toolsets: Toolset[];
+  passthrough?: { description?: string; examples?: string[] };
+  source: 'game' | 'file' | 'fallback';
+  warnings: string[];
+  /** set on a fallback: why there is no command list (e.g. the game answered 404 on /tools) */
+  notice?: string;
+}
+
+export const BRIDGE_TOOLSET = 'bridge';
+
+/** The built-in bridge toolset's tools: bridgeToolset() describes them, tools/bridge-toolset.ts runs them. */
+export const BRIDGE_TOOL_NAMES = ['get_state', 'wait_for', 'raw_command', 'health', 'screenshot'] as const;
+export type BridgeToolName = (typeof BRIDGE_TOOL_NAMES)[number];

@@ -1,0 +1,105 @@
+/**
+ * `defineTool`: one declaration (zod input schema, effect, handler) → everything the session
+ * needs. The JSON Schema an agent reads is derived from the zod schema; the MCP hints and the
+ * replay verdict from the effect, by the same functions --eager uses for a game's own tools.
+ */
+import { z } from 'zod/v4';
+import type { Tool, ToolAnnotations } from '@modelcontextprotocol/server';
+import { usageError } from '../../shared/errors.js';
+import type { ReplayVerdict } from '../../shared/frames.js';
+import type { ToolContext } from './context.js';
+import type { Effect, ToolAnswer, ToolCallExtra, ToolDef } from './types.js';
+
+export { z };
+
+/** MCP hints for a tool with this effect (hints left unknown are left out: the client assumes the worst). */
+export function annotationsOf(effect: Effect, title?: string): ToolAnnotations {
+  const writes = effect.readOnly
+    ? {}
+    : {
+        ...(effect.destructive !== undefined ? { destructiveHint: effect.destructive } : {}),
+        ...(effect.idempotent !== undefined ? { idempotentHint: effect.idempotent } : {}),
+      };
+  return { ...(title ? { title } : {}), readOnlyHint: effect.readOnly, ...writes, openWorldHint: false };
+}
+
+/** Only what changes nothing may be re-sent after a daemon restart: it could have run already. */
+export function replayOf(effect: Effect): ReplayVerdict {
+  return effect.readOnly ? 'safe' : 'unsafe';
+}
+
+/** zod's JSON Schema without what says nothing to a client ($schema, "any extra key is fine", "keys are strings"). */
+function tidy(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(tidy);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === '$schema') continue;
+    if ((k === 'additionalProperties' || k === 'propertyNames') && v && typeof v === 'object' && isTrivial(k, v as Record<string, unknown>)) continue;
+    out[k] = tidy(v);
+  }
+  return out;
+}
+
+const isTrivial = (k: string, v: Record<string, unknown>) => (k === 'additionalProperties' ? Object.keys(v).length === 0 : Object.keys(v).length === 1 && v.type === 'string');
+
+const TYPE_NAMES: Record<string, string> = { int: 'integer', record: 'object', object: 'object' };
+
+/** One zod issue as the sentence an agent can act on (which argument, what it must be). */
+function explain(tool: string, shape: Record<string, unknown>, args: Record<string, unknown>, issue: z.core.$ZodIssue): string {
+  const key = String(issue.path[0] ?? '');
+  const takes = Object.keys(shape).length ? `It takes: ${Object.keys(shape).join(', ')}.` : 'It takes no arguments.';
+  if (!key) return `${tool}: ${issue.message}. ${takes}`;
+  if (args[key] === undefined) return `${tool}: missing required argument '${key}'. ${takes}`;
+  switch (issue.code) {
+    case 'invalid_type':
+      return `${tool}: argument '${key}' must be ${TYPE_NAMES[issue.expected] ?? issue.expected}, got ${JSON.stringify(args[key])?.slice(0, 80)}.`;
+    case 'too_small':
+      return `${tool}: argument '${key}' must be at least ${String(issue.minimum)}.`;
+    case 'too_big':
+      return `${tool}: argument '${key}' must be at most ${String(issue.maximum)}.`;
+    default:
+      return `${tool}: argument '${key}': ${issue.message}.`;
+  }
+}
+
+export interface ToolDeclaration<S extends z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  /** the arguments; unknown extra keys are accepted (an agent's extra key is never worth a failure) */
+  input: S;
+  effect: Effect;
+  /** the replay verdict when it depends on the (raw, unchecked) arguments; default: from the effect */
+  replay?(args: Record<string, unknown>, ctx: ToolContext): ReplayVerdict;
+  handler(args: z.output<S>, ctx: ToolContext, extra: ToolCallExtra): Promise<ToolAnswer>;
+}
+
+export function defineTool<S extends z.ZodObject>(decl: ToolDeclaration<S>): ToolDef {
+  const schema = decl.input.loose();
+  const inputSchema = tidy(z.toJSONSchema(schema, { io: 'input' })) as Tool['inputSchema'];
+  return {
+    name: decl.name,
+    effect: decl.effect,
+    advertised: { name: decl.name, title: decl.title, description: decl.description, inputSchema, annotations: annotationsOf(decl.effect, decl.title) },
+    parse(raw) {
+      const args = raw ?? {};
+      if (typeof args !== 'object' || Array.isArray(args)) throw usageError(`${decl.name}: arguments must be a JSON object.`);
+      // null is how many clients say "not given"
+      const given = Object.fromEntries(Object.entries(args as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined));
+      const r = schema.safeParse(given);
+      if (!r.success) throw usageError(explain(decl.name, decl.input.shape, given, r.error.issues[0]));
+      return r.data;
+    },
+    replay: (args, ctx) => (decl.replay ? decl.replay(args, ctx) : replayOf(decl.effect)),
+    run: (args, ctx, extra) => decl.handler(args as z.output<S>, ctx, extra),
+  };
+}
+
+/** The `port` argument every game-facing tool takes. */
+export const portArg = z
+  .int()
+  .min(1)
+  .max(65535)
+  .optional()
+  .describe("Game port. Default: the client's --port / GAME_BRIDGE_PORT, else the one game this session launched, else 7777.");
