@@ -58,8 +58,10 @@ test('advertises exactly the seven tools, with instructions and listChanged', as
   expect(mcp.client.getServerCapabilities()?.tools?.listChanged).toBe(true);
 });
 
-test('server/discover gets an answer, not silence', async () => {
-  await expect(mcp.client.request({ method: 'server/discover', params: {} } as never, (await import('zod')).z.any())).rejects.toThrow(/Method not found/);
+test('server/discover gets a real result (MCP 2026-07-28), even on a 2025 connection', async () => {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  const res = (await mcp.client.request({ method: 'server/discover', params: { _meta: meta } } as never, (await import('zod')).z.any())) as Record<string, unknown>;
+  expect(res).toMatchObject({ supportedVersions: ['2026-07-28'], capabilities: { tools: { listChanged: true } } });
 });
 
 test('list_instances: both / scan, stale, notAGame, free', async () => {

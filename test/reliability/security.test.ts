@@ -72,7 +72,7 @@ test('the token is compared with timingSafeEqual, and every refusal holds on the
   expect(launched.isError ? launched.text : 'ok').toBe('ok');
   started.add(launched.json.pid);
   for (const dir of [home, join(home, 'daemon'), join(home, 'logs')]) expect(`${dir} ${(statSync(dir).mode & 0o777).toString(8)}`).toBe(`${dir} 700`);
-  for (const file of [join(home, 'daemon', 'daemon.json'), join(home, 'daemon', 'launched.json'), launched.json.logFile as string]) {
+  for (const file of [join(home, 'daemon', 'daemon.json'), join(home, 'daemon', 'token'), join(home, 'daemon', 'launched.json'), launched.json.logFile as string]) {
     expect(`${file} ${(statSync(file).mode & 0o777).toString(8)}`).toBe(`${file} 600`);
   }
 
@@ -81,14 +81,15 @@ test('the token is compared with timingSafeEqual, and every refusal holds on the
   expect(addrs.length).toBeGreaterThanOrEqual(2);
   for (const a of addrs) expect(a).toMatch(/^127\.0\.0\.1:\d+$/);
 
-  // a fresh token per daemon
+  // one token per home, kept across daemons (an HTTP client stores it; docs/DECISIONS.md), mode 0600 above
   await run(process.execPath, [CLI, 'stop'], { env: { ...process.env, ...env } });
   await waitGone(d.pid, 15000);
   await h.client.listTools();
   const d2 = await liveDaemon(home, d.pid);
   started.add(d2.pid);
-  expect(d2.token).not.toBe(d.token);
+  expect(d2.token).toBe(d.token);
   expect(d2.token).toMatch(/^[0-9a-f]{64}$/);
+  expect(readFileSync(join(home, 'daemon', 'token'), 'utf8').trim()).toBe(d2.token);
 });
 
 test('launch_instance takes only a path to a gamebridge.json: no command, port or env from tool arguments', async () => {
