@@ -58,10 +58,9 @@ test('advertises exactly the seven tools, with instructions and listChanged', as
   expect(mcp.client.getServerCapabilities()?.tools?.listChanged).toBe(true);
 });
 
-test('server/discover gets a real result (MCP 2026-07-28), even on a 2025 connection', async () => {
+test('server/discover on a 2025 connection is Method not found: the opening pinned the era (2026 openings: protocol-eras tests)', async () => {
   const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
-  const res = (await mcp.client.request({ method: 'server/discover', params: { _meta: meta } } as never, (await import('zod')).z.any())) as Record<string, unknown>;
-  expect(res).toMatchObject({ supportedVersions: ['2026-07-28'], capabilities: { tools: { listChanged: true } } });
+  await expect(mcp.client.request({ method: 'server/discover', params: { _meta: meta } } as never, (await import('zod')).z.any())).rejects.toThrow(/Method not found/);
 });
 
 test('list_instances: both / scan, stale, notAGame, free', async () => {
