@@ -99,6 +99,35 @@ module.exports = {
       to: { path: DAEMON_TOP, pathNot: '^daemon/state\\.ts$' },
     },
     {
+      name: 'web-is-self-contained',
+      comment: 'daemon/web/ (page carrier, Chromium, static files) is a service of its own: shared/ at most from the rest of the tree.',
+      severity: 'error',
+      from: { path: '^daemon/web/' },
+      to: { path: '^daemon/', pathNot: '^daemon/web/' },
+    },
+    {
+      name: 'kit-core-is-platform-neutral',
+      comment: 'The game kit core runs in Node and in a browser page: no node builtins (the carriers index.ts and registry.ts may).',
+      severity: 'error',
+      from: { path: '^examples/game-kit/(core|args|input|clock|builtins|types|web)\\.ts$' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'dashboard-works-through-its-host',
+      comment:
+        'daemon/dashboard/ is loaded from disk on first use, outside the bundle: a run-time import of daemon or shared code would load a second copy of it (two error classes, two caches). It sees the daemon through DashboardHost, with type-only imports.',
+      severity: 'error',
+      from: { path: '^daemon/dashboard/' },
+      to: { path: '^(daemon|shared)/', pathNot: '^daemon/dashboard/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'page-is-browser-code',
+      comment: 'dashboard/ (the page) runs in the browser: it takes only types from the daemon (the event stream\'s shapes).',
+      severity: 'error',
+      from: { path: '^dashboard/' },
+      to: { path: '^(proxy|cli|daemon|shared|examples|bench|test)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'examples-use-the-package-surface',
       comment: 'The game kit and the example game are what a game author writes: they use shared/ helpers at most, never the daemon.',
       severity: 'error',

@@ -253,7 +253,7 @@ export function benchEnv(home: string, extra: Record<string, string> = {}): Reco
 }
 
 /** The SDK client on the real CLI: `mode` proxy (daemon pair) or in-process (--no-daemon). */
-export async function connectMcp(reaper: Reaper, mode: 'proxy' | 'in-process', home: string, args: string[] = [], cwd?: string): Promise<Mcp> {
+export async function connectMcp(reaper: Reaper, mode: 'proxy' | 'in-process', home: string, args: string[] = [], cwd?: string, as = { name: 'bench', version: '1.0.0' }): Promise<Mcp> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, ...(mode === 'in-process' ? ['--no-daemon'] : []), ...args],
@@ -262,7 +262,7 @@ export async function connectMcp(reaper: Reaper, mode: 'proxy' | 'in-process', h
     stderr: 'pipe',
   });
   transport.stderr?.on('data', () => undefined);
-  const client = new Client({ name: 'bench', version: '1.0.0' });
+  const client = new Client(as);
   await client.connect(transport);
   const pid = transport.pid!;
   reaper.track(pid);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run bench`: the seven measurements of docs/PERFORMANCE.md, each beside its reference in the same
+ * `npm run bench`: the measurements of docs/PERFORMANCE.md, each beside its reference in the same
  * run. Prints a table, writes bench/results.json. Not a test: nothing here fails on a figure.
  *
  * Env: BENCH_QUICK=1 (smoke run, small counts), BENCH_ONLY=latency,startup,... (a subset),
@@ -12,6 +12,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { DIST, log, Reaper } from './harness.js';
 import { measureConfirm } from './confirm.js';
+import { measureDashboard } from './dashboard.js';
 import { measureDiscovery } from './discovery.js';
 import { measureHttp } from './http.js';
 import { measureLatency } from './latency.js';
@@ -48,6 +49,7 @@ const MEASUREMENTS: Record<string, (r: Reaper, c: BenchConfig) => Promise<Measur
   throughput: measureThroughput,
   memory: measureMemory,
   http: measureHttp,
+  dashboard: measureDashboard,
 };
 
 function machine() {

@@ -9,7 +9,7 @@ import { bridgeHome, homePaths } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
 import { isBridgeError } from '../shared/errors.js';
 
-export const COMMANDS = ['daemon', 'status', 'stop', 'token', 'doctor', 'init', 'demo'] as const;
+export const COMMANDS = ['daemon', 'status', 'stop', 'token', 'dashboard', 'doctor', 'init', 'demo'] as const;
 
 /** Every subcommand rejects flags it does not know, so a typo never silently does something else. */
 const strict = <T>(y: Argv<T>) => y.strict();
@@ -74,6 +74,19 @@ export async function runCli(argv: string[]): Promise<void> {
       async () => {
         const { runStop } = await import('./admin.js');
         exitCode = await runStop();
+      },
+    )
+    .command(
+      'dashboard',
+      'Print the URL of the live dashboard (games, sessions, calls) with a one-time key, and open it in a browser when there is a display',
+      (y) =>
+        strict(y)
+          .option('open', { type: 'boolean', default: true, describe: '--no-open: only print the URL' })
+          .example('$0 dashboard', 'print the URL and open it')
+          .example('$0 dashboard --no-open', 'print the URL only (e.g. over SSH, then forward the port)'),
+      async (a) => {
+        const { runDashboard } = await import('./dashboard.js');
+        exitCode = await runDashboard({ open: a.open !== false });
       },
     )
     .command(

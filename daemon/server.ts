@@ -3,8 +3,10 @@
  * the WebSocket upgrade, guarded by token, Origin and Host checks. Each connection says `hello`,
  * gets `welcome`, and becomes one engine session over a WsTransport.
  *
- * Authenticated plain-HTTP routes: `GET /status` and `POST /stop` for the CLI, and `/mcp`, MCP
- * over Streamable HTTP (daemon/http/mcp-route.ts, loaded on its first request).
+ * Authenticated plain-HTTP routes: `GET /status`, `POST /stop` and `POST /dashboard/key` for the
+ * CLI, and `/mcp`, MCP over Streamable HTTP (daemon/http/mcp-route.ts, loaded on its first request).
+ * The dashboard's page (/dashboard...) is checked for Host here and by its own module for the
+ * rest (key, cookie, Origin); that module is loaded on the first request for it.
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -17,6 +19,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { WsTransport } from './transport.js';
 import type { DaemonState } from './state.js';
 import { createEngineSession, type EngineSession } from './sessions/session.js';
+import { isDashboardPage, loadDashboard, type Dashboard } from './dashboard-loader.js';
 import { httpSessionConfig, sessionConfig } from './sessions/client-config.js';
 import type { McpHttpRoute } from './http/mcp-route.js';
 
@@ -44,6 +47,7 @@ export class DaemonServer {
   private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 64 * 1024 * 1024 });
   private readonly sockets = new Set<WebSocket>();
   private readonly tokenBuf: Buffer;
+  private dashboardModule?: Promise<Dashboard>;
   port = 0;
   private mcpRoute?: Promise<McpHttpRoute>;
 
@@ -92,6 +96,7 @@ export class DaemonServer {
   /** Close every proxy connection and HTTP session with `code` and stop accepting new ones. */
   async closeAll(code: number, reason: string): Promise<void> {
     this.http.close();
+    void this.dashboardModule?.then((d) => d.close()).catch(() => undefined);
     const route = this.mcpRoute;
     if (route) await route.then((r) => r.closeAll()).catch(() => undefined);
     const waits = [...this.sockets].map(
@@ -108,10 +113,28 @@ export class DaemonServer {
     await Promise.all(waits);
   }
 
+  private hostOk(req: IncomingMessage): boolean {
+    const host = req.headers.host;
+    return host === `127.0.0.1:${this.port}` || host === `localhost:${this.port}`;
+  }
+
+  /** The dashboard module, loaded (and given what it may see) on first use. */
+  private dashboard(): Promise<Dashboard> {
+    this.dashboardModule ??= loadDashboard({ state: this.opts.state, port: () => this.port, log: this.opts.log, facts: this.opts.statusFacts }).catch((e) => {
+      this.dashboardModule = undefined;
+      throw e;
+    });
+    return this.dashboardModule;
+  }
+
+  private dashboardFailed(res: ServerResponse, e: unknown): void {
+    this.opts.log(`dashboard failed: ${(e as Error)?.stack ?? String(e)}`);
+    if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end('The dashboard could not be loaded; see daemon.log.\n');
+  }
+
   /** Why a request may not talk to us, or undefined when it may. */
   private refusal(req: IncomingMessage, upgrade: boolean): { status: number; text: string } | undefined {
-    const host = req.headers.host;
-    if (host !== `127.0.0.1:${this.port}` && host !== `localhost:${this.port}`) {
+    if (!this.hostOk(req)) {
       return { status: 403, text: 'Forbidden: unexpected Host header' };
     }
     // Browsers always send Origin on a WebSocket upgrade; our proxy never does. Over plain HTTP
@@ -134,6 +157,12 @@ export class DaemonServer {
   }
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
+    if (isDashboardPage(req.url) && !(req.method === 'POST' && req.url === '/dashboard/key')) {
+      if (!this.hostOk(req)) return void res.writeHead(403, { 'content-type': 'text/plain' }).end('Forbidden: unexpected Host header\n');
+      return void this.dashboard()
+        .then((d) => d.handle(req, res))
+        .catch((e) => this.dashboardFailed(res, e));
+    }
     const refused = this.refusal(req, false);
     if (refused) {
       const headers = { 'content-type': 'text/plain', ...(refused.status === 401 ? { 'www-authenticate': 'Bearer realm="game-bridge"' } : {}) };
@@ -148,6 +177,11 @@ export class DaemonServer {
       res.writeHead(202, { 'content-type': 'application/json' }).end('{"stopping":true}');
       this.opts.onStop();
       return;
+    }
+    if (req.method === 'POST' && req.url === '/dashboard/key') {
+      return void this.dashboard()
+        .then((d) => res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(d.mintKey())))
+        .catch((e) => this.dashboardFailed(res, e));
     }
     res.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' }).end('Upgrade Required\n');
   }

@@ -8,6 +8,11 @@ import { GameClient } from './game/client.js';
 import { ManifestCache } from './game/cache.js';
 import { Launcher } from './launcher/index.js';
 import { DEFAULT_DETACHED_TTL_MS, Owners } from './launcher/owners.js';
+import { CallFeed } from './feed/calls.js';
+import { HeldInputs } from './play/held.js';
+
+/** A release is one short GET; a game that does not answer in this long releases by its own lease. */
+const RELEASE_TIMEOUT_MS = 2000;
 
 export interface DaemonStateOptions {
   home: string;
@@ -21,6 +26,8 @@ export interface SessionInfo {
   cwd: string;
   pid?: number;
   startedAt: string;
+  /** the MCP client's name and version, from its initialize */
+  client?: { name: string; version: string };
 }
 
 export class DaemonState {
@@ -29,6 +36,10 @@ export class DaemonState {
   readonly owners: Owners;
   readonly sessions = new Map<string, SessionInfo>();
   readonly startedAt = new Date();
+  /** every session's last tool calls (the dashboard's feed) */
+  readonly feed = new CallFeed();
+  /** the inputs each session holds on each game, released when it ends (play/held.ts) */
+  readonly held = new HeldInputs();
   private clients = new Map<string, GameClient>();
   /** listeners told when the set of live instances may have changed (eager mode) */
   readonly instanceListeners = new Set<() => void>();
@@ -43,6 +54,7 @@ export class DaemonState {
     const portChanged = (port: number) => {
       this.cache.forget(port);
       this.owners.forget(port);
+      this.held.forget(port);
       this.notifyInstancesChanged();
     };
     this.launcher.on('launched', (inst: { port: number }) => portChanged(inst.port));
@@ -89,6 +101,7 @@ export class DaemonState {
     if (this.sessions.get(info.id) !== info) return;
     this.sessions.delete(info.id);
     this.owners.sessionEnded(info.id);
+    void this.held.releaseOwner(info.id, (port) => this.client(port, RELEASE_TIMEOUT_MS));
   }
 
   sessionCount(): number {
@@ -104,6 +117,8 @@ export class DaemonState {
   }
 
   async reapAll(): Promise<void> {
+    // First, so a game this daemon did not launch (it outlives us) is not left with our inputs down.
+    await this.held.releaseEverything((port) => this.client(port, RELEASE_TIMEOUT_MS));
     await this.launcher.reapAll();
   }
 

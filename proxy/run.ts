@@ -10,8 +10,8 @@ import { VERSION } from '../shared/version.js';
 import { Link, MAX_FAILED_STARTS } from './link.js';
 import { interruptedAnswer, PendingTable, planReplay, requestKey, SessionMemory, unavailableAnswer, type ClientRequest } from './replay.js';
 import { classifyLine, Stdio, type Json } from '../shared/stdio-lines.js';
-import { discoverResult, PROTOCOL_VERSION_META } from '../shared/server-identity.js';
 import { stringEnv } from '../shared/env.js';
+import { discoverResult, PROTOCOL_VERSION_META } from '../shared/server-identity.js';
 
 /** How long a request may wait for a daemon that is down before it is answered with an error. */
 export const RECONNECT_DEADLINE_MS = Number(process.env.GAME_BRIDGE_RECONNECT_DEADLINE_MS) || 30000;

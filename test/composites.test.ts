@@ -11,7 +11,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { freeRange } from './helpers/ports.js';
-import { CLI, EXAMPLE_GAME, ROOT, Reaper, healthOk, removeDir, startExampleGame, stopDaemon, tempHome, waitFor } from './helpers/procs.js';
+import { writeProject } from './helpers/project.js';
+import { CLI, ROOT, Reaper, healthOk, removeDir, startExampleGame, stopDaemon, tempHome, waitFor } from './helpers/procs.js';
 
 const reaper = new Reaper();
 let home: string;
@@ -54,10 +55,7 @@ beforeAll(async () => {
   mkdirSync(join(project, 'bridge'));
   [port] = await freeRange(1);
   await startExampleGame(reaper, port, [], { GAME_BRIDGE_HOME: home });
-  writeFileSync(
-    join(project, 'gamebridge.json'),
-    JSON.stringify({ name: 'Crate Stack', launch: { command: `node ${EXAMPLE_GAME} --port {port}`, portRange: String(port) }, composites: './bridge/composites.mjs' }),
-  );
+  writeProject(project, { ports: [port], extra: { composites: './bridge/composites.mjs' } });
   writeModule(1);
   // the real proxy, which starts a daemon for this home; the session's cwd is the project
   mcp = await connect({ args: ['--port', String(port), '--no-scan'], env: { GAME_BRIDGE_HOME: home }, cwd: project });

@@ -120,6 +120,48 @@ describe('scanPorts', () => {
   });
 });
 
+describe('what counts as a game', () => {
+  const servers: http.Server[] = [];
+  afterEach(() => {
+    for (const s of servers.splice(0)) {
+      s.closeAllConnections();
+      s.close();
+    }
+  });
+  /** A real HTTP server on a free port whose /health answers `health` after `delayMs`. */
+  async function healthServer(health: string, delayMs = 0): Promise<number> {
+    const port = await freePort();
+    const s = http.createServer((req, res) => {
+      const body = (req.url ?? '').startsWith('/health') ? health : '{}';
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(body), delayMs);
+    });
+    servers.push(s);
+    await new Promise<void>((r) => s.listen(port, '127.0.0.1', () => r()));
+    return port;
+  }
+
+  test('a /health answering 200 without ok: true is not a game, in a scan and in list_instances', async () => {
+    const shapes = ['{}', '{"ok": false, "frame": 3}', '{"ok": "true"}', '{"frame": 3}'];
+    const ports = await Promise.all(shapes.map((h) => healthServer(h)));
+    const probes = await scanPorts(ports);
+    for (const p of probes) expect(p).toEqual({ port: p.port, kind: 'notAGame', detail: 'GET /health did not answer {"ok": true}' });
+    const home = tempHome();
+    try {
+      const r = await listInstances({ config: config(home, ports.join(',')), cache: new ManifestCache(), clients: (p) => new GameClient(p) });
+      expect(r.live).toEqual([]);
+      expect(r.notAGame.map((n) => n.port).sort()).toEqual([...ports].sort());
+    } finally {
+      removeDir(home);
+    }
+  });
+
+  test('a busy game answering /health after 600 ms is live: a probe that timed out is tried once more, longer', async () => {
+    const port = await healthServer('{"ok": true, "frame": 1}', 600);
+    const [probe] = await scanPorts([port]);
+    expect(probe).toMatchObject({ port, kind: 'live', health: { ok: true, frame: 1 } });
+  });
+});
+
 describe('listInstances', () => {
   let home: string;
   let regDir: string;

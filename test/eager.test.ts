@@ -3,17 +3,17 @@
  * flatly under names that cannot collide (`g<port>_<toolset>_<tool>`), and
  * `notifications/tools/list_changed` when a game is launched, appears in the scan range, or stops.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { call, connect, type McpHandle } from './helpers/mcp.js';
-import { freeRange } from './helpers/ports.js';
-import { EXAMPLE_GAME, Reaper, removeDir, startExampleGame, stopDaemon, tempHome, waitFor } from './helpers/procs.js';
+import { holdRange, type HeldPorts } from './helpers/ports.js';
+import { writeProject } from './helpers/project.js';
+import { Reaper, removeDir, startExampleGame, stopDaemon, tempHome, waitFor } from './helpers/procs.js';
 
 const reaper = new Reaper();
 let home: string;
 let project: string;
 let ports: number[];
+let held: HeldPorts;
 let mcp: McpHandle;
 let changes = 0;
 
@@ -23,12 +23,12 @@ const waitChange = async (after: number) => waitFor('tools/list_changed', () => 
 beforeAll(async () => {
   home = tempHome();
   project = tempHome('gb-eager-project-');
-  // ports[0]: a game already running; ports[1]: one that starts later in the scan range; ports[2..3]: launches
-  ports = await freeRange(4);
-  writeFileSync(
-    join(project, 'gamebridge.json'),
-    JSON.stringify({ name: 'Crate Stack', launch: { command: `node ${EXAMPLE_GAME} --port {port} --name "Crate Stack B"`, portRange: `${ports[2]}-${ports[3]}` } }),
-  );
+  // ports[0]: a game already running; ports[1]: one that starts later in the scan range; ports[2..3]:
+  // launches. Each stays held until its test binds it.
+  held = await holdRange(4);
+  ports = held.ports;
+  writeProject(project, { ports: ports.slice(2), gameArgs: '--name "Crate Stack B"' });
+  await held.release(ports[0]);
   await startExampleGame(reaper, ports[0], [], { GAME_BRIDGE_HOME: home });
   mcp = await connect({ args: ['--eager', '--scan-range', `${ports[0]}-${ports[1]}`], env: { GAME_BRIDGE_HOME: home }, cwd: project });
   mcp.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
@@ -37,6 +37,7 @@ beforeAll(async () => {
 }, 60000);
 
 afterAll(async () => {
+  await held?.release();
   await mcp?.close();
   stopDaemon(home);
   await reaper.reap();
@@ -56,6 +57,7 @@ test('the seven tools plus every tool of the running game, flat', async () => {
 
 test('launching a second game sends tools/list_changed; its tools appear under their own names and work', async () => {
   const before = changes;
+  await held.release(ports[2], ports[3]);
   const launched = await call(mcp, 'launch_instance');
   expect(launched.isError).toBe(false);
   const port = launched.json.port as number;
@@ -83,6 +85,7 @@ test('launching a second game sends tools/list_changed; its tools appear under t
 
 test('a game that starts in the scan range on its own is noticed too', async () => {
   const before = changes;
+  await held.release(ports[1]);
   await startExampleGame(reaper, ports[1], ['--name', 'Crate Stack C'], { GAME_BRIDGE_HOME: home });
   await waitChange(before);
   expect(await toolNames()).toContain(`g${ports[1]}_play_drop`);

@@ -123,6 +123,7 @@ test('frames-advanced when the game publishes no completedCommandId', async () =
 });
 
 test('wait_for matches, and times out clearly', async () => {
+  await gameCall(mcp, crate, 'start');
   const ok = await gameCall(mcp, crate, 'wait_for', { path: 'frame', gt: 0, timeoutMs: 2000 });
   expect(ok.json).toMatchObject({ matched: true });
   const screen = await gameCall(mcp, crate, 'wait_for', { path: 'ui.screen', equals: 'GameScreen', timeoutMs: 2000 });
@@ -133,6 +134,7 @@ test('wait_for matches, and times out clearly', async () => {
 });
 
 test('get_state with a path, and a missing path says what exists', async () => {
+  await gameCall(mcp, crate, 'start');
   const r = await gameCall(mcp, crate, 'get_state', { path: 'ui.screen' });
   expect(r.json.value).toBe('GameScreen');
   const miss = await gameCall(mcp, crate, 'get_state', { path: 'game.nope' });
@@ -149,15 +151,38 @@ test('GameOffline and NotAGameSurface texts', async () => {
 });
 
 test('CommandTimeout when the game freezes', async () => {
+  const frozen = await freePort(); // a game of its own: the shared one must not stall the other tests
+  await startExampleGame(reaper, frozen, [], { GAME_BRIDGE_HOME: home });
   const h = await connect({ args: ['--no-daemon', '--timeout', '400', '--no-scan'], env: { GAME_BRIDGE_HOME: home } });
   try {
-    const r = await gameCall(h, crate, 'freeze', { ms: 1500 });
+    const r = await gameCall(h, frozen, 'freeze', { ms: 1500 });
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(new RegExp(`^CommandTimeout: Command 'freeze' was queued on port ${crate} but was not applied within 400ms`));
+    expect(r.text).toMatch(new RegExp(`^CommandTimeout: Command 'freeze' was queued on port ${frozen} but was not applied within 400ms`));
   } finally {
     await h.close();
   }
-  await new Promise((r) => setTimeout(r, 1300)); // let the game thaw for the next tests
+});
+
+test('every wait_for operator, through the bridge: each holds when it should and times out when it should not', async () => {
+  // game.seed is 'crates' and frame only grows, whatever other tests did to this game
+  const cases: Array<[Record<string, unknown>, Record<string, unknown>]> = [
+    [{ path: 'game.seed', equals: 'crates' }, { path: 'game.seed', equals: 'boxes' }],
+    [{ path: 'game.seed', notEquals: 'boxes' }, { path: 'game.seed', notEquals: 'crates' }],
+    [{ path: 'frame', gt: 0 }, { path: 'frame', gt: 1e15 }],
+    [{ path: 'frame', gte: 1 }, { path: 'frame', gte: 1e15 }],
+    [{ path: 'frame', lt: 1e15 }, { path: 'frame', lt: 0 }],
+    [{ path: 'frame', lte: 1e15 }, { path: 'frame', lte: 0 }],
+    [{ path: 'game.seed', contains: 'rat' }, { path: 'game.seed', contains: 'box' }],
+    [{ path: 'game.seed', matches: '^cr.*s$' }, { path: 'game.seed', matches: '^box' }],
+    [{ path: 'game.seed', exists: true }, { path: 'game.nope', exists: true }],
+    [{ path: 'game.nope', exists: false }, { path: 'game.seed', exists: false }],
+  ];
+  for (const [holds, never] of cases) {
+    const yes = await gameCall(mcp, crate, 'wait_for', { ...holds, timeoutMs: 2000 });
+    expect(`${JSON.stringify(holds)} → ${yes.isError ? yes.text : yes.json.matched}`).toBe(`${JSON.stringify(holds)} → true`);
+    const no = await gameCall(mcp, crate, 'wait_for', { ...never, timeoutMs: 150 });
+    expect(`${JSON.stringify(never)} → ${no.text.split(':')[0]}`).toBe(`${JSON.stringify(never)} → CommandTimeout`);
+  }
 });
 
 test('bad arguments get BridgeUsageError, not a protocol error', async () => {
@@ -169,13 +194,19 @@ test('bad arguments get BridgeUsageError, not a protocol error', async () => {
   expect(notTool.text).toMatch(/^BridgeUsageError: There is no MCP tool 'drop'.*call_tool/);
 });
 
-test('bounded answers: a huge state is cut with a marker', async () => {
-  const h = await connect({ args: ['--no-daemon', '--max-chars', '600', '--no-scan'], env: { GAME_BRIDGE_HOME: home } });
+test('bounded answers: a state over --max-chars is cut with a marker', async () => {
+  // A state of known size, whatever earlier tests left: a new round and five crates in one column.
+  await gameCall(mcp, crate, 'start');
+  for (let i = 0; i < 5; i++) await gameCall(mcp, crate, 'drop', { x: 50, settle: false });
+  const whole = (await gameCall(mcp, crate, 'get_state')).text.length;
+  const max = 500; // the smallest --max-chars there is
+  expect(whole).toBeGreaterThan(max + 200);
+  const h = await connect({ args: ['--no-daemon', '--max-chars', String(max), '--no-scan'], env: { GAME_BRIDGE_HOME: home } });
   try {
     const r = await gameCall(h, crate, 'get_state');
     expect(r.json.truncated).toBe(true);
     expect(r.json.note).toMatch(/get_state \{path/);
-    expect(r.text.length).toBeLessThan(1200);
+    expect(r.text.length).toBeLessThanOrEqual(max);
   } finally {
     await h.close();
   }

@@ -3,10 +3,10 @@
  * example game end to end, and the listener refuses a missing or wrong token (401) and a
  * foreign Origin (403); a pinned port that is taken is a clear error.
  */
+import { writeProject } from './helpers/project.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CLI, collectOutput, exitCode, Reaper, removeDir, tempHome, waitGone } from './helpers/procs.js';
-import { exampleProject } from './helpers/fault.js';
 import { freeRange } from './helpers/ports.js';
 import { endHttpDaemon, startHttpDaemon, type HttpDaemon } from './helpers/http-daemon.js';
 import { join } from 'node:path';
@@ -51,7 +51,7 @@ async function callJson(client: Client, name: string, args: Record<string, unkno
 
 test('an HTTP client launches the example game, drives it, reads its state and stops it', async () => {
   d = await startHttpDaemon(reaper);
-  const project = exampleProject(d.home, await freeRange(3));
+  const project = writeProject(join(d.home, 'project'), { ports: await freeRange(3) }).root;
   const client = await httpClient(d);
   expect((await client.listTools()).tools.map((t) => t.name)).toHaveLength(7);
 

@@ -2,10 +2,11 @@
  * launch_instance / stop_instance / instance_log through the real stdio server (--no-daemon),
  * and the in-process server reaping every game it launched when it shuts down.
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { call, connect, gameCall } from './helpers/mcp.js';
 import { freeRange } from './helpers/ports.js';
+import { writeProject } from './helpers/project.js';
 import { alive, EXAMPLE_GAME, removeDir, tempHome, waitGone } from './helpers/procs.js';
 
 const dirs: string[] = [];
@@ -31,16 +32,7 @@ async function project(extraArgs = '', readyTimeoutMs = 20000) {
   const home = tempHome();
   dirs.push(home);
   const range = await freeRange(4);
-  const root = join(home, 'project');
-  const cwd = join(root, 'a', 'b');
-  mkdirSync(cwd, { recursive: true });
-  writeFileSync(
-    join(root, 'gamebridge.json'),
-    JSON.stringify({
-      name: 'Crate Stack',
-      launch: { command: `"${process.execPath}" "${EXAMPLE_GAME}" --port {port} ${extraArgs}`, cwd: '.', portRange: `${range[0]}-${range[3]}`, readyTimeoutMs },
-    }),
-  );
+  const { root, cwd } = writeProject(join(home, 'project'), { ports: range, gameArgs: extraArgs, readyTimeoutMs, launch: { cwd: '.' }, subdir: join('a', 'b') });
   return { home, range, root, cwd };
 }
 

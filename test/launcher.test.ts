@@ -7,10 +7,12 @@ import { mkdirSync, readFileSync, statSync, writeFileSync, existsSync } from 'no
 import net from 'node:net';
 import { join } from 'node:path';
 import { Launcher, findDeclaration, type LaunchedInstance } from '../daemon/launcher/index.js';
+import { readLaunched } from '../daemon/launcher/persist.js';
 import { GameClient } from '../daemon/game/client.js';
 import { BridgeError, type UsageFacts } from '../shared/errors.js';
 import { homePaths } from '../shared/paths.js';
 import { freePort, freeRange } from './helpers/ports.js';
+import { writeProject, type Project, type ProjectOptions } from './helpers/project.js';
 import { EXAMPLE_GAME, Reaper, alive, groupGone, healthOk, removeDir, startExampleGame, tempHome, waitFor, waitGone } from './helpers/procs.js';
 
 const GAME = `node "${EXAMPLE_GAME}" --port {port}`;
@@ -31,13 +33,8 @@ function clientEnv(): Record<string, string> {
 }
 
 /** A project: gamebridge.json in `root`, and a cwd two folders below it. */
-function project(launch: Record<string, unknown>, extra: Record<string, unknown> = {}): { root: string; cwd: string; file: string } {
-  const root = join(home, 'project');
-  const cwd = join(root, 'src', 'deep');
-  mkdirSync(cwd, { recursive: true });
-  const file = join(root, 'gamebridge.json');
-  writeFileSync(file, JSON.stringify({ name: 'Crate Stack (declared)', launch, ...extra }, null, 2));
-  return { root, cwd, file };
+function project(o: Omit<ProjectOptions, 'name' | 'subdir'>): Project {
+  return writeProject(join(home, 'project'), { name: 'Crate Stack (declared)', subdir: join('src', 'deep'), ...o });
 }
 
 function track(inst: { pid: number } | LaunchedInstance): void {
@@ -94,10 +91,9 @@ test('launches from a gamebridge.json two folders above cwd, logs its output, st
   const range = await freeRange(4);
   const { root, cwd, file } = project({
     command: `${GAME} --name "$GAME_LABEL"`,
-    cwd: '.',
-    portRange: `${range[0]}-${range[range.length - 1]}`,
+    ports: range,
     readyTimeoutMs: 20000,
-    env: { GAME_LABEL: 'Crates on {port}' },
+    launch: { cwd: '.', env: { GAME_LABEL: 'Crates on {port}' } },
   });
   const inst = await launch(cwd, { owner: 'session-1' });
 
@@ -143,7 +139,7 @@ test('launches from a gamebridge.json two folders above cwd, logs its output, st
 
 test('a game that crashes at start fails loudly: exit code, command, cwd, log path, its own last output', async () => {
   const [port] = await freeRange(1);
-  const { root, cwd } = project({ command: `${GAME} --crash-at-start`, portRange: String(port), readyTimeoutMs: 20000 });
+  const { root, cwd } = project({ command: `${GAME} --crash-at-start`, ports: [port], readyTimeoutMs: 20000 });
   const err = await rejection(launch(cwd));
   expect(err).toBeInstanceOf(BridgeError);
   expect(err.kind).toBe('BridgeUsageError');
@@ -163,7 +159,7 @@ test('a game that crashes at start fails loudly: exit code, command, cwd, log pa
 
 test('a game slower than readyTimeoutMs gets a clear timeout error and is reaped', async () => {
   const [port] = await freeRange(1);
-  const { cwd } = project({ command: `${GAME} --slow-start 60000`, portRange: String(port), readyTimeoutMs: 1500 });
+  const { cwd } = project({ command: `${GAME} --slow-start 60000`, ports: [port], readyTimeoutMs: 1500 });
   const err = await rejection(launch(cwd));
   expect(err.kind).toBe('BridgeUsageError');
   expect(err.message.split('\n')[0]).toBe(`Launch failed on port ${port}: the game did not answer /health within 1500ms.`);
@@ -177,9 +173,23 @@ test('a game slower than readyTimeoutMs gets a clear timeout error and is reaped
 });
 
 test('ten concurrent launches get ten distinct ports; reapAll stops them all', async () => {
+  // Every game waits for a go-file before it binds, so while the ten launches are in flight no
+  // port is taken yet and every probe of the range finds it free: only the allocator's own
+  // reservation keeps two launches off one port. Each launch is started once the previous one
+  // has spawned (its allocation is over), so the probes cannot collide with each other either.
   const range = await freeRange(12);
-  const { cwd } = project({ command: GAME, portRange: `${range[0]}-${range[11]}`, readyTimeoutMs: 30000 });
-  const all = await Promise.all(Array.from({ length: 10 }, () => launch(cwd)));
+  const go = join(home, 'go');
+  const { cwd } = project({ command: `while [ ! -e "${go}" ]; do sleep 0.02; done; exec ${GAME}`, ports: range, readyTimeoutMs: 30000 });
+  const launches: Array<Promise<LaunchedInstance>> = [];
+  for (let i = 0; i < 10; i++) {
+    const pending = launch(cwd);
+    pending.catch(() => undefined); // awaited below; a failure must not be unhandled meanwhile
+    launches.push(pending);
+    await waitFor(`launch ${i + 1} spawned`, () => startingLaunches().length === i + 1, 20000);
+  }
+  for (const s of startingLaunches()) groups.add(s.pid);
+  writeFileSync(go, '');
+  const all = await Promise.all(launches);
   const ports = all.map((i) => i.port);
   expect(new Set(ports).size).toBe(10);
   for (const p of ports) expect(range).toContain(p);
@@ -190,6 +200,25 @@ test('ten concurrent launches get ten distinct ports; reapAll stops them all', a
   expect(reaped.map((r) => r.port).sort()).toEqual([...ports].sort());
   for (const i of all) expect(await waitGone(i.pid, 3000)).toBe(true);
   expect(launcher.list()).toEqual([]);
+});
+
+/** Launches spawned but not yet answering /health, as launched.json records them. */
+function startingLaunches(): LaunchedInstance[] {
+  return readLaunched(homePaths(home).launchedJson).filter((i) => i.starting);
+}
+
+test('after a clean close, what the game left behind in its process group is reaped too', async () => {
+  const [port] = await freeRange(1);
+  // a wrapper that leaves a helper behind, then becomes the game
+  const { cwd } = project({ command: `sleep 600 & echo "helper pid $!"; exec ${GAME}`, ports: [port], readyTimeoutMs: 20000 });
+  const inst = await launch(cwd);
+  const helper = await pidFromLog(inst.logFile, /helper pid (\d+)/);
+  expect(alive(helper)).toBe(true);
+  const stopped = await launcher.stop(inst.port);
+  expect(stopped).toEqual({ port: inst.port, stopped: true, how: 'closed cleanly' });
+  expect(alive(inst.pid)).toBe(false);
+  expect(await waitGone(helper, 3000)).toBe(true);
+  expect(await groupGone(inst.pid)).toBe(true);
 });
 
 test('a full port range falls back to an OS-assigned port', async () => {
@@ -205,7 +234,7 @@ test('a full port range falls back to an OS-assigned port', async () => {
     ),
   );
   cleanups.push(() => Promise.all(blockers.map((s) => new Promise<void>((r) => s.close(() => r())))).then(() => undefined));
-  const { cwd } = project({ command: GAME, portRange: `${range[0]}-${range[1]}`, readyTimeoutMs: 20000 });
+  const { cwd } = project({ command: GAME, ports: range, readyTimeoutMs: 20000 });
   const inst = await launch(cwd);
   expect(range).not.toContain(inst.port);
   expect(await healthOk(inst.port)).toBe(true);
@@ -216,7 +245,7 @@ test('a game that ignores close and SIGTERM, started through a shell wrapper, is
   const [port] = await freeRange(1);
   const { cwd } = project({
     command: `sh -c 'node "${EXAMPLE_GAME}" --port {port} --ignore-close --child & wait'`,
-    portRange: String(port),
+    ports: [port],
     readyTimeoutMs: 20000,
   });
   const inst = await launch(cwd);
@@ -249,7 +278,7 @@ http.createServer((req, res) => {
 }).listen(port, '127.0.0.1', () => console.log('stubborn up on ' + port));
 `,
   );
-  const { cwd } = project({ command: `node "${script}" {port}`, portRange: String(port), readyTimeoutMs: 20000 });
+  const { cwd } = project({ command: `node "${script}" {port}`, ports: [port], readyTimeoutMs: 20000 });
   const inst = await launch(cwd);
   expect(inst.name).toBe('Crate Stack (declared)'); // no manifest: the declaration names it
   expect(inst.version).toBe('');
@@ -313,7 +342,7 @@ test('missing and malformed gamebridge.json: the error says where it looked and 
 
 test('a new launcher on the same home re-adopts live instances and reports dead ones gone', async () => {
   const range = await freeRange(4);
-  const { cwd } = project({ command: GAME, portRange: `${range[0]}-${range[3]}`, readyTimeoutMs: 20000 });
+  const { cwd } = project({ command: GAME, ports: range, readyTimeoutMs: 20000 });
   const a = await launch(cwd, { owner: 's1' });
   const b = await launch(cwd, { owner: 's2' });
 
@@ -345,7 +374,7 @@ test('a new launcher on the same home re-adopts live instances and reports dead 
 
 test('a launched game that exits by itself leaves the table with an exit event', async () => {
   const [port] = await freeRange(1);
-  const { cwd } = project({ command: GAME, portRange: String(port), readyTimeoutMs: 20000 });
+  const { cwd } = project({ command: GAME, ports: [port], readyTimeoutMs: 20000 });
   const inst = await launch(cwd);
   const exited = new Promise<[LaunchedInstance, number | null]>((r) => launcher.once('exit', (i, code) => r([i, code])));
   const c = new GameClient(inst.port);
@@ -360,7 +389,7 @@ test('a launched game that exits by itself leaves the table with an exit event',
 
 test('cancelling a launch through its AbortSignal kills what it started', async () => {
   const [port] = await freeRange(1);
-  const { cwd } = project({ command: `${GAME} --slow-start 60000`, portRange: String(port), readyTimeoutMs: 60000 });
+  const { cwd } = project({ command: `${GAME} --slow-start 60000`, ports: [port], readyTimeoutMs: 60000 });
   const ac = new AbortController();
   let progressed = 0;
   const pending = rejection(launch(cwd, { signal: ac.signal, onProgress: () => progressed++ }));

@@ -3,15 +3,16 @@
  * gets the right answer, an unsafe one is answered with CallInterrupted and reaches the game
  * exactly once, and a launched game outlives its client and the daemon and is re-adopted.
  */
-import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { gameState } from './helpers/fault.js';
+import { fixtureGame, fixtureHealth, getJson, startFixture } from './helpers/fixture-game.js';
 import { call, gameCall } from './helpers/mcp.js';
-import { gameState, sleep } from './helpers/fault.js';
 import { pairSuite } from './helpers/pair.js';
 import { freePort } from './helpers/ports.js';
-import { alive, CLI, EXAMPLE_GAME, startExampleGame, waitFor, waitGone } from './helpers/procs.js';
+import { writeProject } from './helpers/project.js';
+import { alive, CLI, startExampleGame, waitFor, waitGone } from './helpers/procs.js';
 
 const run = promisify(execFile);
 const suite = pairSuite('gb-pairg-');
@@ -25,51 +26,61 @@ async function gameCommand(port: number, query: string): Promise<void> {
 }
 
 test('a safe call in flight (wait_for) survives kill -9 of the daemon and gets the right answer', async () => {
-  const port = await freePort();
-  await startExampleGame(reaper, port, [], suite.env);
+  const port = await startFixture(reaper, suite.env, suite.trackGroup);
   const h = await open();
   await gameCall(h, port, 'health');
   const first = await daemonPid();
   const waiting = gameCall(h, port, 'wait_for', { path: 'game.bumps.y', equals: 1, timeoutMs: 30000 }, 60000);
-  await sleep(1500); // acked (safe) and waiting on the game
+  const polled = (await fixtureHealth(port)).statePolls;
+  await waitFor('the wait_for polling the game', async () => (await fixtureHealth(port)).statePolls >= polled + 2, 20000);
   process.kill(first, 'SIGKILL');
   await waitGone(first);
-  await gameCommand(port, 'cmd=bump&tag=y');
+  await getJson(port, '/command?cmd=bump&tag=y');
   const r = await waiting;
   expect(r.isError).toBe(false);
   expect(r.text).toContain('"matched":true');
-  expect((await gameState(port)).game.bumps.y).toBe(1);
+  expect((await fixtureGame(port)).bumps.y).toBe(1);
   expect(await daemonPid(first)).not.toBe(first);
 });
 
-test('an unsafe call acked before kill -9 is answered CallInterrupted and reaches the game exactly once', async () => {
-  const port = await freePort();
-  await startExampleGame(reaper, port, [], suite.env);
-  const h = await open();
-  await gameCall(h, port, 'peek'); // manifest cached: the next call goes straight to /command
-  const first = await daemonPid();
-  await gameCommand(port, 'cmd=freeze&ms=4000'); // the game stalls, so the bump's sync wait is long
-  const bumping = gameCall(h, port, 'bump', { tag: 'x' }, 60000);
-  // The ack comes back within milliseconds; 1.5 s leaves room for a loaded machine while the
-  // game is still frozen (so the bump is in flight, not yet applied, when the daemon dies).
-  await sleep(1500);
-  process.kill(first, 'SIGKILL');
-  const r = await bumping;
-  expect(r.isError).toBe(true);
-  expect(r.text).toMatch(/^CallInterrupted: /);
-  await waitFor('the bump applied after the freeze', async () => (await gameState(port)).game.bumps.x === 1, 20000);
-  await sleep(1500); // nothing re-sent it
-  expect((await gameState(port)).game.bumps.x).toBe(1);
-  // the session goes on with the new daemon
-  const again = await gameCall(h, port, 'get_state', { path: 'game.bumps.x' });
-  expect(again.isError).toBe(false);
-});
+/** Bytes sent to the game on `port` that it has not read yet (ss: Recv-Q of its accepted sockets). */
+function unreadBytesAt(port: number): number {
+  const out = execFileSync('ss', ['-tnH', 'state', 'established', `( sport = :${port} )`], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .filter((l) => l.trim())
+    .reduce((sum, l) => sum + Number(l.trim().split(/\s+/)[0]), 0);
+}
+
+for (const [what, gameArgs, via] of [
+  ['a tool of its manifest', [], 'manifest'],
+  ['a raw command its manifest does not list', ['--no-tools'], 'passthrough'],
+] as const) {
+  test(`an unsafe call (${what}) acked before kill -9 is answered CallInterrupted and reaches the game exactly once`, async () => {
+    const port = await freePort();
+    await startExampleGame(reaper, port, [...gameArgs], suite.env);
+    const h = await open();
+    expect((await gameCall(h, port, 'peek')).json.via).toBe(via); // the manifest is cached: the replay verdict reads it
+    const first = await daemonPid();
+    await gameCommand(port, 'cmd=freeze&ms=4000'); // the game stalls, HTTP included
+    const bumping = gameCall(h, port, 'bump', { tag: 'x' }, 60000);
+    // The daemon acks a request before it runs it: once the bump waits unread at the frozen
+    // game, it was acked (as unsafe, unless the verdict is wrong) and is in flight.
+    await waitFor('the bump waiting at the frozen game', () => unreadBytesAt(port) > 0, 3000);
+    process.kill(first, 'SIGKILL');
+    const r = await bumping;
+    expect(r.text).toMatch(/^CallInterrupted: /);
+    await waitFor('the bump applied after the freeze', async () => (await gameState(port)).game.bumps.x === 1, 20000);
+    // A re-sent bump would have reached the game before this one, sent after the answer.
+    const after = await gameCall(h, port, 'bump', { tag: 'after' }, 30000);
+    expect(after.isError ? after.text : 'ok').toBe('ok');
+    expect((await gameState(port)).game.bumps).toEqual({ x: 1, after: 1 });
+  });
+}
 
 test('a launched game outlives its client and a daemon kill -9, is re-adopted, and `stop` reaps it', async () => {
-  const project = join(suite.home, 'project');
-  mkdirSync(project);
   const gamePort = await freePort();
-  writeFileSync(join(project, 'gamebridge.json'), JSON.stringify({ name: 'Crates', launch: { command: `node "${EXAMPLE_GAME}" --port {port}`, portRange: String(gamePort), readyTimeoutMs: 30000 } }));
+  const project = writeProject(join(suite.home, 'project'), { name: 'Crates', ports: [gamePort] }).root;
   const h = await open(project);
   const launched = await call(h, 'launch_instance', {}, 60000);
   expect(launched.isError ? launched.text : 'ok').toBe('ok');
@@ -109,15 +120,19 @@ test('a request the client cancelled is not re-sent after a daemon restart', asy
   send({ method: 'notifications/initialized' });
   // a safe call that would answer (CommandTimeout) 2.5 s after it starts, if it ever ran again
   send({ id: 5, method: 'tools/call', params: { name: 'call_tool', arguments: { port, name: 'wait_for', arguments: { path: 'game.never', exists: true, timeoutMs: 2500 } } } });
-  await sleep(500);
   send({ method: 'notifications/cancelled', params: { requestId: 5, reason: 'the user gave up' } });
-  await sleep(300);
+  // The proxy reads its stdin in order: once the ping is answered, it has seen the cancellation.
+  send({ id: 4, method: 'ping' });
+  await waitFor('the ping after the cancellation answered', () => answered(4));
   const first = await daemonPid();
   process.kill(first, 'SIGKILL');
   send({ id: 6, method: 'ping' });
   send({ id: 7, method: 'tools/list' });
   await waitFor('tools/list answered by a new daemon', () => answered(7), 20000);
-  await sleep(3500); // a re-sent wait_for would have answered by now
+  // The same wait, sent after the reconnect: a re-sent request 5 went out before it, so it
+  // would be answered first.
+  send({ id: 8, method: 'tools/call', params: { name: 'call_tool', arguments: { port, name: 'wait_for', arguments: { path: 'game.never', exists: true, timeoutMs: 2500 } } } });
+  await waitFor('the second wait answered', () => answered(8), 20000);
   expect(answered(5)).toBe(false);
   proxy.stdin.end();
 });

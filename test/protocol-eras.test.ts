@@ -1,14 +1,16 @@
+import { join } from 'node:path';
 /**
  * MCP 2026-07-28 (server/discover, per-request _meta) beside 2025-11-25 (initialize), through the
  * real proxy, the in-process engine and HTTP, with the SDK v2 client in each mode.
  */
+import { writeProject } from './helpers/project.js';
 import type { Client } from '@modelcontextprotocol/client';
 import { CLI, Reaper, removeDir, tempHome, waitGone } from './helpers/procs.js';
 import { freePort, freeRange } from './helpers/ports.js';
 import { createServer, type Server } from 'node:net';
 import { endHttpDaemon, startHttpDaemon, type HttpDaemon } from './helpers/http-daemon.js';
 import { httpClientV2, stdioClient, toolJson, type EraMode } from './helpers/v2-client.js';
-import { daemonFacts, exampleProject, liveDaemon, sleep } from './helpers/fault.js';
+import { daemonFacts, liveDaemon, sleep } from './helpers/fault.js';
 import { discoverResult, INSTRUCTIONS } from '../shared/server-identity.js';
 import { BRIDGE_TOOL_NAMES } from '../daemon/game/manifest.js';
 
@@ -141,7 +143,7 @@ test('server/discover is answered by the proxy at once while the daemon cannot c
 });
 
 test('a 2026 wait_for in flight when the daemon is killed is re-sent (safe) and answered by the next daemon', async () => {
-  const project = exampleProject(home, await freeRange(3));
+  const project = writeProject(join(home, 'project'), { ports: await freeRange(3) }).root;
   const { client, transport } = await stdioClient('modern', env(), [], project);
   reaper.track(transport.pid ?? undefined);
   clients.push(client);

@@ -4,28 +4,24 @@
  * by the next session that uses them, and `stop` leaves nothing behind.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { call, gameCall, type McpHandle } from './helpers/mcp.js';
 import { daemonFacts } from './helpers/fault.js';
 import { pairSuite } from './helpers/pair.js';
 import { freeRange } from './helpers/ports.js';
-import { alive, CLI, EXAMPLE_GAME, groupGone, waitFor, waitGone } from './helpers/procs.js';
+import { writeProject } from './helpers/project.js';
+import { alive, CLI, groupGone, waitFor, waitGone } from './helpers/procs.js';
 
 const run = promisify(execFile);
 const suite = pairSuite('gb-sess-');
 const daemonJson = () => daemonFacts(suite.home);
 const open = (cwd: string, args: string[] = []) => suite.open(cwd, args);
 
+/** A project named `name` launching the example game (under that name) on `range`; its src/ folder. */
 function project(name: string, range: number[], extra = ''): string {
-  const dir = join(suite.home, name);
-  mkdirSync(join(dir, 'src'), { recursive: true });
-  writeFileSync(
-    join(dir, 'gamebridge.json'),
-    JSON.stringify({ name, launch: { command: `"${process.execPath}" "${EXAMPLE_GAME}" --port {port} --name ${name} ${extra}`, portRange: `${range[0]}-${range[range.length - 1]}`, readyTimeoutMs: 30000 } }),
-  );
-  return join(dir, 'src');
+  return writeProject(join(suite.home, name), { name, ports: range, gameArgs: `--name ${name} ${extra}`.trim(), subdir: 'src' }).cwd;
 }
 
 async function launch(h: McpHandle): Promise<{ port: number; pid: number; name: string }> {

@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { classifyLine } from '../shared/stdio-lines.js';
-import { CLI, removeDir, tempHome } from './helpers/procs.js';
+import { CLI, exitCode, removeDir, stopDaemon, tempHome, waitFor } from './helpers/procs.js';
 
 test('classifyLine: every malformed shape is answered, valid ones pass', () => {
   const answer = (l: string) => {
@@ -27,31 +27,31 @@ for (const mode of ['--no-daemon', 'proxy'] as const) {
     const home = tempHome();
     const args = mode === 'proxy' ? [CLI, '--no-scan'] : [CLI, '--no-daemon', '--no-scan'];
     const child = spawn(process.execPath, args, { env: { ...process.env, GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '3000' }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    const lines = [
-      'not json at all',
-      '[{"jsonrpc":"2.0","id":1,"method":"ping"}]',
-      '{"jsonrpc":"2.0","id":2,"method":"tools/list","params":"x"}',
-      '{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}',
-      '{"jsonrpc":"2.0","method":"notifications/initialized"}',
-      '{"jsonrpc":"2.0","id":4,"method":"tools/list"}',
-    ];
-    child.stdin.write(lines.join('\n') + '\n');
-    const deadline = Date.now() + 20000;
-    while (!/"id":4,"result"|"id":4,.*"result"|"result".*"id":4/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    child.stdin.end();
-    await new Promise((r) => child.once('exit', r));
-    const msgs = out.trim().split('\n').map((l) => JSON.parse(l));
-    expect(msgs.find((m) => m.id === null && m.error?.code === -32700)).toBeTruthy();
-    expect(msgs.find((m) => m.id === null && /batches/.test(m.error?.message ?? ''))).toBeTruthy();
-    expect(msgs.find((m) => m.id === 2)?.error?.code).toBe(-32600);
-    expect(msgs.find((m) => m.id === 3)?.result?.serverInfo?.name).toBe('game-bridge-mcp');
-    expect(msgs.find((m) => m.id === 4)?.result?.tools).toHaveLength(7);
-    if (mode === 'proxy') {
-      const { execFileSync } = await import('node:child_process');
-      execFileSync(process.execPath, [CLI, 'stop'], { env: { ...process.env, GAME_BRIDGE_HOME: home } });
+    try {
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      const lines = [
+        'not json at all',
+        '[{"jsonrpc":"2.0","id":1,"method":"ping"}]',
+        '{"jsonrpc":"2.0","id":2,"method":"tools/list","params":"x"}',
+        '{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}',
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+        '{"jsonrpc":"2.0","id":4,"method":"tools/list"}',
+      ];
+      child.stdin.write(lines.join('\n') + '\n');
+      await waitFor('tools/list answered', () => out.split('\n').some((l) => /"id":4\b/.test(l) && /"result"/.test(l)), 20000);
+      child.stdin.end();
+      await exitCode(child);
+      const msgs = out.trim().split('\n').map((l) => JSON.parse(l));
+      expect(msgs.find((m) => m.id === null && m.error?.code === -32700)).toBeTruthy();
+      expect(msgs.find((m) => m.id === null && /batches/.test(m.error?.message ?? ''))).toBeTruthy();
+      expect(msgs.find((m) => m.id === 2)?.error?.code).toBe(-32600);
+      expect(msgs.find((m) => m.id === 3)?.result?.serverInfo?.name).toBe('game-bridge-mcp');
+      expect(msgs.find((m) => m.id === 4)?.result?.tools).toHaveLength(7);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      if (mode === 'proxy') stopDaemon(home); // a daemon outlives its proxy by design
+      removeDir(home);
     }
-    removeDir(home);
   });
 }

@@ -40,6 +40,8 @@ export interface LiveInstance {
   toolsets: string[];
   launchedByThisBridge: boolean;
   owner?: string;
+  /** inputs held on this game (docs/KITS.md), whose owner is "you" (this session) or "another session" */
+  held?: Array<{ input: string; owner: string; leaseMsLeft: number | null }>;
   /** what could not be read (a /state or /tools failure), when something could not */
   warnings?: string[];
 }
@@ -70,6 +72,8 @@ export interface ListOptions {
   /** ports to verify beyond the scan range and the registry (e.g. games this daemon launched) */
   extraPorts?: number[];
   prune?: boolean;
+  /** how an input's owner is shown to this session ("you", "another session") */
+  ownerLabel?: (owner: string) => string;
 }
 
 
@@ -175,6 +179,17 @@ async function describeLive(opts: ListOptions, probe: Extract<Probe, { kind: 'li
   };
   if (entry?.started) item.started = entry.started;
   if (launched?.owner) item.owner = launched.owner;
+  const held = heldOf(state, opts.ownerLabel);
+  if (held.length) item.held = held;
   if (warnings.length) item.warnings = warnings;
   return item;
+}
+
+/** The inputs /state says are held, each owner shown as this session sees it. */
+function heldOf(state: State | undefined, label: (owner: string) => string = (o) => o): NonNullable<LiveInstance['held']> {
+  const input = state && typeof state.input === 'object' && state.input !== null ? (state.input as { held?: unknown }) : undefined;
+  if (!Array.isArray(input?.held)) return [];
+  return input.held
+    .filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null)
+    .map((x) => ({ input: String(x.input), owner: label(String(x.owner)), leaseMsLeft: num(x.leaseMsLeft) }));
 }

@@ -1,4 +1,5 @@
 /** The built-in `bridge` toolset as a manifest toolset: the contract-level tools every conformant game supports (docs/CONTRACT.md). */
+import { playTools } from './play-toolset.js';
 import { BRIDGE_TOOLSET, type ArgType, type BridgeToolName, type GameTool, type ToolArg, type Toolset } from './types.js';
 
 const arg = (name: string, type: ArgType, description: string, required = false, def?: string): ToolArg =>
@@ -9,7 +10,9 @@ export function bridgeToolset(): Toolset {
   const t = (name: BridgeToolName, description: string, args: ToolArg[], readOnly: boolean): GameTool => ({ name, description, args, readOnly, toolset: BRIDGE_TOOLSET });
   return {
     name: BRIDGE_TOOLSET,
-    description: 'Contract-level tools that work on every game: read the state, wait for a condition, send any command by name, check health, take a screenshot.',
+    description:
+      'Contract-level tools that work on every game: read the state, wait for a condition, send any command by name, check health, take a screenshot; ' +
+      'and, on games that declare the "input"/"clock" capabilities, hold inputs and control the clock (press, hold, release, pause, resume, step).',
     tools: [
       t(
         'get_state',
@@ -47,6 +50,7 @@ export function bridgeToolset(): Toolset {
       ),
       t('health', "Check that the game answers (GET /health): returns {ok, frame}. Cheap; changes nothing.", [], true),
       t('screenshot', 'Capture the game window as a PNG image (GET /screenshot, an optional extension; says so when the game does not implement it).', [], true),
+      ...playTools(t),
     ],
   };
 }

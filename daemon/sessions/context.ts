@@ -15,6 +15,8 @@ export class SessionContext implements ToolContext {
     readonly config: SessionConfig,
     readonly sessionId: string,
     readonly composites: CompositeRegistry,
+    /** an observer (the dashboard) looks and calls without adopting anything */
+    readonly observer = false,
   ) {}
 
   get launcher() {
@@ -23,6 +25,10 @@ export class SessionContext implements ToolContext {
 
   get owners() {
     return this.state.owners;
+  }
+
+  get held() {
+    return this.state.held;
   }
 
   get cache() {
@@ -48,7 +54,9 @@ export class SessionContext implements ToolContext {
     return this.state.client(port, this.config.timeoutMs, this.config.launchHint);
   }
 
+  /** A session that uses a detached instance adopts it; an observer (the dashboard) never does. */
   adoptIfDetached(port: number): void {
+    if (this.observer) return;
     this.state.owners.adoptIfDetached(port, this.sessionId);
   }
 

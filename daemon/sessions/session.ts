@@ -1,17 +1,18 @@
 /**
- * One MCP session for one client (SPEC §5): its settings, its context, and the SDK servers that
+ * One MCP session for one client: its settings, its context, and the SDK servers that
  * speak for it, exposing the seven tools (plus every game tool flatly with --eager).
  * Transport-agnostic: stdio (--no-daemon), the daemon's WebSocket and HTTP all build their
  * servers here. A session may build more than one server: the SDK's era-pinning entry builds a
  * throwaway one to answer a `server/discover` probe (docs/DECISIONS.md, "Protocol versions and HTTP").
  */
 import { Server } from '@modelcontextprotocol/server';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { SessionConfig } from '../../shared/config.js';
 import type { ReplayVerdict } from '../../shared/frames.js';
 import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from '../../shared/server-identity.js';
 import { usageError } from '../../shared/errors.js';
 import { errorResult, okResult } from '../tools/answer.js';
-import type { DaemonState } from '../state.js';
+import type { DaemonState, SessionInfo } from '../state.js';
 import { CompositeRegistry } from '../composites/registry.js';
 import type { Composite } from '../composites/types.js';
 import { EagerTools } from './eager.js';
@@ -27,6 +28,8 @@ export interface EngineSession {
   /** a new SDK server answering for this session (connect it to one transport) */
   buildServer(): Server;
   replayVerdict(msg: unknown): ReplayVerdict;
+  /** Run a tool in-process (the dashboard's form); `record` puts it in the call feed. */
+  call(name: string, args: Record<string, unknown>, record?: boolean): Promise<CallToolResult>;
   close(): Promise<void>;
 }
 
@@ -36,6 +39,8 @@ export interface EngineSessionOptions {
   configError?: string;
   cwd?: string;
   pid?: number;
+  /** the dashboard's own session: not listed among the sessions, and it never adopts a game */
+  observer?: boolean;
 }
 
 type CallParams = { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } };
@@ -43,15 +48,14 @@ type CallParams = { name: string; arguments?: Record<string, unknown>; _meta?: {
 export function createEngineSession(state: DaemonState, config: SessionConfig, sessionId: string, opts: EngineSessionOptions = {}): EngineSession {
   const composites = new CompositeRegistry(opts.composites ?? [], projectComposites(config, (l) => state.log(l)));
   void composites.all().catch(() => undefined); // loaded now, so the first replay verdict knows them
-  const context = new SessionContext(state, config, sessionId, composites);
+  const context = new SessionContext(state, config, sessionId, composites, opts.observer === true);
   const eager = config.eager ? new EagerTools(context) : undefined;
-  const registration = { id: sessionId, cwd: config.cwd, pid: opts.pid, startedAt: new Date().toISOString() };
-  state.addSession(registration);
+  const registration: SessionInfo = { id: sessionId, cwd: config.cwd, pid: opts.pid, startedAt: new Date().toISOString() };
+  if (!opts.observer) state.addSession(registration);
   const servers = new Set<Server>();
 
-  /** One tools/call, whichever server or era it came through. */
-  async function callTool(params: CallParams, toolExtra: ToolCallExtra) {
-    const name = params.name;
+  /** One tool call, whichever server or era it came through (or the dashboard's form). */
+  async function runTool(name: string, rawArgs: unknown, toolExtra: ToolCallExtra): Promise<CallToolResult> {
     try {
       if (opts.configError) {
         throw usageError(
@@ -61,10 +65,10 @@ export function createEngineSession(state: DaemonState, config: SessionConfig, s
       }
       const def = TOOLS_BY_NAME.get(name);
       if (def) {
-        return okResult(await def.run(def.parse(params.arguments), context, toolExtra), config.maxAnswerChars);
+        return okResult(await def.run(def.parse(rawArgs), context, toolExtra), config.maxAnswerChars);
       }
       if (eager) {
-        const out = await eager.call(name, (params.arguments ?? {}) as Record<string, unknown>, toolExtra);
+        const out = await eager.call(name, (rawArgs ?? {}) as Record<string, unknown>, toolExtra);
         if (out) return okResult(out, config.maxAnswerChars);
       }
       throw usageError(
@@ -74,6 +78,28 @@ export function createEngineSession(state: DaemonState, config: SessionConfig, s
     } catch (e) {
       return errorResult(e, config.maxAnswerChars, (l) => state.log(l));
     }
+  }
+
+  /** Run a call and put it in the daemon's call feed (the dashboard shows it as it lands). */
+  async function recordedCall(name: string, rawArgs: unknown, toolExtra: ToolCallExtra): Promise<CallToolResult> {
+    const at = Date.now();
+    const t0 = performance.now();
+    const result = await runTool(name, rawArgs, toolExtra);
+    const args = (rawArgs && typeof rawArgs === 'object' ? rawArgs : {}) as Record<string, unknown>;
+    const first = result.content[0];
+    state.feed.record({
+      at,
+      session: sessionId,
+      client: opts.observer ? 'dashboard' : registration.client?.name,
+      tool: name,
+      args,
+      port: portOf(name, args, context),
+      ms: performance.now() - t0,
+      isError: result.isError === true,
+      text: first?.type === 'text' ? first.text : '',
+      images: result.content.filter((c) => c.type === 'image').length,
+    });
+    return result;
   }
 
   function buildServer(): Server {
@@ -86,7 +112,7 @@ export function createEngineSession(state: DaemonState, config: SessionConfig, s
     server.setRequestHandler('tools/call', async (req, ctx) => {
       const params = req.params as CallParams;
       const token = params._meta?.progressToken;
-      return callTool(params, {
+      return recordedCall(params.name, params.arguments, {
         signal: ctx.mcpReq.signal,
         async progress(progress, total, message) {
           if (token === undefined) return;
@@ -95,6 +121,11 @@ export function createEngineSession(state: DaemonState, config: SessionConfig, s
         },
       });
     });
+    // The client's name and version, for the dashboard's session list.
+    server.oninitialized = () => {
+      const v = server.getClientVersion();
+      if (v) registration.client = { name: String(v.name), version: String(v.version) };
+    };
     servers.add(server);
     const onclose = server.onclose;
     server.onclose = () => {
@@ -113,6 +144,10 @@ export function createEngineSession(state: DaemonState, config: SessionConfig, s
     context,
     buildServer,
     replayVerdict: (msg) => replayVerdict(msg, context, eager),
+    call(name, args, record = true) {
+      const extra: ToolCallExtra = { signal: new AbortController().signal, progress: async () => undefined };
+      return record ? recordedCall(name, args, extra) : runTool(name, args, extra);
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -121,6 +156,16 @@ export function createEngineSession(state: DaemonState, config: SessionConfig, s
       await Promise.all([...servers].map((s) => s.close().catch(() => undefined)));
     },
   };
+}
+
+/** The game port a call addresses, for the feed (undefined for tools that take none). */
+function portOf(name: string, args: Record<string, unknown>, ctx: SessionContext): number | undefined {
+  if (!TOOLS_BY_NAME.get(name)?.advertised.inputSchema.properties?.port) return undefined;
+  try {
+    return ctx.resolvePort(args);
+  } catch {
+    return undefined;
+  }
 }
 
 // subscriptions/listen (2026) only opens a stream of change notifications: a new daemon may

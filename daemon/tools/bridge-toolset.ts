@@ -6,6 +6,7 @@ import { conditionFrom, waitFor } from '../sync/wait.js';
 import { frameOf } from '../sync/summary.js';
 import type { ToolContext } from './context.js';
 import { syncAnswer } from './sync-answer.js';
+import { PLAY_TOOLS } from './play-tools.js';
 import type { ToolAnswer, ToolCallExtra } from './types.js';
 
 type Base = { port: number; tool: string; via: 'bridge' };
@@ -62,6 +63,8 @@ const BRIDGE_TOOLS: Record<BridgeToolName, BridgeTool> = {
     }
     return { json: { ...base, mimeType: 'image/png', bytes: png.length }, images: [{ data: png.toString('base64'), mimeType: 'image/png' }] };
   },
+
+  ...PLAY_TOOLS,
 };
 
 const isBridgeTool = (name: string): name is BridgeToolName => (BRIDGE_TOOL_NAMES as readonly string[]).includes(name);

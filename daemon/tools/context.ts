@@ -9,6 +9,7 @@ import type { GameClient } from '../game/client.js';
 import type { Manifest } from '../game/manifest.js';
 import type { Launcher } from '../launcher/index.js';
 import type { Owners } from '../launcher/owners.js';
+import type { HeldInputs } from '../play/held.js';
 
 export interface ToolContext {
   /** this client's settings (argv + env of the process the client spawned) */
@@ -19,6 +20,8 @@ export interface ToolContext {
   readonly launcher: Launcher;
   readonly owners: Owners;
   readonly cache: ManifestCache;
+  /** daemon-wide: which inputs each session holds on which port */
+  readonly held: HeldInputs;
   /** The port a call means: its `port` argument, else the client's default, else the one game it launched. */
   resolvePort(args: Record<string, unknown>): number;
   /** The keep-alive client for the game on `port`, with this session's timeout and launch hint. */

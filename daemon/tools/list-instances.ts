@@ -27,6 +27,7 @@ export const listInstancesTool = defineTool({
         return inst ? { pid: inst.pid, cwd: inst.cwd, owner: ctx.owners.label(inst, ctx.sessionId) } : undefined;
       },
       prune: args.prune === true,
+      ownerLabel: (owner) => (owner === ctx.sessionId ? 'you' : 'another session'),
     });
     return { json: { ...result } };
   },

@@ -20,6 +20,7 @@ export const stopInstanceTool = defineTool({
     if (ctx.owners.ownedByAnotherLiveSession(inst, ctx.sessionId) && args.force !== true) {
       throw usageError(`The game on port ${port} belongs to another live session. Pass force: true to stop it anyway, or leave it to that session.`);
     }
+    await ctx.held.releasePort(port, (p) => ctx.client(p));
     return { json: { ...(await ctx.launcher.stop(port)) } };
   },
 });

@@ -1,7 +1,34 @@
 /** Send one command, wait until applied, and shape the answer (without the whole state). */
-import { commandAndSync } from '../sync/command.js';
+import { commandAndSync, type SyncResult } from '../sync/command.js';
 import type { ToolContext } from './context.js';
 import type { ToolCallExtra } from './types.js';
+
+/** One command through command sync, the full result (with the state after it). */
+export function syncCommand(ctx: ToolContext, port: number, command: string, args: Record<string, unknown>, extra: ToolCallExtra, sync = true): Promise<SyncResult> {
+  return commandAndSync(ctx.client(port), command, args, {
+    timeoutMs: ctx.config.timeoutMs,
+    signal: extra.signal,
+    onFrame: (frame) => ctx.noteFrame(port, frame),
+    epoch: () => ctx.cache.epoch(port),
+    sync,
+  });
+}
+
+/** What an answer carries of a sync result: never the whole state, and the game's sessionEpoch when it publishes one. */
+export function shapeSync(r: SyncResult): Record<string, unknown> {
+  const epoch = r.state?.sessionEpoch;
+  return {
+    command: r.command,
+    applied: r.applied,
+    ...(r.commandId !== undefined ? { commandId: r.commandId } : {}),
+    confirmation: r.confirmation,
+    ...(r.frame !== undefined ? { frame: r.frame } : {}),
+    ...(typeof epoch === 'number' ? { sessionEpoch: epoch } : {}),
+    ...(r.screen !== undefined ? { screen: r.screen } : {}),
+    ...(r.game !== undefined ? { game: r.game } : {}),
+    events: r.events,
+  };
+}
 
 export async function syncAnswer(
   ctx: ToolContext,
@@ -11,21 +38,5 @@ export async function syncAnswer(
   extra: ToolCallExtra,
   sync = true,
 ): Promise<Record<string, unknown>> {
-  const r = await commandAndSync(ctx.client(port), command, args, {
-    timeoutMs: ctx.config.timeoutMs,
-    signal: extra.signal,
-    onFrame: (frame) => ctx.noteFrame(port, frame),
-    epoch: () => ctx.cache.epoch(port),
-    sync,
-  });
-  return {
-    command: r.command,
-    applied: r.applied,
-    ...(r.commandId !== undefined ? { commandId: r.commandId } : {}),
-    confirmation: r.confirmation,
-    ...(r.frame !== undefined ? { frame: r.frame } : {}),
-    ...(r.screen !== undefined ? { screen: r.screen } : {}),
-    ...(r.game !== undefined ? { game: r.game } : {}),
-    events: r.events,
-  };
+  return shapeSync(await syncCommand(ctx, port, command, args, extra, sync));
 }

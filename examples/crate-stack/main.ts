@@ -22,6 +22,7 @@ const argv = yargs(hideBin(process.argv))
   .option('name', { type: 'string', default: 'Crate Stack', describe: 'Game name (manifest and registry)' })
   .option('version-tag', { type: 'string', default: '1.0.0', describe: 'Game version (manifest and registry)' })
   .option('tools', { type: 'boolean', default: true, describe: 'Serve GET /tools (--no-tools: 404)' })
+  .option('screenshot', { type: 'boolean', default: false, describe: 'Serve GET /screenshot: a picture of the stack (PNG)' })
   .option('completed-id', { type: 'boolean', default: true, describe: 'Publish completedCommandId (--no-completed-id: never)' })
   .option('slow-start', { type: 'number', default: 0, describe: 'Wait this many ms before binding the port' })
   .option('crash-at-start', { type: 'boolean', default: false, describe: 'Print a few lines, then exit with code 3 before binding' })
@@ -62,6 +63,8 @@ async function main(): Promise<void> {
     name: argv.name,
     version: argv['version-tag'],
     snapshot: () => game.snapshot(),
+    // loaded only when asked for: a game without --screenshot starts as fast as before
+    screenshot: argv.screenshot ? async () => (await import('./picture.js')).renderPicture(game) : undefined,
     publishCompletedId: argv['completed-id'],
     manifest: argv.tools ? crateStackManifest(argv.name, argv['version-tag']) : undefined,
     inputs: argv.time ? ['left', 'right'] : undefined,

@@ -66,7 +66,9 @@ export function createGameSurface(options: WebSurfaceOptions): WebGameSurface {
   let connected = false;
   let closed = false;
   let retryMs = RETRY_FIRST_MS;
-  let joined: ((ok: boolean) => void) | null = null;
+  /** listen() calls waiting for the first join. */
+  const waiting: ((ok: boolean) => void)[] = [];
+  const settle = (ok: boolean) => waiting.splice(0).forEach((resolve) => resolve(ok));
 
   const onClose = options.onClose ?? (() => surface.close());
   // Deferred: `close` is applied inside tick(), and the game's exit path must not run inside it.
@@ -102,8 +104,7 @@ export function createGameSurface(options: WebSurfaceOptions): WebGameSurface {
       ws.send(JSON.stringify({ t: 'hello', name: options.name, version: options.version }));
       connected = true;
       retryMs = RETRY_FIRST_MS;
-      joined?.(true);
-      joined = null;
+      settle(true);
     };
     ws.onmessage = (ev) => onMessage(ws, ev.data);
     ws.onclose = (ev) => {
@@ -125,7 +126,7 @@ export function createGameSurface(options: WebSurfaceOptions): WebGameSurface {
         new Promise<boolean>((resolve) => {
           if (!url || closed) return resolve(false);
           if (connected) return resolve(true);
-          joined = resolve;
+          waiting.push(resolve);
           if (!socket) connect();
         }),
     },
@@ -135,8 +136,7 @@ export function createGameSurface(options: WebSurfaceOptions): WebGameSurface {
         connected = false;
         socket?.close(1000, 'game closed');
         socket = null;
-        joined?.(false);
-        joined = null;
+        settle(false);
       },
     },
     connected: { get: () => connected },

@@ -1,15 +1,19 @@
 /**
  * Helpers for the reliability suites (test/reliability): a seeded PRNG, daemon facts from a
- * home, process-table scans for what a suite started, memory readings, gamebridge.json
- * projects, and the soak switch.
+ * home, process-table scans for what a suite started, memory readings, and the soak switch.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { alive, CLI, EXAMPLE_GAME, waitFor } from './procs.js';
+import { alive, CLI, waitFor } from './procs.js';
 
 /** SOAK=1 (npm run soak) runs the long form of every suite. */
 export const SOAK = process.env.SOAK === '1';
+
+/** A suite's figures go to stderr only when asked for (SOAK=1 or FIGURES=1): a passing run is quiet. */
+export function reportFigures(label: string, text: string): void {
+  if (SOAK || process.env.FIGURES === '1') process.stderr.write(`${label} ${text}\n`);
+}
 
 /** mulberry32: a tiny seeded PRNG, so every fuzz and chaos run is reproducible from its seed. */
 export function prng(seed: number): { next(): number; int(lo: number, hi: number): number; pick<T>(xs: readonly T[]): T; chance(p: number): boolean } {
@@ -139,21 +143,6 @@ export function rssKb(pid: number): number {
   } catch {
     return 0;
   }
-}
-
-/** A project folder with a gamebridge.json that launches the example game on `ports`. */
-export function exampleProject(home: string, ports: number[], opts: { extraArgs?: string; readyTimeoutMs?: number; dir?: string } = {}): string {
-  const root = join(home, opts.dir ?? 'project');
-  mkdirSync(root, { recursive: true });
-  const range = ports.length === 1 ? String(ports[0]) : `${ports[0]}-${ports[ports.length - 1]}`;
-  writeFileSync(
-    join(root, 'gamebridge.json'),
-    JSON.stringify({
-      name: 'Crate Stack',
-      launch: { command: `"${process.execPath}" "${EXAMPLE_GAME}" --port {port} ${opts.extraArgs ?? ''}`, cwd: '.', portRange: range, readyTimeoutMs: opts.readyTimeoutMs ?? 30000 },
-    }),
-  );
-  return root;
 }
 
 export async function gameState(port: number): Promise<{ game: { bumps: Record<string, number>; received: Record<string, number> } }> {

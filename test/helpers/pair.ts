@@ -4,7 +4,7 @@
  * killed after each test.
  */
 import { connect, type McpHandle } from './mcp.js';
-import { daemonFacts, liveDaemon } from './fault.js';
+import { daemonFacts, liveDaemon, reapAndReport } from './fault.js';
 import { Reaper, removeDir, tempHome } from './procs.js';
 
 export interface PairSuite {
@@ -43,6 +43,8 @@ export function pairSuite(prefix: string): PairSuite {
         /* already reaped */
       }
     }
+    // whatever else still runs for this home (a game a failed test never got to track)
+    await reapAndReport(home);
     removeDir(home);
   });
 

@@ -10,11 +10,13 @@
  * is re-adopted. Figures go to stderr (and docs/RELIABILITY.md).
  */
 import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { call, connect, gameCall, type McpHandle } from '../helpers/mcp.js';
 import { freeRange } from '../helpers/ports.js';
 import { alive, CLI, removeDir, tempHome, waitFor, waitGone } from '../helpers/procs.js';
-import { daemonsOf, exampleProject, gameState, liveDaemon, prng, reapAndReport, SOAK, seedFor, sleep } from '../helpers/fault.js';
+import { daemonsOf, gameState, liveDaemon, prng, reapAndReport, reportFigures, SOAK, seedFor, sleep } from '../helpers/fault.js';
+import { writeProject } from '../helpers/project.js';
 
 const run = promisify(execFile);
 const CLIENTS = SOAK ? 10 : 4;
@@ -49,7 +51,7 @@ test(`chaos: ${CLIENTS} clients × mixed calls while the daemon is kill -9'ed ${
   home = tempHome('gb-chaos-');
   const env = { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '600000' };
   const ports = await freeRange(2);
-  const project = exampleProject(home, ports);
+  const project = writeProject(join(home, 'project'), { ports }).root;
   const rnd = prng(SEED);
 
   for (let i = 0; i < CLIENTS; i++) {
@@ -171,7 +173,7 @@ test(`chaos: ${CLIENTS} clients × mixed calls while the daemon is kill -9'ed ${
     lostSafe: tally.lostSafe.length,
     unexpected: tally.unexpected.length,
   };
-  process.stderr.write(`CHAOS FIGURES ${JSON.stringify(figures)}\n`);
+  reportFigures('CHAOS FIGURES', JSON.stringify(figures));
   expect(duplicates).toEqual([]);
   expect(missing).toEqual([]);
   expect(tally.lostSafe).toEqual([]);

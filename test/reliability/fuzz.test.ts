@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { normaliseManifest } from '../../daemon/game/manifest.js';
 import { call, connect, type McpHandle } from '../helpers/mcp.js';
 import { freePort } from '../helpers/ports.js';
-import { CLI, removeDir, tempHome, waitFor } from '../helpers/procs.js';
-import { daemonFacts, liveDaemon, prng, reapAndReport, rssKb, SOAK, seedFor, sleep } from '../helpers/fault.js';
+import { CLI, removeDir, tempHome, waitFor, waitGone } from '../helpers/procs.js';
+import { daemonFacts, liveDaemon, prng, reapAndReport, reportFigures, rssKb, SOAK, seedFor, sleep } from '../helpers/fault.js';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
@@ -34,12 +34,12 @@ beforeAll(() => {
 });
 
 afterAll(async () => {
-  process.stderr.write(`FUZZ FIGURES ${JSON.stringify({ seed: SEED, ...figures })}\n`);
+  reportFigures('FUZZ FIGURES', JSON.stringify({ seed: SEED, ...figures }));
   for (const h of handles) await h.close();
   for (const s of servers) s.close();
   const d = daemonFacts(home);
   if (d) await run(process.execPath, [CLI, 'stop'], { env: { ...process.env, ...env } }).catch(() => undefined);
-  await sleep(500);
+  if (d) await waitGone(d.pid, 15000);
   const left = await reapAndReport(home, started);
   removeDir(home);
   expect(left).toEqual([]);
@@ -252,7 +252,7 @@ test('games that answer garbage, close, hang mid-response, drip (slowloris) or s
   const after = rssKb(daemon.pid);
   figures.daemonRssKbBeforeBadGames = before;
   figures.daemonRssKbAfterBadGames = after;
-  process.stderr.write(`BAD GAMES\n${rows.join('\n')}\n`);
+  reportFigures('BAD GAMES', `\n${rows.join('\n')}`);
   expect(after).toBeLessThan(before + 300 * 1024);
   expect(rows.filter((row) => row.startsWith('hang') || row.startsWith('slowloris') || row.startsWith('close') || row.startsWith('garbage')).every((row) => !row.endsWith(': ok') || row.includes('list_toolsets'))).toBe(true);
 }, TIMEOUT);

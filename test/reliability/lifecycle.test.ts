@@ -13,7 +13,8 @@ import { promisify } from 'node:util';
 import { call, connect, gameCall, type McpHandle } from '../helpers/mcp.js';
 import { freePort, freeRange } from '../helpers/ports.js';
 import { alive, CLI, EXAMPLE_GAME, removeDir, tempHome, waitFor, waitGone } from '../helpers/procs.js';
-import { daemonFacts, daemonsOf, exampleProject, gameState, liveDaemon, processesOf, reapAndReport, sleep } from '../helpers/fault.js';
+import { daemonFacts, daemonsOf, gameState, liveDaemon, processesOf, reapAndReport } from '../helpers/fault.js';
+import { writeProject } from '../helpers/project.js';
 
 const run = promisify(execFile);
 const VERSION = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')).version as string;
@@ -53,6 +54,11 @@ function chmodRecursiveOpen(dir: string): void {
   }
 }
 
+/** A project in this test's home launching the example game on `ports`. */
+function exampleProject(ports: number[], gameArgs = '', dir = 'project'): string {
+  return writeProject(join(home, dir), { ports, gameArgs }).root;
+}
+
 async function open(cwd?: string, extraEnv: Record<string, string> = {}): Promise<McpHandle> {
   const h = await connect({ env: { ...env, ...extraEnv }, cwd });
   handles.push(h);
@@ -72,7 +78,7 @@ function gamesOf(): number[] {
 }
 
 test('daemon SIGTERM while a launch is still waiting for /health: the starting game is reaped too', async () => {
-  const project = exampleProject(home, await freeRange(2), { extraArgs: '--slow-start 8000' });
+  const project = exampleProject(await freeRange(2), '--slow-start 8000');
   const h = await open(project);
   const launching = call(h, 'launch_instance', {}, 60000);
   const game = await waitFor('the game process', () => gamesOf()[0], 20000);
@@ -88,34 +94,25 @@ test('daemon SIGTERM while a launch is still waiting for /health: the starting g
   expect(gamesOf()).toEqual([]);
 });
 
-test('client restart mid-launch: the game either finishes as a detached instance or is stopped, never orphaned', async () => {
-  const project = exampleProject(home, await freeRange(2), { extraArgs: '--slow-start 1500' });
+test('client restart mid-launch: the launch is cancelled with its session and the starting game stopped, never orphaned', async () => {
+  // The game would answer /health only after 8 s, so the client is certainly gone first.
+  const project = exampleProject(await freeRange(2), '--slow-start 8000');
   const h = await open(project);
   void call(h, 'launch_instance', {}, 60000).catch(() => undefined);
   const game = await waitFor('the game process', () => gamesOf()[0], 20000);
   started.add(game);
   await h.close(); // the client goes away before the launch answered
+  expect(await waitGone(game, 6000)).toBe(true); // stopped, not left to finish its slow start
   const h2 = await open(project);
   await h2.client.listTools();
   started.add((await liveDaemon(home)).pid);
-  await sleep(3000); // the launch finishes (or is cancelled) meanwhile
-  const known = (await status()).instances;
-  for (const pid of gamesOf()) {
-    // every live game is one the daemon knows about (and can stop or reap by TTL)
-    expect(known.some((i) => i.pid === pid || processesOf(home).some((p) => p.pid === pid))).toBe(true);
-  }
-  if (alive(game)) {
-    expect(known).toHaveLength(1);
-    expect(known[0].owner).toBe('detached');
-    const stopped = await call(h2, 'stop_instance', { port: known[0].port }, 30000);
-    expect(stopped.isError).toBe(false);
-  }
-  expect(await waitGone(game, 10000)).toBe(true);
+  expect((await status()).instances).toEqual([]);
+  expect(gamesOf()).toEqual([]);
 });
 
 test('version handover under load: calls keep being answered, bumps apply once, the launched game is re-adopted', async () => {
   const oldEnv = { GAME_BRIDGE_VERSION_OVERRIDE: '0.0.1-old' };
-  const project = exampleProject(home, await freeRange(2));
+  const project = exampleProject(await freeRange(2));
   // an old-version proxy starts an old-version daemon and launches the game through it
   const old = await open(project, oldEnv);
   const launched = await call(old, 'launch_instance', {}, 60000);
@@ -140,14 +137,15 @@ test('version handover under load: calls keep being answered, bumps apply once, 
       if (s.isError) safeErrors.push(s.text);
     }
   })();
-  await sleep(500);
+  await waitFor('the load running on the old daemon', () => told.size >= 2, 20000);
   const fresh = await open(project);
   const tools = await fresh.client.listTools();
   expect(tools.tools.length).toBe(7);
   expect(await waitGone(oldDaemon.pid, 15000)).toBe(true);
   const now = await liveDaemon(home, oldDaemon.pid);
   started.add(now.pid);
-  await sleep(1000);
+  const answeredBefore = told.size;
+  await waitFor('the load running on the new daemon', () => told.size >= answeredBefore + 3, 20000);
   stop = true;
   await load;
 
@@ -169,7 +167,7 @@ test('version handover under load: calls keep being answered, bumps apply once, 
 });
 
 test('detachedTtlMs reaps a game its client left behind, then idleExitMs ends the daemon', async () => {
-  const project = exampleProject(home, await freeRange(2));
+  const project = exampleProject(await freeRange(2));
   const h = await open(project, { GAME_BRIDGE_DETACHED_TTL_MS: '1500', GAME_BRIDGE_IDLE_EXIT_MS: '1500' });
   const launched = await call(h, 'launch_instance', {}, 60000);
   expect(launched.isError ? launched.text : 'ok').toBe('ok');
@@ -182,6 +180,28 @@ test('detachedTtlMs reaps a game its client left behind, then idleExitMs ends th
   expect(await waitGone(gamePid, 20000)).toBe(true);
   expect(await waitGone(daemon.pid, 20000)).toBe(true);
   expect(daemonFacts(home)).toBeUndefined();
+});
+
+test('the detached-TTL sweep reaps a game its client left behind, never one whose session is still connected', async () => {
+  const ttl = { GAME_BRIDGE_DETACHED_TTL_MS: '1500' };
+  const project = exampleProject(await freeRange(2));
+  const keeper = await open(project, ttl);
+  const kept = await call(keeper, 'launch_instance', {}, 60000); // the lower port: swept first
+  expect(kept.isError ? kept.text : 'ok').toBe('ok');
+  started.add(kept.json.pid);
+  const leaver = await open(project, ttl);
+  const left = await call(leaver, 'launch_instance', {}, 60000);
+  expect(left.isError ? left.text : 'ok').toBe('ok');
+  started.add(left.json.pid);
+  started.add((await liveDaemon(home)).pid);
+  await leaver.close();
+  // The left game is reaped once its TTL ran out; a sweep that also timed the live session's
+  // game (launched earlier, so detached for longer) would have reaped that one first.
+  expect(await waitGone(left.json.pid, 20000)).toBe(true);
+  expect(alive(kept.json.pid)).toBe(true);
+  const instances = (await status()).instances;
+  expect(instances.map((i) => [i.port, i.owner === 'detached'])).toEqual([[kept.json.port, false]]);
+  expect((await gameCall(keeper, kept.json.port, 'get_state', { path: 'game.score' })).isError).toBe(false);
 });
 
 test('a stale lock from a crashed daemon (no daemon.json) is taken over and the client is served', async () => {
@@ -247,7 +267,7 @@ test('an unwritable registry: the daemon still serves, launches, and lists', asy
   const blocked = join(home, 'a-file');
   writeFileSync(blocked, 'not a directory');
   for (const dir of [registry, join(blocked, 'instances')]) {
-    const project = exampleProject(home, await freeRange(2), { dir: `p-${dir.length}` });
+    const project = exampleProject(await freeRange(2), '', `p-${dir.length}`);
     const h = await open(project, { GAME_BRIDGE_INSTANCES: dir });
     const listed = await call(h, 'list_instances', { scan: false });
     expect(listed.isError).toBe(false);

@@ -1,0 +1,49 @@
+/**
+ * The dashboard seen from a browser, for the bench and the screenshots: the system's Chromium
+ * driven by playwright-core (never its own download), and the page's one-time URL from the real
+ * `game-bridge-mcp dashboard` command.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { chromium, type Browser } from 'playwright-core';
+import { benchEnv, CLI, type Reaper } from './harness.js';
+
+const run = promisify(execFile);
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+export interface BrowserHandle {
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/** Headless Chromium; its process group is killed on close (and tracked by the reaper). */
+export async function startBrowser(reaper: Reaper): Promise<BrowserHandle> {
+  const server = await chromium.launchServer({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  const pid = server.process().pid;
+  reaper.track(pid);
+  const browser = await chromium.connect(server.wsEndpoint());
+  return {
+    browser,
+    async close() {
+      await browser.close().catch(() => undefined);
+      await server.close().catch(() => undefined);
+      if (pid) {
+        try {
+          process.kill(-pid, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }
+    },
+  };
+}
+
+/** `game-bridge-mcp dashboard --no-open` for `home`: the URL with a fresh one-time key. */
+export async function dashboardUrl(home: string): Promise<string> {
+  const env = benchEnv(home);
+  delete env.DISPLAY;
+  delete env.WAYLAND_DISPLAY;
+  const { stdout } = await run(process.execPath, [CLI, 'dashboard', '--no-open'], { env, timeout: 60000 });
+  return stdout.trim().split('\n').pop() ?? '';
+}

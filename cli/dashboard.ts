@@ -1,0 +1,79 @@
+/**
+ * `game-bridge-mcp dashboard`: ask the running daemon (bearer token, as status/stop do) for a
+ * one-time key, print the page's URL with it, and open a browser when there is a display.
+ * Opening is best effort: the URL is printed first, and a missing opener never fails the command.
+ */
+import { spawn } from 'node:child_process';
+import { request } from 'node:http';
+import { pidAlive, readDaemonFile } from '../shared/daemon-file.js';
+import { bridgeHome, homePaths } from '../shared/paths.js';
+
+interface KeyAnswer {
+  url: string;
+  expiresInMs: number;
+}
+
+/** Print the URL (and open it unless `open` is false); exit code 1 when no daemon answers. */
+export async function runDashboard(opts: { open: boolean }): Promise<number> {
+  const paths = homePaths(bridgeHome());
+  const info = readDaemonFile(paths.daemonJson);
+  if (!info || !pidAlive(info.pid)) {
+    process.stderr.write(
+      `No daemon is running for ${paths.home}. It starts when an MCP client connects to game-bridge-mcp ` +
+        '(or run `game-bridge-mcp daemon` in another terminal), then run `game-bridge-mcp dashboard` again.\n',
+    );
+    return 1;
+  }
+  let answer: KeyAnswer;
+  try {
+    answer = JSON.parse(await postKey(info.port, info.token)) as KeyAnswer;
+  } catch (e) {
+    process.stderr.write(`The daemon (pid ${info.pid}, port ${info.port}) did not give a dashboard key: ${(e as Error).message}. See ${paths.daemonLog}.\n`);
+    return 1;
+  }
+  const minutes = Math.round(answer.expiresInMs / 60000);
+  process.stdout.write(`${answer.url}\n`);
+  process.stderr.write(`Open this URL once within ${minutes} minutes; it logs this browser in for the daemon's life.\n`);
+  if (opts.open && openBrowser(answer.url)) process.stderr.write('Opening it in your browser.\n');
+  return 0;
+}
+
+/**
+ * POST /dashboard/key on a connection that is closed after the answer (fetch's keep-alive
+ * would hold the command open for seconds after it printed the URL).
+ */
+function postKey(port: number, token: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/dashboard/key', method: 'POST', agent: false, timeout: 5000, headers: { authorization: `Bearer ${token}` } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => (res.statusCode === 200 ? resolve(body) : reject(new Error(`HTTP ${res.statusCode} ${body.trim()}`))));
+    });
+    req.on('timeout', () => req.destroy(new Error('no answer within 5 s')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The platform's opener, when there is a display to open on. */
+function opener(url: string): [string, string[]] | undefined {
+  if (process.platform === 'darwin') return ['open', [url]];
+  if (process.platform === 'win32') return ['cmd', ['/c', 'start', '""', url]];
+  if (process.env.DISPLAY || process.env.WAYLAND_DISPLAY) return ['xdg-open', [url]];
+  return undefined;
+}
+
+/** Start the opener detached; true when one was started (it may still fail on its own). */
+function openBrowser(url: string): boolean {
+  const cmd = opener(url);
+  if (!cmd) return false;
+  try {
+    const child = spawn(cmd[0], cmd[1], { detached: true, stdio: 'ignore', windowsHide: true });
+    child.on('error', () => undefined);
+    child.unref();
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The daemon's side of the dashboard: which requests are the page's, and the one-time load of
+ * its module with the host object it works through. The module is imported by a path computed
+ * at run time, so the daemon's bundle leaves it out and a daemon nobody looks at never reads it.
+ */
+import { sessionConfigFrom, type SessionConfig } from '../shared/config.js';
+import { VERSION } from '../shared/version.js';
+import type { DaemonState } from './state.js';
+import type { Dashboard } from './dashboard/index.js';
+import type { DashboardHost } from './dashboard/host.js';
+import { createEngineSession } from './sessions/session.js';
+
+export type { Dashboard };
+
+/** /dashboard and everything under it. */
+export function isDashboardPage(url: string | undefined): boolean {
+  return url === '/dashboard' || /^\/dashboard[/?]/.test(url ?? '');
+}
+
+export interface DashboardDeps {
+  state: DaemonState;
+  port: () => number;
+  log: (line: string) => void;
+  facts: () => Record<string, unknown>;
+}
+
+export async function loadDashboard(deps: DashboardDeps): Promise<Dashboard> {
+  const t0 = performance.now();
+  // Next to this file both in dist/daemon/ and beside the bundle (dist/daemon/bundle.mjs).
+  const mod = (await import(new URL('./dashboard/index.js', import.meta.url).href)) as typeof import('./dashboard/index.js');
+  const facts = deps.facts();
+  const home = String(facts.home ?? deps.state.opts.home);
+  // The dashboard's own session: it looks and calls, but is not a client, and adopts nothing.
+  const session = createEngineSession(deps.state, dashboardConfig(home), 'dashboard', { observer: true, cwd: home });
+  const host: DashboardHost = {
+    state: deps.state,
+    port: deps.port,
+    version: VERSION,
+    home,
+    startedAt: String(facts.startedAt ?? deps.state.startedAt.toISOString()),
+    log: deps.log,
+    call: (name, args, record) => session.call(name, args, record),
+  };
+  const dashboard = mod.createDashboard(host);
+  deps.log(`dashboard loaded in ${Math.round(performance.now() - t0)}ms`);
+  return dashboard;
+}
+
+/** The daemon's environment decides the scan range and registry, as it would for a client. */
+function dashboardConfig(home: string): SessionConfig {
+  const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  try {
+    return sessionConfigFrom({}, env, home);
+  } catch {
+    return sessionConfigFrom({}, {}, home);
+  }
+}

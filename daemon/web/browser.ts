@@ -1,0 +1,174 @@
+/**
+ * A real Chromium page the daemon owns, driven through playwright-core (loaded only here, only
+ * when a browser is opened: a daemon that never opens one never pays for it).
+ *
+ *   const b = await openBrowser({ url, headless: true, viewport: { width: 1280, height: 720 } });
+ *   b.pid, b.cdpEndpoint, b.record     record {pid, cdpEndpoint, dir, logFile} in launched.json
+ *   b.consoleErrors()                  the page's uncaught errors, console.error lines, failed loads
+ *   await b.screenshot()               PNG of the viewport, canvas and DOM together
+ *   await b.press('ArrowLeft', 50)     also hold(name, ms?), release(name?), held()
+ *                                      names: DOM keys, 'mouse:left@x,y', 'tap@x,y' (see inputs.ts)
+ *   await b.reload()
+ *   await b.close()                    kills the browser's process group, removes its profile
+ *   await b.disconnect()               leaves the browser running (a daemon handing over)
+ *   const again = await attachBrowser(record)   a restarted daemon takes the page back over CDP
+ *
+ * Chromium: GAME_BRIDGE_CHROMIUM, else `chromium` on PATH (chromium.ts), started by us in its
+ * own process group so that it outlives a daemon killed with -9 and can be re-attached.
+ */
+import { rmSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { findChromium, killGroup, readTail, startChromium } from './chromium.js';
+import { BrowserHands } from './hands.js';
+
+export interface BrowserRecord {
+  pid: number;
+  cdpEndpoint: string;
+  /** Temporary folder of the profile and chromium.log. */
+  dir: string;
+  logFile: string;
+}
+
+export interface OpenBrowserOptions {
+  url: string;
+  /** Default true; false opens a window a person can watch. */
+  headless?: boolean;
+  /** CSS pixels of the page's viewport (default 1280×720). */
+  viewport?: { width: number; height: number };
+  env?: NodeJS.ProcessEnv;
+  /** How long the page's server may take to answer (default 30 s); the page then loads on its own. */
+  loadTimeoutMs?: number;
+}
+
+export interface WebBrowser {
+  readonly pid: number;
+  readonly cdpEndpoint: string;
+  readonly record: BrowserRecord;
+  /** The Playwright page, for what this API does not cover. */
+  readonly page: Page;
+  consoleErrors(): string[];
+  screenshot(): Promise<Buffer>;
+  press(input: string, holdMs?: number): Promise<void>;
+  hold(input: string, ms?: number): Promise<void>;
+  release(input?: string): Promise<void>;
+  held(): string[];
+  reload(): Promise<void>;
+  /** Called once if the browser goes away by itself (crash, killed, window closed). */
+  onGone(listener: (why: string) => void): void;
+  close(): Promise<void>;
+  disconnect(): Promise<void>;
+}
+
+const MAX_ERRORS = 50;
+const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
+
+/** Starts Chromium, connects over CDP, opens `url` in its tab; console errors are collected from before the load. */
+export async function openBrowser(options: OpenBrowserOptions): Promise<WebBrowser> {
+  const executable = findChromium(options.env);
+  const viewport = options.viewport ?? DEFAULT_VIEWPORT;
+  const proc = await startChromium({ executable, headless: options.headless ?? true, size: viewport });
+  const record: BrowserRecord = { pid: proc.pid, cdpEndpoint: proc.cdpEndpoint, dir: proc.dir, logFile: proc.logFile };
+  try {
+    const b = await connect(record, viewport);
+    try {
+      // Committed is enough: the page's own join is the readiness signal, and its errors keep
+      // being collected (a 1.4 MB engine can take long to run on a loaded machine).
+      await b.page.goto(options.url, { waitUntil: 'commit', timeout: options.loadTimeoutMs ?? 30_000 });
+    } catch (e) {
+      const errors = b.consoleErrors();
+      throw new Error(`BrowserFailed: the page ${options.url} did not load: ${(e as Error).message.split('\n')[0]}${errors.length ? `; console errors:\n${errors.join('\n')}` : ''}`);
+    }
+    return b;
+  } catch (e) {
+    killGroup(record.pid);
+    rmSync(record.dir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** Connects to a browser this daemon (or a previous one) started; takes back its game page. */
+export async function attachBrowser(record: BrowserRecord, options: { viewport?: { width: number; height: number } } = {}): Promise<WebBrowser> {
+  return connect(record, options.viewport);
+}
+
+async function connect(record: BrowserRecord, viewport?: { width: number; height: number }): Promise<WebBrowser> {
+  const { chromium } = await import('playwright-core');
+  let browser: Browser;
+  try {
+    browser = await chromium.connectOverCDP(record.cdpEndpoint, { timeout: 30_000 });
+  } catch (e) {
+    throw new Error(`BrowserFailed: cannot reach Chromium (pid ${record.pid}) at ${record.cdpEndpoint}: ${(e as Error).message.split('\n')[0]}. Its last output:\n${readTail(record.logFile)}`);
+  }
+  const context = browser.contexts()[0] ?? (await browser.newContext());
+  const pages = context.pages();
+  const page = pages.find((p) => p.url().includes('gamebridge=')) ?? pages[0] ?? (await context.newPage());
+  if (viewport) await page.setViewportSize(viewport);
+  return wrap(browser, page, record);
+}
+
+function wrap(browser: Browser, page: Page, record: BrowserRecord): WebBrowser {
+  const errors: string[] = [];
+  const note = (line: string) => {
+    errors.push(line);
+    if (errors.length > MAX_ERRORS) errors.shift();
+  };
+  page.on('pageerror', (e) => note(`uncaught ${e.name}: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') note(`console.error: ${m.text()}`);
+  });
+  page.on('requestfailed', (r) => note(`failed to load ${r.url()}: ${r.failure()?.errorText ?? 'unknown error'}`));
+  const hands = new BrowserHands(page);
+  let ending = false;
+  let goneListener: ((why: string) => void) | null = null;
+  browser.on('disconnected', () => {
+    if (!ending) goneListener?.(`Chromium (pid ${record.pid}) went away`);
+  });
+
+  return {
+    pid: record.pid,
+    cdpEndpoint: record.cdpEndpoint,
+    record,
+    page,
+    consoleErrors: () => [...errors],
+    screenshot: () => page.screenshot({ type: 'png', timeout: 10_000 }),
+    press: (input, holdMs) => hands.press(input, holdMs),
+    hold: (input, ms) => hands.hold(input, ms),
+    release: (input) => hands.release(input),
+    held: () => hands.heldNow(),
+    reload: async () => {
+      await hands.release().catch(() => undefined);
+      await page.reload({ waitUntil: 'commit' });
+    },
+    onGone: (listener) => {
+      goneListener = listener;
+    },
+    async close() {
+      ending = true;
+      await hands.release().catch(() => undefined);
+      await browser.close().catch(() => undefined);
+      killGroup(record.pid);
+      await groupGone(record.pid, 5000);
+      rmSync(record.dir, { recursive: true, force: true });
+    },
+    async disconnect() {
+      ending = true;
+      await hands.release().catch(() => undefined);
+      // For a browser reached over CDP, close() only drops the connection; Chromium keeps running.
+      await browser.close().catch(() => undefined);
+    },
+  };
+}
+
+// The group is gone once signal 0 to it fails (its members reaped by whoever parented them).
+async function groupGone(pgid: number, timeoutMs: number): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return true;
+    }
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * The page carrier: a browser game cannot listen on a port, so per web instance the daemon
+ * serves the game contract on 127.0.0.1:<port> and relays each request to the page over the
+ * WebSocket the page opened at `/page?key=…` on that same port. To discovery, call_tool and
+ * curl the port is a game like any other.
+ *
+ *   const carrier = await startPageCarrier({ port, key?, log?, relayTimeoutMs? });
+ *   carrier.port / carrier.key
+ *   carrier.wsUrl                      ws://127.0.0.1:<port>/page?key=<key>
+ *   carrier.fragment                   "#gamebridge=<URL-encoded wsUrl>": append to the page's URL
+ *   carrier.page                       the joined page ({name, version, origin, joinedAt, join}) or null
+ *   await carrier.waitForJoin(ms)      resolves with the page once it said hello (rejects on timeout)
+ *   carrier.on('join', info)           every join: the first, and each reload (a new process)
+ *   carrier.on('leave', {info, reason})
+ *   await carrier.close()              closes the page's socket, then the port
+ *
+ * Answers while no page is joined: 503 `{"ok": false, "error": "GameOffline: …"}` on every
+ * contract path (the port stays bound, since the page must find it again after a reload);
+ * a request in flight when the page goes also gets 503, a page that does not answer within
+ * relayTimeoutMs 504. Refusals: wrong Host 403, a foreign Origin or `Sec-Fetch-Site:
+ * cross-site` 403, a join with a wrong or missing key 401, a second page while one is joined
+ * 409. A page that sends garbage is closed (code 1008) with a log line saying what it sent.
+ */
+import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { checkContractOrigin, checkHost, keyMatches, pageOriginOf, type Refusal } from './guards.js';
+import { PageLink, RelayError, type PageInfo } from './page-link.js';
+
+export type { PageInfo } from './page-link.js';
+
+export interface PageCarrierOptions {
+  /** Port on 127.0.0.1 (0 = OS-assigned). */
+  port: number;
+  /** The join key; default 128 random bits. Pass the recorded one to take a page back after a daemon restart. */
+  key?: string;
+  log?: (line: string) => void;
+  /** How long a relayed request may wait for the page (default 30 s). */
+  relayTimeoutMs?: number;
+}
+
+export interface PageCarrier extends EventEmitter {
+  readonly port: number;
+  readonly key: string;
+  readonly wsUrl: string;
+  readonly fragment: string;
+  readonly page: PageInfo | null;
+  waitForJoin(timeoutMs: number): Promise<PageInfo>;
+  close(): Promise<void>;
+}
+
+const MAX_TARGET_BYTES = 64 * 1024;
+const MAX_REPLY_BYTES = 16 * 1024 * 1024;
+
+export async function startPageCarrier(options: PageCarrierOptions): Promise<PageCarrier> {
+  const key = options.key ?? randomBytes(16).toString('hex');
+  const relayTimeoutMs = options.relayTimeoutMs ?? 30_000;
+  const server = http.createServer({ maxHeaderSize: MAX_TARGET_BYTES + 16 * 1024 });
+  server.keepAliveTimeout = 30_000;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REPLY_BYTES });
+  const port = await listen(server, options.port);
+  const log = (line: string) => (options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(`page carrier 127.0.0.1:${port}: ${line}`);
+  const wsUrl = `ws://127.0.0.1:${port}/page?key=${key}`;
+  let link: PageLink | null = null;
+  let joins = 0;
+  let closed = false;
+
+  const carrier = Object.assign(new EventEmitter(), {
+    port,
+    key,
+    wsUrl,
+    fragment: `#gamebridge=${encodeURIComponent(wsUrl)}`,
+    waitForJoin: (timeoutMs: number) => waitForJoin(carrier, timeoutMs),
+    close,
+  }) as PageCarrier;
+  // A getter (Object.assign would copy its value once).
+  Object.defineProperty(carrier, 'page', { get: () => link?.info ?? null });
+
+  // A contract request: checked, then relayed to the joined page.
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const target = req.url ?? '/';
+    const refusal =
+      checkHost(req, port) ??
+      checkContractOrigin(req, port, link?.info?.origin ?? null) ??
+      (req.method !== 'GET' && req.method !== 'HEAD' ? { status: 405, error: `method ${req.method} not allowed; the game surface is GET only` } : undefined) ??
+      (target.split('?')[0] === '/page' ? { status: 426, error: '/page is the WebSocket a game page joins with' } : undefined);
+    if (refusal) return send(res, refusal.status, { ok: false, accepted: false, error: refusal.error });
+    if (Buffer.byteLength(target) > MAX_TARGET_BYTES) return send(res, 414, { accepted: false, error: `request too long (over ${MAX_TARGET_BYTES} bytes)` });
+    if (!link?.info) return send(res, 503, { ok: false, error: 'GameOffline: no page is joined to this port (the browser tab was closed, is reloading, or never opened); relaunch the game or reopen its page' });
+    link.relay(target, relayTimeoutMs).then(
+      (reply) => send(res, reply.status, reply.body),
+      (e: RelayError) => send(res, e.kind === 'timeout' ? 504 : 503, { ok: false, error: `GameOffline: ${e.message}` }),
+    );
+  });
+
+  // A page joining: key, Host, one page at a time.
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const refusal: Refusal | undefined =
+      checkHost(req, port) ??
+      (url.pathname !== '/page' ? { status: 404, error: 'the only WebSocket here is /page' } : undefined) ??
+      (!keyMatches(url.searchParams.get('key'), key) ? { status: 401, error: 'wrong or missing key' } : undefined) ??
+      (link ? { status: 409, error: `another page is already joined (${link.info?.name ?? 'saying hello'}); close it first` } : undefined);
+    if (refusal || closed) {
+      const r = refusal ?? { status: 503, error: 'the carrier is closing' };
+      log(`refused a page joining from ${req.headers.origin ?? 'no origin'}: ${r.error}`);
+      return refuseUpgrade(socket, r);
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => adopt(ws, pageOriginOf(req)));
+  });
+
+  function adopt(ws: import('ws').WebSocket, origin: string | null): void {
+    const current = new PageLink(ws, { origin, join: joins + 1, log });
+    link = current;
+    current.on('hello', (info: PageInfo) => {
+      joins = info.join;
+      log(`page joined: ${info.name} ${info.version} from ${origin ?? 'no origin'} (join ${info.join})`);
+      carrier.emit('join', info);
+    });
+    current.on('gone', (reason: string) => {
+      if (link === current) link = null;
+      if (current.info) log(`page left: ${reason}`);
+      carrier.emit('leave', { info: current.info, reason });
+    });
+  }
+
+  async function close(): Promise<void> {
+    if (closed) return;
+    closed = true;
+    link?.close(1001, 'the bridge stopped this game');
+    wss.close();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  }
+
+  return carrier;
+}
+
+// Binds loopback only, exclusively, with a readable error for a busy port.
+function listen(server: http.Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) => {
+      reject(new Error(`cannot listen on 127.0.0.1:${port}: ${e.code === 'EADDRINUSE' ? 'the port is already in use' : e.message}`));
+    });
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+function waitForJoin(carrier: PageCarrier, timeoutMs: number): Promise<PageInfo> {
+  if (carrier.page) return Promise.resolve(carrier.page);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      carrier.off('join', onJoin);
+      reject(new Error(`no page joined 127.0.0.1:${carrier.port} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onJoin = (info: PageInfo) => {
+      clearTimeout(timer);
+      resolve(info);
+    };
+    carrier.once('join', onJoin);
+  });
+}
+
+function refuseUpgrade(socket: Duplex, r: Refusal): void {
+  const text = `${r.error}\n`;
+  socket.end(`HTTP/1.1 ${r.status} ${http.STATUS_CODES[r.status]}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body) ?? 'null';
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.end(res.req.method === 'HEAD' ? undefined : text);
+}

@@ -1,0 +1,118 @@
+/** The calls feed: newest first, bounded, each row expands to its arguments and answer. */
+import type { CallSummary } from '../daemon/dashboard/view.js';
+import { byId, clock, getJson, h, setText, shortId } from './dom.js';
+
+const MAX_ROWS = 200;
+
+interface CallDetail {
+  args: string;
+  answer: string;
+  images: number;
+}
+
+export class CallFeed {
+  private readonly list = byId<HTMLOListElement>('feed');
+  private readonly errorsOnly = byId<HTMLInputElement>('errors-only');
+  private sessionNames = new Map<string, string>();
+  private queued: CallSummary[] = [];
+  private frame?: number;
+
+  constructor() {
+    this.errorsOnly.addEventListener('change', () => this.applyFilter());
+  }
+
+  setSessionNames(names: Map<string, string>): void {
+    this.sessionNames = names;
+  }
+
+  /** The daemon's kept calls (oldest first), replacing what is shown. */
+  reset(calls: CallSummary[]): void {
+    this.list.replaceChildren();
+    this.queued = [];
+    const rows = document.createDocumentFragment();
+    for (let i = calls.length - 1; i >= 0; i--) rows.append(this.row(calls[i], false));
+    this.list.append(rows);
+    this.trim();
+  }
+
+  /** Finished calls, oldest first: drawn once per animation frame, at most MAX_ROWS of them. */
+  addMany(calls: CallSummary[]): void {
+    this.queued.push(...calls);
+    if (this.queued.length > MAX_ROWS) this.queued.splice(0, this.queued.length - MAX_ROWS);
+    this.frame ??= requestAnimationFrame(() => {
+      this.frame = undefined;
+      const batch = this.queued;
+      this.queued = [];
+      // a burst is shown without the highlight: it would only flicker
+      const fresh = batch.length <= 5;
+      const rows = document.createDocumentFragment();
+      for (let i = batch.length - 1; i >= 0; i--) rows.append(this.row(batch[i], fresh));
+      this.list.prepend(rows);
+      this.trim();
+    });
+  }
+
+  add(c: CallSummary, fresh = true): void {
+    this.list.prepend(this.row(c, fresh));
+    this.trim();
+  }
+
+  private trim(): void {
+    while (this.list.childElementCount > MAX_ROWS) this.list.lastElementChild?.remove();
+    this.counts();
+  }
+
+  private row(c: CallSummary, fresh: boolean): HTMLLIElement {
+    const tool = h('span', { class: 'tool' }, c.tool, c.gameTool ? h('span', { class: 'game' }, ` › ${c.gameTool}`) : '');
+    const result = c.ok ? h('span', { class: 'badge s-live' }, 'OK') : h('span', { class: 'badge s-bad' }, c.errorClass ?? 'Error');
+    const who = c.client ?? this.sessionNames.get(c.session) ?? shortId(c.session);
+    const summary = h(
+      'summary',
+      {},
+      h('time', { datetime: c.at }, clock(c.at, true)),
+      h('span', { class: 'sess', title: `session ${c.session}` }, who),
+      tool,
+      h('span', { class: 'port' }, c.port !== undefined ? `:${c.port}` : ''),
+      h('span', { class: 'ms' }, `${c.ms < 10 ? c.ms.toFixed(1) : Math.round(c.ms)} ms`),
+      result,
+    );
+    const body = h('div', { class: 'call-body' });
+    const details = h('details', {}, summary, body);
+    details.addEventListener('toggle', () => {
+      if (details.open && !body.childElementCount) void this.expand(c.id, body);
+    });
+    const li = h('li', { class: `call${fresh ? ' fresh' : ''}`, 'data-id': c.id, 'data-ok': String(c.ok), 'data-tool': c.gameTool ?? c.tool }, details);
+    li.hidden = this.errorsOnly.checked && c.ok;
+    return li;
+  }
+
+  private async expand(id: number, body: HTMLElement): Promise<void> {
+    body.append(h('p', { class: 'hint' }, 'Loading…'));
+    try {
+      const d = await getJson<CallDetail>(`/dashboard/api/calls/${id}`);
+      body.replaceChildren(h('h4', {}, 'Arguments'), h('pre', { class: 'json', tabindex: 0 }, pretty(d.args)), h('h4', {}, `Answer${d.images ? ` (+${d.images} image${d.images > 1 ? 's' : ''})` : ''}`), h('pre', { class: 'json', tabindex: 0 }, pretty(d.answer)));
+    } catch (e) {
+      body.replaceChildren(h('p', { class: 'hint' }, (e as Error).message));
+    }
+  }
+
+  private applyFilter(): void {
+    for (const li of this.list.children) (li as HTMLElement).hidden = this.errorsOnly.checked && (li as HTMLElement).dataset.ok === 'true';
+    this.counts();
+  }
+
+  private counts(): void {
+    const shown = this.list.childElementCount;
+    setText(byId('n-calls'), shown ? `last ${shown}` : '');
+    byId('feed-empty').hidden = shown > 0;
+  }
+}
+
+/** JSON text indented when it parses; as it came otherwise (an error's text). */
+export function pretty(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,93 @@
+# Walker (Godot): a KinematicBody2D that walks while `left`/`right` is held and jumps on
+# `jump`, collecting coins along a floor. `reset` starts a new run (a new session epoch).
+# Everything the game simulates happens in _physics_process, so the bridge's clock
+# (pause / step N frames) governs it exactly.
+extends Node2D
+
+const SPEED := 120.0          # px per second: 2 px per physics frame at 60 fps
+const GRAVITY := 900.0
+const JUMP_SPEED := 300.0
+const COINS := [40, 90, 160, 240, 320]
+const TRACK_END := 400.0
+
+onready var player: KinematicBody2D = $Player
+var velocity := Vector2.ZERO
+var run := 1
+var jumps := 0
+var coins := []
+var events := []
+
+
+func _ready() -> void:
+	GameBridge.configure({"name": "Walker (Godot)", "version": "1.0.0", "inputs": ["left", "right"], "manifest": _manifest()})
+	GameBridge.set_snapshot(self, "snapshot")
+	GameBridge.add_command("jump", self, "_jump")
+	GameBridge.add_command("reset", self, "_reset")
+	GameBridge.add_command("teleport", self, "_teleport", "_teleport_invalid")
+
+
+func _physics_process(delta: float) -> void:
+	var direction := 0
+	if GameBridge.is_held("right"):
+		direction += 1
+	if GameBridge.is_held("left"):
+		direction -= 1
+	velocity.x = direction * SPEED
+	velocity.y += GRAVITY * delta
+	velocity = player.move_and_slide(velocity, Vector2.UP)
+	player.position.x = clamp(player.position.x, 0.0, TRACK_END)
+	for c in COINS:
+		if not coins.has(c) and abs(player.position.x - c) < 2.0:
+			coins.append(c)
+			_event("coin:%d" % c)
+
+
+func snapshot() -> Dictionary:
+	var screen := "FinishScreen" if player.position.x >= TRACK_END else "GameScreen"
+	return {"ui": {"screen": screen}, "events": events.duplicate(),
+		"game": {"run": run, "x": player.position.x, "y": player.position.y, "onFloor": player.is_on_floor(),
+			"jumps": jumps, "coins": coins.duplicate()}}
+
+
+func _jump(_args: Dictionary) -> void:
+	if player.is_on_floor():
+		velocity.y = -JUMP_SPEED
+		jumps += 1
+		_event("jump:%d" % jumps)
+
+
+func _reset(_args: Dictionary) -> void:
+	player.position = Vector2(0, -8)
+	velocity = Vector2.ZERO
+	run += 1
+	jumps = 0
+	coins = []
+	events = []
+	GameBridge.new_epoch()
+
+
+func _teleport(args: Dictionary) -> void:
+	player.position.x = float(args.x)
+
+
+func _teleport_invalid(args: Dictionary) -> String:
+	if not args.has("x") or not args.x.is_valid_float():
+		return "x must be a number"
+	if float(args.x) < 0 or float(args.x) > TRACK_END:
+		return "x must be within 0-%d" % TRACK_END
+	return ""
+
+
+func _event(m: String) -> void:
+	events.append({"m": m})
+	if events.size() > 20:
+		events.pop_front()
+
+
+func _manifest() -> Dictionary:
+	return {"toolsets": [{"name": "play", "description": "Walk the floor (hold left/right with the bridge's hold tool)", "tools": [
+		{"name": "jump", "description": "Jump, if on the floor", "args": []},
+		{"name": "reset", "description": "Start a new run from x=0 (a new session epoch)", "args": []},
+		{"name": "teleport", "description": "Put the walker at x", "args": [
+			{"name": "x", "type": "number", "description": "Floor position, 0-400", "required": true}]},
+	]}]}

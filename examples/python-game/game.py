@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Walker: a small side-scroller on the Python kit (python3 game.py --debug-port 7820).
+
+The walker moves while `left` or `right` is held, jumps on `jump`, and collects coins along a
+track; `reset` starts a new run (a new session epoch). The agent holds inputs, pauses and
+steps the clock through the kit's built-in `input.*` and `clock.*` commands.
+"""
+import argparse
+import os
+import sys
+import time
+
+# In your own game, copy kits/python/gamebridge.py next to game.py; this example uses it in place.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "kits", "python"))
+import gamebridge  # noqa: E402
+
+FPS = 60
+SPEED = 2.0  # units per simulated frame while a direction is held
+JUMP_SPEED, GRAVITY = 6.0, 0.5
+COINS = [20, 45, 80, 120, 160]
+TRACK_END = 200
+
+
+class Walker:
+    """The game state; every change happens on the game loop."""
+
+    def __init__(self):
+        self.run = 0
+        self.new_run()
+
+    def new_run(self):
+        self.run += 1
+        self.x, self.y, self.vy = 0.0, 0.0, 0.0
+        self.coins, self.jumps, self.events = [], 0, []
+
+    def jump(self):
+        if self.y == 0:
+            self.vy, self.jumps = JUMP_SPEED, self.jumps + 1
+            self.events.append({"m": "jump:%d" % self.jumps})
+
+    def step(self, held):
+        """One simulated frame, with held(input) telling which inputs are down."""
+        dx = (SPEED if held("right") else 0) - (SPEED if held("left") else 0)
+        self.x = min(max(self.x + dx, 0.0), TRACK_END)
+        if self.y > 0 or self.vy > 0:
+            self.y, self.vy = max(self.y + self.vy, 0.0), self.vy - GRAVITY
+            if self.y == 0:
+                self.vy = 0.0
+        for c in COINS:
+            if c not in self.coins and abs(self.x - c) < SPEED:
+                self.coins.append(c)
+                self.events.append({"m": "coin:%d" % c})
+        self.events = self.events[-20:]
+
+    def snapshot(self):
+        screen = "FinishScreen" if self.x >= TRACK_END else "GameScreen"
+        return {"ui": {"screen": screen}, "events": list(self.events),
+                "game": {"run": self.run, "x": self.x, "y": self.y, "jumps": self.jumps, "coins": list(self.coins)}}
+
+
+MANIFEST = {"toolsets": [{"name": "play", "description": "Walk the track (hold left/right with the bridge's hold tool)", "tools": [
+    {"name": "jump", "description": "Jump, if on the ground", "args": []},
+    {"name": "reset", "description": "Start a new run from x=0 (a new session epoch)", "args": []},
+    {"name": "teleport", "description": "Put the walker at x", "args": [
+        {"name": "x", "type": "number", "description": "Track position, 0-%d" % TRACK_END, "required": True}]},
+]}]}
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Walker, a Python game on the game-bridge kit")
+    ap.add_argument("--debug-port", type=gamebridge.debug_port, help="serve the game-bridge contract on 127.0.0.1:PORT")
+    ap.add_argument("--frames", type=int, default=0, help="without a debug port: run this many frames, then exit")
+    opts = ap.parse_args()
+    walker = Walker()
+    surface = None
+    if opts.debug_port is not None:  # no flag, no HTTP surface
+        def reset(_args):
+            walker.new_run()
+            surface.new_epoch()
+
+        def teleport_ok(args):
+            if not 0 <= args.number("x") <= TRACK_END:
+                return "x must be within 0-%d" % TRACK_END
+
+        surface = gamebridge.GameSurface(
+            opts.debug_port, "Walker", "1.0.0", snapshot=walker.snapshot, manifest=MANIFEST,
+            inputs=["left", "right"],
+            commands={"jump": lambda _a: walker.jump(), "reset": reset,
+                      "teleport": gamebridge.Command(lambda a: setattr(walker, "x", a.number("x")), teleport_ok)})
+        try:
+            surface.listen()
+        except OSError as e:
+            print("walker: %s" % e.strerror, file=sys.stderr)
+            return 2
+        print("walker: listening on 127.0.0.1:%d (pid %d)" % (surface.port, os.getpid()), flush=True)
+
+    held = surface.is_held if surface else (lambda _input: False)
+    frames = 0
+    while surface.running if surface else frames < opts.frames:
+        started = time.monotonic()
+        if surface:
+            surface.tick(lambda: walker.step(held))
+        else:
+            walker.step(held)
+        frames += 1
+        time.sleep(max(0.0, 1.0 / FPS - (time.monotonic() - started)))
+    if surface:
+        surface.close()
+    print("walker: bye after %d frames" % frames, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

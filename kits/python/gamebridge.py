@@ -1,0 +1,391 @@
+"""gamebridge: the game side of the game-bridge contract for Python games (stdlib only).
+
+Copy this one file next to your game. See docs/KITS.md for the contract it implements.
+
+    surface = gamebridge.GameSurface(port, "Walker", "1.0.0", snapshot=lambda: {...},
+                                     commands={"jump": jump}, inputs=["left", "right"])
+    surface.listen()                       # binds 127.0.0.1:port, then registers
+    while surface.running:                 # SIGINT, SIGTERM and `close` end the loop
+        surface.tick(simulate)             # once a frame; simulate() runs unless paused
+        time.sleep(1 / 60)
+    surface.close()                        # stops serving, removes the registry entry
+
+HTTP threads never touch game state: /command validates and queues; tick() (the game loop)
+applies the queue in order. `input.*` and `clock.*` are built in, and the kit enforces input
+leases itself, so a held input is released even if the bridge is gone.
+"""
+import argparse
+import atexit
+import json
+import math
+import os
+import signal
+import sys
+import threading
+import time
+from datetime import datetime, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qsl, urlsplit
+
+CLOSE = "close"
+RESERVED = ["input.hold", "input.release", "input.releaseAll", "clock.pause", "clock.resume", "clock.step"]
+MAX_LEASE_MS = 3600000  # a hold is meant to end; the bridge re-holds
+MAX_STEP_FRAMES = 10000  # later commands wait behind a step, so keep it bounded
+
+
+class ArgError(ValueError):
+    """A bad command argument; in a validator it becomes the refusal text."""
+
+
+class Args:
+    """Command arguments as sent (strings), with coercion helpers that raise ArgError."""
+
+    def __init__(self, raw):
+        self.raw = dict(raw)
+
+    def string(self, name, default=None):
+        if name in self.raw:
+            return self.raw[name]
+        if default is not None:
+            return default
+        raise ArgError("missing argument '%s'" % name)
+
+    def number(self, name, default=None):
+        text = self.raw.get(name, "").strip()
+        if not text:
+            if default is not None:
+                return default
+            raise ArgError("missing argument '%s' (a number)" % name)
+        try:
+            value = float(text)
+        except ValueError:
+            raise ArgError("argument '%s' must be a number, got '%s'" % (name, text[:40]))
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ArgError("argument '%s' must be a finite number, got '%s'" % (name, text[:40]))
+        return value
+
+    def boolean(self, name, default=None):
+        text = self.raw.get(name, "").strip().lower()
+        if not text and default is not None:
+            return default
+        if text in ("true", "1", "yes", "on"):
+            return True
+        if text in ("false", "0", "no", "off"):
+            return False
+        raise ArgError("argument '%s' must be true or false, got '%s'" % (name, text[:40]))
+
+
+class Command:
+    """A game command: validate(args) runs on the HTTP thread (return a reason, or raise
+    ArgError, to refuse); apply(args) runs on the game's tick."""
+
+    def __init__(self, apply, validate=None):
+        self.apply, self.validate = apply, validate
+
+
+def debug_port(text):
+    """argparse type for --debug-port: an integer 0-65535 (0 = any free port), or a clear error."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("must be a port number (1-65535), got '%s'" % text)
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError("must be a port number (1-65535), got %d" % port)
+    return port
+
+
+def registry_dir(env=None):
+    """Where self-registration entries go: $GAME_BRIDGE_INSTANCES, else $GAME_BRIDGE_HOME/instances."""
+    env = os.environ if env is None else env
+    if env.get("GAME_BRIDGE_INSTANCES"):
+        return os.path.abspath(env["GAME_BRIDGE_INSTANCES"])
+    home = env.get("GAME_BRIDGE_HOME") or os.path.join(os.path.expanduser("~"), ".game-bridge")
+    return os.path.join(home, "instances")
+
+
+class GameSurface:
+    """The contract's HTTP surface, registry entry, input leases and simulation clock for one game."""
+
+    def __init__(self, port, name, version, snapshot, commands=None, manifest=None, inputs=None,
+                 clock=True, screenshot=None, on_close=None, protocol=1, handle_signals=True,
+                 register=True, log=None):
+        """inputs: the input names the game reads (declares the "input" capability);
+        clock: the agent may pause and step the game (the "clock" capability)."""
+        if port is None or isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+            raise ValueError("gamebridge: the debug port must be an integer 0-65535, got %r" % (port,))
+        self.name, self.version, self.protocol = name, version, protocol
+        self.capabilities = (["input"] if inputs is not None else []) + (["clock"] if clock else [])
+        self._snapshot, self._manifest, self._screenshot = snapshot, manifest, screenshot
+        self._inputs = list(inputs) if inputs is not None else None
+        self._on_close = on_close or (lambda reason: self.stop())
+        self._handle_signals, self._register = handle_signals, register
+        self._log = log or (lambda line: print("gamebridge: " + line, file=sys.stderr, flush=True))
+        self._commands = {}
+        for cmd_name, handler in (commands or {}).items():
+            if cmd_name == CLOSE or cmd_name.startswith(("input.", "clock.")):
+                raise ValueError("gamebridge: command name '%s' is reserved (close, input.* and clock.* are the kit's)" % cmd_name)
+            self._commands[cmd_name] = handler if isinstance(handler, Command) else Command(handler)
+        self._requested_port = port
+        self._lock = threading.RLock()  # snapshot() and simulate() may call is_held()
+        self._queue, self._next_id, self._completed = [], 1, 0
+        self._held = {}  # (input, owner) -> monotonic deadline
+        self._paused, self._step_left, self._step_id = False, 0, None
+        self.frame, self.sim_frame, self.session_epoch = 0, 0, 1
+        self.running = True
+        self.port, self.registry_file, self._server = None, None, None
+
+    # ---- the game's side -------------------------------------------------------------
+    def listen(self):
+        """Bind 127.0.0.1 (a clear OSError when the port is taken), serve, then register."""
+        handler = type("Handler", (_Handler,), {"surface": self})
+        try:
+            self._server = ThreadingHTTPServer(("127.0.0.1", self._requested_port), handler)
+        except OSError as e:
+            why = "the port is already in use" if e.errno == 98 else e.strerror or str(e)
+            raise OSError(e.errno, "gamebridge: cannot listen on 127.0.0.1:%d: %s" % (self._requested_port, why))
+        self._server.daemon_threads = True
+        self.port = self._server.server_address[1]
+        # a short poll interval: close() waits for one poll at most
+        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
+                         name="gamebridge-http", daemon=True).start()
+        if self._handle_signals and threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(sig, self._on_signal)
+        atexit.register(self._unregister)
+        if self._register:
+            self._write_registry_entry()
+        return self
+
+    def tick(self, simulate=None):
+        """One game frame: expire leases, apply queued commands, then run one simulation
+        frame (calling simulate()) unless the clock is paused. Returns the frames simulated: 1 or 0.
+        Pass simulate rather than simulating after tick() returns: tick holds the lock /state
+        takes, so no request sees a step completed before its last frame ran."""
+        with self._lock:
+            self.frame += 1
+            self._expire_leases()
+            self._apply_queue()
+            if self._paused and self._step_left == 0:
+                return 0
+            if simulate:
+                simulate()
+            self.sim_frame += 1
+            if self._step_left > 0:
+                self._step_left -= 1
+                if self._step_left == 0:  # the step is complete only once its frames have run
+                    self._completed, self._step_id = self._step_id, None
+            return 1
+
+    def is_held(self, input_name):
+        """Whether any owner holds this input right now (leases are checked on every read)."""
+        with self._lock:
+            self._expire_leases()
+            return any(i == input_name for i, _ in self._held)
+
+    def new_epoch(self):
+        """Call when a new run or level starts in the same process: waits spanning it fail."""
+        with self._lock:
+            self.session_epoch += 1
+
+    def stop(self):
+        """Ends the game loop (`running` becomes False): the default reaction to close and signals."""
+        self.running = False
+
+    def close(self):
+        """Stop serving and remove the registry entry. Idempotent; does not exit the process."""
+        server, self._server = self._server, None
+        if server:
+            server.shutdown()
+            server.server_close()
+        self._unregister()
+
+    @property
+    def paused(self):
+        """The agent paused the clock (or a step is running)."""
+        return self._paused
+
+    # ---- what the HTTP side reads ----------------------------------------------------
+    def health(self):
+        """GET /health: cheap, probed on every port of a scan."""
+        with self._lock:
+            return {"ok": True, "frame": self.frame, "capabilities": self.capabilities, "sessionEpoch": self.session_epoch}
+
+    def state(self):
+        """GET /state: the game's snapshot plus the fields the kit owns."""
+        with self._lock:
+            self._expire_leases()
+            now = time.monotonic()
+            s = dict(self._snapshot())
+            s.update({"frame": self.frame, "simFrame": self.sim_frame, "completedCommandId": self._completed,
+                      "sessionEpoch": self.session_epoch, "clock": {"paused": self._paused, "stepFramesLeft": self._step_left}})
+            if "input" in self.capabilities:
+                s["input"] = {"held": [{"input": i, "owner": o, "leaseMsLeft": math.ceil((d - now) * 1000)}
+                                       for (i, o), d in self._held.items()]}
+            return s
+
+    def tools(self):
+        """GET /tools: the game's manifest with name, version and capabilities, or None (404)."""
+        if self._manifest is None:
+            return None
+        m = dict(self._manifest() if callable(self._manifest) else self._manifest)
+        game = dict(m.get("game") or {"name": self.name, "version": self.version, "protocol": self.protocol})
+        game["capabilities"] = self.capabilities
+        if self._inputs is not None:
+            game["inputs"] = self._inputs
+        m["game"] = game
+        return m
+
+    def known(self):
+        """Command names this game accepts, for refusals."""
+        reserved = [r for r in RESERVED if r.split(".")[0] in self.capabilities]
+        return sorted(self._commands) + [CLOSE] + reserved
+
+    def enqueue(self, cmd, raw):
+        """Validate on the HTTP thread, then queue: the answer /command sends."""
+        if cmd not in self.known():
+            return {"accepted": False, "error": "unknown command '%s'" % cmd, "known": self.known()}
+        args = Args(raw)
+        try:
+            why = self._validate(cmd, args)
+        except ArgError as e:
+            why = str(e)
+        if why:
+            return {"accepted": False, "error": "%s: %s" % (cmd, why)}
+        with self._lock:
+            cid, self._next_id = self._next_id, self._next_id + 1
+            self._queue.append((cid, cmd, args))
+            return {"accepted": True, "commandId": cid, "frame": self.frame}
+
+    def screenshot(self):
+        """GET /screenshot: PNG bytes, or None (404)."""
+        return self._screenshot() if self._screenshot else None
+
+    # ---- internals -------------------------------------------------------------------
+    def _validate(self, cmd, args):
+        """Why the command is refused (None: accepted); the reserved ones are checked here."""
+        if cmd.startswith("input.") and not args.string("owner").strip():
+            return "argument 'owner' must not be empty (whoever holds the input)"
+        if cmd == "input.hold" and not 0 < args.number("leaseMs") <= MAX_LEASE_MS:
+            return "argument 'leaseMs' must be > 0 and <= %d, got %s" % (MAX_LEASE_MS, args.raw["leaseMs"])
+        if cmd in ("input.hold", "input.release") and args.string("input") not in self._inputs:
+            return "unknown input '%s' (this game reads: %s)" % (args.raw["input"], ", ".join(self._inputs) or "none")
+        if cmd == "clock.step":
+            frames = args.number("frames")
+            if frames != int(frames) or not 1 <= frames <= MAX_STEP_FRAMES:
+                return "argument 'frames' must be a whole number from 1 to %d, got %s" % (MAX_STEP_FRAMES, args.raw["frames"])
+        handler = self._commands.get(cmd)
+        return handler.validate(args) if handler and handler.validate else None
+
+    def _apply_queue(self):
+        # In order; a clock.step holds back everything after it until its frames have run,
+        # so hold -> step -> release sent back to back does what it says.
+        while self._queue and self._step_left == 0:
+            cid, cmd, args = self._queue.pop(0)
+            try:
+                self._apply(cid, cmd, args)
+            except Exception as e:  # a failing command still completes: the bridge must not wait forever
+                self._log("command #%d '%s' failed: %r" % (cid, cmd, e))
+            if self._step_left == 0:
+                self._completed = cid
+
+    def _apply(self, cid, cmd, args):
+        """Applies one queued command on the tick."""
+        owner = args.raw.get("owner")
+        if cmd == "input.hold":
+            self._held[(args.string("input"), owner)] = time.monotonic() + args.number("leaseMs") / 1000.0
+        elif cmd == "input.release":
+            self._held.pop((args.string("input"), owner), None)
+        elif cmd == "input.releaseAll":
+            self._held = {k: d for k, d in self._held.items() if k[1] != owner}
+        elif cmd == "clock.pause":
+            self._paused = True
+        elif cmd == "clock.resume":
+            self._paused = False
+        elif cmd == "clock.step":
+            self._paused, self._step_left, self._step_id = True, int(args.number("frames")), cid
+        elif cmd == CLOSE:
+            self._on_close("command")
+        else:
+            self._commands[cmd].apply(args)
+
+    def _expire_leases(self):
+        """Drops the holds whose lease ran out: the game, not the bridge, enforces leases."""
+        now = time.monotonic()
+        if any(d <= now for d in self._held.values()):
+            self._held = {k: d for k, d in self._held.items() if d > now}
+
+    def _on_signal(self, signum, _frame):
+        """SIGINT/SIGTERM: ask the game to end through its normal exit."""
+        if not self.running:  # a second signal: the game did not stop, leave now
+            self._unregister()
+            os._exit(128 + signum)
+        self._on_close(signal.Signals(signum).name)
+
+    def _write_registry_entry(self):
+        # Atomic (temp file + rename); a registry failure must never break the game.
+        directory = registry_dir()
+        path = os.path.join(directory, "%d.json" % os.getpid())
+        tmp = "%s.%d.tmp" % (path, time.monotonic_ns())
+        entry = {"name": self.name, "version": self.version, "protocol": self.protocol, "port": self.port,
+                 "pid": os.getpid(), "host": "127.0.0.1", "started": datetime.now(timezone.utc).isoformat(),
+                 "cwd": os.getcwd()}
+        try:
+            os.makedirs(directory, mode=0o700, exist_ok=True)
+            with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+                json.dump(entry, f, indent=2)
+            os.replace(tmp, path)
+            self.registry_file = path
+        except OSError as e:
+            self._log("could not write the registry entry %s (%s); discovery falls back to port scans" % (path, e))
+
+    def _unregister(self):
+        """Removes our registry entry (idempotent; also runs at exit)."""
+        path, self.registry_file = self.registry_file, None
+        if path:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive: the bridge polls /state on one connection
+    timeout = 30  # an idle kept-alive connection frees its thread
+    surface = None
+
+    def do_GET(self):
+        """Routes one contract request; only /command changes anything, and only the queue."""
+        url = urlsplit(self.path)
+        s = self.surface
+        if url.path == "/health":
+            return self._json(200, s.health())
+        if url.path == "/state":
+            return self._json(200, s.state())
+        if url.path == "/command":
+            raw = dict(parse_qsl(url.query, keep_blank_values=True))
+            cmd = raw.pop("cmd", "")
+            if not cmd:
+                return self._json(400, {"accepted": False, "error": "missing 'cmd' (GET /command?cmd=NAME&arg=value)", "known": s.known()})
+            return self._json(200, s.enqueue(cmd, raw))
+        if url.path == "/tools":
+            m = s.tools()
+            return self._json(200, m) if m is not None else self._json(404, {"error": "this game publishes no manifest"})
+        if url.path == "/screenshot":
+            png = s.screenshot()
+            if png is None:
+                return self._json(404, {"error": "this game takes no screenshots"})
+            return self._send(200, "image/png", png)
+        self._json(404, {"error": "no such endpoint '%s'" % url.path, "endpoints": ["/health", "/state", "/command", "/tools"]})
+
+    def _json(self, status, body):
+        self._send(status, "application/json; charset=utf-8", json.dumps(body).encode("utf-8"))
+
+    def _send(self, status, content_type, data):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *_args):  # the game's own output stays readable
+        pass

@@ -1,0 +1,154 @@
+/**
+ * The dashboard in real Chromium against a real daemon, real proxies (the official SDK client)
+ * and the example game: it lists a launched game, shows an SDK client's call within a second,
+ * calls a tool from its form, and moves a stopped game to "exited". Plain HTTP checks the
+ * refusals: no key or cookie, a foreign Origin, a wrong Host, a key used twice.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { startBrowser, type BrowserHandle } from './helpers/browser.js';
+import { dashboardUrl, rawRequest } from './helpers/dashboard.js';
+import { daemonFacts } from './helpers/fault.js';
+import { call, gameCall } from './helpers/mcp.js';
+import { pairSuite } from './helpers/pair.js';
+import { freePort } from './helpers/ports.js';
+import { EXAMPLE_GAME } from './helpers/procs.js';
+
+const suite = pairSuite('gb-dash-');
+let chromium: BrowserHandle;
+
+beforeAll(async () => {
+  chromium = await startBrowser();
+});
+
+afterAll(async () => {
+  await chromium?.close();
+});
+
+/** A project whose gamebridge.json launches the example game on a free port. */
+async function project(): Promise<{ dir: string; port: number }> {
+  const dir = join(suite.home, 'project');
+  mkdirSync(dir, { recursive: true });
+  const port = await freePort();
+  writeFileSync(join(dir, 'gamebridge.json'), JSON.stringify({ name: 'Crate Stack', launch: { command: `node "${EXAMPLE_GAME}" --port {port} --screenshot`, portRange: String(port), readyTimeoutMs: 30000 } }));
+  return { dir, port };
+}
+
+/** A client that launched the example game, and a page logged in to the dashboard. */
+async function launchedAndOpen(): Promise<{ h: Awaited<ReturnType<typeof suite.open>>; port: number; page: Page }> {
+  const { dir, port } = await project();
+  const h = await suite.open(dir);
+  const launched = await call(h, 'launch_instance', {}, 60000);
+  expect(launched.isError ? launched.text : 'launched').toBe('launched');
+  suite.trackGroup(launched.json.pid as number);
+  const context = await chromium.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(await dashboardUrl(suite.home));
+  expect(new URL(page.url()).search).toBe(''); // the key is gone from the address bar
+  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10000 });
+  return { h, port, page };
+}
+
+test('the page lists a launched game; an SDK client\'s call_tool shows in the feed within 1 s; a stopped game moves to exited', async () => {
+  const { h, port, page } = await launchedAndOpen();
+  const card = page.locator(`article.card[data-port="${port}"]`);
+  await card.waitFor({ timeout: 10000 });
+  await expect(card.locator('h3').textContent()).resolves.toContain('Crate Stack');
+  await page.locator(`article.card[data-port="${port}"][data-status="live"]`).waitFor({ timeout: 10000 });
+  // frames per second from successive /health frames, the owner named by its client, the log tail
+  await page.waitForFunction((p) => /^\d+\.\d$/.test(document.querySelector(`article.card[data-port="${p}"] dl div:nth-child(5) dd`)?.textContent ?? ''), port, { timeout: 10000 });
+  await expect(card.locator('dl').textContent()).resolves.toContain('jest');
+  await expect(card.locator('.log pre').textContent()).resolves.toContain('crate-stack:');
+  // the latest screenshot, fetched from the game's /screenshot through the daemon
+  await page.waitForFunction((p) => (document.querySelector(`article.card[data-port="${p}"] figure.shot:not([hidden]) img`) as HTMLImageElement | null)?.naturalWidth === 160, port, { timeout: 10000 });
+  // the session, with the client's name and version from initialize
+  await expect(page.locator('#sessions').textContent()).resolves.toContain('jest 1.0.0');
+
+  const r = await gameCall(h, port, 'bump', { tag: 'dash' });
+  expect(r.isError).toBe(false);
+  const answered = Date.now();
+  const row = page.locator('#feed li.call[data-tool="bump"]');
+  await row.waitFor({ timeout: 1000 });
+  const seenAfterMs = Date.now() - answered;
+  expect(seenAfterMs).toBeLessThan(1000);
+  await expect(row.locator('summary').textContent()).resolves.toMatch(new RegExp(`call_tool › bump.*:${port}.*OK`));
+  // expanding the row shows the call's JSON
+  await row.locator('summary').click();
+  await expect(row.locator('pre.json').first().textContent({ timeout: 5000 })).resolves.toContain('"tag": "dash"');
+
+  const stopped = await call(h, 'stop_instance', { port }, 60000);
+  expect(stopped.isError ? stopped.text : 'stopped').toBe('stopped');
+  await page.locator(`article.card[data-port="${port}"][data-status="exited"]`).waitFor({ timeout: 10000 });
+  await expect(card.locator('.note.exit').textContent()).resolves.toMatch(/^Stopped by the bridge at /);
+  await page.context().close();
+});
+
+test('the form lists the game\'s tools from their schemas, calls one, shows its answer, and the call joins the feed', async () => {
+  const { port, page } = await launchedAndOpen();
+  await page.locator('#try-port').selectOption(String(port));
+  await page.locator('#try-tool:not([disabled])').waitFor({ timeout: 10000 });
+  await page.locator('#try-tool').selectOption('debug.bump');
+  // the field comes from describe_toolset's JSON Schema: a required string
+  const tag = page.locator('#try-fields input[name="tag"]');
+  await expect(tag.getAttribute('required')).resolves.not.toBeNull();
+  // Run without the required argument: the form says so and sends nothing
+  await page.locator('#try-run').click();
+  await expect(page.locator('#try-answer').textContent()).resolves.toContain("'tag' is required");
+  await tag.fill('from-form');
+  await page.locator('#try-run').click();
+  await page.locator('#try-answer .badge.s-live').waitFor({ timeout: 10000 });
+  const answer = (await page.locator('#try-answer pre').textContent()) ?? '';
+  expect(JSON.parse(answer)).toMatchObject({ command: 'bump', applied: true, game: { bumps: { 'from-form': 1 } } });
+  await page.locator('#feed li.call[data-tool="debug.bump"]').waitFor({ timeout: 2000 });
+  // the game really got it
+  const state = (await (await fetch(`http://127.0.0.1:${port}/state`)).json()) as { game: { bumps: Record<string, number> } };
+  expect(state.game.bumps['from-form']).toBe(1);
+  await page.context().close();
+});
+
+test('refusals: no cookie, a foreign Origin, a wrong Host, a key used twice, a key without the token', async () => {
+  await suite.open(); // starts the daemon
+  const url = new URL(await dashboardUrl(suite.home));
+  const { port, token } = daemonFacts(suite.home)!;
+  const host = `127.0.0.1:${port}`;
+  const keyPath = `${url.pathname}${url.search}`;
+
+  expect((await rawRequest(port, '/dashboard', { host })).status).toBe(401);
+  expect((await rawRequest(port, '/dashboard/events', { host })).status).toBe(401);
+  expect((await rawRequest(port, '/dashboard/app.js', { host })).status).toBe(401);
+  expect((await rawRequest(port, '/dashboard/key', { host }, 'POST')).status).toBe(401);
+  expect((await rawRequest(port, '/dashboard/key', { host, authorization: `Bearer ${token}`, origin: 'http://evil.example' }, 'POST')).status).toBe(403);
+  // a key presented from another site or to another Host is refused (and not spent)
+  expect((await rawRequest(port, keyPath, { host, origin: 'http://evil.example' })).status).toBe(403);
+  expect((await rawRequest(port, keyPath, { host: `evil.example:${port}` })).status).toBe(403);
+  expect((await rawRequest(port, keyPath, { host: `127.0.0.1:${port + 1}` })).status).toBe(403);
+
+  const login = await rawRequest(port, keyPath, { host });
+  expect(login.status).toBe(303);
+  expect(login.headers.location).toBe('/dashboard');
+  const setCookie = String(login.headers['set-cookie']);
+  expect(setCookie).toMatch(/HttpOnly/);
+  expect(setCookie).toMatch(/SameSite=Strict/);
+  const cookie = setCookie.split(';')[0];
+  expect((await rawRequest(port, keyPath, { host })).status).toBe(403); // one time only
+
+  const page = await rawRequest(port, '/dashboard', { host, cookie });
+  expect(page.status).toBe(200);
+  expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  expect((await rawRequest(port, '/dashboard/events', { host, cookie })).status).toBe(200);
+  expect((await rawRequest(port, '/dashboard', { host: `localhost:${port}`, cookie })).status).toBe(200);
+  // the cookie does not help a foreign page or a rebinding DNS name
+  expect((await rawRequest(port, '/dashboard/events', { host, cookie, origin: 'http://evil.example' })).status).toBe(403);
+  expect((await rawRequest(port, '/dashboard', { host: `evil.example:${port}`, cookie })).status).toBe(403);
+  const post = { host, cookie, origin: 'http://evil.example', 'content-type': 'application/json' };
+  expect((await rawRequest(port, '/dashboard/api/call', post, 'POST', '{"port":1,"name":"health"}')).status).toBe(403);
+  expect((await rawRequest(port, '/dashboard', { host, cookie: `${cookie}x` })).status).toBe(401);
+});
+
+test('`dashboard` without a running daemon says how to get one and exits 1; with one it prints a fresh key each time', async () => {
+  await expect(dashboardUrl(suite.home)).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('No daemon is running for') });
+  await suite.open();
+  const [a, b] = [await dashboardUrl(suite.home), await dashboardUrl(suite.home)];
+  expect(new URL(a).searchParams.get('key')).not.toBe(new URL(b).searchParams.get('key'));
+});

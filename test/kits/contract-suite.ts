@@ -1,0 +1,176 @@
+/**
+ * One suite, run against each kit's example game over real HTTP: the contract endpoints,
+ * command confirmation, held inputs with game-enforced leases, per-owner release, the
+ * pausable clock with exact steps, session epochs, the registry entry and `close`.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort } from '../helpers/ports.js';
+import { Reaper, exitCode, removeDir, tempHome, waitFor, waitGone } from '../helpers/procs.js';
+import { applied, command, getJson, killWithHome, sleep, startKitGame, untilState, type KitGame } from './kit-game.js';
+
+/** How far the walker moves per simulated frame while `right` is held. */
+const SPEED = 2;
+
+export function describeKitContract(kit: 'python' | 'godot', readyMs: number): void {
+  const reaper = new Reaper();
+  const homes: string[] = [];
+  let game: KitGame;
+
+  const newHome = () => {
+    const h = tempHome(`gb-kit-${kit}-`);
+    homes.push(h);
+    return h;
+  };
+
+  beforeAll(async () => {
+    game = await startKitGame(reaper, kit, await freePort(), newHome());
+  }, readyMs + 10000);
+
+  afterAll(async () => {
+    await reaper.reap();
+    homes.forEach(killWithHome);
+    homes.forEach(removeDir);
+  });
+
+  test('health, state, tools: the contract fields and capabilities', async () => {
+    const h1 = await getJson(game.port, '/health');
+    expect(h1).toEqual({ ok: true, frame: expect.any(Number), capabilities: ['input', 'clock'], sessionEpoch: expect.any(Number) });
+    const s = await getJson(game.port, '/state');
+    expect(s).toMatchObject({
+      frame: expect.any(Number), simFrame: expect.any(Number), completedCommandId: expect.any(Number),
+      ui: { screen: 'GameScreen' }, events: expect.any(Array), game: { x: expect.any(Number), jumps: expect.any(Number) },
+      input: { held: [] }, clock: { paused: false }, sessionEpoch: h1.sessionEpoch,
+    });
+    expect(s.frame).toBeGreaterThanOrEqual(h1.frame);
+    const tools = await getJson(game.port, '/tools');
+    expect(tools.game).toMatchObject({ version: '1.0.0', protocol: 1, capabilities: ['input', 'clock'], inputs: ['left', 'right'] });
+    expect(tools.toolsets[0].tools.map((t: any) => t.name)).toEqual(['jump', 'reset', 'teleport']);
+    const shot = await fetch(`http://127.0.0.1:${game.port}/screenshot`);
+    expect(shot.status).toBe(404);
+  });
+
+  test('refusals: unknown command with known names, bad arguments, missing cmd', async () => {
+    const unknown = await command(game.port, 'fly');
+    expect(unknown).toMatchObject({ accepted: false, error: "unknown command 'fly'" });
+    expect(unknown.known).toEqual(expect.arrayContaining(['jump', 'close', 'input.hold', 'input.releaseAll', 'clock.step']));
+    for (const frames of [0, 1.5, 10001]) {
+      expect(await command(game.port, 'clock.step', { frames })).toMatchObject({ accepted: false, error: expect.stringMatching(/^clock\.step: argument 'frames' must be a whole number from 1 to 10000/) });
+    }
+    expect(await command(game.port, 'input.hold', { input: 'up', owner: 'a', leaseMs: 1000 })).toMatchObject({ accepted: false, error: "input.hold: unknown input 'up' (this game reads: left, right)" });
+    expect(await command(game.port, 'input.hold', { input: 'left', leaseMs: 1000 })).toMatchObject({ accepted: false, error: expect.stringMatching(/^input\.hold: .*'owner'/) });
+    expect(await command(game.port, 'input.releaseAll', { owner: ' ' })).toMatchObject({ accepted: false, error: expect.stringMatching(/'owner' must not be empty/) });
+    expect(await command(game.port, 'input.hold', { input: 'left', owner: 'a', leaseMs: 0 })).toMatchObject({ accepted: false, error: expect.stringMatching(/'leaseMs' must be > 0 and <= 3600000/) });
+    expect(await command(game.port, 'teleport', { x: 'far' })).toMatchObject({ accepted: false, error: expect.stringMatching(/^teleport: /) });
+    const missing = await fetch(`http://127.0.0.1:${game.port}/command?x=1`);
+    expect(missing.status).toBe(400);
+  });
+
+  test('a command is fire and forget, then confirmed by completedCommandId', async () => {
+    const before = (await getJson(game.port, '/state')).game.jumps;
+    const r = await command(game.port, 'jump');
+    expect(r).toEqual({ accepted: true, commandId: expect.any(Number), frame: expect.any(Number) });
+    const s = await untilState(game.port, 'jump applied', (st) => st.completedCommandId >= r.commandId);
+    expect(s.game.jumps).toBe(before + 1);
+    expect(s.events).toContainEqual({ m: `jump:${before + 1}` });
+  });
+
+  test('clock: paused keeps answering and applying; step 5 runs exactly 5 frames, completes after them, stays paused', async () => {
+    await applied(game.port, 'clock.pause');
+    const p1 = await getJson(game.port, '/state');
+    expect(p1.clock.paused).toBe(true);
+    await sleep(400);
+    const p2 = await getJson(game.port, '/state');
+    expect(p2.frame).toBeGreaterThan(p1.frame + 3); // frame keeps growing
+    expect(p2.simFrame).toBe(p1.simFrame); // simFrame does not
+
+    const moved = await applied(game.port, 'teleport', { x: 100 }); // other commands still apply
+    expect(moved.game.x).toBeCloseTo(100, 3);
+    expect(moved.simFrame).toBe(p1.simFrame);
+
+    await applied(game.port, 'input.hold', { input: 'right', owner: 'stepper', leaseMs: 20000 });
+    const s0 = (await getJson(game.port, '/state')).simFrame;
+    const step = await command(game.port, 'clock.step', { frames: 5 });
+    const seen: any[] = [];
+    const done = await untilState(game.port, 'step done', (s) => {
+      seen.push(s);
+      return s.completedCommandId >= step.commandId;
+    });
+    expect(done.simFrame).toBe(s0 + 5);
+    expect(done.game.x).toBeCloseTo(100 + 5 * SPEED, 3); // the game read the held input on each stepped frame
+    for (const s of seen) {
+      expect(s.simFrame).toBeLessThanOrEqual(s0 + 5);
+      if (s.completedCommandId >= step.commandId) expect(s.simFrame).toBe(s0 + 5);
+    }
+    await sleep(250);
+    const after = await getJson(game.port, '/state');
+    expect(after).toMatchObject({ simFrame: s0 + 5, clock: { paused: true } });
+    expect(after.game.x).toBeCloseTo(100 + 5 * SPEED, 3);
+
+    await applied(game.port, 'input.release', { input: 'right', owner: 'stepper' });
+    const resumed = await applied(game.port, 'clock.resume');
+    await untilState(game.port, 'simFrame moving again', (s) => s.simFrame > resumed.simFrame + 3);
+  });
+
+  test('hold → step → release sent back to back: the release waits for the step', async () => {
+    await applied(game.port, 'clock.pause');
+    await applied(game.port, 'teleport', { x: 50 });
+    await command(game.port, 'input.hold', { input: 'right', owner: 'press', leaseMs: 20000 });
+    await command(game.port, 'clock.step', { frames: 3 });
+    const release = await command(game.port, 'input.release', { input: 'right', owner: 'press' });
+    const s = await untilState(game.port, 'release applied', (st) => st.completedCommandId >= release.commandId);
+    expect(s.game.x).toBeCloseTo(50 + 3 * SPEED, 3);
+    expect(s.input.held).toEqual([]);
+    await applied(game.port, 'clock.resume');
+  });
+
+  test('a held input with a short lease is released by the game itself', async () => {
+    await applied(game.port, 'teleport', { x: 0 });
+    const sentAt = Date.now();
+    const held = await applied(game.port, 'input.hold', { input: 'right', owner: 'gone-agent', leaseMs: 1500 });
+    expect(held.input.held).toEqual([{ input: 'right', owner: 'gone-agent', leaseMsLeft: expect.any(Number) }]);
+    expect(held.input.held[0].leaseMsLeft).toBeLessThanOrEqual(1500);
+    const released = await untilState(game.port, 'lease expired', (s) => s.input.held.length === 0, 10000);
+    expect(Date.now() - sentAt).toBeGreaterThanOrEqual(1400);
+    expect(released.game.x).toBeGreaterThan(0); // it walked while held
+    const x1 = (await getJson(game.port, '/state')).game.x;
+    await sleep(150);
+    expect((await getJson(game.port, '/state')).game.x).toBe(x1); // and stopped once released
+  });
+
+  test("releaseAll releases only that owner's inputs; release never touches another owner's", async () => {
+    await applied(game.port, 'input.hold', { input: 'left', owner: 'a', leaseMs: 20000 });
+    await applied(game.port, 'input.hold', { input: 'right', owner: 'a', leaseMs: 20000 });
+    await applied(game.port, 'input.hold', { input: 'right', owner: 'b', leaseMs: 20000 });
+    await applied(game.port, 'input.release', { input: 'right', owner: 'c' }); // not c's: nothing happens
+    expect((await getJson(game.port, '/state')).input.held).toHaveLength(3);
+    const s = await applied(game.port, 'input.releaseAll', { owner: 'a' });
+    expect(s.input.held).toEqual([{ input: 'right', owner: 'b', leaseMsLeft: expect.any(Number) }]);
+    const none = await applied(game.port, 'input.releaseAll', { owner: 'b' });
+    expect(none.input.held).toEqual([]);
+  });
+
+  test('sessionEpoch changes on reset, in /health and /state', async () => {
+    const e0 = (await getJson(game.port, '/health')).sessionEpoch;
+    const run0 = (await getJson(game.port, '/state')).game.run;
+    const s = await applied(game.port, 'reset');
+    expect(s.sessionEpoch).toBe(e0 + 1);
+    expect(s.game.run).toBe(run0 + 1);
+    expect((await getJson(game.port, '/health')).sessionEpoch).toBe(e0 + 1);
+  });
+
+  test('registry entry written after bind and removed on close; close exits cleanly', async () => {
+    const home = newHome();
+    const g = await startKitGame(reaper, kit, await freePort(), home);
+    const entryFile = join(home, 'instances', `${g.child.pid}.json`);
+    await waitFor('registry entry', () => existsSync(entryFile), 10000);
+    expect(JSON.parse(readFileSync(entryFile, 'utf8'))).toMatchObject({
+      port: g.port, pid: g.child.pid, host: '127.0.0.1', protocol: 1, version: '1.0.0', started: expect.any(String), cwd: expect.any(String),
+    });
+    const code = exitCode(g.child);
+    expect(await command(g.port, 'close')).toMatchObject({ accepted: true });
+    expect(await code).toBe(0);
+    expect(await waitGone(g.child.pid!)).toBe(true);
+    expect(existsSync(entryFile)).toBe(false);
+  }, readyMs + 15000);
+}

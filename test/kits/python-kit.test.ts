@@ -1,0 +1,99 @@
+/**
+ * The Python kit (kits/python/gamebridge.py) through its example game, examples/python-game,
+ * as a real process over HTTP; plus the ways it refuses to start, signals, and the kit
+ * working when copied alone next to a game.
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { join } from 'node:path';
+import { freePort } from '../helpers/ports.js';
+import { ROOT, Reaper, collectOutput, exitCode, pythonExe, removeDir, tempHome, waitFor } from '../helpers/procs.js';
+import { describeKitContract } from './contract-suite.js';
+import { PYTHON_READY_MS, applied, getJson, spawnKitGame, startKitGame } from './kit-game.js';
+
+describe('Python kit: the contract on the Walker example', () => {
+  describeKitContract('python', PYTHON_READY_MS);
+});
+
+describe('Python kit: start-up, signals, copying', () => {
+  const reaper = new Reaper();
+  const dirs: string[] = [];
+  const dir = () => {
+    const d = tempHome('gb-pykit-');
+    dirs.push(d);
+    return d;
+  };
+  afterAll(async () => {
+    await reaper.reap();
+    dirs.forEach(removeDir);
+  });
+
+  test('a bad debug port is refused with a clear message and exit code 2', async () => {
+    for (const bad of ['abc', '70000']) {
+      const { child, output } = spawnKitGame(reaper, 'python', bad, dir());
+      expect(await exitCode(child)).toBe(2);
+      expect(output.text).toMatch(/argument --debug-port: must be a port number \(1-65535\), got/);
+    }
+  });
+
+  test('a port already in use is refused clearly, exit code 2', async () => {
+    const port = await freePort();
+    const blocker = net.createServer().listen(port, '127.0.0.1');
+    try {
+      await new Promise((r) => blocker.once('listening', r));
+      const { child, output } = spawnKitGame(reaper, 'python', String(port), dir());
+      expect(await exitCode(child)).toBe(2);
+      expect(output.text).toContain(`walker: gamebridge: cannot listen on 127.0.0.1:${port}: the port is already in use`);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  test('SIGTERM ends the game loop through its normal exit: exit 0, registry entry removed', async () => {
+    const home = dir();
+    const g = await startKitGame(reaper, 'python', await freePort(), home);
+    const entry = join(home, 'instances', `${g.child.pid}.json`);
+    expect(existsSync(entry)).toBe(true);
+    const code = exitCode(g.child);
+    g.child.kill('SIGTERM');
+    expect(await code).toBe(0);
+    expect(g.output.text).toMatch(/walker: bye after \d+ frames/);
+    expect(existsSync(entry)).toBe(false);
+  });
+
+  test('without --debug-port there is no HTTP surface and no registry entry', () => {
+    const home = dir();
+    const out = execFileSync(pythonExe(), ['game.py', '--frames', '5'], { cwd: join(ROOT, 'examples', 'python-game'), env: { ...process.env, GAME_BRIDGE_HOME: home }, encoding: 'utf8' });
+    expect(out).toBe('walker: bye after 5 frames\n');
+    expect(existsSync(join(home, 'instances'))).toBe(false);
+  });
+
+  test('the kit is one file: copied next to a tiny game, it serves the contract', async () => {
+    const d = dir();
+    copyFileSync(join(ROOT, 'kits', 'python', 'gamebridge.py'), join(d, 'gamebridge.py'));
+    writeFileSync(
+      join(d, 'tiny.py'),
+      [
+        'import sys, time, gamebridge',
+        'score = [0]',
+        'def add(a): score[0] += int(a.number("n"))',
+        'surface = gamebridge.GameSurface(int(sys.argv[1]), "Tiny", "0.1.0", snapshot=lambda: {"game": {"score": score[0]}}, commands={"add": add}, clock=False)',
+        'surface.listen()',
+        'while surface.running:',
+        '    surface.tick()',
+        '    time.sleep(1 / 60)',
+        'surface.close()',
+      ].join('\n'),
+    );
+    const port = await freePort();
+    const child = reaper.spawn(pythonExe(), ['tiny.py', String(port)], { cwd: d, env: { ...process.env, GAME_BRIDGE_HOME: d } });
+    collectOutput(child);
+    await waitFor('tiny game', async () => (await getJson(port, '/health')).ok, PYTHON_READY_MS);
+    expect(await getJson(port, '/health')).toMatchObject({ ok: true, capabilities: [] });
+    expect((await applied(port, 'add', { n: 3 })).game.score).toBe(3);
+    const refused = await getJson(port, '/command?cmd=input.hold&input=x');
+    expect(refused).toMatchObject({ accepted: false, known: ['add', 'close'] }); // no capability, no reserved commands
+    expect((await fetch(`http://127.0.0.1:${port}/tools`)).status).toBe(404);
+  });
+});

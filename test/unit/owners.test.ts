@@ -1,0 +1,119 @@
+/** Ownership of launched instances and the detached-TTL sweep, against an in-memory launcher. */
+import { Owners } from '../../daemon/launcher/owners.js';
+import type { Launcher } from '../../daemon/launcher/launcher.js';
+import type { LaunchedInstance } from '../../daemon/launcher/types.js';
+
+const TTL = 1000;
+
+function setup(owners: Record<number, string | undefined>, live: string[]) {
+  const table = new Map<number, LaunchedInstance>();
+  for (const [port, owner] of Object.entries(owners)) table.set(Number(port), { port: Number(port), pid: Number(port) + 1, owner } as LaunchedInstance);
+  const launcher = {
+    get: (port: number) => table.get(port),
+    list: () => [...table.values()].sort((a, b) => a.port - b.port),
+    setOwner: (port: number, owner: string | undefined) => {
+      const i = table.get(port);
+      if (i) i.owner = owner;
+    },
+  } as unknown as Launcher;
+  const liveSet = new Set(live);
+  const reaped: number[] = [];
+  const o = new Owners(launcher, (id) => liveSet.has(id), TTL, async (port) => {
+    reaped.push(port);
+    table.delete(port);
+  });
+  return { o, table, liveSet, reaped };
+}
+
+test("the sweep never reaps a live session's instance, however long it runs", async () => {
+  const { o, reaped } = setup({ 1: 'alive' }, ['alive']);
+  for (let t = 0; t <= 10 * TTL; t += TTL / 2) await o.sweep(t);
+  expect(reaped).toEqual([]);
+});
+
+test('a detached instance is reaped once it has been detached for the TTL, not before', async () => {
+  const { o, reaped } = setup({ 1: undefined, 2: 'gone-session' }, []);
+  await o.sweep(0); // the clock starts at the first sweep that sees them detached
+  await o.sweep(TTL - 1);
+  expect(reaped).toEqual([]);
+  await o.sweep(TTL);
+  expect(reaped).toEqual([1, 2]);
+});
+
+test('sessionEnded detaches only that session’s instances and starts their clock then', async () => {
+  const { o, table, liveSet, reaped } = setup({ 1: 'a', 2: 'b' }, ['a', 'b']);
+  const t0 = Date.now();
+  liveSet.delete('a');
+  o.sessionEnded('a');
+  expect(table.get(1)!.owner).toBeUndefined();
+  expect(table.get(2)!.owner).toBe('b');
+  await o.sweep(t0 + TTL + 5000);
+  expect(reaped).toEqual([1]);
+});
+
+test('an instance whose owner came back (or was adopted) loses its detached clock', async () => {
+  const { o, liveSet, reaped } = setup({ 1: 's' }, []);
+  await o.sweep(0); // detached: clock starts
+  liveSet.add('s'); // the owner is live again
+  await o.sweep(TTL / 2);
+  liveSet.delete('s');
+  await o.sweep(TTL + 1); // detached again: a new clock, not the old one
+  expect(reaped).toEqual([]);
+  await o.sweep(2 * TTL + 1);
+  expect(reaped).toEqual([1]);
+});
+
+test('adoptIfDetached: a detached instance becomes the caller’s; another live session’s stays its own', async () => {
+  const { o, table } = setup({ 1: undefined, 2: 'other', 3: 'dead' }, ['other', 'me']);
+  o.adoptIfDetached(1, 'me');
+  o.adoptIfDetached(2, 'me');
+  o.adoptIfDetached(3, 'me');
+  o.adoptIfDetached(99, 'me'); // not launched here: nothing happens
+  expect([...table.values()].map((i) => i.owner)).toEqual(['me', 'other', 'me']);
+});
+
+test('adopting stops the detached clock', async () => {
+  const { o, reaped } = setup({ 1: undefined }, ['me']);
+  await o.sweep(0);
+  o.adoptIfDetached(1, 'me');
+  await o.sweep(5 * TTL);
+  expect(reaped).toEqual([]);
+});
+
+test('labels and ownedByAnotherLiveSession, as each session reads them', () => {
+  const { o, table } = setup({ 1: 'me', 2: 'other', 3: 'dead', 4: undefined }, ['me', 'other']);
+  const inst = (p: number) => table.get(p)!;
+  expect([1, 2, 3, 4].map((p) => o.label(inst(p), 'me'))).toEqual(['you', 'another session', 'detached', 'detached']);
+  expect([1, 2, 3, 4].map((p) => o.ownedByAnotherLiveSession(inst(p), 'me'))).toEqual([false, true, false, false]);
+});
+
+test('markDetached starts a clock once; forget drops it; a TTL of 0 never reaps', async () => {
+  const { o, reaped } = setup({ 1: undefined }, []);
+  o.markDetached(1);
+  const t = Date.now();
+  o.markDetached(1); // a second mark does not restart the clock
+  await o.sweep(t + TTL);
+  expect(reaped).toEqual([1]);
+  const again = setup({ 2: undefined }, []);
+  again.o.markDetached(2);
+  again.o.forget(2);
+  await again.o.sweep(Date.now() + TTL); // forgotten: the clock starts now
+  expect(again.reaped).toEqual([]);
+  const never = new Owners({ list: () => [{ port: 5 }] } as unknown as Launcher, () => false, 0, async () => void reaped.push(5));
+  await never.sweep(Number.MAX_SAFE_INTEGER);
+  expect(reaped).toEqual([1]);
+  never.stop();
+});
+
+test('a reap that fails does not stop the sweep of the others', async () => {
+  const { o, table } = setup({ 1: undefined, 2: undefined }, []);
+  const tried: number[] = [];
+  const failing = new Owners({ list: () => [...table.values()] } as unknown as Launcher, () => false, TTL, async (p) => {
+    tried.push(p);
+    throw new Error('stop failed');
+  });
+  await failing.sweep(0);
+  await failing.sweep(TTL);
+  expect(tried).toEqual([1, 2]);
+  o.stop();
+});
