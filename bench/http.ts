@@ -1,5 +1,5 @@
 /**
- * 8. call_tool get_state over Streamable HTTP (/mcp, a 2025 session) against the stdio pair
+ * 9. call_tool get_state over Streamable HTTP (/mcp, a 2025 session) against the stdio pair
  * (proxy+daemon), both on one daemon and one 60 fps game, in alternating blocks so machine
  * noise lands on both alike.
  */
@@ -74,9 +74,9 @@ export async function measureHttp(r: Reaper, cfg: BenchConfig): Promise<Measurem
     name: 'http',
     figures: { callsPerMode: cfg.latencyCalls, stdioPair: s, http: h, httpAddedP50: added, cpuMsPerCall: { stdioPair: perCall('stdio'), http: perCall('http') } },
     rows: [
-      { id: '8 http', what: `stdio pair get_state p50 / p99 (n=${s.n})`, value: `${ms(s.p50, 3)} / ${ms(s.p99, 3)}`, met: null },
+      { id: '9 http', what: `stdio pair get_state p50 / p99 (n=${s.n})`, value: `${ms(s.p50, 3)} / ${ms(s.p99, 3)}`, met: null },
       {
-        id: '8 http',
+        id: '9 http',
         what: 'HTTP /mcp get_state p50 / p99',
         value: `${ms(h.p50, 3)} / ${ms(h.p99, 3)}`,
         reference: 'stdio pair',
@@ -84,7 +84,7 @@ export async function measureHttp(r: Reaper, cfg: BenchConfig): Promise<Measurem
         target: 'added ≤ 0.5 ms p50',
         met: added <= 0.5,
       },
-      { id: '8 http', what: 'CPU per get_state: client + proxy + daemon', value: `HTTP ${ms(cpuPerCall('http'), 3)} (daemon ${ms(perCall('http').daemon, 3)})`, reference: 'stdio pair', vs: `${ms(cpuPerCall('stdio'), 3)} (daemon ${ms(perCall('stdio').daemon, 3)})`, met: null },
+      { id: '9 http', what: 'CPU per get_state: client + proxy + daemon', value: `HTTP ${ms(cpuPerCall('http'), 3)} (daemon ${ms(perCall('http').daemon, 3)})`, reference: 'stdio pair', vs: `${ms(cpuPerCall('stdio'), 3)} (daemon ${ms(perCall('stdio').daemon, 3)})`, met: null },
     ],
   };
 }

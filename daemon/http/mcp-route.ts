@@ -93,7 +93,7 @@ export class McpHttpRoute {
   private async openSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const id = randomUUID();
     const session = this.host.open(`http-${id}`);
-    // Plain JSON answers, not an SSE stream per POST: about a quarter less CPU per call (bench item 8);
+    // Plain JSON answers, not an SSE stream per POST: about a quarter less CPU per call (bench item 9);
     // what is lost is progress notifications during a call. Notifications outside calls use the GET stream.
     const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => id, enableJsonResponse: true });
     const server = session.buildServer();
