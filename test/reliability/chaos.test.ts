@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { call, connect, gameCall, type McpHandle } from '../helpers/mcp.js';
 import { freeRange } from '../helpers/ports.js';
-import { alive, CLI, removeDir, tempHome, waitFor, waitGone } from '../helpers/procs.js';
+import { alive, CLI, removeDir, stopDaemon, tempHome, waitFor, waitGone } from '../helpers/procs.js';
 import { daemonsOf, gameState, liveDaemon, prng, reapAndReport, reportFigures, SOAK, seedFor, sleep } from '../helpers/fault.js';
 import { writeProject } from '../helpers/project.js';
 
@@ -32,6 +32,7 @@ const started = new Set<number>();
 afterAll(async () => {
   if (!home) return;
   for (const h of handles) await h.close();
+  stopDaemon(home); // done by the test itself when it passes; here for the paths where it did not
   const left = await reapAndReport(home, started);
   removeDir(home);
   expect(left).toEqual([]); // suite 5: nothing it started outlives it (after `stop`)
@@ -152,7 +153,7 @@ test(`chaos: ${CLIENTS} clients × mixed calls while the daemon is kill -9'ed ${
 
   // the game survived and was re-adopted by the last daemon
   expect(alive(gamePid)).toBe(true);
-  const status = JSON.parse((await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...env } })).stdout) as { pid: number; instances: Array<{ port: number; pid: number }> };
+  const status = JSON.parse((await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...env } })).stdout) as { pid: number; instances: Array<{ port: number; pid: number }> };
   expect(status.pid).toBe(daemon.pid);
   expect(status.instances.map((i) => i.port)).toContain(port);
   // one home, one daemon: every loser of a lock race has gone

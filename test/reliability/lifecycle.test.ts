@@ -67,7 +67,7 @@ async function open(cwd?: string, extraEnv: Record<string, string> = {}): Promis
 }
 
 async function status(e: Record<string, string> = env): Promise<{ pid: number; version: string; instances: Array<{ port: number; pid: number; owner: string }> }> {
-  return JSON.parse((await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...e } })).stdout);
+  return JSON.parse((await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...e } })).stdout);
 }
 
 /** The example game's processes for this home (launched games inherit the client's GAME_BRIDGE_HOME). */
@@ -258,7 +258,7 @@ test('daemon.json naming a dead pid, a foreign HTTP server, or a silent TCP list
     await run(process.execPath, [CLI, 'stop'], { env: { ...process.env, ...env } });
     await waitGone(d.pid, 10000);
   }
-});
+}, 120_000); // three daemon starts in a row
 
 test('an unwritable registry: the daemon still serves, launches, and lists', async () => {
   const registry = join(home, 'ro-registry');
