@@ -1,5 +1,5 @@
 /**
- * 9. Concurrency: 10, 40 and 100 agents at once on one game, each its own client making
+ * 10. Concurrency: 10, 40 and 100 agents at once on one game, each its own client making
  * sequential get_state calls, through one daemon (N proxies) beside N --no-daemon servers.
  * Per level and mode: calls per second, p50 / p99 latency per call, and memory (the daemon's
  * RSS; the sum of the N in-process servers' RSS). Modes run one after the other, daemon first,
@@ -53,7 +53,7 @@ export async function measureConcurrency(r: Reaper, cfg: BenchConfig): Promise<M
     const inProcess = await level(r, 'in-process', home, port, n, calls);
     figures[String(n)] = { daemon, inProcess };
     rows.push({
-      id: '9 concurrency',
+      id: '10 concurrency',
       what: `${n} clients × ${calls} get_state, proxy+daemon (calls/s, p50/p99, daemon RSS)`,
       value: `${daemon.callsPerSecond}/s, ${daemon.p50Ms}/${daemon.p99Ms} ms, ${daemon.rssMb} MB`,
       reference: `${n} --no-daemon servers`,
