@@ -8,6 +8,7 @@ import { basename, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parsePortList } from '../shared/config.js';
 import { DECLARATION_FILE, DEFAULT_PORT_RANGE } from '../daemon/launcher/index.js';
+import { selfCommand } from '../shared/self-command.js';
 
 /** The template's command: a shell that runs it says "your-game-command: not found", which is the hint. */
 export const PLACEHOLDER_COMMAND = 'your-game-command --debug-port {port}';
@@ -56,6 +57,6 @@ export async function runInit(opts: InitOptions): Promise<number> {
   writeFileSync(file, JSON.stringify(starterDeclaration(name, command, portRange), null, 2) + '\n');
   out(`wrote ${file}`);
   if (command === PLACEHOLDER_COMMAND) out('next: replace launch.command with the command that starts your game; {port} is where its debug port goes');
-  out('check it with: game-bridge-mcp doctor' + (resolve(opts.dir) === process.cwd() ? '' : ` --dir ${dir}`));
+  out(`check it with: ${selfCommand()} doctor` + (resolve(opts.dir) === process.cwd() ? '' : ` --dir ${dir}`));
   return 0;
 }
