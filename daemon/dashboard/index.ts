@@ -12,7 +12,6 @@ import { DashboardModel } from './model.js';
 import { sendAsset, sendJson, sendText } from './respond.js';
 import { EventStream } from './stream.js';
 import type { DashboardHello } from './view.js';
-import { selfCommand } from '../../shared/self-command.js';
 
 export interface Dashboard {
   /** POST /dashboard/key, already authenticated by the bearer token: a one-time page URL. */
@@ -82,9 +81,9 @@ export function createDashboard(host: DashboardHost): Dashboard {
         const cookie = access.redeem(key);
         if (cookie) return void res.writeHead(303, { location: '/dashboard', 'set-cookie': access.setCookieHeader(cookie), 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).end();
         if (access.hasCookie(req)) return void res.writeHead(303, { location: '/dashboard', 'cache-control': 'no-store' }).end();
-        return sendText(res, 403, `Forbidden: this dashboard key was already used or has expired. Run \`${selfCommand()} dashboard\` for a new one.`);
+        return sendText(res, 403, 'Forbidden: this dashboard key was already used or has expired. Run `game-bridge-mcp dashboard` for a new one.');
       }
-      if (!access.hasCookie(req)) return sendText(res, 401, `Unauthorized: open the URL that \`${selfCommand()} dashboard\` prints (its key logs this browser in).`);
+      if (!access.hasCookie(req)) return sendText(res, 401, 'Unauthorized: open the URL that `game-bridge-mcp dashboard` prints (its key logs this browser in).');
       route(req, res, url).catch((e) => {
         host.log(`dashboard: ${req.method} ${url.pathname} failed: ${String(e)}`);
         if (!res.headersSent) sendJson(res, 500, { error: String(e) });
