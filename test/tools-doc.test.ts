@@ -11,6 +11,7 @@ import { call, gameCall } from './helpers/mcp.js';
 import { pairSuite } from './helpers/pair.js';
 import { freeRange } from './helpers/ports.js';
 import { writeProject } from './helpers/project.js';
+import { waitFor } from './helpers/procs.js';
 
 const suite = pairSuite('gb-tools-doc-');
 type Json = Record<string, unknown>;
@@ -46,10 +47,10 @@ function paths(value: unknown, depth = 2, prefix = ''): string[] {
   return [...new Set(out)];
 }
 
-/** A documented path covers itself and, when marked opaque with `…` after it, everything under it. */
+/** A documented path covers itself; one ending in `.…` (the game's own data) covers everything under it too. */
 function covered(path: string, docs: Map<string, boolean>): boolean {
   if (docs.has(path)) return true;
-  for (const d of docs.keys()) if (d.endsWith('…') && path.startsWith(d.slice(0, -1))) return true;
+  for (const d of docs.keys()) if (d.endsWith('.…') && (path === d.slice(0, -2) || path.startsWith(d.slice(0, -1)))) return true;
   return false;
 }
 
@@ -77,11 +78,37 @@ test('every field of every tool answer is documented in docs/TOOLS.md, and every
   keep('wait_for', (await gameCall(h, port, 'wait_for', { path: 'ui.screen', equals: 'GameScreen' })).json);
   keep('health', (await gameCall(h, port, 'health')).json);
   keep('raw_command', (await gameCall(h, port, 'raw_command', { cmd: 'drop', args: { x: 40 } })).json);
+  keep('hold', (await gameCall(h, port, 'hold', { input: 'right', ms: 5000 })).json);
+  keep('release', (await gameCall(h, port, 'release', {})).json);
+  keep('call_tool', (await gameCall(h, port, 'pause')).json); // Crate Stack's own pause (a game's tool name comes first)
+  keep('step', (await gameCall(h, port, 'step', { frames: 2 })).json);
+  keep('step', (await gameCall(h, port, 'step', { frames: 50, until: { path: 'game.crates.1.settled', equals: true } })).json);
+  keep('press', (await gameCall(h, port, 'press', { input: 'left', frames: 2 })).json);
+  keep('call_tool', (await gameCall(h, port, 'resume')).json);
   keep('instance_log', (await call(h, 'instance_log', { port, lines: 5 })).json);
   const stopped = await call(h, 'stop_instance', { port }, 60000);
   keep('stop_instance', stopped.json);
 
-  if (process.env.TOOLS_DOC_DUMP) (await import('node:fs')).writeFileSync(process.env.TOOLS_DOC_DUMP, JSON.stringify([...answers], null, 1));
+  // a game's whole life: two at once, one killed, what every tool then says about it
+  const two = await call(h, 'launch_instance', { count: 2 }, 60000);
+  keep('launch_instance', two.json);
+  const [a, b] = two.json.instances as Array<{ port: number; pid: number }>;
+  for (const g of [a, b]) suite.trackGroup(g.pid);
+  process.kill(a.pid, 'SIGKILL');
+  const listed = await waitFor('the killed game under exited', async () => {
+    const l = (await call(h, 'list_instances')).json;
+    return (l.exited as Json[]).length ? l : undefined;
+  });
+  keep('list_instances', listed);
+  const exited = await gameCall(h, a.port, 'get_state');
+  expect(exited.isError).toBe(true);
+  keep('errors', exited.json);
+  keep('instance_log', (await call(h, 'instance_log', { port: a.port })).json);
+  const again = await call(h, 'launch_instance', { restart: a.port }, 60000);
+  keep('launch_instance', again.json);
+  suite.trackGroup(again.json.pid as number);
+  keep('stop_instance', (await call(h, 'stop_instance', { port: b.port }, 60000)).json);
+
   const docs = documented();
   const undocumented: string[] = [];
   const neverSeen: string[] = [];
@@ -94,7 +121,7 @@ test('every field of every tool answer is documented in docs/TOOLS.md, and every
     const seen = new Set(list.flatMap((a) => paths(a)));
     for (const p of seen) if (!covered(p, fields)) undocumented.push(`${tool}: ${p}`);
     for (const [p, conditional] of fields) {
-      const base = p.endsWith('…') ? p.slice(0, -1).replace(/\.$/, '') : p;
+      const base = p.endsWith('.…') ? p.slice(0, -2) : p;
       if (!conditional && !seen.has(base)) neverSeen.push(`${tool}: ${p}`);
     }
   }
