@@ -3,12 +3,12 @@
  * this very install (npm i -g, npm link, npx), else `node /abs/…/dist/proxy/main.js` (a clone).
  * Hints printed by the CLI and the daemon use it, so a hint pasted as written works.
  */
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** dist/proxy/main.js, found from dist/shared/ (compiled) or dist/daemon/ (the daemon bundle): both are its siblings. */
-const MAIN_JS = fileURLToPath(new URL('../proxy/main.js', import.meta.url));
+/** dist/proxy/main.js, found from dist/shared/ (compiled) or dist/daemon/ (the daemon bundle): both are its siblings; from the sources (tests), the build's. */
+const MAIN_JS = [new URL('../proxy/main.js', import.meta.url), new URL('../dist/proxy/main.js', import.meta.url)].map((u) => fileURLToPath(u)).find((p) => existsSync(p) && p.endsWith('.js')) ?? fileURLToPath(new URL('../proxy/main.js', import.meta.url));
 
 let cached: string | undefined;
 
