@@ -86,7 +86,7 @@ const text = (v: unknown): string | null => (typeof v === 'string' && v ? v : ty
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 export async function listInstances(opts: ListOptions): Promise<ListResult> {
-  const { config, cache } = opts;
+  const { config } = opts;
   const reg = config.registry ? await readRegistry(config.registryDir) : { entries: [], skipped: 0, skippedFiles: [] };
   const byPort = new Map<number, RegistryEntry[]>();
   for (const e of reg.entries) byPort.set(e.port, [...(byPort.get(e.port) ?? []), e]);
