@@ -283,5 +283,5 @@ describe('daemon, status, stop', () => {
     expect(await waitGone(daemon.pid!, 5000)).toBe(true);
     expect(alive(daemon.pid!)).toBe(false);
     expect(await cli(['stop'], { env })).toMatchObject({ code: 0, stdout: expect.stringMatching(/no daemon is running/) });
-  });
+  }, 180000);
 });
