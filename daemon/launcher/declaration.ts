@@ -11,6 +11,7 @@ import { DECLARATION_FILE, distrustFile, locateDeclaration } from '../../shared/
 import { trustFix } from '../../shared/trust.js';
 import { parsePortList } from '../../shared/config.js';
 import { isBridgeError, usageError } from '../../shared/errors.js';
+import { selfCommand } from '../../shared/self-command.js';
 import { parseEnv, parseProfiles, type LaunchProfile } from './profiles.js';
 export { withClientEnv } from './profiles.js';
 
@@ -40,8 +41,8 @@ export interface LaunchDeclaration {
   composites?: string;
 }
 
-const HOW_TO_CREATE =
-  'Create one in your project root (`game-bridge-mcp init` writes a template), or name one with --config / GAME_BRIDGE_CONFIG.';
+/** Computed when needed: it looks at PATH. */
+const howToCreate = () => `Create one in your project root (\`${selfCommand()} init\` writes a template), or name one with --config / GAME_BRIDGE_CONFIG.`;
 
 /** `home`: the client's HOME, a boundary of the walk (the daemon's own may differ). */
 export function findDeclaration(opts: { cwd: string; configPath?: string; home?: string }): LaunchDeclaration {
@@ -52,15 +53,15 @@ export function findDeclaration(opts: { cwd: string; configPath?: string; home?:
   }
   if (found.file) return readDeclaration(found.file);
   if (opts.configPath) {
-    throw usageError(`The launch declaration ${found.looked[0]} (from --config / GAME_BRIDGE_CONFIG) does not exist. ${HOW_TO_CREATE}`, { file: found.looked[0] });
+    throw usageError(`The launch declaration ${found.looked[0]} (from --config / GAME_BRIDGE_CONFIG) does not exist. ${howToCreate()}`, { file: found.looked[0] });
   }
   const stopped = found.stopped ? ` The search stopped at ${found.stopped}.` : '';
-  throw usageError(`No ${DECLARATION_FILE} found. Looked in: ${found.looked.join(', ')}.${stopped} ${HOW_TO_CREATE}`, { looked: found.looked });
+  throw usageError(`No ${DECLARATION_FILE} found. Looked in: ${found.looked.join(', ')}.${stopped} ${howToCreate()}`, { looked: found.looked });
 }
 
 export function readDeclaration(file: string): LaunchDeclaration {
   const bad = (field: string, why: string) =>
-    usageError(`${file}: ${field} ${why}. Fix the file (see \`game-bridge-mcp init\` for a template).`, { file, field });
+    usageError(`${file}: ${field} ${why}. Fix the file (see \`${selfCommand()} init\` for a template).`, { file, field });
   let raw: unknown;
   // Only a regular file of sane size: the path may come from a tool argument, and reading
   // /dev/zero or a FIFO would block the daemon for every client.
@@ -68,17 +69,17 @@ export function readDeclaration(file: string): LaunchDeclaration {
   try {
     st = statSync(file);
   } catch (e) {
-    throw usageError(`${file} cannot be read (${(e as Error).message}). ${HOW_TO_CREATE}`, { file });
+    throw usageError(`${file} cannot be read (${(e as Error).message}). ${howToCreate()}`, { file });
   }
   if (!st.isFile() || st.size > MAX_DECLARATION_BYTES) {
-    throw usageError(`${file} is not a gamebridge.json (${st.isFile() ? `larger than ${MAX_DECLARATION_BYTES} bytes` : 'not a regular file'}). ${HOW_TO_CREATE}`, { file });
+    throw usageError(`${file} is not a gamebridge.json (${st.isFile() ? `larger than ${MAX_DECLARATION_BYTES} bytes` : 'not a regular file'}). ${howToCreate()}`, { file });
   }
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
     // Only where it broke, never what the file says: the path may name someone's secrets.
     const at = /position (\d+)/.exec((e as Error).message)?.[1];
-    throw usageError(`${file} is not valid JSON${at ? ` (at byte ${at})` : ''}. Fix the file (see \`game-bridge-mcp init\` for a template).`, { file });
+    throw usageError(`${file} is not valid JSON${at ? ` (at byte ${at})` : ''}. Fix the file (see \`${selfCommand()} init\` for a template).`, { file });
   }
   if (!isObject(raw)) throw bad('the top level', 'must be a JSON object');
   const dir = dirname(file);
