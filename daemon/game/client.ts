@@ -7,7 +7,7 @@
  * the contract → NotAGameSurface; a refusal → CommandRejected.
  */
 import http from 'node:http';
-import { commandRejected, gameOffline, notAGameSurface, usageError, type BridgeError } from '../../shared/errors.js';
+import { callInterrupted, commandRejected, gameOffline, notAGameSurface, usageError, type BridgeError } from '../../shared/errors.js';
 
 export const HOST = '127.0.0.1';
 /** A /state bigger than this is refused rather than buffered (a game may send 50 MB). */
@@ -122,6 +122,11 @@ export class GameClient {
     } catch {
       throw notAGameSurface(this.port, `GET ${route} returned HTTP ${ans.status} that is not JSON`);
     }
+    if (ans.status === 503 && isCarrierOffline(json)) {
+      // A browser game's page carrier with no page behind it (docs/CONTRACT.md, "Browser games").
+      if (json.interrupted && route === '/command') throw callInterrupted(`The command on port ${this.port}`, "the game's page went away while the command was in flight");
+      throw gameOffline(this.port, this.launchHint);
+    }
     if (ans.status < 200 || ans.status >= 300) {
       // A refusal from /command may come with a 4xx and a JSON body: let the caller read it.
       if (route === '/command' && json && typeof json === 'object') return { status: ans.status, json };
@@ -186,4 +191,9 @@ export class GameClient {
   close(): void {
     this.agent.destroy();
   }
+}
+
+/** The page carrier's answer when no page is joined, or the page left mid-request: `{ok: false, error: "GameOffline: …", interrupted?}`. */
+function isCarrierOffline(json: unknown): json is { error: string; interrupted?: boolean } {
+  return !!json && typeof json === 'object' && typeof (json as { error?: unknown }).error === 'string' && (json as { error: string }).error.startsWith('GameOffline:');
 }

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parsePortList } from '../../shared/config.js';
 import { isBridgeError, usageError } from '../../shared/errors.js';
+import { parseWebDeclaration, type WebDeclaration } from './web-declaration.js';
 
 export const DECLARATION_FILE = 'gamebridge.json';
 export const DEFAULT_READY_TIMEOUT_MS = 60000;
@@ -30,6 +31,8 @@ export interface LaunchDeclaration {
   env: Record<string, string>;
   /** absolute path of the composites module, if the file names one */
   composites?: string;
+  /** launch.web: a browser game (its page opened in Chromium, joined to a page carrier); command is then '' */
+  web?: WebDeclaration;
 }
 
 const HOW_TO_CREATE =
@@ -83,8 +86,9 @@ export function readDeclaration(file: string): LaunchDeclaration {
   if (name !== undefined && typeof name !== 'string') throw bad('"name"', 'must be a string');
   const launch = raw.launch;
   if (!isObject(launch)) throw bad('"launch"', 'is missing: it must be an object with at least "command"');
-  const command = launch.command;
-  if (typeof command !== 'string' || !command.trim()) {
+  const web = parseWebDeclaration(launch.web, dir, bad);
+  const command = web ? '' : launch.command;
+  if (typeof command !== 'string' || (!web && !command.trim())) {
     throw bad('"launch.command"', 'is missing: give the shell command that starts the game, with {port} where the debug port goes');
   }
 
@@ -125,7 +129,7 @@ export function readDeclaration(file: string): LaunchDeclaration {
     composites = resolve(dir, raw.composites);
   }
 
-  return { file, dir, name, command, cwd, portRange, readyTimeoutMs: rt, env, composites };
+  return { file, dir, name, command, cwd, portRange, readyTimeoutMs: rt, env, composites, web };
 }
 
 /** `{port}` → the port, in a command or an env value. */

@@ -18,6 +18,8 @@ import { sortForReadoption, type Readoption } from './readopt.js';
 import { loadExeca, spawnLogged } from './spawn.js';
 import { escalate, reapGame } from './stop.js';
 import type { LaunchedInstance, LaunchOptions, LogTail, StopHow, StopResult } from './types.js';
+import type { WebGame } from './web-game.js';
+import { readoptWebGame, startWebGame } from './web-start.js';
 
 /** Stop's grace period for the game's own close. */
 const DEFAULT_GRACE_MS = 3000;
@@ -41,6 +43,8 @@ export class Launcher extends EventEmitter {
   private readonly recentLogs = new RecentLogs(RECENT_LOGS);
   /** launches still waiting for /health, by pid: persisted too, so no crash orphans them */
   private readonly starting = new Map<number, LaunchedInstance>();
+  /** browser games (launch.web): their carrier, page server and Chromium, by port */
+  private readonly webGames = new Map<number, WebGame>();
   private disposed = false;
   /** reaping everything (shutdown): no new game may be spawned */
   private closing = false;
@@ -62,7 +66,7 @@ export class Launcher extends EventEmitter {
     if (opts.signal?.aborted) throw usageError('Launch cancelled before it started: nothing was run.');
     const { port } = await this.ports.allocate(decl.portRange);
     try {
-      return await this.start(decl, port, opts);
+      return decl.web ? await this.startWeb(decl, port, opts) : await this.start(decl, port, opts);
     } catch (e) {
       this.ports.release(port);
       throw e;
@@ -121,6 +125,40 @@ export class Launcher extends EventEmitter {
     return inst;
   }
 
+  /** A browser game (web-start.ts): carrier, page server, Chromium; in the table once the page answered /health. */
+  private async startWeb(decl: LaunchDeclaration, port: number, opts: LaunchOptions): Promise<LaunchedInstance> {
+    const { inst, game } = await startWebGame(decl, port, opts, {
+      paths: this.paths,
+      timeoutMs: this.timeoutMs,
+      closing: () => this.closing,
+      starting: (i) => {
+        this.recentLogs.set(port, i.logFile);
+        this.starting.set(i.pid, i);
+        this.saveAll();
+      },
+      settled: (pid) => this.starting.delete(pid),
+    });
+    this.enterWeb(inst, game);
+    this.saveAll();
+    this.emit('launched', inst);
+    return inst;
+  }
+
+  /** A running web game joins the table; Chromium going away by itself is the game exiting. */
+  private enterWeb(inst: LaunchedInstance, game: WebGame): void {
+    const entry: Entry = { inst };
+    this.table.set(inst.port, entry);
+    this.webGames.set(inst.port, game);
+    game.browser.onGone(() => {
+      if (!entry.stopping && !this.disposed) this.exitedByItself(entry, null);
+    });
+  }
+
+  /** The browser game on `port` (its page, hands and screenshot), when this daemon opened it. */
+  webGame(port: number): WebGame | undefined {
+    return this.webGames.get(port);
+  }
+
   /** The launch pid ended. If its process group lives on (a wrapper that backgrounded the game), keep watching that. */
   private rootExited(port: number, pid: number, code: number | null): void {
     const entry = this.table.get(port);
@@ -151,6 +189,9 @@ export class Launcher extends EventEmitter {
     entry.poll = undefined;
     this.table.delete(entry.inst.port);
     this.ports.release(entry.inst.port);
+    const web = this.webGames.get(entry.inst.port);
+    this.webGames.delete(entry.inst.port);
+    void web?.end();
     this.emit('gone', entry.inst.port);
   }
 
@@ -166,7 +207,8 @@ export class Launcher extends EventEmitter {
     const { port, pid } = entry.inst;
     let how: StopHow;
     try {
-      how = await reapGame(port, pid, graceMs, this.timeoutMs);
+      const web = this.webGames.get(port);
+      how = web ? await web.stop(graceMs, this.timeoutMs) : await reapGame(port, pid, graceMs, this.timeoutMs);
     } finally {
       this.drop(entry);
       this.recentLogs.set(port, entry.inst.logFile);
@@ -227,8 +269,22 @@ export class Launcher extends EventEmitter {
   /** Re-adopt what a previous daemon launched (readopt.ts decides who is still there); rewrites the file. */
   async readopt(): Promise<Readoption> {
     const entries = this.persist ? readLaunched(this.paths.launchedJson) : [];
-    const { adopted, gone } = await sortForReadoption(entries, (port) => this.table.has(port), this.timeoutMs);
+    const { adopted, gone } = await sortForReadoption(entries.filter((e) => !e.web), (port) => this.table.has(port), this.timeoutMs);
+    // Browser games: a carrier on the same port and key, and the page taken back over CDP.
+    for (const inst of entries.filter((e) => e.web && !this.table.has(e.port))) {
+      const { starting: _starting, ...rest } = inst;
+      const game = await readoptWebGame(inst);
+      if (!game) {
+        gone.push(rest);
+        continue;
+      }
+      adopted.push(rest);
+      this.enterWeb(rest, game);
+      this.ports.reserve(rest.port);
+      this.recentLogs.set(rest.port, rest.logFile);
+    }
     for (const inst of adopted) {
+      if (this.webGames.has(inst.port)) continue;
       const entry: Entry = { inst };
       this.table.set(inst.port, entry);
       this.ports.reserve(inst.port);
@@ -248,6 +304,8 @@ export class Launcher extends EventEmitter {
     this.disposed = true;
     this.closing = true;
     for (const entry of this.table.values()) if (entry.poll) clearInterval(entry.poll);
+    for (const web of this.webGames.values()) void web.letGo();
+    this.webGames.clear();
     this.table.clear();
   }
 }

@@ -1,4 +1,6 @@
 /** The launcher's public records. */
+import type { BrowserRecord } from '../web/browser.js';
+
 export interface LaunchedInstance {
   port: number;
   /** the launch pid: the shell running the declared command, leader of the game's process group */
@@ -18,6 +20,22 @@ export interface LaunchedInstance {
   declaration: string;
   /** in launched.json only: the launch had not answered /health yet when this was written */
   starting?: true;
+  /** a browser game (launch.web): what a successor daemon needs to take its page back */
+  web?: WebRecord;
+}
+
+/** What launched.json keeps of a web instance (launcher/web-start.ts). */
+export interface WebRecord {
+  /** the carrier's join key (the page's fragment holds it) */
+  key: string;
+  /** the page as opened, without the fragment */
+  url: string;
+  headless: boolean;
+  browser: BrowserRecord;
+  /** the static folder served by the daemon, and the port it was served on */
+  static?: { root: string; port: number };
+  /** the process group of the page's server, when a command serves it */
+  serverPgid?: number;
 }
 
 export interface LaunchProgress {

@@ -29,6 +29,13 @@ export const listInstancesTool = defineTool({
       prune: args.prune === true,
       ownerLabel: (owner) => (owner === ctx.sessionId ? 'you' : 'another session'),
     });
+    // Keys, buttons and touches held through a browser this daemon opened, beside the kit's.
+    for (const item of result.live) {
+      const browserHeld = launcher.webGame(item.port)?.hands.held() ?? [];
+      if (!browserHeld.length) continue;
+      const label = (owner: string) => (owner === ctx.sessionId ? 'you' : 'another session');
+      item.held = [...(item.held ?? []), ...browserHeld.map((h) => ({ input: h.input, owner: label(h.owner), leaseMsLeft: h.leaseMsLeft, via: 'browser' as const }))];
+    }
     return { json: { ...result } };
   },
 });
