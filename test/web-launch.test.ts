@@ -8,6 +8,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { jest } from '@jest/globals';
 import { chromium } from 'playwright-core';
 import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { decodePng, distinctColours } from './helpers/png.js';

@@ -100,7 +100,8 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
   });
 
   // Relays to the joined page; right after a page left, first waits a moment for one to join again.
-  async function relay(target: string, res: http.ServerResponse): Promise<void> {
+  // A read the page took with it is asked again of the next page; a command never is (it may have been applied).
+  async function relay(target: string, res: http.ServerResponse, again = true): Promise<void> {
     const grace = leftAt + rejoinGraceMs - Date.now();
     if (!link?.info && grace > 0 && !closed) await waitForJoin(carrier, grace).catch(() => undefined);
     if (!link?.info) return send(res, 503, { ok: false, error: 'GameOffline: no page is joined to this port (the browser tab was closed, is reloading, or never opened); relaunch the game or reopen its page' });
@@ -108,8 +109,10 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
       const reply = await link.relay(target, relayTimeoutMs);
       send(res, reply.status, reply.body);
     } catch (e) {
+      const kind = (e as RelayError).kind;
+      if (kind === 'gone' && again && target.split('?')[0] !== '/command') return relay(target, res, false);
       // interrupted: the page had the request and may have acted on it (a command may or may not be applied).
-      send(res, (e as RelayError).kind === 'timeout' ? 504 : 503, { ok: false, error: `GameOffline: ${(e as Error).message}`, interrupted: true });
+      send(res, kind === 'timeout' ? 504 : 503, { ok: false, error: `GameOffline: ${(e as Error).message}`, interrupted: true });
     }
   }
 
