@@ -104,7 +104,7 @@ export async function startWebGame(decl: LaunchDeclaration, port: number, opts: 
     let health: Health | undefined;
     const client = new GameClient(port, { timeoutMs: Math.min(ctx.timeoutMs, 5000) });
     try {
-      await waitForPage(carrier, browser, deadline, opts.signal, progress, (why) => fail(`${why}${consoleText(browser!)}${serverText(logFile, spawned)}`, { timeoutMs: decl.readyTimeoutMs }));
+      await waitForPage(carrier, browser, deadline, opts.signal, progress, (why) => fail(`${why}${consoleText(browser!)}${serverText(logFile, spawned)}`, { timeoutMs: decl.readyTimeoutMs, pid: browser!.pid }));
       health = await client.health();
       const { name, version } = await identify(client, health, decl);
       const inst: LaunchedInstance = { ...base, name, version, readyInMs: Date.now() - t0 };
