@@ -25,12 +25,17 @@ function runningDaemon(): { paths: HomePaths; info?: DaemonInfo } {
   return { paths };
 }
 
-/** Print the daemon's facts; exit code 1 when no daemon runs for this home. */
-export async function runStatus(): Promise<number> {
+/** Print the daemon's facts (tables, or JSON with `json`); exit code 1 when no daemon runs for this home. */
+export async function runStatus(json = false): Promise<number> {
   const { paths, info } = runningDaemon();
   if (!info) return 1;
   try {
     const facts = await call(info, 'GET', '/status');
+    if (!json) {
+      const { statusText } = await import('./status.js');
+      process.stdout.write(statusText(facts as Record<string, unknown>, paths.daemonLog));
+      return 0;
+    }
     process.stdout.write(JSON.stringify({ ...(facts as object), log: paths.daemonLog }, null, 2) + '\n');
     return 0;
   } catch (e) {

@@ -9,7 +9,7 @@ import { bridgeHome, homePaths } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
 import { isBridgeError } from '../shared/errors.js';
 
-export const COMMANDS = ['daemon', 'status', 'stop', 'token', 'dashboard', 'doctor', 'init', 'demo'] as const;
+export const COMMANDS = ['daemon', 'status', 'stop', 'token', 'dashboard', 'doctor', 'init', 'demo', 'launch', 'logs'] as const;
 
 /** Every subcommand rejects flags it does not know, so a typo never silently does something else. */
 const strict = <T>(y: Argv<T>) => y.strict();
@@ -60,11 +60,46 @@ export async function runCli(argv: string[]): Promise<void> {
     )
     .command(
       'status',
-      'Show the daemon: pid, port, version, uptime, sessions, launched games and their owners',
-      (y) => strict(y).example('$0 status', 'print the running daemon as JSON (exit 1 when none runs)'),
-      async () => {
+      'Show the daemon: pid, port, version, uptime, sessions, launched games (running and exited) and their owners',
+      (y) =>
+        strict(y)
+          .option('json', { type: 'boolean', default: false, describe: 'Print the daemon\'s facts as JSON instead of tables' })
+          .example('$0 status', 'the running daemon as tables (exit 1 when none runs)')
+          .example('$0 status --json', 'the same facts as JSON, for scripts'),
+      async (a) => {
         const { runStatus } = await import('./admin.js');
-        exitCode = await runStatus();
+        exitCode = await runStatus(a.json === true);
+      },
+    )
+    .command(
+      'launch',
+      'Launch the game declared in gamebridge.json (from the current directory) through the daemon, showing its progress; it stays running for agents',
+      (y) =>
+        strict(y)
+          .option('profile', { type: 'string', requiresArg: true, describe: 'A launch profile of gamebridge.json (launch.profiles)' })
+          .option('count', { type: 'number', requiresArg: true, describe: 'Start this many instances at once ({index} = 0, 1, …); all or none' })
+          .option('restart', { type: 'number', requiresArg: true, describe: 'Relaunch the game launched on this port (same declaration and profile, same port)' })
+          .example('$0 launch', 'start the game, wait until it answers, print its port and pid')
+          .example('$0 launch --profile server && $0 launch --profile client --count 3', 'a server and three clients')
+          .example('$0 launch --restart 7820', 'restart the game on port 7820'),
+      async (a) => {
+        const { runLaunch } = await import('./launch.js');
+        exitCode = await runLaunch({ profile: a.profile as string | undefined, count: a.count as number | undefined, restart: a.restart as number | undefined, config: a.config as string | undefined });
+      },
+    )
+    .command(
+      'logs <port>',
+      "Print a launched game's log (running or exited); -f follows it",
+      (y) =>
+        strict(y)
+          .positional('port', { type: 'number', describe: 'The port the game was launched on' })
+          .option('follow', { alias: 'f', type: 'boolean', default: false, describe: 'Keep printing new output (and the next log when it is relaunched) until Ctrl-C' })
+          .option('lines', { alias: 'n', type: 'number', default: 50, describe: 'How many of the last lines to print first' })
+          .example('$0 logs 7820', 'the last 50 lines of the game on port 7820')
+          .example('$0 logs 7820 -f', 'follow it'),
+      async (a) => {
+        const { runLogs } = await import('./logs.js');
+        exitCode = await runLogs({ port: Number(a.port), lines: Number(a.lines), follow: a.follow === true });
       },
     )
     .command(
@@ -116,12 +151,21 @@ export async function runCli(argv: string[]): Promise<void> {
           .option('name', { type: 'string', requiresArg: true, describe: 'Game name (default: the directory name)' })
           .option('command', { type: 'string', requiresArg: true, describe: 'Shell command that starts the game, with {port} where its debug port goes' })
           .option('port-range', { type: 'string', requiresArg: true, describe: 'Ports launches may use (default 7820-7839)' })
+          .option('template', { choices: ['single', 'multiplayer'], default: 'single', describe: 'multiplayer: add a server profile and a client profile' })
           .example('$0 init', 'write ./gamebridge.json with a placeholder command')
+          .example('$0 init --template multiplayer', 'with "server" and "client" launch profiles')
           .example('$0 init --name "Orbital Freight" --command "./gradlew run -PdebugPort={port}"', 'write it ready to use')
           .example('$0 init --dir ../mygame --force', 'overwrite the one in ../mygame'),
       async (a) => {
         const { runInit } = await import('./init.js');
-        exitCode = await runInit({ dir: String(a.dir ?? process.cwd()), force: a.force === true, name: a.name as string | undefined, command: a.command as string | undefined, portRange: a['port-range'] as string | undefined });
+        exitCode = await runInit({
+          dir: String(a.dir ?? process.cwd()),
+          force: a.force === true,
+          name: a.name as string | undefined,
+          command: a.command as string | undefined,
+          portRange: a['port-range'] as string | undefined,
+          template: a.template === 'multiplayer' ? 'multiplayer' : 'single',
+        });
       },
     )
     .command(

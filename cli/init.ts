@@ -13,8 +13,12 @@ import { DECLARATION_FILE, DEFAULT_PORT_RANGE } from '../daemon/launcher/index.j
 export const PLACEHOLDER_COMMAND = 'your-game-command --debug-port {port}';
 export const STARTER_READY_TIMEOUT_MS = 60000;
 
+export type InitTemplate = 'single' | 'multiplayer';
+
 export interface InitOptions {
   dir: string;
+  /** multiplayer: with a server and a client launch profile */
+  template?: InitTemplate;
   force?: boolean;
   name?: string;
   command?: string;
@@ -24,10 +28,21 @@ export interface InitOptions {
   out?: (line: string) => void;
 }
 
-export function starterDeclaration(name: string, command = PLACEHOLDER_COMMAND, portRange = DEFAULT_PORT_RANGE): Record<string, unknown> {
+export function starterDeclaration(name: string, command = PLACEHOLDER_COMMAND, portRange = DEFAULT_PORT_RANGE, template: InitTemplate = 'single'): Record<string, unknown> {
+  const launch: Record<string, unknown> = { command, cwd: '.', portRange, readyTimeoutMs: STARTER_READY_TIMEOUT_MS, env: {} };
+  if (template === 'multiplayer') launch.profiles = multiplayerProfiles(portRange);
+  return { name, launch };
+}
+
+/**
+ * A server and its clients (docs/LAUNCHING.md): `launch --profile server` first takes the first
+ * port of the range, so clients connect there; `{index}` numbers the clients.
+ */
+function multiplayerProfiles(portRange: string): Record<string, unknown> {
+  const serverPort = parsePortList(portRange)[0];
   return {
-    name,
-    launch: { command, cwd: '.', portRange, readyTimeoutMs: STARTER_READY_TIMEOUT_MS, env: {} },
+    server: { args: '--server', env: { GAME_ROLE: 'server' } },
+    client: { args: `--connect 127.0.0.1:${serverPort} --player {index}`, env: { GAME_ROLE: 'client', PLAYER_INDEX: '{index}' }, readyTimeoutMs: 30000 },
   };
 }
 
@@ -53,9 +68,12 @@ export async function runInit(opts: InitOptions): Promise<number> {
     }
   }
   mkdirSync(dir, { recursive: true });
-  writeFileSync(file, JSON.stringify(starterDeclaration(name, command, portRange), null, 2) + '\n');
+  writeFileSync(file, JSON.stringify(starterDeclaration(name, command, portRange, opts.template), null, 2) + '\n');
   out(`wrote ${file}`);
   if (command === PLACEHOLDER_COMMAND) out('next: replace launch.command with the command that starts your game; {port} is where its debug port goes');
+  if (opts.template === 'multiplayer') {
+    out('profiles: "server" and "client" append their args to launch.command; start them with launch_instance {profile: "server"} then {profile: "client", count: N}');
+  }
   out('check it with: game-bridge-mcp doctor' + (resolve(opts.dir) === process.cwd() ? '' : ` --dir ${dir}`));
   return 0;
 }

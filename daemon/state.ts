@@ -6,7 +6,7 @@
 import { homePaths } from '../shared/paths.js';
 import { GameClient } from './game/client.js';
 import { ManifestCache } from './game/cache.js';
-import { Launcher } from './launcher/index.js';
+import { exitHow, Launcher } from './launcher/index.js';
 import { DEFAULT_DETACHED_TTL_MS, Owners } from './launcher/owners.js';
 import { CallFeed } from './feed/calls.js';
 import { HeldInputs } from './play/held.js';
@@ -142,6 +142,17 @@ export class DaemonState {
         cwd: i.cwd,
         logFile: i.logFile,
         owner: i.owner && this.sessions.has(i.owner) ? i.owner : 'detached',
+        ...(i.profile !== undefined ? { profile: i.profile, index: i.index ?? 0 } : {}),
+        startedAt: i.startedAt,
+      })),
+      exited: this.launcher.exitedList().map((r) => ({
+        port: r.port,
+        pid: r.pid,
+        name: r.name,
+        how: exitHow(r),
+        exitedAt: r.exitedAt,
+        uptimeMs: r.uptimeMs,
+        logFile: r.logFile,
       })),
     };
   }

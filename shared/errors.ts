@@ -13,7 +13,8 @@ export type ErrorClass =
   | 'BridgeUsageError'
   | 'NotLaunchedHere'
   | 'CallInterrupted'
-  | 'BridgeInternalError';
+  | 'BridgeInternalError'
+  | 'GameExited';
 
 /** The machine-readable facts each class carries, beside its text. */
 interface ErrorFacts {
@@ -25,6 +26,29 @@ interface ErrorFacts {
   NotLaunchedHere: { port: number };
   CallInterrupted: object;
   BridgeInternalError: object;
+  GameExited: ExitFacts;
+}
+
+/** What is known of a launched game that exited by itself (docs/LAUNCHING.md). */
+export interface ExitFacts {
+  port: number;
+  /** the game's own pid */
+  pid: number;
+  name: string;
+  profile?: string;
+  index?: number;
+  exitCode: number | null;
+  signal: string | null;
+  /** null: it died while no daemon watched it (then aliveAt: when one last knew it running) */
+  exitedAt: string | null;
+  aliveAt?: string;
+  /** how long it ran (a lower bound when exitedAt is null) */
+  uptimeMs: number;
+  /** the last command it confirmed through the bridge */
+  lastCommand?: { id?: number; command: string; at: string };
+  /** its last lines of output, and where the rest is */
+  lastLines: string[];
+  logFile: string;
 }
 
 /** What a usage error may point at: the argument, file or field to fix, the launch that failed. */
@@ -43,6 +67,13 @@ export interface UsageFacts {
   logFile?: string;
   timeoutMs?: number;
   cancelled?: boolean;
+  /** a launch profile that does not exist, and the ones that do */
+  profile?: string;
+  known?: string[];
+  /** a launch of several that failed as a whole: how many, which one failed, what was stopped */
+  count?: number;
+  failedIndex?: number;
+  reaped?: string[];
 }
 
 /** An error's data: `kind` says which class, and which facts come with it. */
@@ -142,6 +173,19 @@ export function callInterrupted(what: string, detail = 'the bridge daemon restar
   return new BridgeError(
     { kind: 'CallInterrupted' },
     `${what} was interrupted: ${detail}. It may or may not have been applied; ` + 'read the state (get_state) before retrying.',
+  );
+}
+
+/**
+ * A game this bridge launched has exited (crashed, was killed, quit). `sentence` says how, when,
+ * after how long and what it last applied; the next step follows, then its last output lines.
+ */
+export function gameExited(facts: ExitFacts, sentence: string): BridgeError {
+  const { port } = facts;
+  return new BridgeError(
+    { kind: 'GameExited', ...facts },
+    `${sentence} Next: launch_instance {restart: ${port}} starts it again on the same port; instance_log {port: ${port}} reads its output (${facts.logFile}).` +
+      `\nLast output:\n${facts.lastLines.length ? facts.lastLines.join('\n') : '(the game wrote nothing)'}`,
   );
 }
 

@@ -44,7 +44,7 @@ describe('help, version and usage errors', () => {
   test('--help lists every subcommand with examples; -h and -v work', async () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
-    for (const c of ['daemon', 'status', 'stop', 'doctor', 'init', 'demo']) expect(help.stdout).toContain(`game-bridge-mcp ${c}`);
+    for (const c of ['daemon', 'status', 'stop', 'doctor', 'init', 'demo', 'launch', 'logs']) expect(help.stdout).toContain(`game-bridge-mcp ${c}`);
     expect(help.stdout).toMatch(/Examples:/);
     expect((await cli(['-h'])).stdout).toBe(help.stdout);
     const pkg = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8'));
@@ -52,7 +52,7 @@ describe('help, version and usage errors', () => {
     expect(v).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
   });
 
-  test.each(['daemon', 'status', 'stop', 'doctor', 'init', 'demo'])('%s --help has examples and exits 0', async (cmd) => {
+  test.each(['daemon', 'status', 'stop', 'doctor', 'init', 'demo', 'launch', 'logs'])('%s --help has examples and exits 0', async (cmd) => {
     const r = await cli([cmd, '--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`game-bridge-mcp ${cmd}`);
@@ -229,11 +229,14 @@ describe('daemon, status, stop', () => {
 
     const daemon = reaper.spawn(process.execPath, [CLI, 'daemon'], { env: { ...process.env, ...env } });
     const status = await waitFor('daemon status', async () => {
-      const r = await cli(['status'], { env });
+      const r = await cli(['status', '--json'], { env });
       return r.code === 0 ? JSON.parse(r.stdout) : undefined;
     }, 15000);
-    expect(status).toMatchObject({ pid: daemon.pid, version: expect.any(String), sessions: [], instances: [] });
+    expect(status).toMatchObject({ pid: daemon.pid, version: expect.any(String), sessions: [], instances: [], exited: [] });
     expect(status.uptimeMs).toEqual(expect.any(Number));
+    const table = await cli(['status'], { env });
+    expect(table.stdout).toMatch(new RegExp(`^game-bridge daemon \\S+: pid ${daemon.pid}, port \\d+, up [\\d.ms]+, 0 session\\(s\\), 0 game\\(s\\) running\n`));
+    expect(table.stdout).toContain('Sessions\n  none (no MCP client is connected)');
 
     const doc = await cli(['doctor', '--dir', home], { env });
     expect(doc.stdout).toMatch(new RegExp(`✔ daemon pid ${daemon.pid} v\\S+ answers on 127\\.0\\.0\\.1:\\d+ \\(0 session\\(s\\), 0 launched game\\(s\\)\\)`));

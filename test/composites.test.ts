@@ -115,7 +115,7 @@ describe('a project composites module, through the proxy and the daemon', () => 
   });
 
   test('editing the module changes the behaviour at once, with nothing restarted', async () => {
-    const status = () => JSON.parse(execFileSync(process.execPath, [CLI, 'status'], { env: { ...process.env, GAME_BRIDGE_HOME: home }, encoding: 'utf8' }));
+    const status = () => JSON.parse(execFileSync(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, GAME_BRIDGE_HOME: home }, encoding: 'utf8' }));
     const daemonPid = status().pid;
     expect((await gameCall(mcp, port, 'peek')).json.version).toBe(1);
     writeModule(2);

@@ -53,7 +53,7 @@ test('the demo drives the example game through the proxy and the daemon, then st
   // the game is gone; the daemon the proxy started stays for the next client
   expect(await waitGone(pid, 5000)).toBe(true);
   expect(await healthOk(port)).toBe(false);
-  const status = JSON.parse(execFileSync(process.execPath, [CLI, 'status'], { env: { ...process.env, GAME_BRIDGE_HOME: home }, encoding: 'utf8' }));
+  const status = JSON.parse(execFileSync(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, GAME_BRIDGE_HOME: home }, encoding: 'utf8' }));
   expect(status.instances).toEqual([]);
   expect(alive(status.pid)).toBe(true);
 }, 120000);

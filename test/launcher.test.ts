@@ -3,10 +3,10 @@
  * from a gamebridge.json, through a shell, into its own process group. Every test has its own
  * GAME_BRIDGE_HOME and ports, and kills what it started by pid / process group.
  */
-import { mkdirSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
-import { Launcher, findDeclaration, type LaunchedInstance } from '../daemon/launcher/index.js';
+import { Launcher, findDeclaration, type ExitRecord, type LaunchedInstance } from '../daemon/launcher/index.js';
 import { readLaunched } from '../daemon/launcher/persist.js';
 import { GameClient } from '../daemon/game/client.js';
 import { BridgeError, type UsageFacts } from '../shared/errors.js';
@@ -372,18 +372,19 @@ test('a new launcher on the same home re-adopts live instances and reports dead 
   await next.stop(c.port);
 });
 
-test('a launched game that exits by itself leaves the table with an exit event', async () => {
+test('a launched game that exits by itself leaves the table with an exit event and an exit record', async () => {
   const [port] = await freeRange(1);
   const { cwd } = project({ command: GAME, ports: [port], readyTimeoutMs: 20000 });
   const inst = await launch(cwd);
-  const exited = new Promise<[LaunchedInstance, number | null]>((r) => launcher.once('exit', (i, code) => r([i, code])));
+  const exited = new Promise<[LaunchedInstance, ExitRecord]>((r) => launcher.once('exit', (i, rec) => r([i, rec])));
   const c = new GameClient(inst.port);
   await c.command('close');
   c.close();
-  const [which, code] = await exited;
+  const [which, rec] = await exited;
   expect(which.port).toBe(inst.port);
-  expect(code).toBe(0);
+  expect(rec).toMatchObject({ port: inst.port, pid: inst.pid, exitCode: 0, signal: null, statusFrom: 'game' });
   expect(launcher.isLaunched(inst.port)).toBe(false);
+  expect(launcher.exitedList().map((r) => r.port)).toEqual([inst.port]);
   expect(launcher.log(inst.port).lines.join('\n')).toContain('close requested (command)');
 });
 
@@ -394,12 +395,16 @@ test('cancelling a launch through its AbortSignal kills what it started', async 
   let progressed = 0;
   const pending = rejection(launch(cwd, { signal: ac.signal, onProgress: () => progressed++ }));
   await waitFor('a progress report', () => progressed > 0, 10000);
+  // Cancel only once the game is running (on a loaded machine node may take over a second to start).
+  const logsDir = homePaths(home).logsDir;
+  const logFile = await waitFor('the launch log', () => readdirSync(logsDir).map((f) => join(logsDir, f))[0], 10000);
+  const gamePid = await pidFromLog(logFile, /\(pid (\d+)\)/);
   ac.abort();
   const err = await pending;
   expect(err.kind).toBe('BridgeUsageError');
   expect(err.message).toMatch(/^Launch cancelled/);
+  expect((err.data as UsageFacts).logFile).toBe(logFile);
   groups.add((err.data as UsageFacts).pid as number);
-  const gamePid = await pidFromLog((err.data as UsageFacts).logFile as string, /\(pid (\d+)\)/);
   expect(await waitGone(gamePid, 3000)).toBe(true);
   expect(await groupGone((err.data as UsageFacts).pid as number)).toBe(true);
   expect(launcher.isLaunched(port)).toBe(false);

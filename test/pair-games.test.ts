@@ -95,7 +95,7 @@ test('a launched game outlives its client and a daemon kill -9, is re-adopted, a
   const h2 = await open(project);
   await h2.client.listTools();
   const second = await daemonPid(first);
-  const status = JSON.parse((await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...suite.env } })).stdout);
+  const status = JSON.parse((await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...suite.env } })).stdout);
   expect(status.pid).toBe(second);
   expect(status.instances.map((i: { port: number }) => i.port)).toContain(gamePort);
   const bumped = await gameCall(h2, gamePort, 'bump', { tag: 'z' });

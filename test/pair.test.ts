@@ -115,7 +115,7 @@ test('five proxies racing with no daemon end up on exactly one daemon, and all f
   // the losers of the lock race exit quietly; one daemon process remains for this home
   await waitFor('one daemon process', () => daemonProcesses(home).length === 1, 15000);
   expect(daemonProcesses(home)).toEqual([info.pid]);
-  const status = await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...env } });
+  const status = await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...env } });
   const facts = JSON.parse(status.stdout);
   expect(facts.pid).toBe(info.pid);
   expect(facts.version).toBe(VERSION);
@@ -186,7 +186,7 @@ test('stdin closing ends the proxy promptly; the daemon stays', async () => {
   proxy.stdin.end();
   expect(await waitGone(proxy.pid!, 2000)).toBe(true); // the spec says within 1 s; 2 s leaves room for a loaded machine
   // the daemon outlives its proxy: it still answers, as the same process
-  expect(JSON.parse((await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...env } })).stdout).pid).toBe(info.pid);
+  expect(JSON.parse((await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...env } })).stdout).pid).toBe(info.pid);
   // a proxy whose stdin had already ended at start-up leaves at once too
   const early = spawn(process.execPath, [CLI], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   reaper.track(early.pid);
@@ -221,7 +221,7 @@ test('a request sent while the daemon is down is delivered once the new daemon i
   const second = await daemonOf(home, first.pid);
   expect(second.pid).not.toBe(first.pid);
   // the new daemon knows this session: initialize was replayed under the proxy's own id
-  const facts = JSON.parse((await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...env } })).stdout);
+  const facts = JSON.parse((await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...env } })).stdout);
   expect(facts.sessions).toHaveLength(1);
 });
 

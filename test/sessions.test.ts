@@ -41,7 +41,7 @@ test('two clients in two projects share one daemon with their own settings; four
   expect(new Set(launched.map((l) => l.port)).size).toBe(4);
   // each launched from its own client's project
   expect(launched.map((l) => l.name).sort()).toEqual(['Alpha', 'Alpha', 'Beta', 'Beta']);
-  const statusOut = JSON.parse((await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...suite.env } })).stdout);
+  const statusOut = JSON.parse((await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...suite.env } })).stdout);
   expect(statusOut.sessions.length).toBe(2);
   // ownership as each client sees it
   const seenByA = (await call(a, 'list_instances')).json.live as Array<{ port: number; owner: string; launchedByThisBridge: boolean }>;
@@ -65,7 +65,7 @@ test('a closed client\'s game keeps running, detached; a new client adopts it, r
   const game = await launch(first);
   await first.close();
   await waitFor('session gone', async () => {
-    const s = JSON.parse((await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...suite.env } })).stdout);
+    const s = JSON.parse((await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...suite.env } })).stdout);
     return s.sessions.length === 0;
   });
   expect(alive(game.pid)).toBe(true);

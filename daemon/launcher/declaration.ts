@@ -7,6 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parsePortList } from '../../shared/config.js';
 import { isBridgeError, usageError } from '../../shared/errors.js';
+import { parseEnv, parseProfiles, type LaunchProfile } from './profiles.js';
 import { parseWebDeclaration, type WebDeclaration } from './web-declaration.js';
 
 export const DECLARATION_FILE = 'gamebridge.json';
@@ -27,8 +28,10 @@ export interface LaunchDeclaration {
   cwd: string;
   portRange: number[];
   readyTimeoutMs: number;
-  /** may hold `{port}` too */
+  /** may hold `{port}` and `{index}` too */
   env: Record<string, string>;
+  /** launch.profiles: named variants (args appended, env laid over, own readyTimeoutMs) */
+  profiles: Record<string, LaunchProfile>;
   /** absolute path of the composites module, if the file names one */
   composites?: string;
   /** launch.web: a browser game (its page opened in Chromium, joined to a page carrier); command is then '' */
@@ -113,15 +116,8 @@ export function readDeclaration(file: string): LaunchDeclaration {
   const rt = launch.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   if (typeof rt !== 'number' || !Number.isFinite(rt) || rt <= 0) throw bad('"launch.readyTimeoutMs"', 'must be a number of milliseconds > 0');
 
-  const env: Record<string, string> = {};
-  if (launch.env !== undefined) {
-    if (!isObject(launch.env)) throw bad('"launch.env"', 'must be an object of strings');
-    for (const [k, v] of Object.entries(launch.env)) {
-      if (typeof v === 'string') env[k] = v;
-      else if (typeof v === 'number' || typeof v === 'boolean') env[k] = String(v);
-      else throw bad(`"launch.env.${k}"`, 'must be a string');
-    }
-  }
+  const env = parseEnv(launch.env, '"launch.env', bad);
+  const profiles = parseProfiles(launch.profiles, bad);
 
   let composites: string | undefined;
   if (raw.composites !== undefined) {
@@ -129,7 +125,7 @@ export function readDeclaration(file: string): LaunchDeclaration {
     composites = resolve(dir, raw.composites);
   }
 
-  return { file, dir, name, command, cwd, portRange, readyTimeoutMs: rt, env, composites, web };
+  return { file, dir, name, command, cwd, portRange, readyTimeoutMs: rt, env, profiles, composites, web };
 }
 
 /** `{port}` → the port, in a command or an env value. */

@@ -1,45 +1,49 @@
 /**
- * The launcher: start a game from its gamebridge.json on a port nobody
- * holds, wait until it answers /health, keep its output in a log file, and own its reaping.
- * The table of what it launched lives in memory and in launched.json, so a successor
- * daemon can re-adopt the games after a crash or a handover.
+ * The launcher: start a game from its gamebridge.json on a port nobody holds, wait until it
+ * answers /health, keep its output in a log file, own its reaping, and keep the facts of its
+ * exit when it ends by itself. The table of what it launched (and of what exited) lives in
+ * memory and in launched.json, so a successor daemon can re-adopt the games after a crash or
+ * a handover.
  */
 import { EventEmitter } from 'node:events';
-import { GameClient, type Health } from '../game/client.js';
 import { notLaunchedHere, usageError } from '../../shared/errors.js';
 import { homePaths, type HomePaths } from '../../shared/paths.js';
-import { findDeclaration, withPort, type LaunchDeclaration } from './declaration.js';
+import { findDeclaration, type LaunchDeclaration } from './declaration.js';
+import { ExitBook, exitRecord, exitShort, type ExitRecord, type ExitStatus } from './exits.js';
 import { MAX_LOG_LINES, readLog, RecentLogs } from './logfile.js';
-import { readLaunched, writeLaunched } from './persist.js';
+import { readLaunchedFile, writeLaunched } from './persist.js';
 import { PortAllocator } from './ports.js';
-import { groupAlive, treeAlive } from './processes.js';
-import { identify, launchFailure, waitReady } from './readiness.js';
+import { treeAlive } from './processes.js';
+import { planLaunch } from './profiles.js';
 import { sortForReadoption, type Readoption } from './readopt.js';
-import { loadExeca, spawnLogged } from './spawn.js';
+import type { Spawned } from './spawn.js';
+import { startGame, type StartContext } from './start.js';
 import { escalate, reapGame } from './stop.js';
-import type { LaunchedInstance, LaunchOptions, LogTail, StopHow, StopResult } from './types.js';
+import { groupOf, type LastCommand, type LaunchedInstance, type LaunchOptions, type LogTail, type StopHow, type StopResult } from './types.js';
+import { watchExit, type ExitWatch } from './watch.js';
 import type { WebGame } from './web-game.js';
 import { readoptWebGame, startWebGame } from './web-start.js';
 
 /** Stop's grace period for the game's own close. */
 const DEFAULT_GRACE_MS = 3000;
-/** How often a re-adopted (or orphaned-group) instance is checked for having exited. */
-const EXIT_POLL_MS = 1000;
 /** Logs of instances that exited or were stopped stay readable; this many are remembered. */
 const RECENT_LOGS = 50;
+/** A command confirmation is saved to launched.json at most this often. */
+const COMMAND_SAVE_DELAY_MS = 1000;
 
 interface Entry {
   inst: LaunchedInstance;
   /** set while stop() runs: a second stop() joins it, and the exit watch stays quiet */
   stopping?: Promise<StopResult>;
-  poll?: NodeJS.Timeout;
+  watch?: ExitWatch;
 }
 
 export class Launcher extends EventEmitter {
   readonly paths: HomePaths;
   private readonly timeoutMs: number;
-  private readonly ports: PortAllocator;
+  readonly ports: PortAllocator;
   private readonly table = new Map<number, Entry>();
+  private readonly exits = new ExitBook();
   private readonly recentLogs = new RecentLogs(RECENT_LOGS);
   /** launches still waiting for /health, by pid: persisted too, so no crash orphans them */
   private readonly starting = new Map<number, LaunchedInstance>();
@@ -48,6 +52,7 @@ export class Launcher extends EventEmitter {
   private disposed = false;
   /** reaping everything (shutdown): no new game may be spawned */
   private closing = false;
+  private saveTimer?: NodeJS.Timeout;
 
   /** false: keep no launched.json (the in-process server reaps its games itself and must not
    *  overwrite the file a daemon on the same home re-adopts from) */
@@ -61,160 +66,106 @@ export class Launcher extends EventEmitter {
     this.ports = new PortAllocator(Math.min(this.timeoutMs, 500));
   }
 
+  /** One game from the declaration found from opts.cwd, on a port of its range. */
   async launch(opts: LaunchOptions): Promise<LaunchedInstance> {
     const decl = findDeclaration({ cwd: opts.cwd, configPath: opts.configPath });
     if (opts.signal?.aborted) throw usageError('Launch cancelled before it started: nothing was run.');
-    const { port } = await this.ports.allocate(decl.portRange);
+    planLaunch(decl, 0, opts); // an unknown profile fails before a port is taken
+    const { port } = await this.ports.allocate(decl.portRange, this.exits.ports());
     try {
-      return decl.web ? await this.startWeb(decl, port, opts) : await this.start(decl, port, opts);
+      return await this.startOn(decl, port, opts);
     } catch (e) {
       this.ports.release(port);
       throw e;
     }
   }
 
-  /** Spawn on `port`, wait for /health, then enter the table (and launched.json). */
-  private async start(decl: LaunchDeclaration, port: number, opts: LaunchOptions): Promise<LaunchedInstance> {
-    const command = withPort(decl.command, port);
-    // The client's environment, not the daemon's: the game registers where that client reads.
-    const env: Record<string, string> = { ...opts.env };
-    for (const [k, v] of Object.entries(decl.env)) env[k] = withPort(v, port);
-
-    const { execa } = await loadExeca();
-    // Checked after the last await before the spawn: a reap that began meanwhile must not miss a game.
-    if (this.closing) throw usageError(`Launch refused on port ${port}: the bridge is shutting down. Call launch_instance again in a moment.`, { port });
-    const spawned = spawnLogged(execa, { command, cwd: decl.cwd, env, port, logsDir: this.paths.logsDir, home: this.paths.home });
-    this.recentLogs.set(port, spawned.logFile);
-    const { pid, logFile, startedAt } = spawned;
-    const ready = { port, command, decl, spawned, probeTimeoutMs: Math.min(this.timeoutMs, 1000), signal: opts.signal, onProgress: opts.onProgress };
-    if (!pid) {
-      const e = await spawned.exited;
-      throw await launchFailure(ready, `Launch failed on port ${port}: the command could not be started (${e.spawnError ?? 'no pid'}).`, null);
-    }
-
-    const client = new GameClient(port, { timeoutMs: ready.probeTimeoutMs });
-    const t0 = Date.now();
-    let health: Health | undefined;
-    // In launched.json while it starts: a daemon crash now must not orphan it.
-    this.starting.set(pid, {
-      port, pid, name: decl.name ?? '', version: '', cwd: decl.cwd, command, logFile,
-      startedAt: startedAt.toISOString(), readyInMs: 0, owner: opts.owner, declaration: decl.file, starting: true,
-    });
-    this.saveAll();
-    try {
-      health = await waitReady(ready, client);
-    } catch (e) {
-      this.starting.delete(pid);
-      this.saveAll();
-      client.close();
-      throw e;
-    }
-    const readyInMs = Date.now() - t0;
-    const { name, version } = await identify(client, health, decl);
-    client.close();
-
-    const inst: LaunchedInstance = {
-      port, pid, name, version, cwd: decl.cwd, command, logFile,
-      startedAt: startedAt.toISOString(), readyInMs, owner: opts.owner, declaration: decl.file,
-    };
-    this.table.set(port, { inst });
-    this.starting.delete(pid);
-    this.saveAll();
-    this.emit('launched', inst);
-    void spawned.exited.then((e) => this.rootExited(port, pid, e.code));
-    return inst;
-  }
-
-  /** A browser game (web-start.ts): carrier, page server, Chromium; in the table once the page answered /health. */
-  private async startWeb(decl: LaunchDeclaration, port: number, opts: LaunchOptions): Promise<LaunchedInstance> {
-    const { inst, game } = await startWebGame(decl, port, opts, {
+  /** Start on a port already reserved (start.ts does the starting); a game that answered enters the table (and launched.json). */
+  async startOn(decl: LaunchDeclaration, port: number, opts: LaunchOptions): Promise<LaunchedInstance> {
+    const ctx: StartContext = {
       paths: this.paths,
       timeoutMs: this.timeoutMs,
       closing: () => this.closing,
       starting: (i) => {
         this.recentLogs.set(port, i.logFile);
-        this.starting.set(i.pid, i);
-        this.saveAll();
+        this.starting.set(i.pgid!, i);
+        this.saveAll(); // a daemon crash now must not orphan it
       },
-      settled: (pid) => this.starting.delete(pid),
-    });
-    this.enterWeb(inst, game);
+      settled: (pgid) => this.starting.delete(pgid),
+    };
+    // A browser game (launch.web) is its page carrier, the page's server and Chromium (web-start.ts).
+    const { inst, spawned, game }: { inst: LaunchedInstance; spawned?: Spawned; game?: WebGame } = decl.web ? await startWebGame(decl, port, opts, ctx) : await startGame(decl, port, opts, ctx);
+    if (game) this.webGames.set(port, game);
+    this.enter(inst, spawned);
+    this.exits.delete(port); // relaunched: the old exit's facts no longer address this port
     this.saveAll();
     this.emit('launched', inst);
     return inst;
   }
 
-  /** A running web game joins the table; Chromium going away by itself is the game exiting. */
-  private enterWeb(inst: LaunchedInstance, game: WebGame): void {
+  /** A running game joins the table, watched for its exit. */
+  private enter(inst: LaunchedInstance, spawned?: Spawned): void {
     const entry: Entry = { inst };
+    entry.watch = watchExit(inst, spawned, (status) => this.exited(entry, status));
     this.table.set(inst.port, entry);
-    this.webGames.set(inst.port, game);
-    game.browser.onGone(() => {
-      if (!entry.stopping && !this.disposed) this.exitedByItself(entry, null);
-    });
+    this.ports.reserve(inst.port);
+  }
+
+  /** The game ended by itself: keep its facts, reap what it left behind, tell the caches. */
+  private exited(entry: Entry, status: ExitStatus): void {
+    if (this.table.get(entry.inst.port) !== entry || entry.stopping || this.disposed) return;
+    const rec = exitRecord(entry.inst, status);
+    this.exits.add(rec);
+    this.drop(entry);
+    this.saveAll();
+    // A wrapper or child it left running would be nobody's to stop.
+    if (treeAlive(groupOf(entry.inst))) void escalate(groupOf(entry.inst)).catch(() => undefined);
+    this.emit('exit', entry.inst, rec);
+  }
+
+  /** The one way out of the table (stopped, exited, reaped): 'gone' tells the caches. */
+  private drop(entry: Entry): void {
+    entry.watch?.stop();
+    this.table.delete(entry.inst.port);
+    this.ports.release(entry.inst.port);
+    this.recentLogs.set(entry.inst.port, entry.inst.logFile);
+    // A browser game's carrier, page server and Chromium go with it (a stop already ended them).
+    void this.webGames.get(entry.inst.port)?.end();
+    this.webGames.delete(entry.inst.port);
+    this.emit('gone', entry.inst.port);
+  }
+
+  /** Stop a launched game; one that already exited answers how it went. */
+  async stop(port: number, opts: { graceMs?: number } = {}): Promise<StopResult> {
+    const entry = this.table.get(port);
+    if (!entry) {
+      const rec = this.exits.get(port);
+      if (rec) return { port, stopped: true, how: `had already exited (${exitShort(rec)})` };
+      throw notLaunchedHere(port);
+    }
+    entry.stopping ??= this.reap(entry, opts.graceMs ?? DEFAULT_GRACE_MS);
+    return entry.stopping;
+  }
+
+  /** Stop escalation (stop.ts) on the game's process group; whatever happens, the entry leaves the table. */
+  private async reap(entry: Entry, graceMs: number): Promise<StopResult> {
+    const { port } = entry.inst;
+    const group = groupOf(entry.inst);
+    entry.watch?.stop();
+    let how: StopHow;
+    try {
+      const web = this.webGames.get(port);
+      how = web ? await web.stop(graceMs, this.timeoutMs) : await reapGame(port, group, graceMs, this.timeoutMs);
+    } finally {
+      this.drop(entry);
+      this.saveAll();
+    }
+    return { port, stopped: !treeAlive(group), how };
   }
 
   /** The browser game on `port` (its page, hands and screenshot), when this daemon opened it. */
   webGame(port: number): WebGame | undefined {
     return this.webGames.get(port);
-  }
-
-  /** The launch pid ended. If its process group lives on (a wrapper that backgrounded the game), keep watching that. */
-  private rootExited(port: number, pid: number, code: number | null): void {
-    const entry = this.table.get(port);
-    if (!entry || entry.inst.pid !== pid || entry.stopping || this.disposed) return;
-    if (groupAlive(pid)) return this.watch(entry);
-    this.exitedByItself(entry, code);
-  }
-
-  private watch(entry: Entry): void {
-    if (entry.poll) return;
-    entry.poll = setInterval(() => {
-      if (entry.stopping || this.disposed) return;
-      if (!treeAlive(entry.inst.pid)) this.exitedByItself(entry, null);
-    }, EXIT_POLL_MS);
-    entry.poll.unref();
-  }
-
-  private exitedByItself(entry: Entry, code: number | null): void {
-    if (this.table.get(entry.inst.port) !== entry) return;
-    this.drop(entry);
-    this.saveAll();
-    this.emit('exit', entry.inst, code);
-  }
-
-  /** The one way out of the table (stopped, exited, reaped): 'gone' tells the caches. */
-  private drop(entry: Entry): void {
-    if (entry.poll) clearInterval(entry.poll);
-    entry.poll = undefined;
-    this.table.delete(entry.inst.port);
-    this.ports.release(entry.inst.port);
-    const web = this.webGames.get(entry.inst.port);
-    this.webGames.delete(entry.inst.port);
-    void web?.end();
-    this.emit('gone', entry.inst.port);
-  }
-
-  async stop(port: number, opts: { graceMs?: number } = {}): Promise<StopResult> {
-    const entry = this.table.get(port);
-    if (!entry) throw notLaunchedHere(port);
-    entry.stopping ??= this.reap(entry, opts.graceMs ?? DEFAULT_GRACE_MS);
-    return entry.stopping;
-  }
-
-  /** Stop escalation (stop.ts); whatever happens, the entry leaves the table. */
-  private async reap(entry: Entry, graceMs: number): Promise<StopResult> {
-    const { port, pid } = entry.inst;
-    let how: StopHow;
-    try {
-      const web = this.webGames.get(port);
-      how = web ? await web.stop(graceMs, this.timeoutMs) : await reapGame(port, pid, graceMs, this.timeoutMs);
-    } finally {
-      this.drop(entry);
-      this.recentLogs.set(port, entry.inst.logFile);
-      this.saveAll();
-    }
-    return { port, stopped: !treeAlive(pid), how };
   }
 
   isLaunched(port: number): boolean {
@@ -229,6 +180,31 @@ export class Launcher extends EventEmitter {
     return [...this.table.values()].map((e) => e.inst).sort((a, b) => a.port - b.port);
   }
 
+  /** Exit records of games that ended by themselves, by port. */
+  exitedList(): ExitRecord[] {
+    return this.exits.list();
+  }
+
+  /**
+   * The exit record addressing `port`: one already kept, or, for a running game that just went
+   * silent, the one its exit produces within `waitMs` (a crash is noticed a moment after the
+   * port closes).
+   */
+  async exitOf(port: number, waitMs = 0): Promise<ExitRecord | undefined> {
+    const entry = this.table.get(port);
+    if (!entry) return this.exits.get(port);
+    if (entry.watch && !entry.stopping && (await entry.watch.check(waitMs))) return this.exits.get(port);
+    return undefined;
+  }
+
+  /** Forget exit records (list_instances prune); returns the ports forgotten. */
+  pruneExited(): number[] {
+    const ports = [...this.exits.ports()];
+    for (const p of ports) this.exits.delete(p);
+    if (ports.length) this.saveAll();
+    return ports;
+  }
+
   setOwner(port: number, owner: string | undefined): void {
     const entry = this.table.get(port);
     if (!entry || entry.inst.owner === owner) return;
@@ -236,9 +212,22 @@ export class Launcher extends EventEmitter {
     this.saveAll();
   }
 
+  /** The game on `port` confirmed a command: the last one is part of its exit facts. */
+  noteCommand(port: number, cmd: LastCommand): void {
+    const entry = this.table.get(port);
+    if (!entry) return;
+    entry.inst.lastCommand = cmd;
+    if (this.saveTimer || !this.persist) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      this.saveAll();
+    }, COMMAND_SAVE_DELAY_MS);
+    this.saveTimer.unref();
+  }
+
   /** The last `lines` (≤ 200) lines of a launched game's log; also after it exited or was stopped. */
   log(port: number, lines = MAX_LOG_LINES): LogTail {
-    return readLog(port, this.table.get(port)?.inst.logFile ?? this.recentLogs.get(port), lines);
+    return readLog(port, this.table.get(port)?.inst.logFile ?? this.recentLogs.get(port) ?? this.exits.get(port)?.logFile, lines);
   }
 
   /** Stop every launched instance (close, then tree-kill). */
@@ -246,54 +235,40 @@ export class Launcher extends EventEmitter {
     this.closing = true;
     // A launch still starting is in no table and no file: stop its tree here, or it is orphaned.
     const starting = [...this.starting.keys()].map((pid) => escalate(pid).catch(() => undefined));
-    const ports = [...this.table.keys()];
     const results = await Promise.all(
-      ports.map(async (port) => {
-        try {
-          const r = await this.stop(port);
-          return { port, how: r.how };
-        } catch {
-          return undefined;
-        }
-      }),
+      [...this.table.keys()].map((port) => this.stop(port).then((r) => ({ port, how: r.how }), () => undefined)),
     );
     await Promise.all(starting);
     return results.filter((r): r is { port: number; how: StopHow } => !!r);
   }
 
   saveAll(): void {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
     if (this.disposed || !this.persist) return;
-    writeLaunched(this.paths.launchedJson, [...this.list(), ...this.starting.values()]);
+    writeLaunched(this.paths.launchedJson, [...this.list(), ...this.starting.values()], this.exits.list());
   }
 
-  /** Re-adopt what a previous daemon launched (readopt.ts decides who is still there); rewrites the file. */
+  /**
+   * Re-adopt what a previous daemon launched (readopt.ts decides who is still there), keep its
+   * exit records, and record the games that died while no daemon watched. Rewrites the file.
+   */
   async readopt(): Promise<Readoption> {
-    const entries = this.persist ? readLaunched(this.paths.launchedJson) : [];
-    const { adopted, gone } = await sortForReadoption(entries.filter((e) => !e.web), (port) => this.table.has(port), this.timeoutMs);
-    // Browser games: a carrier on the same port and key, and the page taken back over CDP.
-    for (const inst of entries.filter((e) => e.web && !this.table.has(e.port))) {
-      const { starting: _starting, ...rest } = inst;
-      const game = await readoptWebGame(inst);
-      if (!game) {
-        gone.push(rest);
-        continue;
-      }
-      adopted.push(rest);
-      this.enterWeb(rest, game);
-      this.ports.reserve(rest.port);
-      this.recentLogs.set(rest.port, rest.logFile);
+    const file = this.persist ? readLaunchedFile(this.paths.launchedJson, this.paths.logsDir) : { instances: [], exited: [] };
+    for (const rec of file.exited) if (!this.table.has(rec.port)) this.exits.add(rec);
+    const sorted = await sortForReadoption(file.instances.filter((i) => !i.web), (port) => this.table.has(port), this.timeoutMs);
+    // Browser games: a carrier on the same port and key, the page taken back over CDP (web-start.ts).
+    for (const { starting, ...inst } of file.instances.filter((i) => i.web && !this.table.has(i.port))) {
+      const game = await readoptWebGame({ ...inst, starting });
+      if (game) this.webGames.set(inst.port, game);
+      (game ? sorted.adopted : sorted.gone).push(inst);
     }
-    for (const inst of adopted) {
-      if (this.webGames.has(inst.port)) continue;
-      const entry: Entry = { inst };
-      this.table.set(inst.port, entry);
-      this.ports.reserve(inst.port);
-      this.recentLogs.set(inst.port, inst.logFile);
-      this.watch(entry);
-    }
-    for (const inst of gone) this.recentLogs.set(inst.port, inst.logFile);
+    for (const inst of sorted.adopted) this.enter(inst);
+    for (const inst of sorted.gone) this.recentLogs.set(inst.port, inst.logFile);
+    const aliveAt = file.savedAt ?? new Date().toISOString();
+    for (const inst of sorted.died) this.exits.add(exitRecord(inst, { code: null, signal: null, from: 'unknown' }, new Date(), aliveAt));
     this.saveAll();
-    return { adopted, gone };
+    return sorted;
   }
 
   /**
@@ -303,7 +278,8 @@ export class Launcher extends EventEmitter {
   dispose(): void {
     this.disposed = true;
     this.closing = true;
-    for (const entry of this.table.values()) if (entry.poll) clearInterval(entry.poll);
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    for (const entry of this.table.values()) entry.watch?.stop();
     for (const web of this.webGames.values()) void web.letGo();
     this.webGames.clear();
     this.table.clear();

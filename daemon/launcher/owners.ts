@@ -30,12 +30,12 @@ export class Owners {
   }
 
   /** Launched by another session that is still connected (so `sessionId` may not stop it unasked). */
-  ownedByAnotherLiveSession(inst: LaunchedInstance, sessionId: string): boolean {
+  ownedByAnotherLiveSession(inst: Pick<LaunchedInstance, 'owner'>, sessionId: string): boolean {
     return !!inst.owner && inst.owner !== sessionId && this.isLive(inst.owner);
   }
 
   /** The owner as `sessionId` reads it in list_instances (display only: logic asks the methods above). */
-  label(inst: LaunchedInstance, sessionId: string): OwnerLabel {
+  label(inst: Pick<LaunchedInstance, 'owner'>, sessionId: string): OwnerLabel {
     if (inst.owner === sessionId) return 'you';
     if (this.ownedByAnotherLiveSession(inst, sessionId)) return 'another session';
     return 'detached';

@@ -21,6 +21,8 @@ export interface ReadySpec {
   command: string;
   decl: Pick<LaunchDeclaration, 'cwd' | 'name' | 'readyTimeoutMs'>;
   spawned: Spawned;
+  /** which launch of several this is, for the error's first line: " (profile client, index 2)" or "" */
+  who: string;
   /** HTTP timeout of one /health probe */
   probeTimeoutMs: number;
   signal?: AbortSignal;
@@ -58,15 +60,15 @@ export async function waitReady(spec: ReadySpec, client: GameClient): Promise<He
     for (;;) {
       const elapsed = Date.now() - t0;
       if (signal?.aborted) {
-        throw await launchFailure(spec, `Launch cancelled on port ${port}: the request was cancelled before the game answered /health; the process was stopped.`, null, { cancelled: true });
+        throw await launchFailure(spec, `Launch cancelled on port ${port}${spec.who}: the request was cancelled before the game answered /health; the process was stopped.`, null, { cancelled: true });
       }
       const exit = spawned.exit();
       if (exit) {
         const how = exit.code !== null ? `exited with code ${exit.code}` : exit.signal ? `was killed by signal ${exit.signal}` : `could not be started (${exit.spawnError})`;
-        throw await launchFailure(spec, `Launch failed on port ${port}: the process ${how}.`, exit.code, { signal: exit.signal });
+        throw await launchFailure(spec, `Launch failed on port ${port}${spec.who}: the process ${how}.`, exit.code, { signal: exit.signal });
       }
       if (elapsed >= decl.readyTimeoutMs) {
-        throw await launchFailure(spec, `Launch failed on port ${port}: the game did not answer /health within ${decl.readyTimeoutMs}ms.`, null, { timeoutMs: decl.readyTimeoutMs });
+        throw await launchFailure(spec, `Launch failed on port ${port}${spec.who}: the game did not answer /health within ${decl.readyTimeoutMs}ms.`, null, { timeoutMs: decl.readyTimeoutMs });
       }
       try {
         const health = await client.health(Math.max(50, Math.min(1000, decl.readyTimeoutMs - elapsed)));
@@ -77,7 +79,12 @@ export async function waitReady(spec: ReadySpec, client: GameClient): Promise<He
       if (Date.now() - lastProgress >= 1000) {
         lastProgress = Date.now();
         const s = Math.round((lastProgress - t0) / 1000);
-        onProgress?.({ elapsedMs: lastProgress - t0, message: `Waiting for ${decl.name ?? 'the game'} to answer on port ${port} (${s}s of ${Math.round(decl.readyTimeoutMs / 1000)}s)` });
+        // The game's latest output says what it is doing (compiling, loading) while it is not up yet.
+        const said = onProgress && tailFile(spawned.logFile, 1, { skipHeaders: true }).lines[0]?.trim().slice(0, 160);
+        onProgress?.({
+          elapsedMs: lastProgress - t0,
+          message: `Waiting for ${decl.name ?? 'the game'} to answer on port ${port}${spec.who} (${s}s of ${Math.round(decl.readyTimeoutMs / 1000)}s)${said ? `; last output: ${said}` : ''}`,
+        });
       }
       await new Promise<void>((r) => {
         const t = setTimeout(r, delay);

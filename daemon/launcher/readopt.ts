@@ -1,34 +1,40 @@
 /**
  * Re-adoption: sort what a previous daemon wrote into launched.json into games that are still
- * there (pid alive and /health ok) and games that are gone. A launch that was still starting
+ * there (pid alive and /health ok) and games that are gone; of those, `died` are the games
+ * whose process is gone (their exit is recorded). A launch that was still starting
  * when its daemon died is adopted if it has come up since, and otherwise reaped: its
  * launch_instance call was interrupted, and nobody else would ever stop it.
  */
 import { answersHealth } from '../game/probe.js';
-import { groupAlive, pidAlive } from './processes.js';
+import { treeAlive } from './processes.js';
 import { escalate } from './stop.js';
-import type { LaunchedInstance } from './types.js';
+import { groupOf, type LaunchedInstance } from './types.js';
+import { gameAlive } from './watch.js';
 
 export interface Readoption {
   adopted: LaunchedInstance[];
   gone: LaunchedInstance[];
+  /** the gone games (not launches still starting) whose process no longer runs */
+  died: LaunchedInstance[];
 }
 
 /** Entries already held (`held(port)`) are skipped; both lists come back sorted by port. */
 export async function sortForReadoption(entries: LaunchedInstance[], held: (port: number) => boolean, httpTimeoutMs: number): Promise<Readoption> {
   const adopted: LaunchedInstance[] = [];
   const gone: LaunchedInstance[] = [];
+  const died: LaunchedInstance[] = [];
   await Promise.all(
     entries.map(async ({ starting, ...inst }) => {
       if (held(inst.port)) return;
-      const alive = pidAlive(inst.pid) || groupAlive(inst.pid);
+      const alive = starting ? treeAlive(groupOf(inst)) : gameAlive(inst);
       if (alive && (await healthOk(inst.port, httpTimeoutMs))) return void adopted.push(inst);
-      if (starting && alive) await escalate(inst.pid).catch(() => undefined);
+      if (starting && alive) await escalate(groupOf(inst)).catch(() => undefined);
       gone.push(inst);
+      if (!starting && !alive) died.push(inst);
     }),
   );
   const byPort = (a: LaunchedInstance, b: LaunchedInstance) => a.port - b.port;
-  return { adopted: adopted.sort(byPort), gone: gone.sort(byPort) };
+  return { adopted: adopted.sort(byPort), gone: gone.sort(byPort), died: died.sort(byPort) };
 }
 
 /** A re-adopted game must answer within a second (or the session's shorter timeout). */

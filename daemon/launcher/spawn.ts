@@ -5,6 +5,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { execa as Execa } from 'execa';
 import { ensureDir } from '../../shared/paths.js';
+import { execPrefixed } from './game-pid.js';
 import { headerLine, logFileName } from './logfile.js';
 
 /** How the launch pid ended (spawnError: it never ran). */
@@ -30,14 +31,15 @@ let execaModule: Promise<typeof import('execa')> | undefined;
 export const loadExeca = () => (execaModule ??= import('execa'));
 
 /**
- * Run the declared command through a shell. The log fd goes straight to the child (no pipes
+ * Run the declared command through a shell (exec'd when it is a simple command, so the launch
+ * pid is the game's own). The log fd goes straight to the child (no pipes
  * through us): the game keeps logging, and keeps running, if the daemon dies. detached makes
  * it the leader of its own process group; cleanup: false stops execa killing it when we exit.
  */
 function spawnGame(execa: typeof Execa, command: string, cwd: string, env: Record<string, string>, logFd: number) {
   // execa's types list only fds 3-9 here; at run time any open fd goes through to spawn().
   const fd = logFd as 3;
-  return execa(command, {
+  return execa(execPrefixed(command), {
     shell: true,
     cwd,
     env,

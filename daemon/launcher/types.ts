@@ -3,13 +3,15 @@ import type { BrowserRecord } from '../web/browser.js';
 
 export interface LaunchedInstance {
   port: number;
-  /** the launch pid: the shell running the declared command, leader of the game's process group */
+  /** the game's own pid: the process listening on the port (the exec'd command, or found in the launch's process tree) */
   pid: number;
+  /** the process group the launch runs in (its leader is the pid the launch spawned); absent in files from older daemons: then pid */
+  pgid?: number;
   name: string;
   version: string;
   /** working directory the command ran in */
   cwd: string;
-  /** the command as run ({port} substituted) */
+  /** the command as run ({port}, {index} and the profile's args substituted) */
   command: string;
   logFile: string;
   startedAt: string;
@@ -18,6 +20,12 @@ export interface LaunchedInstance {
   owner?: string;
   /** the gamebridge.json it was launched from */
   declaration: string;
+  /** the launch profile (gamebridge.json launch.profiles) it was started with */
+  profile?: string;
+  /** its {index} within a launch of several (0 for a single launch) */
+  index?: number;
+  /** the last command the game confirmed it applied through this bridge */
+  lastCommand?: LastCommand;
   /** in launched.json only: the launch had not answered /health yet when this was written */
   starting?: true;
   /** a browser game (launch.web): what a successor daemon needs to take its page back */
@@ -38,6 +46,13 @@ export interface WebRecord {
   serverPgid?: number;
 }
 
+export interface LastCommand {
+  /** the game's command id, when it reports one */
+  id?: number;
+  command: string;
+  at: string;
+}
+
 export interface LaunchProgress {
   elapsedMs: number;
   message: string;
@@ -51,11 +66,15 @@ export interface LaunchOptions {
   /** the client's environment: the game inherits it, plus the declaration's env */
   env: Record<string, string>;
   owner?: string;
+  /** a profile of launch.profiles: its args are appended to the command, its env and readyTimeoutMs apply */
+  profile?: string;
+  /** {index} in the command, args and env (default 0) */
+  index?: number;
   signal?: AbortSignal;
   onProgress?: (p: LaunchProgress) => void;
 }
 
-export type StopHow = 'closed cleanly' | 'terminated' | 'killed';
+export type StopHow = 'closed cleanly' | 'terminated' | 'killed' | `had already exited (${string})`;
 
 export interface StopResult {
   port: number;
@@ -69,3 +88,6 @@ export interface LogTail {
   lines: string[];
   totalLines?: number;
 }
+
+/** The process group of a launched instance (older launched.json files have only pid). */
+export const groupOf = (inst: Pick<LaunchedInstance, 'pid' | 'pgid'>): number => inst.pgid ?? inst.pid;

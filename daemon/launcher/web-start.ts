@@ -9,7 +9,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { GameClient, type Health } from '../game/client.js';
 import { usageError } from '../../shared/errors.js';
-import { ensureDir, type HomePaths } from '../../shared/paths.js';
+import { ensureDir } from '../../shared/paths.js';
 import { openBrowser, attachBrowser, type WebBrowser } from '../web/browser.js';
 import { startPageCarrier, type PageCarrier } from '../web/carrier.js';
 import { killGroup } from '../web/chromium.js';
@@ -19,29 +19,19 @@ import { HEADER_PREFIX, headerLine, logFileName, tailFile } from './logfile.js';
 import { treeAlive } from './processes.js';
 import { identify } from './readiness.js';
 import { loadExeca, spawnLogged, type Spawned } from './spawn.js';
+import type { StartContext } from './start.js';
 import { escalate } from './stop.js';
 import type { LaunchedInstance, LaunchOptions, WebRecord } from './types.js';
 import { withWebPorts } from './web-declaration.js';
 import { WebGame } from './web-game.js';
 
-export interface WebStartContext {
-  paths: HomePaths;
-  /** HTTP timeout of the launcher's probes */
-  timeoutMs: number;
-  /** true once a shutdown's reap began: nothing may be started any more */
-  closing(): boolean;
-  /** Chromium is up and the page is loading: persist the launch (a daemon crash now must not orphan it) */
-  starting(inst: LaunchedInstance): void;
-  /** the launch with this browser pid answered or failed */
-  settled(pid: number): void;
-}
 
 /** How long a re-adopted page may take to find the new carrier (its kit retries at most every 2 s). */
 const REJOIN_TIMEOUT_MS = 10_000;
 const LOG_TAIL_LINES = 20;
 
 /** Start the web game of `decl` on `port`; resolves once the page joined and answers /health. */
-export async function startWebGame(decl: LaunchDeclaration, port: number, opts: LaunchOptions, ctx: WebStartContext): Promise<{ inst: LaunchedInstance; game: WebGame }> {
+export async function startWebGame(decl: LaunchDeclaration, port: number, opts: LaunchOptions, ctx: StartContext): Promise<{ inst: LaunchedInstance; game: WebGame }> {
   const web = decl.web!;
   const t0 = Date.now();
   const deadline = t0 + decl.readyTimeoutMs;

@@ -38,15 +38,17 @@ export class SessionContext implements ToolContext {
   /**
    * Port resolution (README.md, "The seven tools"): `port` in the call (top level or inside `arguments`) →
    * the client's --port → its GAME_BRIDGE_PORT → the one instance this session launched, if it
-   * launched exactly one → 7777.
+   * launched exactly one (a game of its that exited counts until relaunched or pruned, so the
+   * call meets GameExited with the facts, not GameOffline on 7777) → 7777.
    */
   resolvePort(args: Record<string, unknown>): number {
     const inner = args.arguments as Record<string, unknown> | undefined;
     if (args.port !== undefined && args.port !== null) return parsePort(args.port);
     if (inner && typeof inner === 'object' && inner.port !== undefined && inner.port !== null) return parsePort(inner.port);
     if (this.config.port !== undefined) return this.config.port;
-    const mine = this.state.launcher.list().filter((i) => i.owner === this.sessionId);
-    if (mine.length === 1) return mine[0].port;
+    const launcher = this.state.launcher;
+    const mine = new Set([...launcher.list(), ...launcher.exitedList()].filter((i) => i.owner === this.sessionId).map((i) => i.port));
+    if (mine.size === 1) return [...mine][0];
     return DEFAULT_PORT;
   }
 

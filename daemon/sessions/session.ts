@@ -12,6 +12,7 @@ import type { ReplayVerdict } from '../../shared/frames.js';
 import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from '../../shared/server-identity.js';
 import { usageError } from '../../shared/errors.js';
 import { errorResult, okResult } from '../tools/answer.js';
+import { explainExit } from '../launcher/index.js';
 import type { DaemonState, SessionInfo } from '../state.js';
 import { CompositeRegistry } from '../composites/registry.js';
 import type { Composite } from '../composites/types.js';
@@ -76,7 +77,7 @@ export function createEngineSession(state: DaemonState, config: SessionConfig, s
           `A game's own tools are called with call_tool {port, name: '${name}', arguments}.`,
       );
     } catch (e) {
-      return errorResult(e, config.maxAnswerChars, (l) => state.log(l));
+      return errorResult(await explainExit(state.launcher, e), config.maxAnswerChars, (l) => state.log(l));
     }
   }
 

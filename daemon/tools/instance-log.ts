@@ -1,3 +1,4 @@
+import { exitSummary } from '../launcher/index.js';
 import { defineTool, portArg, z } from './define.js';
 
 export const instanceLogTool = defineTool({
@@ -5,7 +6,7 @@ export const instanceLogTool = defineTool({
   title: "Read a launched game's output",
   description:
     "The last lines (up to 200) of a launched game's stdout and stderr, and the full log file's path. " +
-    'Still readable after the game exited or crashed, which is when it matters most.',
+    'Still readable after the game exited or crashed, which is when it matters most; then `exited` says how, when and after how long.',
   input: z.object({
     port: portArg,
     lines: z.int().min(1).max(200).optional().describe('How many of the last lines to return. Default: 200.'),
@@ -16,6 +17,8 @@ export const instanceLogTool = defineTool({
     const launcher = ctx.launcher;
     if (launcher.get(port)) ctx.adoptIfDetached(port);
     const tail = launcher.log(port, args.lines ?? 200);
-    return { json: { ...tail, running: launcher.get(port) !== undefined } };
+    const running = launcher.get(port) !== undefined;
+    const exited = running ? undefined : await launcher.exitOf(port);
+    return { json: { ...tail, running, ...(exited ? { exited: exitSummary(exited) } : {}) } };
   },
 });

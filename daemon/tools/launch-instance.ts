@@ -1,42 +1,73 @@
 import { resolve } from 'node:path';
+import { usageError } from '../../shared/errors.js';
+import { launchMany, MAX_COUNT, restartGame, type LaunchedInstance } from '../launcher/index.js';
 import { defineTool, z } from './define.js';
+
+/** What launch_instance says of one started game. */
+function launched(inst: LaunchedInstance): Record<string, unknown> {
+  return {
+    port: inst.port,
+    pid: inst.pid,
+    name: inst.name,
+    version: inst.version,
+    cwd: inst.cwd,
+    readyInMs: inst.readyInMs,
+    logFile: inst.logFile,
+    ...(inst.profile !== undefined ? { profile: inst.profile } : {}),
+    ...(inst.index !== undefined ? { index: inst.index } : {}),
+  };
+}
+
+const next = (port: number) => `list_toolsets {port: ${port}} shows what the game can do; stop_instance {port: ${port}} stops it.`;
 
 export const launchInstanceTool = defineTool({
   name: 'launch_instance',
   title: 'Launch a game',
   description:
     "Start the game declared in gamebridge.json (looked up from the client's working directory, or --config) on a free port the bridge picks, " +
-    'and return once it answers /health: {port, pid, name, version, cwd, readyInMs, logFile}. No build command or port is ever typed by the caller. ' +
+    "and return once it answers /health: {port, pid, name, version, cwd, readyInMs, logFile}; pid is the game's own process. No build command or port is ever typed by the caller. " +
+    '{profile, count} starts count instances of a declared profile (e.g. a server and its clients) concurrently, all or none: {count, instances: [...]}. ' +
+    '{restart: port} stops the game launched on that port if it still runs and starts the same declaration and profile on the same port. ' +
     'Next: list_toolsets {port}.',
   input: z.object({
     config: z
       .string()
       .optional()
       .describe("Path to a gamebridge.json to launch from (relative to the client's working directory). Default: the nearest one above the working directory."),
+    profile: z.string().optional().describe('A profile of launch.profiles in gamebridge.json: its args are appended to the command, its env and readyTimeoutMs apply.'),
+    count: z
+      .int()
+      .min(1)
+      .max(MAX_COUNT)
+      .optional()
+      .describe('Start this many instances at once, each on its own port with {index} = 0, 1, 2…; if one fails, the others are stopped and the call fails.'),
+    restart: z.int().min(1).max(65535).optional().describe('Port of a game launched here (running or exited): relaunch it there with the same declaration and profile.'),
+    force: z.boolean().optional().describe('With restart: restart it even when another live session launched it. Default: false.'),
   }),
   effect: { readOnly: false, destructive: false, idempotent: false },
   async handler(args, ctx, extra) {
     const configPath = args.config ? resolve(ctx.config.cwd, args.config) : ctx.config.configPath;
     let ticks = 0;
-    const inst = await ctx.launcher.launch({
-      cwd: ctx.config.cwd,
-      configPath,
-      env: ctx.config.env,
-      owner: ctx.sessionId,
-      signal: extra.signal,
-      onProgress: (p) => void extra.progress(++ticks, undefined, p.message),
-    });
-    return {
-      json: {
-        port: inst.port,
-        pid: inst.pid,
-        name: inst.name,
-        version: inst.version,
-        cwd: inst.cwd,
-        readyInMs: inst.readyInMs,
-        logFile: inst.logFile,
-        next: `list_toolsets {port: ${inst.port}} shows what the game can do; stop_instance {port: ${inst.port}} stops it.`,
-      },
-    };
+    const common = { env: ctx.config.env, owner: ctx.sessionId, signal: extra.signal, onProgress: (p: { message: string }) => void extra.progress(++ticks, undefined, p.message) };
+    if (args.restart !== undefined) {
+      if (args.count !== undefined || args.profile !== undefined || args.config !== undefined) {
+        throw usageError('launch_instance: restart relaunches what ran on that port (same declaration, same profile); give it alone, without config, profile or count.');
+      }
+      const port = args.restart;
+      const running = ctx.launcher.get(port);
+      if (running && ctx.owners.ownedByAnotherLiveSession(running, ctx.sessionId) && args.force !== true) {
+        throw usageError(`The game on port ${port} belongs to another live session. Pass force: true to restart it anyway, or leave it to that session.`, { port });
+      }
+      const { inst, previous } = await restartGame(ctx.launcher, port, common);
+      return { json: { ...launched(inst), previous, next: next(inst.port) } };
+    }
+    const opts = { ...common, cwd: ctx.config.cwd, configPath, profile: args.profile };
+    if (args.count !== undefined) {
+      const all = await launchMany(ctx.launcher, opts, args.count);
+      const ports = all.map((i) => i.port).join(', ');
+      return { json: { count: all.length, instances: all.map(launched), next: `call_tool {port, ...} drives each one (ports ${ports}); stop_instance {port} stops one.` } };
+    }
+    const inst = await ctx.launcher.launch(opts);
+    return { json: { ...launched(inst), next: next(inst.port) } };
   },
 });

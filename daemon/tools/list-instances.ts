@@ -1,4 +1,5 @@
 import { listInstances } from '../discovery/list.js';
+import { exitSummary } from '../launcher/index.js';
 import { defineTool, z } from './define.js';
 
 export const listInstancesTool = defineTool({
@@ -6,10 +7,11 @@ export const listInstancesTool = defineTool({
   title: 'List game instances',
   description:
     'Find running games: the self-registration registry plus a port scan, each verified with /health. ' +
-    'Returns live games (port, name, screen, toolsets, who launched them), stale registry entries, ports that answer but are not games, and free ports. ' +
+    'Returns live games (port, name, screen, toolsets, who launched them), games launched here that exited (how, when, last output: until relaunched or pruned), ' +
+    'stale registry entries, ports that answer but are not games, and free ports. ' +
     'Next: list_toolsets {port} to see what a game can do, or launch_instance if none is running.',
   input: z.object({
-    prune: z.boolean().optional().describe('Delete stale registry entries whose port is verified dead. Default: false.'),
+    prune: z.boolean().optional().describe('Delete stale registry entries whose port is verified dead, and forget the exit records listed. Default: false.'),
   }),
   // prune deletes registry files, so the tool is not read-only; it removes only entries whose
   // game is verified gone (nothing anyone could still use), and pruning twice prunes nothing more.
@@ -36,6 +38,15 @@ export const listInstancesTool = defineTool({
       const label = (owner: string) => (owner === ctx.sessionId ? 'you' : 'another session');
       item.held = [...(item.held ?? []), ...browserHeld.map((h) => ({ input: h.input, owner: label(h.owner), leaseMsLeft: h.leaseMsLeft, via: 'browser' as const }))];
     }
-    return { json: { ...result } };
+    // A game launched here that exited is listed under `exited`, with its facts, not as a stale registry entry.
+    const exited = launcher.exitedList();
+    const isExited = (port: number, pid: number) => exited.some((r) => r.port === port && r.pid === pid);
+    const answer = {
+      ...result,
+      stale: result.stale.filter((s) => !isExited(s.port, s.pid)),
+      exited: exited.map((r) => ({ ...exitSummary(r), owner: ctx.owners.label(r, ctx.sessionId) })),
+    };
+    if (args.prune === true) launcher.pruneExited();
+    return { json: answer };
   },
 });

@@ -1,4 +1,4 @@
-import { notLaunchedHere, usageError } from '../../shared/errors.js';
+import { usageError } from '../../shared/errors.js';
 import { defineTool, portArg, z } from './define.js';
 
 export const stopInstanceTool = defineTool({
@@ -6,7 +6,7 @@ export const stopInstanceTool = defineTool({
   title: 'Stop a launched game',
   description:
     "Stop a game this bridge launched: ask it to close, wait for its port to go quiet, and kill its process tree if it will not go. " +
-    'Returns {port, stopped, how: "closed cleanly" | "terminated" | "killed"}. Games started some other way are refused (ask them to close with raw_command close).',
+    'Returns {port, stopped, how: "closed cleanly" | "terminated" | "killed" | "had already exited (signal SIGKILL)"}. Games started some other way are refused (ask them to close with raw_command close).',
   input: z.object({
     port: portArg,
     force: z.boolean().optional().describe('Stop it even when another live session launched it. Default: false.'),
@@ -16,8 +16,8 @@ export const stopInstanceTool = defineTool({
   async handler(args, ctx) {
     const port = ctx.resolvePort(args);
     const inst = ctx.launcher.get(port);
-    if (!inst) throw notLaunchedHere(port);
-    if (ctx.owners.ownedByAnotherLiveSession(inst, ctx.sessionId) && args.force !== true) {
+    // Not running: launcher.stop answers for a game that exited by itself, and refuses any other port.
+    if (inst && ctx.owners.ownedByAnotherLiveSession(inst, ctx.sessionId) && args.force !== true) {
       throw usageError(`The game on port ${port} belongs to another live session. Pass force: true to stop it anyway, or leave it to that session.`);
     }
     await ctx.held.releasePort(port, (p) => ctx.client(p));

@@ -4,14 +4,17 @@ import type { ToolContext } from './context.js';
 import type { ToolCallExtra } from './types.js';
 
 /** One command through command sync, the full result (with the state after it). */
-export function syncCommand(ctx: ToolContext, port: number, command: string, args: Record<string, unknown>, extra: ToolCallExtra, sync = true): Promise<SyncResult> {
-  return commandAndSync(ctx.client(port), command, args, {
+export async function syncCommand(ctx: ToolContext, port: number, command: string, args: Record<string, unknown>, extra: ToolCallExtra, sync = true): Promise<SyncResult> {
+  const r = await commandAndSync(ctx.client(port), command, args, {
     timeoutMs: ctx.config.timeoutMs,
     signal: extra.signal,
     onFrame: (frame) => ctx.noteFrame(port, frame),
     epoch: () => ctx.cache.epoch(port),
     sync,
   });
+  // The last command a launched game confirmed is part of the facts if it later exits.
+  if (r.applied) ctx.launcher.noteCommand(port, { ...(r.commandId !== undefined ? { id: r.commandId } : {}), command: r.command, at: new Date().toISOString() });
+  return r;
 }
 
 /** What an answer carries of a sync result: never the whole state, and the game's sessionEpoch when it publishes one. */

@@ -29,6 +29,8 @@ const argv = yargs(hideBin(process.argv))
   .option('ignore-close', { type: 'boolean', default: false, describe: 'Accept close but ignore it; ignore SIGTERM too' })
   .option('time', { type: 'boolean', default: true, describe: 'Held inputs, the agent clock and epochs (--no-time: none, like an older game)' })
   .option('child', { type: 'boolean', default: false, describe: 'Spawn a grandchild process that lives as long as the game' })
+  .option('exit-after', { type: 'number', default: 0, describe: 'Exit by itself (with --exit-code) this many ms after it started listening: a game that quits or crashes mid-session' })
+  .option('exit-code', { type: 'number', default: 0, describe: 'The exit code of --exit-after' })
   .strict()
   .help()
   .parseSync();
@@ -120,6 +122,13 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   say(`listening on 127.0.0.1:${surface.port}`);
+
+  if (argv['exit-after'] > 0) {
+    setTimeout(() => {
+      process.stderr.write(`crate-stack: fatal: giving up after ${argv['exit-after']}ms (exit code ${argv['exit-code']})\n`);
+      process.exit(argv['exit-code']);
+    }, argv['exit-after']);
+  }
 
   if (argv.child) {
     // A grandchild that does nothing but live: for testing process-tree kills.

@@ -152,7 +152,7 @@ test(`chaos: ${CLIENTS} clients × mixed calls while the daemon is kill -9'ed ${
 
   // the game survived and was re-adopted by the last daemon
   expect(alive(gamePid)).toBe(true);
-  const status = JSON.parse((await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...env } })).stdout) as { pid: number; instances: Array<{ port: number; pid: number }> };
+  const status = JSON.parse((await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...env } })).stdout) as { pid: number; instances: Array<{ port: number; pid: number }> };
   expect(status.pid).toBe(daemon.pid);
   expect(status.instances.map((i) => i.port)).toContain(port);
   // one home, one daemon: every loser of a lock race has gone

@@ -67,7 +67,7 @@ async function open(cwd?: string, extraEnv: Record<string, string> = {}): Promis
 }
 
 async function status(e: Record<string, string> = env): Promise<{ pid: number; version: string; instances: Array<{ port: number; pid: number; owner: string }> }> {
-  return JSON.parse((await run(process.execPath, [CLI, 'status'], { env: { ...process.env, ...e } })).stdout);
+  return JSON.parse((await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...e } })).stdout);
 }
 
 /** The example game's processes for this home (launched games inherit the client's GAME_BRIDGE_HOME). */

@@ -110,14 +110,19 @@ test('every wrong token is refused, on the plain-HTTP routes and the WebSocket u
   expect(d2.token).toMatch(/^[0-9a-f]{64}$/);
 });
 
-test('launch_instance takes only a path to a gamebridge.json: no command, port or env from tool arguments', async () => {
+test('launch_instance takes a gamebridge.json path and names from it, never a command, port or env from tool arguments', async () => {
   const h = handles[0];
   const { tools } = await h.client.listTools();
   const launch = tools.find((t) => t.name === 'launch_instance')!;
-  expect(Object.keys((launch.inputSchema as { properties?: object }).properties ?? {})).toEqual(['config']);
+  // profile names a profile the file declares; restart names a port this bridge launched a game on
+  expect(Object.keys((launch.inputSchema as { properties?: object }).properties ?? {})).toEqual(['config', 'profile', 'count', 'restart', 'force']);
   const marker = join(home, 'pwned');
   const res = await call(h, 'launch_instance', { command: `touch ${marker}`, config: `$(touch ${marker})`, port: 1, env: { X: '1' } });
   expect(res.isError).toBe(true);
+  const byProfile = await call(h, 'launch_instance', { profile: `$(touch ${marker})` });
+  expect(byProfile.isError).toBe(true);
+  const byRestart = await call(h, 'launch_instance', { restart: 1 });
+  expect(byRestart.text).toMatch(/^BridgeUsageError: Nothing to restart on port 1/);
   expect(() => statSync(marker)).toThrow();
 });
 

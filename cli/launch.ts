@@ -1,0 +1,87 @@
+/**
+ * `game-bridge-mcp launch [--profile P] [--count N] [--restart PORT]`: launch_instance for people.
+ * It is an MCP client of the daemon like any agent (the SDK client spawns this package's proxy
+ * from the current directory, so gamebridge.json is found the same way), shows the launch's
+ * progress while the game builds and starts (a spinner on a terminal, plain lines otherwise),
+ * and prints what came up. The game stays running, detached: the next session that uses it
+ * adopts it (docs/LAUNCHING.md).
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { stringEnv } from '../shared/env.js';
+import { VERSION } from '../shared/version.js';
+import { table } from './table.js';
+
+export interface LaunchCliOptions {
+  profile?: string;
+  count?: number;
+  restart?: number;
+  config?: string;
+}
+
+const PROXY = join(dirname(fileURLToPath(import.meta.url)), '..', 'proxy', 'main.js');
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+type Json = Record<string, any>;
+
+/** Progress on stderr: one rewritten spinner line on a terminal, one plain line per report otherwise. */
+function progressDisplay(tty: boolean) {
+  let message = 'Starting the launch…';
+  let frame = 0;
+  const t0 = Date.now();
+  const draw = () => process.stderr.write(`\r\x1b[2K${SPINNER[frame++ % SPINNER.length]} ${message.slice(0, (process.stderr.columns || 100) - 3)}`);
+  const timer = tty ? setInterval(draw, 80) : undefined;
+  if (!tty) process.stderr.write(`launching from ${process.cwd()}…\n`);
+  return {
+    update(text: string) {
+      message = text;
+      if (!tty) process.stderr.write(`… ${text}\n`);
+    },
+    done(result: string) {
+      if (timer) clearInterval(timer);
+      process.stderr.write(`${tty ? '\r\x1b[2K' : ''}${result} (${((Date.now() - t0) / 1000).toFixed(1)}s)\n`);
+    },
+  };
+}
+
+export async function runLaunch(opts: LaunchCliOptions): Promise<number> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [PROXY, ...(opts.config ? ['--config', opts.config] : [])], cwd: process.cwd(), env: stringEnv(), stderr: 'pipe' });
+  const client = new Client({ name: 'game-bridge-mcp launch', version: VERSION });
+  const show = progressDisplay(process.stderr.isTTY === true);
+  const args: Json = {};
+  if (opts.restart !== undefined) args.restart = opts.restart;
+  if (opts.profile !== undefined) args.profile = opts.profile;
+  if (opts.count !== undefined) args.count = opts.count;
+  try {
+    await client.connect(transport);
+    const res = (await client.callTool({ name: 'launch_instance', arguments: args }, {
+      timeout: 24 * 3600 * 1000, // the declaration's readyTimeoutMs is the deadline that matters
+      resetTimeoutOnProgress: true,
+      onprogress: (p) => p.message && show.update(p.message),
+    })) as { content: Array<{ type: string; text?: string }>; structuredContent?: Json; isError?: boolean };
+    const text = res.content.find((c) => c.type === 'text')?.text ?? '';
+    if (res.isError) {
+      show.done('✖ launch failed');
+      process.stderr.write(text + '\n');
+      return 1;
+    }
+    const json = res.structuredContent ?? JSON.parse(text);
+    const all = (json.instances ?? [json]) as Json[];
+    show.done(`✔ ${all.length === 1 ? `${all[0].name} is up on port ${all[0].port}` : `${all.length} instances are up`}`);
+    process.stdout.write(
+      table(['PORT', 'PID', 'GAME', 'VERSION', 'PROFILE', 'READY IN', 'LOG'], all.map((i) => [String(i.port), String(i.pid), String(i.name), String(i.version || '-'), i.profile !== undefined ? `${i.profile} #${i.index ?? 0}` : '-', `${i.readyInMs}ms`, String(i.logFile)]), ''),
+    );
+    if (json.previous) process.stdout.write(`  replaced pid ${json.previous.pid} (${json.previous.how})\n`);
+    process.stdout.write('It keeps running, detached: the next MCP session that uses it adopts it (unused, it is stopped after the detached TTL, 15 minutes by default).\n');
+    process.stdout.write(`Follow its output: game-bridge-mcp logs ${all[0].port} -f; see everything: game-bridge-mcp status\n`);
+    return 0;
+  } catch (e) {
+    show.done('✖ launch failed');
+    process.stderr.write(`${(e as Error).message}\n`);
+    return 1;
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}

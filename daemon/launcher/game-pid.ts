@@ -1,0 +1,104 @@
+/**
+ * The game's own pid. A simple declared command is exec'd by its shell, so the launch pid is
+ * the game; a compound one (`cd x && ./game`, `npm start`) leaves a wrapper in between, so
+ * the game is looked up as the process of the launch's tree that listens on the port (Linux:
+ * /proc/net/tcp{,6} socket inode → /proc/<pid>/fd). Elsewhere, or when nothing of the tree
+ * holds the port (a build tool whose daemon runs the game outside the tree), the launch pid
+ * stands in.
+ */
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+
+/** Shell syntax after which `exec` would change what the command means. */
+const COMPOUND = /[;&|\n`(){}]|^\s*(?:exec|if|for|while|until|case|function|!)\b/;
+/** Leading `NAME=value` assignments stay in front of exec (`A=1 exec ./game` passes A to the game). */
+const ASSIGNMENTS = /^(\s*(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|[^\s'"]*)\s+)*)/;
+
+/** `exec` in front of a simple command, so the shell becomes the game; a compound command is left alone. */
+export function execPrefixed(command: string, platform = process.platform): string {
+  if (platform === 'win32' || COMPOUND.test(command)) return command;
+  const lead = ASSIGNMENTS.exec(command)?.[1] ?? '';
+  const rest = command.slice(lead.length);
+  return rest.trim() && !/^exec\b/.test(rest) ? `${lead}exec ${rest}` : command;
+}
+
+/** The process of the tree under `rootPid` (or of its process group) that listens on `port`, if one can be told. */
+export function findListener(port: number, rootPid: number): number | undefined {
+  if (process.platform !== 'linux') return undefined;
+  const inodes = listeningInodes(port);
+  if (!inodes.size) return undefined;
+  const family = processFamily(rootPid);
+  // Closest to the launch first: a worker that inherited the socket is not the game.
+  for (const pid of [...family.keys()].sort((a, b) => family.get(a)! - family.get(b)!)) {
+    if (holdsSocket(pid, inodes)) return pid;
+  }
+  return undefined;
+}
+
+/** Inodes of sockets listening on 127.0.0.1/0.0.0.0/:: `port`, from /proc/net/tcp and tcp6. */
+function listeningInodes(port: number): Set<string> {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      // f[1] local address:port, f[3] state (0A = LISTEN), f[9] inode
+      if (f.length > 9 && f[3] === '0A' && f[1].endsWith(`:${hexPort}`)) inodes.add(f[9]);
+    }
+  }
+  return inodes;
+}
+
+/** Every live process descending from `rootPid` or in its process group, with its depth below it. */
+function processFamily(rootPid: number): Map<number, number> {
+  const parent = new Map<number, number>();
+  const group = new Set<number>();
+  for (const name of readdirSync('/proc')) {
+    if (name.charCodeAt(0) > 57) continue; // not a pid
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (rest[0] === 'Z') continue;
+      parent.set(Number(name), Number(rest[1]));
+      if (Number(rest[2]) === rootPid) group.add(Number(name));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  const family = new Map<number, number>();
+  for (const pid of parent.keys()) {
+    let depth = 0;
+    for (let p: number | undefined = pid; p !== undefined && depth < 64; p = parent.get(p), depth++) {
+      if (p === rootPid) {
+        family.set(pid, depth);
+        break;
+      }
+    }
+    if (!family.has(pid) && group.has(pid)) family.set(pid, 64);
+  }
+  return family;
+}
+
+function holdsSocket(pid: number, inodes: Set<string>): boolean {
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return false;
+  }
+  for (const fd of fds) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m && inodes.has(m[1])) return true;
+    } catch {
+      /* closed meanwhile */
+    }
+  }
+  return false;
+}

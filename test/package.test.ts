@@ -1,0 +1,136 @@
+/**
+ * The package people install: `npm pack` of this checkout (its built dist/), installed globally
+ * into a temporary prefix and into a temporary project, from the npm cache only (--offline).
+ * The installed bin registers with Claude Code and shows ✔ Connected, runs `demo` from another
+ * directory, `npx --package <tarball>` runs it too, and `game-bridge-mcp/game` resolves in the
+ * project. No test or bench file ships.
+ *
+ * Offline by design: when the npm cache lacks a dependency (or Claude Code), the affected test
+ * says so and skips instead of reaching the network. Warm the cache once with
+ * `npm i --prefer-offline` of the tarball (and `npm i @anthropic-ai/claude-code@<CLAUDE_CODE>`).
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freeRange } from './helpers/ports.js';
+import { removeDir, ROOT, tempHome } from './helpers/procs.js';
+
+/** The Claude Code release the registration is checked with (pinned, as every dependency). */
+const CLAUDE_CODE = '2.1.332';
+const NPM_CACHE = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
+
+let work: string;
+let tarball: string;
+let prefixBin: string | undefined;
+let installSkip: string | undefined;
+let gbHome: string;
+
+/** Run a command; resolves with its exit code and output (never rejects). */
+function run(cmd: string, args: string[], opts: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<{ code: number; out: string }> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_') && !k.startsWith('npm_')) env[k] = v;
+  Object.assign(env, { npm_config_cache: NPM_CACHE, npm_config_update_notifier: 'false', GAME_BRIDGE_HOME: gbHome }, opts.env);
+  return new Promise((resolve) => {
+    execFile(cmd, args, { cwd: opts.cwd ?? work, env, timeout: opts.timeoutMs ?? 180000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      resolve({ code: err ? Number((err as { code?: unknown }).code ?? -1) || -1 : 0, out: `${stdout}${stderr}` });
+    });
+  });
+}
+
+/** `npm i` from the cache only; a dependency missing from it is a skip reason, anything else fails. */
+async function installOffline(args: string[], cwd: string): Promise<string | undefined> {
+  const r = await run('npm', ['i', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', ...args], { cwd, timeoutMs: 240000 });
+  if (r.code === 0) return undefined;
+  if (/ENOTCACHED|only-if-cached/.test(r.out)) return `not in the npm cache (${NPM_CACHE}): ${/request to (\S+)/.exec(r.out)?.[1] ?? 'a dependency'}`;
+  throw new Error(`npm i ${args.join(' ')} failed:\n${r.out}`);
+}
+
+beforeAll(async () => {
+  work = tempHome('gb-package-');
+  gbHome = join(work, 'gb-home');
+  // --ignore-scripts: pack the dist/ this run built; prepack's clean rebuild would pull dist/ from under concurrent tests.
+  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT, timeoutMs: 60000 });
+  if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.out}`);
+  tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz'))!);
+  installSkip = await installOffline(['-g', '--prefix', join(work, 'prefix'), tarball], work);
+  if (!installSkip) prefixBin = join(work, 'prefix', 'bin', 'game-bridge-mcp');
+}, 300000);
+
+afterAll(async () => {
+  if (prefixBin) await run(prefixBin, ['stop'], { timeoutMs: 40000 });
+  removeDir(work);
+}, 60000);
+
+/** Print why a test cannot run here, once, and tell the caller to return. */
+function skipped(why: string | undefined): boolean {
+  if (why) console.warn(`SKIPPED (verify by hand): ${why}`);
+  return why !== undefined;
+}
+
+test('the tarball holds the bin, the daemon bundle, the kits and the docs, and no tests or bench', () => {
+  const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  for (const f of ['package/dist/proxy/main.js', 'package/dist/daemon/bundle.mjs', 'package/dist/examples/game-kit/index.js', 'package/dist/examples/crate-stack/main.js', 'package/README.md', 'package/docs/LAUNCHING.md']) {
+    expect(files).toContain(f);
+  }
+  expect(files.filter((f) => /^package\/(test|bench)\/|^package\/dist\/(test|bench)\/|\.test\.|\.map$/.test(f))).toEqual([]);
+  console.log(`PACKAGE ${tarball.split('/').pop()}: ${files.length} files`);
+});
+
+test('installed globally: --version from another directory, then demo drives the bundled game', async () => {
+  if (skipped(installSkip)) return;
+  const elsewhere = join(work, 'elsewhere');
+  mkdirSync(elsewhere);
+  const version = await run(prefixBin!, ['--version'], { cwd: elsewhere });
+  expect(version.out.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  const range = await freeRange(3);
+  const demo = await run(prefixBin!, ['demo', '--port-range', `${range[0]}-${range[2]}`], { cwd: elsewhere });
+  console.log(`INSTALLED DEMO (exit ${demo.code}):\n${demo.out}`);
+  expect(demo.out).toContain(join(work, 'prefix')); // it launched the installed copy's game
+  expect(demo.out).toMatch(/stop_instance: port \d+ stopped/);
+  expect(demo.code).toBe(0);
+}, 180000);
+
+test('npx --package <tarball> game-bridge-mcp runs from any directory', async () => {
+  if (skipped(installSkip)) return; // the global install proved the cache holds every dependency
+  const elsewhere = join(work, 'npx-here');
+  mkdirSync(elsewhere);
+  const r = await run('npx', ['--yes', '--offline', '--package', tarball, 'game-bridge-mcp', '--version'], { cwd: elsewhere, timeoutMs: 240000 });
+  expect(r.out.trim().split('\n').pop()).toMatch(/^\d+\.\d+\.\d+$/);
+  expect(r.code).toBe(0);
+}, 300000);
+
+test('registered with Claude Code (temp HOME), the installed bin shows ✔ Connected', async () => {
+  if (skipped(installSkip)) return;
+  const cc = join(work, 'claude-code');
+  mkdirSync(cc);
+  writeFileSync(join(cc, 'package.json'), '{"private": true}\n');
+  const ccSkip = await installOffline([`@anthropic-ai/claude-code@${CLAUDE_CODE}`], cc);
+  if (skipped(ccSkip && `Claude Code ${CLAUDE_CODE} is ${ccSkip}`)) return;
+  // Its postinstall puts the platform's native binary in place; run it explicitly (npm's script policy varies).
+  const placed = await run(process.execPath, [join(cc, 'node_modules', '@anthropic-ai', 'claude-code', 'install.cjs')], { cwd: cc, timeoutMs: 60000 });
+  expect(placed.code).toBe(0);
+  const claude = join(cc, 'node_modules', '.bin', 'claude');
+  const home = join(work, 'claude-home');
+  mkdirSync(home);
+  const env = { HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
+  const added = await run(claude, ['mcp', 'add', '-s', 'user', 'gb', '--', prefixBin!], { env, timeoutMs: 60000 });
+  expect(added.code).toBe(0);
+  // `claude mcp list` exits 0 whatever the health: read what it says.
+  const listed = await run(claude, ['mcp', 'list'], { env, timeoutMs: 120000 });
+  console.log(`CLAUDE MCP LIST:\n${listed.out}`);
+  expect(listed.out).toMatch(new RegExp(`gb: ${prefixBin!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+- ✔ Connected`));
+}, 300000);
+
+test("a project that installed the tarball imports 'game-bridge-mcp/game'", async () => {
+  const project = join(work, 'project');
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), '{"name": "my-game", "private": true, "type": "module"}\n');
+  const skip = await installOffline([tarball], project);
+  if (skipped(skip)) return;
+  writeFileSync(join(project, 'probe.mjs'), "const kit = await import('game-bridge-mcp/game');\nconsole.log(JSON.stringify(Object.keys(kit).sort()));\n");
+  const r = await run(process.execPath, ['probe.mjs'], { cwd: project });
+  expect(r.code).toBe(0);
+  const exports = JSON.parse(r.out.trim().split('\n').pop()!) as string[];
+  expect(exports.length).toBeGreaterThan(0);
+  console.log(`game-bridge-mcp/game exports: ${exports.join(', ')}`);
+}, 300000);
