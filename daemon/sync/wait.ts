@@ -6,6 +6,7 @@
 import { isTimeout, usageError, waitTimeout } from '../../shared/errors.js';
 import type { GameClient, State } from '../game/client.js';
 import { getPath, hasPath } from './path.js';
+import { EpochWatch } from './epoch.js';
 import { pollDelay } from './poll.js';
 import { sleep } from '../../shared/sleep.js';
 import { restarted } from './command.js';
@@ -93,6 +94,8 @@ export async function waitFor(
 ): Promise<WaitResult> {
   const started = Date.now();
   const epoch0 = opts.epoch?.();
+  // A wait for the epoch itself is a wait for the new run, not one spanning it.
+  const runs = c.path === 'sessionEpoch' ? undefined : new EpochWatch(client.port, `wait_for ${c.path}`);
   let lastFrame: number | undefined;
   let lastValue: unknown;
   let polls = 0;
@@ -115,6 +118,7 @@ export async function waitFor(
       }
       lastFrame = frame;
     }
+    runs?.check(state);
     const r = test(state, c);
     lastValue = r.value;
     if (r.ok) return { matched: true, path: c.path, value: r.value, elapsedMs: Date.now() - started, frame, polls };

@@ -5,6 +5,7 @@
  */
 import { commandRejected, usageError } from '../../shared/errors.js';
 import type { State } from '../game/client.js';
+import { EpochWatch } from '../sync/epoch.js';
 import { getPath } from '../sync/path.js';
 import { conditionFrom, test } from '../sync/wait.js';
 import { waitFor } from '../sync/wait.js';
@@ -133,9 +134,11 @@ export const PLAY_TOOLS: Record<'press' | 'hold' | 'release' | 'pause' | 'resume
       const r = await syncCommand(ctx, port, 'clock.step', { frames }, extra);
       return { json: { ...base, stepped: frames, ...shapeSync(r) } };
     }
-    // One frame at a time, so it stops on the very frame the condition first holds.
+    // One frame at a time, so it stops on the very frame the condition first holds; a new run on the way fails it.
+    const runs = cond.path === 'sessionEpoch' ? undefined : new EpochWatch(port, `step until ${cond.path}`);
     for (let stepped = 1; ; stepped++) {
       const r = await syncCommand(ctx, port, 'clock.step', { frames: 1 }, extra);
+      if (r.state) runs?.check(r.state);
       const t = r.state ? test(r.state, cond) : { ok: false, value: undefined };
       if (t.ok || stepped >= frames) {
         return { json: { ...base, matched: t.ok, stepped, path: cond.path, value: t.value ?? null, ...shapeSync(r) } };
