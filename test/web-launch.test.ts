@@ -134,6 +134,9 @@ test('a reload of the page is a restart: a wait in flight fails saying so', asyn
 
 test('after the daemon is killed with -9, the next one takes the page back: same browser, same game process', async () => {
   await gameCall(h, port, 'start');
+  // A key held when the daemon dies stays down in Chromium (no lease there): the successor lets go of it.
+  await gameCall(h, port, 'hold', { input: 'ArrowLeft', ms: 600_000 });
+  await waitFor('the held key recorded', () => launched().find((i) => i.port === port).web.held?.includes('ArrowLeft'));
   const frameBefore = (await gameCall(h, port, 'health')).json.frame as number;
   const daemon = JSON.parse(readFileSync(join(home, 'daemon', 'daemon.json'), 'utf8')).pid as number;
   process.kill(daemon, 'SIGKILL');
@@ -149,6 +152,9 @@ test('after the daemon is killed with -9, the next one takes the page back: same
   expect(list.json.live.find((l: any) => l.port === port)).toMatchObject({ launchedByThisBridge: true });
   const moved = await gameCall(h, port, 'move_to', { x: 123 });
   expect(moved.json.game.basketX).toBe(123);
+  await new Promise((r) => setTimeout(r, 500));
+  expect(await state('game.basketX')).toBe(123); // ArrowLeft is up again
+  expect(launched().find((i) => i.port === port).web.held).toBeUndefined();
   const shot = await gameCall(h, port, 'screenshot');
   expect(shot.json).toMatchObject({ source: 'browser', width: 1280 });
 });

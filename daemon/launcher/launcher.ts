@@ -95,7 +95,7 @@ export class Launcher extends EventEmitter {
     };
     // A browser game (launch.web) is its page carrier, the page's server and Chromium (web-start.ts).
     const { inst, spawned, game }: { inst: LaunchedInstance; spawned?: Spawned; game?: WebGame } = decl.web ? await startWebGame(decl, port, opts, ctx) : await startGame(decl, port, opts, ctx);
-    if (game) this.webGames.set(port, game);
+    if (game) this.adoptWeb(port, game);
     this.enter(inst, spawned);
     this.exits.delete(port); // relaunched: the old exit's facts no longer address this port
     this.saveAll();
@@ -161,6 +161,11 @@ export class Launcher extends EventEmitter {
       this.saveAll();
     }
     return { port, stopped: !treeAlive(group), how };
+  }
+
+  private adoptWeb(port: number, game: WebGame): void {
+    this.webGames.set(port, game);
+    game.onHeldChange = () => this.saveAll();
   }
 
   /** The browser game on `port` (its page, hands and screenshot), when this daemon opened it. */
@@ -260,7 +265,7 @@ export class Launcher extends EventEmitter {
     // Browser games: a carrier on the same port and key, the page taken back over CDP (web-start.ts).
     for (const { starting, ...inst } of file.instances.filter((i) => i.web && !this.table.has(i.port))) {
       const game = await readoptWebGame({ ...inst, starting });
-      if (game) this.webGames.set(inst.port, game);
+      if (game) this.adoptWeb(inst.port, game);
       (game ? sorted.adopted : sorted.gone).push(inst);
     }
     for (const inst of sorted.adopted) this.enter(inst);

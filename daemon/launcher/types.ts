@@ -44,6 +44,8 @@ export interface WebRecord {
   static?: { root: string; port: number };
   /** the process group of the page's server, when a command serves it */
   serverPgid?: number;
+  /** browser inputs held down now: a successor daemon lets go of them (Chromium has no leases) */
+  held?: string[];
 }
 
 export interface LastCommand {

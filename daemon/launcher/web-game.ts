@@ -26,8 +26,14 @@ export class WebGame {
     readonly browser: WebBrowser,
     private readonly site: StaticSite | undefined,
   ) {
-    this.hands = new OwnedHands(browser);
+    this.hands = new OwnedHands(browser, (held) => {
+      this.record.held = held.length ? held : undefined;
+      this.onHeldChange();
+    });
   }
+
+  /** Set by the launcher: what is held went into the record, save it. */
+  onHeldChange: () => void = () => {};
 
   /** PNG of the page as a person would see it (canvas and DOM together). */
   screenshot(): Promise<Buffer> {

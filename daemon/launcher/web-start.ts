@@ -126,9 +126,11 @@ export async function readoptWebGame(inst: LaunchedInstance): Promise<WebGame | 
     carrier = await startPageCarrier({ port: inst.port, key: rec.key, log: (l) => log(`${HEADER_PREFIX} ${l}`) });
     if (rec.static) site = await serveStatic({ root: rec.static.root, port: rec.static.port }).catch(() => serveStatic({ root: rec.static!.root }));
     browser = await attachBrowser(rec.browser, { onConsole: log });
+    // What the dead daemon held stays down in Chromium (it has no leases): let go of it now.
+    for (const name of rec.held ?? []) await browser.hold(name).then(() => browser!.release(name)).catch(() => undefined);
     await carrier.waitForJoin(REJOIN_TIMEOUT_MS);
     log(`${HEADER_PREFIX} re-adopted by daemon pid ${process.pid}: the page joined again`);
-    return new WebGame(inst.port, { ...rec, static: rec.static && site ? { root: rec.static.root, port: site.port } : undefined }, carrier, browser, site);
+    return new WebGame(inst.port, { ...rec, held: undefined, static: rec.static && site ? { root: rec.static.root, port: site.port } : undefined }, carrier, browser, site);
   } catch (e) {
     log(`${HEADER_PREFIX} not re-adopted (${(e as Error).message.split('\n')[0]}): its browser and server were ended`);
     await browser?.close().catch(() => undefined);

@@ -27,7 +27,15 @@ export class OwnedHands {
   /** physical input id → its name as first given, and each owner's lease */
   private inputs = new Map<string, { name: string; holders: Map<string, Holder> }>();
 
-  constructor(private readonly hands: Hands) {}
+  /** `onChange(names)`: what is held changed (the launcher records it, so a successor can let go). */
+  constructor(
+    private readonly hands: Hands,
+    private readonly onChange: (held: string[]) => void = () => {},
+  ) {}
+
+  private changed(): void {
+    this.onChange([...this.inputs.values()].map((e) => e.name));
+  }
 
   /** `owner` holds `name` for `leaseMs` (again: the lease restarts). */
   async hold(owner: string, name: string, leaseMs: number): Promise<void> {
@@ -47,6 +55,7 @@ export class OwnedHands {
     const timer = setTimeout(() => void this.release(owner, name).catch(() => undefined), leaseMs);
     timer.unref();
     entry.holders.set(owner, { until: Date.now() + leaseMs, timer });
+    this.changed();
   }
 
   /** `owner` lets go of `name`, or of everything it holds when `name` is undefined. */
@@ -65,6 +74,7 @@ export class OwnedHands {
         await this.hands.release(entry.name);
       }
     }
+    if (released.length) this.changed();
     return released;
   }
 
@@ -74,6 +84,7 @@ export class OwnedHands {
     for (const e of this.inputs.values()) for (const h of e.holders.values()) clearTimeout(h.timer);
     this.inputs.clear();
     for (const name of names) await this.hands.release(name).catch(() => undefined);
+    if (names.length) this.changed();
   }
 
   /** What is held now, per owner, with the time left on each lease. */
