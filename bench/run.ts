@@ -19,6 +19,8 @@ import { measureMemory } from './memory.js';
 import { measureReconnect } from './reconnect.js';
 import { measureStartup } from './startup.js';
 import { measureThroughput } from './throughput.js';
+import { measurePlay } from './play.js';
+import { measureWeb } from './web.js';
 import type { BenchConfig, Measurement, Row } from './types.js';
 
 const env = process.env;
@@ -48,6 +50,8 @@ const MEASUREMENTS: Record<string, (r: Reaper, c: BenchConfig) => Promise<Measur
   throughput: measureThroughput,
   memory: measureMemory,
   dashboard: measureDashboard,
+  web: measureWeb,
+  play: measurePlay,
 };
 
 function machine() {

@@ -103,11 +103,15 @@ test('key input through the browser moves the basket, owned by this session; a d
   const x1 = await state('game.basketX');
   await new Promise((r) => setTimeout(r, 300));
   expect(await state('game.basketX')).toBe(x1); // released: it no longer moves
-  // Paused, a press of the kit's own `right` for 5 frames moves it exactly 5 × 8 px.
+  // Paused, a press of the kit's own `right` for 5 frames moves it exactly 5 × 8 px (a fresh
+  // round first: on a loaded machine the stars may have ended the last one, and a basket on the
+  // game-over screen does not move).
+  await gameCall(h, port, 'start');
   await gameCall(h, port, 'move_to', { x: 400 });
   await gameCall(h, port, 'pause');
   const press = await gameCall(h, port, 'press', { input: 'right', frames: 5 });
-  expect(press.json.game.basketX).toBe(440);
+  expect(press.json).toMatchObject({ applied: true, game: { basketX: 440 } });
+  expect(press.json.via).toBe('bridge'); // the kit's input, not the browser's
   // ... and a browser key pressed while paused is held for exactly the frames stepped.
   const key = await gameCall(h, port, 'press', { input: 'ArrowLeft', frames: 3 });
   expect(key.json).toMatchObject({ via: 'browser', game: { basketX: 416 } });

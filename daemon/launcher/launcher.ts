@@ -266,7 +266,7 @@ export class Launcher extends EventEmitter {
     for (const { starting, ...inst } of file.instances.filter((i) => i.web && !this.table.has(i.port))) {
       const game = await readoptWebGame({ ...inst, starting });
       if (game) this.adoptWeb(inst.port, game);
-      (game ? sorted.adopted : sorted.gone).push(inst);
+      (game ? sorted.adopted : sorted.gone).push(game ? { ...inst, web: game.record } : inst);
     }
     for (const inst of sorted.adopted) this.enter(inst);
     for (const inst of sorted.gone) this.recentLogs.set(inst.port, inst.logFile);

@@ -23,8 +23,7 @@ export async function browserFor(ctx: ToolContext, port: number, input: string |
   const web = ctx.launcher.webGame(port);
   if (!web) return undefined;
   if (input === undefined) return web;
-  const raw = (await ctx.client(port).tools().catch(() => null)) as { game?: { inputs?: unknown } } | null;
-  const declared = Array.isArray(raw?.game?.inputs) ? raw.game.inputs.map(String) : [];
+  const declared = (await ctx.manifest(port)).game.inputs ?? [];
   if (declared.includes(input)) return undefined;
   if (!OwnedHands.accepts(input)) {
     throw usageError(`'${input}' is neither an input the game declares (${declared.length ? declared.join(', ') : 'it declares none'}) nor one the browser can send: use ${INPUT_FORMS}.`);
