@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import WebSocket from 'ws';
+import { GameClient } from '../daemon/game/client.js';
 import { startPageCarrier, type PageCarrier } from '../daemon/web/carrier.js';
 import { waitFor } from './helpers/procs.js';
 
@@ -210,4 +211,29 @@ test('a second carrier cannot take a bound port; close() frees it and ends the p
   carriers.push(again);
   expect(again.wsUrl).toBe(c.wsUrl);
   await waitFor('rejoin possible', async () => (await get(again.port, '/health')).status === 503);
+});
+
+test('through the game client: a page gone with a command is CallInterrupted, and the command is never sent to the next page', async () => {
+  const { c } = await carrier();
+  const seen: string[] = [];
+  await fakePage(c.wsUrl, (path, _id, ws) => {
+    seen.push(path);
+    ws.terminate();
+  });
+  await c.waitForJoin(5000);
+  const client = new GameClient(c.port, { timeoutMs: 5000 });
+  try {
+    const e = await client.command('drop', { x: 3 }).catch((x: unknown) => x);
+    expect(e).toMatchObject({ kind: 'CallInterrupted' });
+    expect(String((e as Error).message)).toMatch(/page went away while the command was in flight.*may or may not have been applied/);
+    await fakePage(c.wsUrl, (path, id, ws) => {
+      seen.push(path);
+      reply(ws, id, 200, { ok: true, frame: 1 });
+    });
+    await c.waitForJoin(5000);
+    expect((await client.health()).ok).toBe(true);
+    expect(seen.filter((p) => p.startsWith('/command'))).toEqual(['/command?cmd=drop&x=3']);
+  } finally {
+    client.close();
+  }
 });

@@ -86,3 +86,14 @@ test('no Chromium on PATH: the launch fails with the install line', async () => 
   expect(r.text).toMatch(/^BridgeUsageError: Launch failed on port \d+: ChromiumMissing: browser games need Chromium/);
   expect(r.text).toMatch(/apt-get install -y chromium/);
 });
+
+test('game-bridge-mcp stop reaps a browser game: Chromium, the carrier and the static server go with the daemon', async () => {
+  const { h, home } = await project({ web: { static: CANVAS_WWW } });
+  const r = await launch(h);
+  expect(r.isError).toBe(false);
+  const rec = JSON.parse(readFileSync(join(home, 'daemon', 'launched.json'), 'utf8')).instances[0];
+  stopDaemon(home);
+  expect(await groupGone(rec.pid, 5000)).toBe(true);
+  await expect(fetch(`http://127.0.0.1:${r.json.port}/health`)).rejects.toThrow();
+  await expect(fetch(`http://127.0.0.1:${rec.web.static.port}/`)).rejects.toThrow();
+});

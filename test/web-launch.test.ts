@@ -53,6 +53,7 @@ test('launch_instance opens the Phaser page in Chromium and returns once it join
   record = launched().find((i) => i.port === port).web;
   expect(record).toMatchObject({ key: expect.any(String), headless: true, browser: { pid: inst.pid, cdpEndpoint: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) } });
   expect(alive(inst.pid)).toBe(true);
+  expect(progress.some((m) => /Chromium|the page/.test(m))).toBe(true);
   // The relayed port is a game like any other, to curl too.
   const health = await (await fetch(`http://127.0.0.1:${port}/health`)).json();
   expect(health).toMatchObject({ ok: true, capabilities: ['input', 'clock'] });
@@ -109,6 +110,9 @@ test('key input through the browser moves the basket, owned by this session; a d
   await gameCall(h, port, 'start');
   await gameCall(h, port, 'move_to', { x: 400 });
   await gameCall(h, port, 'pause');
+  const sim = (await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value as number;
+  expect((await gameCall(h, port, 'step', { frames: 5 })).json).toMatchObject({ stepped: 5, applied: true });
+  expect((await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value).toBe(sim + 5);
   const press = await gameCall(h, port, 'press', { input: 'right', frames: 5 });
   expect(press.json).toMatchObject({ applied: true, game: { basketX: 440 } });
   expect(press.json.via).toBe('bridge'); // the kit's input, not the browser's
