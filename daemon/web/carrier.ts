@@ -42,7 +42,7 @@ export interface PageCarrierOptions {
   relayTimeoutMs?: number;
   /**
    * After a page left, how long a request waits for a page to join again before it is answered
-   * 503 (default 5 s): a reload then looks like a quick restart, not like a game gone offline.
+   * 503 (default 10 s: an engine page reloading on a loaded machine takes seconds): a reload then looks like a quick restart, not like a game gone offline.
    */
   rejoinGraceMs?: number;
 }
@@ -63,7 +63,7 @@ const MAX_REPLY_BYTES = 16 * 1024 * 1024;
 export async function startPageCarrier(options: PageCarrierOptions): Promise<PageCarrier> {
   const key = options.key ?? randomBytes(16).toString('hex');
   const relayTimeoutMs = options.relayTimeoutMs ?? 30_000;
-  const rejoinGraceMs = options.rejoinGraceMs ?? 5000;
+  const rejoinGraceMs = options.rejoinGraceMs ?? 10_000;
   let leftAt = 0;
   const server = http.createServer({ maxHeaderSize: MAX_TARGET_BYTES + 16 * 1024 });
   server.keepAliveTimeout = 30_000;
