@@ -13,6 +13,7 @@ import { stringEnv } from '../shared/env.js';
 export const DIST = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(DIST, 'proxy', 'main.js');
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers read field by field for printing; their shapes are in docs/TOOLS.md
 export type Json = Record<string, any>;
 
 export class StepFailed extends Error {}

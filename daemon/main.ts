@@ -4,7 +4,7 @@
  * One per GAME_BRIDGE_HOME. The lock is taken before binding, so of several daemons started at
  * once exactly one serves and the others exit quietly (code 0).
  */
-import { readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
 import lockfile from 'proper-lockfile';

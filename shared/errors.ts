@@ -111,11 +111,16 @@ export function isTimeout(e: unknown): boolean {
 
 const url = (port: number) => `http://127.0.0.1:${port}`;
 
-export function gameOffline(port: number, launchHint?: string, timedOutMs?: number, route = '/health'): BridgeError {
+export function gameOffline(port: number, launchHint?: string, timedOutMs?: number, route = '/health', why?: 'exited'): BridgeError {
   const how = launchHint
     ? `Start it with \`${launchHint.replaceAll('{port}', String(port))}\`, or call launch_instance`
     : 'Start the game with its debug port flag, or call launch_instance (it reads gamebridge.json)';
-  const what = timedOutMs === undefined ? `No game is answering on ${url(port)}.` : `No game answered GET ${route} on ${url(port)} within ${timedOutMs}ms (it may be frozen or overloaded).`;
+  const what =
+    why === 'exited'
+      ? `The game on ${url(port)} dropped the connection during GET ${route} and no longer answers: it exited or crashed.`
+      : timedOutMs === undefined
+        ? `No game is answering on ${url(port)}.`
+        : `No game answered GET ${route} on ${url(port)} within ${timedOutMs}ms (it may be frozen or overloaded).`;
   return new BridgeError(
     timedOutMs === undefined ? { kind: 'GameOffline', port } : { kind: 'GameOffline', port, timeout: true },
     `${what} ${how}; call list_instances to see which ports have a game.`,

@@ -3,7 +3,7 @@
  * command queue applied on the tick, and the part 2 registry entry. Process-level behaviour
  * (signals, exit codes) is covered through the example game in example-game.test.ts.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { createGameSurface, CommandArgs, ArgError, type GameSurface, type GameSurfaceOptions } from '../examples/game-kit/index.js';

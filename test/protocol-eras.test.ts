@@ -5,7 +5,7 @@ import { join } from 'node:path';
  */
 import { writeProject } from './helpers/project.js';
 import type { Client } from '@modelcontextprotocol/client';
-import { CLI, Reaper, removeDir, tempHome, waitGone } from './helpers/procs.js';
+import { CLI, Reaper, removeDir, tempHome } from './helpers/procs.js';
 import { freePort, freeRange } from './helpers/ports.js';
 import { createServer, type Server } from 'node:net';
 import { endHttpDaemon, startHttpDaemon, type HttpDaemon } from './helpers/http-daemon.js';

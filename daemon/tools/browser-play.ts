@@ -56,7 +56,7 @@ export async function browserPress(ctx: ToolContext, web: WebGame, base: Base, i
     if (paused) await syncCommand(ctx, port, 'clock.step', { frames }, extra);
     else {
       const from = simFrameOf(before);
-      if (from) await waitFor(client, { path: from.path, op: 'gte', operand: from.value + frames }, { timeoutMs: ctx.config.timeoutMs, signal: extra.signal, epoch: () => ctx.cache.epoch(port) });
+      if (from) await waitFor(client, { path: from.path, op: 'gte', operand: from.value + frames }, { timeoutMs: ctx.config.timeoutMs, signal: extra.signal, generation: ctx.generation(port) });
       else await new Promise((r) => setTimeout(r, Math.ceil((frames * 1000) / 60)));
     }
   } finally {

@@ -13,8 +13,7 @@ export const listToolsetsTool = defineTool({
   async handler(args, ctx) {
     const port = ctx.resolvePort(args);
     ctx.adoptIfDetached(port);
-    const health = await ctx.client(port).health();
-    ctx.noteFrame(port, health.frame as number);
+    await ctx.client(port).health();
     const m = await ctx.manifest(port);
     const toolsets = m.toolsets.map((t) => ({ name: t.name, description: t.description, tools: t.tools.map((x) => x.name) }));
     // Composites serving this game show up as one more toolset (describe_toolset {toolset: 'composites'}).
