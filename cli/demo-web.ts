@@ -53,7 +53,7 @@ export async function runWebDemo(opts: WebDemoOptions = {}): Promise<number> {
     say(`paused, call_tool press {input: "right", frames: 5} (the kit's held input): basket at ${press.game.basketX}, exactly 5 frames of it`);
     await game('resume');
     await game('spawn', { x: press.game.basketX });
-    const caught = await game('wait_for', { path: 'game.caught', gte: 1, timeoutMs: 15000 });
+    const caught = await game('wait_for', { path: 'game.caught', gte: 1, timeoutMs: 60000 });
     say(`call_tool spawn over the basket, wait_for game.caught >= 1: caught after ${caught.elapsedMs}ms (frame ${caught.frame})`);
     const shot = await c.raw('call_tool', { port, name: 'screenshot' });
     const image = shot.content.find((b) => b.type === 'image');

@@ -60,7 +60,7 @@ test('a page served by the game\'s own command on {webPort}: launched, clicked t
 });
 
 test('a page that throws at load and never joins: the launch fails naming the console error, and nothing is left', async () => {
-  const { h, dir } = await project({ readyTimeoutMs: 15000, web: { static: 'www' } }).then(async (p) => p);
+  const { h, dir } = await project({ readyTimeoutMs: 30000, web: { static: 'www' } }).then(async (p) => p);
   mkdirSync(join(dir, 'www'));
   writeFileSync(join(dir, 'www', 'index.html'), '<!doctype html><title>Broken</title><script>throw new Error("boom at load: no game here")</script>');
   const r = await launch(h);
