@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { DEFAULT_PORT_RANGE } from '../daemon/launcher/index.js';
 import { VERSION } from '../shared/version.js';
 import { DIST, openDemoClient, StepFailed, type DemoClient, type Json } from './demo-client.js';
+import { selfCommand } from '../shared/self-command.js';
+import { readDaemonFile } from '../shared/daemon-file.js';
+import { bridgeHome, homePaths } from '../shared/paths.js';
 
 export interface DemoOptions {
   /** ports the demo game may be launched on (gamebridge.json portRange) */
@@ -92,7 +95,9 @@ export async function runDemo(opts: DemoOptions = {}): Promise<number> {
     const stop = await tool('stop_instance', { port });
     launchedPort = undefined;
     say(`stop_instance: port ${stop.port} stopped (${stop.how})`);
-    out('Demo finished: every step above is a real MCP answer. Register the same server with your MCP client (see README.md).');
+    out('Demo finished: every step above is a real MCP answer.');
+    if (!opts.noDaemon) out(daemonLeftRunning());
+    out(`Register the same server with your MCP client: claude mcp add -s user game-bridge -- ${selfCommand()} (others: README.md)`);
     return 0;
   } catch (e) {
     const msg = e instanceof StepFailed ? e.message : `${(e as Error).message ?? e}`;
@@ -110,4 +115,11 @@ export async function runDemo(opts: DemoOptions = {}): Promise<number> {
     await c?.close();
     rmSync(project, { recursive: true, force: true });
   }
+}
+
+/** The daemon the demo started (or found) stays for MCP clients: say so, with its pid and how to end it. */
+function daemonLeftRunning(): string {
+  const info = readDaemonFile(homePaths(bridgeHome()).daemonJson);
+  const who = info ? `The daemon (pid ${info.pid}) is still running` : 'The daemon is still running';
+  return `${who} for your MCP clients: it exits after 10 idle minutes, or now with \`${selfCommand()} stop\`.`;
 }

@@ -205,7 +205,7 @@ export function toBridgeError(e: unknown, log: (line: string) => void = (l) => p
   log(`unexpected error (a bug): ${e instanceof Error && e.stack ? e.stack : msg}`);
   return new BridgeError(
     { kind: 'BridgeInternalError' },
-    `${msg}. This is a bug in game-bridge-mcp, not in the call: retry once, and if it repeats, the daemon log (game-bridge-mcp status shows where) has the details.`,
+    `${msg}. This is a bug in game-bridge-mcp, not in the call: retry once, and if it repeats, the daemon log (the CLI's status command shows where) has the details.`,
     { cause: e },
   );
 }

@@ -7,6 +7,7 @@ import { ManifestCache } from '../daemon/game/cache.js';
 import { listInstances } from '../daemon/discovery/list.js';
 import { pruneEntry, readRegistry } from '../daemon/discovery/registry.js';
 import { scanPorts } from '../daemon/discovery/scan.js';
+import { probePort } from '../daemon/game/probe.js';
 import { sessionConfigFrom, type SessionConfig } from '../shared/config.js';
 import { freePort, freeRange } from './helpers/ports.js';
 import { PY_GAME, Reaper, removeDir, startPyGame, tempHome } from './helpers/procs.js';
@@ -161,6 +162,15 @@ describe('what counts as a game', () => {
     const until = Date.now() + 400;
     while (Date.now() < until); // the event loop stalls (a loaded machine): the probe's timer is due before its connect is seen
     expect(await scanning).toEqual([{ port, kind: 'live', health: { ok: true, frame: 2 }, sentAt: expect.any(Number), receivedAt: expect.any(Number) }]);
+  });
+
+  test('one probe whose timer fires late (the event loop stalled) sees the connect that came meanwhile: not free', async () => {
+    const port = await healthServer('{"ok": true, "frame": 3}');
+    const probing = probePort(port, 100);
+    const until = Date.now() + 400;
+    while (Date.now() < until); // longer than the timeout: timer and connect are both due when the loop wakes
+    const probe = await probing;
+    expect(probe.kind).not.toBe('free'); // live, or accepted-but-late (which a scan asks again)
   });
 
   test('a busy game answering /health after 600 ms is live: a probe that timed out is tried once more, longer', async () => {

@@ -40,10 +40,12 @@ export function probePort(port: number, timeoutMs = QUICK_LOOK_MS): Promise<Prob
     };
     const notAGame = (detail: string) => finish({ port, kind: 'notAGame', detail });
     // Something accepted the connection but did not answer in time: it is listening, so not free.
-    const timer = setTimeout(
-      () => (connected ? finish({ port, kind: 'notAGame', detail: `GET /health did not answer within ${timeoutMs}ms`, timedOut: true }) : finish({ port, kind: 'free', timedOut: true })),
-      timeoutMs,
-    );
+    const decide = () =>
+      connected ? finish({ port, kind: 'notAGame', detail: `GET /health did not answer within ${timeoutMs}ms`, timedOut: true }) : finish({ port, kind: 'free', timedOut: true });
+    // Decided after one more pass over I/O (setImmediate runs after the poll phase): when the event
+    // loop stalled past the timer (a loaded machine), a connect or an answer that arrived meanwhile
+    // is seen first, instead of a timer that is merely late calling a live game free.
+    const timer = setTimeout(() => setImmediate(decide), timeoutMs);
     sock.once('error', () => {
       if (!connected) finish({ port, kind: 'free' });
     });
