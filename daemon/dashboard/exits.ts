@@ -18,6 +18,7 @@ export interface EndedGame {
 function howOf(rec: ExitRecord): string {
   if (rec.signal) return `killed by signal ${rec.signal}`;
   if (rec.exitCode !== null) return `exited with code ${rec.exitCode}`;
+  if (rec.wrapper) return `exited (status unknown; its launch wrapper reported ${rec.wrapper.signal ? `signal ${rec.wrapper.signal}` : `code ${rec.wrapper.exitCode}`})`;
   return rec.exitedAt ? 'exited (exit status unknown)' : 'exited while no daemon watched it';
 }
 
