@@ -155,6 +155,14 @@ describe('what counts as a game', () => {
     }
   });
 
+  test('a live game is not reported free when the scanner itself stalls past the probe timeout', async () => {
+    const port = await healthServer('{"ok": true, "frame": 2}');
+    const scanning = scanPorts([port], { timeoutMs: 100 });
+    const until = Date.now() + 400;
+    while (Date.now() < until); // the event loop stalls (a loaded machine): the probe's timer is due before its connect is seen
+    expect(await scanning).toEqual([{ port, kind: 'live', health: { ok: true, frame: 2 } }]);
+  });
+
   test('a busy game answering /health after 600 ms is live: a probe that timed out is tried once more, longer', async () => {
     const port = await healthServer('{"ok": true, "frame": 1}', 600);
     const [probe] = await scanPorts([port]);

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { freePort, freeRange } from './helpers/ports.js';
-import { Reaper, removeDir, startExampleGame, startPyGame, tempHome, waitFor } from './helpers/procs.js';
+import { PY_GAME, pythonExe, Reaper, removeDir, startExampleGame, startPyGame, tempHome, waitFor } from './helpers/procs.js';
 
 const reaper = new Reaper();
 let home: string;
@@ -23,19 +23,22 @@ beforeAll(async () => {
   scan = await freeRange(6);
   [crate, py, pyNoId, notGame, dead] = scan;
   const env = { GAME_BRIDGE_HOME: home };
+  // notGame: the python stub with --health-404 is "something that is not a game"; all four start at once
+  const notAGame = async () => {
+    reaper.spawn(pythonExe(), [PY_GAME, '--port', String(notGame), '--health-404'], { env: { ...process.env, ...env } });
+    await waitFor('not-a-game surface', async () => (await fetch(`http://127.0.0.1:${notGame}/health`)).status === 404, 30000);
+  };
   await Promise.all([
     startExampleGame(reaper, crate, [], env),
     startPyGame(reaper, py, ['--registry'], env),
     startPyGame(reaper, pyNoId, ['--no-completed-id', '--manifest-shape', 'map'], env),
+    notAGame(),
   ]);
-  // notGame: the python stub with --health-404 is "something that is not a game"
-  reaper.spawn('python3', [join(process.cwd(), 'test/fixtures/pygame_stub.py'), '--port', String(notGame), '--health-404'], { env: { ...process.env, ...env } });
-  await waitFor('not-a-game surface', async () => (await fetch(`http://127.0.0.1:${notGame}/health`)).status === 404, 15000);
   // a stale registry entry: a dead port
   mkdirSync(join(home, 'instances'), { recursive: true });
   writeFileSync(join(home, 'instances', '999999.json'), JSON.stringify({ name: 'Ghost', port: dead, pid: 999999, host: '127.0.0.1' }));
   mcp = await connect({ args: ['--no-daemon', '--scan-range', `${scan[0]}-${scan[5]}`], env });
-}, 60000);
+}, 120_000); // four processes starting on a machine that may be loaded
 
 afterAll(async () => {
   await mcp?.close();

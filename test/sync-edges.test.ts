@@ -14,10 +14,12 @@ const start = (args: string[]) => startFixture(suite.reaper, suite.env, suite.tr
 const health = fixtureHealth;
 const gameOf = fixtureGame;
 const respawn = (port: number) => getJson(port, '/respawn');
+// a sync window far longer than a respawn takes on a loaded machine: the answer must be the restart, not a timeout
+const open = () => suite.open(undefined, ['--timeout', '30000']);
 
 test('a game restarted while a command is pending: the call is answered CallInterrupted, not a timeout', async () => {
   const port = await start(['--first-frame', '100000', '--hold']);
-  const h = await suite.open();
+  const h = await open();
   const bumping = gameCall(h, port, 'bump', { tag: 'r1' }, 60000);
   await waitFor('the bump queued at the game', async () => (await gameOf(port)).received.includes('bump:r1'), 20000);
   await respawn(port);
@@ -30,7 +32,7 @@ test('a game restarted while a command is pending: the call is answered CallInte
 
 test('a game restarted while wait_for polls: the wait is answered CallInterrupted, not a timeout', async () => {
   const port = await start(['--first-frame', '100000']);
-  const h = await suite.open();
+  const h = await open();
   const waiting = gameCall(h, port, 'wait_for', { path: 'game.never', exists: true, timeoutMs: 20000 }, 60000);
   await waitFor('wait_for polling the game', async () => (await health(port)).statePolls >= 2, 20000);
   await respawn(port);
@@ -43,7 +45,7 @@ test('frames-advanced: the state returned already shows the command applied, on 
   // 10 fps, commands applied 70 ms after the frame counter moved: the state one frame after the
   // command may not show it yet; two frames after, it must.
   const port = await start(['--no-completed-id', '--fps', '10', '--apply-late', '70']);
-  const h = await suite.open();
+  const h = await open();
   for (const tag of ['f1', 'f2', 'f3']) {
     const r = await gameCall(h, port, 'bump', { tag });
     expect(r.json).toMatchObject({ port, applied: true, confirmation: 'frames-advanced' });

@@ -18,9 +18,10 @@ export interface ScanOptions {
   timeoutMs?: number;
   concurrency?: number;
   /**
-   * A port that accepted a connection but did not answer within the short timeout is probed
-   * once more with this longer one (a game busy loading, or a loaded machine), so a slow game is
-   * not reported as "not a game". Default PATIENT_LOOK_MS.
+   * A port that accepted a connection but did not answer within the short timeout, or neither
+   * accepted nor refused one in time, is probed once more with this longer one (a game busy
+   * loading, or a loaded machine), so a slow game is not reported as "not a game" or free.
+   * Default PATIENT_LOOK_MS.
    */
   retryTimeoutMs?: number;
 }
@@ -30,19 +31,20 @@ export async function scanPorts(ports: number[], opts: ScanOptions = {}): Promis
   const timeoutMs = Math.min(opts.timeoutMs ?? PROBE_TIMEOUT_CAP_MS, PROBE_TIMEOUT_CAP_MS);
   const concurrency = Math.max(1, opts.concurrency ?? PROBE_CONCURRENCY);
   const out: Probe[] = new Array(ports.length);
+  await inPool(ports.map((_, i) => i), concurrency, async (i) => void (out[i] = await probePort(ports[i], timeoutMs)));
+  const retry = opts.retryTimeoutMs ?? PATIENT_LOOK_MS;
+  // Neither answered nor refused in time: on loopback that is a busy game or our own event loop
+  // stalled past the timer (a loaded machine), so ask once more, with time to spare.
+  const again = out.flatMap((p, i) => (p.kind !== 'live' && p.timedOut && retry > timeoutMs ? [i] : []));
+  await inPool(again, concurrency, async (i) => void (out[i] = await probePort(out[i].port, retry)));
+  return out;
+}
+
+/** Run `fn` over `items`, at most `concurrency` at once. */
+async function inPool<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < ports.length) {
-      const i = next++;
-      out[i] = await probePort(ports[i], timeoutMs);
-    }
+    while (next < items.length) await fn(items[next++]);
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, ports.length) }, worker));
-  const retry = opts.retryTimeoutMs ?? PATIENT_LOOK_MS;
-  await Promise.all(
-    out.map(async (p, i) => {
-      if (p.kind === 'notAGame' && p.timedOut && retry > timeoutMs) out[i] = await probePort(p.port, retry);
-    }),
-  );
-  return out;
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
 }

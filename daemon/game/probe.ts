@@ -17,7 +17,7 @@ const MAX_HEALTH_BYTES = 64 * 1024;
 export type Probe =
   | { port: number; kind: 'live'; health: { ok: true; frame?: number; [k: string]: unknown } }
   | { port: number; kind: 'notAGame'; detail: string; /** it accepted a connection but did not answer in time */ timedOut?: true }
-  | { port: number; kind: 'free' };
+  | { port: number; kind: 'free'; /** decided by the timer, not by a refusal: the connect may only have been slow */ timedOut?: true };
 
 /**
  * Probe one port. Never throws. A plain TCP connect comes first: on loopback a closed port
@@ -41,7 +41,7 @@ export function probePort(port: number, timeoutMs = QUICK_LOOK_MS): Promise<Prob
     const notAGame = (detail: string) => finish({ port, kind: 'notAGame', detail });
     // Something accepted the connection but did not answer in time: it is listening, so not free.
     const timer = setTimeout(
-      () => (connected ? finish({ port, kind: 'notAGame', detail: `GET /health did not answer within ${timeoutMs}ms`, timedOut: true }) : finish({ port, kind: 'free' })),
+      () => (connected ? finish({ port, kind: 'notAGame', detail: `GET /health did not answer within ${timeoutMs}ms`, timedOut: true }) : finish({ port, kind: 'free', timedOut: true })),
       timeoutMs,
     );
     sock.once('error', () => {

@@ -121,7 +121,7 @@ export class Reaper {
 /** Start the example game on `port`; resolves once /health answers. */
 export async function startExampleGame(reaper: Reaper, port: number, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
   const child = reaper.spawn(process.execPath, [EXAMPLE_GAME, '--port', String(port), ...args], { env: { ...process.env, ...env } });
-  await waitFor(`example game on ${port}`, () => healthOk(port), 15000);
+  await waitFor(`example game on ${port}`, () => healthOk(port), 30000);
   return child;
 }
 
@@ -138,7 +138,7 @@ export function pythonExe(): string {
 /** Start the Python contract game on `port`; resolves once /health answers. */
 export async function startPyGame(reaper: Reaper, port: number, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
   const child = reaper.spawn(pythonExe(), [PY_GAME, '--port', String(port), ...args], { env: { ...process.env, ...env } });
-  await waitFor(`python game on ${port}`, () => healthOk(port), 15000);
+  await waitFor(`python game on ${port}`, () => healthOk(port), 30000);
   return child;
 }
 

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { call, connect, gameCall, type McpHandle } from '../helpers/mcp.js';
 import { freeRange } from '../helpers/ports.js';
-import { alive, CLI, removeDir, tempHome, waitFor, waitGone } from '../helpers/procs.js';
+import { alive, CLI, removeDir, stopDaemon, tempHome, waitFor, waitGone } from '../helpers/procs.js';
 import { daemonsOf, gameState, liveDaemon, prng, reapAndReport, reportFigures, SOAK, seedFor, sleep } from '../helpers/fault.js';
 import { writeProject } from '../helpers/project.js';
 
@@ -32,6 +32,7 @@ const started = new Set<number>();
 afterAll(async () => {
   if (!home) return;
   for (const h of handles) await h.close();
+  stopDaemon(home); // done by the test itself when it passes; here for the paths where it did not
   const left = await reapAndReport(home, started);
   removeDir(home);
   expect(left).toEqual([]); // suite 5: nothing it started outlives it (after `stop`)

@@ -258,7 +258,7 @@ test('daemon.json naming a dead pid, a foreign HTTP server, or a silent TCP list
     await run(process.execPath, [CLI, 'stop'], { env: { ...process.env, ...env } });
     await waitGone(d.pid, 10000);
   }
-});
+}, 120_000); // three daemon starts in a row
 
 test('an unwritable registry: the daemon still serves, launches, and lists', async () => {
   const registry = join(home, 'ro-registry');

@@ -19,7 +19,7 @@ test('the first port of the range that is free twice over, in order; a reserved 
   const held = await holdRange(4);
   const [a, b, c] = held.ports;
   await held.release();
-  const alloc = new PortAllocator(200);
+  const alloc = new PortAllocator(2000);
   expect(await alloc.allocate(held.ports)).toEqual({ port: a, inRange: true });
   expect(await alloc.allocate(held.ports)).toEqual({ port: b, inRange: true }); // a is held by the first launch
   alloc.release(a);
@@ -33,7 +33,7 @@ test('a port something listens on, or that answers HTTP, is taken', async () => 
   const [tcp, game, free] = held.ports;
   await held.release();
   await occupy(net.createServer((s) => s.destroy()), tcp);
-  const alloc = new PortAllocator(200);
+  const alloc = new PortAllocator(2000);
   expect(await alloc.isFree(tcp)).toBe(false);
   expect(await alloc.isFree(free)).toBe(true);
   await occupy(http.createServer((_q, r) => r.end('{"ok":true}')), game);
@@ -59,7 +59,7 @@ test('concurrent allocations never share a port, even when every probe says free
 
 test('a full range falls back to an OS-assigned port outside it, reserved too', async () => {
   const held = await holdRange(2);
-  const alloc = new PortAllocator(200);
+  const alloc = new PortAllocator(2000);
   const got = await alloc.allocate(held.ports); // both held: taken
   expect(got.inRange).toBe(false);
   expect(held.ports).not.toContain(got.port);
