@@ -14,6 +14,7 @@ import { DIST, log, Reaper } from './harness.js';
 import { measureConfirm } from './confirm.js';
 import { measureDashboard } from './dashboard.js';
 import { measureDiscovery } from './discovery.js';
+import { measureHttp } from './http.js';
 import { measureLatency } from './latency.js';
 import { measureMemory } from './memory.js';
 import { measureReconnect } from './reconnect.js';
@@ -47,6 +48,7 @@ const MEASUREMENTS: Record<string, (r: Reaper, c: BenchConfig) => Promise<Measur
   confirm: measureConfirm,
   throughput: measureThroughput,
   memory: measureMemory,
+  http: measureHttp,
   dashboard: measureDashboard,
 };
 

@@ -6,7 +6,6 @@
  * Raw stdio, no SDK: the bench writes the initialize line at spawn and stops the clock at the
  * first stdout line carrying its id.
  */
-import { spawn } from 'node:child_process';
 import { benchEnv, CLI, daemonPid, median, now, round, waitGone, waitFor, type Reaper } from './harness.js';
 import { ms, x, type BenchConfig, type Measurement } from './types.js';
 

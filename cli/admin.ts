@@ -50,6 +50,8 @@ export async function runStatus(json = false): Promise<number> {
 export async function runStop(timeoutMs = 35000): Promise<number> {
   const { paths, info } = runningDaemon();
   if (!info) return 0;
+  // What the daemon will reap, read before it goes: the person is told which games stopped.
+  const games = await launchedGames(info);
   try {
     await call(info, 'POST', '/stop');
   } catch {
@@ -68,5 +70,18 @@ export async function runStop(timeoutMs = 35000): Promise<number> {
     await sleep(50);
   }
   process.stdout.write(`daemon pid ${info.pid} stopped\n`);
+  if (games === undefined) process.stdout.write('(the daemon did not say which games it had launched)\n');
+  else if (!games.length) process.stdout.write('it had launched no games\n');
+  else for (const g of games) process.stdout.write(`stopped game ${g.name ?? '(unnamed)'} on port ${g.port} (pid ${g.pid})\n`);
   return 0;
+}
+
+/** The games the daemon launched and will stop with it; undefined when it cannot say. */
+async function launchedGames(info: DaemonInfo): Promise<Array<{ port: number; pid: number; name?: string }> | undefined> {
+  try {
+    const facts = (await call(info, 'GET', '/status')) as { instances?: Array<{ port: number; pid: number; name?: string }> };
+    return Array.isArray(facts.instances) ? facts.instances : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -8,6 +8,7 @@ import { parsePort, withSessionOptions } from '../shared/config.js';
 import { bridgeHome, homePaths } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
 import { isBridgeError } from '../shared/errors.js';
+import { selfCommand } from '../shared/self-command.js';
 
 export const COMMANDS = ['daemon', 'status', 'stop', 'token', 'dashboard', 'doctor', 'init', 'demo', 'launch', 'logs'] as const;
 
@@ -24,15 +25,15 @@ function usageFailure(line: string): void {
 export async function runCli(argv: string[]): Promise<void> {
   const first = argv[0];
   if (first !== undefined && !first.startsWith('-') && !(COMMANDS as readonly string[]).includes(first)) {
-    return usageFailure(`unknown command '${first}'. Commands: ${COMMANDS.join(', ')} (none: run the stdio MCP server). See game-bridge-mcp --help.`);
+    return usageFailure(`unknown command '${first}'. Commands: ${COMMANDS.join(', ')} (none: run the stdio MCP server). See ${selfCommand()} --help.`);
   }
   let exitCode = 0;
   const cli = withSessionOptions(yargs(argv))
-    .scriptName('game-bridge-mcp')
+    .scriptName(selfCommand())
     .usage(
       '$0 [options]\n\n' +
         'The stdio MCP server an MCP client spawns: it finds or starts the game-bridge daemon and forwards MCP to it.\n' +
-        'Register it with your client, e.g.: claude mcp add -s user game-bridge -- node /abs/path/dist/proxy/main.js',
+        `Register it with your client, e.g.: claude mcp add -s user game-bridge -- ${selfCommand()}`,
     )
     .command(
       'daemon',
@@ -46,7 +47,7 @@ export async function runCli(argv: string[]): Promise<void> {
       async (a) => {
         const port = a.port === undefined ? undefined : parsePort(a.port, 'daemon port');
         const { runDaemon } = await import('../daemon/main.js');
-        await runDaemon({ port });
+        await runDaemon({ port, foreground: true });
       },
     )
     .command(
@@ -202,8 +203,10 @@ export async function runCli(argv: string[]): Promise<void> {
   try {
     await cli.parseAsync();
   } catch (e) {
-    if (e instanceof UsageFailure) return usageFailure(`${e.message}. See game-bridge-mcp --help.`);
-    if (isBridgeError(e) && e.kind === 'BridgeUsageError') return usageFailure(e.message);
+    // Point at the help of the command that was used: that is where the missing detail is.
+    const help = `${selfCommand()}${(COMMANDS as readonly string[]).includes(first ?? '') ? ` ${first}` : ''} --help`;
+    if (e instanceof UsageFailure) return usageFailure(`${e.message}. See ${help}.`);
+    if (isBridgeError(e) && e.kind === 'BridgeUsageError') return usageFailure(e.message.replace(`Run ${selfCommand()} --help`, `Run ${help}`));
     // an exception from a command handler: not a usage error
     process.stderr.write(`game-bridge-mcp: ${(e as Error)?.message ?? String(e)}\n`);
     process.exitCode = 1;

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { pidAlive, readDaemonFile } from '../shared/daemon-file.js';
 import { bridgeHome, homePaths } from '../shared/paths.js';
+import { selfCommand } from '../shared/self-command.js';
 
 interface KeyAnswer {
   url: string;
@@ -20,7 +21,7 @@ export async function runDashboard(opts: { open: boolean }): Promise<number> {
   if (!info || !pidAlive(info.pid)) {
     process.stderr.write(
       `No daemon is running for ${paths.home}. It starts when an MCP client connects to game-bridge-mcp ` +
-        '(or run `game-bridge-mcp daemon` in another terminal), then run `game-bridge-mcp dashboard` again.\n',
+        `(or run \`${selfCommand()} daemon\` in another terminal), then run \`${selfCommand()} dashboard\` again.\n`,
     );
     return 1;
   }

@@ -14,6 +14,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { DEFAULT_PORT_RANGE } from '../daemon/launcher/index.js';
 import { VERSION } from '../shared/version.js';
 import { stringEnv } from '../shared/env.js';
+import { selfCommand } from '../shared/self-command.js';
+import { readDaemonFile } from '../shared/daemon-file.js';
+import { bridgeHome, homePaths } from '../shared/paths.js';
 
 export interface DemoOptions {
   /** ports the demo game may be launched on (gamebridge.json portRange) */
@@ -27,6 +30,7 @@ const DIST = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(DIST, 'proxy', 'main.js');
 const GAME = join(DIST, 'examples', 'crate-stack', 'main.js');
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers read field by field for printing; their shapes are in docs/TOOLS.md
 type Json = Record<string, any>;
 
 class StepFailed extends Error {}
@@ -116,7 +120,9 @@ export async function runDemo(opts: DemoOptions = {}): Promise<number> {
     const stop = await tool('stop_instance', { port });
     launchedPort = undefined;
     say(`stop_instance: port ${stop.port} stopped (${stop.how})`);
-    out('Demo finished: every step above is a real MCP answer. Register the same server with your MCP client (see README.md).');
+    out('Demo finished: every step above is a real MCP answer.');
+    if (!opts.noDaemon) out(daemonLeftRunning());
+    out(`Register the same server with your MCP client: claude mcp add -s user game-bridge -- ${selfCommand()} (others: README.md)`);
     return 0;
   } catch (e) {
     const msg = e instanceof StepFailed ? e.message : `${(e as Error).message ?? e}`;
@@ -133,4 +139,11 @@ export async function runDemo(opts: DemoOptions = {}): Promise<number> {
     await client.close().catch(() => undefined);
     rmSync(project, { recursive: true, force: true });
   }
+}
+
+/** The daemon the demo started (or found) stays for MCP clients: say so, with its pid and how to end it. */
+function daemonLeftRunning(): string {
+  const info = readDaemonFile(homePaths(bridgeHome()).daemonJson);
+  const who = info ? `The daemon (pid ${info.pid}) is still running` : 'The daemon is still running';
+  return `${who} for your MCP clients: it exits after 10 idle minutes, or now with \`${selfCommand()} stop\`.`;
 }

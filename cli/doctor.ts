@@ -12,6 +12,7 @@ import { readRegistry } from '../daemon/discovery/registry.js';
 import { answersHealth } from '../daemon/game/probe.js';
 import { PLACEHOLDER_COMMAND } from './init.js';
 import { pidAlive as alive } from '../shared/daemon-file.js';
+import { selfCommand } from '../shared/self-command.js';
 
 export interface DoctorOptions {
   /** where to resolve gamebridge.json from (default cwd) */
@@ -97,7 +98,7 @@ async function checkDaemon(home: string, f: Finding[]): Promise<void> {
     f.push({
       level: 'problem',
       what: `daemon pid ${pid} is alive but does not answer on 127.0.0.1:${Number(info.port)} (${(e as Error).message})`,
-      fix: `read ${paths.daemonLog}, then game-bridge-mcp stop (or kill ${pid}); the next client starts a fresh daemon`,
+      fix: `read ${paths.daemonLog}, then ${selfCommand()} stop (or kill ${pid}); the next client starts a fresh daemon`,
     });
   }
 }
@@ -109,7 +110,7 @@ async function checkDeclaration(opts: DoctorOptions, f: Finding[]): Promise<void
   } catch (e) {
     const text = isBridgeError(e) ? e.message : String(e);
     if (isBridgeError(e) && e.data.kind === 'BridgeUsageError' && e.data.looked) {
-      f.push({ level: 'note', what: `no gamebridge.json above ${opts.dir}, so launch_instance has nothing to launch there (list_instances still finds running games)`, fix: `game-bridge-mcp init --dir ${opts.dir}` });
+      f.push({ level: 'note', what: `no gamebridge.json above ${opts.dir}, so launch_instance has nothing to launch there (list_instances still finds running games)`, fix: `${selfCommand()} init --dir ${opts.dir}` });
     } else {
       f.push({ level: 'problem', what: text });
     }

@@ -8,6 +8,7 @@ import { basename, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parsePortList } from '../shared/config.js';
 import { DECLARATION_FILE, DEFAULT_PORT_RANGE } from '../daemon/launcher/index.js';
+import { selfCommand } from '../shared/self-command.js';
 
 /** The template's command: a shell that runs it says "your-game-command: not found", which is the hint. */
 export const PLACEHOLDER_COMMAND = 'your-game-command --debug-port {port}';
@@ -74,6 +75,6 @@ export async function runInit(opts: InitOptions): Promise<number> {
   if (opts.template === 'multiplayer') {
     out('profiles: "server" and "client" append their args to launch.command; start them with launch_instance {profile: "server"} then {profile: "client", count: N}');
   }
-  out('check it with: game-bridge-mcp doctor' + (resolve(opts.dir) === process.cwd() ? '' : ` --dir ${dir}`));
+  out(`check it with: ${selfCommand()} doctor` + (resolve(opts.dir) === process.cwd() ? '' : ` --dir ${dir}`));
   return 0;
 }

@@ -24,6 +24,7 @@ export interface LaunchCliOptions {
 const PROXY = join(dirname(fileURLToPath(import.meta.url)), '..', 'proxy', 'main.js');
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers read field by field for printing; their shapes are in docs/TOOLS.md
 type Json = Record<string, any>;
 
 /** Progress on stderr: one rewritten spinner line on a terminal, one plain line per report otherwise. */

@@ -4,6 +4,7 @@
  */
 import { duration, since, table } from './table.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers read field by field for printing; their shapes are in docs/TOOLS.md
 type Json = Record<string, any>;
 
 /** The /status facts as text. */

@@ -2,9 +2,9 @@
  * The singleton daemon: lock, listen, daemon.json, signals, idle exit, handover.
  *
  * One per GAME_BRIDGE_HOME. The lock is taken before binding, so of several daemons started at
- * once exactly one serves and the others exit quietly (code 0).
+ * once exactly one serves and the others exit quietly (code 0; 1 for `daemon` run by hand).
  */
-import { readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
 import lockfile from 'proper-lockfile';
@@ -17,6 +17,7 @@ import { readOrCreateToken } from '../shared/token.js';
 import { pidAlive, readDaemonFile, type DaemonInfo } from '../shared/daemon-file.js';
 import { DaemonState } from './state.js';
 import { DaemonServer } from './server.js';
+import { selfCommand } from '../shared/self-command.js';
 
 export const DEFAULT_IDLE_EXIT_MS = 10 * 60 * 1000;
 
@@ -85,7 +86,8 @@ function pinnedPort(port: number | undefined): number {
   return env ? parsePort(env) : 0;
 }
 
-export async function runDaemon(opts: { port?: number } = {}): Promise<void> {
+/** `foreground`: a person ran `daemon` in a terminal, so finding another daemon there is a failure to report, not a lost race. */
+export async function runDaemon(opts: { port?: number; foreground?: boolean } = {}): Promise<void> {
   routeConsoleToLog();
   const paths = homePaths(bridgeHome());
   let port = 0;
@@ -132,8 +134,13 @@ export async function runDaemon(opts: { port?: number } = {}): Promise<void> {
     void finish('lock compromised', 'handover', 0);
   });
   if (!release) {
-    log('another daemon holds the lock; exiting');
-    process.exit(0);
+    const holder = readDaemonJson(paths);
+    log(
+      `another daemon${holder ? ` (pid ${holder.pid})` : ''} already serves ${paths.home}; exiting. ` +
+        `\`${selfCommand()} status\` shows it, \`${selfCommand()} stop\` stops it.`,
+    );
+    // Daemons started at once by several proxies lose this race quietly; a person is told it failed.
+    process.exit(opts.foreground ? 1 : 0);
   }
   // Any daemon.json now is a dead holder's: drop it before a racing taker trusts its pid.
   if (readDaemonJson(paths)?.pid !== process.pid) rmSync(paths.daemonJson, { force: true });

@@ -22,6 +22,7 @@ import { createEngineSession, type EngineSession } from './sessions/session.js';
 import { isDashboardPage, loadDashboard, type Dashboard } from './dashboard-loader.js';
 import { httpSessionConfig, sessionConfig } from './sessions/client-config.js';
 import type { McpHttpRoute } from './http/mcp-route.js';
+import { selfCommand } from '../shared/self-command.js';
 
 export interface DaemonServerOptions {
   state: DaemonState;
@@ -143,7 +144,7 @@ export class DaemonServer {
     if (origin !== undefined && (upgrade || (origin !== `http://127.0.0.1:${this.port}` && origin !== `http://localhost:${this.port}`))) {
       return { status: 403, text: 'Forbidden: browser origins are refused' };
     }
-    if (!this.tokenOk(req.headers.authorization)) return { status: 401, text: 'Unauthorized: send Authorization: Bearer <token>; `game-bridge-mcp token` prints it' };
+    if (!this.tokenOk(req.headers.authorization)) return { status: 401, text: `Unauthorized: send Authorization: Bearer <token>; \`${selfCommand()} token\` prints it` };
     return undefined;
   }
 

@@ -74,7 +74,7 @@ export class DaemonState {
     const key = `${port}|${timeoutMs}|${launchHint ?? ''}`;
     let c = this.clients.get(key);
     if (!c) {
-      c = new GameClient(port, { timeoutMs, launchHint });
+      c = new GameClient(port, { timeoutMs, launchHint, onReading: (r) => this.cache.restarts.note(port, r) });
       this.clients.set(key, c);
     }
     return c;

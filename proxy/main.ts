@@ -10,7 +10,7 @@ const wantsCli = SUBCOMMANDS.has(argv[0]) || (argv[0] !== undefined && !argv[0].
 
 if (argv[0] === 'daemon' && argv.length === 1) {
   const { runDaemon } = await import('../daemon/main.js');
-  await runDaemon();
+  await runDaemon({ foreground: true });
 } else if (wantsCli) {
   const { runCli } = await import('../cli/cli.js');
   await runCli(argv);

@@ -1,7 +1,7 @@
 /**
  * Starting the daemon: detached, in GAME_BRIDGE_HOME, its output appended to daemon.log. The
  * bundled build (dist/daemon/bundle.mjs) starts in well under the time of the loose module tree;
- * `main.js daemon` is the fallback when the bundle is missing.
+ * the compiled daemon/entry.js is the fallback when the bundle is missing.
  *
  * `prestartDaemon` runs before the proxy loads anything else, so on a cold start the daemon boots
  * while the proxy is still loading its WebSocket client.
@@ -31,7 +31,8 @@ function daemonCommand(): string[] {
   const bundle = fileURLToPath(new URL('../daemon/bundle.mjs', import.meta.url));
   const compiled = fileURLToPath(new URL('../daemon/main.js', import.meta.url));
   if (mtime(bundle) >= mtime(compiled)) return [bundle];
-  return [fileURLToPath(new URL('./main.js', import.meta.url)), 'daemon'];
+  // the compiled entry, not `main.js daemon`: that one is for a person, who is told when a daemon already runs
+  return [fileURLToPath(new URL('../daemon/entry.js', import.meta.url))];
 }
 
 /** Start a daemon unless one was started moments ago and is still running (`force` skips that). */

@@ -9,8 +9,9 @@ import { resolve } from 'node:path';
 import { usageError } from './errors.js';
 import { bridgeHome, registryDir, type Env } from './paths.js';
 import { stringEnv } from './env.js';
+import { selfCommand } from './self-command.js';
 
-export const DEFAULT_SCAN_RANGE = '7777,7800-7810';
+export const DEFAULT_SCAN_RANGE = '7777,7800-7839';
 export const DEFAULT_PORT = 7777;
 export const DEFAULT_TIMEOUT_MS = 5000;
 export const DEFAULT_MAX_ANSWER_CHARS = 16000;
@@ -78,7 +79,7 @@ export function parsePort(value: unknown, what = 'port'): number {
 /** The session options, shared by the bare command and `--no-daemon`; not inherited by subcommands. */
 export function withSessionOptions<T>(y: Argv<T>) {
   return y
-    .option('port', { alias: 'p', type: 'number', describe: 'Default game port for this client (env GAME_BRIDGE_PORT)', global: false })
+    .option('port', { alias: 'p', type: 'string', requiresArg: true, describe: 'Default game port for this client (env GAME_BRIDGE_PORT)', global: false })
     .option('scan-range', { type: 'string', describe: `Ports list_instances probes (default ${DEFAULT_SCAN_RANGE}; env GAME_BRIDGE_SCAN_RANGE)`, global: false })
     .option('scan', { type: 'boolean', default: true, describe: 'Probe the scan range (--no-scan turns it off)', global: false })
     .option('registry', { type: 'boolean', default: true, describe: 'Read the self-registration registry (--no-registry turns it off)', global: false })
@@ -143,7 +144,7 @@ export function parseSessionArgs(argv: string[], env: Env = process.env, cwd = p
       failure = msg || err?.message || 'bad arguments';
     })
     .parseSync();
-  if (failure) throw usageError(`${failure}. Run game-bridge-mcp --help for the options.`);
-  if (opts._.length) throw usageError(`Unexpected argument '${String(opts._[0])}'. Run game-bridge-mcp --help for the options.`);
+  if (failure) throw usageError(`${failure}. Run ${selfCommand()} --help for the options.`);
+  if (opts._.length) throw usageError(`Unexpected argument '${String(opts._[0])}'. Run ${selfCommand()} --help for the options.`);
   return sessionConfigFrom(opts as Record<string, unknown>, env, cwd);
 }

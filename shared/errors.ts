@@ -114,11 +114,16 @@ export function isTimeout(e: unknown): boolean {
 
 const url = (port: number) => `http://127.0.0.1:${port}`;
 
-export function gameOffline(port: number, launchHint?: string, timedOutMs?: number, route = '/health'): BridgeError {
+export function gameOffline(port: number, launchHint?: string, timedOutMs?: number, route = '/health', why?: 'exited'): BridgeError {
   const how = launchHint
     ? `Start it with \`${launchHint.replaceAll('{port}', String(port))}\`, or call launch_instance`
     : 'Start the game with its debug port flag, or call launch_instance (it reads gamebridge.json)';
-  const what = timedOutMs === undefined ? `No game is answering on ${url(port)}.` : `No game answered GET ${route} on ${url(port)} within ${timedOutMs}ms (it may be frozen or overloaded).`;
+  const what =
+    why === 'exited'
+      ? `The game on ${url(port)} dropped the connection during GET ${route} and no longer answers: it exited or crashed.`
+      : timedOutMs === undefined
+        ? `No game is answering on ${url(port)}.`
+        : `No game answered GET ${route} on ${url(port)} within ${timedOutMs}ms (it may be frozen or overloaded).`;
   return new BridgeError(
     timedOutMs === undefined ? { kind: 'GameOffline', port } : { kind: 'GameOffline', port, timeout: true },
     `${what} ${how}; call list_instances to see which ports have a game.`,
@@ -203,7 +208,7 @@ export function toBridgeError(e: unknown, log: (line: string) => void = (l) => p
   log(`unexpected error (a bug): ${e instanceof Error && e.stack ? e.stack : msg}`);
   return new BridgeError(
     { kind: 'BridgeInternalError' },
-    `${msg}. This is a bug in game-bridge-mcp, not in the call: retry once, and if it repeats, the daemon log (game-bridge-mcp status shows where) has the details.`,
+    `${msg}. This is a bug in game-bridge-mcp, not in the call: retry once, and if it repeats, the daemon log (the CLI's status command shows where) has the details.`,
     { cause: e },
   );
 }

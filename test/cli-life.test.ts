@@ -4,6 +4,7 @@
  * terminal here), `status` shows them as tables (`--json` as before), `logs` prints a game's
  * output and `logs -f` follows it and says when the game dies.
  */
+import { reportFigures } from './helpers/fault.js';
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -70,7 +71,7 @@ test('init --template multiplayer writes a server and a client profile the launc
 test('launch --profile --count shows progress and a table; status shows them; logs and logs -f print and follow', async () => {
   const cwd = await project();
   const launched = await cli(['launch', '--profile', 'client', '--count', '2'], cwd);
-  console.log(`LAUNCH (exit ${launched.code})\nstderr:\n${launched.stderr}stdout:\n${launched.stdout}`);
+  reportFigures('evidence', `LAUNCH (exit ${launched.code})\nstderr:\n${launched.stderr}stdout:\n${launched.stdout}`);
   expect(launched.code).toBe(0);
   expect(launched.stderr).toMatch(/^launching from .*project…\n/);
   // while the games slept before binding, the progress said so, with their own last words
@@ -83,7 +84,7 @@ test('launch --profile --count shows progress and a table; status shows them; lo
   for (const pid of [pidA, pidB]) reaper.track(pid);
 
   const status = await cli(['status']);
-  console.log(`STATUS\n${status.stdout}`);
+  reportFigures('evidence', `STATUS\n${status.stdout}`);
   expect(status.code).toBe(0);
   expect(status.stdout).toMatch(/0 session\(s\), 2 game\(s\) running/);
   expect(status.stdout).toMatch(new RegExp(`\\n  ${portA}\\s+${pidA}\\s+Client 0\\s+client #0\\s+\\S+\\s+detached\\s+\\S+instance-${portA}-\\d+\\.log\\n`));

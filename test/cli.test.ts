@@ -3,8 +3,8 @@
  * status and stop against a real daemon. Every run has its own GAME_BRIDGE_HOME.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { delimiter, join, resolve } from 'node:path';
 import { readDeclaration } from '../daemon/launcher/index.js';
 import { freePort, freeRange } from './helpers/ports.js';
 import { alive, CLI, Reaper, removeDir, startExampleGame, tempHome, waitFor, waitGone } from './helpers/procs.js';
@@ -27,6 +27,9 @@ function cli(args: string[], opts: { env?: Record<string, string>; cwd?: string;
   });
 }
 
+/** What the CLI prints for itself in a clone, where no game-bridge-mcp is on PATH. */
+const SELF = `node ${resolve(CLI)}`;
+
 const reaper = new Reaper();
 const dirs: string[] = [];
 function dir(prefix = 'gb-cli-'): string {
@@ -44,7 +47,7 @@ describe('help, version and usage errors', () => {
   test('--help lists every subcommand with examples; -h and -v work', async () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
-    for (const c of ['daemon', 'status', 'stop', 'doctor', 'init', 'demo', 'launch', 'logs']) expect(help.stdout).toContain(`game-bridge-mcp ${c}`);
+    for (const c of ['daemon', 'status', 'stop', 'doctor', 'init', 'demo', 'launch', 'logs']) expect(help.stdout).toContain(`${SELF} ${c}`);
     expect(help.stdout).toMatch(/Examples:/);
     expect((await cli(['-h'])).stdout).toBe(help.stdout);
     const pkg = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8'));
@@ -55,8 +58,37 @@ describe('help, version and usage errors', () => {
   test.each(['daemon', 'status', 'stop', 'doctor', 'init', 'demo', 'launch', 'logs'])('%s --help has examples and exits 0', async (cmd) => {
     const r = await cli([cmd, '--help']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`game-bridge-mcp ${cmd}`);
-    expect(r.stdout).toMatch(/Examples:\n\s+game-bridge-mcp/);
+    expect(r.stdout).toContain(`${SELF} ${cmd}`);
+    expect(r.stdout).toContain(`Examples:\n  ${SELF}`);
+  });
+
+  test('hints name the command that works here: `node <abs main.js>` in a clone, the bin name once it is on PATH', async () => {
+    const home = dir();
+    const project = dir('gb-cli-proj-');
+    const clone = await cli(['doctor', '--dir', project], { env: { GAME_BRIDGE_HOME: home } });
+    expect(clone.stdout).toContain(`${SELF} init --dir ${project}`);
+    // the printed hint runs as written
+    const [node, main] = SELF.split(' ');
+    const init = await new Promise<Ran>((res) =>
+      execFile(node, [main, 'init', '--dir', project], { env: { ...process.env, GAME_BRIDGE_HOME: home } }, (err, stdout, stderr) => res({ code: err ? 1 : 0, stdout, stderr })),
+    );
+    expect(init.code).toBe(0);
+    expect(existsSync(join(project, 'gamebridge.json'))).toBe(true);
+    // as after `npm link` / a global install: a game-bridge-mcp on PATH that is this very main.js
+    const bin = dir('gb-cli-bin-');
+    symlinkSync(CLI, join(bin, 'game-bridge-mcp'));
+    const linked = await cli(['init', '--help'], { env: { GAME_BRIDGE_HOME: home, PATH: `${bin}${delimiter}${process.env.PATH}` } });
+    expect(linked.stdout).toContain('Examples:\n  game-bridge-mcp init');
+  });
+
+  test('a bad --port names the value given; a usage error in a subcommand points at the help of that subcommand', async () => {
+    const home = dir();
+    const port = await cli(['--port', 'abc', '--no-daemon'], { env: { GAME_BRIDGE_HOME: home } });
+    expect(port.code).toBe(2);
+    expect(port.stderr).toMatch(/Bad --port "abc": a port is an integer 1-65535/);
+    const sub = await cli(['init', '--bogus'], { env: { GAME_BRIDGE_HOME: home } });
+    expect(sub.code).toBe(2);
+    expect(sub.stderr).toContain(`See ${SELF} init --help.`);
   });
 
   test('an unknown subcommand exits 2 with a one-line reason', async () => {
@@ -167,7 +199,7 @@ describe('doctor', () => {
     await cli(['init', '--command', 'node game.js --port {port}'], { cwd: project });
     const r = await cli(['doctor', '--dir', join(project, 'src', 'deep')], { env: { GAME_BRIDGE_HOME: home } });
     expect(r.stdout).toContain(`resolves to ${join(project, 'gamebridge.json')}`);
-    expect(r.stdout).toMatch(/✔ scan range 7777,7800-7810 \(default\): 12 port/);
+    expect(r.stdout).toMatch(/✔ scan range 7777,7800-7839 \(default\): 41 port/);
     expect(r.stdout).toMatch(/No problems found/);
     expect(r.code).toBe(0);
   });
@@ -238,13 +270,18 @@ describe('daemon, status, stop', () => {
     expect(table.stdout).toMatch(new RegExp(`^game-bridge daemon \\S+: pid ${daemon.pid}, port \\d+, up [\\d.ms]+, 0 session\\(s\\), 0 game\\(s\\) running\n`));
     expect(table.stdout).toContain('Sessions\n  none (no MCP client is connected)');
 
+    // a second daemon by hand is refused, names the one that runs, and exits non-zero
+    const second = await cli(['daemon'], { env });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(new RegExp(`another daemon \\(pid ${daemon.pid}\\) already serves .*status\` shows it, \`.* stop\` stops it`));
+
     const doc = await cli(['doctor', '--dir', home], { env });
     expect(doc.stdout).toMatch(new RegExp(`✔ daemon pid ${daemon.pid} v\\S+ answers on 127\\.0\\.0\\.1:\\d+ \\(0 session\\(s\\), 0 launched game\\(s\\)\\)`));
 
     const stop = await cli(['stop'], { env });
-    expect(stop).toMatchObject({ code: 0, stdout: `daemon pid ${daemon.pid} stopped\n` });
+    expect(stop).toMatchObject({ code: 0, stdout: `daemon pid ${daemon.pid} stopped\nit had launched no games\n` });
     expect(await waitGone(daemon.pid!, 5000)).toBe(true);
     expect(alive(daemon.pid!)).toBe(false);
     expect(await cli(['stop'], { env })).toMatchObject({ code: 0, stdout: expect.stringMatching(/no daemon is running/) });
-  });
+  }, 180000);
 });

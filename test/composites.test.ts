@@ -101,7 +101,7 @@ describe('a project composites module, through the proxy and the daemon', () => 
     const d = await call(mcp, 'describe_toolset', { port, toolset: 'composites' });
     expect(d.json.tools.map((t: any) => t.name).sort()).toEqual(['explode', 'peek', 'stack']);
     const stack = d.json.tools.find((t: any) => t.name === 'stack');
-    expect(stack.inputSchema.properties.n).toMatchObject({ type: 'integer', description: expect.stringMatching(/Default: 2/) });
+    expect(stack.inputSchema.properties.n).toMatchObject({ type: 'integer', description: 'How many crates. Default: 2.' });
     expect(d.json.tools.find((t: any) => t.name === 'peek').readOnly).toBe(true);
   });
 
@@ -125,12 +125,18 @@ describe('a project composites module, through the proxy and the daemon', () => 
     expect(status().pid).toBe(daemonPid);
   });
 
-  test('a module that stops loading leaves the game tools working', async () => {
-    writeFileSync(moduleFile(), 'export default [ this is not javascript');
+  test('a module that stops loading leaves the game tools working, and the agent is told which module, which line, what failed', async () => {
+    writeFileSync(moduleFile(), 'export default [\n  { name: "peek" },\n  this is not javascript\n];\n');
     const t = new Date(Date.now() + 10000);
     utimesSync(moduleFile(), t, t);
     const r = await gameCall(mcp, port, 'peek'); // no composite now: the game's own read-only no-op
     expect(r.json).toMatchObject({ via: 'manifest', applied: true });
+    const why = `The composites module ${moduleFile()} failed to load: SyntaxError: Unexpected identifier 'is' (line 3). Fix it; the next call loads it again.`;
+    const listed = await call(mcp, 'list_toolsets', { port });
+    expect(listed.json.warnings).toContain(why);
+    const gone = await gameCall(mcp, port, 'stack');
+    expect(gone.text).toMatch(/^CommandRejected: The game on port \d+ does not know 'stack'/);
+    expect(gone.text).toContain(`(${why})`);
     writeModule(3);
     expect((await gameCall(mcp, port, 'peek')).json).toMatchObject({ via: 'composite', version: 3 });
   });

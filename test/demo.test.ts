@@ -53,6 +53,8 @@ test('the demo drives the example game through the proxy and the daemon, then st
   const status = JSON.parse(execFileSync(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, GAME_BRIDGE_HOME: home }, encoding: 'utf8' }));
   expect(status.instances).toEqual([]);
   expect(alive(status.pid)).toBe(true);
+  // and the demo said so, with the daemon's pid and the command that stops it
+  expect(out).toContain(`The daemon (pid ${status.pid}) is still running for your MCP clients: it exits after 10 idle minutes, or now with \`node ${CLI} stop\`.`);
 }, 120000);
 
 test('demo --no-daemon runs the same walk with the engine in the proxy process', async () => {

@@ -7,6 +7,7 @@ import { ManifestCache } from '../daemon/game/cache.js';
 import { listInstances } from '../daemon/discovery/list.js';
 import { pruneEntry, readRegistry } from '../daemon/discovery/registry.js';
 import { scanPorts } from '../daemon/discovery/scan.js';
+import { probePort } from '../daemon/game/probe.js';
 import { sessionConfigFrom, type SessionConfig } from '../shared/config.js';
 import { freePort, freeRange } from './helpers/ports.js';
 import { PY_GAME, Reaper, removeDir, startPyGame, tempHome } from './helpers/procs.js';
@@ -160,7 +161,16 @@ describe('what counts as a game', () => {
     const scanning = scanPorts([port], { timeoutMs: 100 });
     const until = Date.now() + 400;
     while (Date.now() < until); // the event loop stalls (a loaded machine): the probe's timer is due before its connect is seen
-    expect(await scanning).toEqual([{ port, kind: 'live', health: { ok: true, frame: 2 } }]);
+    expect(await scanning).toEqual([{ port, kind: 'live', health: { ok: true, frame: 2 }, sentAt: expect.any(Number), receivedAt: expect.any(Number) }]);
+  });
+
+  test('one probe whose timer fires late (the event loop stalled) sees the connect that came meanwhile: not free', async () => {
+    const port = await healthServer('{"ok": true, "frame": 3}');
+    const probing = probePort(port, 100);
+    const until = Date.now() + 400;
+    while (Date.now() < until); // longer than the timeout: timer and connect are both due when the loop wakes
+    const probe = await probing;
+    expect(probe.kind).not.toBe('free'); // live, or accepted-but-late (which a scan asks again)
   });
 
   test('a busy game answering /health after 600 ms is live: a probe that timed out is tried once more, longer', async () => {
@@ -238,7 +248,7 @@ describe('listInstances', () => {
     expect(r.free).toEqual(range.slice(3));
     expect(r.skippedRegistryFiles).toBe(1);
     expect(existsSync(staleFile)).toBe(true); // never deleted unless asked
-    expect(cache.lastFrame(both)).toBe(10);
+    expect(cache.restarts.highest(both)).toBe(10);
   });
 
   test('prune: true deletes stale entries whose port is dead, and only those', async () => {
@@ -274,17 +284,22 @@ describe('listInstances', () => {
     const first = writeEntry(regDir, 900030, port);
     const cache = new ManifestCache();
     const opts = { config: config(home, String(port)), cache, clients: clientFor };
+    let restarts = 0;
+    cache.restarts.onRestart(() => restarts++);
     await listInstances(opts);
-    expect(cache.epoch(port)).toBe(0);
+    expect(cache.restarts.generation(port)).toBe(0);
     removeDir(first);
     writeEntry(regDir, 900031, port);
     await listInstances(opts);
-    expect(cache.epoch(port)).toBe(1);
+    const afterPid = cache.restarts.generation(port);
+    expect(afterPid).not.toBe(0); // another pid: another process, for every call on the port
+    expect(restarts).toBe(1);
     g.frame = 50;
     await listInstances(opts);
     g.frame = 2;
     const r = await listInstances(opts);
-    expect(cache.epoch(port)).toBe(2);
+    expect(restarts).toBe(2); // a lower frame after a complete higher one: the manifest goes
+    expect(cache.restarts.generation(port)).toBe(afterPid); // but only identity changes the generation
     expect(r.live[0].frame).toBe(2);
   });
 

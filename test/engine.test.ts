@@ -61,8 +61,9 @@ test('advertises exactly the seven tools, with instructions and listChanged', as
   expect(mcp.client.getServerCapabilities()?.tools?.listChanged).toBe(true);
 });
 
-test('server/discover gets an answer, not silence', async () => {
-  await expect(mcp.client.request({ method: 'server/discover', params: {} } as never, (await import('zod')).z.any())).rejects.toThrow(/Method not found/);
+test('server/discover on a 2025 connection is Method not found: the opening pinned the era (2026 openings: protocol-eras tests)', async () => {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  await expect(mcp.client.request({ method: 'server/discover', params: { _meta: meta } } as never, (await import('zod')).z.any())).rejects.toThrow(/Method not found/);
 });
 
 test('list_instances: both / scan, stale, notAGame, free', async () => {

@@ -3,7 +3,7 @@
  * command queue applied on the tick, and the part 2 registry entry. Process-level behaviour
  * (signals, exit codes) is covered through the example game in example-game.test.ts.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { createGameSurface, CommandArgs, ArgError, type GameSurface, type GameSurfaceOptions } from '../examples/game-kit/index.js';
@@ -221,8 +221,9 @@ test('a registry failure costs one log line and nothing else', async () => {
   writeFileSync(join(gbHome, 'instances'), 'a file where the registry dir should be');
   const h = await start({ env: { GAME_BRIDGE_HOME: gbHome } });
   expect(h.surface.registryFile).toBeNull();
-  expect(h.logs).toHaveLength(1);
-  expect(h.logs[0]).toMatch(/could not write the registry entry .*game keeps running/);
+  const problems = h.logs.filter((l) => !l.startsWith('listening on '));
+  expect(problems).toHaveLength(1);
+  expect(problems[0]).toMatch(/could not write the registry entry .*game keeps running/);
   expect((await h.get('/health')).body.ok).toBe(true);
   await h.surface.close();
 });
@@ -258,4 +259,19 @@ test('CommandArgs coercions', () => {
   expect(() => a.string('missing')).toThrow(/missing argument 'missing'/);
   expect(a.has('t')).toBe(true);
   expect(a.has('toString')).toBe(false);
+});
+
+describe('a newcomer starting the kit by hand', () => {
+  test('a port that is not a port (argv[2] never given) is refused with what to pass, before any socket', () => {
+    for (const port of [Number(undefined), -1, 70000, 7820.5]) {
+      expect(() => createGameSurface({ port, name: 'Tiny', version: '0.1.0', snapshot: () => ({}), commands: {} })).toThrow(
+        /^createGameSurface: port must be an integer 0-65535 \(0 = any free port\), got .*\. Pass the debug port, e\.g\. `node my-game\.mjs 7820`\.$/,
+      );
+    }
+  });
+
+  test('listening is announced with the bound port, name and version', async () => {
+    const h = await start();
+    expect(h.logs).toContain(`listening on 127.0.0.1:${h.surface.port} (Kit Test 2.0.0)`);
+  });
 });

@@ -5,6 +5,7 @@
  * addresses it, listed under `exited`, and "stopped" as already exited; restart keeps the
  * port; profiles start several instances at once, all or none.
  */
+import { reportFigures } from './helpers/fault.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { call, gameCall, type McpHandle } from './helpers/mcp.js';
@@ -76,7 +77,7 @@ test('a killed game: GameExited with the facts (not GameOffline on 7777), listed
   expect(await healthOk(inst.port)).toBe(false); // killing that pid took the game down
 
   const got = await call(h, 'call_tool', { name: 'get_state' }); // no port: the one this session launched
-  console.log(`KILLED GAME: call_tool get_state →\n${got.text}`);
+  reportFigures('evidence', `KILLED GAME: call_tool get_state →\n${got.text}`);
   expect(got.isError).toBe(true);
   expect(got.text).toMatch(new RegExp(`^GameExited: The game on port ${inst.port} \\(Crate Stack, pid ${inst.pid}\\) was killed by signal SIGKILL at \\S+Z, after running [\\d.]+s; the last command it confirmed was #1 'start'`));
   expect(got.text).toContain(`launch_instance {restart: ${inst.port}}`);
@@ -85,13 +86,13 @@ test('a killed game: GameExited with the facts (not GameOffline on 7777), listed
   expect(got.text).not.toContain('7777');
 
   const listed = (await call(h, 'list_instances')).json;
-  console.log(`KILLED GAME: list_instances.exited →\n${JSON.stringify(listed.exited, null, 1)}`);
+  reportFigures('evidence', `KILLED GAME: list_instances.exited →\n${JSON.stringify(listed.exited, null, 1)}`);
   expect(listed.exited).toEqual([expect.objectContaining({ port: inst.port, pid: inst.pid, how: 'killed by signal SIGKILL', signal: 'SIGKILL', exitCode: null, owner: 'you' })]);
   expect(listed.stale.filter((s: { port: number }) => s.port === inst.port)).toEqual([]);
   expect(listed.live.filter((s: { port: number }) => s.port === inst.port)).toEqual([]);
 
   const stop = await call(h, 'stop_instance', {});
-  console.log(`KILLED GAME: stop_instance → ${stop.text}`);
+  reportFigures('evidence', `KILLED GAME: stop_instance → ${stop.text}`);
   expect(stop.json).toEqual({ port: inst.port, stopped: true, how: 'had already exited (signal SIGKILL)' });
   const log = (await call(h, 'instance_log', {})).json;
   expect(log).toMatchObject({ port: inst.port, running: false, exited: { how: 'killed by signal SIGKILL' } });
@@ -137,7 +138,7 @@ test('behind a wrapper: `cd dir && game` runs the game itself (its own SIGKILL);
   const rec = await exitedOn(m, under.port);
   expect(rec).toMatchObject({ exitCode: null, signal: null, wrapper: { pid: wrapperPid, exitCode: 2, signal: null }, how: 'exited (status unknown; its launch wrapper reported code 2)' });
   const got = await gameCall(m, under.port, 'get_state');
-  console.log(`UNDER make: ${got.text.split('\n')[0]}`);
+  reportFigures('evidence', `UNDER make: ${got.text.split('\n')[0]}`);
   expect(got.text).toMatch(new RegExp(`^GameExited: The game on port ${under.port} \\(Crate Stack, pid ${under.pid}\\) exited \\(its own exit status cannot be read under the wrapper that launched it, pid ${wrapperPid}, which reported code 2\\) at `));
   expect(got.text).not.toMatch(/exited with code 2/);
   expect((await call(m, 'stop_instance', { port: under.port })).json.how).toBe('had already exited (exit status unknown; its launch wrapper reported code 2)');
@@ -177,7 +178,7 @@ test('a game that crashes during wait_for fails the wait with GameExited at once
   setTimeout(() => process.kill(inst.pid, 'SIGKILL'), 800);
   const r = await waiting;
   const took = Date.now() - t0;
-  console.log(`CRASH IN wait_for (${took} ms): ${r.text.split('\n')[0]}`);
+  reportFigures('evidence', `CRASH IN wait_for (${took} ms): ${r.text.split('\n')[0]}`);
   expect(r.isError).toBe(true);
   expect(r.text).toMatch(new RegExp(`^GameExited: The game on port ${inst.port} .* was killed by signal SIGKILL`));
   expect(took).toBeLessThan(8000);
@@ -226,7 +227,7 @@ test('a launch of several where one fails fails as a whole, with that failure\'s
   const { cwd } = await project(5);
   const h = await suite.open(cwd, ['--no-scan']);
   const r = await call(h, 'launch_instance', { profile: 'laggard', count: 3 }, 90000);
-  console.log(`FAILED LAUNCH OF 3:\n${r.text}`);
+  reportFigures('evidence', `FAILED LAUNCH OF 3:\n${r.text}`);
   expect(r.isError).toBe(true);
   const lines = r.text.split('\n');
   expect(lines[0]).toMatch(/^BridgeUsageError: Launch failed on port \d+ \(profile laggard, index [12]\): the game did not answer \/health within 6000ms\.$/);
@@ -257,7 +258,7 @@ test('a game that died while no daemon was running is recorded by the next daemo
   process.kill(inst.pid, 'SIGKILL');
   await waitGone(inst.pid, 5000);
   const got = await call(h, 'call_tool', { name: 'get_state' }, 60000); // the proxy starts a new daemon
-  console.log(`DIED WHILE NO DAEMON RAN: ${got.text.split('\n')[0]}`);
+  reportFigures('evidence', `DIED WHILE NO DAEMON RAN: ${got.text.split('\n')[0]}`);
   expect(got.text).toMatch(
     new RegExp(`^GameExited: The game on port ${inst.port} \\(Crate Stack, pid ${inst.pid}\\) exited while no bridge daemon was watching it some time after \\S+Z, after running at least [\\d.]+s; the last command it confirmed was #1 'start'`),
   );

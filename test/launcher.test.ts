@@ -312,7 +312,7 @@ test('missing and malformed gamebridge.json: the error says where it looked and 
   }
   expect(err?.kind).toBe('BridgeUsageError');
   for (const d of [cwd, join(home, 'nowhere'), home, '/']) expect(err?.message).toContain(d);
-  expect(err?.message).toContain('game-bridge-mcp init');
+  expect(err?.message).toMatch(/`(game-bridge-mcp|node \S+\/dist\/proxy\/main\.js) init` writes a template/);
 
   const explicit = join(home, 'missing', 'gamebridge.json');
   expect(() => findDeclaration({ cwd, configPath: explicit })).toThrow(explicit);

@@ -86,38 +86,38 @@ describe('ManifestCache', () => {
     expect(srv.toolsHits).toBe(2);
   });
 
-  test('frame going backwards drops the cache and bumps the epoch', async () => {
+  test('a proven restart (lower frame, asked after a higher one arrived) drops the cache; a late reply does not', async () => {
     srv = await toolsServer({ status: 200, body: manifestWith('drop') });
     client = new GameClient(srv.port);
     const cache = new ManifestCache();
+    const at = (frame: number, sentAt: number, receivedAt: number) => cache.restarts.note(srv.port, { frame, sentAt, receivedAt });
     await cache.get(client);
-    expect(cache.noteFrame(srv.port, 100)).toBe(false);
-    expect(cache.noteFrame(srv.port, 150)).toBe(false);
-    expect(cache.lastFrame(srv.port)).toBe(150);
+    expect(at(100, 1, 2)).toBe(false);
+    expect(at(150, 3, 4)).toBe(false);
+    expect(at(120, 2.5, 5)).toBe(false); // asked before 150 arrived: merely slower
     await cache.get(client);
     expect(srv.toolsHits).toBe(1);
-    expect(cache.epoch(srv.port)).toBe(0);
-    expect(cache.noteFrame(srv.port, 3)).toBe(true);
-    expect(cache.epoch(srv.port)).toBe(1);
-    expect(cache.lastFrame(srv.port)).toBe(3);
+    expect(cache.restarts.highest(srv.port)).toBe(150);
+    expect(at(3, 6, 7)).toBe(true);
+    expect(cache.restarts.highest(srv.port)).toBe(3);
     expect(cache.settled(srv.port)).toBeUndefined();
     await cache.get(client);
     expect(srv.toolsHits).toBe(2);
-    expect(cache.noteFrame(srv.port, 'garbage')).toBe(false);
-    expect(cache.epoch(srv.port)).toBe(1);
+    expect(at(140, 5.5, 8)).toBe(false); // asked before the restart was seen: maybe the old process
+    expect(cache.restarts.generation(srv.port)).toBe(0);
   });
 
   test('a registry pid change drops the cache; the same pid does not', async () => {
     srv = await toolsServer({ status: 200, body: manifestWith('drop') });
     client = new GameClient(srv.port);
     const cache = new ManifestCache();
-    cache.notePid(srv.port, 1000);
+    cache.restarts.notePid(srv.port, 1000);
     await cache.get(client);
-    expect(cache.notePid(srv.port, 1000)).toBe(false);
+    expect(cache.restarts.notePid(srv.port, 1000)).toBe(false);
     await cache.get(client);
     expect(srv.toolsHits).toBe(1);
-    expect(cache.notePid(srv.port, 2000)).toBe(true);
-    expect(cache.epoch(srv.port)).toBe(1);
+    expect(cache.restarts.notePid(srv.port, 2000)).toBe(true);
+    expect(cache.restarts.generation(srv.port)).not.toBe(0);
     await cache.get(client);
     expect(srv.toolsHits).toBe(2);
   });

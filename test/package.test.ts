@@ -9,6 +9,7 @@
  * says so and skips instead of reaching the network. Warm the cache once with
  * `npm i --prefer-offline` of the tarball (and `npm i @anthropic-ai/claude-code@<CLAUDE_CODE>`).
  */
+import { reportFigures } from './helpers/fault.js';
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -73,7 +74,7 @@ test('the tarball holds the bin, the daemon bundle, the kits and the docs, and n
     expect(files).toContain(f);
   }
   expect(files.filter((f) => /^package\/(test|bench)\/|^package\/dist\/(test|bench)\/|\.test\.|\.map$/.test(f))).toEqual([]);
-  console.log(`PACKAGE ${tarball.split('/').pop()}: ${files.length} files`);
+  reportFigures('evidence', `PACKAGE ${tarball.split('/').pop()}: ${files.length} files`);
 });
 
 test('installed globally: --version from another directory, then demo drives the bundled game', async () => {
@@ -84,7 +85,7 @@ test('installed globally: --version from another directory, then demo drives the
   expect(version.out.trim()).toMatch(/^\d+\.\d+\.\d+/);
   const range = await freeRange(3);
   const demo = await run(prefixBin!, ['demo', '--port-range', `${range[0]}-${range[2]}`], { cwd: elsewhere });
-  console.log(`INSTALLED DEMO (exit ${demo.code}):\n${demo.out}`);
+  reportFigures('evidence', `INSTALLED DEMO (exit ${demo.code}):\n${demo.out}`);
   expect(demo.out).toContain(join(work, 'prefix')); // it launched the installed copy's game
   expect(demo.out).toMatch(/stop_instance: port \d+ stopped/);
   expect(demo.code).toBe(0);
@@ -115,10 +116,14 @@ test('registered with Claude Code (temp HOME), the installed bin shows ✔ Conne
   const env = { HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
   const added = await run(claude, ['mcp', 'add', '-s', 'user', 'gb', '--', prefixBin!], { env, timeoutMs: 60000 });
   expect(added.code).toBe(0);
+  // README's line for a clone, `claude mcp add -s user game-bridge -- node "$PWD/dist/proxy/main.js"`, run in the clone
+  const fromClone = await run('bash', ['-c', `${claude} mcp add -s user game-bridge -- node "$PWD/dist/proxy/main.js"`], { cwd: ROOT, env, timeoutMs: 60000 });
+  expect(fromClone.code).toBe(0);
   // `claude mcp list` exits 0 whatever the health: read what it says.
   const listed = await run(claude, ['mcp', 'list'], { env, timeoutMs: 120000 });
-  console.log(`CLAUDE MCP LIST:\n${listed.out}`);
+  reportFigures('evidence', `CLAUDE MCP LIST:\n${listed.out}`);
   expect(listed.out).toMatch(new RegExp(`gb: ${prefixBin!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+- ✔ Connected`));
+  expect(listed.out).toMatch(new RegExp(`game-bridge: node ${join(ROOT, 'dist', 'proxy', 'main.js').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+- ✔ Connected`));
 }, 300000);
 
 test("a project that installed the tarball imports 'game-bridge-mcp/game'", async () => {
@@ -132,5 +137,5 @@ test("a project that installed the tarball imports 'game-bridge-mcp/game'", asyn
   expect(r.code).toBe(0);
   const exports = JSON.parse(r.out.trim().split('\n').pop()!) as string[];
   expect(exports.length).toBeGreaterThan(0);
-  console.log(`game-bridge-mcp/game exports: ${exports.join(', ')}`);
+  reportFigures('evidence', `game-bridge-mcp/game exports: ${exports.join(', ')}`);
 }, 300000);

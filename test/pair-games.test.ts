@@ -3,10 +3,10 @@
  * gets the right answer, an unsafe one is answered with CallInterrupted and reaches the game
  * exactly once, and a launched game outlives its client and the daemon and is re-adopted.
  */
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { gameState } from './helpers/fault.js';
+import { gameState, unreadBytesAt } from './helpers/fault.js';
 import { fixtureGame, fixtureHealth, getJson, startFixture } from './helpers/fixture-game.js';
 import { call, gameCall } from './helpers/mcp.js';
 import { pairSuite } from './helpers/pair.js';
@@ -42,15 +42,6 @@ test('a safe call in flight (wait_for) survives kill -9 of the daemon and gets t
   expect((await fixtureGame(port)).bumps.y).toBe(1);
   expect(await daemonPid(first)).not.toBe(first);
 });
-
-/** Bytes sent to the game on `port` that it has not read yet (ss: Recv-Q of its accepted sockets). */
-function unreadBytesAt(port: number): number {
-  const out = execFileSync('ss', ['-tnH', 'state', 'established', `( sport = :${port} )`], { encoding: 'utf8' });
-  return out
-    .split('\n')
-    .filter((l) => l.trim())
-    .reduce((sum, l) => sum + Number(l.trim().split(/\s+/)[0]), 0);
-}
 
 for (const [what, gameArgs, via] of [
   ['a tool of its manifest', [], 'manifest'],

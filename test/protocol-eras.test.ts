@@ -5,13 +5,14 @@ import { join } from 'node:path';
  */
 import { writeProject } from './helpers/project.js';
 import type { Client } from '@modelcontextprotocol/client';
-import { CLI, Reaper, removeDir, tempHome, waitGone } from './helpers/procs.js';
+import { CLI, Reaper, removeDir, startExampleGame, tempHome, waitFor } from './helpers/procs.js';
 import { freePort, freeRange } from './helpers/ports.js';
 import { createServer, type Server } from 'node:net';
 import { endHttpDaemon, startHttpDaemon, type HttpDaemon } from './helpers/http-daemon.js';
 import { httpClientV2, stdioClient, toolJson, type EraMode } from './helpers/v2-client.js';
-import { daemonFacts, liveDaemon, sleep } from './helpers/fault.js';
-import { discoverResult } from '../shared/server-identity.js';
+import { daemonFacts, gameState, liveDaemon, sleep, unreadBytesAt } from './helpers/fault.js';
+import { discoverResult, INSTRUCTIONS } from '../shared/server-identity.js';
+import { BRIDGE_TOOL_NAMES } from '../daemon/game/manifest.js';
 
 const reaper = new Reaper();
 const clients: Client[] = [];
@@ -158,3 +159,29 @@ test('a 2026 wait_for in flight when the daemon is killed is re-sent (safe) and 
   expect((await liveDaemon(home, pid)).pid).not.toBe(pid);
   await toolJson(client, 'stop_instance', { port: game.port });
 });
+
+test("the instructions the proxy can answer with name every tool of the bridge toolset", () => {
+  for (const name of BRIDGE_TOOL_NAMES) expect(INSTRUCTIONS).toContain(name);
+});
+
+test('a 2026 unsafe call acked before kill -9 is answered CallInterrupted and reaches the game exactly once', async () => {
+  const port = await freePort();
+  await startExampleGame(reaper, port, [], env());
+  const { client, transport } = await stdioClient('modern', env());
+  reaper.track(transport.pid ?? undefined);
+  clients.push(client);
+  const peek = await toolJson(client, 'call_tool', { port, name: 'peek' }); // the manifest is cached: the replay verdict reads it
+  expect(peek.via).toBe('manifest');
+  const { pid } = await liveDaemon(home);
+  const frozen = (await (await fetch(`http://127.0.0.1:${port}/command?cmd=freeze&ms=4000`)).json()) as { accepted: boolean };
+  expect(frozen.accepted).toBe(true);
+  const bumping = client.callTool({ name: 'call_tool', arguments: { port, name: 'bump', arguments: { tag: 'x' } } });
+  // acked before it runs: once it waits unread at the frozen game, it is in flight
+  await waitFor('the bump waiting at the frozen game', () => unreadBytesAt(port) > 0, 3000);
+  process.kill(pid, 'SIGKILL');
+  const res = (await bumping) as { content: Array<{ text: string }> };
+  expect(res.content[0].text).toMatch(/^CallInterrupted: /);
+  await waitFor('the bump applied after the freeze', async () => (await gameState(port)).game.bumps.x === 1, 20000);
+  await toolJson(client, 'call_tool', { port, name: 'bump', arguments: { tag: 'after' } });
+  expect((await gameState(port)).game.bumps).toEqual({ x: 1, after: 1 }); // a re-sent bump would have arrived before 'after'
+}, 90000);

@@ -110,7 +110,9 @@ test('`game-bridge-mcp stop` leaves zero game processes and zero registry entrie
   expect(readdirSync(join(suite.home, 'instances')).length).toBe(2);
   const daemonPid = daemonJson()!.pid;
   await h.close();
-  await run(process.execPath, [CLI, 'stop'], { env: { ...process.env, ...suite.env } });
+  const said = await run(process.execPath, [CLI, 'stop'], { env: { ...process.env, ...suite.env } });
+  // the person is told which games went with the daemon
+  for (const g of games) expect(said.stdout).toContain(`stopped game Epsilon on port ${g.port} (pid ${g.pid})`);
   expect(await waitGone(daemonPid, 15000)).toBe(true);
   for (const g of games) expect(await waitGone(g.pid, 5000)).toBe(true);
   // nothing left in the games' process groups either (the --child grandchildren)

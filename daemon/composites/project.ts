@@ -32,12 +32,19 @@ export async function loadCompositesModule(file: string): Promise<Composite[]> {
   return list;
 }
 
+/** A project's composites lookup, and what went wrong the last time it loaded (for the agent). */
+export interface ProjectComposites {
+  (): Promise<Composite[]>;
+  problem(): string | undefined;
+}
+
 /** The composites lookup for one session: its gamebridge.json's module, if any. */
-export function projectComposites(config: SessionConfig, log: (line: string) => void = (l) => process.stderr.write(l + '\n')): () => Promise<Composite[]> {
-  let lastError = '';
+export function projectComposites(config: SessionConfig, log: (line: string) => void = (l) => process.stderr.write(l + '\n')): ProjectComposites {
+  let problem: string | undefined;
+  let explained = '';
   // The declaration lookup walks directories: re-done at most once a second, not per call.
   let found: { at: number; file?: string } = { at: 0 };
-  return async () => {
+  const lookup = async () => {
     if (Date.now() - found.at > 1000) {
       let file: string | undefined;
       try {
@@ -50,12 +57,47 @@ export function projectComposites(config: SessionConfig, log: (line: string) => 
     const file = found.file;
     if (!file) return [];
     try {
-      return await loadCompositesModule(file);
+      const list = await loadCompositesModule(file);
+      problem = undefined;
+      explained = '';
+      return list;
     } catch (e) {
-      const msg = `composites module ${file} failed to load: ${(e as Error).message}`;
-      if (msg !== lastError) log(msg);
-      lastError = msg;
+      // Explained once per version of the file (finding a syntax error's line costs a process).
+      const version = `${file}@${mtimeOf(file)}`;
+      if (version !== explained) {
+        explained = version;
+        problem = `The composites module ${file} failed to load: ${(e as Error).message}. Fix it; the next call loads it again.`;
+        problem = `The composites module ${file} failed to load: ${await whereItFailed(file, e)}. Fix it; the next call loads it again.`;
+        log(problem);
+      }
       return [];
     }
   };
+  return Object.assign(lookup, { problem: () => problem });
+}
+
+/** The failure with its line: a SyntaxError from import() carries none, so `node --check` is asked for it. */
+async function whereItFailed(file: string, e: unknown): Promise<string> {
+  const err = e as Error;
+  const line = (text: string) => new RegExp(`${escapeRegExp(file)}:(\\d+)`).exec(text)?.[1];
+  if (err.name !== 'SyntaxError') {
+    const at = line(err.stack ?? '');
+    return `${err.name}: ${err.message}${at ? ` (line ${at})` : ''}`;
+  }
+  const { execa } = await import('execa');
+  const check = await execa(process.execPath, ['--check', file], { reject: false, timeout: 5000 });
+  const at = line(check.stderr);
+  return `SyntaxError: ${err.message}${at ? ` (line ${at})` : ''}`;
+}
+
+function mtimeOf(file: string): number {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -18,8 +18,13 @@ export class CompositeRegistry {
   constructor(
     private builtIn: Composite[] = [],
     /** the project module's composites, re-read on every lookup so edits apply at once */
-    private project: () => Promise<Composite[]> = async () => [],
+    private project: (() => Promise<Composite[]>) & { problem?: () => string | undefined } = async () => [],
   ) {}
+
+  /** Why the project's composites module did not load the last time it was read (said to the agent, not only logged). */
+  problem(): string | undefined {
+    return this.project.problem?.();
+  }
 
   async all(): Promise<Composite[]> {
     const fromProject = await this.project();

@@ -24,7 +24,8 @@ export interface CompositeDeps {
   port: number;
   client: GameClient;
   timeoutMs: number;
-  onFrame: (f: number) => void;
+  /** the port's process generation (a change fails a pending sync) */
+  generation: () => number;
   manifest: () => Promise<Manifest>;
   call: (tool: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
   signal: AbortSignal;
@@ -42,7 +43,7 @@ export async function runComposite(c: Composite, args: Record<string, unknown>, 
     state: () => deps.client.state(),
     health: () => deps.client.health(),
     command: (cmd, a = {}) => deps.client.command(cmd, a),
-    commandAndSync: (cmd, a = {}) => commandAndSync(deps.client, cmd, a, { timeoutMs: deps.timeoutMs, onFrame: deps.onFrame, signal: deps.signal }),
+    commandAndSync: (cmd, a = {}) => commandAndSync(deps.client, cmd, a, { timeoutMs: deps.timeoutMs, generation: deps.generation, signal: deps.signal }),
     call: (tool, a = {}) => deps.call(tool, a),
     manifest: deps.manifest,
     summarise,

@@ -86,7 +86,7 @@ const text = (v: unknown): string | null => (typeof v === 'string' && v ? v : ty
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 export async function listInstances(opts: ListOptions): Promise<ListResult> {
-  const { config, cache } = opts;
+  const { config } = opts;
   const reg = config.registry ? await readRegistry(config.registryDir) : { entries: [], skipped: 0, skippedFiles: [] };
   const byPort = new Map<number, RegistryEntry[]>();
   for (const e of reg.entries) byPort.set(e.port, [...(byPort.get(e.port) ?? []), e]);
@@ -140,8 +140,9 @@ async function reportStale(result: ListResult, e: RegistryEntry, detail: string 
 async function describeLive(opts: ListOptions, probe: Extract<Probe, { kind: 'live' }>, discovery: LiveInstance['discovery'], entry?: RegistryEntry): Promise<LiveInstance> {
   const { port } = probe;
   const { cache, config } = opts;
-  cache.noteFrame(port, probe.health.frame);
-  if (entry) cache.notePid(port, entry.pid);
+  const frame = probe.health.frame;
+  if (typeof frame === 'number') cache.restarts.note(port, { frame, sentAt: probe.sentAt, receivedAt: probe.receivedAt });
+  if (entry) cache.restarts.notePid(port, entry.pid);
   const client = opts.clients(port);
   const warnings: string[] = [];
   const why = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -156,7 +157,6 @@ async function describeLive(opts: ListOptions, probe: Extract<Probe, { kind: 'li
       return undefined;
     }),
   ]);
-  if (state) cache.noteFrame(port, state.frame);
 
   const launched = opts.launched?.(port);
   const ui = state && typeof state.ui === 'object' && state.ui !== null ? (state.ui as Record<string, unknown>) : undefined;

@@ -1,10 +1,11 @@
 /**
- * Per-port manifest cache, plus the per-port restart detector other modules read.
+ * Per-port manifest cache (docs/CONTRACT.md), plus the port's restart watch (./restarts.ts) other
+ * modules read.
  *
- * A port's caches are dropped when (1) its frame goes backwards, (2) a call_tool name is missing
- * (the caller calls invalidate() and refetches once), (3) its registry pid changes. Each detected
- * restart bumps the port's epoch, so a module holding something tied to one game process (a
- * pending command id) can tell the process changed under it.
+ * A port's manifest is dropped when (1) a new process is proven there (a frame lower than one
+ * already seen before the request left, or another pid in the registry, or the launcher
+ * starting or losing the game), (2) a call_tool name is missing (the caller calls invalidate()
+ * and refetches once).
  *
  * `--manifest FILE` is used only when the game answers 404 on /tools: the file exists for games
  * that cannot serve a manifest, and a game that does serve one knows its own commands better
@@ -14,6 +15,7 @@ import { readFile } from 'node:fs/promises';
 import { isBridgeError } from '../../shared/errors.js';
 import type { GameClient } from './client.js';
 import { fallbackManifest, normaliseManifest, type Manifest } from './manifest.js';
+import { RestartWatch } from './restarts.js';
 
 /** A manifest file bigger than this is refused (it is a command list, not data). */
 const MAX_MANIFEST_FILE_BYTES = 4 * 1024 * 1024;
@@ -27,9 +29,6 @@ export interface ManifestOptions {
 }
 
 interface PortState {
-  lastFrame?: number;
-  pid?: number;
-  epoch: number;
   /** manifest promises keyed by manifestPath ('' for none): a session's --manifest is its own */
   manifests: Map<string, Promise<Manifest>>;
   /** the same, once resolved: read synchronously (replay verdicts); dropped with them */
@@ -39,11 +38,17 @@ interface PortState {
 
 export class ManifestCache {
   private ports = new Map<number, PortState>();
+  /** every frame reading of every port goes here (GameClient reports them) */
+  readonly restarts = new RestartWatch();
+
+  constructor() {
+    this.restarts.onRestart((port) => this.invalidate(port));
+  }
 
   private port(port: number): PortState {
     let s = this.ports.get(port);
     if (!s) {
-      s = { epoch: 0, manifests: new Map(), settled: new Map() };
+      s = { manifests: new Map(), settled: new Map() };
       this.ports.set(port, s);
     }
     return s;
@@ -96,57 +101,16 @@ export class ManifestCache {
     );
   }
 
-  /**
-   * Record a frame seen on a port. A frame lower than the last one means a new process answers
-   * there: every cache for the port is dropped and its epoch bumps. Returns true on a restart.
-   */
-  noteFrame(port: number, frame: unknown): boolean {
-    if (typeof frame !== 'number' || !Number.isFinite(frame)) return false;
-    const s = this.port(port);
-    const restarted = s.lastFrame !== undefined && frame < s.lastFrame;
-    s.lastFrame = frame;
-    if (restarted) this.restart(s);
-    return restarted;
-  }
-
-  lastFrame(port: number): number | undefined {
-    return this.ports.get(port)?.lastFrame;
-  }
-
-  /** Increments on every restart detected on this port (0 until the first). */
-  epoch(port: number): number {
-    return this.ports.get(port)?.epoch ?? 0;
-  }
-
-  /** Record the pid the registry names for a port; a different pid than before is a restart. */
-  notePid(port: number, pid: unknown): boolean {
-    if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return false;
-    const s = this.port(port);
-    const changed = s.pid !== undefined && s.pid !== pid;
-    s.pid = pid;
-    if (changed) {
-      s.lastFrame = undefined; // the new process counts from its own start
-      this.restart(s);
-    }
-    return changed;
-  }
-
   /** Drop the port's manifest (a call_tool name missing from it: refetch once). */
   invalidate(port: number): void {
     this.ports.get(port)?.manifests.clear();
     this.ports.get(port)?.settled.clear();
   }
 
-  /** Forget everything about a port (the instance is gone). */
+  /** The launcher started or lost the game on the port: forget it, and tell the restart watch. */
   forget(port: number): void {
     this.ports.delete(port);
-  }
-
-  /** A new process answers on the port: what we knew of the old one goes. */
-  private restart(s: PortState): void {
-    s.manifests.clear();
-    s.settled.clear();
-    s.epoch++;
+    this.restarts.changed(port);
   }
 }
 

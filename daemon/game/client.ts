@@ -7,7 +7,9 @@
  * the contract → NotAGameSurface; a refusal → CommandRejected.
  */
 import http from 'node:http';
+import net from 'node:net';
 import { commandRejected, gameOffline, notAGameSurface, usageError, type BridgeError } from '../../shared/errors.js';
+import type { FrameReading } from './restarts.js';
 
 export const HOST = '127.0.0.1';
 /** A /state bigger than this is refused rather than buffered (a game may send 50 MB). */
@@ -32,18 +34,24 @@ export interface GameClientOptions {
   timeoutMs?: number;
   /** shown in GameOffline ("make run PORT={port}") */
   launchHint?: string;
+  /** told of every answer that carried a frame, with its timing (restart detection) */
+  onReading?: (reading: FrameReading) => void;
 }
 
 interface RawAnswer {
   status: number;
   contentType: string;
   body: Buffer;
+  /** performance.now() when the request was made, and when its answer was complete */
+  sentAt: number;
+  receivedAt: number;
 }
 
 export class GameClient {
   readonly agent: http.Agent;
   timeoutMs: number;
   launchHint?: string;
+  private readonly onReading?: (reading: FrameReading) => void;
 
   constructor(
     readonly port: number,
@@ -51,6 +59,7 @@ export class GameClient {
   ) {
     this.timeoutMs = opts.timeoutMs ?? 5000;
     this.launchHint = opts.launchHint;
+    this.onReading = opts.onReading;
     this.agent = new http.Agent({ keepAlive: true, maxSockets: 8, keepAliveMsecs: 1000 });
   }
 
@@ -60,6 +69,7 @@ export class GameClient {
 
   /** GET path → raw answer. Connection failures become GameOffline. */
   async get(path: string, timeoutMs = this.timeoutMs, signal?: AbortSignal): Promise<RawAnswer> {
+    const sentAt = performance.now();
     return new Promise<RawAnswer>((resolve, reject) => {
       let settled = false;
       const fail = (e: BridgeError) => {
@@ -92,7 +102,8 @@ export class GameClient {
             if (settled) return;
             settled = true;
             clearTimeout(deadline);
-            resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) });
+            const receivedAt = performance.now();
+            resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks), sentAt, receivedAt });
           });
           res.on('error', () => fail(notAGameSurface(this.port, `GET ${path.split('?')[0]} broke off mid-answer`)));
           res.on('aborted', () => fail(notAGameSurface(this.port, `GET ${path.split('?')[0]} broke off mid-answer`)));
@@ -105,7 +116,13 @@ export class GameClient {
       req.on('error', (err: NodeJS.ErrnoException) => {
         if (signal?.aborted) return fail(usageError('The request was cancelled.'));
         if (err.code === 'ECONNRESET' || err.code === 'EPIPE') {
-          return fail(notAGameSurface(this.port, `GET ${path.split('?')[0]} closed the connection without answering`));
+          // A game killed mid-request resets its sockets too: only a port that still accepts
+          // connections is "something that is not a game"; a closed one is a game that went away.
+          const route = path.split('?')[0];
+          void portAccepts(this.port).then((open) =>
+            fail(open ? notAGameSurface(this.port, `GET ${route} closed the connection without answering`) : gameOffline(this.port, this.launchHint, undefined, route, 'exited')),
+          );
+          return;
         }
         fail(gameOffline(this.port, this.launchHint));
       });
@@ -122,6 +139,8 @@ export class GameClient {
     } catch {
       throw notAGameSurface(this.port, `GET ${route} returned HTTP ${ans.status} that is not JSON`);
     }
+    const frame = (json as { frame?: unknown } | null)?.frame;
+    if (this.onReading && typeof frame === 'number' && Number.isFinite(frame)) this.onReading({ frame, sentAt: ans.sentAt, receivedAt: ans.receivedAt });
     if (ans.status < 200 || ans.status >= 300) {
       // A refusal from /command may come with a 4xx and a JSON body: let the caller read it.
       if (route === '/command' && json && typeof json === 'object') return { status: ans.status, json };
@@ -186,4 +205,18 @@ export class GameClient {
   close(): void {
     this.agent.destroy();
   }
+}
+
+/** Does anything accept a TCP connection on the port (within 300 ms)? */
+function portAccepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = net.connect({ host: HOST, port });
+    const done = (open: boolean) => {
+      sock.destroy();
+      resolve(open);
+    };
+    sock.setTimeout(300, () => done(true));
+    sock.once('connect', () => done(true));
+    sock.once('error', () => done(false));
+  });
 }

@@ -93,7 +93,9 @@ export class McpHttpRoute {
   private async openSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const id = randomUUID();
     const session = this.host.open(`http-${id}`);
-    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => id });
+    // Plain JSON answers, not an SSE stream per POST: about a quarter less CPU per call (bench item 9);
+    // what is lost is progress notifications during a call. Notifications outside calls use the GET stream.
+    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => id, enableJsonResponse: true });
     const server = session.buildServer();
     const entry: LegacySession = { transport, session, lastSeen: Date.now(), streams: 0 };
     server.onclose = () => this.endSession(id, entry);

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parsePortList } from '../../shared/config.js';
 import { isBridgeError, usageError } from '../../shared/errors.js';
+import { selfCommand } from '../../shared/self-command.js';
 import { parseEnv, parseProfiles, type LaunchProfile } from './profiles.js';
 
 export const DECLARATION_FILE = 'gamebridge.json';
@@ -35,15 +36,15 @@ export interface LaunchDeclaration {
   composites?: string;
 }
 
-const HOW_TO_CREATE =
-  'Create one in your project root (`game-bridge-mcp init` writes a template), or name one with --config / GAME_BRIDGE_CONFIG.';
+/** Computed when needed: it looks at PATH. */
+const howToCreate = () => `Create one in your project root (\`${selfCommand()} init\` writes a template), or name one with --config / GAME_BRIDGE_CONFIG.`;
 
 export function findDeclaration(opts: { cwd: string; configPath?: string }): LaunchDeclaration {
   if (opts.configPath) {
     let file = resolve(opts.cwd, opts.configPath);
     if (existsSync(file) && statSync(file).isDirectory()) file = join(file, DECLARATION_FILE);
     if (!existsSync(file)) {
-      throw usageError(`The launch declaration ${file} (from --config / GAME_BRIDGE_CONFIG) does not exist. ${HOW_TO_CREATE}`, { file });
+      throw usageError(`The launch declaration ${file} (from --config / GAME_BRIDGE_CONFIG) does not exist. ${howToCreate()}`, { file });
     }
     return readDeclaration(file);
   }
@@ -57,12 +58,12 @@ export function findDeclaration(opts: { cwd: string; configPath?: string }): Lau
     if (up === dir) break;
     dir = up;
   }
-  throw usageError(`No ${DECLARATION_FILE} found. Looked in: ${looked.join(', ')}. ${HOW_TO_CREATE}`, { looked });
+  throw usageError(`No ${DECLARATION_FILE} found. Looked in: ${looked.join(', ')}. ${howToCreate()}`, { looked });
 }
 
 export function readDeclaration(file: string): LaunchDeclaration {
   const bad = (field: string, why: string) =>
-    usageError(`${file}: ${field} ${why}. Fix the file (see \`game-bridge-mcp init\` for a template).`, { file, field });
+    usageError(`${file}: ${field} ${why}. Fix the file (see \`${selfCommand()} init\` for a template).`, { file, field });
   let raw: unknown;
   // Only a regular file of sane size: the path may come from a tool argument, and reading
   // /dev/zero or a FIFO would block the daemon for every client.
@@ -70,15 +71,15 @@ export function readDeclaration(file: string): LaunchDeclaration {
   try {
     st = statSync(file);
   } catch (e) {
-    throw usageError(`${file} cannot be read (${(e as Error).message}). ${HOW_TO_CREATE}`, { file });
+    throw usageError(`${file} cannot be read (${(e as Error).message}). ${howToCreate()}`, { file });
   }
   if (!st.isFile() || st.size > MAX_DECLARATION_BYTES) {
-    throw usageError(`${file} is not a gamebridge.json (${st.isFile() ? `larger than ${MAX_DECLARATION_BYTES} bytes` : 'not a regular file'}). ${HOW_TO_CREATE}`, { file });
+    throw usageError(`${file} is not a gamebridge.json (${st.isFile() ? `larger than ${MAX_DECLARATION_BYTES} bytes` : 'not a regular file'}). ${howToCreate()}`, { file });
   }
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw usageError(`${file} is not valid JSON (${(e as Error).message}). Fix the file (see \`game-bridge-mcp init\` for a template).`, { file });
+    throw usageError(`${file} is not valid JSON (${(e as Error).message}). Fix the file (see \`${selfCommand()} init\` for a template).`, { file });
   }
   if (!isObject(raw)) throw bad('the top level', 'must be a JSON object');
   const dir = dirname(file);

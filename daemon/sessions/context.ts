@@ -70,7 +70,8 @@ export class SessionContext implements ToolContext {
     return this.state.cache.settled(port, { manifestPath: this.config.manifestPath });
   }
 
-  noteFrame(port: number, frame: number): void {
-    this.state.cache.noteFrame(port, frame);
+  /** Changes when another process is known to answer on `port` (see game/restarts.ts). */
+  generation(port: number): () => number {
+    return () => this.state.cache.restarts.generation(port);
   }
 }

@@ -4,8 +4,11 @@
  *
  * Fallbacks: a game without `completedCommandId` → wait for `frame` to advance by two
  * ("frames-advanced"); `close` → wait for the port to go quiet. A command id belongs to one
- * game process, so a frame going backwards mid-wait fails with CallInterrupted instead of
- * trusting a new process's counter.
+ * game process, so a new process mid-wait fails with CallInterrupted instead of trusting its
+ * counter. What counts as a new process here: a frame lower than one this call already saw
+ * (its requests go one after another, so the same process can only show more), or the port's
+ * generation changing (another pid, the launcher starting or losing the game). Never another
+ * call's reply: under concurrency those arrive in any order (game/restarts.ts).
  */
 import { callInterrupted, commandTimeout, isBridgeError, isTimeout } from '../../shared/errors.js';
 import type { GameClient, State } from '../game/client.js';
@@ -28,39 +31,60 @@ export interface SyncResult extends Summary {
 export interface SyncOptions {
   timeoutMs: number;
   signal?: AbortSignal;
-  /** every frame seen, so caches can notice a restart */
-  onFrame?: (frame: number) => void;
   /** false: fire and forget (raw_command sync: false) */
   sync?: boolean;
-  /** the port's restart counter (ManifestCache.epoch): a change means another process answers now */
-  epoch?: () => number;
+  /** the port's process generation (RestartWatch.generation): a change means another process answers now */
+  generation?: () => number;
 }
 
-/** `what` names the interrupted call: "Command 'drop'" or "wait_for ui.screen". */
-export function restarted(port: number, what: string, from: number, to: number) {
-  return callInterrupted(
-    `${what} on port ${port}`,
-    `the game restarted while it was pending (frame went from ${from} back to ${to}), so its command id no longer means anything`,
-  );
+/**
+ * One call's view of its game process: the frames its own requests saw, in order, and the
+ * port's generation when it started. `check` throws CallInterrupted when another process
+ * answers now; `what` names the call: "Command 'drop'" or "wait_for ui.screen".
+ */
+export class ProcessWatch {
+  private lastFrame?: number;
+  private readonly generation0?: number;
+
+  constructor(
+    private readonly port: number,
+    private readonly what: string,
+    private readonly generation?: () => number,
+    firstFrame?: number,
+  ) {
+    this.generation0 = generation?.();
+    this.lastFrame = firstFrame;
+  }
+
+  get frame(): number | undefined {
+    return this.lastFrame;
+  }
+
+  /** A reply this call received (after the previous one): same process, or CallInterrupted. */
+  check(frame: number | undefined): void {
+    let why: string | undefined;
+    if (frame !== undefined && this.lastFrame !== undefined && frame < this.lastFrame) why = `frame went from ${this.lastFrame} back to ${frame}`;
+    else if (this.generation && this.generation() !== this.generation0) why = 'another process now answers on the port: its pid changed, or it was relaunched';
+    if (why) throw callInterrupted(`${this.what} on port ${this.port}`, `the game restarted while it was pending (${why}), so its command id no longer means anything`);
+    if (frame !== undefined) this.lastFrame = frame;
+  }
 }
 
 export async function commandAndSync(client: GameClient, cmd: string, args: Record<string, unknown>, opts: SyncOptions): Promise<SyncResult> {
   const started = Date.now();
   const ans = await client.command(cmd, args);
   const commandId = typeof ans.commandId === 'number' ? ans.commandId : undefined;
-  if (typeof ans.frame === 'number') opts.onFrame?.(ans.frame);
   if (opts.sync === false) {
     return { command: cmd, applied: false, commandId, confirmation: 'not-waited', polls: 0, frame: ans.frame, events: [] };
   }
   if (cmd === 'close') return waitPortQuiet(client, cmd, commandId, started, opts);
 
-  const epoch0 = opts.epoch?.();
-  let lastFrame = typeof ans.frame === 'number' ? ans.frame : undefined;
-  let baseFrame = lastFrame;
+  const watch = new ProcessWatch(client.port, `Command '${cmd}'`, opts.generation, typeof ans.frame === 'number' ? ans.frame : undefined);
+  let baseFrame = watch.frame;
   let polls = 0;
   for (let attempt = 0; ; attempt++) {
     const remaining = opts.timeoutMs - (Date.now() - started);
-    if (remaining <= 0) throw commandTimeout(cmd, client.port, opts.timeoutMs, lastFrame !== undefined ? ` (last frame seen: ${lastFrame})` : '');
+    if (remaining <= 0) throw commandTimeout(cmd, client.port, opts.timeoutMs, watch.frame !== undefined ? ` (last frame seen: ${watch.frame})` : '');
     if (opts.signal?.aborted) throw callInterrupted(`Command '${cmd}' on port ${client.port}`, 'the request was cancelled while waiting for the game');
     await sleep(Math.min(pollDelay(attempt), remaining), opts.signal);
     let state: State;
@@ -73,14 +97,8 @@ export async function commandAndSync(client: GameClient, cmd: string, args: Reco
     }
     polls++;
     const frame = frameOf(state);
-    if (frame !== undefined) {
-      opts.onFrame?.(frame); // first, so the caches learn of a restart too
-      if ((lastFrame !== undefined && frame < lastFrame) || opts.epoch?.() !== epoch0) {
-        throw restarted(client.port, `Command '${cmd}'`, lastFrame ?? frame, frame);
-      }
-      lastFrame = frame;
-      if (baseFrame === undefined) baseFrame = frame;
-    }
+    watch.check(frame);
+    if (baseFrame === undefined) baseFrame = frame;
     const completed = state.completedCommandId;
     if (typeof completed === 'number' && commandId !== undefined) {
       if (completed >= commandId) return done(state, 'completedCommandId');

@@ -8,7 +8,7 @@ import type { GameClient, State } from '../game/client.js';
 import { getPath, hasPath } from './path.js';
 import { pollDelay } from './poll.js';
 import { sleep } from '../../shared/sleep.js';
-import { restarted } from './command.js';
+import { ProcessWatch } from './command.js';
 import { frameOf } from './summary.js';
 
 export const OPERATORS = ['equals', 'notEquals', 'exists', 'gt', 'gte', 'lt', 'lte', 'contains', 'matches'] as const;
@@ -89,11 +89,10 @@ export function test(state: State, c: Condition): { ok: boolean; value: unknown 
 export async function waitFor(
   client: GameClient,
   c: Condition,
-  opts: { timeoutMs: number; signal?: AbortSignal; onFrame?: (f: number) => void; epoch?: () => number },
+  opts: { timeoutMs: number; signal?: AbortSignal; generation?: () => number },
 ): Promise<WaitResult> {
   const started = Date.now();
-  const epoch0 = opts.epoch?.();
-  let lastFrame: number | undefined;
+  const watch = new ProcessWatch(client.port, `wait_for ${c.path}`, opts.generation);
   let lastValue: unknown;
   let polls = 0;
   for (let attempt = 0; ; attempt++) {
@@ -108,20 +107,14 @@ export async function waitFor(
     }
     polls++;
     const frame = frameOf(state);
-    if (frame !== undefined) {
-      opts.onFrame?.(frame);
-      if ((lastFrame !== undefined && frame < lastFrame) || opts.epoch?.() !== epoch0) {
-        throw restarted(client.port, `wait_for ${c.path}`, lastFrame ?? frame, frame);
-      }
-      lastFrame = frame;
-    }
+    watch.check(frame);
     const r = test(state, c);
     lastValue = r.value;
     if (r.ok) return { matched: true, path: c.path, value: r.value, elapsedMs: Date.now() - started, frame, polls };
     const remaining = opts.timeoutMs - (Date.now() - started);
     if (remaining <= 0) {
       const condition = `${c.op}${c.op === 'exists' ? '' : ' ' + JSON.stringify(c.operand)}`;
-      throw waitTimeout(client.port, c.path, condition, opts.timeoutMs, lastValue, lastFrame);
+      throw waitTimeout(client.port, c.path, condition, opts.timeoutMs, lastValue, watch.frame);
     }
     await sleep(Math.min(pollDelay(attempt + 2), remaining), opts.signal);
   }

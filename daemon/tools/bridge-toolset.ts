@@ -18,7 +18,6 @@ const BRIDGE_TOOLS: Record<BridgeToolName, BridgeTool> = {
     const { port } = base;
     const state = await ctx.client(port).state(extra.signal);
     const frame = frameOf(state);
-    if (frame !== undefined) ctx.noteFrame(port, frame);
     if (args.path === undefined || args.path === null || args.path === '') return { json: { ...base, frame: frame ?? null, state } };
     if (typeof args.path !== 'string') throw usageError("get_state: 'path' must be a string like 'game.score'.");
     if (!hasPath(state, args.path)) {
@@ -36,7 +35,7 @@ const BRIDGE_TOOLS: Record<BridgeToolName, BridgeTool> = {
     const cond = conditionFrom(args);
     const timeoutMs = args.timeoutMs === undefined ? ctx.config.timeoutMs : Number(args.timeoutMs);
     if (!Number.isFinite(timeoutMs) || timeoutMs < 0 || timeoutMs > 600000) throw usageError('wait_for: timeoutMs must be 0-600000 milliseconds.');
-    const r = await waitFor(ctx.client(port), cond, { timeoutMs, signal: extra.signal, onFrame: (frame) => ctx.noteFrame(port, frame), epoch: () => ctx.cache.epoch(port) });
+    const r = await waitFor(ctx.client(port), cond, { timeoutMs, signal: extra.signal, generation: ctx.generation(port) });
     return { json: { ...base, matched: r.matched, path: r.path, value: r.value, elapsedMs: r.elapsedMs, frame: r.frame ?? null } };
   },
 
@@ -52,7 +51,6 @@ const BRIDGE_TOOLS: Record<BridgeToolName, BridgeTool> = {
 
   async health(ctx, base) {
     const h = await ctx.client(base.port).health();
-    if (typeof h.frame === 'number') ctx.noteFrame(base.port, h.frame);
     return { json: { ...base, ...h } };
   },
 

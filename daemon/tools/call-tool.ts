@@ -53,7 +53,7 @@ export async function callGameTool(ctx: ToolContext, port: number, name: string,
       port,
       client,
       timeoutMs: ctx.config.timeoutMs,
-      onFrame: (frame) => ctx.noteFrame(port, frame),
+      generation: ctx.generation(port),
       manifest: () => ctx.manifest(port),
       call: async (tool, a) => (await callGameTool(ctx, port, tool, a, extra, depth + 1)).json,
       signal: extra.signal,
@@ -87,7 +87,8 @@ export async function callGameTool(ctx: ToolContext, port: number, name: string,
       const known = [...new Set([...fromGame, ...fromManifest, ...composites])];
       const text =
         `The game on port ${port} does not know '${name}': ${e.data.reason || 'rejected'}. It accepts: ${known.join(', ')}. ` +
-        `Use describe_toolset {port: ${port}, toolset} for arguments.`;
+        `Use describe_toolset {port: ${port}, toolset} for arguments.` +
+        (ctx.composites.problem() ? ` (${ctx.composites.problem()})` : '');
       throw commandRejected(e.data.cmd, port, e.data.reason, known, text);
     }
     throw e;

@@ -31,6 +31,6 @@ export interface ToolContext {
   manifest(port: number): Promise<Manifest>;
   /** The manifest already fetched for `port`, without fetching (the replay verdict must not wait). */
   knownManifest(port: number): Manifest | undefined;
-  /** Record the frame the game on `port` reported: a frame going backwards means it restarted, and what was cached for it is dropped. */
-  noteFrame(port: number, frame: number): void;
+  /** Changes when another process is known to answer on `port` (pid, launcher): a pending command id stops meaning anything. */
+  generation(port: number): () => number;
 }

@@ -13,8 +13,7 @@ export const listToolsetsTool = defineTool({
   async handler(args, ctx) {
     const port = ctx.resolvePort(args);
     ctx.adoptIfDetached(port);
-    const health = await ctx.client(port).health();
-    ctx.noteFrame(port, health.frame as number);
+    await ctx.client(port).health();
     const m = await ctx.manifest(port);
     const toolsets = m.toolsets.map((t) => ({ name: t.name, description: t.description, tools: t.tools.map((x) => x.name) }));
     // Composites serving this game show up as one more toolset (describe_toolset {toolset: 'composites'}).
@@ -22,6 +21,9 @@ export const listToolsetsTool = defineTool({
     if (composites.length) {
       toolsets.push({ name: COMPOSITES_TOOLSET, description: 'Routines of this project that chain several game commands (call them with call_tool).', tools: composites.map((c) => c.name) });
     }
+    // A project composites module that does not load is the agent's business too: it is told why.
+    const broken = ctx.composites.problem();
+    const warnings = broken ? [...m.warnings, broken] : m.warnings;
     return {
       json: {
         port,
@@ -32,7 +34,7 @@ export const listToolsetsTool = defineTool({
         toolsets,
         ...(m.passthrough ? { passthrough: m.passthrough } : {}),
         next: "describe_toolset {port, toolset} shows each tool's arguments; call_tool {port, name, arguments} runs one.",
-        ...(m.warnings.length ? { warnings: m.warnings } : {}),
+        ...(warnings.length ? { warnings } : {}),
       },
     };
   },

@@ -70,7 +70,7 @@ export const PLAY_TOOLS: Record<'press' | 'hold' | 'release' | 'pause' | 'resume
       } else {
         const from = simFrameOf(held.state) ?? 0;
         const path = typeof held.state?.simFrame === 'number' ? 'simFrame' : 'frame';
-        await waitFor(ctx.client(port), { path, op: 'gte', operand: from + frames }, { timeoutMs: ctx.config.timeoutMs, signal: extra.signal, epoch: () => ctx.cache.epoch(port) });
+        await waitFor(ctx.client(port), { path, op: 'gte', operand: from + frames }, { timeoutMs: ctx.config.timeoutMs, signal: extra.signal, generation: ctx.generation(port) });
       }
     } finally {
       ctx.held.released(port, owner, input);

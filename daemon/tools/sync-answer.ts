@@ -8,8 +8,7 @@ export async function syncCommand(ctx: ToolContext, port: number, command: strin
   const r = await commandAndSync(ctx.client(port), command, args, {
     timeoutMs: ctx.config.timeoutMs,
     signal: extra.signal,
-    onFrame: (frame) => ctx.noteFrame(port, frame),
-    epoch: () => ctx.cache.epoch(port),
+    generation: ctx.generation(port),
     sync,
   });
   // The last command a launched game confirmed is part of the facts if it later exits.

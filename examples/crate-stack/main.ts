@@ -61,6 +61,7 @@ async function main(): Promise<void> {
   };
 
   const surface = createGameSurface({
+    log: say,
     port: argv.port,
     name: argv.name,
     version: argv['version-tag'],
@@ -121,7 +122,6 @@ async function main(): Promise<void> {
     process.stderr.write(`crate-stack: ${(e as Error).message}\n`);
     process.exit(1);
   }
-  say(`listening on 127.0.0.1:${surface.port}`);
 
   if (argv['exit-after'] > 0) {
     setTimeout(() => {

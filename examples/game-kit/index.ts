@@ -59,6 +59,10 @@ export interface GameSurface extends SurfaceControls {
 
 export function createGameSurface(options: GameSurfaceOptions): GameSurface {
   const log = options.log ?? ((line: string) => process.stderr.write(`game-kit: ${line}\n`));
+  // A port from argv that was never given is NaN: say what is wrong before node's socket error does.
+  if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) {
+    throw new RangeError(`createGameSurface: port must be an integer 0-65535 (0 = any free port), got ${String(options.port)}. Pass the debug port, e.g. \`node my-game.mjs 7820\`.`);
+  }
   const maxUrlBytes = options.maxUrlBytes ?? 64 * 1024;
   const core = createSurfaceCore({ ...options, log, onCloseCommand: () => requestClose('command'), extraEndpoints: ['/screenshot'] });
 
@@ -150,6 +154,7 @@ export function createGameSurface(options: GameSurfaceOptions): GameSurface {
             server.off('error', fail);
             server.on('error', (e) => log(`server error: ${e.message}`));
             afterBind();
+            log(`listening on 127.0.0.1:${boundPort} (${options.name} ${options.version})`);
             resolve();
           });
         }),

@@ -163,3 +163,12 @@ export function listeningAddresses(pids: number[]): string[] {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Bytes sent to the game on `port` that it has not read yet (ss: Recv-Q of its accepted sockets). */
+export function unreadBytesAt(port: number): number {
+  const out = execFileSync('ss', ['-tnH', 'state', 'established', `( sport = :${port} )`], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .filter((l) => l.trim())
+    .reduce((sum, l) => sum + Number(l.trim().split(/\s+/)[0]), 0);
+}

@@ -12,7 +12,7 @@ import { normaliseManifest } from '../../daemon/game/manifest.js';
 import { call, connect, type McpHandle } from '../helpers/mcp.js';
 import { freePort } from '../helpers/ports.js';
 import { CLI, removeDir, tempHome, waitFor, waitGone } from '../helpers/procs.js';
-import { daemonFacts, liveDaemon, prng, reapAndReport, reportFigures, rssKb, SOAK, seedFor, sleep } from '../helpers/fault.js';
+import { daemonFacts, liveDaemon, prng, reapAndReport, reportFigures, rssKb, SOAK, seedFor } from '../helpers/fault.js';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 

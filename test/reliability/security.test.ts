@@ -91,7 +91,7 @@ test('every wrong token is refused, on the plain-HTTP routes and the WebSocket u
   expect(launched.isError ? launched.text : 'ok').toBe('ok');
   started.add(launched.json.pid);
   for (const dir of [home, join(home, 'daemon'), join(home, 'logs')]) expect(`${dir} ${(statSync(dir).mode & 0o777).toString(8)}`).toBe(`${dir} 700`);
-  for (const file of [join(home, 'daemon', 'daemon.json'), join(home, 'daemon', 'launched.json'), launched.json.logFile as string]) {
+  for (const file of [join(home, 'daemon', 'daemon.json'), join(home, 'daemon', 'token'), join(home, 'daemon', 'launched.json'), launched.json.logFile as string]) {
     expect(`${file} ${(statSync(file).mode & 0o777).toString(8)}`).toBe(`${file} 600`);
   }
 
@@ -108,6 +108,7 @@ test('every wrong token is refused, on the plain-HTTP routes and the WebSocket u
   started.add(d2.pid);
   expect(d2.token).toBe(d.token); // one token per home, kept across daemons so a stored HTTP header keeps working (docs/DECISIONS.md)
   expect(d2.token).toMatch(/^[0-9a-f]{64}$/);
+  expect(readFileSync(join(home, 'daemon', 'token'), 'utf8').trim()).toBe(d2.token);
 });
 
 test('launch_instance takes a gamebridge.json path and names from it, never a command, port or env from tool arguments', async () => {

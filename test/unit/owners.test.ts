@@ -1,4 +1,5 @@
 /** Ownership of launched instances and the detached-TTL sweep, against an in-memory launcher. */
+import { jest } from '@jest/globals';
 import { Owners } from '../../daemon/launcher/owners.js';
 import type { Launcher } from '../../daemon/launcher/launcher.js';
 import type { LaunchedInstance } from '../../daemon/launcher/types.js';
@@ -33,10 +34,11 @@ test("the sweep never reaps a live session's instance, however long it runs", as
 
 test('a detached instance is reaped once it has been detached for the TTL, not before', async () => {
   const { o, reaped } = setup({ 1: undefined, 2: 'gone-session' }, []);
-  await o.sweep(0); // the clock starts at the first sweep that sees them detached
-  await o.sweep(TTL - 1);
+  const t0 = 5 * TTL; // not 0: the age is now minus the start, whatever the start
+  await o.sweep(t0); // the clock starts at the first sweep that sees them detached
+  await o.sweep(t0 + TTL - 1);
   expect(reaped).toEqual([]);
-  await o.sweep(TTL);
+  await o.sweep(t0 + TTL);
   expect(reaped).toEqual([1, 2]);
 });
 
@@ -100,6 +102,7 @@ test('markDetached starts a clock once; forget drops it; a TTL of 0 never reaps'
   await again.o.sweep(Date.now() + TTL); // forgotten: the clock starts now
   expect(again.reaped).toEqual([]);
   const never = new Owners({ list: () => [{ port: 5 }] } as unknown as Launcher, () => false, 0, async () => void reaped.push(5));
+  await never.sweep(0);
   await never.sweep(Number.MAX_SAFE_INTEGER);
   expect(reaped).toEqual([1]);
   never.stop();
@@ -116,4 +119,52 @@ test('a reap that fails does not stop the sweep of the others', async () => {
   await failing.sweep(TTL);
   expect(tried).toEqual([1, 2]);
   o.stop();
+});
+
+test('markDetached keeps the first clock: a second mark later does not restart it', async () => {
+  jest.useFakeTimers({ now: 10 * TTL });
+  try {
+    const { o, reaped } = setup({ 1: undefined }, []);
+    o.markDetached(1);
+    jest.setSystemTime(10 * TTL + TTL / 2);
+    o.markDetached(1);
+    await o.sweep(11 * TTL); // a TTL after the first mark, half of one after the second
+    expect(reaped).toEqual([1]);
+    o.stop();
+  } finally {
+    jest.useRealTimers();
+  }
+});
+
+test('the daemon sweeps on its own every quarter TTL (at least 100 ms, at most 30 s), and stop() ends it', async () => {
+  jest.useFakeTimers({ now: 0 });
+  try {
+    const { o, reaped } = setup({ 1: undefined }, []);
+    await jest.advanceTimersByTimeAsync(TTL / 4); // first sweep: the clock starts at 250
+    await jest.advanceTimersByTimeAsync(TTL - 1); // 1249: the timer swept at 1000, age 750
+    expect(reaped).toEqual([]);
+    await jest.advanceTimersByTimeAsync(1); // 1250: the timer sweeps at age 1000
+    expect(reaped).toEqual([1]);
+    o.stop();
+    const later = setup({ 2: undefined }, []);
+    later.o.stop();
+    await jest.advanceTimersByTimeAsync(10 * TTL);
+    expect(later.reaped).toEqual([]);
+    const fast = new Owners({ list: () => [] } as unknown as Launcher, () => false, 40, async () => undefined);
+    const slow = new Owners({ list: () => [] } as unknown as Launcher, () => false, 3600_000, async () => undefined);
+    const none = new Owners({ list: () => [] } as unknown as Launcher, () => false, 0, async () => undefined);
+    const fastSweep = jest.spyOn(fast, 'sweep');
+    const slowSweep = jest.spyOn(slow, 'sweep');
+    const noneSweep = jest.spyOn(none, 'sweep');
+    await jest.advanceTimersByTimeAsync(99);
+    expect(fastSweep).not.toHaveBeenCalled(); // 40 / 4 = 10 ms, raised to 100
+    await jest.advanceTimersByTimeAsync(1);
+    expect(fastSweep).toHaveBeenCalledTimes(1);
+    await jest.advanceTimersByTimeAsync(30_000 - 100);
+    expect(slowSweep).toHaveBeenCalledTimes(1); // an hour / 4, lowered to 30 s
+    expect(noneSweep).not.toHaveBeenCalled(); // a TTL of 0 never sweeps
+    for (const x of [fast, slow, none]) x.stop();
+  } finally {
+    jest.useRealTimers();
+  }
 });

@@ -68,3 +68,56 @@ test('a full range falls back to an OS-assigned port outside it, reserved too', 
   const second = await alloc.allocate([got.port]);
   expect(second.port).not.toBe(got.port); // the fallback port is reserved like any other
 });
+
+test('ports to avoid (an exited game keeps its facts there) come after the rest of the range', async () => {
+  const held = await holdRange(3);
+  const [a, b, c] = held.ports;
+  await held.release();
+  const alloc = new PortAllocator(2000);
+  expect(await alloc.allocate(held.ports, new Set([a]))).toEqual({ port: b, inRange: true });
+  expect(await alloc.allocate(held.ports, new Set([a]))).toEqual({ port: c, inRange: true });
+  expect(await alloc.allocate(held.ports, new Set([a]))).toEqual({ port: a, inRange: true }); // last, but still in range
+});
+
+test('a pinned port (a restart taking it back) is handed to no launch until unpinned', async () => {
+  const held = await holdRange(2);
+  const [a, b] = held.ports;
+  await held.release();
+  const alloc = new PortAllocator(2000);
+  alloc.pin(a);
+  expect(await alloc.allocate([a, b])).toEqual({ port: b, inRange: true });
+  alloc.release(b);
+  alloc.unpin(a);
+  expect(await alloc.allocate([a, b])).toEqual({ port: a, inRange: true });
+});
+
+test('claim: a free port is reserved at once; a port another launch holds is refused', async () => {
+  const held = await holdRange(1);
+  const [p] = held.ports;
+  await held.release();
+  const alloc = new PortAllocator(2000);
+  await alloc.claim(p, 0);
+  expect(await alloc.allocate([p]).then((g) => g.inRange)).toBe(false); // reserved by the claim
+  await expect(alloc.claim(p, 0)).rejects.toThrow(new RegExp(`^Port ${p} is held by another launch of this bridge`));
+});
+
+test('claim waits for a busy port to go quiet, and gives up (releasing it) after waitMs', async () => {
+  const held = await holdRange(2);
+  const [busy, freed] = held.ports;
+  await held.release();
+  const alloc = new PortAllocator(2000);
+  const listener = net.createServer((s) => s.destroy());
+  await occupy(listener, busy);
+  const t = Date.now();
+  await expect(alloc.claim(busy, 300)).rejects.toThrow(new RegExp(`^Port ${busy} is still in use by a process this bridge did not launch`));
+  expect(Date.now() - t).toBeGreaterThanOrEqual(300);
+  await new Promise((r) => listener.close(r));
+  servers.splice(servers.indexOf(listener), 1);
+  await alloc.claim(busy, 0); // the failed claim left no reservation behind
+  // a port that goes quiet during the wait is claimed
+  const late = net.createServer((s) => s.destroy());
+  await new Promise<void>((r) => late.listen({ port: freed, host: '127.0.0.1' }, () => r()));
+  setTimeout(() => late.close(), 250);
+  await alloc.claim(freed, 10000);
+  expect(await alloc.allocate([freed]).then((g) => g.inRange)).toBe(false);
+});

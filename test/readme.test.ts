@@ -1,0 +1,105 @@
+/**
+ * README.md's "Your own game in five minutes", run as written: the shell lines of its first code
+ * block, in a throwaway HOME with npm's global prefix in a temp directory (so `npm link` touches
+ * nothing outside the test). One change: the test gives `init` its own port range. Between
+ * `launch` and `stop`, a real MCP client (the SDK, through the proxy) plays the launched game
+ * the way the README says an agent would. Also: the README's Node snippet is the example file.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { call, connect, gameCall } from './helpers/mcp.js';
+import { freeRange } from './helpers/ports.js';
+import { reapAndReport } from './helpers/fault.js';
+import { removeDir, ROOT, tempHome } from './helpers/procs.js';
+
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+/** The first ```sh block after a heading. */
+function shellBlock(heading: string): string[] {
+  const from = README.indexOf(`\n## ${heading}\n`);
+  expect(from).toBeGreaterThan(0);
+  const block = /```sh\n([\s\S]*?)```/.exec(README.slice(from))![1];
+  return block.split('\n').filter((l) => l.trim());
+}
+
+function bash(line: string, env: Record<string, string>, cwd: string): Promise<{ code: number; out: string; cwd: string }> {
+  // `; pwd` carries a `cd` over to the next line, as in a terminal
+  return new Promise((resolve) =>
+    execFile('bash', ['-c', `set -e; ${line}; echo "@@cwd $(pwd)"`], { env, cwd, timeout: 120000 }, (err, stdout, stderr) => {
+      const at = /@@cwd (.*)\n?$/.exec(stdout);
+      resolve({ code: err ? Number((err as { code?: unknown }).code ?? 1) : 0, out: `${stdout.replace(/@@cwd .*\n?$/, '')}${stderr}`, cwd: at ? at[1] : cwd });
+    }),
+  );
+}
+
+let work: string;
+afterAll(async () => {
+  if (work) {
+    await reapAndReport(join(work, 'gb-home'));
+    removeDir(work);
+  }
+});
+
+test('"Your own game in five minutes" runs as written, and an MCP client plays the game it launched', async () => {
+  work = tempHome('gb-readme-');
+  const home = join(work, 'home');
+  const prefix = join(work, 'npm-prefix');
+  mkdirSync(home);
+  mkdirSync(join(prefix, 'bin'), { recursive: true });
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_') && !k.startsWith('npm_')) env[k] = v;
+  Object.assign(env, {
+    HOME: home,
+    PATH: `${join(prefix, 'bin')}:${process.env.PATH}`,
+    npm_config_prefix: prefix,
+    npm_config_offline: 'true',
+    npm_config_cache: join(process.env.HOME ?? '/root', '.npm'),
+    npm_config_update_notifier: 'false',
+    GAME_BRIDGE_HOME: join(work, 'gb-home'),
+  });
+  const ports = await freeRange(3);
+  const lines = shellBlock('Your own game in five minutes');
+  expect(lines.map((l) => l.split(/\s+#/)[0].trim())).toEqual([
+    'npm link',
+    'mkdir -p ~/tiny && cp examples/tiny-game/tiny-game.mjs ~/tiny/ && cd ~/tiny',
+    'npm link game-bridge-mcp',
+    'game-bridge-mcp init --name Tiny --command "node tiny-game.mjs {port}"',
+    'game-bridge-mcp doctor',
+    'game-bridge-mcp launch',
+    'game-bridge-mcp stop',
+  ]);
+
+  let cwd = ROOT;
+  const said: string[] = [];
+  for (const line of lines.slice(0, -1)) {
+    const withPorts = line.startsWith('game-bridge-mcp init ') ? line.replace(/\s+#.*$/, '') + ` --port-range ${ports[0]}-${ports[2]}` : line;
+    const r = await bash(withPorts, env, cwd);
+    said.push(r.out);
+    expect({ line, code: r.code, out: r.out }).toMatchObject({ line, code: 0 });
+    cwd = r.cwd;
+  }
+  expect(cwd).toBe(join(home, 'tiny'));
+  expect(said[4]).toContain('No problems found.');
+  const port = Number(/✔ Tiny is up on port (\d+)/.exec(said[5])?.[1]);
+  expect(ports).toContain(port);
+
+  // what the agent does next: add 2 points through the bridge, and read them back
+  const mcp = await connect({ env: { GAME_BRIDGE_HOME: env.GAME_BRIDGE_HOME }, cwd });
+  try {
+    const added = await gameCall(mcp, port, 'add', { n: 2 });
+    expect(added.json).toMatchObject({ via: 'manifest', applied: true, game: { score: 2 } });
+    expect((await call(mcp, 'list_instances')).json.live).toEqual([expect.objectContaining({ port, game: 'Tiny' })]);
+  } finally {
+    await mcp.close();
+  }
+
+  const stop = await bash(lines[lines.length - 1], env, cwd);
+  expect(stop.code).toBe(0);
+  expect(stop.out).toMatch(new RegExp(`stopped game Tiny on port ${port} \\(pid \\d+\\)`));
+}, 300000);
+
+test("the README's Node game is examples/tiny-game/tiny-game.mjs, line for line", () => {
+  const snippet = /```ts\n(\/\/ tiny-game\.mjs[\s\S]*?)```/.exec(README)![1];
+  expect(snippet).toBe(readFileSync(join(ROOT, 'examples', 'tiny-game', 'tiny-game.mjs'), 'utf8'));
+});

@@ -1,0 +1,130 @@
+/**
+ * docs/TOOLS.md documents every field the tools return. This test drives the real proxy and
+ * daemon through the SDK client against the example game, collects real answers of every tool
+ * (and of the bridge toolset through call_tool), and checks them against the document both
+ * ways: every field an answer carries is documented, and every documented field shows up in
+ * some answer or is marked "(when …)" as conditional.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { call, gameCall } from './helpers/mcp.js';
+import { pairSuite } from './helpers/pair.js';
+import { freeRange } from './helpers/ports.js';
+import { writeProject } from './helpers/project.js';
+import { waitFor } from './helpers/procs.js';
+
+const suite = pairSuite('gb-tools-doc-');
+type Json = Record<string, unknown>;
+
+/** `## name` sections of docs/TOOLS.md → documented field paths, and which are marked conditional. */
+function documented(): Map<string, Map<string, boolean>> {
+  const text = readFileSync(join(process.cwd(), 'docs', 'TOOLS.md'), 'utf8');
+  const out = new Map<string, Map<string, boolean>>();
+  let fields: Map<string, boolean> | undefined;
+  for (const line of text.split('\n')) {
+    const heading = /^## `?([a-z_ ]+?)`?\s*$/.exec(line);
+    if (heading) out.set(heading[1], (fields = new Map()));
+    const row = /^\| `([^`]+)` \|(.*)\|\s*$/.exec(line);
+    if (row && fields) fields.set(row[1], /\(when /.test(row[2]));
+  }
+  return out;
+}
+
+/** Field paths of an answer: `a`, `a.b`, `list[]`, `list[].x`, down to `depth` levels. */
+function paths(value: unknown, depth = 2, prefix = ''): string[] {
+  if (depth === 0 || value === null || typeof value !== 'object') return [];
+  const out: string[] = [];
+  if (Array.isArray(value)) {
+    for (const item of value) out.push(...paths(item, depth, `${prefix}[]`));
+    return out;
+  }
+  for (const [k, v] of Object.entries(value as Json)) {
+    const p = prefix ? `${prefix}.${k}` : k;
+    out.push(p);
+    if (Array.isArray(v)) for (const item of v) out.push(...paths(item, depth - 1, `${p}[]`));
+    else out.push(...paths(v, depth - 1, p));
+  }
+  return [...new Set(out)];
+}
+
+/** A documented path covers itself; one ending in `.…` (the game's own data) covers everything under it too. */
+function covered(path: string, docs: Map<string, boolean>): boolean {
+  if (docs.has(path)) return true;
+  for (const d of docs.keys()) if (d.endsWith('.…') && (path === d.slice(0, -2) || path.startsWith(d.slice(0, -1)))) return true;
+  return false;
+}
+
+test('every field of every tool answer is documented in docs/TOOLS.md, and every documented field is real', async () => {
+  const ports = await freeRange(3);
+  const project = writeProject(join(suite.home, 'game'), { ports, launch: { cwd: '.' } });
+  const h = await suite.open(project.cwd);
+  const answers = new Map<string, Json[]>();
+  const keep = (tool: string, json: Json) => answers.set(tool, [...(answers.get(tool) ?? []), json]);
+
+  const launched = await call(h, 'launch_instance', {}, 60000);
+  expect(launched.isError).toBeFalsy();
+  keep('launch_instance', launched.json);
+  suite.trackGroup(launched.json.pid as number);
+  const port = launched.json.port as number;
+
+  keep('list_instances', (await call(h, 'list_instances')).json);
+  keep('list_toolsets', (await call(h, 'list_toolsets', { port })).json);
+  keep('describe_toolset', (await call(h, 'describe_toolset', { port, toolset: 'play' })).json);
+  keep('describe_toolset', (await call(h, 'describe_toolset', { port, toolset: 'bridge' })).json);
+  keep('call_tool', (await gameCall(h, port, 'start')).json);
+  keep('call_tool', (await gameCall(h, port, 'drop', { x: 50 })).json);
+  keep('get_state', (await gameCall(h, port, 'get_state')).json);
+  keep('get_state', (await gameCall(h, port, 'get_state', { path: 'game.score' })).json);
+  keep('wait_for', (await gameCall(h, port, 'wait_for', { path: 'ui.screen', equals: 'GameScreen' })).json);
+  keep('health', (await gameCall(h, port, 'health')).json);
+  keep('raw_command', (await gameCall(h, port, 'raw_command', { cmd: 'drop', args: { x: 40 } })).json);
+  keep('hold', (await gameCall(h, port, 'hold', { input: 'right', ms: 5000 })).json);
+  keep('release', (await gameCall(h, port, 'release', {})).json);
+  keep('call_tool', (await gameCall(h, port, 'pause')).json); // Crate Stack's own pause (a game's tool name comes first)
+  keep('step', (await gameCall(h, port, 'step', { frames: 2 })).json);
+  keep('step', (await gameCall(h, port, 'step', { frames: 50, until: { path: 'game.crates.1.settled', equals: true } })).json);
+  keep('press', (await gameCall(h, port, 'press', { input: 'left', frames: 2 })).json);
+  keep('call_tool', (await gameCall(h, port, 'resume')).json);
+  keep('instance_log', (await call(h, 'instance_log', { port, lines: 5 })).json);
+  const stopped = await call(h, 'stop_instance', { port }, 60000);
+  keep('stop_instance', stopped.json);
+
+  // a game's whole life: two at once, one killed, what every tool then says about it
+  const two = await call(h, 'launch_instance', { count: 2 }, 60000);
+  keep('launch_instance', two.json);
+  const [a, b] = two.json.instances as Array<{ port: number; pid: number }>;
+  for (const g of [a, b]) suite.trackGroup(g.pid);
+  process.kill(a.pid, 'SIGKILL');
+  const listed = await waitFor('the killed game under exited', async () => {
+    const l = (await call(h, 'list_instances')).json;
+    return (l.exited as Json[]).length ? l : undefined;
+  });
+  keep('list_instances', listed);
+  const exited = await gameCall(h, a.port, 'get_state');
+  expect(exited.isError).toBe(true);
+  keep('errors', exited.json);
+  keep('instance_log', (await call(h, 'instance_log', { port: a.port })).json);
+  const again = await call(h, 'launch_instance', { restart: a.port }, 60000);
+  keep('launch_instance', again.json);
+  suite.trackGroup(again.json.pid as number);
+  keep('stop_instance', (await call(h, 'stop_instance', { port: b.port }, 60000)).json);
+
+  const docs = documented();
+  const undocumented: string[] = [];
+  const neverSeen: string[] = [];
+  for (const [tool, list] of answers) {
+    const fields = docs.get(tool);
+    if (!fields) {
+      undocumented.push(`${tool} (no section)`);
+      continue;
+    }
+    const seen = new Set(list.flatMap((a) => paths(a)));
+    for (const p of seen) if (!covered(p, fields)) undocumented.push(`${tool}: ${p}`);
+    for (const [p, conditional] of fields) {
+      const base = p.endsWith('.…') ? p.slice(0, -2) : p;
+      if (!conditional && !seen.has(base)) neverSeen.push(`${tool}: ${p}`);
+    }
+  }
+  expect(undocumented).toEqual([]);
+  expect(neverSeen).toEqual([]);
+}, 120000);
