@@ -65,10 +65,17 @@ module.exports = {
     },
     {
       name: 'services-stand-side-by-side',
-      comment: 'sync/, discovery/ and launcher/ use game/ only, never each other or anything above.',
+      comment: 'sync/ and discovery/ use game/ only, never each other or anything above.',
       severity: 'error',
-      from: { path: '^daemon/(sync|discovery|launcher)/' },
+      from: { path: '^daemon/(sync|discovery)/' },
       to: { path: '^daemon/', pathNot: ['^daemon/game/', '^daemon/$1/'] },
+    },
+    {
+      name: 'launcher-starts-games',
+      comment: 'launcher/ uses game/ (readiness, close) and web/ (a browser game: carrier, static server, Chromium), never sync/, discovery/ or anything above.',
+      severity: 'error',
+      from: { path: '^daemon/launcher/' },
+      to: { path: '^daemon/', pathNot: ['^daemon/game/', '^daemon/launcher/', '^daemon/web/'] },
     },
     {
       name: 'composites-below-tools',

@@ -21,6 +21,8 @@ import { measureReconnect } from './reconnect.js';
 import { measureStartup } from './startup.js';
 import { measureThroughput } from './throughput.js';
 import { measureConcurrency } from './concurrency.js';
+import { measurePlay } from './play.js';
+import { measureWeb } from './web.js';
 import type { BenchConfig, Measurement, Row } from './types.js';
 
 const env = process.env;
@@ -52,6 +54,8 @@ const MEASUREMENTS: Record<string, (r: Reaper, c: BenchConfig) => Promise<Measur
   http: measureHttp,
   dashboard: measureDashboard,
   concurrency: measureConcurrency,
+  web: measureWeb,
+  play: measurePlay,
 };
 
 function machine() {

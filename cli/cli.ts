@@ -176,9 +176,17 @@ export async function runCli(argv: string[]): Promise<void> {
         strict(y)
           .option('port-range', { type: 'string', requiresArg: true, describe: 'Ports the demo game may use (default 7820-7839)' })
           .option('daemon', { type: 'boolean', default: true, describe: '--no-daemon: the engine runs inside the proxy process' })
+          .option('web', { type: 'boolean', default: false, describe: 'Play the Phaser example in headless Chromium instead, and save a screenshot' })
+          .option('screenshot', { type: 'string', requiresArg: true, describe: 'With --web: where the screenshot goes (default: the temp folder)' })
           .example('$0 demo', 'through the proxy and the daemon (started if needed)')
-          .example('$0 demo --no-daemon', 'with the engine inside the proxy process instead'),
+          .example('$0 demo --no-daemon', 'with the engine inside the proxy process instead')
+          .example('$0 demo --web', 'a browser game (Phaser) in headless Chromium, with a screenshot'),
       async (a) => {
+        if (a.web === true) {
+          const { runWebDemo } = await import('./demo-web.js');
+          exitCode = await runWebDemo({ portRange: a['port-range'] as string | undefined, noDaemon: a.daemon === false, screenshot: a.screenshot as string | undefined });
+          return;
+        }
         const { runDemo } = await import('./demo.js');
         exitCode = await runDemo({ portRange: a['port-range'] as string | undefined, noDaemon: a.daemon === false });
       },

@@ -7,13 +7,10 @@
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { join } from 'node:path';
 import { DEFAULT_PORT_RANGE } from '../daemon/launcher/index.js';
 import { VERSION } from '../shared/version.js';
-import { stringEnv } from '../shared/env.js';
+import { DIST, openDemoClient, StepFailed, type DemoClient, type Json } from './demo-client.js';
 import { selfCommand } from '../shared/self-command.js';
 import { readDaemonFile } from '../shared/daemon-file.js';
 import { bridgeHome, homePaths } from '../shared/paths.js';
@@ -26,14 +23,7 @@ export interface DemoOptions {
   out?: (line: string) => void;
 }
 
-const DIST = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(DIST, 'proxy', 'main.js');
 const GAME = join(DIST, 'examples', 'crate-stack', 'main.js');
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers read field by field for printing; their shapes are in docs/TOOLS.md
-type Json = Record<string, any>;
-
-class StepFailed extends Error {}
 
 /** A path a shell will read as one word (the launch command runs through a shell). */
 const shellWord = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`);
@@ -53,34 +43,19 @@ export async function runDemo(opts: DemoOptions = {}): Promise<number> {
     ),
   );
 
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, ...(opts.noDaemon ? ['--no-daemon'] : [])],
-    cwd: project,
-    env: stringEnv(),
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-  const client = new Client({ name: 'game-bridge-demo', version: VERSION });
-
   let step = 0;
   let launchedPort: number | undefined;
+  let c: DemoClient | undefined;
   const say = (line: string) => out(`${String(++step).padStart(2)}. ${line}`);
-  const tool = async (name: string, args: Json = {}, timeout = 60000): Promise<Json> => {
-    const res = (await client.callTool({ name, arguments: args }, { timeout })) as { content: Array<{ type: string; text?: string }>; structuredContent?: Json; isError?: boolean };
-    const text = res.content.find((c) => c.type === 'text')?.text ?? '';
-    if (res.isError) throw new StepFailed(`${name} ${JSON.stringify(args)} failed:\n    ${text}`);
-    return res.structuredContent ?? JSON.parse(text);
-  };
+  const tool = (name: string, args: Json = {}, timeout = 60000): Promise<Json> => (c ? c.tool(name, args, timeout) : Promise.reject(new StepFailed('not connected')));
   const game = (port: number, name: string, args: Json = {}) => tool('call_tool', { port, name, arguments: args });
 
   try {
     out(`game-bridge-mcp ${VERSION} demo: an MCP client drives the bundled Crate Stack game through ${opts.noDaemon ? 'the in-process engine (--no-daemon)' : 'the proxy and the daemon'}.`);
     out(`   project dir ${project} (its gamebridge.json launches ${GAME})`);
-    await client.connect(transport);
-    const server = client.getServerVersion();
-    const { tools } = await client.listTools();
+    c = await openDemoClient(project, opts.noDaemon);
+    const server = c.client.getServerVersion();
+    const { tools } = await c.client.listTools();
     say(`connected to ${server?.name} ${server?.version}; it advertises ${tools.length} tools: ${tools.map((t) => t.name).join(', ')}`);
 
     const found = await tool('list_instances');
@@ -127,6 +102,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<number> {
   } catch (e) {
     const msg = e instanceof StepFailed ? e.message : `${(e as Error).message ?? e}`;
     out(`✖ demo failed at step ${step + 1}: ${msg}`);
+    const stderr = c?.stderr() ?? '';
     if (stderr.trim()) out(`  server stderr (last lines):\n${stderr.trim().split('\n').slice(-10).map((l) => `    ${l}`).join('\n')}`);
     return 1;
   } finally {
@@ -136,7 +112,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<number> {
         (e) => out(`   could not stop the demo game on port ${launchedPort}: ${(e as Error).message}`),
       );
     }
-    await client.close().catch(() => undefined);
+    await c?.close();
     rmSync(project, { recursive: true, force: true });
   }
 }

@@ -137,6 +137,7 @@ export class DaemonState {
     this.sessions.delete(info.id);
     this.owners.sessionEnded(info.id);
     void this.held.releaseOwner(info.id, (port) => this.client(port, RELEASE_TIMEOUT_MS));
+    for (const inst of this.launcher.list()) void this.launcher.webGame(inst.port)?.hands.release(info.id).catch(() => undefined);
   }
 
   sessionCount(): number {

@@ -94,7 +94,7 @@ export class InstanceCards {
     const v = card.view;
     card.el.dataset.status = v.status;
     card.el.dataset.port = String(v.port);
-    const status = v.status === 'exited' && v.exit && v.exit.code !== null && v.exit.code !== 0 ? { label: `Exited · code ${v.exit.code}`, cls: 's-bad' } : STATUS[v.status];
+    const status = badgeOf(v);
     card.badge.className = `badge ${status.cls}`;
     setText(card.badge, status.label);
     card.title.replaceChildren(v.name ?? 'Unknown game', v.version ? h('span', { class: 'ver' }, v.version) : '');
@@ -125,6 +125,13 @@ export class InstanceCards {
     setText(card.logPre, text);
     this.shots.attach(card.media, v);
   }
+}
+
+/** The badge: a crash (a signal, a non-zero code) reads differently from a clean end. */
+function badgeOf(v: InstanceView): { label: string; cls: string } {
+  if (v.status === 'exited' && v.exit?.signal) return { label: `Killed · ${v.exit.signal}`, cls: 's-bad' };
+  if (v.status === 'exited' && v.exit && v.exit.code !== null && v.exit.code !== 0) return { label: `Exited · code ${v.exit.code}`, cls: 's-bad' };
+  return STATUS[v.status];
 }
 
 function uptime(v: InstanceView): string {

@@ -37,8 +37,11 @@ export interface ExitFacts {
   name: string;
   profile?: string;
   index?: number;
+  /** the game's own; both null when it could not be read */
   exitCode: number | null;
   signal: string | null;
+  /** a wrapper that launched the game (make, npm, a shell that ran more after it) and what it reported: not the game's status */
+  wrapper?: { pid: number; exitCode: number | null; signal: string | null };
   /** null: it died while no daemon watched it (then aliveAt: when one last knew it running) */
   exitedAt: string | null;
   aliveAt?: string;

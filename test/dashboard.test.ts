@@ -13,7 +13,7 @@ import { daemonFacts } from './helpers/fault.js';
 import { call, gameCall } from './helpers/mcp.js';
 import { pairSuite } from './helpers/pair.js';
 import { freePort } from './helpers/ports.js';
-import { EXAMPLE_GAME } from './helpers/procs.js';
+import { EXAMPLE_GAME, waitGone } from './helpers/procs.js';
 
 const suite = pairSuite('gb-dash-');
 let chromium: BrowserHandle;
@@ -36,7 +36,7 @@ async function project(): Promise<{ dir: string; port: number }> {
 }
 
 /** A client that launched the example game, and a page logged in to the dashboard. */
-async function launchedAndOpen(): Promise<{ h: Awaited<ReturnType<typeof suite.open>>; port: number; page: Page }> {
+async function launchedAndOpen(): Promise<{ h: Awaited<ReturnType<typeof suite.open>>; port: number; pid: number; page: Page }> {
   const { dir, port } = await project();
   const h = await suite.open(dir);
   const launched = await call(h, 'launch_instance', {}, 60000);
@@ -47,7 +47,15 @@ async function launchedAndOpen(): Promise<{ h: Awaited<ReturnType<typeof suite.o
   await page.goto(await dashboardUrl(suite.home));
   expect(new URL(page.url()).search).toBe(''); // the key is gone from the address bar
   await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10000 });
-  return { h, port, page };
+  return { h, port, pid: launched.json.pid as number, page };
+}
+
+/** A page logged in to the dashboard of the daemon running now. */
+async function openPage(): Promise<Page> {
+  const page = await (await chromium.browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  await page.goto(await dashboardUrl(suite.home));
+  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10000 });
+  return page;
 }
 
 test('the page lists a launched game; an SDK client\'s call_tool shows in the feed within 1 s; a stopped game moves to exited', async () => {
@@ -83,6 +91,29 @@ test('the page lists a launched game; an SDK client\'s call_tool shows in the fe
   await expect(card.locator('.note.exit').textContent()).resolves.toMatch(/^Stopped by the bridge at /);
   await page.context().close();
 });
+
+test('a game killed by a signal shows as killed, with when, how long and its last command; a later daemon still shows it', async () => {
+  const { h, port, pid, page } = await launchedAndOpen();
+  await page.locator(`article.card[data-port="${port}"][data-status="live"]`).waitFor({ timeout: 10000 });
+  expect((await gameCall(h, port, 'start')).isError).toBe(false);
+  process.kill(pid, 'SIGKILL');
+  const exited = (p: Page) => p.locator(`article.card[data-port="${port}"][data-status="exited"]`);
+  await exited(page).waitFor({ timeout: 10000 });
+  const note = /^Killed by signal SIGKILL at \d\d:\d\d:\d\d after [\d.]+s; last command: #1 'start'\.$/;
+  await expect(exited(page).locator('.badge').textContent()).resolves.toBe('Killed · SIGKILL');
+  await expect(exited(page).locator('.note.exit').textContent()).resolves.toMatch(note);
+  await page.context().close();
+  // The exit's facts outlive the daemon: the next one's page shows the same card.
+  const daemon = await suite.daemonPid();
+  process.kill(daemon, 'SIGKILL');
+  await waitGone(daemon, 5000);
+  expect((await call(h, 'list_instances', {}, 60000)).json.exited).toEqual([expect.objectContaining({ port, signal: 'SIGKILL' })]);
+  const later = await openPage();
+  await exited(later).waitFor({ timeout: 10000 });
+  await expect(exited(later).locator('.badge').textContent()).resolves.toBe('Killed · SIGKILL');
+  await expect(exited(later).locator('.note.exit').textContent()).resolves.toMatch(note);
+  await later.context().close();
+}, 120000);
 
 test('the form lists the game\'s tools from their schemas, calls one, shows its answer, and the call joins the feed', async () => {
   const { port, page } = await launchedAndOpen();

@@ -5,6 +5,9 @@
  * with the step that failed, and the exit code is 1.
  */
 import { execFile, execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { decodePng, distinctColours } from './helpers/png.js';
 import { freeRange } from './helpers/ports.js';
 import { alive, CLI, healthOk, removeDir, tempHome, waitGone } from './helpers/procs.js';
 
@@ -13,7 +16,7 @@ function run(args: string[], env: Record<string, string>): Promise<{ code: numbe
   for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) full[k] = v;
   Object.assign(full, env);
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: full, timeout: 90000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [CLI, ...args], { env: full, timeout: 200000 }, (err, stdout, stderr) => {
       resolve({ code: err ? Number((err as { code?: unknown }).code ?? -1) : 0, out: stdout + stderr });
     });
   });
@@ -75,3 +78,19 @@ test('a failing step is named, with the error, and the exit code is 1', async ()
   expect(code).toBe(1);
   expect(out).toMatch(/✖ demo failed at step 3: launch_instance \{\} failed:\n\s+BridgeUsageError: The launch declaration .*missing\/gamebridge\.json .* does not exist/);
 }, 60000);
+
+test('demo --web plays the Phaser example in headless Chromium, saves a screenshot and prints where', async () => {
+  const home = tempHome();
+  homes.push(home);
+  const range = await freeRange(3);
+  const shot = join(home, 'shot.png');
+  const { code, out } = await run(['demo', '--web', '--port-range', `${range[0]}-${range[2]}`, '--screenshot', shot], { GAME_BRIDGE_HOME: home });
+  expect(out).toMatch(/launch_instance: Star Catcher 1\.0\.0 joined on port \d+ from Chromium/);
+  expect(out).toMatch(/a real key through the browser/);
+  expect(out).toMatch(/stop_instance: port \d+ stopped \(closed cleanly\)/);
+  expect(out).toContain(`The screenshot is at ${shot}`);
+  expect(code).toBe(0);
+  const png = decodePng(readFileSync(shot));
+  expect([png.width, png.height]).toEqual([1280, 720]);
+  expect(distinctColours(png)).toBeGreaterThan(8);
+}, 240000);

@@ -6,7 +6,7 @@
  * port; profiles start several instances at once, all or none.
  */
 import { reportFigures } from './helpers/fault.js';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { call, gameCall, type McpHandle } from './helpers/mcp.js';
 import { pairSuite } from './helpers/pair.js';
@@ -102,6 +102,46 @@ test('a killed game: GameExited with the facts (not GameOffline on 7777), listed
   await waitGone(daemon, 5000);
   const again = await call(h, 'call_tool', { port: inst.port, name: 'get_state' }, 60000);
   expect(again.text).toMatch(new RegExp(`^GameExited: The game on port ${inst.port} .* was killed by signal SIGKILL`));
+}, 120000);
+
+/** A project whose gamebridge.json runs `command` (with `files` beside it) on one free port. */
+async function projectRunning(command: string, files: Record<string, string> = {}): Promise<string> {
+  const [port] = await freeRange(1);
+  const cwd = join(suite.home, 'wrapped');
+  mkdirSync(cwd, { recursive: true });
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(cwd, name), text);
+  writeFileSync(join(cwd, 'gamebridge.json'), JSON.stringify({ name: 'Crate Stack', launch: { command, portRange: String(port), readyTimeoutMs: 30000 } }));
+  return cwd;
+}
+
+test('behind a wrapper: `cd dir && game` runs the game itself (its own SIGKILL); under make, the wrapper\'s code is not passed off as the game\'s', async () => {
+  const game = `"${process.execPath}" "${EXAMPLE_GAME}" --port`;
+  // A plain list: the game is exec'd, so the process the daemon spawned (the group leader) is the game.
+  const listed = await projectRunning(`cd "${suite.home}" && ${game} {port}`);
+  const h = await suite.open(listed, ['--no-scan']);
+  const inst = await launch(h);
+  const saved = JSON.parse(readFileSync(homePaths(suite.home).launchedJson, 'utf8')).instances[0];
+  expect(cmdline(inst.pid)).toContain(EXAMPLE_GAME);
+  expect(saved).toMatchObject({ pid: inst.pid, pgid: inst.pid });
+  process.kill(inst.pid, 'SIGKILL');
+  expect(await exitedOn(h, inst.port)).toMatchObject({ signal: 'SIGKILL', exitCode: null, how: 'killed by signal SIGKILL' });
+  await h.close();
+
+  // make runs the game as its child and exits 2 whatever ended it: that 2 is make's, said as such.
+  const made = await projectRunning('make -s run PORT={port}', { Makefile: `run:\n\t${game} $(PORT)\n` });
+  const m = await suite.open(made, ['--no-scan']);
+  const under = await launch(m);
+  expect(cmdline(under.pid)).toContain(EXAMPLE_GAME);
+  const wrapperPid = JSON.parse(readFileSync(homePaths(suite.home).launchedJson, 'utf8')).instances.find((i: { port: number }) => i.port === under.port).pgid;
+  expect(cmdline(wrapperPid)).toMatch(/^make /);
+  process.kill(under.pid, 'SIGKILL');
+  const rec = await exitedOn(m, under.port);
+  expect(rec).toMatchObject({ exitCode: null, signal: null, wrapper: { pid: wrapperPid, exitCode: 2, signal: null }, how: 'exited (status unknown; its launch wrapper reported code 2)' });
+  const got = await gameCall(m, under.port, 'get_state');
+  reportFigures('evidence', `UNDER make: ${got.text.split('\n')[0]}`);
+  expect(got.text).toMatch(new RegExp(`^GameExited: The game on port ${under.port} \\(Crate Stack, pid ${under.pid}\\) exited \\(its own exit status cannot be read under the wrapper that launched it, pid ${wrapperPid}, which reported code 2\\) at `));
+  expect(got.text).not.toMatch(/exited with code 2/);
+  expect((await call(m, 'stop_instance', { port: under.port })).json.how).toBe('had already exited (exit status unknown; its launch wrapper reported code 2)');
 }, 120000);
 
 test('a game that exits by itself with code 3: GameExited says so, with its last words', async () => {

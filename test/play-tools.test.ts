@@ -117,3 +117,15 @@ test('two sessions hold inputs on one game; one client leaving releases only its
   await gameCall(a, crate, 'release', { input: 'left' });
   expect(await held()).toEqual([]);
 }, 60000);
+
+test('a new run mid-wait_for (another session starts a round) fails the wait clearly, naming both epochs', async () => {
+  const a = await client();
+  const b = await client();
+  const epoch = (await gameCall(a, crate, 'get_state', { path: 'sessionEpoch' })).json.value as number;
+  const waiting = gameCall(a, crate, 'wait_for', { path: 'game.score', equals: -1, timeoutMs: 20000 });
+  await new Promise((r) => setTimeout(r, 300));
+  await gameCall(b, crate, 'start');
+  const r = await waiting;
+  expect(r.isError).toBe(true);
+  expect(r.text).toMatch(new RegExp(`^CallInterrupted: wait_for game\\.score on port ${crate} was interrupted: the game started a new run while it was pending \\(sessionEpoch went from ${epoch} to ${epoch + 1}\\)`));
+}, 60000);

@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import WebSocket from 'ws';
+import { GameClient } from '../daemon/game/client.js';
 import { startPageCarrier, type PageCarrier } from '../daemon/web/carrier.js';
 import { waitFor } from './helpers/procs.js';
 
@@ -120,7 +121,7 @@ test('after hello: a reply to a request never sent, or without a status, is garb
   const ws = await fakePage(c.wsUrl, (_p, id) => (lateId = id));
   await c.waitForJoin(5000);
   const slow = await get(c.port, '/state');
-  expect(slow).toEqual({ status: 504, body: { ok: false, error: expect.stringMatching(/GameOffline: the page did not answer \/state within 300 ms/) } });
+  expect(slow).toEqual({ status: 504, body: { ok: false, interrupted: true, error: expect.stringMatching(/GameOffline: the page did not answer \/state within 300 ms/) } });
   reply(ws, lateId, 200, {}); // late: ignored, the page stays
   await new Promise((r) => setTimeout(r, 100));
   expect(c.page).not.toBeNull();
@@ -144,8 +145,21 @@ test('a page that goes away mid-request: the request answers 503 GameOffline at 
   const r = await get(c.port, '/command?cmd=drop&x=3');
   expect(r.status).toBe(503);
   expect(r.body.error).toMatch(/^GameOffline: the page went away before answering/);
+  expect(r.body.interrupted).toBe(true); // the page had it: the bridge says CallInterrupted, never re-sends
   expect(Date.now() - started).toBeLessThan(5000);
   expect((await get(c.port, '/health')).status).toBe(503);
+});
+
+test('right after a page left, a request waits for one to join again (a reload is a quick restart, not offline)', async () => {
+  const { c } = await carrier();
+  const first = await fakePage(c.wsUrl, () => undefined);
+  await c.waitForJoin(5000);
+  first.close();
+  await waitFor('the page gone', () => c.page === null);
+  const asked = get(c.port, '/health');
+  await new Promise((r) => setTimeout(r, 200));
+  await fakePage(c.wsUrl, (_p, id, ws) => reply(ws, id, 200, { ok: true, frame: 1 }));
+  expect(await asked).toEqual({ status: 200, body: { ok: true, frame: 1 } });
 });
 
 test('Host, Origin and Sec-Fetch-Site: only the game itself, tools and curl may call a relayed port', async () => {
@@ -197,4 +211,29 @@ test('a second carrier cannot take a bound port; close() frees it and ends the p
   carriers.push(again);
   expect(again.wsUrl).toBe(c.wsUrl);
   await waitFor('rejoin possible', async () => (await get(again.port, '/health')).status === 503);
+});
+
+test('through the game client: a page gone with a command is CallInterrupted, and the command is never sent to the next page', async () => {
+  const { c } = await carrier();
+  const seen: string[] = [];
+  await fakePage(c.wsUrl, (path, _id, ws) => {
+    seen.push(path);
+    ws.terminate();
+  });
+  await c.waitForJoin(5000);
+  const client = new GameClient(c.port, { timeoutMs: 5000 });
+  try {
+    const e = await client.command('drop', { x: 3 }).catch((x: unknown) => x);
+    expect(e).toMatchObject({ kind: 'CallInterrupted' });
+    expect(String((e as Error).message)).toMatch(/page went away while the command was in flight.*may or may not have been applied/);
+    await fakePage(c.wsUrl, (path, id, ws) => {
+      seen.push(path);
+      reply(ws, id, 200, { ok: true, frame: 1 });
+    });
+    await c.waitForJoin(5000);
+    expect((await client.health()).ok).toBe(true);
+    expect(seen.filter((p) => p.startsWith('/command'))).toEqual(['/command?cmd=drop&x=3']);
+  } finally {
+    client.close();
+  }
 });

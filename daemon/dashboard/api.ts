@@ -34,7 +34,9 @@ export async function toolsets(host: DashboardHost, res: ServerResponse, port: n
 /** GET /dashboard/api/screenshot?port=N → the game's PNG, or 404 when it serves none. */
 export async function screenshot(host: DashboardHost, res: ServerResponse, port: number): Promise<void> {
   try {
-    const png = await host.state.client(port, 3000).screenshot();
+    // A browser game this daemon opened is pictured by its browser, like the screenshot tool does.
+    const web = host.state.launcher.webGame(port);
+    const png = web ? await web.screenshot() : await host.state.client(port, 3000).screenshot();
     if (!png) return sendJson(res, 404, { error: 'this game serves no /screenshot' });
     res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length, 'cache-control': 'no-store' }).end(png);
   } catch (e) {

@@ -8,7 +8,7 @@ import type { LaunchedInstance } from '../launcher/index.js';
 import type { ListResult, LiveInstance } from '../discovery/list.js';
 import type { DashboardHost } from './host.js';
 import type { DashboardState, ExitView, InstanceView, SessionView } from './view.js';
-import { ExitBook } from './exits.js';
+import { EndedGames } from './exits.js';
 
 const TICK_MS = 1000;
 const DISCOVER_EVERY_MS = 3000;
@@ -31,7 +31,7 @@ export class DashboardModel {
   private discoveredAt = 0;
   private frames = new Map<number, FrameMark>();
   private held = new Map<number, unknown[]>();
-  private readonly exits: ExitBook;
+  private readonly exits: EndedGames;
   private last?: DashboardState;
   private lastJson = '';
 
@@ -39,7 +39,7 @@ export class DashboardModel {
     private readonly host: DashboardHost,
     private readonly onChange: (state: DashboardState) => void,
   ) {
-    this.exits = new ExitBook(host.state.launcher);
+    this.exits = new EndedGames(host.state.launcher);
     // A launch or an exit shows at once, not at the next tick.
     host.state.instanceListeners.add(() => {
       this.discoveredAt = 0;

@@ -41,7 +41,7 @@ export interface LiveInstance {
   launchedByThisBridge: boolean;
   owner?: string;
   /** inputs held on this game (docs/KITS.md), whose owner is "you" (this session) or "another session" */
-  held?: Array<{ input: string; owner: string; leaseMsLeft: number | null }>;
+  held?: Array<{ input: string; owner: string; leaseMsLeft: number | null; via?: 'browser' }>;
   /** what could not be read (a /state or /tools failure), when something could not */
   warnings?: string[];
 }

@@ -8,7 +8,7 @@
  */
 import http from 'node:http';
 import net from 'node:net';
-import { commandRejected, gameOffline, notAGameSurface, usageError, type BridgeError } from '../../shared/errors.js';
+import { callInterrupted, commandRejected, gameOffline, notAGameSurface, usageError, type BridgeError } from '../../shared/errors.js';
 import type { FrameReading } from './restarts.js';
 
 export const HOST = '127.0.0.1';
@@ -141,6 +141,11 @@ export class GameClient {
     }
     const frame = (json as { frame?: unknown } | null)?.frame;
     if (this.onReading && typeof frame === 'number' && Number.isFinite(frame)) this.onReading({ frame, sentAt: ans.sentAt, receivedAt: ans.receivedAt });
+    if (ans.status === 503 && isCarrierOffline(json)) {
+      // A browser game's page carrier with no page behind it (docs/CONTRACT.md, "Browser games").
+      if (json.interrupted && route === '/command') throw callInterrupted(`The command on port ${this.port}`, "the game's page went away while the command was in flight");
+      throw gameOffline(this.port, this.launchHint);
+    }
     if (ans.status < 200 || ans.status >= 300) {
       // A refusal from /command may come with a 4xx and a JSON body: let the caller read it.
       if (route === '/command' && json && typeof json === 'object') return { status: ans.status, json };
@@ -205,6 +210,11 @@ export class GameClient {
   close(): void {
     this.agent.destroy();
   }
+}
+
+/** The page carrier's answer when no page is joined, or the page left mid-request: `{ok: false, error: "GameOffline: …", interrupted?}`. */
+function isCarrierOffline(json: unknown): json is { error: string; interrupted?: boolean } {
+  return !!json && typeof json === 'object' && typeof (json as { error?: unknown }).error === 'string' && (json as { error: string }).error.startsWith('GameOffline:');
 }
 
 /** Does anything accept a TCP connection on the port (within 300 ms)? */

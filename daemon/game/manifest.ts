@@ -174,6 +174,7 @@ function parseGame(raw: unknown): Manifest['game'] {
   if (name !== undefined) game.name = name;
   if (version !== undefined) game.version = version;
   if (protocol !== undefined && Number.isFinite(protocol)) game.protocol = protocol;
+  if (Array.isArray(raw.inputs) && raw.inputs.length) game.inputs = raw.inputs.filter((i): i is string => typeof i === 'string');
   return game;
 }
 

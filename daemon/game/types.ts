@@ -26,7 +26,8 @@ export interface Toolset {
 }
 
 export interface Manifest {
-  game: { name?: string; version?: string; protocol?: number };
+  /** inputs: the held inputs the game declares (docs/KITS.md), by name */
+  game: { name?: string; version?: string; protocol?: number; inputs?: string[] };
   toolsets: Toolset[];
   passthrough?: { description?: string; examples?: string[] };
   source: 'game' | 'file' | 'fallback';

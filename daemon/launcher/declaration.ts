@@ -14,6 +14,7 @@ import { isBridgeError, usageError } from '../../shared/errors.js';
 import { selfCommand } from '../../shared/self-command.js';
 import { parseEnv, parseProfiles, type LaunchProfile } from './profiles.js';
 export { withClientEnv } from './profiles.js';
+import { parseWebDeclaration, type WebDeclaration } from './web-declaration.js';
 
 export { DECLARATION_FILE };
 export const DEFAULT_READY_TIMEOUT_MS = 60000;
@@ -39,6 +40,8 @@ export interface LaunchDeclaration {
   profiles: Record<string, LaunchProfile>;
   /** absolute path of the composites module, if the file names one */
   composites?: string;
+  /** launch.web: a browser game (its page opened in Chromium, joined to a page carrier); command is then '' */
+  web?: WebDeclaration;
 }
 
 /** Computed when needed: it looks at PATH. */
@@ -87,8 +90,9 @@ export function readDeclaration(file: string): LaunchDeclaration {
   if (name !== undefined && typeof name !== 'string') throw bad('"name"', 'must be a string');
   const launch = raw.launch;
   if (!isObject(launch)) throw bad('"launch"', 'is missing: it must be an object with at least "command"');
-  const command = launch.command;
-  if (typeof command !== 'string' || !command.trim()) {
+  const web = parseWebDeclaration(launch.web, dir, bad);
+  const command = web ? '' : launch.command;
+  if (typeof command !== 'string' || (!web && !command.trim())) {
     throw bad('"launch.command"', 'is missing: give the shell command that starts the game, with {port} where the debug port goes');
   }
 
@@ -125,7 +129,7 @@ export function readDeclaration(file: string): LaunchDeclaration {
     if (refused) throw bad('"composites"', `names ${composites}, which is not used: ${refused.path === composites ? 'it' : refused.path} ${refused.why.replace(/^it /, '')}. ${trustFix(refused.path)}`);
   }
 
-  return { file, dir, name, command, cwd, portRange, readyTimeoutMs: rt, env, profiles, composites };
+  return { file, dir, name, command, cwd, portRange, readyTimeoutMs: rt, env, profiles, composites, web };
 }
 
 /** `{port}` → the port, in a command or an env value. */

@@ -37,11 +37,20 @@ export interface ExitRecord {
   aliveAt?: string;
   /** how long it ran (a lower bound when exitedAt is null) */
   uptimeMs: number;
+  /** the game's own exit code or signal; both null when it could not be read (see wrapper) */
   exitCode: number | null;
   signal: string | null;
   statusFrom: StatusSource;
+  /** when the game ran under a wrapper (make, npm, a shell running more after it): what that wrapper reported, which is not the game's */
+  wrapper?: WrapperStatus;
   lastCommand?: LastCommand;
   lastLines: string[];
+}
+
+export interface WrapperStatus {
+  pid: number;
+  exitCode: number | null;
+  signal: string | null;
 }
 
 export interface ExitStatus {
@@ -64,22 +73,29 @@ export function exitRecord(inst: LaunchedInstance, status: ExitStatus, now = new
   const { starting: _starting, readyInMs: _ready, ...facts } = inst;
   const started = Date.parse(inst.startedAt);
   const until = aliveAt ? Date.parse(aliveAt) : now.getTime();
+  // A wrapper's status is its own (make says 2 whatever killed the game): kept apart, never presented as the game's.
+  const fromWrapper = status.from === 'wrapper';
   return {
     ...facts,
     exitedAt: aliveAt ? null : now.toISOString(),
     ...(aliveAt ? { aliveAt } : {}),
     uptimeMs: Number.isFinite(started) && Number.isFinite(until) ? Math.max(0, until - started) : 0,
-    exitCode: status.code,
-    signal: status.signal,
+    exitCode: fromWrapper ? null : status.code,
+    signal: fromWrapper ? null : status.signal,
     statusFrom: status.from,
+    ...(fromWrapper ? { wrapper: { pid: inst.pgid ?? inst.pid, exitCode: status.code, signal: status.signal } } : {}),
     lastLines: tailFile(inst.logFile, EXIT_TAIL_LINES, { skipHeaders: true }).lines,
   };
 }
+
+/** "code 2", "signal SIGKILL": what a wrapper reported. */
+const reported = (w: WrapperStatus) => (w.signal ? `signal ${w.signal}` : `code ${w.exitCode}`);
 
 /** "signal SIGKILL", "code 3", or "exit status unknown": what stop_instance quotes. */
 export function exitShort(rec: ExitRecord): string {
   if (rec.signal) return `signal ${rec.signal}`;
   if (rec.exitCode !== null) return `code ${rec.exitCode}`;
+  if (rec.wrapper) return `exit status unknown; its launch wrapper reported ${reported(rec.wrapper)}`;
   return 'exit status unknown';
 }
 
@@ -90,7 +106,9 @@ export function exitFacts(rec: ExitRecord): string {
     ? `was killed by signal ${rec.signal}`
     : rec.exitCode !== null
       ? `exited with code ${rec.exitCode}`
-      : rec.exitedAt
+      : rec.wrapper
+        ? `exited (its own exit status cannot be read under the wrapper that launched it, pid ${rec.wrapper.pid}, which reported ${reported(rec.wrapper)})`
+        : rec.exitedAt
         ? 'exited (its exit status could not be read: it was re-adopted, or ran under a wrapper that outlived it)'
         : 'exited while no bridge daemon was watching it';
   const when = rec.exitedAt ? ` at ${rec.exitedAt}` : rec.aliveAt ? ` some time after ${rec.aliveAt}` : '';
@@ -105,6 +123,7 @@ export function exitFacts(rec: ExitRecord): string {
 export function exitHow(rec: ExitRecord): string {
   if (rec.signal) return `killed by signal ${rec.signal}`;
   if (rec.exitCode !== null) return `exited with code ${rec.exitCode}`;
+  if (rec.wrapper) return `exited (status unknown; its launch wrapper reported ${reported(rec.wrapper)})`;
   return rec.exitedAt ? 'exited (exit status unknown)' : 'exited while no daemon watched it';
 }
 
@@ -119,6 +138,7 @@ export function exitSummary(rec: ExitRecord): Record<string, unknown> {
     how: exitHow(rec),
     exitCode: rec.exitCode,
     signal: rec.signal,
+    ...(rec.wrapper ? { wrapper: rec.wrapper } : {}),
     exitedAt: rec.exitedAt,
     ...(rec.aliveAt ? { aliveAt: rec.aliveAt } : {}),
     uptimeMs: rec.uptimeMs,
@@ -132,9 +152,10 @@ export function exitSummary(rec: ExitRecord): Record<string, unknown> {
 
 /** The GameExited error for a call that addressed this game. */
 export function exitedError(rec: ExitRecord): BridgeError {
-  const { port, pid, name, profile, index, exitCode, signal, exitedAt, aliveAt, uptimeMs, lastCommand, lastLines, logFile } = rec;
+  const { port, pid, name, profile, index, exitCode, signal, wrapper, exitedAt, aliveAt, uptimeMs, lastCommand, lastLines, logFile } = rec;
   const facts = { port, pid, name, exitCode, signal, exitedAt, uptimeMs, lastLines, logFile };
-  return gameExited({ ...facts, ...(profile !== undefined ? { profile, index: index ?? 0 } : {}), ...(aliveAt ? { aliveAt } : {}), ...(lastCommand ? { lastCommand } : {}) }, exitFacts(rec));
+  const optional = { ...(profile !== undefined ? { profile, index: index ?? 0 } : {}), ...(wrapper ? { wrapper } : {}), ...(aliveAt ? { aliveAt } : {}), ...(lastCommand ? { lastCommand } : {}) };
+  return gameExited({ ...facts, ...optional }, exitFacts(rec));
 }
 
 const seconds = (ms: number) => (ms < 10000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms / 1000)}s`);

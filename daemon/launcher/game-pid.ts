@@ -1,25 +1,13 @@
 /**
- * The game's own pid. A simple declared command is exec'd by its shell, so the launch pid is
- * the game; a compound one (`cd x && ./game`, `npm start`) leaves a wrapper in between, so
- * the game is looked up as the process of the launch's tree that listens on the port (Linux:
- * /proc/net/tcp{,6} socket inode → /proc/<pid>/fd). Elsewhere, or when nothing of the tree
+ * The game's own pid. The declared command's game part is exec'd by its shell when that is
+ * certain to mean the same (exec-prefix.ts), so the launch pid is the game; otherwise (`npm
+ * start`, a pipe, a subshell) a wrapper is in between, so the game is looked up as the
+ * process of the launch's tree that listens on the port (Linux: /proc/net/tcp{,6} socket
+ * inode → /proc/<pid>/fd). Elsewhere, or when nothing of the tree
  * holds the port (a build tool whose daemon runs the game outside the tree), the launch pid
  * stands in.
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-
-/** Shell syntax after which `exec` would change what the command means. */
-const COMPOUND = /[;&|\n`(){}]|^\s*(?:exec|if|for|while|until|case|function|!)\b/;
-/** Leading `NAME=value` assignments stay in front of exec (`A=1 exec ./game` passes A to the game). */
-const ASSIGNMENTS = /^(\s*(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|[^\s'"]*)\s+)*)/;
-
-/** `exec` in front of a simple command, so the shell becomes the game; a compound command is left alone. */
-export function execPrefixed(command: string, platform = process.platform): string {
-  if (platform === 'win32' || COMPOUND.test(command)) return command;
-  const lead = ASSIGNMENTS.exec(command)?.[1] ?? '';
-  const rest = command.slice(lead.length);
-  return rest.trim() && !/^exec\b/.test(rest) ? `${lead}exec ${rest}` : command;
-}
 
 /** The process of the tree under `rootPid` (or of its process group) that listens on `port`, if one can be told. */
 export function findListener(port: number, rootPid: number): number | undefined {

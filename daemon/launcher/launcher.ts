@@ -17,10 +17,12 @@ import { treeAlive } from './processes.js';
 import { planLaunch } from './profiles.js';
 import { sortForReadoption, type Readoption } from './readopt.js';
 import type { Spawned } from './spawn.js';
-import { startGame } from './start.js';
+import { startGame, type StartContext } from './start.js';
 import { escalate, reapGame } from './stop.js';
 import { groupOf, type LastCommand, type LaunchedInstance, type LaunchOptions, type LogTail, type StopHow, type StopResult } from './types.js';
 import { watchExit, type ExitWatch } from './watch.js';
+import type { WebGame } from './web-game.js';
+import { readoptWebGame, startWebGame } from './web-start.js';
 
 /** Stop's grace period for the game's own close. */
 const DEFAULT_GRACE_MS = 3000;
@@ -45,6 +47,8 @@ export class Launcher extends EventEmitter {
   private readonly recentLogs = new RecentLogs(RECENT_LOGS);
   /** launches still waiting for /health, by pid: persisted too, so no crash orphans them */
   private readonly starting = new Map<number, LaunchedInstance>();
+  /** browser games (launch.web): their carrier, page server and Chromium, by port */
+  private readonly webGames = new Map<number, WebGame>();
   private disposed = false;
   /** reaping everything (shutdown): no new game may be spawned */
   private closing = false;
@@ -81,7 +85,7 @@ export class Launcher extends EventEmitter {
 
   /** Start on a port already reserved (start.ts does the starting); a game that answered enters the table (and launched.json). */
   async startOn(decl: LaunchDeclaration, port: number, opts: LaunchOptions): Promise<LaunchedInstance> {
-    const { inst, spawned } = await startGame(decl, port, opts, {
+    const ctx: StartContext = {
       paths: this.paths,
       timeoutMs: this.timeoutMs,
       closing: () => this.closing,
@@ -91,7 +95,10 @@ export class Launcher extends EventEmitter {
         this.saveAll(); // a daemon crash now must not orphan it
       },
       settled: (pgid) => this.starting.delete(pgid),
-    });
+    };
+    // A browser game (launch.web) is its page carrier, the page's server and Chromium (web-start.ts).
+    const { inst, spawned, game }: { inst: LaunchedInstance; spawned?: Spawned; game?: WebGame } = decl.web ? await startWebGame(decl, port, opts, ctx) : await startGame(decl, port, opts, ctx);
+    if (game) this.adoptWeb(port, game);
     this.enter(inst, spawned);
     this.exits.delete(port); // relaunched: the old exit's facts no longer address this port
     this.saveAll();
@@ -125,6 +132,9 @@ export class Launcher extends EventEmitter {
     this.table.delete(entry.inst.port);
     this.ports.release(entry.inst.port);
     this.recentLogs.set(entry.inst.port, entry.inst.logFile);
+    // A browser game's carrier, page server and Chromium go with it (a stop already ended them).
+    void this.webGames.get(entry.inst.port)?.end();
+    this.webGames.delete(entry.inst.port);
     this.emit('gone', entry.inst.port);
   }
 
@@ -147,12 +157,23 @@ export class Launcher extends EventEmitter {
     entry.watch?.stop();
     let how: StopHow;
     try {
-      how = await reapGame(port, group, graceMs, this.timeoutMs);
+      const web = this.webGames.get(port);
+      how = web ? await web.stop(graceMs, this.timeoutMs) : await reapGame(port, group, graceMs, this.timeoutMs);
     } finally {
       this.drop(entry);
       this.saveAll();
     }
     return { port, stopped: !treeAlive(group), how };
+  }
+
+  private adoptWeb(port: number, game: WebGame): void {
+    this.webGames.set(port, game);
+    game.onHeldChange = () => this.saveAll();
+  }
+
+  /** The browser game on `port` (its page, hands and screenshot), when this daemon opened it. */
+  webGame(port: number): WebGame | undefined {
+    return this.webGames.get(port);
   }
 
   isLaunched(port: number): boolean {
@@ -246,7 +267,13 @@ export class Launcher extends EventEmitter {
     if (file.setAside) this.emit('warning', `launched.json could not be read; it was kept as ${file.setAside} (games it listed are not re-adopted)`);
     for (const r of file.rejected) this.emit('warning', `launched.json: ignored ${r}`);
     for (const rec of file.exited) if (!this.table.has(rec.port)) this.exits.add(rec);
-    const sorted = await sortForReadoption(file.instances, (port) => this.table.has(port), this.timeoutMs);
+    const sorted = await sortForReadoption(file.instances.filter((i) => !i.web), (port) => this.table.has(port), this.timeoutMs);
+    // Browser games: a carrier on the same port and key, the page taken back over CDP (web-start.ts).
+    for (const { starting, ...inst } of file.instances.filter((i) => i.web && !this.table.has(i.port))) {
+      const game = await readoptWebGame({ ...inst, starting });
+      if (game) this.adoptWeb(inst.port, game);
+      (game ? sorted.adopted : sorted.gone).push(game ? { ...inst, web: game.record } : inst);
+    }
     for (const inst of sorted.adopted) this.enter(inst);
     for (const inst of sorted.gone) this.recentLogs.set(inst.port, inst.logFile);
     const aliveAt = file.savedAt ?? new Date().toISOString();
@@ -264,6 +291,8 @@ export class Launcher extends EventEmitter {
     this.closing = true;
     if (this.saveTimer) clearTimeout(this.saveTimer);
     for (const entry of this.table.values()) entry.watch?.stop();
+    for (const web of this.webGames.values()) void web.letGo();
+    this.webGames.clear();
     this.table.clear();
   }
 }

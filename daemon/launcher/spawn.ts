@@ -5,7 +5,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { execa as Execa } from 'execa';
 import { ensureDir } from '../../shared/paths.js';
-import { execPrefixed } from './game-pid.js';
+import { execPrefixed } from './exec-prefix.js';
 import { headerLine, logFileName } from './logfile.js';
 
 /** How the launch pid ended (spawnError: it never ran). */

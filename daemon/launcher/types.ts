@@ -1,4 +1,6 @@
 /** The launcher's public records. */
+import type { BrowserRecord } from '../web/browser.js';
+
 export interface LaunchedInstance {
   port: number;
   /** the game's own pid: the process listening on the port (the exec'd command, or found in the launch's process tree) */
@@ -28,6 +30,24 @@ export interface LaunchedInstance {
   lastCommand?: LastCommand;
   /** in launched.json only: the launch had not answered /health yet when this was written */
   starting?: true;
+  /** a browser game (launch.web): what a successor daemon needs to take its page back */
+  web?: WebRecord;
+}
+
+/** What launched.json keeps of a web instance (launcher/web-start.ts). */
+export interface WebRecord {
+  /** the carrier's join key (the page's fragment holds it) */
+  key: string;
+  /** the page as opened, without the fragment */
+  url: string;
+  headless: boolean;
+  browser: BrowserRecord;
+  /** the static folder served by the daemon, and the port it was served on */
+  static?: { root: string; port: number };
+  /** the process group of the page's server, when a command serves it */
+  serverPgid?: number;
+  /** browser inputs held down now: a successor daemon lets go of them (Chromium has no leases) */
+  held?: string[];
 }
 
 export interface LastCommand {

@@ -12,6 +12,7 @@
  */
 import { callInterrupted, commandTimeout, isBridgeError, isTimeout } from '../../shared/errors.js';
 import type { GameClient, State } from '../game/client.js';
+import { EpochWatch } from './epoch.js';
 import { pollDelay } from './poll.js';
 import { sleep } from '../../shared/sleep.js';
 import { frameOf, summarise, type Summary } from './summary.js';
@@ -81,6 +82,7 @@ export async function commandAndSync(client: GameClient, cmd: string, args: Reco
 
   const watch = new ProcessWatch(client.port, `Command '${cmd}'`, opts.generation, typeof ans.frame === 'number' ? ans.frame : undefined);
   let baseFrame = watch.frame;
+  const runs = new EpochWatch(client.port, `Command '${cmd}'`);
   let polls = 0;
   for (let attempt = 0; ; attempt++) {
     const remaining = opts.timeoutMs - (Date.now() - started);
@@ -101,9 +103,13 @@ export async function commandAndSync(client: GameClient, cmd: string, args: Reco
     if (baseFrame === undefined) baseFrame = frame;
     const completed = state.completedCommandId;
     if (typeof completed === 'number' && commandId !== undefined) {
+      // The state that completes the command may be in a new run of its own making (`start`);
+      // a new run before it means the command is now pending in another run.
       if (completed >= commandId) return done(state, 'completedCommandId');
+      runs.check(state);
       continue;
     }
+    runs.check(state);
     // No completedCommandId published (or no id given): two frames later the command has been applied.
     if (frame !== undefined && baseFrame !== undefined && frame >= baseFrame + 2) return done(state, 'frames-advanced');
   }

@@ -6,6 +6,7 @@
 import { isTimeout, usageError, waitTimeout } from '../../shared/errors.js';
 import type { GameClient, State } from '../game/client.js';
 import { getPath, hasPath } from './path.js';
+import { EpochWatch } from './epoch.js';
 import { pollDelay } from './poll.js';
 import { sleep } from '../../shared/sleep.js';
 import { ProcessWatch } from './command.js';
@@ -88,6 +89,8 @@ export async function waitFor(
 ): Promise<WaitResult> {
   const started = Date.now();
   const watch = new ProcessWatch(client.port, `wait_for ${c.path}`, opts.generation);
+  // A wait for the epoch itself is a wait for the new run, not one spanning it.
+  const runs = c.path === 'sessionEpoch' ? undefined : new EpochWatch(client.port, `wait_for ${c.path}`);
   let lastValue: unknown;
   let polls = 0;
   for (let attempt = 0; ; attempt++) {
@@ -103,6 +106,7 @@ export async function waitFor(
     polls++;
     const frame = frameOf(state);
     watch.check(frame);
+    runs?.check(state);
     const r = test(state, c);
     lastValue = r.value;
     if (r.ok) return { matched: true, path: c.path, value: r.value, elapsedMs: Date.now() - started, frame, polls };

@@ -55,6 +55,14 @@ const BRIDGE_TOOLS: Record<BridgeToolName, BridgeTool> = {
   },
 
   async screenshot(ctx, base) {
+    // A page this daemon opened: the browser's picture, canvas and DOM together, at the frame it was taken.
+    const web = ctx.launcher.webGame(base.port);
+    if (web) {
+      const frame = await ctx.client(base.port).health().then((h) => h.frame, () => undefined);
+      const shot = await web.screenshot();
+      const size = shot.length >= 24 ? { width: shot.readUInt32BE(16), height: shot.readUInt32BE(20) } : {};
+      return { json: { ...base, source: 'browser', mimeType: 'image/png', bytes: shot.length, ...size, ...(typeof frame === 'number' ? { frame } : {}) }, images: [{ data: shot.toString('base64'), mimeType: 'image/png' }] };
+    }
     const png = await ctx.client(base.port).screenshot();
     if (!png) {
       throw usageError(`The game on port ${base.port} does not implement GET /screenshot (an optional extension). Use get_state to read what is on screen.`);

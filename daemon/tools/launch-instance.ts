@@ -27,6 +27,7 @@ export const launchInstanceTool = defineTool({
   description:
     "Start the game declared in gamebridge.json (looked up from the client's working directory, or --config) on a free port the bridge picks, " +
     "and return once it answers /health: {port, pid, name, version, cwd, readyInMs, logFile}; pid is the game's own process. No build command or port is ever typed by the caller. " +
+    'A browser game (launch.web) is opened in headless Chromium and returns once its page joined; its pid is the browser\'s, and screenshot/press/hold then work through the browser. ' +
     '{profile, count} starts count instances of a declared profile (e.g. a server and its clients) concurrently, all or none: {count, instances: [...]}. ' +
     '{restart: port} stops the game launched on that port if it still runs and starts the same declaration and profile on the same port. ' +
     'Next: list_toolsets {port}.',

@@ -31,6 +31,13 @@ export const listInstancesTool = defineTool({
       prune: args.prune === true,
       ownerLabel: (owner) => (owner === ctx.sessionId ? 'you' : 'another session'),
     });
+    // Keys, buttons and touches held through a browser this daemon opened, beside the kit's.
+    for (const item of result.live) {
+      const browserHeld = launcher.webGame(item.port)?.hands.held() ?? [];
+      if (!browserHeld.length) continue;
+      const label = (owner: string) => (owner === ctx.sessionId ? 'you' : 'another session');
+      item.held = [...(item.held ?? []), ...browserHeld.map((h) => ({ input: h.input, owner: label(h.owner), leaseMsLeft: h.leaseMsLeft, via: 'browser' as const }))];
+    }
     // A game launched here that exited is listed under `exited`, with its facts, not as a stale registry entry.
     const exited = launcher.exitedList();
     const isExited = (port: number, pid: number) => exited.some((r) => r.port === port && r.pid === pid);

@@ -5,10 +5,12 @@
  */
 import { commandRejected, usageError } from '../../shared/errors.js';
 import type { State } from '../game/client.js';
+import { EpochWatch } from '../sync/epoch.js';
 import { getPath } from '../sync/path.js';
 import { conditionFrom, test } from '../sync/wait.js';
 import { waitFor } from '../sync/wait.js';
 import type { ToolContext } from './context.js';
+import { browserFor, browserHold, browserPress, browserRelease } from './browser-play.js';
 import { shapeSync, syncCommand } from './sync-answer.js';
 import type { ToolAnswer, ToolCallExtra } from './types.js';
 
@@ -19,6 +21,11 @@ type PlayTool = (ctx: ToolContext, base: Base, args: Record<string, unknown>, ex
 const PRESS_LEASE_MS = 60000;
 
 const WHY: Record<string, string> = { input: 'held inputs', clock: 'an agent-controlled clock' };
+
+async function hasCapability(ctx: ToolContext, port: number, cap: 'input' | 'clock'): Promise<boolean> {
+  const h = await ctx.client(port).health();
+  return Array.isArray(h.capabilities) && h.capabilities.map(String).includes(cap);
+}
 
 /** Fail clearly, before sending anything, when the game does not declare the capability a tool needs. */
 async function requireCapability(ctx: ToolContext, port: number, cap: 'input' | 'clock', tool: string): Promise<void> {
@@ -58,6 +65,8 @@ export const PLAY_TOOLS: Record<'press' | 'hold' | 'release' | 'pause' | 'resume
     const { port } = base;
     const input = inputArg('press', args);
     const frames = intArg('press', args, 'frames', 1, 600, 1);
+    const web = await browserFor(ctx, port, input);
+    if (web) return browserPress(ctx, web, base, input, frames, PRESS_LEASE_MS, extra);
     await requireCapability(ctx, port, 'input', 'press');
     const owner = ctx.sessionId;
     const paused = getPath(await ctx.client(port).state(extra.signal), 'clock.paused') === true;
@@ -82,6 +91,8 @@ export const PLAY_TOOLS: Record<'press' | 'hold' | 'release' | 'pause' | 'resume
   async hold(ctx, base, args, extra) {
     const input = inputArg('hold', args);
     const ms = intArg('hold', args, 'ms', 1, 3600000);
+    const web = await browserFor(ctx, base.port, input);
+    if (web) return browserHold(ctx, web, base, input, ms, extra);
     await requireCapability(ctx, base.port, 'input', 'hold');
     ctx.held.hold(base.port, ctx.sessionId, input, ms);
     const r = await syncCommand(ctx, base.port, 'input.hold', { input, owner: ctx.sessionId, leaseMs: ms }, extra);
@@ -90,6 +101,10 @@ export const PLAY_TOOLS: Record<'press' | 'hold' | 'release' | 'pause' | 'resume
 
   async release(ctx, base, args, extra) {
     const input = args.input === undefined || args.input === null || args.input === '' ? undefined : inputArg('release', args);
+    const web = await browserFor(ctx, base.port, input);
+    // Everything this session holds on a page: its browser inputs, then its kit inputs when the game has them.
+    if (web && (input !== undefined || !(await hasCapability(ctx, base.port, 'input')))) return browserRelease(ctx, web, base, input, extra);
+    if (web) await web.hands.release(ctx.sessionId);
     await requireCapability(ctx, base.port, 'input', 'release');
     const owner = ctx.sessionId;
     const r = input === undefined ? await syncCommand(ctx, base.port, 'input.releaseAll', { owner }, extra) : await syncCommand(ctx, base.port, 'input.release', { input, owner }, extra);
@@ -119,9 +134,11 @@ export const PLAY_TOOLS: Record<'press' | 'hold' | 'release' | 'pause' | 'resume
       const r = await syncCommand(ctx, port, 'clock.step', { frames }, extra);
       return { json: { ...base, stepped: frames, ...shapeSync(r) } };
     }
-    // One frame at a time, so it stops on the very frame the condition first holds.
+    // One frame at a time, so it stops on the very frame the condition first holds; a new run on the way fails it.
+    const runs = cond.path === 'sessionEpoch' ? undefined : new EpochWatch(port, `step until ${cond.path}`);
     for (let stepped = 1; ; stepped++) {
       const r = await syncCommand(ctx, port, 'clock.step', { frames: 1 }, extra);
+      if (r.state) runs?.check(r.state);
       const t = r.state ? test(r.state, cond) : { ok: false, value: undefined };
       if (t.ok || stepped >= frames) {
         return { json: { ...base, matched: t.ok, stepped, path: cond.path, value: t.value ?? null, ...shapeSync(r) } };

@@ -40,6 +40,11 @@ export interface PageCarrierOptions {
   log?: (line: string) => void;
   /** How long a relayed request may wait for the page (default 30 s). */
   relayTimeoutMs?: number;
+  /**
+   * After a page left, how long a request waits for a page to join again before it is answered
+   * 503 (default 10 s: an engine page reloading on a loaded machine takes seconds): a reload then looks like a quick restart, not like a game gone offline.
+   */
+  rejoinGraceMs?: number;
 }
 
 export interface PageCarrier extends EventEmitter {
@@ -58,6 +63,8 @@ const MAX_REPLY_BYTES = 16 * 1024 * 1024;
 export async function startPageCarrier(options: PageCarrierOptions): Promise<PageCarrier> {
   const key = options.key ?? randomBytes(16).toString('hex');
   const relayTimeoutMs = options.relayTimeoutMs ?? 30_000;
+  const rejoinGraceMs = options.rejoinGraceMs ?? 10_000;
+  let leftAt = 0;
   const server = http.createServer({ maxHeaderSize: MAX_TARGET_BYTES + 16 * 1024 });
   server.keepAliveTimeout = 30_000;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REPLY_BYTES });
@@ -89,12 +96,25 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
       (target.split('?')[0] === '/page' ? { status: 426, error: '/page is the WebSocket a game page joins with' } : undefined);
     if (refusal) return send(res, refusal.status, { ok: false, accepted: false, error: refusal.error });
     if (Buffer.byteLength(target) > MAX_TARGET_BYTES) return send(res, 414, { accepted: false, error: `request too long (over ${MAX_TARGET_BYTES} bytes)` });
-    if (!link?.info) return send(res, 503, { ok: false, error: 'GameOffline: no page is joined to this port (the browser tab was closed, is reloading, or never opened); relaunch the game or reopen its page' });
-    link.relay(target, relayTimeoutMs).then(
-      (reply) => send(res, reply.status, reply.body),
-      (e: RelayError) => send(res, e.kind === 'timeout' ? 504 : 503, { ok: false, error: `GameOffline: ${e.message}` }),
-    );
+    void relay(target, res);
   });
+
+  // Relays to the joined page; right after a page left, first waits a moment for one to join again.
+  // A read the page took with it is asked again of the next page; a command never is (it may have been applied).
+  async function relay(target: string, res: http.ServerResponse, again = true): Promise<void> {
+    const grace = leftAt + rejoinGraceMs - Date.now();
+    if (!link?.info && grace > 0 && !closed) await waitForJoin(carrier, grace).catch(() => undefined);
+    if (!link?.info) return send(res, 503, { ok: false, error: 'GameOffline: no page is joined to this port (the browser tab was closed, is reloading, or never opened); relaunch the game or reopen its page' });
+    try {
+      const reply = await link.relay(target, relayTimeoutMs);
+      send(res, reply.status, reply.body);
+    } catch (e) {
+      const kind = (e as RelayError).kind;
+      if (kind === 'gone' && again && target.split('?')[0] !== '/command') return relay(target, res, false);
+      // interrupted: the page had the request and may have acted on it (a command may or may not be applied).
+      send(res, kind === 'timeout' ? 504 : 503, { ok: false, error: `GameOffline: ${(e as Error).message}`, interrupted: true });
+    }
+  }
 
   // A page joining: key, Host, one page at a time.
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -122,7 +142,10 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
     });
     current.on('gone', (reason: string) => {
       if (link === current) link = null;
-      if (current.info) log(`page left: ${reason}`);
+      if (current.info) {
+        leftAt = Date.now();
+        log(`page left: ${reason}`);
+      }
       carrier.emit('leave', { info: current.info, reason });
     });
   }

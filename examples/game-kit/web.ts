@@ -50,7 +50,7 @@ export interface WebGameSurface extends SurfaceControls {
 
 const FRAGMENT_KEY = 'gamebridge';
 const RETRY_FIRST_MS = 250;
-const RETRY_MAX_MS = 5000;
+const RETRY_MAX_MS = 2000;
 
 /** The carrier URL from a location hash such as "#gamebridge=ws%3A%2F%2F127.0.0.1%3A7820%2Fpage%3Fkey%3D…". */
 export function carrierUrlFromHash(hash: string): string | null {

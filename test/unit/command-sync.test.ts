@@ -107,3 +107,17 @@ test('a cancelled request stops waiting with CallInterrupted', async () => {
   ac.abort();
   await expect(p).rejects.toThrow(/^Command 'x' on port 7777 was interrupted.*cancelled/s);
 });
+
+test('a new run (sessionEpoch changed) before the command completed: CallInterrupted naming both epochs', async () => {
+  const f = fakeClient({ ack: { commandId: 4, frame: 10 }, states: [{ frame: 11, completedCommandId: 3, sessionEpoch: 2 }, { frame: 12, completedCommandId: 3, sessionEpoch: 3 }, { frame: 13, completedCommandId: 4, sessionEpoch: 3 }] });
+  const e = await commandAndSync(f.client, 'drop', {}, opts).catch((x: unknown) => x);
+  expect(e).toMatchObject({ kind: 'CallInterrupted' });
+  expect(String((e as Error).message)).toMatch(/^Command 'drop' on port 7777 was interrupted: the game started a new run while it was pending \(sessionEpoch went from 2 to 3\)/);
+});
+
+test('the state completing a command may be in a new run of its own making (start): confirmed, with the new epoch', async () => {
+  const f = fakeClient({ ack: { commandId: 4, frame: 10 }, states: [{ frame: 11, completedCommandId: 3, sessionEpoch: 2 }, { frame: 12, completedCommandId: 4, sessionEpoch: 3 }] });
+  const r = await commandAndSync(f.client, 'start', {}, opts);
+  expect(r).toMatchObject({ applied: true, confirmation: 'completedCommandId' });
+  expect(r.state?.sessionEpoch).toBe(3);
+});

@@ -251,3 +251,7 @@ describe('bridge toolset, fallback and schemas', () => {
     expect(toolInputSchema(findTool(fallbackManifest(), 'health')!)).toEqual({ type: 'object', properties: {} });
   });
 });
+
+test('the held inputs a game declares (game.inputs) are kept: the bridge routes press/hold by them', () => {
+  expect(normaliseManifest({ game: { name: 'G', inputs: ['left', 'jump', 3] }, toolsets: [] }).game).toEqual({ name: 'G', inputs: ['left', 'jump'] });
+});

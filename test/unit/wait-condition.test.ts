@@ -179,3 +179,17 @@ describe('matches runs in linear time (the daemon is shared)', () => {
     expect(() => conditionFrom({ path: 'x', matches: 'a(?=b)' })).toThrow(/linear-time engine/);
   });
 });
+
+describe('session epochs', () => {
+  test('a wait that spans a new run (sessionEpoch changed) fails as CallInterrupted naming both epochs', async () => {
+    const f = fakeClient({ states: [{ frame: 1, sessionEpoch: 4, game: { score: 1 } }, { frame: 2, sessionEpoch: 5, game: { score: 99 } }] });
+    const e = await waitFor(f.client, c('game.score', 'gte', 50), { timeoutMs: 5000 }).catch((x: unknown) => x);
+    expect(e).toMatchObject({ kind: 'CallInterrupted' });
+    expect(String((e as Error).message)).toMatch(/^wait_for game\.score on port 7777 was interrupted: the game started a new run while it was pending \(sessionEpoch went from 4 to 5\)/);
+  });
+
+  test('a wait for the epoch itself is a wait for the new run', async () => {
+    const f = fakeClient({ states: [{ frame: 1, sessionEpoch: 4 }, { frame: 2, sessionEpoch: 5 }] });
+    await expect(waitFor(f.client, c('sessionEpoch', 'gt', 4), { timeoutMs: 5000 })).resolves.toMatchObject({ matched: true, value: 5 });
+  });
+});

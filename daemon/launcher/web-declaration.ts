@@ -1,0 +1,57 @@
+/**
+ * The web form of a launch declaration (docs/CONTRACT.md, "Browser games"):
+ *
+ *   "launch": {"web": {"command": "npx vite --port {webPort} --strictPort",
+ *                      "url": "http://127.0.0.1:{webPort}/", "static": null, "headless": true}}
+ *
+ * Either `static` (a folder served by the daemon, relative to the file) or `command` (a server the
+ * game's own tooling runs, with `{webPort}` where its port goes, and `url` saying where the page is).
+ */
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { BridgeError } from '../../shared/errors.js';
+
+export interface WebDeclaration {
+  /** absolute folder served by the daemon, or undefined when a command serves the page */
+  static?: string;
+  /** the server's command; may hold {webPort} and {port} */
+  command?: string;
+  /** the page: a full URL (may hold {webPort}), or a path inside the static folder; default its index.html */
+  url?: string;
+  /** default true; false opens a window a person can watch */
+  headless: boolean;
+}
+
+type Bad = (field: string, why: string) => BridgeError;
+
+/** Validates `launch.web`; undefined when the declaration has none. */
+export function parseWebDeclaration(raw: unknown, dir: string, bad: Bad): WebDeclaration | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw bad('"launch.web"', 'must be an object: {"static": "dist"} or {"command": "…{webPort}…", "url": "http://127.0.0.1:{webPort}/"}');
+  const web = raw as Record<string, unknown>;
+  const optString = (key: string): string | undefined => {
+    const v = web[key];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'string' || !v.trim()) throw bad(`"launch.web.${key}"`, 'must be a non-empty string or null');
+    return v;
+  };
+  const command = optString('command');
+  const staticDir = optString('static');
+  const url = optString('url');
+  if (web.headless !== undefined && typeof web.headless !== 'boolean') throw bad('"launch.web.headless"', 'must be true or false');
+  if (command && staticDir) throw bad('"launch.web"', 'names both "command" and "static": give one (a folder the bridge serves, or a server your tooling runs)');
+  if (!command && !staticDir) throw bad('"launch.web"', 'needs "static" (a folder to serve, e.g. "dist") or "command" (a server, with {webPort} where its port goes)');
+  if (command && !url) throw bad('"launch.web.url"', 'is missing: say where the command serves the page, e.g. "http://127.0.0.1:{webPort}/"');
+  if (url && command && !/^https?:\/\//.test(url)) throw bad('"launch.web.url"', `is ${JSON.stringify(url)}: with a command it must be a full http URL`);
+  let folder: string | undefined;
+  if (staticDir) {
+    folder = resolve(dir, staticDir);
+    if (!existsSync(folder) || !statSync(folder).isDirectory()) throw bad('"launch.web.static"', `points at ${folder}, which is not a directory (build the game first?)`);
+  }
+  return { static: folder, command, url, headless: web.headless !== false };
+}
+
+/** `{webPort}` and `{port}` → the ports, in a command or a URL. */
+export function withWebPorts(text: string, port: number, webPort: number): string {
+  return text.replaceAll('{webPort}', String(webPort)).replaceAll('{port}', String(port));
+}

@@ -1,0 +1,99 @@
+/**
+ * Browser-game launches off the happy path, through the real CLI, daemon and SDK client: a page
+ * served by the game's own command (here Python's http.server) and the mouse through the
+ * browser; a page that throws at load and never joins; a server command that exits; no
+ * Chromium on PATH. Every failure says what the page or its server said, and leaves nothing.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { jest } from '@jest/globals';
+import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
+import { freeRange } from './helpers/ports.js';
+import { DIST, groupGone, pythonExe, removeDir, stopDaemon, tempHome } from './helpers/procs.js';
+
+jest.setTimeout(180_000);
+
+const CANVAS_WWW = join(DIST, 'examples', 'canvas-game', 'www');
+const homes: string[] = [];
+const handles: McpHandle[] = [];
+
+afterAll(async () => {
+  await Promise.all(handles.map((h) => h.close()));
+  for (const home of homes) {
+    stopDaemon(home);
+    removeDir(home);
+  }
+});
+
+/** A project folder with this `launch` (plus a port range of its own), and a client started in it. */
+async function project(launch: Record<string, unknown>, env: Record<string, string> = {}): Promise<{ h: McpHandle; dir: string; home: string }> {
+  const home = tempHome('gb-webedge-');
+  homes.push(home);
+  const dir = join(home, 'project');
+  mkdirSync(dir);
+  const [first] = await freeRange(2);
+  writeFileSync(join(dir, 'gamebridge.json'), JSON.stringify({ name: 'Edge', launch: { portRange: `${first}-${first + 1}`, ...launch } }));
+  const h = await connect({ env: { GAME_BRIDGE_HOME: home, ...env }, cwd: dir, args: ['--no-scan'] });
+  handles.push(h);
+  return { h, dir, home };
+}
+
+const launch = (h: McpHandle) => call(h, 'launch_instance', {}, 120_000);
+
+test('a page served by the game\'s own command on {webPort}: launched, clicked through the browser, and stopped with its server', async () => {
+  const server = `${pythonExe()} -m http.server {webPort} --bind 127.0.0.1 --directory ${CANVAS_WWW}`;
+  const { h, home } = await project({ web: { command: server, url: 'http://127.0.0.1:{webPort}/index.html' } });
+  const r = await launch(h);
+  expect(r.isError).toBe(false);
+  expect(r.json).toMatchObject({ name: 'Dot', pid: expect.any(Number) });
+  const { port } = r.json;
+  const rec = JSON.parse(readFileSync(join(home, 'daemon', 'launched.json'), 'utf8')).instances[0];
+  expect(rec.command).toMatch(/http\.server \d+ --bind/);
+  expect(rec.web.serverPgid).toEqual(expect.any(Number));
+  // The mouse through the browser: a click teleports the dot.
+  const click = await gameCall(h, port, 'press', { input: 'mouse:left@100,50' });
+  expect(click.json).toMatchObject({ via: 'browser', game: { x: 100, y: 50, clicks: 1 } });
+  const stop = await call(h, 'stop_instance', { port });
+  expect(stop.json).toMatchObject({ stopped: true, how: 'closed cleanly' });
+  expect(await groupGone(rec.web.serverPgid, 5000)).toBe(true);
+  expect(await groupGone(rec.pid, 5000)).toBe(true);
+});
+
+test('a page that throws at load and never joins: the launch fails naming the console error, and nothing is left', async () => {
+  const { h, dir } = await project({ readyTimeoutMs: 30000, web: { static: 'www' } }).then(async (p) => p);
+  mkdirSync(join(dir, 'www'));
+  writeFileSync(join(dir, 'www', 'index.html'), '<!doctype html><title>Broken</title><script>throw new Error("boom at load: no game here")</script>');
+  const r = await launch(h);
+  expect(r.isError).toBe(true);
+  expect(r.text).toMatch(/^BridgeUsageError: Launch failed on port \d+: the page did not join the bridge within the declaration's readyTimeoutMs/);
+  expect(r.text).toMatch(/uncaught Error: boom at load: no game here/);
+  expect(r.json.pid).toEqual(expect.any(Number));
+  expect(await groupGone(r.json.pid, 5000)).toBe(true);
+  expect((await call(h, 'list_instances')).json.live).toEqual([]);
+});
+
+test("a server command that exits: the launch fails with its exit code and its last output", async () => {
+  const { h } = await project({ web: { command: 'echo "no such bundler" >&2; exit 3', url: 'http://127.0.0.1:{webPort}/' } });
+  const r = await launch(h);
+  expect(r.text).toMatch(/^BridgeUsageError: Launch failed on port \d+: the page's server did not answer http:\/\/127\.0\.0\.1:\d+\/: its command exited with code 3/);
+  expect(r.text).toMatch(/no such bundler/);
+});
+
+test('no Chromium on PATH: the launch fails with the install line', async () => {
+  const { h } = await project({ web: { static: CANVAS_WWW } }, { PATH: '/nonexistent' });
+  const r = await launch(h);
+  expect(r.isError).toBe(true);
+  expect(r.text).toMatch(/^BridgeUsageError: Launch failed on port \d+: ChromiumMissing: browser games need Chromium/);
+  expect(r.text).toMatch(/apt-get install -y chromium/);
+});
+
+test('game-bridge-mcp stop reaps a browser game: Chromium, the carrier and the static server go with the daemon', async () => {
+  const { h, home } = await project({ web: { static: CANVAS_WWW } });
+  const r = await launch(h);
+  expect(r.isError).toBe(false);
+  const rec = JSON.parse(readFileSync(join(home, 'daemon', 'launched.json'), 'utf8')).instances[0];
+  stopDaemon(home);
+  expect(await groupGone(rec.pid, 5000)).toBe(true);
+  await expect(fetch(`http://127.0.0.1:${r.json.port}/health`)).rejects.toThrow();
+  await expect(fetch(`http://127.0.0.1:${rec.web.static.port}/`)).rejects.toThrow();
+});
