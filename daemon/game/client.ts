@@ -7,7 +7,6 @@
  * the contract → NotAGameSurface; a refusal → CommandRejected.
  */
 import http from 'node:http';
-import net from 'node:net';
 import { callInterrupted, commandRejected, gameOffline, notAGameSurface, usageError, type BridgeError } from '../../shared/errors.js';
 import type { FrameReading } from './restarts.js';
 
@@ -116,11 +115,18 @@ export class GameClient {
       req.on('error', (err: NodeJS.ErrnoException) => {
         if (signal?.aborted) return fail(usageError('The request was cancelled.'));
         if (err.code === 'ECONNRESET' || err.code === 'EPIPE') {
-          // A game killed mid-request resets its sockets too: only a port that still accepts
-          // connections is "something that is not a game"; a closed one is a game that went away.
+          // A game killed mid-request resets its sockets too: a closed port is a game that went
+          // away, a game answering there again is a new process (a relaunch on the same port),
+          // and only something else listening is "not a game".
           const route = path.split('?')[0];
-          void portAccepts(this.port).then((open) =>
-            fail(open ? notAGameSurface(this.port, `GET ${route} closed the connection without answering`) : gameOffline(this.port, this.launchHint, undefined, route, 'exited')),
+          void afterReset(this.port).then((now) =>
+            fail(
+              now === 'closed'
+                ? gameOffline(this.port, this.launchHint, undefined, route, 'exited')
+                : now === 'game'
+                  ? callInterrupted(`GET ${route} on port ${this.port}`, 'the connection was reset mid-request and a game answers there again: it restarted, or dropped the connection')
+                  : notAGameSurface(this.port, `GET ${route} closed the connection without answering`),
+            ),
           );
           return;
         }
@@ -217,16 +223,24 @@ function isCarrierOffline(json: unknown): json is { error: string; interrupted?:
   return !!json && typeof json === 'object' && typeof (json as { error?: unknown }).error === 'string' && (json as { error: string }).error.startsWith('GameOffline:');
 }
 
-/** Does anything accept a TCP connection on the port (within 300 ms)? */
-function portAccepts(port: number): Promise<boolean> {
+/** After a reset: is the port closed, answered by a game (`/health` ok) again, or by something else? */
+function afterReset(port: number): Promise<'closed' | 'game' | 'other'> {
   return new Promise((resolve) => {
-    const sock = net.connect({ host: HOST, port });
-    const done = (open: boolean) => {
-      sock.destroy();
-      resolve(open);
+    let settled = false;
+    const done = (what: 'closed' | 'game' | 'other') => {
+      if (settled) return;
+      settled = true;
+      req.destroy();
+      resolve(what);
     };
-    sock.setTimeout(300, () => done(true));
-    sock.once('connect', () => done(true));
-    sock.once('error', () => done(false));
+    const req = http.get({ host: HOST, port, path: '/health', agent: false, timeout: 500 }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => void (body.length < 4096 && (body += c)));
+      res.on('end', () => done(/"ok"\s*:\s*true/.test(body) ? 'game' : 'other'));
+      res.on('error', () => done('other'));
+    });
+    req.on('timeout', () => done('other'));
+    req.on('error', (e: NodeJS.ErrnoException) => done(e.code === 'ECONNREFUSED' ? 'closed' : 'other'));
   });
 }
