@@ -223,7 +223,7 @@ function isCarrierOffline(json: unknown): json is { error: string; interrupted?:
   return !!json && typeof json === 'object' && typeof (json as { error?: unknown }).error === 'string' && (json as { error: string }).error.startsWith('GameOffline:');
 }
 
-/** After a reset: is the port closed, answered by a game (`/health` ok) again, or by something else? */
+/** After a reset: is the port closed (or silent), answered by a game (`/health` ok) again, or by something else? */
 function afterReset(port: number): Promise<'closed' | 'game' | 'other'> {
   return new Promise((resolve) => {
     let settled = false;
@@ -240,7 +240,8 @@ function afterReset(port: number): Promise<'closed' | 'game' | 'other'> {
       res.on('end', () => done(/"ok"\s*:\s*true/.test(body) ? 'game' : 'other'));
       res.on('error', () => done('other'));
     });
-    req.on('timeout', () => done('other'));
+    // Silence right after a reset is a game gone or still coming back, not another service.
+    req.on('timeout', () => done('closed'));
     req.on('error', (e: NodeJS.ErrnoException) => done(e.code === 'ECONNREFUSED' ? 'closed' : 'other'));
   });
 }
