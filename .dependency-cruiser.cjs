@@ -23,7 +23,8 @@ module.exports = {
     },
     {
       name: 'proxy-knows-no-games',
-      comment: 'What a client spawn runs (run, link, replay, spawn) relays bytes; it never loads the engine or the CLI.',
+      comment:
+        'What a client spawn runs (run, link, replay, spawn) relays bytes; it never loads the engine or the CLI.',
       severity: 'error',
       from: { path: '^proxy/', pathNot: '^proxy/main\\.ts$' },
       to: { path: '^(cli|daemon|examples|bench)/' },
@@ -37,17 +38,22 @@ module.exports = {
     },
     {
       name: 'proxy-stays-light',
-      comment: 'The bare proxy must start fast: no SDK and no yargs on its path (test/proxy-start.test.ts proves it at run time).',
+      comment:
+        'The bare proxy must start fast: no SDK and no yargs on its path (test/proxy-start.test.ts proves it at run time).',
       severity: 'error',
       from: { path: '^proxy/(run|link|replay|spawn)\\.ts$' },
       to: { path: 'node_modules/(yargs|@modelcontextprotocol)/' },
     },
     {
       name: 'cli-uses-the-lower-floors',
-      comment: 'The subcommands read what the daemon reads (gamebridge.json, the registry) or start it; they never reach into sessions or tools.',
+      comment:
+        'The subcommands read what the daemon reads (gamebridge.json, the registry) or start it; they never reach into sessions or tools.',
       severity: 'error',
       from: { path: '^cli/' },
-      to: { path: '^(proxy|examples|bench)/|^daemon/(sessions|tools|composites|sync)/|' + DAEMON_TOP, pathNot: '^daemon/main\\.ts$' },
+      to: {
+        path: '^(proxy|examples|bench)/|^daemon/(sessions|tools|composites|sync)/|' + DAEMON_TOP,
+        pathNot: '^daemon/main\\.ts$',
+      },
     },
     {
       name: 'daemon-is-not-a-client',
@@ -72,7 +78,8 @@ module.exports = {
     },
     {
       name: 'launcher-starts-games',
-      comment: 'launcher/ uses game/ (readiness, close) and web/ (a browser game: carrier, static server, Chromium), never sync/, discovery/ or anything above.',
+      comment:
+        'launcher/ uses game/ (readiness, close) and web/ (a browser game: carrier, static server, Chromium), never sync/, discovery/ or anything above.',
       severity: 'error',
       from: { path: '^daemon/launcher/' },
       to: { path: '^daemon/', pathNot: ['^daemon/game/', '^daemon/launcher/', '^daemon/web/'] },
@@ -86,35 +93,40 @@ module.exports = {
     },
     {
       name: 'state-below-tools',
-      comment: 'DaemonState holds clients, caches, the launcher and owners; it knows nothing of MCP, tools or sessions.',
+      comment:
+        'DaemonState holds clients, caches, the launcher and owners; it knows nothing of MCP, tools or sessions.',
       severity: 'error',
       from: { path: '^daemon/state\\.ts$' },
       to: { path: '^daemon/(discovery|composites|sync|tools|sessions)/|' + DAEMON_TOP, pathNot: '^daemon/state\\.ts$' },
     },
     {
       name: 'tools-see-a-context',
-      comment: 'Tools see the ToolContext interface (tools/context.ts), which sessions implement: never sessions or the daemon-wide objects above them.',
+      comment:
+        'Tools see the ToolContext interface (tools/context.ts), which sessions implement: never sessions or the daemon-wide objects above them.',
       severity: 'error',
       from: { path: '^daemon/tools/' },
       to: { path: '^daemon/sessions/|' + DAEMON_TOP },
     },
     {
       name: 'sessions-below-transports',
-      comment: 'A session is transport-agnostic: the server, the ws transport and the stdio engine connect to it, not the other way.',
+      comment:
+        'A session is transport-agnostic: the server, the ws transport and the stdio engine connect to it, not the other way.',
       severity: 'error',
       from: { path: '^daemon/sessions/' },
       to: { path: DAEMON_TOP, pathNot: '^daemon/state\\.ts$' },
     },
     {
       name: 'web-is-self-contained',
-      comment: 'daemon/web/ (page carrier, Chromium, static files) is a service of its own: shared/ at most from the rest of the tree.',
+      comment:
+        'daemon/web/ (page carrier, Chromium, static files) is a service of its own: shared/ at most from the rest of the tree.',
       severity: 'error',
       from: { path: '^daemon/web/' },
       to: { path: '^daemon/', pathNot: '^daemon/web/' },
     },
     {
       name: 'kit-core-is-platform-neutral',
-      comment: 'The game kit core runs in Node and in a browser page: no node builtins (the carriers index.ts and registry.ts may).',
+      comment:
+        'The game kit core runs in Node and in a browser page: no node builtins (the carriers index.ts and registry.ts may).',
       severity: 'error',
       from: { path: '^examples/game-kit/(core|args|input|clock|builtins|types|web)\\.ts$' },
       to: { dependencyTypes: ['core'] },
@@ -129,14 +141,16 @@ module.exports = {
     },
     {
       name: 'page-is-browser-code',
-      comment: 'dashboard/ (the page) runs in the browser: it takes only types from the daemon (the event stream\'s shapes).',
+      comment:
+        "dashboard/ (the page) runs in the browser: it takes only types from the daemon (the event stream's shapes).",
       severity: 'error',
       from: { path: '^dashboard/' },
       to: { path: '^(proxy|cli|daemon|shared|examples|bench|test)/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'examples-use-the-package-surface',
-      comment: 'The game kit and the example game are what a game author writes: they use shared/ helpers at most, never the daemon.',
+      comment:
+        'The game kit and the example game are what a game author writes: they use shared/ helpers at most, never the daemon.',
       severity: 'error',
       from: { path: '^examples/' },
       to: { path: '^(proxy|cli|daemon|bench|test)/' },
@@ -147,6 +161,10 @@ module.exports = {
     exclude: { path: '^(dist|node_modules)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js', '.mjs', '.cjs'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs'],
+    },
   },
 };

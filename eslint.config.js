@@ -3,13 +3,28 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'reports/**', '.stryker-tmp/**', '**/*.js', '**/*.cjs', '**/*.mjs', 'examples/**/www/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'reports/**',
+      '.stryker-tmp/**',
+      '**/*.js',
+      '**/*.cjs',
+      '**/*.mjs',
+      'examples/**/www/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {
       // `any` appears where JSON of unknown shape is read in tests; product code avoids it.
       '@typescript-eslint/no-explicit-any': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       // a `let` that callbacks read before its one assignment (shutdown paths) stays a let
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },

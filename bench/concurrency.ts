@@ -5,7 +5,18 @@
  * RSS; the sum of the N in-process servers' RSS). Modes run one after the other, daemon first,
  * so the two never share the machine.
  */
-import { connectMcp, daemonPid, freeRange, now, pct, round, rssMb, startGame, type Mcp, type Reaper } from './harness.js';
+import {
+  connectMcp,
+  daemonPid,
+  freeRange,
+  now,
+  pct,
+  round,
+  rssMb,
+  startGame,
+  type Mcp,
+  type Reaper,
+} from './harness.js';
 import { type BenchConfig, type Measurement, type Row } from './types.js';
 
 const LEVELS = [10, 40, 100];
@@ -18,7 +29,14 @@ interface LevelFigures {
 }
 
 /** `n` clients of `mode`, `calls` get_state each, all at once; the clients are closed after. */
-async function level(r: Reaper, mode: 'proxy' | 'in-process', home: string, port: number, n: number, calls: number): Promise<LevelFigures> {
+async function level(
+  r: Reaper,
+  mode: 'proxy' | 'in-process',
+  home: string,
+  port: number,
+  n: number,
+  calls: number,
+): Promise<LevelFigures> {
   const clients: Mcp[] = [];
   for (let i = 0; i < n; i++) clients.push(await connectMcp(r, mode, home));
   for (const c of clients) await c.call('call_tool', { port, name: 'get_state' }); // warm
@@ -37,7 +55,12 @@ async function level(r: Reaper, mode: 'proxy' | 'in-process', home: string, port
   const pids = mode === 'proxy' ? [daemonPid(home)!] : clients.map((c) => c.pid);
   const rss = pids.reduce((sum, pid) => sum + rssMb(pid).rss, 0);
   await Promise.all(clients.map((c) => c.close()));
-  return { callsPerSecond: round((n * calls) / (wall / 1000), 0), p50Ms: round(pct(took, 50), 1), p99Ms: round(pct(took, 99), 1), rssMb: round(rss, 0) };
+  return {
+    callsPerSecond: round((n * calls) / (wall / 1000), 0),
+    p50Ms: round(pct(took, 50), 1),
+    p99Ms: round(pct(took, 99), 1),
+    rssMb: round(rss, 0),
+  };
 }
 
 export async function measureConcurrency(r: Reaper, cfg: BenchConfig): Promise<Measurement> {

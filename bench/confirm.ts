@@ -11,7 +11,19 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { connectMcp, freeRange, mean, median, now, pct, round, sleep, startGame, type Mcp, type Reaper } from './harness.js';
+import {
+  connectMcp,
+  freeRange,
+  mean,
+  median,
+  now,
+  pct,
+  round,
+  sleep,
+  startGame,
+  type Mcp,
+  type Reaper,
+} from './harness.js';
 import { ms, type BenchConfig, type Measurement } from './types.js';
 
 const FPS = 60;
@@ -38,15 +50,21 @@ export async function measureConfirm(r: Reaper, cfg: BenchConfig): Promise<Measu
   const times = new SharedArrayBuffer(16);
   const c = new Int32Array(counts);
   const t = new Float64Array(times);
-  const worker = new Worker(fileURLToPath(new URL('./counting-forwarder.js', import.meta.url)), { workerData: { target: port, counts, times } });
+  const worker = new Worker(fileURLToPath(new URL('./counting-forwarder.js', import.meta.url)), {
+    workerData: { target: port, counts, times },
+  });
   const fwdPort = await new Promise<number>((resolve, reject) => {
     worker.once('message', (m: { port: number }) => resolve(m.port));
     worker.once('error', reject);
   });
 
-  const clients: Record<string, Mcp> = { 'proxy+daemon': await connectMcp(r, 'proxy', home), 'in-process': await connectMcp(r, 'in-process', home) };
+  const clients: Record<string, Mcp> = {
+    'proxy+daemon': await connectMcp(r, 'proxy', home),
+    'in-process': await connectMcp(r, 'in-process', home),
+  };
   const series: Record<string, Series> = {};
-  for (const mode of Object.keys(clients)) for (const via of ['direct', 'forwarder']) series[`${mode} ${via}`] = { latency: [], polls: [], frames: [] };
+  for (const mode of Object.keys(clients))
+    for (const via of ['direct', 'forwarder']) series[`${mode} ${via}`] = { latency: [], polls: [], frames: [] };
 
   const one = async (mode: string, via: 'direct' | 'forwarder', tag: string, record: boolean) => {
     const p = via === 'direct' ? port : fwdPort;
@@ -55,7 +73,8 @@ export async function measureConfirm(r: Reaper, cfg: BenchConfig): Promise<Measu
     const end = now();
     const polls = Atomics.load(c, 0) - pollsBefore;
     const id = res.commandId as number;
-    if (res.applied !== true || typeof id !== 'number') throw new Error(`bump was not confirmed: ${JSON.stringify(res)}`);
+    if (res.applied !== true || typeof id !== 'number')
+      throw new Error(`bump was not confirmed: ${JSON.stringify(res)}`);
     let at = applied.get(id);
     for (let i = 0; at === undefined && i < 100; i++) {
       await sleep(1);
@@ -72,7 +91,9 @@ export async function measureConfirm(r: Reaper, cfg: BenchConfig): Promise<Measu
     }
   };
 
-  for (const mode of Object.keys(clients)) for (const via of ['direct', 'forwarder'] as const) for (let i = 0; i < 20; i++) await one(mode, via, 'warm', false);
+  for (const mode of Object.keys(clients))
+    for (const via of ['direct', 'forwarder'] as const)
+      for (let i = 0; i < 20; i++) await one(mode, via, 'warm', false);
   for (let i = 0; i < cfg.commands; i++) {
     for (const mode of i % 2 ? ['in-process', 'proxy+daemon'] : ['proxy+daemon', 'in-process']) {
       await one(mode, 'direct', 'b', true);
@@ -125,7 +146,14 @@ export async function measureConfirm(r: Reaper, cfg: BenchConfig): Promise<Measu
         target: '≤ 2 polls per frame',
         met: (pf.pollsPerFrame ?? Infinity) <= 2,
       },
-      { id: '5 confirm', what: 'same, through the counting hop: p50 / p99', value: `${ms(pf.p50)} / ${ms(pf.p99)}`, reference: 'in-process', vs: `${ms(inf.p50)} / ${ms(inf.p99)}`, met: null },
+      {
+        id: '5 confirm',
+        what: 'same, through the counting hop: p50 / p99',
+        value: `${ms(pf.p50)} / ${ms(pf.p99)}`,
+        reference: 'in-process',
+        vs: `${ms(inf.p50)} / ${ms(inf.p99)}`,
+        met: null,
+      },
     ],
   };
 }

@@ -20,9 +20,18 @@ async function main(): Promise<void> {
   try {
     const home = r.home('gb-shots-');
     const [p1, p2, p3] = await freeRange(3);
-    const claude = await connectMcp(r, 'proxy', home, [], gameProject(r, p1), { name: 'claude-code', version: '2.1.4' });
-    const cursor = await connectMcp(r, 'proxy', home, [], gameProject(r, p2, 'Orbital Freight'), { name: 'cursor-vscode', version: '1.6.0' });
-    const third = await connectMcp(r, 'proxy', home, [], gameProject(r, p3, 'Crate Stack (server)'), { name: 'claude-code', version: '2.1.4' });
+    const claude = await connectMcp(r, 'proxy', home, [], gameProject(r, p1), {
+      name: 'claude-code',
+      version: '2.1.4',
+    });
+    const cursor = await connectMcp(r, 'proxy', home, [], gameProject(r, p2, 'Orbital Freight'), {
+      name: 'cursor-vscode',
+      version: '1.6.0',
+    });
+    const third = await connectMcp(r, 'proxy', home, [], gameProject(r, p3, 'Crate Stack (server)'), {
+      name: 'claude-code',
+      version: '2.1.4',
+    });
     await claude.call('launch_instance', {});
     await cursor.call('launch_instance', {});
     await third.call('launch_instance', {});
@@ -30,8 +39,18 @@ async function main(): Promise<void> {
 
     const chromium = await startBrowser(r);
     try {
-      const shoot = async (name: string, width: number, height: number, dark: boolean, act?: (page: import('playwright-core').Page) => Promise<void>) => {
-        const context = await chromium.browser.newContext({ viewport: { width, height }, colorScheme: dark ? 'dark' : 'light', deviceScaleFactor: 1 });
+      const shoot = async (
+        name: string,
+        width: number,
+        height: number,
+        dark: boolean,
+        act?: (page: import('playwright-core').Page) => Promise<void>,
+      ) => {
+        const context = await chromium.browser.newContext({
+          viewport: { width, height },
+          colorScheme: dark ? 'dark' : 'light',
+          deviceScaleFactor: 1,
+        });
         const page = await context.newPage();
         await page.goto(await dashboardUrl(home));
         await page.locator(`article.card[data-port="${p1}"][data-status="live"]`).waitFor({ timeout: 15000 });
@@ -63,7 +82,9 @@ async function main(): Promise<void> {
         await page.locator('#feed li.call[data-ok="false"] summary').first().click();
         await page.locator('#feed li.call[data-ok="false"] pre.json').first().waitFor();
         // the feed and the opened call under the sticky header
-        await page.evaluate(() => window.scrollTo(0, document.getElementById('h-feed')!.getBoundingClientRect().top + window.scrollY - 70));
+        await page.evaluate(() =>
+          window.scrollTo(0, document.getElementById('h-feed')!.getBoundingClientRect().top + window.scrollY - 70),
+        );
       });
       await shoot('dashboard-390.png', 390, 844, false);
     } finally {
@@ -75,13 +96,20 @@ async function main(): Promise<void> {
 }
 
 /** A few calls of each kind, as two agents playing would make them. */
-async function play(claude: Awaited<ReturnType<typeof connectMcp>>, cursor: Awaited<ReturnType<typeof connectMcp>>, p1: number, p2: number): Promise<void> {
+async function play(
+  claude: Awaited<ReturnType<typeof connectMcp>>,
+  cursor: Awaited<ReturnType<typeof connectMcp>>,
+  p1: number,
+  p2: number,
+): Promise<void> {
   await claude.call('list_toolsets', { port: p1 });
   await claude.call('call_tool', { port: p1, name: 'start' });
   for (const x of [20, 48, 75]) await claude.call('call_tool', { port: p1, name: 'drop', arguments: { x } });
   await claude.call('call_tool', { port: p1, name: 'get_state', arguments: { path: 'game.score' } });
   await cursor.call('call_tool', { port: p2, name: 'start' });
-  await cursor.client.callTool({ name: 'call_tool', arguments: { port: p2, name: 'warp', arguments: { to: 'moon' } } }).catch(() => undefined);
+  await cursor.client
+    .callTool({ name: 'call_tool', arguments: { port: p2, name: 'warp', arguments: { to: 'moon' } } })
+    .catch(() => undefined);
   await cursor.call('call_tool', { port: p2, name: 'drop', arguments: { x: 60 } });
 }
 

@@ -16,7 +16,17 @@ import { ms, x, type BenchConfig, type Measurement } from './types.js';
 export function gameProject(r: Reaper, port: number, name = 'Crate Stack'): string {
   const dir = r.tempDir('gb-bench-proj-');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'gamebridge.json'), JSON.stringify({ name, launch: { command: `node "${GAME}" --port {port} --screenshot --name "${name}"`, portRange: String(port), readyTimeoutMs: 30000 } }));
+  writeFileSync(
+    join(dir, 'gamebridge.json'),
+    JSON.stringify({
+      name,
+      launch: {
+        command: `node "${GAME}" --port {port} --screenshot --name "${name}"`,
+        portRange: String(port),
+        readyTimeoutMs: 30000,
+      },
+    }),
+  );
   return dir;
 }
 
@@ -32,7 +42,9 @@ async function visit(page: Page, url: string, port: number): Promise<{ fcp: numb
 
 /** First paint of a minimal page from a bare node server: what the machine and browser cost. */
 async function plainPagePaint(browser: import('playwright-core').Browser, runs: number): Promise<number> {
-  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>plain</title><h1>plain page</h1>'));
+  const server = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>plain</title><h1>plain page</h1>'),
+  );
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
   const paints: number[] = [];
@@ -71,7 +83,11 @@ export async function measureDashboard(r: Reaper, cfg: BenchConfig): Promise<Mea
     for (let i = 0; i < cfg.clients; i++) clients.push(await connectMcp(r, 'proxy', home));
     const load = async (calls: number) => {
       const t = now();
-      await Promise.all(clients.map(async (c) => { for (let i = 0; i < calls; i++) await c.call('call_tool', { port, name: 'get_state' }); }));
+      await Promise.all(
+        clients.map(async (c) => {
+          for (let i = 0; i < calls; i++) await c.call('call_tool', { port, name: 'get_state' });
+        }),
+      );
       return now() - t;
     };
     await load(20); // warm
@@ -95,15 +111,47 @@ export async function measureDashboard(r: Reaper, cfg: BenchConfig): Promise<Mea
     return {
       name: 'dashboard',
       figures: {
-        firstPaintMs: { cold: round(visits[0].fcp, 1), warmMedian: round(fcpWarm, 1), plainPageMedian: round(plain, 1) },
+        firstPaintMs: {
+          cold: round(visits[0].fcp, 1),
+          warmMedian: round(fcpWarm, 1),
+          plainPageMedian: round(plain, 1),
+        },
         gameShownMs: { cold: round(visits[0].card, 1), warmMedian: round(median(warm.map((v) => v.card)), 1) },
         visits: visits.length,
-        throughput: { clients: cfg.clients, callsPerClient: half * 2, closed: round(closed, 0), open: round(open, 0), ratio: round(open / closed, 3), feedRowsShown: rows },
+        throughput: {
+          clients: cfg.clients,
+          callsPerClient: half * 2,
+          closed: round(closed, 0),
+          open: round(open, 0),
+          ratio: round(open / closed, 3),
+          feedRowsShown: rows,
+        },
       },
       rows: [
-        { id: '8 dashboard', what: 'first paint, cold (the first request loads the module)', value: ms(visits[0].fcp, 0), met: null },
-        { id: '8 dashboard', what: `first paint, warm median of ${warm.length}`, value: ms(fcpWarm, 0), reference: 'a plain page', vs: `${ms(plain, 0)} → ${x(fcpWarm / plain)}`, target: '≤ 300 ms', met: fcpWarm <= 300 },
-        { id: '8 dashboard', what: `${cfg.clients} clients × ${half * 2} get_state, page open and streaming`, value: `${open.toFixed(0)} calls/s`, reference: 'page closed', vs: `${closed.toFixed(0)} calls/s → ${((open / closed) * 100).toFixed(0)}%`, target: '≥ 95%', met: open / closed >= 0.95 },
+        {
+          id: '8 dashboard',
+          what: 'first paint, cold (the first request loads the module)',
+          value: ms(visits[0].fcp, 0),
+          met: null,
+        },
+        {
+          id: '8 dashboard',
+          what: `first paint, warm median of ${warm.length}`,
+          value: ms(fcpWarm, 0),
+          reference: 'a plain page',
+          vs: `${ms(plain, 0)} → ${x(fcpWarm / plain)}`,
+          target: '≤ 300 ms',
+          met: fcpWarm <= 300,
+        },
+        {
+          id: '8 dashboard',
+          what: `${cfg.clients} clients × ${half * 2} get_state, page open and streaming`,
+          value: `${open.toFixed(0)} calls/s`,
+          reference: 'page closed',
+          vs: `${closed.toFixed(0)} calls/s → ${((open / closed) * 100).toFixed(0)}%`,
+          target: '≥ 95%',
+          met: open / closed >= 0.95,
+        },
       ],
     };
   } finally {

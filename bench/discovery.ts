@@ -11,9 +11,13 @@ export async function measureDiscovery(r: Reaper, cfg: BenchConfig): Promise<Mea
   const range = await freeRange(cfg.discoveryRange);
   const step = Math.floor(range.length / cfg.discoveryGames);
   const gamePorts = Array.from({ length: cfg.discoveryGames }, (_, i) => range[Math.floor(step / 2) + i * step]);
-  for (let i = 0; i < gamePorts.length; i += 5) await Promise.all(gamePorts.slice(i, i + 5).map((p) => startGame(r, p, home)));
+  for (let i = 0; i < gamePorts.length; i += 5)
+    await Promise.all(gamePorts.slice(i, i + 5).map((p) => startGame(r, p, home)));
   const args = ['--scan-range', `${range[0]}-${range[range.length - 1]}`];
-  const clients = { 'proxy+daemon': await connectMcp(r, 'proxy', home, args), 'in-process': await connectMcp(r, 'in-process', home, args) };
+  const clients = {
+    'proxy+daemon': await connectMcp(r, 'proxy', home, args),
+    'in-process': await connectMcp(r, 'in-process', home, args),
+  };
   const first: Record<string, number> = {};
   const samples: Record<string, number[]> = { 'proxy+daemon': [], 'in-process': [] };
   let liveSeen = Infinity;
@@ -26,12 +30,15 @@ export async function measureDiscovery(r: Reaper, cfg: BenchConfig): Promise<Mea
   };
   for (const mode of Object.keys(clients) as (keyof typeof clients)[]) first[mode] = await once(mode);
   for (let i = 0; i < cfg.discoveryCalls; i++) {
-    for (const mode of (i % 2 ? ['in-process', 'proxy+daemon'] : ['proxy+daemon', 'in-process']) as (keyof typeof clients)[]) {
+    for (const mode of (i % 2
+      ? ['in-process', 'proxy+daemon']
+      : ['proxy+daemon', 'in-process']) as (keyof typeof clients)[]) {
       samples[mode].push(await once(mode));
     }
   }
   for (const c of Object.values(clients)) await c.close();
-  if (liveSeen !== cfg.discoveryGames) throw new Error(`list_instances saw ${liveSeen} live games, expected ${cfg.discoveryGames}`);
+  if (liveSeen !== cfg.discoveryGames)
+    throw new Error(`list_instances saw ${liveSeen} live games, expected ${cfg.discoveryGames}`);
   const p = median(samples['proxy+daemon']);
   const i = median(samples['in-process']);
   return {

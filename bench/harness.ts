@@ -47,7 +47,12 @@ export async function waitGone(pid: number, timeoutMs = 5000): Promise<boolean> 
   return true;
 }
 
-export async function waitFor<T>(what: string, fn: () => T | Promise<T>, timeoutMs = 15000, everyMs = 10): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  what: string,
+  fn: () => T | Promise<T>,
+  timeoutMs = 15000,
+  everyMs = 10,
+): Promise<NonNullable<T>> {
   const start = Date.now();
   let last: unknown;
   for (;;) {
@@ -57,7 +62,8 @@ export async function waitFor<T>(what: string, fn: () => T | Promise<T>, timeout
     } catch (e) {
       last = e;
     }
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() - start > timeoutMs)
+      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await sleep(everyMs);
   }
 }
@@ -196,7 +202,9 @@ export interface Game {
 }
 
 export async function startGame(reaper: Reaper, port: number, home: string, args: string[] = []): Promise<Game> {
-  const child = reaper.spawn(process.execPath, [GAME, '--port', String(port), ...args], { env: { ...process.env, GAME_BRIDGE_HOME: home } });
+  const child = reaper.spawn(process.execPath, [GAME, '--port', String(port), ...args], {
+    env: { ...process.env, GAME_BRIDGE_HOME: home },
+  });
   const listeners: ((line: string, at: number) => void)[] = [];
   let buf = '';
   child.stdout!.on('data', (d: Buffer) => {
@@ -248,12 +256,20 @@ export interface Mcp {
 
 export function benchEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) env[k] = v;
   return { ...env, GAME_BRIDGE_HOME: home, ...extra };
 }
 
 /** The SDK client on the real CLI: `mode` proxy (daemon pair) or in-process (--no-daemon). */
-export async function connectMcp(reaper: Reaper, mode: 'proxy' | 'in-process', home: string, args: string[] = [], cwd?: string, as = { name: 'bench', version: '1.0.0' }): Promise<Mcp> {
+export async function connectMcp(
+  reaper: Reaper,
+  mode: 'proxy' | 'in-process',
+  home: string,
+  args: string[] = [],
+  cwd?: string,
+  as = { name: 'bench', version: '1.0.0' },
+): Promise<Mcp> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, ...(mode === 'in-process' ? ['--no-daemon'] : []), ...args],

@@ -14,9 +14,16 @@ type Mode = 'stdio' | 'http';
 
 /** An SDK client on the daemon's /mcp, with the token from daemon.json. */
 async function connectHttp(home: string): Promise<Client> {
-  const { port, token } = JSON.parse(readFileSync(join(home, 'daemon', 'daemon.json'), 'utf8')) as { port: number; token: string };
+  const { port, token } = JSON.parse(readFileSync(join(home, 'daemon', 'daemon.json'), 'utf8')) as {
+    port: number;
+    token: string;
+  };
   const client = new Client({ name: 'bench-http', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    }),
+  );
   return client;
 }
 
@@ -46,7 +53,10 @@ export async function measureHttp(r: Reaper, cfg: BenchConfig): Promise<Measurem
     return { client: (c.user + c.system) / 1000, proxy: cpuMs(stdio.pid), daemon: cpuMs(daemon) };
   };
   type Parts = ReturnType<typeof parts>;
-  const cpu: Record<Mode, Parts> = { stdio: { client: 0, proxy: 0, daemon: 0 }, http: { client: 0, proxy: 0, daemon: 0 } };
+  const cpu: Record<Mode, Parts> = {
+    stdio: { client: 0, proxy: 0, daemon: 0 },
+    http: { client: 0, proxy: 0, daemon: 0 },
+  };
   for (const m of modes) for (let i = 0; i < Math.min(300, cfg.latencyCalls); i++) await calls[m](); // JIT and sockets warm
   for (let block = 0; samples.stdio.length < cfg.latencyCalls; block++) {
     const size = Math.min(cfg.latencyBlock, cfg.latencyCalls - samples.stdio.length);
@@ -64,17 +74,36 @@ export async function measureHttp(r: Reaper, cfg: BenchConfig): Promise<Measurem
   await http.close().catch(() => undefined);
   await stdio.close();
 
-  const stat = (m: Mode) => ({ p50: round(pct(samples[m], 50), 3), p99: round(pct(samples[m], 99), 3), n: samples[m].length });
+  const stat = (m: Mode) => ({
+    p50: round(pct(samples[m], 50), 3),
+    p99: round(pct(samples[m], 99), 3),
+    n: samples[m].length,
+  });
   const s = stat('stdio');
   const h = stat('http');
   const added = round(h.p50 - s.p50, 3);
-  const perCall = (m: Mode) => ({ client: round(cpu[m].client / samples[m].length, 3), proxy: round(cpu[m].proxy / samples[m].length, 3), daemon: round(cpu[m].daemon / samples[m].length, 3) });
+  const perCall = (m: Mode) => ({
+    client: round(cpu[m].client / samples[m].length, 3),
+    proxy: round(cpu[m].proxy / samples[m].length, 3),
+    daemon: round(cpu[m].daemon / samples[m].length, 3),
+  });
   const cpuPerCall = (m: Mode) => round((cpu[m].client + cpu[m].proxy + cpu[m].daemon) / samples[m].length, 3);
   return {
     name: 'http',
-    figures: { callsPerMode: cfg.latencyCalls, stdioPair: s, http: h, httpAddedP50: added, cpuMsPerCall: { stdioPair: perCall('stdio'), http: perCall('http') } },
+    figures: {
+      callsPerMode: cfg.latencyCalls,
+      stdioPair: s,
+      http: h,
+      httpAddedP50: added,
+      cpuMsPerCall: { stdioPair: perCall('stdio'), http: perCall('http') },
+    },
     rows: [
-      { id: '9 http', what: `stdio pair get_state p50 / p99 (n=${s.n})`, value: `${ms(s.p50, 3)} / ${ms(s.p99, 3)}`, met: null },
+      {
+        id: '9 http',
+        what: `stdio pair get_state p50 / p99 (n=${s.n})`,
+        value: `${ms(s.p50, 3)} / ${ms(s.p99, 3)}`,
+        met: null,
+      },
       {
         id: '9 http',
         what: 'HTTP /mcp get_state p50 / p99',
@@ -84,7 +113,14 @@ export async function measureHttp(r: Reaper, cfg: BenchConfig): Promise<Measurem
         target: 'added ≤ 0.5 ms p50',
         met: added <= 0.5,
       },
-      { id: '9 http', what: 'CPU per get_state: client + proxy + daemon', value: `HTTP ${ms(cpuPerCall('http'), 3)} (daemon ${ms(perCall('http').daemon, 3)})`, reference: 'stdio pair', vs: `${ms(cpuPerCall('stdio'), 3)} (daemon ${ms(perCall('stdio').daemon, 3)})`, met: null },
+      {
+        id: '9 http',
+        what: 'CPU per get_state: client + proxy + daemon',
+        value: `HTTP ${ms(cpuPerCall('http'), 3)} (daemon ${ms(perCall('http').daemon, 3)})`,
+        reference: 'stdio pair',
+        vs: `${ms(cpuPerCall('stdio'), 3)} (daemon ${ms(perCall('stdio').daemon, 3)})`,
+        met: null,
+      },
     ],
   };
 }

@@ -44,7 +44,12 @@ export async function measureLatency(r: Reaper, cfg: BenchConfig): Promise<Measu
   await proxy.close();
   await inproc.close();
 
-  const stat = (m: Mode) => ({ p50: pct(samples[m], 50), p99: pct(samples[m], 99), mean: samples[m].reduce((a, b) => a + b, 0) / samples[m].length, n: samples[m].length });
+  const stat = (m: Mode) => ({
+    p50: pct(samples[m], 50),
+    p99: pct(samples[m], 99),
+    mean: samples[m].reduce((a, b) => a + b, 0) / samples[m].length,
+    n: samples[m].length,
+  });
   const d = stat('direct');
   const i = stat('in-process');
   const p = stat('proxy+daemon');
@@ -63,8 +68,20 @@ export async function measureLatency(r: Reaper, cfg: BenchConfig): Promise<Measu
       proxyRssAfterLoadMb: { rss: round(proxyRss.rss, 1), hwm: round(proxyRss.hwm, 1) },
     },
     rows: [
-      { id: '1 latency', what: `direct GET /state p50 / p99 (n=${d.n})`, value: `${ms(d.p50, 3)} / ${ms(d.p99, 3)}`, met: null },
-      { id: '1 latency', what: `in-process get_state p50 / p99`, value: `${ms(i.p50, 3)} / ${ms(i.p99, 3)}`, reference: 'direct', vs: `+${ms(i.p50 - d.p50, 3)} / +${ms(i.p99 - d.p99, 3)}`, met: null },
+      {
+        id: '1 latency',
+        what: `direct GET /state p50 / p99 (n=${d.n})`,
+        value: `${ms(d.p50, 3)} / ${ms(d.p99, 3)}`,
+        met: null,
+      },
+      {
+        id: '1 latency',
+        what: `in-process get_state p50 / p99`,
+        value: `${ms(i.p50, 3)} / ${ms(i.p99, 3)}`,
+        reference: 'direct',
+        vs: `+${ms(i.p50 - d.p50, 3)} / +${ms(i.p99 - d.p99, 3)}`,
+        met: null,
+      },
       {
         id: '1 latency',
         what: `proxy+daemon get_state p50 / p99`,

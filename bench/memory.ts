@@ -16,7 +16,13 @@ export async function measureMemory(r: Reaper, cfg: BenchConfig): Promise<Measur
   const range = await freeRange(cfg.memoryGames + 10);
   writeFileSync(
     join(project, 'gamebridge.json'),
-    JSON.stringify({ name: 'crate-stack-bench', launch: { command: `${process.execPath} ${GAME} --port {port}`, portRange: `${range[0]}-${range[range.length - 1]}` } }),
+    JSON.stringify({
+      name: 'crate-stack-bench',
+      launch: {
+        command: `${process.execPath} ${GAME} --port {port}`,
+        portRange: `${range[0]}-${range[range.length - 1]}`,
+      },
+    }),
   );
   const client = await connectMcp(r, 'proxy', home, [], project);
   await client.client.listTools();
@@ -58,9 +64,29 @@ export async function measureMemory(r: Reaper, cfg: BenchConfig): Promise<Measur
       games: ports.length,
     },
     rows: [
-      { id: '7 memory', what: 'proxy RSS, connected idle client', value: mb(proxyIdle.rss), vs: `after games ${mb(proxyLoaded.rss)}`, target: '≤ 45 MB', met: Math.max(proxyIdle.rss, proxyLoaded.rss) <= 45 },
-      { id: '7 memory', what: 'daemon RSS idle', value: mb(daemonIdle.rss), target: '≤ 120 MB', met: daemonIdle.rss <= 120 },
-      { id: '7 memory', what: `daemon RSS, ${ports.length} launched games`, value: mb(daemonLoaded.rss), vs: `peak ${mb(daemonLoaded.hwm)}`, target: '≤ 120 MB', met: daemonLoaded.rss <= 120 },
+      {
+        id: '7 memory',
+        what: 'proxy RSS, connected idle client',
+        value: mb(proxyIdle.rss),
+        vs: `after games ${mb(proxyLoaded.rss)}`,
+        target: '≤ 45 MB',
+        met: Math.max(proxyIdle.rss, proxyLoaded.rss) <= 45,
+      },
+      {
+        id: '7 memory',
+        what: 'daemon RSS idle',
+        value: mb(daemonIdle.rss),
+        target: '≤ 120 MB',
+        met: daemonIdle.rss <= 120,
+      },
+      {
+        id: '7 memory',
+        what: `daemon RSS, ${ports.length} launched games`,
+        value: mb(daemonLoaded.rss),
+        vs: `peak ${mb(daemonLoaded.hwm)}`,
+        target: '≤ 120 MB',
+        met: daemonLoaded.rss <= 120,
+      },
     ],
   };
 }

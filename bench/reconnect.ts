@@ -3,7 +3,21 @@
  * (call_tool get_state on a live game) until answered. The call is made as soon as the killed
  * pid is gone, so the figure includes noticing the loss, starting a daemon and re-initialising.
  */
-import { alive, connectMcp, daemonPid, freeRange, median, now, pct, round, sleep, startGame, waitFor, waitGone, type Reaper } from './harness.js';
+import {
+  alive,
+  connectMcp,
+  daemonPid,
+  freeRange,
+  median,
+  now,
+  pct,
+  round,
+  sleep,
+  startGame,
+  waitFor,
+  waitGone,
+  type Reaper,
+} from './harness.js';
 import { ms, type BenchConfig, type Measurement } from './types.js';
 
 export async function measureReconnect(r: Reaper, cfg: BenchConfig): Promise<Measurement> {
@@ -43,7 +57,14 @@ export async function measureReconnect(r: Reaper, cfg: BenchConfig): Promise<Mea
       samplesMs: samples.map((v) => round(v, 1)),
     },
     rows: [
-      { id: '3 reconnect', what: `kill -9 daemon → next tools/call answered (median of ${cfg.runs})`, value: ms(m, 1), vs: `p90 ${ms(pct(samples, 90), 1)}`, target: '≤ 300 ms', met: m <= 300 },
+      {
+        id: '3 reconnect',
+        what: `kill -9 daemon → next tools/call answered (median of ${cfg.runs})`,
+        value: ms(m, 1),
+        vs: `p90 ${ms(pct(samples, 90), 1)}`,
+        target: '≤ 300 ms',
+        met: m <= 300,
+      },
     ],
   };
 }

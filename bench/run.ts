@@ -72,7 +72,15 @@ function machine() {
 
 function table(rows: Row[]): string {
   const head = ['#', 'measure', 'value', 'reference', 'vs reference', 'target', 'met'];
-  const cells = rows.map((r) => [r.id, r.what, r.value, r.reference ?? '', r.vs ?? '', r.target ?? '', r.met === null ? '' : r.met ? 'yes' : 'NO']);
+  const cells = rows.map((r) => [
+    r.id,
+    r.what,
+    r.value,
+    r.reference ?? '',
+    r.vs ?? '',
+    r.target ?? '',
+    r.met === null ? '' : r.met ? 'yes' : 'NO',
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const line = (c: string[]) => c.map((v, i) => v.padEnd(widths[i])).join(' | ');
   return [line(head), widths.map((w) => '-'.repeat(w)).join('-|-'), ...cells.map(line)].join('\n');
@@ -81,13 +89,18 @@ function table(rows: Row[]): string {
 async function main(): Promise<void> {
   const only = env.BENCH_ONLY ? env.BENCH_ONLY.split(',').map((s) => s.trim()) : Object.keys(MEASUREMENTS);
   const unknown = only.filter((n) => !MEASUREMENTS[n]);
-  if (unknown.length) throw new Error(`unknown BENCH_ONLY entries: ${unknown.join(', ')} (known: ${Object.keys(MEASUREMENTS).join(', ')})`);
+  if (unknown.length)
+    throw new Error(
+      `unknown BENCH_ONLY entries: ${unknown.join(', ')} (known: ${Object.keys(MEASUREMENTS).join(', ')})`,
+    );
   const reaper = new Reaper();
   const before = machine();
   const started = Date.now();
   const results: Record<string, Measurement> = {};
   const failures: Record<string, string> = {};
-  log(`${quick ? 'quick' : 'full'} run: ${only.join(', ')} on ${before.cores} × ${before.cpu}, load ${before.loadavg.join(' ')}`);
+  log(
+    `${quick ? 'quick' : 'full'} run: ${only.join(', ')} on ${before.cores} × ${before.cpu}, load ${before.loadavg.join(' ')}`,
+  );
   try {
     for (const name of only) {
       const t = Date.now();
@@ -112,12 +125,17 @@ async function main(): Promise<void> {
     machine: { ...before, loadavgAfter: machine().loadavg },
     measurements: Object.fromEntries(Object.entries(results).map(([k, m]) => [k, m.figures])),
     table: rows,
-    targets: { met: rows.filter((r) => r.met === true).length, missed: rows.filter((r) => r.met === false).map((r) => `${r.id}: ${r.what}`) },
+    targets: {
+      met: rows.filter((r) => r.met === true).length,
+      missed: rows.filter((r) => r.met === false).map((r) => `${r.id}: ${r.what}`),
+    },
     ...(Object.keys(failures).length ? { failures } : {}),
   };
   const file = env.BENCH_OUT ?? join(DIST, '..', 'bench', 'results.json');
   writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
-  process.stdout.write(`\n${table(rows)}\n\nmachine: ${before.cores} × ${before.cpu}, node ${before.node}, load ${before.loadavg.join(' ')} → ${out.machine.loadavgAfter.join(' ')}; ${out.durationS} s\nwrote ${file}\n`);
+  process.stdout.write(
+    `\n${table(rows)}\n\nmachine: ${before.cores} × ${before.cpu}, node ${before.node}, load ${before.loadavg.join(' ')} → ${out.machine.loadavgAfter.join(' ')}; ${out.durationS} s\nwrote ${file}\n`,
+  );
   if (Object.keys(failures).length) {
     process.stdout.write(`failed: ${Object.keys(failures).join(', ')}\n`);
     process.exitCode = 1;

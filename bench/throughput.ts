@@ -28,7 +28,8 @@ export async function measureThroughput(r: Reaper, cfg: BenchConfig): Promise<Me
   for (const mode of Object.keys(conns)) await load(conns[mode], 20); // warm
   const wall: Record<string, number> = { 'in-process': 0, 'proxy+daemon': 0 };
   const half = Math.ceil(cfg.callsPerClient / 2);
-  for (let round_ = 0; round_ < 2; round_++) for (const mode of ['in-process', 'proxy+daemon']) wall[mode] += await load(conns[mode], half);
+  for (let round_ = 0; round_ < 2; round_++)
+    for (const mode of ['in-process', 'proxy+daemon']) wall[mode] += await load(conns[mode], half);
   for (const list of Object.values(conns)) await Promise.all(list.map((c) => c.close()));
 
   const total = cfg.clients * half * 2;

@@ -9,7 +9,21 @@
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { connectMcp, daemonPid, DIST, freeRange, median, now, pct, rssMb, round, sleep, waitFor, type Mcp, type Reaper } from './harness.js';
+import {
+  connectMcp,
+  daemonPid,
+  DIST,
+  freeRange,
+  median,
+  now,
+  pct,
+  rssMb,
+  round,
+  sleep,
+  waitFor,
+  type Mcp,
+  type Reaper,
+} from './harness.js';
 import { ms, type BenchConfig, type Measurement } from './types.js';
 
 const FRAME_MS = 1000 / 60;
@@ -38,7 +52,13 @@ surface.listen();
 (function frame() { surface.tick(); requestAnimationFrame(frame); })();
 </script>`,
   );
-  writeFileSync(join(dir, 'web', 'gamebridge.json'), JSON.stringify({ name: 'Twin (web)', launch: { portRange: `${range[0]}-${range[0]}`, readyTimeoutMs: 120000, web: { static: 'www' } } }));
+  writeFileSync(
+    join(dir, 'web', 'gamebridge.json'),
+    JSON.stringify({
+      name: 'Twin (web)',
+      launch: { portRange: `${range[0]}-${range[0]}`, readyTimeoutMs: 120000, web: { static: 'www' } },
+    }),
+  );
   const kit = pathToFileURL(join(DIST, 'examples', 'game-kit', 'index.js')).href;
   writeFileSync(
     join(dir, 'node', 'game.mjs'),
@@ -48,11 +68,20 @@ await surface.listen();
 setInterval(() => surface.tick(), ${FRAME_MS});
 `,
   );
-  writeFileSync(join(dir, 'node', 'gamebridge.json'), JSON.stringify({ name: 'Twin (node)', launch: { command: `${process.execPath} game.mjs {port}`, portRange: `${range[1]}-${range[1]}` } }));
+  writeFileSync(
+    join(dir, 'node', 'gamebridge.json'),
+    JSON.stringify({
+      name: 'Twin (node)',
+      launch: { command: `${process.execPath} game.mjs {port}`, portRange: `${range[1]}-${range[1]}` },
+    }),
+  );
 }
 
 /** `n` calls of `fn` per mode in alternating blocks of 50 (the order rotating), after a warm-up. */
-async function interleaved(modes: Record<string, () => Promise<unknown>>, n: number): Promise<Record<string, number[]>> {
+async function interleaved(
+  modes: Record<string, () => Promise<unknown>>,
+  n: number,
+): Promise<Record<string, number[]>> {
   const names = Object.keys(modes);
   const out: Record<string, number[]> = Object.fromEntries(names.map((m) => [m, []]));
   for (const m of names) for (let i = 0; i < 30; i++) await modes[m]();
@@ -73,7 +102,17 @@ export async function measureWeb(r: Reaper, cfg: BenchConfig): Promise<Measureme
   const dir = r.tempDir('gb-bench-webproj-');
   const range = await freeRange(3);
   writeTwin(dir, range);
-  writeFileSync(join(dir, 'gamebridge.json'), JSON.stringify({ name: 'Star Catcher', launch: { portRange: `${range[2]}-${range[2]}`, readyTimeoutMs: 120000, web: { static: join(DIST, 'examples', 'phaser-game', 'www') } } }));
+  writeFileSync(
+    join(dir, 'gamebridge.json'),
+    JSON.stringify({
+      name: 'Star Catcher',
+      launch: {
+        portRange: `${range[2]}-${range[2]}`,
+        readyTimeoutMs: 120000,
+        web: { static: join(DIST, 'examples', 'phaser-game', 'www') },
+      },
+    }),
+  );
   const mcp: Mcp = await connectMcp(r, 'proxy', home, [], dir);
   await mcp.call('list_instances');
   const dpid = await waitFor('daemon', () => daemonPid(home), 10000);
@@ -85,8 +124,20 @@ export async function measureWeb(r: Reaper, cfg: BenchConfig): Promise<Measureme
   const node = await mcp.call('launch_instance', { config: join(dir, 'node', 'gamebridge.json') });
   r.track(node.pid as number);
   const n = Math.max(100, Math.round(cfg.latencyCalls / 4));
-  const state = await interleaved({ web: () => mcp.call('call_tool', { port: web.port, name: 'get_state' }), node: () => mcp.call('call_tool', { port: node.port, name: 'get_state' }) }, n);
-  const bump = await interleaved({ web: () => mcp.call('call_tool', { port: web.port, name: 'bump' }), node: () => mcp.call('call_tool', { port: node.port, name: 'bump' }) }, Math.max(50, cfg.commands));
+  const state = await interleaved(
+    {
+      web: () => mcp.call('call_tool', { port: web.port, name: 'get_state' }),
+      node: () => mcp.call('call_tool', { port: node.port, name: 'get_state' }),
+    },
+    n,
+  );
+  const bump = await interleaved(
+    {
+      web: () => mcp.call('call_tool', { port: web.port, name: 'bump' }),
+      node: () => mcp.call('call_tool', { port: node.port, name: 'bump' }),
+    },
+    Math.max(50, cfg.commands),
+  );
   await mcp.call('stop_instance', { port: node.port });
 
   // The Phaser example: the same daemon, the twin page still open.
@@ -122,18 +173,61 @@ export async function measureWeb(r: Reaper, cfg: BenchConfig): Promise<Measureme
   return {
     name: 'web',
     figures: {
-      getState: { web: { p50: round(p50(state.web), 3), p99: round(pct(state.web, 99), 3) }, node: { p50: round(p50(state.node), 3), p99: round(pct(state.node, 99), 3) }, addedP50: round(addedState, 3), n },
-      command: { web: { p50: round(p50(bump.web), 2), p99: round(pct(bump.web, 99), 2) }, node: { p50: round(p50(bump.node), 2), p99: round(pct(bump.node, 99), 2) }, n: bump.web.length },
+      getState: {
+        web: { p50: round(p50(state.web), 3), p99: round(pct(state.web, 99), 3) },
+        node: { p50: round(p50(state.node), 3), p99: round(pct(state.node, 99), 3) },
+        addedP50: round(addedState, 3),
+        n,
+      },
+      command: {
+        web: { p50: round(p50(bump.web), 2), p99: round(pct(bump.web, 99), 2) },
+        node: { p50: round(p50(bump.node), 2), p99: round(pct(bump.node, 99), 2) },
+        n: bump.web.length,
+      },
       screenshot: { p50: round(p50(shots), 1), p99: round(pct(shots, 99), 1), n: shots.length },
       launchToReady: { median: round(median(launches)), runs: launches.map((x) => round(x)) },
       daemonRssMb: { idle: round(idle.rss, 1), withWebGame: round(withGame.rss, 1) },
     },
     rows: [
-      { id: '9 web', what: `get_state through the page carrier p50 (n=${n})`, value: ms(p50(state.web), 3), reference: 'Node kit twin', vs: `${addedState >= 0 ? '+' : ''}${ms(addedState, 3)}`, target: 'added ≤ 1 ms p50', met: addedState <= 1 },
-      { id: '9 web', what: 'command confirmed through the carrier p50 (60 fps)', value: ms(p50(bump.web)), reference: `Node kit ${ms(p50(bump.node))}`, vs: `${addedBump >= 0 ? '+' : ''}${ms(addedBump)}`, target: `≤ 1 frame + 5 ms (${ms(confirmTarget, 1)})`, met: p50(bump.web) <= confirmTarget },
-      { id: '9 web', what: 'screenshot of the 1280×720 Phaser page p50', value: ms(p50(shots), 1), target: '≤ 100 ms', met: p50(shots) <= 100 },
-      { id: '9 web', what: `static web launch → ready, median of ${launches.length}`, value: ms(median(launches), 0), target: '≤ 2.5 s', met: median(launches) <= 2500 },
-      { id: '9 web', what: 'daemon RSS idle / with a web game (Chromium not counted)', value: `${idle.rss.toFixed(1)} / ${withGame.rss.toFixed(1)} MB`, target: '≤ 150 MB', met: withGame.rss <= 150 },
+      {
+        id: '9 web',
+        what: `get_state through the page carrier p50 (n=${n})`,
+        value: ms(p50(state.web), 3),
+        reference: 'Node kit twin',
+        vs: `${addedState >= 0 ? '+' : ''}${ms(addedState, 3)}`,
+        target: 'added ≤ 1 ms p50',
+        met: addedState <= 1,
+      },
+      {
+        id: '9 web',
+        what: 'command confirmed through the carrier p50 (60 fps)',
+        value: ms(p50(bump.web)),
+        reference: `Node kit ${ms(p50(bump.node))}`,
+        vs: `${addedBump >= 0 ? '+' : ''}${ms(addedBump)}`,
+        target: `≤ 1 frame + 5 ms (${ms(confirmTarget, 1)})`,
+        met: p50(bump.web) <= confirmTarget,
+      },
+      {
+        id: '9 web',
+        what: 'screenshot of the 1280×720 Phaser page p50',
+        value: ms(p50(shots), 1),
+        target: '≤ 100 ms',
+        met: p50(shots) <= 100,
+      },
+      {
+        id: '9 web',
+        what: `static web launch → ready, median of ${launches.length}`,
+        value: ms(median(launches), 0),
+        target: '≤ 2.5 s',
+        met: median(launches) <= 2500,
+      },
+      {
+        id: '9 web',
+        what: 'daemon RSS idle / with a web game (Chromium not counted)',
+        value: `${idle.rss.toFixed(1)} / ${withGame.rss.toFixed(1)} MB`,
+        target: '≤ 150 MB',
+        met: withGame.rss <= 150,
+      },
     ],
   };
 }

@@ -3,16 +3,27 @@
  * routes (GET /status, POST /stop). Small on purpose: only node builtins.
  */
 import { clientCredentials, PROOF_HEADER, proofOk } from '../shared/auth.js';
-import { pidAlive as alive, processStart, readDaemonFile as readInfo, sameProcess, type DaemonInfo } from '../shared/daemon-file.js';
+import {
+  pidAlive as alive,
+  processStart,
+  readDaemonFile as readInfo,
+  sameProcess,
+  type DaemonInfo,
+} from '../shared/daemon-file.js';
 import { bridgeHome, homePaths, type HomePaths } from '../shared/paths.js';
 import { sleep } from '../shared/sleep.js';
 
 /** One authenticated request (the token never crosses the wire); the answer counts only when it proves the token too. */
 async function call(info: DaemonInfo, method: 'GET' | 'POST', path: string): Promise<unknown> {
   const { authorization, nonce } = clientCredentials(info.token);
-  const res = await fetch(`http://127.0.0.1:${info.port}${path}`, { method, headers: { authorization }, signal: AbortSignal.timeout(3000) });
+  const res = await fetch(`http://127.0.0.1:${info.port}${path}`, {
+    method,
+    headers: { authorization },
+    signal: AbortSignal.timeout(3000),
+  });
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
-  if (!proofOk(info.token, nonce, res.headers.get(PROOF_HEADER))) throw new Error(`whatever answers on port ${info.port} did not prove it knows daemon.json's token`);
+  if (!proofOk(info.token, nonce, res.headers.get(PROOF_HEADER)))
+    throw new Error(`whatever answers on port ${info.port} did not prove it knows daemon.json's token`);
   return res.json();
 }
 
@@ -40,7 +51,19 @@ export async function runStatus(json = false): Promise<number> {
     return 0;
   } catch (e) {
     process.stdout.write(
-      JSON.stringify({ pid: info.pid, port: info.port, version: info.version, startedAt: info.startedAt, answering: false, error: String(e), log: paths.daemonLog }, null, 2) + '\n',
+      JSON.stringify(
+        {
+          pid: info.pid,
+          port: info.port,
+          version: info.version,
+          startedAt: info.startedAt,
+          answering: false,
+          error: String(e),
+          log: paths.daemonLog,
+        },
+        null,
+        2,
+      ) + '\n',
     );
     return 1;
   }
@@ -58,7 +81,9 @@ export async function runStop(timeoutMs = 35000): Promise<number> {
     // A signal only for the very process that wrote daemon.json: its pid and its start time.
     // Without a recorded start time the pid may by now be anyone's process.
     if (info.pidStart === undefined || processStart(info.pid) !== info.pidStart) {
-      process.stderr.write(`daemon pid ${info.pid} did not answer /stop, and daemon.json cannot prove that pid is still the daemon; not signalling it. See ${paths.daemonLog}\n`);
+      process.stderr.write(
+        `daemon pid ${info.pid} did not answer /stop, and daemon.json cannot prove that pid is still the daemon; not signalling it. See ${paths.daemonLog}\n`,
+      );
       return 1;
     }
     try {
@@ -78,14 +103,20 @@ export async function runStop(timeoutMs = 35000): Promise<number> {
   process.stdout.write(`daemon pid ${info.pid} stopped\n`);
   if (games === undefined) process.stdout.write('(the daemon did not say which games it had launched)\n');
   else if (!games.length) process.stdout.write('it had launched no games\n');
-  else for (const g of games) process.stdout.write(`stopped game ${g.name ?? '(unnamed)'} on port ${g.port} (pid ${g.pid})\n`);
+  else
+    for (const g of games)
+      process.stdout.write(`stopped game ${g.name ?? '(unnamed)'} on port ${g.port} (pid ${g.pid})\n`);
   return 0;
 }
 
 /** The games the daemon launched and will stop with it; undefined when it cannot say. */
-async function launchedGames(info: DaemonInfo): Promise<Array<{ port: number; pid: number; name?: string }> | undefined> {
+async function launchedGames(
+  info: DaemonInfo,
+): Promise<Array<{ port: number; pid: number; name?: string }> | undefined> {
   try {
-    const facts = (await call(info, 'GET', '/status')) as { instances?: Array<{ port: number; pid: number; name?: string }> };
+    const facts = (await call(info, 'GET', '/status')) as {
+      instances?: Array<{ port: number; pid: number; name?: string }>;
+    };
     return Array.isArray(facts.instances) ? facts.instances : undefined;
   } catch {
     return undefined;

@@ -29,12 +29,16 @@ export async function runDashboard(opts: { open: boolean }): Promise<number> {
   try {
     answer = JSON.parse(await postKey(info.port, info.token)) as KeyAnswer;
   } catch (e) {
-    process.stderr.write(`The daemon (pid ${info.pid}, port ${info.port}) did not give a dashboard key: ${(e as Error).message}. See ${paths.daemonLog}.\n`);
+    process.stderr.write(
+      `The daemon (pid ${info.pid}, port ${info.port}) did not give a dashboard key: ${(e as Error).message}. See ${paths.daemonLog}.\n`,
+    );
     return 1;
   }
   const minutes = Math.round(answer.expiresInMs / 60000);
   process.stdout.write(`${answer.url}\n`);
-  process.stderr.write(`Open this URL once within ${minutes} minutes; it logs this browser in for the daemon's life.\n`);
+  process.stderr.write(
+    `Open this URL once within ${minutes} minutes; it logs this browser in for the daemon's life.\n`,
+  );
   if (opts.open && openBrowser(answer.url)) process.stderr.write('Opening it in your browser.\n');
   return 0;
 }
@@ -45,12 +49,25 @@ export async function runDashboard(opts: { open: boolean }): Promise<number> {
  */
 function postKey(port: number, token: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/dashboard/key', method: 'POST', agent: false, timeout: 5000, headers: { authorization: `Bearer ${token}` } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (body += d));
-      res.on('end', () => (res.statusCode === 200 ? resolve(body) : reject(new Error(`HTTP ${res.statusCode} ${body.trim()}`))));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/dashboard/key',
+        method: 'POST',
+        agent: false,
+        timeout: 5000,
+        headers: { authorization: `Bearer ${token}` },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(body) : reject(new Error(`HTTP ${res.statusCode} ${body.trim()}`)),
+        );
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('no answer within 5 s')));
     req.on('error', reject);
     req.end();

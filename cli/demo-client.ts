@@ -25,17 +25,32 @@ export interface DemoClient {
   /** a bridge tool; its JSON answer, or StepFailed with the error text */
   tool(name: string, args?: Json, timeout?: number): Promise<Json>;
   /** the whole result, image blocks included */
-  raw(name: string, args?: Json, timeout?: number): Promise<{ content: Array<{ type: string; text?: string; data?: string }>; structuredContent?: Json; isError?: boolean }>;
+  raw(
+    name: string,
+    args?: Json,
+    timeout?: number,
+  ): Promise<{
+    content: Array<{ type: string; text?: string; data?: string }>;
+    structuredContent?: Json;
+    isError?: boolean;
+  }>;
   close(): Promise<void>;
 }
 
 /** Spawns the proxy (which finds or starts the daemon) in `project` and connects the SDK client to it. */
 export async function openDemoClient(project: string, noDaemon = false): Promise<DemoClient> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, ...(noDaemon ? ['--no-daemon'] : [])], cwd: project, env: stringEnv(), stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, ...(noDaemon ? ['--no-daemon'] : [])],
+    cwd: project,
+    env: stringEnv(),
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   const client = new Client({ name: 'game-bridge-demo', version: VERSION });
-  const raw: DemoClient['raw'] = async (name, args = {}, timeout = 60000) => (await client.callTool({ name, arguments: args }, { timeout })) as Awaited<ReturnType<DemoClient['raw']>>;
+  const raw: DemoClient['raw'] = async (name, args = {}, timeout = 60000) =>
+    (await client.callTool({ name, arguments: args }, { timeout })) as Awaited<ReturnType<DemoClient['raw']>>;
   await client.connect(transport);
   return {
     client,

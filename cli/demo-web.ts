@@ -24,42 +24,71 @@ export async function runWebDemo(opts: WebDemoOptions = {}): Promise<number> {
   const out = opts.out ?? ((l: string) => process.stdout.write(l + '\n'));
   const project = mkdtempSync(join(tmpdir(), 'game-bridge-demo-web-'));
   const shotFile = resolve(opts.screenshot ?? join(tmpdir(), 'game-bridge-demo-star-catcher.png'));
-  writeFileSync(join(project, 'gamebridge.json'), JSON.stringify({ name: 'Star Catcher', launch: { portRange: opts.portRange ?? '7820-7839', readyTimeoutMs: 90000, web: { static: WWW, headless: true } } }, null, 2));
+  writeFileSync(
+    join(project, 'gamebridge.json'),
+    JSON.stringify(
+      {
+        name: 'Star Catcher',
+        launch: {
+          portRange: opts.portRange ?? '7820-7839',
+          readyTimeoutMs: 90000,
+          web: { static: WWW, headless: true },
+        },
+      },
+      null,
+      2,
+    ),
+  );
   let step = 0;
   let port: number | undefined;
   let c: DemoClient | undefined;
   const say = (line: string) => out(`${String(++step).padStart(2)}. ${line}`);
   try {
-    out(`game-bridge-mcp ${VERSION} demo --web: an MCP client plays the Phaser example (Star Catcher) in headless Chromium.`);
+    out(
+      `game-bridge-mcp ${VERSION} demo --web: an MCP client plays the Phaser example (Star Catcher) in headless Chromium.`,
+    );
     out(`   project dir ${project} (its gamebridge.json serves ${WWW})`);
     c = await openDemoClient(project, opts.noDaemon);
     const game = (name: string, args: Json = {}) => c!.tool('call_tool', { port, name, arguments: args });
 
     const inst = await c.tool('launch_instance', {}, 120000);
     port = inst.port as number;
-    say(`launch_instance: ${inst.name} ${inst.version} joined on port ${port} from Chromium (pid ${inst.pid}) after ${inst.readyInMs}ms`);
+    say(
+      `launch_instance: ${inst.name} ${inst.version} joined on port ${port} from Chromium (pid ${inst.pid}) after ${inst.readyInMs}ms`,
+    );
     const ts = await c.tool('list_toolsets', { port });
     say(`list_toolsets: ${ts.toolsets.map((t: Json) => `${t.name} (${t.tools.length})`).join(', ')}`);
     const start = await game('start');
-    say(`call_tool start: screen ${start.screen ?? start.game?.screen ?? '?'}, command #${start.commandId} confirmed at frame ${start.frame} (sessionEpoch ${start.sessionEpoch})`);
+    say(
+      `call_tool start: screen ${start.screen ?? start.game?.screen ?? '?'}, command #${start.commandId} confirmed at frame ${start.frame} (sessionEpoch ${start.sessionEpoch})`,
+    );
     const moved = await game('move_to', { x: 600 });
     say(`call_tool move_to {x: 600}: basket at ${moved.game.basketX}`);
     await game('hold', { input: 'ArrowLeft', ms: 5000 });
     const left = await game('wait_for', { path: 'game.basketX', lte: 500, timeoutMs: 15000 });
     const up = await game('release', { input: 'ArrowLeft' });
-    say(`call_tool hold {input: "ArrowLeft"} (a real key through the browser), wait_for game.basketX <= 500, release: basket at ${up.game.basketX} after ${left.elapsedMs}ms`);
+    say(
+      `call_tool hold {input: "ArrowLeft"} (a real key through the browser), wait_for game.basketX <= 500, release: basket at ${up.game.basketX} after ${left.elapsedMs}ms`,
+    );
     await game('pause');
     const press = await game('press', { input: 'right', frames: 5 });
-    say(`paused, call_tool press {input: "right", frames: 5} (the kit's held input): basket at ${press.game.basketX}, exactly 5 frames of it`);
+    say(
+      `paused, call_tool press {input: "right", frames: 5} (the kit's held input): basket at ${press.game.basketX}, exactly 5 frames of it`,
+    );
     await game('resume');
     await game('spawn', { x: press.game.basketX });
     const caught = await game('wait_for', { path: 'game.caught', gte: 1, timeoutMs: 60000 });
-    say(`call_tool spawn over the basket, wait_for game.caught >= 1: caught after ${caught.elapsedMs}ms (frame ${caught.frame})`);
+    say(
+      `call_tool spawn over the basket, wait_for game.caught >= 1: caught after ${caught.elapsedMs}ms (frame ${caught.frame})`,
+    );
     const shot = await c.raw('call_tool', { port, name: 'screenshot' });
     const image = shot.content.find((b) => b.type === 'image');
-    if (shot.isError || !image?.data) throw new StepFailed(`screenshot failed: ${shot.content.find((b) => b.type === 'text')?.text}`);
+    if (shot.isError || !image?.data)
+      throw new StepFailed(`screenshot failed: ${shot.content.find((b) => b.type === 'text')?.text}`);
     writeFileSync(shotFile, Buffer.from(image.data, 'base64'));
-    say(`call_tool screenshot: ${shot.structuredContent?.width}×${shot.structuredContent?.height} PNG from the browser at frame ${shot.structuredContent?.frame}, saved to ${shotFile}`);
+    say(
+      `call_tool screenshot: ${shot.structuredContent?.width}×${shot.structuredContent?.height} PNG from the browser at frame ${shot.structuredContent?.frame}, saved to ${shotFile}`,
+    );
     const stop = await c.tool('stop_instance', { port });
     port = undefined;
     say(`stop_instance: port ${stop.port} stopped (${stop.how}); Chromium and the page's server are gone`);
@@ -67,7 +96,16 @@ export async function runWebDemo(opts: WebDemoOptions = {}): Promise<number> {
     return 0;
   } catch (e) {
     out(`✖ demo --web failed at step ${step + 1}: ${e instanceof StepFailed ? e.message : (e as Error).message}`);
-    if (c?.stderr().trim()) out(`  server stderr (last lines):\n${c.stderr().trim().split('\n').slice(-10).map((l) => `    ${l}`).join('\n')}`);
+    if (c?.stderr().trim())
+      out(
+        `  server stderr (last lines):\n${c
+          .stderr()
+          .trim()
+          .split('\n')
+          .slice(-10)
+          .map((l) => `    ${l}`)
+          .join('\n')}`,
+      );
     return 1;
   } finally {
     if (port !== undefined) await c?.tool('stop_instance', { port }, 30000).catch(() => undefined);

@@ -36,7 +36,12 @@ export async function runDemo(opts: DemoOptions = {}): Promise<number> {
     JSON.stringify(
       {
         name: 'Crate Stack',
-        launch: { command: `${shellWord(process.execPath)} ${shellWord(GAME)} --port {port}`, cwd: '.', portRange: opts.portRange ?? DEFAULT_PORT_RANGE, readyTimeoutMs: 30000 },
+        launch: {
+          command: `${shellWord(process.execPath)} ${shellWord(GAME)} --port {port}`,
+          cwd: '.',
+          portRange: opts.portRange ?? DEFAULT_PORT_RANGE,
+          readyTimeoutMs: 30000,
+        },
       },
       null,
       2,
@@ -47,34 +52,48 @@ export async function runDemo(opts: DemoOptions = {}): Promise<number> {
   let launchedPort: number | undefined;
   let c: DemoClient | undefined;
   const say = (line: string) => out(`${String(++step).padStart(2)}. ${line}`);
-  const tool = (name: string, args: Json = {}, timeout = 60000): Promise<Json> => (c ? c.tool(name, args, timeout) : Promise.reject(new StepFailed('not connected')));
+  const tool = (name: string, args: Json = {}, timeout = 60000): Promise<Json> =>
+    c ? c.tool(name, args, timeout) : Promise.reject(new StepFailed('not connected'));
   const game = (port: number, name: string, args: Json = {}) => tool('call_tool', { port, name, arguments: args });
 
   try {
-    out(`game-bridge-mcp ${VERSION} demo: an MCP client drives the bundled Crate Stack game through ${opts.noDaemon ? 'the in-process engine (--no-daemon)' : 'the proxy and the daemon'}.`);
+    out(
+      `game-bridge-mcp ${VERSION} demo: an MCP client drives the bundled Crate Stack game through ${opts.noDaemon ? 'the in-process engine (--no-daemon)' : 'the proxy and the daemon'}.`,
+    );
     out(`   project dir ${project} (its gamebridge.json launches ${GAME})`);
     c = await openDemoClient(project, opts.noDaemon);
     const server = c.client.getServerVersion();
     const { tools } = await c.client.listTools();
-    say(`connected to ${server?.name} ${server?.version}; it advertises ${tools.length} tools: ${tools.map((t) => t.name).join(', ')}`);
+    say(
+      `connected to ${server?.name} ${server?.version}; it advertises ${tools.length} tools: ${tools.map((t) => t.name).join(', ')}`,
+    );
 
     const found = await tool('list_instances');
-    say(`list_instances: ${found.live.length} game(s) already running, ${found.stale.length} stale registry entr${found.stale.length === 1 ? 'y' : 'ies'}, ${found.free.length} free port(s) scanned`);
+    say(
+      `list_instances: ${found.live.length} game(s) already running, ${found.stale.length} stale registry entr${found.stale.length === 1 ? 'y' : 'ies'}, ${found.free.length} free port(s) scanned`,
+    );
 
     const inst = await tool('launch_instance');
     launchedPort = inst.port as number;
     const port = launchedPort;
-    say(`launch_instance: ${inst.name} ${inst.version} is up on port ${port} (pid ${inst.pid}) after ${inst.readyInMs}ms; its output goes to ${inst.logFile}`);
+    say(
+      `launch_instance: ${inst.name} ${inst.version} is up on port ${port} (pid ${inst.pid}) after ${inst.readyInMs}ms; its output goes to ${inst.logFile}`,
+    );
 
     const ts = await tool('list_toolsets', { port });
     say(`list_toolsets: ${ts.toolsets.map((t: Json) => `${t.name} (${t.tools.length})`).join(', ')}`);
 
     const play = await tool('describe_toolset', { port, toolset: 'play' });
-    const sig = (t: Json) => `${t.name}(${Object.keys(t.inputSchema.properties ?? {}).map((a) => ((t.inputSchema.required ?? []).includes(a) ? a : `${a}?`)).join(', ')})`;
+    const sig = (t: Json) =>
+      `${t.name}(${Object.keys(t.inputSchema.properties ?? {})
+        .map((a) => ((t.inputSchema.required ?? []).includes(a) ? a : `${a}?`))
+        .join(', ')})`;
     say(`describe_toolset play: ${play.tools.map(sig).join(' ')}`);
 
     const start = await game(port, 'start');
-    say(`call_tool start: screen ${start.screen}, command #${start.commandId} confirmed by ${start.confirmation} at frame ${start.frame}`);
+    say(
+      `call_tool start: screen ${start.screen}, command #${start.commandId} confirmed by ${start.confirmation} at frame ${start.frame}`,
+    );
 
     let dropped = 0;
     for (const x of [50, 50, 48]) {
@@ -82,28 +101,48 @@ export async function runDemo(opts: DemoOptions = {}): Promise<number> {
       const r = await game(port, 'drop', { x });
       dropped++;
       const crate = (r.game?.crates as Json[] | undefined)?.at(-1);
-      say(`call_tool drop {x: ${x}}: crate #${crate?.id} (${crate?.kind ?? next}) ${crate?.settled ? 'landed' : 'is falling'}; score ${r.game?.score}; events ${(r.events as string[]).slice(-3).join(', ') || '-'}`);
+      say(
+        `call_tool drop {x: ${x}}: crate #${crate?.id} (${crate?.kind ?? next}) ${crate?.settled ? 'landed' : 'is falling'}; score ${r.game?.score}; events ${(r.events as string[]).slice(-3).join(', ') || '-'}`,
+      );
     }
 
-    const wait = await game(port, 'wait_for', { path: `game.crates.${dropped - 1}.settled`, equals: true, timeoutMs: 5000 });
-    say(`call_tool wait_for game.crates.${dropped - 1}.settled == true: matched after ${wait.elapsedMs}ms (frame ${wait.frame})`);
+    const wait = await game(port, 'wait_for', {
+      path: `game.crates.${dropped - 1}.settled`,
+      equals: true,
+      timeoutMs: 5000,
+    });
+    say(
+      `call_tool wait_for game.crates.${dropped - 1}.settled == true: matched after ${wait.elapsedMs}ms (frame ${wait.frame})`,
+    );
 
     const state = await game(port, 'get_state', { path: 'game' });
     const g = state.value as Json;
-    say(`call_tool get_state {path: "game"}: score ${g.score}, stack height ${g.height}, ${g.crates.length} crates (${(g.crates as Json[]).map((c) => `${c.kind}@${c.x},${c.y}`).join(' ')}), over: ${g.over ?? 'no'}`);
+    say(
+      `call_tool get_state {path: "game"}: score ${g.score}, stack height ${g.height}, ${g.crates.length} crates (${(g.crates as Json[]).map((c) => `${c.kind}@${c.x},${c.y}`).join(' ')}), over: ${g.over ?? 'no'}`,
+    );
 
     const stop = await tool('stop_instance', { port });
     launchedPort = undefined;
     say(`stop_instance: port ${stop.port} stopped (${stop.how})`);
     out('Demo finished: every step above is a real MCP answer.');
     if (!opts.noDaemon) out(daemonLeftRunning());
-    out(`Register the same server with your MCP client: claude mcp add -s user game-bridge -- ${selfCommand()} (others: README.md)`);
+    out(
+      `Register the same server with your MCP client: claude mcp add -s user game-bridge -- ${selfCommand()} (others: README.md)`,
+    );
     return 0;
   } catch (e) {
     const msg = e instanceof StepFailed ? e.message : `${(e as Error).message ?? e}`;
     out(`✖ demo failed at step ${step + 1}: ${msg}`);
     const stderr = c?.stderr() ?? '';
-    if (stderr.trim()) out(`  server stderr (last lines):\n${stderr.trim().split('\n').slice(-10).map((l) => `    ${l}`).join('\n')}`);
+    if (stderr.trim())
+      out(
+        `  server stderr (last lines):\n${stderr
+          .trim()
+          .split('\n')
+          .slice(-10)
+          .map((l) => `    ${l}`)
+          .join('\n')}`,
+      );
     return 1;
   } finally {
     if (launchedPort !== undefined) {

@@ -29,8 +29,19 @@ export interface InitOptions {
   out?: (line: string) => void;
 }
 
-export function starterDeclaration(name: string, command = PLACEHOLDER_COMMAND, portRange = DEFAULT_PORT_RANGE, template: InitTemplate = 'single'): Record<string, unknown> {
-  const launch: Record<string, unknown> = { command, cwd: '.', portRange, readyTimeoutMs: STARTER_READY_TIMEOUT_MS, env: {} };
+export function starterDeclaration(
+  name: string,
+  command = PLACEHOLDER_COMMAND,
+  portRange = DEFAULT_PORT_RANGE,
+  template: InitTemplate = 'single',
+): Record<string, unknown> {
+  const launch: Record<string, unknown> = {
+    command,
+    cwd: '.',
+    portRange,
+    readyTimeoutMs: STARTER_READY_TIMEOUT_MS,
+    env: {},
+  };
   if (template === 'multiplayer') launch.profiles = multiplayerProfiles(portRange);
   return { name, launch };
 }
@@ -43,7 +54,11 @@ function multiplayerProfiles(portRange: string): Record<string, unknown> {
   const serverPort = parsePortList(portRange)[0];
   return {
     server: { args: '--server', env: { GAME_ROLE: 'server' } },
-    client: { args: `--connect 127.0.0.1:${serverPort} --player {index}`, env: { GAME_ROLE: 'client', PLAYER_INDEX: '{index}' }, readyTimeoutMs: 30000 },
+    client: {
+      args: `--connect 127.0.0.1:${serverPort} --player {index}`,
+      env: { GAME_ROLE: 'client', PLAYER_INDEX: '{index}' },
+      readyTimeoutMs: 30000,
+    },
   };
 }
 
@@ -63,7 +78,8 @@ export async function runInit(opts: InitOptions): Promise<number> {
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     try {
       name = (await rl.question(`Game name [${name}]: `)).trim() || name;
-      command = (await rl.question(`Command that starts the game, {port} = its debug port [${command}]: `)).trim() || command;
+      command =
+        (await rl.question(`Command that starts the game, {port} = its debug port [${command}]: `)).trim() || command;
     } finally {
       rl.close();
     }
@@ -71,9 +87,12 @@ export async function runInit(opts: InitOptions): Promise<number> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(file, JSON.stringify(starterDeclaration(name, command, portRange, opts.template), null, 2) + '\n');
   out(`wrote ${file}`);
-  if (command === PLACEHOLDER_COMMAND) out('next: replace launch.command with the command that starts your game; {port} is where its debug port goes');
+  if (command === PLACEHOLDER_COMMAND)
+    out('next: replace launch.command with the command that starts your game; {port} is where its debug port goes');
   if (opts.template === 'multiplayer') {
-    out('profiles: "server" and "client" append their args to launch.command; start them with launch_instance {profile: "server"} then {profile: "client", count: N}');
+    out(
+      'profiles: "server" and "client" append their args to launch.command; start them with launch_instance {profile: "server"} then {profile: "client", count: N}',
+    );
   }
   out(`check it with: ${selfCommand()} doctor` + (resolve(opts.dir) === process.cwd() ? '' : ` --dir ${dir}`));
   return 0;

@@ -32,7 +32,10 @@ function progressDisplay(tty: boolean) {
   let message = 'Starting the launch…';
   let frame = 0;
   const t0 = Date.now();
-  const draw = () => process.stderr.write(`\r\x1b[2K${SPINNER[frame++ % SPINNER.length]} ${message.slice(0, (process.stderr.columns || 100) - 3)}`);
+  const draw = () =>
+    process.stderr.write(
+      `\r\x1b[2K${SPINNER[frame++ % SPINNER.length]} ${message.slice(0, (process.stderr.columns || 100) - 3)}`,
+    );
   const timer = tty ? setInterval(draw, 80) : undefined;
   if (!tty) process.stderr.write(`launching from ${process.cwd()}…\n`);
   return {
@@ -48,7 +51,13 @@ function progressDisplay(tty: boolean) {
 }
 
 export async function runLaunch(opts: LaunchCliOptions): Promise<number> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [PROXY, ...(opts.config ? ['--config', opts.config] : [])], cwd: process.cwd(), env: stringEnv(), stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [PROXY, ...(opts.config ? ['--config', opts.config] : [])],
+    cwd: process.cwd(),
+    env: stringEnv(),
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'game-bridge-mcp launch', version: VERSION });
   const show = progressDisplay(process.stderr.isTTY === true);
   const args: Json = {};
@@ -57,11 +66,14 @@ export async function runLaunch(opts: LaunchCliOptions): Promise<number> {
   if (opts.count !== undefined) args.count = opts.count;
   try {
     await client.connect(transport);
-    const res = (await client.callTool({ name: 'launch_instance', arguments: args }, {
-      timeout: 24 * 3600 * 1000, // the declaration's readyTimeoutMs is the deadline that matters
-      resetTimeoutOnProgress: true,
-      onprogress: (p) => p.message && show.update(p.message),
-    })) as { content: Array<{ type: string; text?: string }>; structuredContent?: Json; isError?: boolean };
+    const res = (await client.callTool(
+      { name: 'launch_instance', arguments: args },
+      {
+        timeout: 24 * 3600 * 1000, // the declaration's readyTimeoutMs is the deadline that matters
+        resetTimeoutOnProgress: true,
+        onprogress: (p) => p.message && show.update(p.message),
+      },
+    )) as { content: Array<{ type: string; text?: string }>; structuredContent?: Json; isError?: boolean };
     const text = res.content.find((c) => c.type === 'text')?.text ?? '';
     if (res.isError) {
       show.done('✖ launch failed');
@@ -70,13 +82,31 @@ export async function runLaunch(opts: LaunchCliOptions): Promise<number> {
     }
     const json = res.structuredContent ?? JSON.parse(text);
     const all = (json.instances ?? [json]) as Json[];
-    show.done(`✔ ${all.length === 1 ? `${all[0].name} is up on port ${all[0].port}` : `${all.length} instances are up`}`);
+    show.done(
+      `✔ ${all.length === 1 ? `${all[0].name} is up on port ${all[0].port}` : `${all.length} instances are up`}`,
+    );
     process.stdout.write(
-      table(['PORT', 'PID', 'GAME', 'VERSION', 'PROFILE', 'READY IN', 'LOG'], all.map((i) => [String(i.port), String(i.pid), String(i.name), String(i.version || '-'), i.profile !== undefined ? `${i.profile} #${i.index ?? 0}` : '-', `${i.readyInMs}ms`, String(i.logFile)]), ''),
+      table(
+        ['PORT', 'PID', 'GAME', 'VERSION', 'PROFILE', 'READY IN', 'LOG'],
+        all.map((i) => [
+          String(i.port),
+          String(i.pid),
+          String(i.name),
+          String(i.version || '-'),
+          i.profile !== undefined ? `${i.profile} #${i.index ?? 0}` : '-',
+          `${i.readyInMs}ms`,
+          String(i.logFile),
+        ]),
+        '',
+      ),
     );
     if (json.previous) process.stdout.write(`  replaced pid ${json.previous.pid} (${json.previous.how})\n`);
-    process.stdout.write('It keeps running, detached: the next MCP session that uses it adopts it (unused, it is stopped after the detached TTL, 15 minutes by default).\n');
-    process.stdout.write(`Follow its output: game-bridge-mcp logs ${all[0].port} -f; see everything: game-bridge-mcp status\n`);
+    process.stdout.write(
+      'It keeps running, detached: the next MCP session that uses it adopts it (unused, it is stopped after the detached TTL, 15 minutes by default).\n',
+    );
+    process.stdout.write(
+      `Follow its output: game-bridge-mcp logs ${all[0].port} -f; see everything: game-bridge-mcp status\n`,
+    );
     return 0;
   } catch (e) {
     show.done('✖ launch failed');

@@ -51,7 +51,9 @@ export async function runLogs(opts: LogsOptions): Promise<number> {
   const first = findLog(paths, opts.port);
   const exited = first.exited;
   if (!first.logFile) {
-    process.stderr.write(`game-bridge-mcp: no log for port ${opts.port} under ${paths.logsDir}: only games started by launch_instance (or game-bridge-mcp launch) have one; game-bridge-mcp status lists them\n`);
+    process.stderr.write(
+      `game-bridge-mcp: no log for port ${opts.port} under ${paths.logsDir}: only games started by launch_instance (or game-bridge-mcp launch) have one; game-bridge-mcp status lists them\n`,
+    );
     return 1;
   }
   let logFile = first.logFile;

@@ -19,15 +19,42 @@ export function statusText(facts: Json, log: string): string {
   return [
     head,
     'Sessions',
-    table(['SESSION', 'CLIENT PID', 'FOR', 'WORKING DIRECTORY'], sessions.map((s) => [short(s.id), String(s.pid ?? '-'), since(s.startedAt), String(s.cwd ?? '')]), 'none (no MCP client is connected)'),
+    table(
+      ['SESSION', 'CLIENT PID', 'FOR', 'WORKING DIRECTORY'],
+      sessions.map((s) => [short(s.id), String(s.pid ?? '-'), since(s.startedAt), String(s.cwd ?? '')]),
+      'none (no MCP client is connected)',
+    ),
     'Games running',
     table(
       ['PORT', 'PID', 'GAME', 'PROFILE', 'UP', 'OWNER', 'LOG'],
-      instances.map((i) => [String(i.port), String(i.pid), String(i.name ?? ''), i.profile !== undefined ? `${i.profile} #${i.index ?? 0}` : '-', since(i.startedAt), i.owner === 'detached' ? 'detached' : short(i.owner), String(i.logFile ?? '')]),
+      instances.map((i) => [
+        String(i.port),
+        String(i.pid),
+        String(i.name ?? ''),
+        i.profile !== undefined ? `${i.profile} #${i.index ?? 0}` : '-',
+        since(i.startedAt),
+        i.owner === 'detached' ? 'detached' : short(i.owner),
+        String(i.logFile ?? ''),
+      ]),
       'none (launch_instance, or game-bridge-mcp launch, starts one)',
     ),
     ...(exited.length
-      ? ['Games that exited (until relaunched or pruned)', table(['PORT', 'PID', 'GAME', 'HOW', 'RAN', 'WHEN', 'LOG'], exited.map((e) => [String(e.port), String(e.pid), String(e.name ?? ''), String(e.how), duration(Number(e.uptimeMs)), e.exitedAt ? `${since(e.exitedAt)} ago` : 'while no daemon ran', String(e.logFile ?? '')]), '')]
+      ? [
+          'Games that exited (until relaunched or pruned)',
+          table(
+            ['PORT', 'PID', 'GAME', 'HOW', 'RAN', 'WHEN', 'LOG'],
+            exited.map((e) => [
+              String(e.port),
+              String(e.pid),
+              String(e.name ?? ''),
+              String(e.how),
+              duration(Number(e.uptimeMs)),
+              e.exitedAt ? `${since(e.exitedAt)} ago` : 'while no daemon ran',
+              String(e.logFile ?? ''),
+            ]),
+            '',
+          ),
+        ]
       : []),
   ].join('\n');
 }

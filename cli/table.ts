@@ -7,7 +7,12 @@
 export function table(header: string[], rows: string[][], none: string): string {
   if (!rows.length) return `  ${none}\n`;
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => '  ' + cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    '  ' +
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)].join('\n') + '\n';
 }
 
@@ -21,4 +26,5 @@ export function duration(ms: number): string {
 }
 
 /** Time since an ISO date, as a duration. */
-export const since = (iso: unknown, now = Date.now()): string => (typeof iso === 'string' ? duration(now - Date.parse(iso)) : '?');
+export const since = (iso: unknown, now = Date.now()): string =>
+  typeof iso === 'string' ? duration(now - Date.parse(iso)) : '?';

@@ -27,7 +27,9 @@ export interface DashboardDeps {
 export async function loadDashboard(deps: DashboardDeps): Promise<Dashboard> {
   const t0 = performance.now();
   // Next to this file both in dist/daemon/ and beside the bundle (dist/daemon/bundle.mjs).
-  const mod = (await import(new URL('./dashboard/index.js', import.meta.url).href)) as typeof import('./dashboard/index.js');
+  const mod = (await import(
+    new URL('./dashboard/index.js', import.meta.url).href
+  )) as typeof import('./dashboard/index.js');
   const facts = deps.facts();
   const home = String(facts.home ?? deps.state.opts.home);
   // The dashboard's own session: it looks and calls, but is not a client, and adopts nothing.
@@ -48,7 +50,9 @@ export async function loadDashboard(deps: DashboardDeps): Promise<Dashboard> {
 
 /** The daemon's environment decides the scan range and registry, as it would for a client. */
 function dashboardConfig(home: string): SessionConfig {
-  const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
   try {
     return sessionConfigFrom({}, env, home);
   } catch {

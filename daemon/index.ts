@@ -8,12 +8,32 @@
  */
 
 // argv + environment → one session's settings (the CLI parser)
-export { parseSessionArgs, sessionConfigFrom, parsePortList, DEFAULT_PORT, DEFAULT_SCAN_RANGE, DEFAULT_TIMEOUT_MS } from '../shared/config.js';
+export {
+  parseSessionArgs,
+  sessionConfigFrom,
+  parsePortList,
+  DEFAULT_PORT,
+  DEFAULT_SCAN_RANGE,
+  DEFAULT_TIMEOUT_MS,
+} from '../shared/config.js';
 export type { SessionConfig } from '../shared/config.js';
 
 // project config (gamebridge.json)
-export { findDeclaration, readDeclaration, DECLARATION_FILE, DEFAULT_PORT_RANGE, DEFAULT_READY_TIMEOUT_MS } from './launcher/index.js';
-export type { LaunchDeclaration, LaunchedInstance, LaunchOptions, StopResult, StopHow, LogTail } from './launcher/index.js';
+export {
+  findDeclaration,
+  readDeclaration,
+  DECLARATION_FILE,
+  DEFAULT_PORT_RANGE,
+  DEFAULT_READY_TIMEOUT_MS,
+} from './launcher/index.js';
+export type {
+  LaunchDeclaration,
+  LaunchedInstance,
+  LaunchOptions,
+  StopResult,
+  StopHow,
+  LogTail,
+} from './launcher/index.js';
 
 // the in-process engine over stdio
 export { startStdioServer } from './stdio.js';

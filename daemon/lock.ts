@@ -109,7 +109,10 @@ export class HomeLock {
     }
     try {
       const now = this.owner();
-      const same = now === undefined ? dead === undefined : now !== 'young' && dead !== undefined && now.pid === dead.pid && now.pidStart === dead.pidStart;
+      const same =
+        now === undefined
+          ? dead === undefined
+          : now !== 'young' && dead !== undefined && now.pid === dead.pid && now.pidStart === dead.pidStart;
       if (!same) return true; // it changed under us: start over
       log(`daemon pid ${dead?.pid ?? '(unknown)'} is gone; taking over its lock`);
       const aside = `${this.dir}.dead-${randomBytes(4).toString('hex')}`;

@@ -32,7 +32,12 @@ export function readDaemonJson(paths: HomePaths): DaemonInfo | undefined {
 function log(...args: unknown[]): void {
   const text = format(...args);
   const stamp = `${new Date().toISOString()} [${process.pid}] `;
-  process.stderr.write(text.split('\n').map((l) => stamp + l).join('\n') + '\n');
+  process.stderr.write(
+    text
+      .split('\n')
+      .map((l) => stamp + l)
+      .join('\n') + '\n',
+  );
 }
 
 function routeConsoleToLog(): void {
@@ -158,10 +163,19 @@ export async function runDaemon(opts: { port?: number; foreground?: boolean } = 
     lock.release();
     process.exit(2);
   }
-  const info: DaemonInfo = { pid: process.pid, port: listening, token, version: VERSION, startedAt: startedAt.toISOString(), pidStart: processStart(process.pid) };
+  const info: DaemonInfo = {
+    pid: process.pid,
+    port: listening,
+    token,
+    version: VERSION,
+    startedAt: startedAt.toISOString(),
+    pidStart: processStart(process.pid),
+  };
   lock.publish(listening);
   writeDaemonJson(paths, info);
-  log(`daemon v${VERSION} listening on 127.0.0.1:${listening} (MCP over HTTP at http://127.0.0.1:${listening}/mcp), home ${paths.home}`);
+  log(
+    `daemon v${VERSION} listening on 127.0.0.1:${listening} (MCP over HTTP at http://127.0.0.1:${listening}/mcp), home ${paths.home}`,
+  );
   // Every second: still the holder? (If not, stop writing and hand over.) And daemon.json still
   // ours? (Deleted or corrupted, it wedged every client: the live daemon writes it again.)
   setInterval(() => {
@@ -175,11 +189,14 @@ export async function runDaemon(opts: { port?: number; foreground?: boolean } = 
 
   const idleMs = Number(process.env.GAME_BRIDGE_IDLE_EXIT_MS) || DEFAULT_IDLE_EXIT_MS;
   let idleSince = Date.now();
-  setInterval(() => {
-    if (theServer.connectionCount() > 0 || theState.sessionCount() > 0 || theState.hasInstances()) {
-      idleSince = Date.now();
-    } else if (Date.now() - idleSince >= idleMs) {
-      void finish(`idle for ${idleMs}ms with no sessions and no instances`, 'reap', 0);
-    }
-  }, Math.max(20, Math.min(1000, idleMs / 4))).unref();
+  setInterval(
+    () => {
+      if (theServer.connectionCount() > 0 || theState.sessionCount() > 0 || theState.hasInstances()) {
+        idleSince = Date.now();
+      } else if (Date.now() - idleSince >= idleMs) {
+        void finish(`idle for ${idleMs}ms with no sessions and no instances`, 'reap', 0);
+      }
+    },
+    Math.max(20, Math.min(1000, idleMs / 4)),
+  ).unref();
 }

@@ -134,7 +134,12 @@ export class DaemonServer {
 
   /** The dashboard module, loaded (and given what it may see) on first use. */
   private dashboard(): Promise<Dashboard> {
-    this.dashboardModule ??= loadDashboard({ state: this.opts.state, port: () => this.port, log: this.opts.log, facts: this.opts.statusFacts }).catch((e) => {
+    this.dashboardModule ??= loadDashboard({
+      state: this.opts.state,
+      port: () => this.port,
+      log: this.opts.log,
+      facts: this.opts.statusFacts,
+    }).catch((e) => {
       this.dashboardModule = undefined;
       throw e;
     });
@@ -143,7 +148,8 @@ export class DaemonServer {
 
   private dashboardFailed(res: ServerResponse, e: unknown): void {
     this.opts.log(`dashboard failed: ${(e as Error)?.stack ?? String(e)}`);
-    if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end('The dashboard could not be loaded; see daemon.log.\n');
+    if (!res.headersSent)
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('The dashboard could not be loaded; see daemon.log.\n');
   }
 
   /** Why a request may not talk to us, or undefined when it may. */
@@ -154,10 +160,17 @@ export class DaemonServer {
     // Browsers always send Origin on a WebSocket upgrade; our proxy never does. Over plain HTTP
     // only a page the daemon served itself may call it (the same origin).
     const origin = req.headers.origin;
-    if (origin !== undefined && (upgrade || (origin !== `http://127.0.0.1:${this.port}` && origin !== `http://localhost:${this.port}`))) {
+    if (
+      origin !== undefined &&
+      (upgrade || (origin !== `http://127.0.0.1:${this.port}` && origin !== `http://localhost:${this.port}`))
+    ) {
       return { status: 403, text: 'Forbidden: browser origins are refused' };
     }
-    if (!this.tokenOk(req.headers.authorization)) return { status: 401, text: `Unauthorized: send Authorization: Bearer <token>; \`${selfCommand()} token\` prints it` };
+    if (!this.tokenOk(req.headers.authorization))
+      return {
+        status: 401,
+        text: `Unauthorized: send Authorization: Bearer <token>; \`${selfCommand()} token\` prints it`,
+      };
     return undefined;
   }
 
@@ -186,14 +199,18 @@ export class DaemonServer {
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
     if (isDashboardPage(req.url) && !(req.method === 'POST' && req.url === '/dashboard/key')) {
-      if (!this.hostOk(req)) return void res.writeHead(403, { 'content-type': 'text/plain' }).end('Forbidden: unexpected Host header\n');
+      if (!this.hostOk(req))
+        return void res.writeHead(403, { 'content-type': 'text/plain' }).end('Forbidden: unexpected Host header\n');
       return void this.dashboard()
         .then((d) => d.handle(req, res))
         .catch((e) => this.dashboardFailed(res, e));
     }
     const refused = this.refusal(req, false);
     if (refused) {
-      const headers = { 'content-type': 'text/plain', ...(refused.status === 401 ? { 'www-authenticate': 'Bearer realm="game-bridge"' } : {}) };
+      const headers = {
+        'content-type': 'text/plain',
+        ...(refused.status === 401 ? { 'www-authenticate': 'Bearer realm="game-bridge"' } : {}),
+      };
       return void res.writeHead(refused.status, headers).end(refused.text + '\n');
     }
     const proof = this.proofFor(req);
@@ -210,7 +227,11 @@ export class DaemonServer {
     }
     if (req.method === 'POST' && req.url === '/dashboard/key') {
       return void this.dashboard()
-        .then((d) => res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(d.mintKey())))
+        .then((d) =>
+          res
+            .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+            .end(JSON.stringify(d.mintKey())),
+        )
         .catch((e) => this.dashboardFailed(res, e));
     }
     res.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' }).end('Upgrade Required\n');
@@ -222,7 +243,12 @@ export class DaemonServer {
       this.mcpRoute ??= import('./http/mcp-route.js').then(
         ({ McpHttpRoute }) =>
           new McpHttpRoute({
-            open: (id) => createEngineSession(this.opts.state, httpSessionConfig(this.opts.httpCwd ?? process.cwd(), process.env), id),
+            open: (id) =>
+              createEngineSession(
+                this.opts.state,
+                httpSessionConfig(this.opts.httpCwd ?? process.cwd(), process.env),
+                id,
+              ),
             log: this.opts.log,
           }),
       );
@@ -230,7 +256,9 @@ export class DaemonServer {
     } catch (e) {
       this.opts.log(`/mcp failed: ${e instanceof Error ? e.stack : String(e)}`);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: `Internal error: ${String(e)}` } }));
+      res.end(
+        JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: `Internal error: ${String(e)}` } }),
+      );
     }
   }
 
@@ -274,15 +302,24 @@ export class DaemonServer {
         const hello = frame as HelloFrame;
         const { config, configError } = sessionConfig(hello);
         const sessionId = String(hello.sessionId || 'anonymous');
-        session = createEngineSession(this.opts.state, config, sessionId, { cwd: config.cwd, pid: Number(hello.pid) || undefined, configError });
+        session = createEngineSession(this.opts.state, config, sessionId, {
+          cwd: config.cwd,
+          pid: Number(hello.pid) || undefined,
+          configError,
+        });
         transport = new WsTransport(ws, (msg) => session!.replayVerdict(msg), sessionId);
         const s = session;
         ws.on('close', () => {
           s.close().catch((e) => this.opts.log(`session ${sessionId} close failed: ${String(e)}`));
         });
         // The era (2025 initialize, or 2026 per-request _meta) is pinned by the connection's opening.
-        serveStdio(() => s.buildServer(), { transport, onerror: (e) => this.opts.log(`session ${sessionId}: ${e.message}`) });
-        this.opts.log(`session ${sessionId} from proxy pid ${hello.pid} (v${hello.version}) cwd ${hello.cwd}${configError ? `; config error: ${configError}` : ''}`);
+        serveStdio(() => s.buildServer(), {
+          transport,
+          onerror: (e) => this.opts.log(`session ${sessionId}: ${e.message}`),
+        });
+        this.opts.log(
+          `session ${sessionId} from proxy pid ${hello.pid} (v${hello.version}) cwd ${hello.cwd}${configError ? `; config error: ${configError}` : ''}`,
+        );
         if (configError) ws.send(encode({ t: 'notice', configError }));
         return;
       }

@@ -55,8 +55,15 @@ export class DaemonState {
     this.launcher = new Launcher({ home: opts.home, persist: opts.mode === 'daemon', mayWrite: opts.mayWrite });
     this.launcher.on('warning', (w: string) => this.log(w));
     const envTtl = Number(process.env.GAME_BRIDGE_DETACHED_TTL_MS);
-    const ttl = opts.detachedTtlMs ?? (Number.isFinite(envTtl) && process.env.GAME_BRIDGE_DETACHED_TTL_MS ? envTtl : DEFAULT_DETACHED_TTL_MS);
-    this.owners = new Owners(this.launcher, (id) => this.sessions.has(id), ttl, (port) => this.launcher.stop(port));
+    const ttl =
+      opts.detachedTtlMs ??
+      (Number.isFinite(envTtl) && process.env.GAME_BRIDGE_DETACHED_TTL_MS ? envTtl : DEFAULT_DETACHED_TTL_MS);
+    this.owners = new Owners(
+      this.launcher,
+      (id) => this.sessions.has(id),
+      ttl,
+      (port) => this.launcher.stop(port),
+    );
     // A launched game that came or went (launched, stopped, exited, reaped after its TTL): what we
     // knew of its port belongs to another process now.
     const portChanged = (port: number) => {
@@ -91,7 +98,8 @@ export class DaemonState {
       this.clients.delete(key); // to the young end
     } else {
       c = new GameClient(port, { timeoutMs, launchHint, onReading: (r) => this.cache.restarts.note(port, r) });
-      if (this.clients.size >= MAX_CLIENTS) this.dropClient(this.clients.keys().next().value as string, EVICTED_CLOSE_MS);
+      if (this.clients.size >= MAX_CLIENTS)
+        this.dropClient(this.clients.keys().next().value as string, EVICTED_CLOSE_MS);
     }
     this.clients.set(key, c);
     return c;
@@ -119,7 +127,9 @@ export class DaemonState {
     const { adopted, gone } = await this.launcher.readopt();
     for (const inst of adopted) this.owners.markDetached(inst.port);
     if (adopted.length || gone.length) {
-      this.log(`re-adopted ${adopted.length} launched game(s) [${adopted.map((i) => i.port).join(', ')}]; gone: [${gone.map((i) => i.port).join(', ')}]`);
+      this.log(
+        `re-adopted ${adopted.length} launched game(s) [${adopted.map((i) => i.port).join(', ')}]; gone: [${gone.map((i) => i.port).join(', ')}]`,
+      );
     }
   }
 
@@ -137,7 +147,11 @@ export class DaemonState {
     this.sessions.delete(info.id);
     this.owners.sessionEnded(info.id);
     void this.held.releaseOwner(info.id, (port) => this.client(port, RELEASE_TIMEOUT_MS));
-    for (const inst of this.launcher.list()) void this.launcher.webGame(inst.port)?.hands.release(info.id).catch(() => undefined);
+    for (const inst of this.launcher.list())
+      void this.launcher
+        .webGame(inst.port)
+        ?.hands.release(info.id)
+        .catch(() => undefined);
   }
 
   sessionCount(): number {

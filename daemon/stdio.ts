@@ -66,8 +66,16 @@ export async function startStdioServer(
   config: SessionConfig,
   opts: { composites?: Composite[]; onEnd?: (handle: StdioServerHandle) => void } = {},
 ): Promise<StdioServerHandle> {
-  const state = new DaemonState({ home: config.home, mode: 'in-process', log: (l) => process.stderr.write(`game-bridge: ${l}\n`) });
-  const session = createEngineSession(state, config, randomUUID(), { composites: opts.composites, pid: process.pid, cwd: config.cwd });
+  const state = new DaemonState({
+    home: config.home,
+    mode: 'in-process',
+    log: (l) => process.stderr.write(`game-bridge: ${l}\n`),
+  });
+  const session = createEngineSession(state, config, randomUUID(), {
+    composites: opts.composites,
+    pid: process.pid,
+    cwd: config.cwd,
+  });
   let shuttingDown: Promise<void> | undefined;
   const handle: StdioServerHandle = {
     state,

@@ -39,7 +39,14 @@ function connect(): void {
     const hello = JSON.parse((e as MessageEvent).data) as DashboardHello;
     const d = hello.daemon;
     daemonStarted = d.startedAt;
-    byId('daemon').replaceChildren('Daemon ', h('b', {}, `v${d.version}`), ` · pid ${d.pid} · port ${d.port} · up `, h('span', { id: 'daemon-up' }, duration(Date.now() - Date.parse(d.startedAt))), ' · ', h('bdi', { title: d.home }, d.home));
+    byId('daemon').replaceChildren(
+      'Daemon ',
+      h('b', {}, `v${d.version}`),
+      ` · pid ${d.pid} · port ${d.port} · up `,
+      h('span', { id: 'daemon-up' }, duration(Date.now() - Date.parse(d.startedAt))),
+      ' · ',
+      h('bdi', { title: d.home }, d.home),
+    );
     applyState(hello.state);
     feed.reset(hello.calls);
     connection('live', 'Live');

@@ -2,13 +2,18 @@
 type Child = Node | string | number | null | undefined | false;
 
 /** One element: attributes (true = present, false/undefined = absent) and children. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string | number | boolean | undefined> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number | boolean | undefined> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === false) continue;
     el.setAttribute(k, v === true ? '' : String(v));
   }
-  for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(typeof c === 'object' ? c : String(c));
+  for (const c of children)
+    if (c !== null && c !== undefined && c !== false) el.append(typeof c === 'object' ? c : String(c));
   return el;
 }
 

@@ -63,8 +63,15 @@ export class CallFeed {
   }
 
   private row(c: CallSummary, fresh: boolean): HTMLLIElement {
-    const tool = h('span', { class: 'tool' }, c.tool, c.gameTool ? h('span', { class: 'game' }, ` › ${c.gameTool}`) : '');
-    const result = c.ok ? h('span', { class: 'badge s-live' }, 'OK') : h('span', { class: 'badge s-bad' }, c.errorClass ?? 'Error');
+    const tool = h(
+      'span',
+      { class: 'tool' },
+      c.tool,
+      c.gameTool ? h('span', { class: 'game' }, ` › ${c.gameTool}`) : '',
+    );
+    const result = c.ok
+      ? h('span', { class: 'badge s-live' }, 'OK')
+      : h('span', { class: 'badge s-bad' }, c.errorClass ?? 'Error');
     const who = c.client ?? this.sessionNames.get(c.session) ?? shortId(c.session);
     const summary = h(
       'summary',
@@ -81,7 +88,16 @@ export class CallFeed {
     details.addEventListener('toggle', () => {
       if (details.open && !body.childElementCount) void this.expand(c.id, body);
     });
-    const li = h('li', { class: `call${fresh ? ' fresh' : ''}`, 'data-id': c.id, 'data-ok': String(c.ok), 'data-tool': c.gameTool ?? c.tool }, details);
+    const li = h(
+      'li',
+      {
+        class: `call${fresh ? ' fresh' : ''}`,
+        'data-id': c.id,
+        'data-ok': String(c.ok),
+        'data-tool': c.gameTool ?? c.tool,
+      },
+      details,
+    );
     li.hidden = this.errorsOnly.checked && c.ok;
     return li;
   }
@@ -90,14 +106,20 @@ export class CallFeed {
     body.append(h('p', { class: 'hint' }, 'Loading…'));
     try {
       const d = await getJson<CallDetail>(`/dashboard/api/calls/${id}`);
-      body.replaceChildren(h('h4', {}, 'Arguments'), h('pre', { class: 'json', tabindex: 0 }, pretty(d.args)), h('h4', {}, `Answer${d.images ? ` (+${d.images} image${d.images > 1 ? 's' : ''})` : ''}`), h('pre', { class: 'json', tabindex: 0 }, pretty(d.answer)));
+      body.replaceChildren(
+        h('h4', {}, 'Arguments'),
+        h('pre', { class: 'json', tabindex: 0 }, pretty(d.args)),
+        h('h4', {}, `Answer${d.images ? ` (+${d.images} image${d.images > 1 ? 's' : ''})` : ''}`),
+        h('pre', { class: 'json', tabindex: 0 }, pretty(d.answer)),
+      );
     } catch (e) {
       body.replaceChildren(h('p', { class: 'hint' }, (e as Error).message));
     }
   }
 
   private applyFilter(): void {
-    for (const li of this.list.children) (li as HTMLElement).hidden = this.errorsOnly.checked && (li as HTMLElement).dataset.ok === 'true';
+    for (const li of this.list.children)
+      (li as HTMLElement).hidden = this.errorsOnly.checked && (li as HTMLElement).dataset.ok === 'true';
     this.counts();
   }
 

@@ -23,24 +23,55 @@ export function fieldFor(name: string, prop: Record<string, unknown>, required: 
   let input: Field['input'];
   if (Array.isArray(prop.enum)) {
     kind = 'enum';
-    input = h('select', { id, name }, required ? '' : h('option', { value: '' }, '(default)'), ...prop.enum.map((v) => h('option', { value: JSON.stringify(v) }, String(v))));
+    input = h(
+      'select',
+      { id, name },
+      required ? '' : h('option', { value: '' }, '(default)'),
+      ...prop.enum.map((v) => h('option', { value: JSON.stringify(v) }, String(v))),
+    );
   } else if (type === 'boolean') {
     kind = 'boolean';
-    input = h('select', { id, name }, required ? '' : h('option', { value: '' }, '(default)'), h('option', { value: 'true' }, 'true'), h('option', { value: 'false' }, 'false'));
+    input = h(
+      'select',
+      { id, name },
+      required ? '' : h('option', { value: '' }, '(default)'),
+      h('option', { value: 'true' }, 'true'),
+      h('option', { value: 'false' }, 'false'),
+    );
   } else if (type === 'number' || type === 'integer') {
     kind = type;
-    input = h('input', { id, name, type: 'number', step: type === 'integer' ? 1 : 'any', min: num(prop.minimum), max: num(prop.maximum), inputmode: type === 'integer' ? 'numeric' : 'decimal' });
+    input = h('input', {
+      id,
+      name,
+      type: 'number',
+      step: type === 'integer' ? 1 : 'any',
+      min: num(prop.minimum),
+      max: num(prop.maximum),
+      inputmode: type === 'integer' ? 'numeric' : 'decimal',
+    });
   } else if (type === 'string') {
     kind = 'string';
     input = h('input', { id, name, type: 'text', autocomplete: 'off', spellcheck: 'false' });
   } else {
     kind = 'json';
-    input = h('textarea', { id, name, rows: 3, spellcheck: 'false', placeholder: type === 'array' ? '[ ]' : type === 'object' ? '{ }' : 'JSON' });
+    input = h('textarea', {
+      id,
+      name,
+      rows: 3,
+      spellcheck: 'false',
+      placeholder: type === 'array' ? '[ ]' : type === 'object' ? '{ }' : 'JSON',
+    });
   }
   input.required = required;
   const docId = `${id}-doc`;
   if (doc) input.setAttribute('aria-describedby', docId);
-  const label = h('label', { for: id }, name, required ? h('span', { class: 'req' }, ' (required)') : '', h('span', { class: 'hint' }, ` ${kind === 'json' ? (type ?? 'JSON') : kind}`));
+  const label = h(
+    'label',
+    { for: id },
+    name,
+    required ? h('span', { class: 'req' }, ' (required)') : '',
+    h('span', { class: 'hint' }, ` ${kind === 'json' ? (type ?? 'JSON') : kind}`),
+  );
   const el = h('div', { class: 'field' }, label, input, doc ? h('small', { id: docId }, doc) : '');
   return { name, kind, required, el, input };
 }
@@ -53,7 +84,8 @@ export function readField(f: Field): { value?: unknown; error?: string } {
     case 'number':
     case 'integer': {
       const n = Number(raw);
-      if (!Number.isFinite(n) || (f.kind === 'integer' && !Number.isInteger(n))) return { error: `'${f.name}' must be ${f.kind === 'integer' ? 'a whole number' : 'a number'}.` };
+      if (!Number.isFinite(n) || (f.kind === 'integer' && !Number.isInteger(n)))
+        return { error: `'${f.name}' must be ${f.kind === 'integer' ? 'a whole number' : 'a number'}.` };
       return { value: n };
     }
     case 'boolean':

@@ -38,7 +38,9 @@ export class TryForm {
     this.games = key;
     const current = this.portSel.value;
     this.portSel.replaceChildren(
-      ...(live.length ? live.map((i) => h('option', { value: i.port }, `${i.name ?? 'Game'} (port ${i.port})`)) : [h('option', { value: '' }, 'No live game')]),
+      ...(live.length
+        ? live.map((i) => h('option', { value: i.port }, `${i.name ?? 'Game'} (port ${i.port})`))
+        : [h('option', { value: '' }, 'No live game')]),
     );
     if (live.some((i) => String(i.port) === current)) this.portSel.value = current;
     if (Number(this.portSel.value) !== this.loadedPort) void this.loadTools();
@@ -77,9 +79,14 @@ export class TryForm {
   private showTool(): void {
     const tool = this.tools.get(this.toolSel.value);
     setText(byId('try-doc'), tool ? `${tool.description}${tool.readOnly ? ' (read-only)' : ''}` : '');
-    const schema = (tool?.inputSchema ?? {}) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+    const schema = (tool?.inputSchema ?? {}) as {
+      properties?: Record<string, Record<string, unknown>>;
+      required?: string[];
+    };
     const required = new Set(schema.required ?? []);
-    this.fields = Object.entries(schema.properties ?? {}).map(([name, prop]) => fieldFor(name, prop, required.has(name)));
+    this.fields = Object.entries(schema.properties ?? {}).map(([name, prop]) =>
+      fieldFor(name, prop, required.has(name)),
+    );
     this.fieldsBox.replaceChildren(h('legend', { class: 'sr-only' }, 'Arguments'), ...this.fields.map((f) => f.el));
     if (tool && !this.fields.length) this.fieldsBox.append(h('p', { class: 'hint' }, 'No arguments.'));
   }
@@ -119,7 +126,12 @@ export class TryForm {
   private show(isError: boolean, text: string, images: string[] = [], ms?: number, label?: string): void {
     const cls = label ?? /^([A-Z][A-Za-z]+):/.exec(text)?.[1];
     this.answer.replaceChildren(
-      h('div', { class: 'answer-head' }, isError ? h('span', { class: 'badge s-bad' }, cls ?? 'Error') : h('span', { class: 'badge s-live' }, 'OK'), ms !== undefined ? `${Math.round(ms)} ms` : ''),
+      h(
+        'div',
+        { class: 'answer-head' },
+        isError ? h('span', { class: 'badge s-bad' }, cls ?? 'Error') : h('span', { class: 'badge s-live' }, 'OK'),
+        ms !== undefined ? `${Math.round(ms)} ms` : '',
+      ),
       ...images.map((src) => h('img', { src, alt: 'Image in the answer' })),
       h('pre', { class: 'json', tabindex: 0 }, pretty(text)),
     );

@@ -43,7 +43,10 @@ export class InstanceCards {
   }
 
   update(list: InstanceView[]): void {
-    setText(byId('n-instances'), list.length ? `${list.filter((i) => i.status.startsWith('live')).length} live · ${list.length} shown` : '');
+    setText(
+      byId('n-instances'),
+      list.length ? `${list.filter((i) => i.status.startsWith('live')).length} live · ${list.length} shown` : '',
+    );
     const keep = new Set(list.map((i) => i.port));
     for (const [port, card] of this.cards) {
       if (!keep.has(port)) {
@@ -84,7 +87,13 @@ export class InstanceCards {
     const tags = h('div', { class: 'tags', 'aria-label': 'Toolsets' });
     // facts beside the screenshot (when the game serves one), the log below both
     const media = h('div', { class: 'media' }, h('div', { class: 'about' }, dl, notes, tags));
-    const el = h('article', { class: 'card', 'aria-label': `Instance on port ${view.port}` }, h('div', { class: 'card-head' }, title, badge), media, log);
+    const el = h(
+      'article',
+      { class: 'card', 'aria-label': `Instance on port ${view.port}` },
+      h('div', { class: 'card-head' }, title, badge),
+      media,
+      log,
+    );
     const card: Card = { el, title, badge, facts, notes, tags, log, logPre, media, view, logAtEnd: true };
     this.cards.set(view.port, card);
     return card;
@@ -107,7 +116,11 @@ export class InstanceCards {
       FPS: v.fps === null ? '—' : v.fps.toFixed(1),
       Frame: v.frame === null ? '—' : String(v.frame),
       Screen: v.screen ?? '—',
-      Source: v.launched ? 'launched' : v.discovery === 'both' ? 'registry + scan' : (v.discovery ?? (v.status === 'stale' ? 'registry' : '—')),
+      Source: v.launched
+        ? 'launched'
+        : v.discovery === 'both'
+          ? 'registry + scan'
+          : (v.discovery ?? (v.status === 'stale' ? 'registry' : '—')),
     };
     for (const f of FACTS) {
       const dd = card.facts.get(f)!;
@@ -121,7 +134,8 @@ export class InstanceCards {
     card.log.hidden = !v.log;
     const text = v.log && v.log.length ? v.log.join('\n') : '(no output yet)';
     // Follow the log's end unless the reader scrolled up in it.
-    card.logAtEnd = !card.logPre.isConnected || card.logPre.scrollTop + card.logPre.clientHeight >= card.logPre.scrollHeight - 4;
+    card.logAtEnd =
+      !card.logPre.isConnected || card.logPre.scrollTop + card.logPre.clientHeight >= card.logPre.scrollHeight - 4;
     setText(card.logPre, text);
     this.shots.attach(card.media, v);
   }
@@ -130,7 +144,8 @@ export class InstanceCards {
 /** The badge: a crash (a signal, a non-zero code) reads differently from a clean end. */
 function badgeOf(v: InstanceView): { label: string; cls: string } {
   if (v.status === 'exited' && v.exit?.signal) return { label: `Killed · ${v.exit.signal}`, cls: 's-bad' };
-  if (v.status === 'exited' && v.exit && v.exit.code !== null && v.exit.code !== 0) return { label: `Exited · code ${v.exit.code}`, cls: 's-bad' };
+  if (v.status === 'exited' && v.exit && v.exit.code !== null && v.exit.code !== 0)
+    return { label: `Exited · code ${v.exit.code}`, cls: 's-bad' };
   return STATUS[v.status];
 }
 
@@ -143,10 +158,23 @@ function notes(v: InstanceView): HTMLElement[] {
   const out: HTMLElement[] = [];
   if (v.exit) {
     const ran = v.exit.ranMs !== null ? ` after ${duration(v.exit.ranMs)}` : '';
-    out.push(h('p', { class: 'note exit' }, `${capital(v.exit.how)} at ${new Date(v.exit.at).toLocaleTimeString([], { hour12: false })}${ran}${v.exit.lastCommand ? `; last command: ${v.exit.lastCommand}` : ''}.`));
+    out.push(
+      h(
+        'p',
+        { class: 'note exit' },
+        `${capital(v.exit.how)} at ${new Date(v.exit.at).toLocaleTimeString([], { hour12: false })}${ran}${v.exit.lastCommand ? `; last command: ${v.exit.lastCommand}` : ''}.`,
+      ),
+    );
   }
   if (v.detail) out.push(h('p', { class: 'note' }, v.detail));
-  if (v.held && v.held.length) out.push(h('p', { class: 'note' }, `Held inputs: ${v.held.map((x) => (typeof x === 'object' && x ? String((x as { input?: unknown }).input ?? JSON.stringify(x)) : String(x))).join(', ')}`));
+  if (v.held && v.held.length)
+    out.push(
+      h(
+        'p',
+        { class: 'note' },
+        `Held inputs: ${v.held.map((x) => (typeof x === 'object' && x ? String((x as { input?: unknown }).input ?? JSON.stringify(x)) : String(x))).join(', ')}`,
+      ),
+    );
   return out;
 }
 

@@ -33,7 +33,16 @@ export class Screenshots {
     if (!s) {
       const img = h('img', { alt: `Latest screenshot of the game on port ${v.port}`, width: 160, height: 120 });
       const caption = h('figcaption');
-      s = { figure: h('figure', { class: 'shot', hidden: true }, img, caption), img, caption, pid: v.pid, supported: null, busy: false, last: 0, live: false };
+      s = {
+        figure: h('figure', { class: 'shot', hidden: true }, img, caption),
+        img,
+        caption,
+        pid: v.pid,
+        supported: null,
+        busy: false,
+        last: 0,
+        live: false,
+      };
       this.shots.set(v.port, s);
       media.append(s.figure);
     }

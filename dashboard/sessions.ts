@@ -15,7 +15,12 @@ export class SessionList {
         h(
           'li',
           { class: 'session', 'data-id': s.id },
-          h('div', { class: 'session-head' }, h('b', {}, s.client ? `${s.client.name} ${s.client.version}` : 'Client not initialized yet'), h('span', { class: 'mono count', title: s.id }, shortId(s.id))),
+          h(
+            'div',
+            { class: 'session-head' },
+            h('b', {}, s.client ? `${s.client.name} ${s.client.version}` : 'Client not initialized yet'),
+            h('span', { class: 'mono count', title: s.id }, shortId(s.id)),
+          ),
           h('div', { class: 'cwd', title: s.cwd }, h('bdi', {}, s.cwd)),
           h(
             'div',
@@ -36,6 +41,7 @@ export class SessionList {
   }
 
   tick(): void {
-    for (const el of this.list.querySelectorAll<HTMLElement>('[data-since]')) setText(el, `for ${since(el.dataset.since!)}`);
+    for (const el of this.list.querySelectorAll<HTMLElement>('[data-since]'))
+      setText(el, `for ${since(el.dataset.since!)}`);
   }
 }

@@ -10,8 +10,20 @@ import { readFileSync, statSync } from 'node:fs';
 import { locateDeclaration } from '../shared/declaration-path.js';
 
 const ALWAYS = new Set([
-  'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TZ', 'TERM', 'TMPDIR',
-  'DISPLAY', 'WAYLAND_DISPLAY', 'XAUTHORITY', 'XDG_RUNTIME_DIR',
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'TZ',
+  'TERM',
+  'TMPDIR',
+  'DISPLAY',
+  'WAYLAND_DISPLAY',
+  'XAUTHORITY',
+  'XDG_RUNTIME_DIR',
 ]);
 const REFERENCE = /\$\{?([A-Za-z_][A-Za-z0-9_]*)/g;
 const MAX_DECLARATION_BYTES = 1024 * 1024;
@@ -31,7 +43,8 @@ export function referencedNames(cwd: string, argv: string[], env: NodeJS.Process
   try {
     const found = locateDeclaration(cwd, configArg(argv, env));
     if (!found.file || statSync(found.file).size > MAX_DECLARATION_BYTES) return names;
-    const launch = (JSON.parse(readFileSync(found.file, 'utf8')) as { launch?: { command?: unknown; env?: unknown } }).launch;
+    const launch = (JSON.parse(readFileSync(found.file, 'utf8')) as { launch?: { command?: unknown; env?: unknown } })
+      .launch;
     const texts = [launch?.command, ...Object.values(launch?.env && typeof launch.env === 'object' ? launch.env : {})];
     for (const t of texts) if (typeof t === 'string') for (const m of t.matchAll(REFERENCE)) names.add(m[1]);
   } catch {
@@ -45,7 +58,11 @@ export function helloEnv(env: NodeJS.ProcessEnv, cwd: string, argv: string[]): R
   const wanted = referencedNames(cwd, argv, env);
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
-    if (typeof v === 'string' && (ALWAYS.has(k) || k.startsWith('GAME_BRIDGE_') || k.startsWith('LC_') || wanted.has(k))) out[k] = v;
+    if (
+      typeof v === 'string' &&
+      (ALWAYS.has(k) || k.startsWith('GAME_BRIDGE_') || k.startsWith('LC_') || wanted.has(k))
+    )
+      out[k] = v;
   }
   return out;
 }

@@ -14,7 +14,14 @@ import type WebSocketType from 'ws';
 // ws is CommonJS: required directly it costs ~4 MB less RSS than through its ESM wrapper.
 const WebSocket = createRequire(import.meta.url)('ws') as typeof WebSocketType;
 type WebSocket = WebSocketType;
-import { encode, MAX_FRAME_BYTES, type AckFrame, type HelloFrame, type NoticeFrame, type WelcomeFrame } from '../shared/frames.js';
+import {
+  encode,
+  MAX_FRAME_BYTES,
+  type AckFrame,
+  type HelloFrame,
+  type NoticeFrame,
+  type WelcomeFrame,
+} from '../shared/frames.js';
 import type { HomePaths } from '../shared/paths.js';
 import { spawnDaemon } from './spawn.js';
 import { VERSION } from '../shared/version.js';
@@ -40,8 +47,6 @@ export interface LinkHandlers {
   gaveUp(): void;
   log(line: string): void;
 }
-
-
 
 export class Link {
   private ws?: WebSocket;
@@ -164,11 +169,15 @@ export class Link {
       ws.once('message', (data) => {
         const welcome = parseControl(data.toString()) as WelcomeFrame | undefined;
         if (welcome?.t !== 'welcome' || !proofOk(info.token, nonce, welcome.proof)) {
-          this.distrusted(`whatever answers on port ${info.port} did not prove it knows daemon.json's token; nothing was sent to it`);
+          this.distrusted(
+            `whatever answers on port ${info.port} did not prove it knows daemon.json's token; nothing was sent to it`,
+          );
           return fail('failed');
         }
         if (welcome.version !== VERSION && isOlder(welcome.version, VERSION)) {
-          this.on.log(`daemon v${welcome.version} (pid ${welcome.pid}) is older than this proxy (v${VERSION}); asking it to hand over`);
+          this.on.log(
+            `daemon v${welcome.version} (pid ${welcome.pid}) is older than this proxy (v${VERSION}); asking it to hand over`,
+          );
           ws.removeAllListeners('close');
           ws.once('close', () => fail('handed-over'));
           ws.send(encode({ t: 'handover' }));
@@ -195,7 +204,8 @@ export class Link {
       if (!text.startsWith('{"t":')) return this.on.text(text);
       const frame = parseControl(text);
       if (frame?.t === 'ack' && typeof (frame as AckFrame).seq === 'number') this.on.ack(frame as AckFrame);
-      else if (frame?.t === 'notice' && typeof (frame as NoticeFrame).configError === 'string') this.on.notice(frame as NoticeFrame);
+      else if (frame?.t === 'notice' && typeof (frame as NoticeFrame).configError === 'string')
+        this.on.notice(frame as NoticeFrame);
       else if (!frame) this.on.log(`dropped a control frame from the daemon that is not JSON: ${text.slice(0, 120)}`);
     });
     ws.on('error', () => undefined); // 'close' follows
@@ -209,7 +219,6 @@ export class Link {
   private spawnDaemon(force: boolean): void {
     spawnDaemon(this.paths, this.on.log, force);
   }
-
 }
 
 /** A control frame, or undefined when the text is not a JSON object. */

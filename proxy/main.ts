@@ -6,7 +6,10 @@
 const argv = process.argv.slice(2);
 const SUBCOMMANDS = new Set(['daemon', 'status', 'stop', 'token', 'doctor', 'init', 'demo', 'launch', 'logs']);
 // A first word that is not a flag is a subcommand, or a typo of one: the CLI says which.
-const wantsCli = SUBCOMMANDS.has(argv[0]) || (argv[0] !== undefined && !argv[0].startsWith('-')) || argv.some((a) => a === '-h' || a === '--help' || a === '-v' || a === '--version');
+const wantsCli =
+  SUBCOMMANDS.has(argv[0]) ||
+  (argv[0] !== undefined && !argv[0].startsWith('-')) ||
+  argv.some((a) => a === '-h' || a === '--help' || a === '-v' || a === '--version');
 
 if (argv[0] === 'daemon' && argv.length === 1) {
   const { runDaemon } = await import('../daemon/main.js');

@@ -48,7 +48,17 @@ export class PendingTable {
 
   add(req: ClientRequest, seq: number): void {
     const sends = ((req as Partial<Pending>).sends ?? 0) + 1;
-    const p: Pending = { id: req.id, key: req.key, method: req.method, line: req.line, tool: req.tool, modern: req.modern, seq, state: 'unacked', sends };
+    const p: Pending = {
+      id: req.id,
+      key: req.key,
+      method: req.method,
+      line: req.line,
+      tool: req.tool,
+      modern: req.modern,
+      seq,
+      state: 'unacked',
+      sends,
+    };
     this.bySeq.set(seq, p);
     const same = this.byKey.get(req.key);
     if (same) same.push(p);
@@ -110,7 +120,11 @@ export function planReplay(pending: Pending[]): { resend: Pending[]; interrupted
 /** What the client is told about a request that cannot be completed: a tool result for tools/call. */
 export function failureAnswer(req: ClientRequest, text: string): string {
   if (req.method === 'tools/call') {
-    const result = { content: [{ type: 'text', text }], isError: true, ...(req.modern ? { resultType: 'complete' } : {}) };
+    const result = {
+      content: [{ type: 'text', text }],
+      isError: true,
+      ...(req.modern ? { resultType: 'complete' } : {}),
+    };
     return JSON.stringify({ jsonrpc: '2.0', id: req.id, result });
   }
   return JSON.stringify({ jsonrpc: '2.0', id: req.id, error: { code: -32000, message: text } });
@@ -153,7 +167,8 @@ export class SessionMemory {
       this.initializeAnswered = false;
       this.initializedSent = false;
     }
-    if (req.method === 'tools/list' && (params as { cursor?: unknown } | undefined)?.cursor === undefined) this.toolsListKeys.add(req.key);
+    if (req.method === 'tools/list' && (params as { cursor?: unknown } | undefined)?.cursor === undefined)
+      this.toolsListKeys.add(req.key);
   }
 
   /** The daemon answered a client request. */

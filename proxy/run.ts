@@ -16,7 +16,16 @@ import { daemonMessage } from './daemon-text.js';
 import { helloEnv } from './hello-env.js';
 import { discoverResult, PROTOCOL_VERSION_META } from '../shared/server-identity.js';
 import { Link, MAX_FAILED_STARTS } from './link.js';
-import { interruptedAnswer, MAX_SENDS, PendingTable, planReplay, requestKey, SessionMemory, unavailableAnswer, type ClientRequest } from './replay.js';
+import {
+  interruptedAnswer,
+  MAX_SENDS,
+  PendingTable,
+  planReplay,
+  requestKey,
+  SessionMemory,
+  unavailableAnswer,
+  type ClientRequest,
+} from './replay.js';
 
 /** How long a request may wait for a daemon that is down before it is answered with an error. */
 export const RECONNECT_DEADLINE_MS = Number(process.env.GAME_BRIDGE_RECONNECT_DEADLINE_MS) || 30000;
@@ -58,15 +67,29 @@ export class StdioProxy {
     readonly argv: string[],
     readonly paths: HomePaths = homePaths(bridgeHome()),
   ) {
-    this.stdio = new Stdio({ line: (l) => this.onClientLine(l), tooLong: (bytes, id) => this.onTooLong(bytes, id), end: (why) => this.exit(why) });
-    const hello = () => ({ version: VERSION, sessionId: this.sessionId, pid: process.pid, cwd: process.cwd(), argv, env: helloEnv(process.env, process.cwd(), argv) });
+    this.stdio = new Stdio({
+      line: (l) => this.onClientLine(l),
+      tooLong: (bytes, id) => this.onTooLong(bytes, id),
+      end: (why) => this.exit(why),
+    });
+    const hello = () => ({
+      version: VERSION,
+      sessionId: this.sessionId,
+      pid: process.pid,
+      cwd: process.cwd(),
+      argv,
+      env: helloEnv(process.env, process.cwd(), argv),
+    });
     this.link = new Link(paths, hello, {
       text: (t) => this.onDaemonText(t),
       ack: (frame) => this.pending.ack(frame.seq, frame.replay),
       up: () => this.onUp(),
       notice: (n) => this.onNotice(n.configError),
       down: (code) => this.onDown(code),
-      gaveUp: () => this.failWaiting(`the bridge daemon failed to start ${MAX_FAILED_STARTS} times in a row; see ${paths.daemonLog}`),
+      gaveUp: () =>
+        this.failWaiting(
+          `the bridge daemon failed to start ${MAX_FAILED_STARTS} times in a row; see ${paths.daemonLog}`,
+        ),
       log,
     });
   }
@@ -127,9 +150,14 @@ export class StdioProxy {
     if (this.link.isUp) return this.sendRequest(req);
     if (method === 'ping') return void this.stdio.write(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
     if (method === 'server/discover') return this.answerDiscover(id);
-    if (this.link.gaveUp) return void this.stdio.write(unavailableAnswer(req, `the bridge daemon could not be started; see ${this.paths.daemonLog}`));
+    if (this.link.gaveUp)
+      return void this.stdio.write(
+        unavailableAnswer(req, `the bridge daemon could not be started; see ${this.paths.daemonLog}`),
+      );
     if (this.queue.length >= QUEUE_LIMIT) {
-      return void this.stdio.write(unavailableAnswer(req, `${QUEUE_LIMIT} messages are already waiting for the bridge daemon to come back`));
+      return void this.stdio.write(
+        unavailableAnswer(req, `${QUEUE_LIMIT} messages are already waiting for the bridge daemon to come back`),
+      );
     }
     this.queue.push({ line, req, method, since: Date.now() });
     this.link.connect();
@@ -177,7 +205,8 @@ export class StdioProxy {
 
   private onDaemonText(text: string): void {
     const m = daemonMessage(text);
-    if (!m) return void log(`dropped a message from the daemon that is not one JSON-RPC message: ${text.slice(0, 120)}`);
+    if (!m)
+      return void log(`dropped a message from the daemon that is not one JSON-RPC message: ${text.slice(0, 120)}`);
     if (m.msg.id !== undefined && m.msg.id !== null) {
       const key = requestKey(m.msg.id);
       if (m.msg.method === undefined) {
@@ -223,7 +252,13 @@ export class StdioProxy {
     }
     const { resend, interrupted, exhausted } = planReplay(this.pending.drain());
     for (const p of interrupted) this.stdio.write(interruptedAnswer(p));
-    for (const p of exhausted) this.stdio.write(unavailableAnswer(p, `the connection to the bridge daemon dropped ${MAX_SENDS} times while it was in flight, so it is not sent again; see ${this.paths.daemonLog}`));
+    for (const p of exhausted)
+      this.stdio.write(
+        unavailableAnswer(
+          p,
+          `the connection to the bridge daemon dropped ${MAX_SENDS} times while it was in flight, so it is not sent again; see ${this.paths.daemonLog}`,
+        ),
+      );
     for (const p of resend) this.sendRequest(p);
     for (const q of this.queue.splice(0)) {
       if (q.req) this.sendRequest(q.req);
@@ -234,12 +269,19 @@ export class StdioProxy {
   private onDown(code: number): void {
     this.memory.clearHidden();
     for (const [, id] of this.serverRequests) {
-      this.stdio.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'the bridge daemon restarted' } }));
+      this.stdio.write(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          method: 'notifications/cancelled',
+          params: { requestId: id, reason: 'the bridge daemon restarted' },
+        }),
+      );
     }
     this.serverRequests.clear();
     if (this.exiting) return;
     // A ping or a discover caught in flight needs no daemon: answer it now, not after the reconnect.
-    for (const p of this.pending.take((p) => p.method === 'ping')) this.stdio.write(JSON.stringify({ jsonrpc: '2.0', id: p.id, result: {} }));
+    for (const p of this.pending.take((p) => p.method === 'ping'))
+      this.stdio.write(JSON.stringify({ jsonrpc: '2.0', id: p.id, result: {} }));
     for (const p of this.pending.take((p) => p.method === 'server/discover')) this.answerDiscover(p.id);
     this.downSince = Date.now();
     // After `game-bridge-mcp stop`, start a daemon again only when the client needs one.
@@ -254,13 +296,17 @@ export class StdioProxy {
 
   private checkDeadline(): void {
     if (this.link.isUp || this.downSince === undefined) return;
-    this.failWaiting(`the bridge daemon did not come back within ${RECONNECT_DEADLINE_MS}ms; see ${this.paths.daemonLog}`, RECONNECT_DEADLINE_MS);
+    this.failWaiting(
+      `the bridge daemon did not come back within ${RECONNECT_DEADLINE_MS}ms; see ${this.paths.daemonLog}`,
+      RECONNECT_DEADLINE_MS,
+    );
   }
 
   /** Answer every waiting request with an error (deadline passed or the daemon cannot start). */
   private failWaiting(detail: string, olderThan = Infinity): void {
     const now = Date.now();
-    const downLongEnough = olderThan === Infinity || (this.downSince !== undefined && now - this.downSince >= olderThan);
+    const downLongEnough =
+      olderThan === Infinity || (this.downSince !== undefined && now - this.downSince >= olderThan);
     if (downLongEnough) for (const p of this.pending.drain()) this.stdio.write(unavailableAnswer(p, detail));
     for (let i = this.queue.length - 1; i >= 0; i--) {
       const q = this.queue[i];

@@ -51,7 +51,12 @@ export function spawnDaemon(paths: HomePaths, log: (line: string) => void, force
     return;
   }
   try {
-    const c = spawn(process.execPath, daemonCommand(), { cwd: paths.home, detached: true, stdio: ['ignore', fd, fd], env: process.env });
+    const c = spawn(process.execPath, daemonCommand(), {
+      cwd: paths.home,
+      detached: true,
+      stdio: ['ignore', fd, fd],
+      env: process.env,
+    });
     c.on('error', (e) => log(`could not start the daemon: ${e.message}`));
     c.unref();
     child = c;

@@ -11,7 +11,8 @@ export const AUTH_SCHEME = 'GameBridge';
 /** the daemon's answer to a client's nonce, as an HTTP header (plain routes) or in `welcome` */
 export const PROOF_HEADER = 'x-game-bridge-proof';
 
-const mac = (token: string, label: string, nonce: string) => createHmac('sha256', token).update(`${label}:${nonce}`).digest('hex');
+const mac = (token: string, label: string, nonce: string) =>
+  createHmac('sha256', token).update(`${label}:${nonce}`).digest('hex');
 
 /** How old a client's nonce may be: the token outlives daemons, so a captured header must not. */
 const NONCE_MAX_AGE_MS = 60_000;

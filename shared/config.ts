@@ -79,18 +79,72 @@ export function parsePort(value: unknown, what = 'port'): number {
 /** The session options, shared by the bare command and `--no-daemon`; not inherited by subcommands. */
 export function withSessionOptions<T>(y: Argv<T>) {
   return y
-    .option('port', { alias: 'p', type: 'string', requiresArg: true, describe: 'Default game port for this client (env GAME_BRIDGE_PORT)', global: false })
-    .option('scan-range', { type: 'string', describe: `Ports list_instances probes (default ${DEFAULT_SCAN_RANGE}; env GAME_BRIDGE_SCAN_RANGE)`, global: false })
-    .option('scan', { type: 'boolean', default: true, describe: 'Probe the scan range (--no-scan turns it off)', global: false })
-    .option('registry', { type: 'boolean', default: true, describe: 'Read the self-registration registry (--no-registry turns it off)', global: false })
-    .option('registry-dir', { type: 'string', describe: 'Registry directory (env GAME_BRIDGE_INSTANCES)', global: false })
-    .option('config', { type: 'string', describe: 'gamebridge.json to launch from (env GAME_BRIDGE_CONFIG)', global: false })
-    .option('launch-hint', { type: 'string', describe: 'How to start a game, shown in GameOffline, e.g. "make run PORT={port}"', global: false })
-    .option('manifest', { type: 'string', describe: 'Manifest file for a game that serves no /tools (env GAME_BRIDGE_MANIFEST)', global: false })
-    .option('eager', { type: 'boolean', default: false, describe: 'Advertise every tool of every live game flatly', global: false })
-    .option('timeout', { type: 'number', describe: `HTTP and command timeout in ms (default ${DEFAULT_TIMEOUT_MS})`, global: false })
-    .option('max-chars', { type: 'number', describe: `Cut answers longer than this (default ${DEFAULT_MAX_ANSWER_CHARS})`, global: false })
-    .option('daemon', { type: 'boolean', default: true, describe: '--no-daemon runs the engine in this process', global: false });
+    .option('port', {
+      alias: 'p',
+      type: 'string',
+      requiresArg: true,
+      describe: 'Default game port for this client (env GAME_BRIDGE_PORT)',
+      global: false,
+    })
+    .option('scan-range', {
+      type: 'string',
+      describe: `Ports list_instances probes (default ${DEFAULT_SCAN_RANGE}; env GAME_BRIDGE_SCAN_RANGE)`,
+      global: false,
+    })
+    .option('scan', {
+      type: 'boolean',
+      default: true,
+      describe: 'Probe the scan range (--no-scan turns it off)',
+      global: false,
+    })
+    .option('registry', {
+      type: 'boolean',
+      default: true,
+      describe: 'Read the self-registration registry (--no-registry turns it off)',
+      global: false,
+    })
+    .option('registry-dir', {
+      type: 'string',
+      describe: 'Registry directory (env GAME_BRIDGE_INSTANCES)',
+      global: false,
+    })
+    .option('config', {
+      type: 'string',
+      describe: 'gamebridge.json to launch from (env GAME_BRIDGE_CONFIG)',
+      global: false,
+    })
+    .option('launch-hint', {
+      type: 'string',
+      describe: 'How to start a game, shown in GameOffline, e.g. "make run PORT={port}"',
+      global: false,
+    })
+    .option('manifest', {
+      type: 'string',
+      describe: 'Manifest file for a game that serves no /tools (env GAME_BRIDGE_MANIFEST)',
+      global: false,
+    })
+    .option('eager', {
+      type: 'boolean',
+      default: false,
+      describe: 'Advertise every tool of every live game flatly',
+      global: false,
+    })
+    .option('timeout', {
+      type: 'number',
+      describe: `HTTP and command timeout in ms (default ${DEFAULT_TIMEOUT_MS})`,
+      global: false,
+    })
+    .option('max-chars', {
+      type: 'number',
+      describe: `Cut answers longer than this (default ${DEFAULT_MAX_ANSWER_CHARS})`,
+      global: false,
+    })
+    .option('daemon', {
+      type: 'boolean',
+      default: true,
+      describe: '--no-daemon runs the engine in this process',
+      global: false,
+    });
 }
 
 const pick = (env: Env, ...names: string[]) => {
@@ -101,12 +155,17 @@ const pick = (env: Env, ...names: string[]) => {
 /** Raw parsed options → SessionConfig. Throws BridgeUsageError with a one-line reason. */
 export function sessionConfigFrom(opts: Record<string, unknown>, env: Env, cwd: string): SessionConfig {
   const portRaw = opts.port ?? pick(env, 'GAME_BRIDGE_PORT');
-  const port = portRaw === undefined ? undefined : parsePort(portRaw, opts.port !== undefined ? '--port' : 'GAME_BRIDGE_PORT');
-  const scanRangeText = String(opts['scan-range'] ?? pick(env, 'GAME_BRIDGE_SCAN_RANGE', 'GAME_BRIDGE_SCAN') ?? DEFAULT_SCAN_RANGE);
+  const port =
+    portRaw === undefined ? undefined : parsePort(portRaw, opts.port !== undefined ? '--port' : 'GAME_BRIDGE_PORT');
+  const scanRangeText = String(
+    opts['scan-range'] ?? pick(env, 'GAME_BRIDGE_SCAN_RANGE', 'GAME_BRIDGE_SCAN') ?? DEFAULT_SCAN_RANGE,
+  );
   const timeoutMs = Number(opts.timeout ?? DEFAULT_TIMEOUT_MS);
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw usageError(`Bad --timeout ${String(opts.timeout)}: give milliseconds > 0.`);
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw usageError(`Bad --timeout ${String(opts.timeout)}: give milliseconds > 0.`);
   const maxAnswerChars = Number(opts['max-chars'] ?? DEFAULT_MAX_ANSWER_CHARS);
-  if (!Number.isFinite(maxAnswerChars) || maxAnswerChars < 500) throw usageError(`Bad --max-chars ${String(opts['max-chars'])}: give at least 500.`);
+  if (!Number.isFinite(maxAnswerChars) || maxAnswerChars < 500)
+    throw usageError(`Bad --max-chars ${String(opts['max-chars'])}: give at least 500.`);
   const abs = (p: unknown) => (p === undefined ? undefined : resolve(cwd, String(p)));
   const cleanEnv = stringEnv(env);
   return {
@@ -117,7 +176,8 @@ export function sessionConfigFrom(opts: Record<string, unknown>, env: Env, cwd: 
     registry: opts.registry !== false,
     registryDir: abs(opts['registry-dir']) ?? registryDir(env),
     configPath: abs(opts.config ?? pick(env, 'GAME_BRIDGE_CONFIG')),
-    launchHint: (opts['launch-hint'] as string | undefined) ?? pick(env, 'GAME_BRIDGE_LAUNCH_HINT', 'GAME_BRIDGE_LAUNCH'),
+    launchHint:
+      (opts['launch-hint'] as string | undefined) ?? pick(env, 'GAME_BRIDGE_LAUNCH_HINT', 'GAME_BRIDGE_LAUNCH'),
     manifestPath: abs(opts.manifest ?? pick(env, 'GAME_BRIDGE_MANIFEST')),
     eager: opts.eager === true,
     timeoutMs,
@@ -145,6 +205,7 @@ export function parseSessionArgs(argv: string[], env: Env = process.env, cwd = p
     })
     .parseSync();
   if (failure) throw usageError(`${failure}. Run ${selfCommand()} --help for the options.`);
-  if (opts._.length) throw usageError(`Unexpected argument '${String(opts._[0])}'. Run ${selfCommand()} --help for the options.`);
+  if (opts._.length)
+    throw usageError(`Unexpected argument '${String(opts._[0])}'. Run ${selfCommand()} --help for the options.`);
   return sessionConfigFrom(opts as Record<string, unknown>, env, cwd);
 }

@@ -22,7 +22,9 @@ export interface DaemonInfo {
 export function readDaemonFile(file: string): DaemonInfo | undefined {
   try {
     const info = JSON.parse(readPrivateFile(file) ?? '') as DaemonInfo;
-    return info && typeof info.pid === 'number' && typeof info.port === 'number' && typeof info.token === 'string' ? info : undefined;
+    return info && typeof info.pid === 'number' && typeof info.port === 'number' && typeof info.token === 'string'
+      ? info
+      : undefined;
   } catch {
     return undefined;
   }

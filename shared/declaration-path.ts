@@ -38,7 +38,8 @@ export function distrustFile(file: string): { path: string; why: string } | unde
   for (let dir = dirname(file); ; dir = dirname(dir)) {
     const st = stat(dir);
     // A sticky world-writable directory (/tmp) lets others add entries, not replace ours.
-    const why = st && st.mode & 0o1000 && (st.uid === 0 || st.uid === process.getuid?.()) ? undefined : distrust(dir, st);
+    const why =
+      st && st.mode & 0o1000 && (st.uid === 0 || st.uid === process.getuid?.()) ? undefined : distrust(dir, st);
     if (why) return { path: dir, why };
     if (dirname(dir) === dir) return undefined;
   }

@@ -119,7 +119,13 @@ export function isTimeout(e: unknown): boolean {
 
 const url = (port: number) => `http://127.0.0.1:${port}`;
 
-export function gameOffline(port: number, launchHint?: string, timedOutMs?: number, route = '/health', why?: 'exited'): BridgeError {
+export function gameOffline(
+  port: number,
+  launchHint?: string,
+  timedOutMs?: number,
+  route = '/health',
+  why?: 'exited',
+): BridgeError {
   const how = launchHint
     ? `Start it with \`${launchHint.replaceAll('{port}', String(port))}\`, or call launch_instance`
     : 'Start the game with its debug port flag, or call launch_instance (it reads gamebridge.json)';
@@ -152,7 +158,14 @@ export function commandTimeout(cmd: string, port: number, ms: number, detail = '
 }
 
 /** wait_for's condition did not hold in time: the last value seen says how far off it was. */
-export function waitTimeout(port: number, path: string, condition: string, ms: number, lastValue: unknown, frame?: number): BridgeError {
+export function waitTimeout(
+  port: number,
+  path: string,
+  condition: string,
+  ms: number,
+  lastValue: unknown,
+  frame?: number,
+): BridgeError {
   return new BridgeError(
     { kind: 'CommandTimeout', port, path, timeoutMs: ms, lastValue, ...(frame !== undefined ? { frame } : {}) },
     `wait_for ${path} ${condition} did not hold within ${ms}ms on port ${port}; ` +
@@ -162,11 +175,19 @@ export function waitTimeout(port: number, path: string, condition: string, ms: n
 }
 
 /** The game refused a command. `detail` replaces the default wording (call_tool adds what else it accepts). */
-export function commandRejected(cmd: string, port: number, reason: string, known?: string[], text?: string): BridgeError {
+export function commandRejected(
+  cmd: string,
+  port: number,
+  reason: string,
+  known?: string[],
+  text?: string,
+): BridgeError {
   const knownText = known && known.length ? ` The game accepts: ${known.join(', ')}.` : '';
   return new BridgeError(
     { kind: 'CommandRejected', port, cmd, reason, known: known ?? [] },
-    text ?? `The game on port ${port} rejected '${cmd}': ${reason || 'no reason given'}.${knownText} ` + 'Check the name and arguments with describe_toolset.',
+    text ??
+      `The game on port ${port} rejected '${cmd}': ${reason || 'no reason given'}.${knownText} ` +
+        'Check the name and arguments with describe_toolset.',
   );
 }
 
@@ -182,10 +203,14 @@ export function notLaunchedHere(port: number): BridgeError {
   );
 }
 
-export function callInterrupted(what: string, detail = 'the bridge daemon restarted while it was in flight'): BridgeError {
+export function callInterrupted(
+  what: string,
+  detail = 'the bridge daemon restarted while it was in flight',
+): BridgeError {
   return new BridgeError(
     { kind: 'CallInterrupted' },
-    `${what} was interrupted: ${detail}. It may or may not have been applied; ` + 'read the state (get_state) before retrying.',
+    `${what} was interrupted: ${detail}. It may or may not have been applied; ` +
+      'read the state (get_state) before retrying.',
   );
 }
 
@@ -207,7 +232,10 @@ export function gameExited(facts: ExitFacts, sentence: string): BridgeError {
  * caller's mistake: it becomes BridgeInternalError (the original kept as `cause`) and is
  * logged with its stack, so the daemon log shows where it came from.
  */
-export function toBridgeError(e: unknown, log: (line: string) => void = (l) => process.stderr.write(l + '\n')): BridgeError {
+export function toBridgeError(
+  e: unknown,
+  log: (line: string) => void = (l) => process.stderr.write(l + '\n'),
+): BridgeError {
   if (isBridgeError(e)) return e;
   const msg = e instanceof Error ? e.message : String(e);
   log(`unexpected error (a bug): ${e instanceof Error && e.stack ? e.stack : msg}`);

@@ -4,7 +4,19 @@
  * file with a random name that must not exist yet and is never reached through a symbolic link
  * (O_CREAT|O_EXCL|O_NOFOLLOW), then renamed over the target. Node builtins only.
  */
-import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 
 const myUid = () => (typeof process.getuid === 'function' ? process.getuid() : undefined);
@@ -22,8 +34,14 @@ export function ensurePrivateDir(dir: string): string {
   if (process.platform === 'win32') return dir;
   const st = lstatSync(dir);
   const fix = `Remove it (or point GAME_BRIDGE_HOME at a directory of your own), e.g. \`rm -rf '${dir}'\`; the bridge recreates it with mode 0700.`;
-  if (!st.isDirectory()) throw new UnsafeDirError(`${dir} is not a directory (a symbolic link or a file): the bridge keeps its token there. ${fix}`);
-  if (st.uid !== myUid()) throw new UnsafeDirError(`${dir} is owned by uid ${st.uid}, not by you (uid ${myUid()}): its owner could read the bridge's token and plant files in it. ${fix}`);
+  if (!st.isDirectory())
+    throw new UnsafeDirError(
+      `${dir} is not a directory (a symbolic link or a file): the bridge keeps its token there. ${fix}`,
+    );
+  if (st.uid !== myUid())
+    throw new UnsafeDirError(
+      `${dir} is owned by uid ${st.uid}, not by you (uid ${myUid()}): its owner could read the bridge's token and plant files in it. ${fix}`,
+    );
   if (st.mode & 0o022) {
     throw new UnsafeDirError(
       `${dir} is writable by ${st.mode & 0o002 ? 'every user' : 'its group'} (mode ${(st.mode & 0o777).toString(8)}): anyone who can write there could plant files the bridge reads. ` +
@@ -37,7 +55,11 @@ export function ensurePrivateDir(dir: string): string {
 /** Replace `file` with `data` atomically: random temp name, O_EXCL|O_NOFOLLOW, `mode`, rename. */
 export function writePrivateFile(file: string, data: string, mode = 0o600): void {
   const tmp = `${file}.${randomBytes(8).toString('hex')}.tmp`;
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), mode);
+  const fd = openSync(
+    tmp,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
+    mode,
+  );
   try {
     writeSync(fd, data);
   } finally {

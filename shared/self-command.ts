@@ -8,7 +8,10 @@ import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** dist/proxy/main.js, found from dist/shared/ (compiled) or dist/daemon/ (the daemon bundle): both are its siblings; from the sources (tests), the build's. */
-const MAIN_JS = [new URL('../proxy/main.js', import.meta.url), new URL('../dist/proxy/main.js', import.meta.url)].map((u) => fileURLToPath(u)).find((p) => existsSync(p) && p.endsWith('.js')) ?? fileURLToPath(new URL('../proxy/main.js', import.meta.url));
+const MAIN_JS =
+  [new URL('../proxy/main.js', import.meta.url), new URL('../dist/proxy/main.js', import.meta.url)]
+    .map((u) => fileURLToPath(u))
+    .find((p) => existsSync(p) && p.endsWith('.js')) ?? fileURLToPath(new URL('../proxy/main.js', import.meta.url));
 
 let cached: string | undefined;
 

@@ -97,7 +97,10 @@ export class Stdio {
   private skip(piece: Buffer): void {
     const s = this.skipping!;
     s.bytes += piece.length;
-    s.tail = piece.length >= ID_WINDOW ? Buffer.from(piece.subarray(piece.length - ID_WINDOW)) : Buffer.concat([s.tail, piece]).subarray(-ID_WINDOW);
+    s.tail =
+      piece.length >= ID_WINDOW
+        ? Buffer.from(piece.subarray(piece.length - ID_WINDOW))
+        : Buffer.concat([s.tail, piece]).subarray(-ID_WINDOW);
   }
 
   private lineDone(): void {
@@ -107,7 +110,9 @@ export class Stdio {
       this.on.tooLong?.(skipped.bytes, sniffId(skipped.head.toString('utf8'), skipped.tail.toString('utf8')));
       return;
     }
-    const line = (this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.size)).toString('utf8').replace(/\r$/, '');
+    const line = (this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.size))
+      .toString('utf8')
+      .replace(/\r$/, '');
     this.parts = [];
     this.size = 0;
     if (line.trim()) this.on.line(line);
@@ -151,7 +156,10 @@ export function invalidRequestText(detail: string, id: string | number | null = 
 
 /** The answer to a line over the limit (it was skipped, never parsed). */
 export function tooLongText(bytes: number, id: string | number | null, limit = MAX_LINE_BYTES): string {
-  return invalidRequestText(`the message is ${bytes} bytes or more, over the limit of ${limit} bytes; send less (a path rather than a file's contents)`, id);
+  return invalidRequestText(
+    `the message is ${bytes} bytes or more, over the limit of ${limit} bytes; send less (a path rather than a file's contents)`,
+    id,
+  );
 }
 
 export type Json = Record<string, unknown>;
@@ -177,8 +185,10 @@ export function classifyLine(line: string): ClientLine {
   } catch (e) {
     return { kind: 'answer', answer: parseErrorText((e as Error).message) };
   }
-  if (Array.isArray(msg)) return { kind: 'answer', answer: invalidRequestText('batches are not part of MCP; send one message per line') };
-  if (!msg || typeof msg !== 'object') return { kind: 'answer', answer: invalidRequestText('a message is a JSON object') };
+  if (Array.isArray(msg))
+    return { kind: 'answer', answer: invalidRequestText('batches are not part of MCP; send one message per line') };
+  if (!msg || typeof msg !== 'object')
+    return { kind: 'answer', answer: invalidRequestText('a message is a JSON object') };
   const m = msg as Json;
   const method = typeof m.method === 'string' ? m.method : undefined;
   const hasId = typeof m.id === 'string' || typeof m.id === 'number';

@@ -18,7 +18,11 @@ export function readOrCreateToken(paths: HomePaths): string {
   ensureDir(paths.daemonDir);
   // A fresh name that must not exist and is never reached through a link (a planted symlink).
   const tmp = `${paths.tokenFile}.${randomBytes(8).toString('hex')}.tmp`;
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
+  const fd = openSync(
+    tmp,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
+    0o600,
+  );
   try {
     writeSync(fd, randomBytes(32).toString('hex') + '\n');
   } finally {
@@ -33,7 +37,10 @@ export function readOrCreateToken(paths: HomePaths): string {
     unlinkSync(tmp);
   }
   const token = readToken(paths);
-  if (!token) throw usageError(`${paths.tokenFile} does not hold a token (64 hex digits). Delete it: the next daemon writes a new one.`);
+  if (!token)
+    throw usageError(
+      `${paths.tokenFile} does not hold a token (64 hex digits). Delete it: the next daemon writes a new one.`,
+    );
   return token;
 }
 

@@ -19,13 +19,16 @@ function accountNames() {
   names = { users: new Map(), groups: new Map() };
   const rows = (file: string) => {
     try {
-      return readFileSync(file, 'utf8').split('\n').map((l) => l.split(':'));
+      return readFileSync(file, 'utf8')
+        .split('\n')
+        .map((l) => l.split(':'));
     } catch {
       return [];
     }
   };
   for (const r of rows('/etc/passwd')) if (r.length > 3) names.users.set(Number(r[2]), r[0]);
-  for (const r of rows('/etc/group')) if (r.length > 3) names.groups.set(Number(r[2]), { name: r[0], members: r[3] ? r[3].split(',') : [] });
+  for (const r of rows('/etc/group'))
+    if (r.length > 3) names.groups.set(Number(r[2]), { name: r[0], members: r[3] ? r[3].split(',') : [] });
   return names;
 }
 
@@ -49,7 +52,8 @@ export function distrust(path: string, st?: Stats): string | undefined {
   const uid = myUid();
   if (st.uid !== uid && st.uid !== 0) return `it is owned by uid ${st.uid}, not by you (uid ${uid})`;
   if (st.mode & 0o002) return `it is writable by every user (mode ${(st.mode & 0o7777).toString(8)})`;
-  if (st.mode & 0o020 && !privateGroup(st.uid, st.gid)) return `it is writable by its group (gid ${st.gid}, mode ${(st.mode & 0o7777).toString(8)})`;
+  if (st.mode & 0o020 && !privateGroup(st.uid, st.gid))
+    return `it is writable by its group (gid ${st.gid}, mode ${(st.mode & 0o7777).toString(8)})`;
   return undefined;
 }
 

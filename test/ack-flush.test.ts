@@ -37,7 +37,10 @@ http.createServer((req, res) => {
 `;
 
 async function counts(port: number): Promise<{ bumps: Record<string, number>; reads: number }> {
-  return (await (await fetch(`http://127.0.0.1:${port}/counts`)).json()) as { bumps: Record<string, number>; reads: number };
+  return (await (await fetch(`http://127.0.0.1:${port}/counts`)).json()) as {
+    bumps: Record<string, number>;
+    reads: number;
+  };
 }
 
 test('while the client does not read stdout, an unsafe call is not run before its ack has left; after kill -9 it is applied once', async () => {
@@ -48,7 +51,11 @@ test('while the client does not read stdout, an unsafe call is not run before it
   const stateReads = async () => (await counts(port)).reads;
   const bumped = async () => (await counts(port)).bumps.once ?? 0;
   // A long timeout: after the reconnect the bump waits behind a thousand re-sent reads.
-  const p = rawProxy(reaper, { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '60000' }, ['--no-scan', '--timeout', '120000']);
+  const p = rawProxy(reaper, { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '60000' }, [
+    '--no-scan',
+    '--timeout',
+    '120000',
+  ]);
   p.send(INIT);
   await p.answer('init');
   p.send(INITIALIZED);
@@ -57,14 +64,28 @@ test('while the client does not read stdout, an unsafe call is not run before it
 
   p.stopReading();
   const reads = 3000; // ~48 MB of answers: more than the pipe and both sockets hold
-  for (let i = 0; i < reads; i++) p.send({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'call_tool', arguments: { port, name: 'get_state' } } });
+  for (let i = 0; i < reads; i++)
+    p.send({
+      jsonrpc: '2.0',
+      id: i,
+      method: 'tools/call',
+      params: { name: 'call_tool', arguments: { port, name: 'get_state' } },
+    });
   // Until the daemon stops reading the game: every buffer between it and the client is full.
   while ((await stateReads()) === 0) await sleep(100);
-  for (let last = -1; (await stateReads()) !== last; ) {
+  for (let last = -1; (await stateReads()) !== last;) {
     last = await stateReads();
     await sleep(1500);
   }
-  p.send({ jsonrpc: '2.0', id: 'bump', method: 'tools/call', params: { name: 'call_tool', arguments: { port, name: 'raw_command', arguments: { cmd: 'bump', args: { tag: 'once' } } } } });
+  p.send({
+    jsonrpc: '2.0',
+    id: 'bump',
+    method: 'tools/call',
+    params: {
+      name: 'call_tool',
+      arguments: { port, name: 'raw_command', arguments: { cmd: 'bump', args: { tag: 'once' } } },
+    },
+  });
   await sleep(2000); // time enough to run it, were it run before its ack left
   const beforeKill = await bumped();
   process.kill(first.pid, 'SIGKILL');

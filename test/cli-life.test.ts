@@ -28,7 +28,8 @@ afterEach(async () => {
 /** Run the CLI from `cwd` with this test's home; never rejects. */
 function cli(args: string[], cwd = home): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) env[k] = v;
   env.GAME_BRIDGE_HOME = home;
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -60,12 +61,25 @@ async function project(): Promise<string> {
 }
 
 test('init --template multiplayer writes a server and a client profile the launcher reads', async () => {
-  const r = await cli(['init', '--template', 'multiplayer', '--name', 'Arena', '--command', './arena --port {port}', '--port-range', '7900-7909']);
+  const r = await cli([
+    'init',
+    '--template',
+    'multiplayer',
+    '--name',
+    'Arena',
+    '--command',
+    './arena --port {port}',
+    '--port-range',
+    '7900-7909',
+  ]);
   expect(r.code).toBe(0);
   expect(r.stdout).toContain('profiles: "server" and "client"');
   const decl = readDeclaration(join(home, 'gamebridge.json'));
   expect(Object.keys(decl.profiles)).toEqual(['server', 'client']);
-  expect(decl.profiles.client).toMatchObject({ args: '--connect 127.0.0.1:7900 --player {index}', env: { PLAYER_INDEX: '{index}' } });
+  expect(decl.profiles.client).toMatchObject({
+    args: '--connect 127.0.0.1:7900 --player {index}',
+    env: { PLAYER_INDEX: '{index}' },
+  });
 });
 
 test('launch --profile --count shows progress and a table; status shows them; logs and logs -f print and follow', async () => {
@@ -75,7 +89,9 @@ test('launch --profile --count shows progress and a table; status shows them; lo
   expect(launched.code).toBe(0);
   expect(launched.stderr).toMatch(/^launching from .*project…\n/);
   // while the games slept before binding, the progress said so, with their own last words
-  expect(launched.stderr).toMatch(/… Waiting for Crate Stack to answer on port \d+ \(profile client, index [01]\) \(\d+s of 30s\); last output: crate-stack: slow start: waiting 2500ms before binding\n/);
+  expect(launched.stderr).toMatch(
+    /… Waiting for Crate Stack to answer on port \d+ \(profile client, index [01]\) \(\d+s of 30s\); last output: crate-stack: slow start: waiting 2500ms before binding\n/,
+  );
   expect(launched.stderr).toMatch(/✔ 2 instances are up \([\d.]+s\)\n/);
   const rows = launched.stdout.split('\n').filter((l) => /^\s+\d+\s+\d+\s+Client [01]/.test(l));
   expect(rows).toHaveLength(2);
@@ -87,7 +103,11 @@ test('launch --profile --count shows progress and a table; status shows them; lo
   reportFigures('evidence', `STATUS\n${status.stdout}`);
   expect(status.code).toBe(0);
   expect(status.stdout).toMatch(/0 session\(s\), 2 game\(s\) running/);
-  expect(status.stdout).toMatch(new RegExp(`\\n  ${portA}\\s+${pidA}\\s+Client 0\\s+client #0\\s+\\S+\\s+detached\\s+\\S+instance-${portA}-\\d+\\.log\\n`));
+  expect(status.stdout).toMatch(
+    new RegExp(
+      `\\n  ${portA}\\s+${pidA}\\s+Client 0\\s+client #0\\s+\\S+\\s+detached\\s+\\S+instance-${portA}-\\d+\\.log\\n`,
+    ),
+  );
   const json = JSON.parse((await cli(['status', '--json'])).stdout);
   expect(json.instances.map((i: { port: number }) => i.port).sort()).toEqual([portA, portB].sort());
 
@@ -97,17 +117,31 @@ test('launch --profile --count shows progress and a table; status shows them; lo
 
   // -f: follows, and says when the game dies
   const env: Record<string, string> = { ...(process.env as Record<string, string>), GAME_BRIDGE_HOME: home };
-  const follow = reaper.spawn(process.execPath, [CLI, 'logs', String(portB), '-f'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const follow = reaper.spawn(process.execPath, [CLI, 'logs', String(portB), '-f'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let followed = '';
   follow.stdout!.on('data', (d: Buffer) => (followed += d.toString()));
   await waitFor('the log so far', () => followed.includes(`listening on 127.0.0.1:${portB}`), 30000);
   process.kill(pidB, 'SIGKILL');
   await waitFor('the exit told', () => followed.includes(`[game-bridge] The game on port ${portB}`), 15000, 100);
-  expect(followed).toMatch(new RegExp(`\\[game-bridge\\] The game on port ${portB} \\(Client 1, profile client #1, pid ${pidB}\\) was killed by signal SIGKILL`));
+  expect(followed).toMatch(
+    new RegExp(
+      `\\[game-bridge\\] The game on port ${portB} \\(Client 1, profile client #1, pid ${pidB}\\) was killed by signal SIGKILL`,
+    ),
+  );
   follow.kill('SIGTERM');
   expect(await waitGone(follow.pid!, 5000)).toBe(true);
 
   const after = await cli(['status']);
-  expect(after.stdout).toMatch(new RegExp(`Games that exited \\(until relaunched or pruned\\)\\n.*\\n  ${portB}\\s+${pidB}\\s+Client 1\\s+killed by signal SIGKILL`));
-  expect(await cli(['logs', '1'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/no log for port 1 under /) });
+  expect(after.stdout).toMatch(
+    new RegExp(
+      `Games that exited \\(until relaunched or pruned\\)\\n.*\\n  ${portB}\\s+${pidB}\\s+Client 1\\s+killed by signal SIGKILL`,
+    ),
+  );
+  expect(await cli(['logs', '1'])).toMatchObject({
+    code: 1,
+    stderr: expect.stringMatching(/no log for port 1 under /),
+  });
 }, 120000);

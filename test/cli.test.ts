@@ -3,7 +3,16 @@
  * status and stop against a real daemon. Every run has its own GAME_BRIDGE_HOME.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { readDeclaration } from '../daemon/launcher/index.js';
 import { freePort, freeRange } from './helpers/ports.js';
@@ -15,15 +24,28 @@ interface Ran {
   stderr: string;
 }
 
-function cli(args: string[], opts: { env?: Record<string, string>; cwd?: string; timeout?: number } = {}): Promise<Ran> {
+function cli(
+  args: string[],
+  opts: { env?: Record<string, string>; cwd?: string; timeout?: number } = {},
+): Promise<Ran> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) env[k] = v;
   Object.assign(env, opts.env ?? {});
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env, cwd: opts.cwd, timeout: opts.timeout ?? 30000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env, cwd: opts.cwd, timeout: opts.timeout ?? 30000 },
+      (err, stdout, stderr) => {
+        const code = err
+          ? typeof (err as { code?: unknown }).code === 'number'
+            ? (err as { code: number }).code
+            : -1
+          : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -47,7 +69,8 @@ describe('help, version and usage errors', () => {
   test('--help lists every subcommand with examples; -h and -v work', async () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
-    for (const c of ['daemon', 'status', 'stop', 'doctor', 'init', 'demo', 'launch', 'logs']) expect(help.stdout).toContain(`${SELF} ${c}`);
+    for (const c of ['daemon', 'status', 'stop', 'doctor', 'init', 'demo', 'launch', 'logs'])
+      expect(help.stdout).toContain(`${SELF} ${c}`);
     expect(help.stdout).toMatch(/Examples:/);
     expect((await cli(['-h'])).stdout).toBe(help.stdout);
     const pkg = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8'));
@@ -55,12 +78,15 @@ describe('help, version and usage errors', () => {
     expect(v).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
   });
 
-  test.each(['daemon', 'status', 'stop', 'doctor', 'init', 'demo', 'launch', 'logs'])('%s --help has examples and exits 0', async (cmd) => {
-    const r = await cli([cmd, '--help']);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`${SELF} ${cmd}`);
-    expect(r.stdout).toContain(`Examples:\n  ${SELF}`);
-  });
+  test.each(['daemon', 'status', 'stop', 'doctor', 'init', 'demo', 'launch', 'logs'])(
+    '%s --help has examples and exits 0',
+    async (cmd) => {
+      const r = await cli([cmd, '--help']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`${SELF} ${cmd}`);
+      expect(r.stdout).toContain(`Examples:\n  ${SELF}`);
+    },
+  );
 
   test('hints name the command that works here: `node <abs main.js>` in a clone, the bin name once it is on PATH', async () => {
     const home = dir();
@@ -70,14 +96,21 @@ describe('help, version and usage errors', () => {
     // the printed hint runs as written
     const [node, main] = SELF.split(' ');
     const init = await new Promise<Ran>((res) =>
-      execFile(node, [main, 'init', '--dir', project], { env: { ...process.env, GAME_BRIDGE_HOME: home } }, (err, stdout, stderr) => res({ code: err ? 1 : 0, stdout, stderr })),
+      execFile(
+        node,
+        [main, 'init', '--dir', project],
+        { env: { ...process.env, GAME_BRIDGE_HOME: home } },
+        (err, stdout, stderr) => res({ code: err ? 1 : 0, stdout, stderr }),
+      ),
     );
     expect(init.code).toBe(0);
     expect(existsSync(join(project, 'gamebridge.json'))).toBe(true);
     // as after `npm link` / a global install: a game-bridge-mcp on PATH that is this very main.js
     const bin = dir('gb-cli-bin-');
     symlinkSync(CLI, join(bin, 'game-bridge-mcp'));
-    const linked = await cli(['init', '--help'], { env: { GAME_BRIDGE_HOME: home, PATH: `${bin}${delimiter}${process.env.PATH}` } });
+    const linked = await cli(['init', '--help'], {
+      env: { GAME_BRIDGE_HOME: home, PATH: `${bin}${delimiter}${process.env.PATH}` },
+    });
     expect(linked.stdout).toContain('Examples:\n  game-bridge-mcp init');
   });
 
@@ -149,7 +182,9 @@ describe('init', () => {
   })();
   (hasScript ? test : test.skip)('on a terminal it asks for the name and the command', async () => {
     const project = dir('gb-init-');
-    const child = reaper.spawn('script', ['-qfec', `${process.execPath} ${CLI} init --dir ${project}`, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = reaper.spawn('script', ['-qfec', `${process.execPath} ${CLI} init --dir ${project}`, '/dev/null'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let seen = '';
     const answered = new Set<string>();
     child.stdout!.on('data', (d: Buffer) => {
@@ -163,8 +198,17 @@ describe('init', () => {
         child.stdin!.write('./run --debug-port {port}\r');
       }
     });
-    await waitFor('init to write the file', () => existsSync(join(project, 'gamebridge.json')) && readFileSync(join(project, 'gamebridge.json'), 'utf8').endsWith('\n'), 15000);
-    expect(readDeclaration(join(project, 'gamebridge.json'))).toMatchObject({ name: 'Orbital Freight', command: './run --debug-port {port}' });
+    await waitFor(
+      'init to write the file',
+      () =>
+        existsSync(join(project, 'gamebridge.json')) &&
+        readFileSync(join(project, 'gamebridge.json'), 'utf8').endsWith('\n'),
+      15000,
+    );
+    expect(readDeclaration(join(project, 'gamebridge.json'))).toMatchObject({
+      name: 'Orbital Freight',
+      command: './run --debug-port {port}',
+    });
   });
 
   test('refuses to overwrite without --force; --force and --dir write the given values', async () => {
@@ -175,10 +219,25 @@ describe('init', () => {
     expect(refused.stderr).toMatch(/already exists.*--force/);
     expect(readFileSync(join(project, 'gamebridge.json'), 'utf8')).toBe('{"mine": true}\n');
 
-    const forced = await cli(['init', '--dir', project, '--force', '--name', 'Orbital Freight', '--command', './run --debug-port {port}', '--port-range', '9100-9104']);
+    const forced = await cli([
+      'init',
+      '--dir',
+      project,
+      '--force',
+      '--name',
+      'Orbital Freight',
+      '--command',
+      './run --debug-port {port}',
+      '--port-range',
+      '9100-9104',
+    ]);
     expect(forced.code).toBe(0);
     const decl = readDeclaration(join(project, 'gamebridge.json'));
-    expect(decl).toMatchObject({ name: 'Orbital Freight', command: './run --debug-port {port}', portRange: [9100, 9101, 9102, 9103, 9104] });
+    expect(decl).toMatchObject({
+      name: 'Orbital Freight',
+      command: './run --debug-port {port}',
+      portRange: [9100, 9101, 9102, 9103, 9104],
+    });
   });
 
   test('a bad --port-range is a usage error and writes nothing', async () => {
@@ -210,23 +269,36 @@ describe('doctor', () => {
     // a stale registry entry (nothing answers on its port) and an unreadable one
     const deadPort = await freePort();
     mkdirSync(join(home, 'instances'));
-    writeFileSync(join(home, 'instances', '999999.json'), JSON.stringify({ name: 'Ghost', port: deadPort, pid: 999999 }));
+    writeFileSync(
+      join(home, 'instances', '999999.json'),
+      JSON.stringify({ name: 'Ghost', port: deadPort, pid: 999999 }),
+    );
     writeFileSync(join(home, 'instances', 'junk.json'), 'not json');
     // daemon.json naming a dead pid
     mkdirSync(join(home, 'daemon'));
-    writeFileSync(join(home, 'daemon', 'daemon.json'), JSON.stringify({ pid: 999999, port: deadPort, token: 'x', version: '0.0.0' }), { mode: 0o600 });
+    writeFileSync(
+      join(home, 'daemon', 'daemon.json'),
+      JSON.stringify({ pid: 999999, port: deadPort, token: 'x', version: '0.0.0' }),
+      { mode: 0o600 },
+    );
     // a project whose gamebridge.json is broken
     const project = dir('gb-proj-');
     writeFileSync(join(project, 'gamebridge.json'), '{"launch": ');
 
-    const r = await cli(['doctor', '--dir', project], { env: { GAME_BRIDGE_HOME: home, GAME_BRIDGE_SCAN_RANGE: '7800-7700' } });
+    const r = await cli(['doctor', '--dir', project], {
+      env: { GAME_BRIDGE_HOME: home, GAME_BRIDGE_SCAN_RANGE: '7800-7700' },
+    });
     expect(r.code).toBe(1);
     const out = r.stdout;
     expect(out).toMatch(/✖ home .* has mode 755, not 700.*\n\s+fix: chmod 700 /);
     expect(out).toMatch(/✖ daemon\.json names pid 999999, which is not running.*\n\s+fix: .*rm .*daemon\.json/);
     expect(out).toMatch(/✖ .*gamebridge\.json is not valid JSON/);
     expect(out).toMatch(/✖ scan range '7800-7700' \(GAME_BRIDGE_SCAN_RANGE\): Bad port range.*\n\s+fix: /);
-    expect(out).toMatch(new RegExp(`✖ stale registry entry .*999999\\.json: Ghost \\(pid 999999\\) on port ${deadPort}.*\\n\\s+fix: rm .*999999\\.json`));
+    expect(out).toMatch(
+      new RegExp(
+        `✖ stale registry entry .*999999\\.json: Ghost \\(pid 999999\\) on port ${deadPort}.*\\n\\s+fix: rm .*999999\\.json`,
+      ),
+    );
     expect(out).toMatch(/✖ unreadable registry file .*junk\.json.*\n\s+fix: rm /);
     expect(out).toMatch(/\d+ problem\(s\) found/);
   });
@@ -246,7 +318,10 @@ describe('doctor', () => {
     chmodSync(home, 0o700);
     const [port] = await freeRange(1);
     await startExampleGame(reaper, port, [], { GAME_BRIDGE_HOME: home });
-    await waitFor('registry entry', () => existsSync(join(home, 'instances')) && readdirSync(join(home, 'instances')).length > 0);
+    await waitFor(
+      'registry entry',
+      () => existsSync(join(home, 'instances')) && readdirSync(join(home, 'instances')).length > 0,
+    );
     const r = await cli(['doctor', '--dir', home], { env: { GAME_BRIDGE_HOME: home } });
     expect(r.stdout).toMatch(new RegExp(`1 entry, 1 live \\(Crate Stack on ${port}\\)`));
     expect(r.stdout).not.toMatch(/stale registry entry/);
@@ -257,31 +332,57 @@ describe('daemon, status, stop', () => {
   test('status and stop talk to a real daemon; doctor sees it answering', async () => {
     const home = dir();
     const env = { GAME_BRIDGE_HOME: home };
-    expect(await cli(['status'], { env })).toMatchObject({ code: 1, stdout: expect.stringMatching(/no daemon is running/) });
+    expect(await cli(['status'], { env })).toMatchObject({
+      code: 1,
+      stdout: expect.stringMatching(/no daemon is running/),
+    });
 
     const daemon = reaper.spawn(process.execPath, [CLI, 'daemon'], { env: { ...process.env, ...env } });
-    const status = await waitFor('daemon status', async () => {
-      const r = await cli(['status', '--json'], { env });
-      return r.code === 0 ? JSON.parse(r.stdout) : undefined;
-    }, 15000);
-    expect(status).toMatchObject({ pid: daemon.pid, version: expect.any(String), sessions: [], instances: [], exited: [] });
+    const status = await waitFor(
+      'daemon status',
+      async () => {
+        const r = await cli(['status', '--json'], { env });
+        return r.code === 0 ? JSON.parse(r.stdout) : undefined;
+      },
+      15000,
+    );
+    expect(status).toMatchObject({
+      pid: daemon.pid,
+      version: expect.any(String),
+      sessions: [],
+      instances: [],
+      exited: [],
+    });
     expect(status.uptimeMs).toEqual(expect.any(Number));
     const table = await cli(['status'], { env });
-    expect(table.stdout).toMatch(new RegExp(`^game-bridge daemon \\S+: pid ${daemon.pid}, port \\d+, up [\\d.ms]+, 0 session\\(s\\), 0 game\\(s\\) running\n`));
+    expect(table.stdout).toMatch(
+      new RegExp(
+        `^game-bridge daemon \\S+: pid ${daemon.pid}, port \\d+, up [\\d.ms]+, 0 session\\(s\\), 0 game\\(s\\) running\n`,
+      ),
+    );
     expect(table.stdout).toContain('Sessions\n  none (no MCP client is connected)');
 
     // a second daemon by hand is refused, names the one that runs, and exits non-zero
     const second = await cli(['daemon'], { env });
     expect(second.code).toBe(1);
-    expect(second.stderr).toMatch(new RegExp(`another daemon \\(pid ${daemon.pid}\\) already serves .*status\` shows it, \`.* stop\` stops it`));
+    expect(second.stderr).toMatch(
+      new RegExp(`another daemon \\(pid ${daemon.pid}\\) already serves .*status\` shows it, \`.* stop\` stops it`),
+    );
 
     const doc = await cli(['doctor', '--dir', home], { env });
-    expect(doc.stdout).toMatch(new RegExp(`✔ daemon pid ${daemon.pid} v\\S+ answers on 127\\.0\\.0\\.1:\\d+ \\(0 session\\(s\\), 0 launched game\\(s\\)\\)`));
+    expect(doc.stdout).toMatch(
+      new RegExp(
+        `✔ daemon pid ${daemon.pid} v\\S+ answers on 127\\.0\\.0\\.1:\\d+ \\(0 session\\(s\\), 0 launched game\\(s\\)\\)`,
+      ),
+    );
 
     const stop = await cli(['stop'], { env });
     expect(stop).toMatchObject({ code: 0, stdout: `daemon pid ${daemon.pid} stopped\nit had launched no games\n` });
     expect(await waitGone(daemon.pid!, 5000)).toBe(true);
     expect(alive(daemon.pid!)).toBe(false);
-    expect(await cli(['stop'], { env })).toMatchObject({ code: 0, stdout: expect.stringMatching(/no daemon is running/) });
+    expect(await cli(['stop'], { env })).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/no daemon is running/),
+    });
   }, 180000);
 });

@@ -12,7 +12,17 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { freeRange } from './helpers/ports.js';
 import { writeProject } from './helpers/project.js';
-import { CLI, ROOT, Reaper, healthOk, removeDir, startExampleGame, stopDaemon, tempHome, waitFor } from './helpers/procs.js';
+import {
+  CLI,
+  ROOT,
+  Reaper,
+  healthOk,
+  removeDir,
+  startExampleGame,
+  stopDaemon,
+  tempHome,
+  waitFor,
+} from './helpers/procs.js';
 
 const reaper = new Reaper();
 let home: string;
@@ -101,7 +111,10 @@ describe('a project composites module, through the proxy and the daemon', () => 
     const d = await call(mcp, 'describe_toolset', { port, toolset: 'composites' });
     expect(d.json.tools.map((t: any) => t.name).sort()).toEqual(['explode', 'peek', 'stack']);
     const stack = d.json.tools.find((t: any) => t.name === 'stack');
-    expect(stack.inputSchema.properties.n).toMatchObject({ type: 'integer', description: 'How many crates. Default: 2.' });
+    expect(stack.inputSchema.properties.n).toMatchObject({
+      type: 'integer',
+      description: 'How many crates. Default: 2.',
+    });
     expect(d.json.tools.find((t: any) => t.name === 'peek').readOnly).toBe(true);
   });
 
@@ -115,7 +128,13 @@ describe('a project composites module, through the proxy and the daemon', () => 
   });
 
   test('editing the module changes the behaviour at once, with nothing restarted', async () => {
-    const status = () => JSON.parse(execFileSync(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, GAME_BRIDGE_HOME: home }, encoding: 'utf8' }));
+    const status = () =>
+      JSON.parse(
+        execFileSync(process.execPath, [CLI, 'status', '--json'], {
+          env: { ...process.env, GAME_BRIDGE_HOME: home },
+          encoding: 'utf8',
+        }),
+      );
     const daemonPid = status().pid;
     expect((await gameCall(mcp, port, 'peek')).json.version).toBe(1);
     writeModule(2);
@@ -153,8 +172,17 @@ describe('the library API', () => {
       const reg = await lib.readRegistry('/nonexistent-dir');
       console.log(JSON.stringify({ missing, port: cfg.port, scan: cfg.scanRange, game: m.game.name, tools: m.toolsets.map((t) => t.name), entries: reg.entries.length }));
     `;
-    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' }));
-    expect(out).toEqual({ missing: [], port: 7821, scan: [7800, 7801, 7802], game: 'G', tools: expect.arrayContaining(['play', 'bridge']), entries: 0 });
+    const out = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' }),
+    );
+    expect(out).toEqual({
+      missing: [],
+      port: 7821,
+      scan: [7800, 7801, 7802],
+      game: 'G',
+      tools: expect.arrayContaining(['play', 'bridge']),
+      entries: 0,
+    });
   });
 
   test('startStdioServer(config, {composites}) serves composites given in code', async () => {
@@ -177,15 +205,24 @@ describe('the library API', () => {
     await client.connect(transport);
     reaper.track(transport.pid ?? undefined);
     try {
-      const res = (await client.callTool({ name: 'call_tool', arguments: { name: 'score_twice' } })) as { structuredContent: Record<string, unknown>; isError?: boolean };
+      const res = (await client.callTool({ name: 'call_tool', arguments: { name: 'score_twice' } })) as {
+        structuredContent: Record<string, unknown>;
+        isError?: boolean;
+      };
       expect(res.isError).toBeFalsy();
-      expect(res.structuredContent).toMatchObject({ via: 'composite', tool: 'score_twice', port, a: expect.any(Number), b: expect.any(Number) });
+      expect(res.structuredContent).toMatchObject({
+        via: 'composite',
+        tool: 'score_twice',
+        port,
+        a: expect.any(Number),
+        b: expect.any(Number),
+      });
     } finally {
       await client.close();
     }
   });
 
-  test("game-bridge-mcp/game: a minimal game built on the kit serves the contract", async () => {
+  test('game-bridge-mcp/game: a minimal game built on the kit serves the contract', async () => {
     const [gamePort] = await freeRange(1);
     const script = `
       import { createGameSurface } from 'game-bridge-mcp/game';
@@ -198,10 +235,18 @@ describe('the library API', () => {
       await surface.listen();
       setInterval(() => surface.tick(), 1000 / 60);
     `;
-    reaper.spawn(process.execPath, ['--input-type=module', '-e', script, String(gamePort)], { cwd: ROOT, env: { ...process.env, GAME_BRIDGE_HOME: home } });
+    reaper.spawn(process.execPath, ['--input-type=module', '-e', script, String(gamePort)], {
+      cwd: ROOT,
+      env: { ...process.env, GAME_BRIDGE_HOME: home },
+    });
     await waitFor('tiny game', () => healthOk(gamePort), 15000);
     const r = await gameCall(mcp, gamePort, 'add', { n: 5 });
-    expect(r.json).toMatchObject({ via: 'passthrough', applied: true, confirmation: 'completedCommandId', game: { score: 5 } });
+    expect(r.json).toMatchObject({
+      via: 'passthrough',
+      applied: true,
+      confirmation: 'completedCommandId',
+      game: { score: 5 },
+    });
     const bad = await gameCall(mcp, gamePort, 'add', { n: 'lots' });
     expect(bad.isError).toBe(true);
     expect(bad.text).toMatch(/^CommandRejected/);

@@ -35,15 +35,19 @@ async function daemonWith(env: Record<string, string>): Promise<{ port: number; 
 /** Open `n` connections that send `text` and then nothing; resolves once all are connected. */
 async function openStrays(port: number, n: number, text: string): Promise<Array<{ closed: boolean }>> {
   return Promise.all(
-    Array.from({ length: n }, () => new Promise<{ closed: boolean }>((resolve) => {
-      const s = connect(port, '127.0.0.1');
-      const seen = { closed: false };
-      sockets.push(s);
-      s.on('error', () => undefined);
-      s.resume(); // read what the daemon says, so its close is seen
-      s.on('close', () => (seen.closed = true));
-      s.on('connect', () => (s.write(text), resolve(seen)));
-    })),
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<{ closed: boolean }>((resolve) => {
+          const s = connect(port, '127.0.0.1');
+          const seen = { closed: false };
+          sockets.push(s);
+          s.on('error', () => undefined);
+          s.resume(); // read what the daemon says, so its close is seen
+          s.on('close', () => (seen.closed = true));
+          s.on('connect', () => (s.write(text), resolve(seen)));
+        }),
+    ),
   );
 }
 
@@ -70,7 +74,9 @@ test('refused upgrades are logged at a bounded rate, and daemon.log is rotated p
   const bad = `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nAuthorization: Bearer nope\r\n\r\n`;
   for (let round = 0; round < 4; round++) await openStrays(port, 50, bad);
   await sleep(500);
-  const refusals = readFileSync(log, 'utf8').split('\n').filter((l) => l.includes('refused an upgrade')).length;
+  const refusals = readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('refused an upgrade')).length;
   expect(refusals).toBeGreaterThan(0);
   expect(refusals).toBeLessThanOrEqual(10);
   // Whatever fills the file, the daemon keeps it under its limit and the previous part aside.

@@ -31,12 +31,27 @@ async function project(): Promise<{ dir: string; port: number }> {
   const dir = join(suite.home, 'project');
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
-  writeFileSync(join(dir, 'gamebridge.json'), JSON.stringify({ name: 'Crate Stack', launch: { command: `node "${EXAMPLE_GAME}" --port {port} --screenshot`, portRange: String(port), readyTimeoutMs: 30000 } }));
+  writeFileSync(
+    join(dir, 'gamebridge.json'),
+    JSON.stringify({
+      name: 'Crate Stack',
+      launch: {
+        command: `node "${EXAMPLE_GAME}" --port {port} --screenshot`,
+        portRange: String(port),
+        readyTimeoutMs: 30000,
+      },
+    }),
+  );
   return { dir, port };
 }
 
 /** A client that launched the example game, and a page logged in to the dashboard. */
-async function launchedAndOpen(): Promise<{ h: Awaited<ReturnType<typeof suite.open>>; port: number; pid: number; page: Page }> {
+async function launchedAndOpen(): Promise<{
+  h: Awaited<ReturnType<typeof suite.open>>;
+  port: number;
+  pid: number;
+  page: Page;
+}> {
   const { dir, port } = await project();
   const h = await suite.open(dir);
   const launched = await call(h, 'launch_instance', {}, 60000);
@@ -58,18 +73,34 @@ async function openPage(): Promise<Page> {
   return page;
 }
 
-test('the page lists a launched game; an SDK client\'s call_tool shows in the feed within 1 s; a stopped game moves to exited', async () => {
+test("the page lists a launched game; an SDK client's call_tool shows in the feed within 1 s; a stopped game moves to exited", async () => {
   const { h, port, page } = await launchedAndOpen();
   const card = page.locator(`article.card[data-port="${port}"]`);
   await card.waitFor({ timeout: 10000 });
   await expect(card.locator('h3').textContent()).resolves.toContain('Crate Stack');
   await page.locator(`article.card[data-port="${port}"][data-status="live"]`).waitFor({ timeout: 10000 });
   // frames per second from successive /health frames, the owner named by its client, the log tail
-  await page.waitForFunction((p) => /^\d+\.\d$/.test(document.querySelector(`article.card[data-port="${p}"] dl div:nth-child(5) dd`)?.textContent ?? ''), port, { timeout: 10000 });
+  await page.waitForFunction(
+    (p) =>
+      /^\d+\.\d$/.test(
+        document.querySelector(`article.card[data-port="${p}"] dl div:nth-child(5) dd`)?.textContent ?? '',
+      ),
+    port,
+    { timeout: 10000 },
+  );
   await expect(card.locator('dl').textContent()).resolves.toContain('jest');
   await expect(card.locator('.log pre').textContent()).resolves.toContain('crate-stack:');
   // the latest screenshot, fetched from the game's /screenshot through the daemon
-  await page.waitForFunction((p) => (document.querySelector(`article.card[data-port="${p}"] figure.shot:not([hidden]) img`) as HTMLImageElement | null)?.naturalWidth === 160, port, { timeout: 10000 });
+  await page.waitForFunction(
+    (p) =>
+      (
+        document.querySelector(
+          `article.card[data-port="${p}"] figure.shot:not([hidden]) img`,
+        ) as HTMLImageElement | null
+      )?.naturalWidth === 160,
+    port,
+    { timeout: 10000 },
+  );
   // the session, with the client's name and version from initialize
   await expect(page.locator('#sessions').textContent()).resolves.toContain('jest 1.0.0');
 
@@ -107,7 +138,9 @@ test('a game killed by a signal shows as killed, with when, how long and its las
   const daemon = await suite.daemonPid();
   process.kill(daemon, 'SIGKILL');
   await waitGone(daemon, 5000);
-  expect((await call(h, 'list_instances', {}, 60000)).json.exited).toEqual([expect.objectContaining({ port, signal: 'SIGKILL' })]);
+  expect((await call(h, 'list_instances', {}, 60000)).json.exited).toEqual([
+    expect.objectContaining({ port, signal: 'SIGKILL' }),
+  ]);
   const later = await openPage();
   await exited(later).waitFor({ timeout: 10000 });
   await expect(exited(later).locator('.badge').textContent()).resolves.toBe('Killed · SIGKILL');
@@ -115,7 +148,7 @@ test('a game killed by a signal shows as killed, with when, how long and its las
   await later.context().close();
 }, 120000);
 
-test('the form lists the game\'s tools from their schemas, calls one, shows its answer, and the call joins the feed', async () => {
+test("the form lists the game's tools from their schemas, calls one, shows its answer, and the call joins the feed", async () => {
   const { port, page } = await launchedAndOpen();
   await page.locator('#try-port').selectOption(String(port));
   await page.locator('#try-tool:not([disabled])').waitFor({ timeout: 10000 });
@@ -133,7 +166,9 @@ test('the form lists the game\'s tools from their schemas, calls one, shows its 
   expect(JSON.parse(answer)).toMatchObject({ command: 'bump', applied: true, game: { bumps: { 'from-form': 1 } } });
   await page.locator('#feed li.call[data-tool="debug.bump"]').waitFor({ timeout: 2000 });
   // the game really got it
-  const state = (await (await fetch(`http://127.0.0.1:${port}/state`)).json()) as { game: { bumps: Record<string, number> } };
+  const state = (await (await fetch(`http://127.0.0.1:${port}/state`)).json()) as {
+    game: { bumps: Record<string, number> };
+  };
   expect(state.game.bumps['from-form']).toBe(1);
   await page.context().close();
 });
@@ -149,7 +184,16 @@ test('refusals: no cookie, a foreign Origin, a wrong Host, a key used twice, a k
   expect((await rawRequest(port, '/dashboard/events', { host })).status).toBe(401);
   expect((await rawRequest(port, '/dashboard/app.js', { host })).status).toBe(401);
   expect((await rawRequest(port, '/dashboard/key', { host }, 'POST')).status).toBe(401);
-  expect((await rawRequest(port, '/dashboard/key', { host, authorization: `Bearer ${token}`, origin: 'http://evil.example' }, 'POST')).status).toBe(403);
+  expect(
+    (
+      await rawRequest(
+        port,
+        '/dashboard/key',
+        { host, authorization: `Bearer ${token}`, origin: 'http://evil.example' },
+        'POST',
+      )
+    ).status,
+  ).toBe(403);
   // a key presented from another site or to another Host is refused (and not spent)
   expect((await rawRequest(port, keyPath, { host, origin: 'http://evil.example' })).status).toBe(403);
   expect((await rawRequest(port, keyPath, { host: `evil.example:${port}` })).status).toBe(403);
@@ -170,7 +214,9 @@ test('refusals: no cookie, a foreign Origin, a wrong Host, a key used twice, a k
   expect((await rawRequest(port, '/dashboard/events', { host, cookie })).status).toBe(200);
   expect((await rawRequest(port, '/dashboard', { host: `localhost:${port}`, cookie })).status).toBe(200);
   // the cookie does not help a foreign page or a rebinding DNS name
-  expect((await rawRequest(port, '/dashboard/events', { host, cookie, origin: 'http://evil.example' })).status).toBe(403);
+  expect((await rawRequest(port, '/dashboard/events', { host, cookie, origin: 'http://evil.example' })).status).toBe(
+    403,
+  );
   expect((await rawRequest(port, '/dashboard', { host: `evil.example:${port}`, cookie })).status).toBe(403);
   const post = { host, cookie, origin: 'http://evil.example', 'content-type': 'application/json' };
   expect((await rawRequest(port, '/dashboard/api/call', post, 'POST', '{"port":1,"name":"health"}')).status).toBe(403);
@@ -178,7 +224,10 @@ test('refusals: no cookie, a foreign Origin, a wrong Host, a key used twice, a k
 });
 
 test('`dashboard` without a running daemon says how to get one and exits 1; with one it prints a fresh key each time', async () => {
-  await expect(dashboardUrl(suite.home)).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('No daemon is running for') });
+  await expect(dashboardUrl(suite.home)).rejects.toMatchObject({
+    code: 1,
+    stderr: expect.stringContaining('No daemon is running for'),
+  });
   await suite.open();
   const [a, b] = [await dashboardUrl(suite.home), await dashboardUrl(suite.home)];
   expect(new URL(a).searchParams.get('key')).not.toBe(new URL(b).searchParams.get('key'));

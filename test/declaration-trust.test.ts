@@ -30,23 +30,35 @@ afterEach(async () => {
 });
 
 /** A composites module that leaves `marker` behind when it is imported. */
-const evilModule = (marker: string) => `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, String(process.pid));\nexport default [];\n`;
+const evilModule = (marker: string) =>
+  `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, String(process.pid));\nexport default [];\n`;
 const declaration = (extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ name: 'Crate Stack', launch: { command: `"${process.execPath}" "${EXAMPLE_GAME}" --port {port}`, portRange: '20000-20001' }, ...extra });
+  JSON.stringify({
+    name: 'Crate Stack',
+    launch: { command: `"${process.execPath}" "${EXAMPLE_GAME}" --port {port}`, portRange: '20000-20001' },
+    ...extra,
+  });
 
 async function open(cwd: string, env: Record<string, string> = {}): Promise<McpHandle> {
-  const h = await connect({ env: { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '20000', ...env }, cwd, args: ['--no-scan'] });
+  const h = await connect({
+    env: { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '20000', ...env },
+    cwd,
+    args: ['--no-scan'],
+  });
   handles.push(h);
   reaper.track(h.pid);
   return h;
 }
 
 test("another user's gamebridge.json and module, planted in a world-writable parent, never run (runuser -u nobody)", async () => {
-  const planted = execFileSync('runuser', ['-u', 'nobody', '--', 'mktemp', '-d', '/tmp/gb-planted-XXXXXX'], { encoding: 'utf8' }).trim();
+  const planted = execFileSync('runuser', ['-u', 'nobody', '--', 'mktemp', '-d', '/tmp/gb-planted-XXXXXX'], {
+    encoding: 'utf8',
+  }).trim();
   dirs.push(planted);
   execFileSync('runuser', ['-u', 'nobody', '--', 'chmod', '777', planted]);
   const marker = join(planted, 'ran');
-  const asNobody = (file: string, text: string) => execFileSync('runuser', ['-u', 'nobody', '--', 'sh', '-c', `cat > '${file}'`], { input: text });
+  const asNobody = (file: string, text: string) =>
+    execFileSync('runuser', ['-u', 'nobody', '--', 'sh', '-c', `cat > '${file}'`], { input: text });
   asNobody(join(planted, 'evil.mjs'), evilModule(marker));
   asNobody(join(planted, 'gamebridge.json'), declaration({ composites: './evil.mjs' }));
   const victim = join(planted, 'mine');
@@ -64,7 +76,7 @@ test("another user's gamebridge.json and module, planted in a world-writable par
   expect(existsSync(marker)).toBe(false);
 });
 
-test("a gamebridge.json owned by someone else in your own project is refused, with the fix", async () => {
+test('a gamebridge.json owned by someone else in your own project is refused, with the fix', async () => {
   const project = join(home, 'project');
   mkdirSync(project);
   writeFileSync(join(project, 'gamebridge.json'), declaration());

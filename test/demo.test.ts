@@ -13,7 +13,8 @@ import { alive, CLI, healthOk, removeDir, tempHome, waitGone } from './helpers/p
 
 function run(args: string[], env: Record<string, string>): Promise<{ code: number; out: string }> {
   const full: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) full[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) full[k] = v;
   Object.assign(full, env);
   return new Promise((resolve) => {
     execFile(process.execPath, [CLI, ...args], { env: full, timeout: 200000 }, (err, stdout, stderr) => {
@@ -26,7 +27,11 @@ const homes: string[] = [];
 afterAll(() => {
   for (const h of homes) {
     try {
-      execFileSync(process.execPath, [CLI, 'stop'], { env: { ...process.env, GAME_BRIDGE_HOME: h }, stdio: 'ignore', timeout: 40000 });
+      execFileSync(process.execPath, [CLI, 'stop'], {
+        env: { ...process.env, GAME_BRIDGE_HOME: h },
+        stdio: 'ignore',
+        timeout: 40000,
+      });
     } catch {
       /* nothing to stop */
     }
@@ -41,7 +46,17 @@ test('the demo drives the example game through the proxy and the daemon, then st
   const { code, out } = await run(['demo', '--port-range', `${range[0]}-${range[2]}`], { GAME_BRIDGE_HOME: home });
   expect(out).toMatch(/through the proxy and the daemon/);
   expect(code).toBe(0);
-  for (const step of ['list_instances:', 'launch_instance:', 'list_toolsets:', 'describe_toolset play:', 'call_tool start:', 'call_tool drop', 'call_tool wait_for', 'call_tool get_state', 'stop_instance:']) {
+  for (const step of [
+    'list_instances:',
+    'launch_instance:',
+    'list_toolsets:',
+    'describe_toolset play:',
+    'call_tool start:',
+    'call_tool drop',
+    'call_tool wait_for',
+    'call_tool get_state',
+    'stop_instance:',
+  ]) {
     expect(out).toContain(step);
   }
   const launched = /launch_instance: Crate Stack \S+ is up on port (\d+) \(pid (\d+)\)/.exec(out);
@@ -53,18 +68,27 @@ test('the demo drives the example game through the proxy and the daemon, then st
   // the game is gone; the daemon the proxy started stays for the next client
   expect(await waitGone(pid, 5000)).toBe(true);
   expect(await healthOk(port)).toBe(false);
-  const status = JSON.parse(execFileSync(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, GAME_BRIDGE_HOME: home }, encoding: 'utf8' }));
+  const status = JSON.parse(
+    execFileSync(process.execPath, [CLI, 'status', '--json'], {
+      env: { ...process.env, GAME_BRIDGE_HOME: home },
+      encoding: 'utf8',
+    }),
+  );
   expect(status.instances).toEqual([]);
   expect(alive(status.pid)).toBe(true);
   // and the demo said so, with the daemon's pid and the command that stops it
-  expect(out).toContain(`The daemon (pid ${status.pid}) is still running for your MCP clients: it exits after 10 idle minutes, or now with \`node ${CLI} stop\`.`);
+  expect(out).toContain(
+    `The daemon (pid ${status.pid}) is still running for your MCP clients: it exits after 10 idle minutes, or now with \`node ${CLI} stop\`.`,
+  );
 }, 120000);
 
 test('demo --no-daemon runs the same walk with the engine in the proxy process', async () => {
   const home = tempHome();
   homes.push(home);
   const range = await freeRange(2);
-  const { code, out } = await run(['demo', '--no-daemon', '--port-range', `${range[0]}-${range[1]}`], { GAME_BRIDGE_HOME: home });
+  const { code, out } = await run(['demo', '--no-daemon', '--port-range', `${range[0]}-${range[1]}`], {
+    GAME_BRIDGE_HOME: home,
+  });
   expect(out).toMatch(/in-process engine/);
   expect(out).toMatch(/stop_instance: port \d+ stopped/);
   expect(code).toBe(0);
@@ -74,9 +98,14 @@ test('a failing step is named, with the error, and the exit code is 1', async ()
   const home = tempHome();
   homes.push(home);
   // GAME_BRIDGE_CONFIG reaches the session through the proxy's environment: a missing file makes launch_instance fail
-  const { code, out } = await run(['demo', '--no-daemon'], { GAME_BRIDGE_HOME: home, GAME_BRIDGE_CONFIG: `${home}/missing/gamebridge.json` });
+  const { code, out } = await run(['demo', '--no-daemon'], {
+    GAME_BRIDGE_HOME: home,
+    GAME_BRIDGE_CONFIG: `${home}/missing/gamebridge.json`,
+  });
   expect(code).toBe(1);
-  expect(out).toMatch(/✖ demo failed at step 3: launch_instance \{\} failed:\n\s+BridgeUsageError: The launch declaration .*missing\/gamebridge\.json .* does not exist/);
+  expect(out).toMatch(
+    /✖ demo failed at step 3: launch_instance \{\} failed:\n\s+BridgeUsageError: The launch declaration .*missing\/gamebridge\.json .* does not exist/,
+  );
 }, 60000);
 
 test('demo --web plays the Phaser example in headless Chromium, saves a screenshot and prints where', async () => {
@@ -84,7 +113,9 @@ test('demo --web plays the Phaser example in headless Chromium, saves a screensh
   homes.push(home);
   const range = await freeRange(3);
   const shot = join(home, 'shot.png');
-  const { code, out } = await run(['demo', '--web', '--port-range', `${range[0]}-${range[2]}`, '--screenshot', shot], { GAME_BRIDGE_HOME: home });
+  const { code, out } = await run(['demo', '--web', '--port-range', `${range[0]}-${range[2]}`, '--screenshot', shot], {
+    GAME_BRIDGE_HOME: home,
+  });
   expect(out).toMatch(/launch_instance: Star Catcher 1\.0\.0 joined on port \d+ from Chromium/);
   expect(out).toMatch(/a real key through the browser/);
   expect(out).toMatch(/stop_instance: port \d+ stopped \(closed cleanly\)/);

@@ -19,7 +19,10 @@ interface FakeGame {
 }
 
 /** A real HTTP server on `port` speaking the contract (or not, with health404/tools404). */
-async function fakeGame(port: number, o: { name?: string; health404?: boolean; tools404?: boolean; screen?: string } = {}): Promise<FakeGame> {
+async function fakeGame(
+  port: number,
+  o: { name?: string; health404?: boolean; tools404?: boolean; screen?: string } = {},
+): Promise<FakeGame> {
   const g: FakeGame = { port, frame: 10, close: async () => undefined };
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
@@ -30,7 +33,11 @@ async function fakeGame(port: number, o: { name?: string; health404?: boolean; t
     };
     if (path === '/health') return o.health404 ? json(404, { error: 'no' }) : json(200, { ok: true, frame: g.frame });
     if (path === '/state') return json(200, { frame: g.frame, ui: { screen: o.screen ?? 'MenuScreen' }, game: {} });
-    if (path === '/tools' && !o.tools404) return json(200, { game: { name: o.name ?? 'Fake', version: '1.2.3', protocol: 1 }, toolsets: [{ name: 'play', tools: [{ name: 'drop' }] }] });
+    if (path === '/tools' && !o.tools404)
+      return json(200, {
+        game: { name: o.name ?? 'Fake', version: '1.2.3', protocol: 1 },
+        toolsets: [{ name: 'play', tools: [{ name: 'drop' }] }],
+      });
     json(404, {});
   });
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
@@ -44,12 +51,29 @@ async function fakeGame(port: number, o: { name?: string; health404?: boolean; t
 
 function writeEntry(dir: string, pid: number, port: number, extra: Record<string, unknown> = {}): string {
   const file = join(dir, `${pid}.json`);
-  writeFileSync(file, JSON.stringify({ name: 'FromRegistry', version: '0.0.1', protocol: 1, port, pid, host: '127.0.0.1', started: '2024-01-01T00:00:00Z', cwd: '/tmp/game', ...extra }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name: 'FromRegistry',
+      version: '0.0.1',
+      protocol: 1,
+      port,
+      pid,
+      host: '127.0.0.1',
+      started: '2024-01-01T00:00:00Z',
+      cwd: '/tmp/game',
+      ...extra,
+    }),
+  );
   return file;
 }
 
 function config(home: string, scanRange: string, extra: Record<string, unknown> = {}): SessionConfig {
-  return sessionConfigFrom({ 'scan-range': scanRange, 'registry-dir': join(home, 'instances'), timeout: 2000, ...extra }, { GAME_BRIDGE_HOME: home }, home);
+  return sessionConfigFrom(
+    { 'scan-range': scanRange, 'registry-dir': join(home, 'instances'), timeout: 2000, ...extra },
+    { GAME_BRIDGE_HOME: home },
+    home,
+  );
 }
 
 describe('readRegistry', () => {
@@ -79,9 +103,22 @@ describe('readRegistry', () => {
       [7801, 1111],
       [7803, 7777],
     ]);
-    expect(r.entries[0]).toMatchObject({ file: good, name: 'FromRegistry', version: '0.0.1', cwd: '/tmp/game', started: '2024-01-01T00:00:00Z' });
+    expect(r.entries[0]).toMatchObject({
+      file: good,
+      name: 'FromRegistry',
+      version: '0.0.1',
+      cwd: '/tmp/game',
+      started: '2024-01-01T00:00:00Z',
+    });
     expect(r.skipped).toBe(6);
-    expect(r.skippedFiles.map((f) => f.split('/').pop())).toEqual(['2222.json', '3333.json', '4444.json', '5555.json', '6666.json', 'notes.txt']);
+    expect(r.skippedFiles.map((f) => f.split('/').pop())).toEqual([
+      '2222.json',
+      '3333.json',
+      '4444.json',
+      '5555.json',
+      '6666.json',
+      'notes.txt',
+    ]);
   });
 
   test('pruneEntry deletes only the file it is given', async () => {
@@ -112,7 +149,11 @@ describe('scanPorts', () => {
       expect(probes.length).toBe(1000);
       expect(probes[3]).toMatchObject({ port: ports[3], kind: 'live', health: { ok: true, frame: 10 } });
       expect(probes[500]).toEqual({ port: ports[500], kind: 'notAGame', detail: 'GET /health returned HTTP 404' });
-      expect(probes[900]).toMatchObject({ port: ports[900], kind: 'notAGame', detail: expect.stringMatching(/did not answer within/) });
+      expect(probes[900]).toMatchObject({
+        port: ports[900],
+        kind: 'notAGame',
+        detail: expect.stringMatching(/did not answer within/),
+      });
       expect(probes.filter((p) => p.kind === 'free').length).toBe(997);
     } finally {
       silent.closeAllConnections();
@@ -145,10 +186,15 @@ describe('what counts as a game', () => {
     const shapes = ['{}', '{"ok": false, "frame": 3}', '{"ok": "true"}', '{"frame": 3}'];
     const ports = await Promise.all(shapes.map((h) => healthServer(h)));
     const probes = await scanPorts(ports);
-    for (const p of probes) expect(p).toEqual({ port: p.port, kind: 'notAGame', detail: 'GET /health did not answer {"ok": true}' });
+    for (const p of probes)
+      expect(p).toEqual({ port: p.port, kind: 'notAGame', detail: 'GET /health did not answer {"ok": true}' });
     const home = tempHome();
     try {
-      const r = await listInstances({ config: config(home, ports.join(',')), cache: new ManifestCache(), clients: (p) => new GameClient(p) });
+      const r = await listInstances({
+        config: config(home, ports.join(',')),
+        cache: new ManifestCache(),
+        clients: (p) => new GameClient(p),
+      });
       expect(r.live).toEqual([]);
       expect(r.notAGame.map((n) => n.port).sort()).toEqual([...ports].sort());
     } finally {
@@ -161,7 +207,15 @@ describe('what counts as a game', () => {
     const scanning = scanPorts([port], { timeoutMs: 100 });
     const until = Date.now() + 400;
     while (Date.now() < until); // the event loop stalls (a loaded machine): the probe's timer is due before its connect is seen
-    expect(await scanning).toEqual([{ port, kind: 'live', health: { ok: true, frame: 2 }, sentAt: expect.any(Number), receivedAt: expect.any(Number) }]);
+    expect(await scanning).toEqual([
+      {
+        port,
+        kind: 'live',
+        health: { ok: true, frame: 2 },
+        sentAt: expect.any(Number),
+        receivedAt: expect.any(Number),
+      },
+    ]);
   });
 
   test('one probe whose timer fires late (the event loop stalled) sees the connect that came meanwhile: not free', async () => {
@@ -207,7 +261,11 @@ describe('listInstances', () => {
     const outside = await freePort();
     const deadPort = await freePort();
     const [both, scanOnly, not] = [range[0], range[1], range[2]];
-    games.push(await fakeGame(both, { name: 'Both', screen: 'GameScreen' }), await fakeGame(scanOnly, { tools404: true }), await fakeGame(not, { health404: true }));
+    games.push(
+      await fakeGame(both, { name: 'Both', screen: 'GameScreen' }),
+      await fakeGame(scanOnly, { tools404: true }),
+      await fakeGame(not, { health404: true }),
+    );
     games.push(await fakeGame(outside, { name: 'Outside' }));
     writeEntry(regDir, 900001, both, { name: 'StaleName', version: '0.0.0' });
     writeEntry(regDir, 900002, outside);
@@ -215,7 +273,12 @@ describe('listInstances', () => {
     writeFileSync(join(regDir, '900004.json'), 'not json');
 
     const cache = new ManifestCache();
-    const r = await listInstances({ config: config(home, `${range[0]}-${range[5]}`), cache, clients: clientFor, launched: (p) => (p === both ? { pid: 1, owner: 'you' } : undefined) });
+    const r = await listInstances({
+      config: config(home, `${range[0]}-${range[5]}`),
+      cache,
+      clients: clientFor,
+      launched: (p) => (p === both ? { pid: 1, owner: 'you' } : undefined),
+    });
 
     expect(r.registryDir).toBe(regDir);
     expect(r.live.map((l) => [l.port, l.discovery])).toEqual(
@@ -241,7 +304,14 @@ describe('listInstances', () => {
       owner: 'you',
     });
     const s = r.live.find((l) => l.port === scanOnly)!;
-    expect(s).toMatchObject({ status: 'live-no-manifest', manifest: 'fallback', toolsets: ['bridge'], pid: null, launchedByThisBridge: false, game: null });
+    expect(s).toMatchObject({
+      status: 'live-no-manifest',
+      manifest: 'fallback',
+      toolsets: ['bridge'],
+      pid: null,
+      launchedByThisBridge: false,
+      game: null,
+    });
     expect(s.owner).toBeUndefined();
     expect(r.stale).toEqual([{ port: deadPort, pid: 900003, file: staleFile }]);
     expect(r.notAGame).toEqual([{ port: not, detail: 'GET /health returned HTTP 404' }]);
@@ -256,7 +326,12 @@ describe('listInstances', () => {
     games.push(await fakeGame(livePort));
     const liveFile = writeEntry(regDir, 900010, livePort);
     const staleFile = writeEntry(regDir, 900011, deadPort);
-    const r = await listInstances({ config: config(home, '1', { scan: false }), cache: new ManifestCache(), clients: clientFor, prune: true });
+    const r = await listInstances({
+      config: config(home, '1', { scan: false }),
+      cache: new ManifestCache(),
+      clients: clientFor,
+      prune: true,
+    });
     expect(r.stale).toEqual([{ port: deadPort, pid: 900011, file: staleFile, pruned: true }]);
     expect(existsSync(staleFile)).toBe(false);
     expect(existsSync(liveFile)).toBe(true);
@@ -268,11 +343,19 @@ describe('listInstances', () => {
     const range = await freeRange(3);
     games.push(await fakeGame(range[0]));
     writeEntry(regDir, 900020, range[1]); // dead
-    const noReg = await listInstances({ config: config(home, `${range[0]}-${range[2]}`, { registry: false }), cache: new ManifestCache(), clients: clientFor });
+    const noReg = await listInstances({
+      config: config(home, `${range[0]}-${range[2]}`, { registry: false }),
+      cache: new ManifestCache(),
+      clients: clientFor,
+    });
     expect(noReg.live.map((l) => [l.port, l.discovery])).toEqual([[range[0], 'scan']]);
     expect(noReg.stale).toEqual([]);
     expect(noReg.free).toEqual([range[1], range[2]]);
-    const noScan = await listInstances({ config: config(home, `${range[0]}-${range[2]}`, { scan: false }), cache: new ManifestCache(), clients: clientFor });
+    const noScan = await listInstances({
+      config: config(home, `${range[0]}-${range[2]}`, { scan: false }),
+      cache: new ManifestCache(),
+      clients: clientFor,
+    });
     expect(noScan.live).toEqual([]);
     expect(noScan.stale.map((s) => s.pid)).toEqual([900020]);
   });
@@ -313,7 +396,11 @@ describe('listInstances', () => {
     });
     await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
     try {
-      const r = await listInstances({ config: config(home, String(port)), cache: new ManifestCache(), clients: clientFor });
+      const r = await listInstances({
+        config: config(home, String(port)),
+        cache: new ManifestCache(),
+        clients: clientFor,
+      });
       expect(r.live).toHaveLength(1);
       expect(r.live[0]).toMatchObject({ port, status: 'live-no-manifest', frame: 7, screen: null });
       expect(r.live[0].warnings?.join(' ')).toMatch(/\/state/);
@@ -336,7 +423,10 @@ pyTest('listInstances with the Python contract game', () => {
   test('a self-registered game is found by both sources, with its pid from the registry', async () => {
     home = tempHome();
     const port = await freePort();
-    const child = await startPyGame(reaper, port, ['--registry'], { GAME_BRIDGE_HOME: home, GAME_BRIDGE_INSTANCES: join(home, 'instances') });
+    const child = await startPyGame(reaper, port, ['--registry'], {
+      GAME_BRIDGE_HOME: home,
+      GAME_BRIDGE_INSTANCES: join(home, 'instances'),
+    });
     const cfg = config(home, String(port));
     const r = await listInstances({ config: cfg, cache: new ManifestCache(), clients: (p) => new GameClient(p) });
     expect(r.live).toHaveLength(1);

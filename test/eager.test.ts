@@ -30,7 +30,11 @@ beforeAll(async () => {
   writeProject(project, { ports: ports.slice(2), gameArgs: '--name "Crate Stack B"' });
   await held.release(ports[0]);
   await startExampleGame(reaper, ports[0], [], { GAME_BRIDGE_HOME: home });
-  mcp = await connect({ args: ['--eager', '--scan-range', `${ports[0]}-${ports[1]}`], env: { GAME_BRIDGE_HOME: home }, cwd: project });
+  mcp = await connect({
+    args: ['--eager', '--scan-range', `${ports[0]}-${ports[1]}`],
+    env: { GAME_BRIDGE_HOME: home },
+    cwd: project,
+  });
   mcp.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     changes++;
   });
@@ -47,7 +51,15 @@ afterAll(async () => {
 
 test('the seven tools plus every tool of the running game, flat', async () => {
   const names = await toolNames();
-  expect(names).toEqual(expect.arrayContaining(['list_instances', 'call_tool', `g${ports[0]}_play_drop`, `g${ports[0]}_debug_peek`, `g${ports[0]}_bridge_get_state`]));
+  expect(names).toEqual(
+    expect.arrayContaining([
+      'list_instances',
+      'call_tool',
+      `g${ports[0]}_play_drop`,
+      `g${ports[0]}_debug_peek`,
+      `g${ports[0]}_bridge_get_state`,
+    ]),
+  );
   const { tools } = await mcp.client.listTools();
   const drop = tools.find((t) => t.name === `g${ports[0]}_play_drop`)!;
   expect(drop.description).toMatch(new RegExp(`Crate Stack on port ${ports[0]}, toolset play`));

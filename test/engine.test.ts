@@ -6,7 +6,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { freePort, freeRange } from './helpers/ports.js';
-import { PY_GAME, pythonExe, Reaper, removeDir, startExampleGame, startPyGame, tempHome, waitFor } from './helpers/procs.js';
+import {
+  PY_GAME,
+  pythonExe,
+  Reaper,
+  removeDir,
+  startExampleGame,
+  startPyGame,
+  tempHome,
+  waitFor,
+} from './helpers/procs.js';
 
 const reaper = new Reaper();
 let home: string;
@@ -25,8 +34,14 @@ beforeAll(async () => {
   const env = { GAME_BRIDGE_HOME: home };
   // notGame: the python stub with --health-404 is "something that is not a game"; all four start at once
   const notAGame = async () => {
-    reaper.spawn(pythonExe(), [PY_GAME, '--port', String(notGame), '--health-404'], { env: { ...process.env, ...env } });
-    await waitFor('not-a-game surface', async () => (await fetch(`http://127.0.0.1:${notGame}/health`)).status === 404, 30000);
+    reaper.spawn(pythonExe(), [PY_GAME, '--port', String(notGame), '--health-404'], {
+      env: { ...process.env, ...env },
+    });
+    await waitFor(
+      'not-a-game surface',
+      async () => (await fetch(`http://127.0.0.1:${notGame}/health`)).status === 404,
+      30000,
+    );
   };
   await Promise.all([
     startExampleGame(reaper, crate, [], env),
@@ -36,7 +51,10 @@ beforeAll(async () => {
   ]);
   // a stale registry entry: a dead port
   mkdirSync(join(home, 'instances'), { recursive: true });
-  writeFileSync(join(home, 'instances', '999999.json'), JSON.stringify({ name: 'Ghost', port: dead, pid: 999999, host: '127.0.0.1' }));
+  writeFileSync(
+    join(home, 'instances', '999999.json'),
+    JSON.stringify({ name: 'Ghost', port: dead, pid: 999999, host: '127.0.0.1' }),
+  );
   mcp = await connect({ args: ['--no-daemon', '--scan-range', `${scan[0]}-${scan[5]}`], env });
 }, 120_000); // four processes starting on a machine that may be loaded
 
@@ -49,7 +67,15 @@ afterAll(async () => {
 test('advertises exactly the seven tools, with instructions and listChanged', async () => {
   const { tools } = await mcp.client.listTools();
   expect(tools.map((t) => t.name).sort()).toEqual(
-    ['call_tool', 'describe_toolset', 'instance_log', 'launch_instance', 'list_instances', 'list_toolsets', 'stop_instance'].sort(),
+    [
+      'call_tool',
+      'describe_toolset',
+      'instance_log',
+      'launch_instance',
+      'list_instances',
+      'list_toolsets',
+      'stop_instance',
+    ].sort(),
   );
   const hints = (name: string) => tools.find((t) => t.name === name)?.annotations;
   expect(hints('list_toolsets')?.readOnlyHint).toBe(true);
@@ -62,8 +88,13 @@ test('advertises exactly the seven tools, with instructions and listChanged', as
 });
 
 test('server/discover on a 2025 connection is Method not found: the opening pinned the era (2026 openings: protocol-eras tests)', async () => {
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
-  await expect(mcp.client.request({ method: 'server/discover', params: { _meta: meta } } as never, (await import('zod')).z.any())).rejects.toThrow(/Method not found/);
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  await expect(
+    mcp.client.request({ method: 'server/discover', params: { _meta: meta } } as never, (await import('zod')).z.any()),
+  ).rejects.toThrow(/Method not found/);
 });
 
 test('list_instances: both / scan, stale, notAGame, free', async () => {
@@ -104,7 +135,13 @@ test('10 sequential drops each see their own crate (state after the command)', a
   for (let i = 0; i < 10; i++) {
     const r = await gameCall(mcp, crate, 'drop', { x: i });
     expect(r.isError).toBe(false);
-    expect(r.json).toMatchObject({ port: crate, tool: 'drop', via: 'manifest', applied: true, confirmation: 'completedCommandId' });
+    expect(r.json).toMatchObject({
+      port: crate,
+      tool: 'drop',
+      via: 'manifest',
+      applied: true,
+      confirmation: 'completedCommandId',
+    });
     expect(r.json.game.crates.length).toBe(before + 1);
     before++;
   }
@@ -147,10 +184,16 @@ test('get_state with a path, and a missing path says what exists', async () => {
 test('GameOffline and NotAGameSurface texts', async () => {
   const off = await gameCall(mcp, dead, 'get_state');
   expect(off.isError).toBe(true);
-  expect(off.text).toMatch(new RegExp(`^GameOffline: No game is answering on http://127.0.0.1:${dead}\\..*launch_instance`));
+  expect(off.text).toMatch(
+    new RegExp(`^GameOffline: No game is answering on http://127.0.0.1:${dead}\\..*launch_instance`),
+  );
   expect(off.res.structuredContent).toEqual({ kind: 'GameOffline', port: dead }); // the facts, for a program to read
   const nag = await call(mcp, 'list_toolsets', { port: notGame });
-  expect(nag.text).toMatch(new RegExp(`^NotAGameSurface: Something is listening on http://127.0.0.1:${notGame}, but it is not a debuggable game: GET /health returned HTTP 404`));
+  expect(nag.text).toMatch(
+    new RegExp(
+      `^NotAGameSurface: Something is listening on http://127.0.0.1:${notGame}, but it is not a debuggable game: GET /health returned HTTP 404`,
+    ),
+  );
 });
 
 test('CommandTimeout when the game freezes', async () => {
@@ -160,7 +203,9 @@ test('CommandTimeout when the game freezes', async () => {
   try {
     const r = await gameCall(h, frozen, 'freeze', { ms: 1500 });
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(new RegExp(`^CommandTimeout: Command 'freeze' was queued on port ${frozen} but was not applied within 400ms`));
+    expect(r.text).toMatch(
+      new RegExp(`^CommandTimeout: Command 'freeze' was queued on port ${frozen} but was not applied within 400ms`),
+    );
   } finally {
     await h.close();
   }
@@ -169,20 +214,52 @@ test('CommandTimeout when the game freezes', async () => {
 test('every wait_for operator, through the bridge: each holds when it should and times out when it should not', async () => {
   // game.seed is 'crates' and frame only grows, whatever other tests did to this game
   const cases: Array<[Record<string, unknown>, Record<string, unknown>]> = [
-    [{ path: 'game.seed', equals: 'crates' }, { path: 'game.seed', equals: 'boxes' }],
-    [{ path: 'game.seed', notEquals: 'boxes' }, { path: 'game.seed', notEquals: 'crates' }],
-    [{ path: 'frame', gt: 0 }, { path: 'frame', gt: 1e15 }],
-    [{ path: 'frame', gte: 1 }, { path: 'frame', gte: 1e15 }],
-    [{ path: 'frame', lt: 1e15 }, { path: 'frame', lt: 0 }],
-    [{ path: 'frame', lte: 1e15 }, { path: 'frame', lte: 0 }],
-    [{ path: 'game.seed', contains: 'rat' }, { path: 'game.seed', contains: 'box' }],
-    [{ path: 'game.seed', matches: '^cr.*s$' }, { path: 'game.seed', matches: '^box' }],
-    [{ path: 'game.seed', exists: true }, { path: 'game.nope', exists: true }],
-    [{ path: 'game.nope', exists: false }, { path: 'game.seed', exists: false }],
+    [
+      { path: 'game.seed', equals: 'crates' },
+      { path: 'game.seed', equals: 'boxes' },
+    ],
+    [
+      { path: 'game.seed', notEquals: 'boxes' },
+      { path: 'game.seed', notEquals: 'crates' },
+    ],
+    [
+      { path: 'frame', gt: 0 },
+      { path: 'frame', gt: 1e15 },
+    ],
+    [
+      { path: 'frame', gte: 1 },
+      { path: 'frame', gte: 1e15 },
+    ],
+    [
+      { path: 'frame', lt: 1e15 },
+      { path: 'frame', lt: 0 },
+    ],
+    [
+      { path: 'frame', lte: 1e15 },
+      { path: 'frame', lte: 0 },
+    ],
+    [
+      { path: 'game.seed', contains: 'rat' },
+      { path: 'game.seed', contains: 'box' },
+    ],
+    [
+      { path: 'game.seed', matches: '^cr.*s$' },
+      { path: 'game.seed', matches: '^box' },
+    ],
+    [
+      { path: 'game.seed', exists: true },
+      { path: 'game.nope', exists: true },
+    ],
+    [
+      { path: 'game.nope', exists: false },
+      { path: 'game.seed', exists: false },
+    ],
   ];
   for (const [holds, never] of cases) {
     const yes = await gameCall(mcp, crate, 'wait_for', { ...holds, timeoutMs: 2000 });
-    expect(`${JSON.stringify(holds)} → ${yes.isError ? yes.text : yes.json.matched}`).toBe(`${JSON.stringify(holds)} → true`);
+    expect(`${JSON.stringify(holds)} → ${yes.isError ? yes.text : yes.json.matched}`).toBe(
+      `${JSON.stringify(holds)} → true`,
+    );
     const no = await gameCall(mcp, crate, 'wait_for', { ...never, timeoutMs: 150 });
     expect(`${JSON.stringify(never)} → ${no.text.split(':')[0]}`).toBe(`${JSON.stringify(never)} → CommandTimeout`);
   }
@@ -204,7 +281,10 @@ test('bounded answers: a state over --max-chars is cut with a marker', async () 
   const whole = (await gameCall(mcp, crate, 'get_state')).text.length;
   const max = 500; // the smallest --max-chars there is
   expect(whole).toBeGreaterThan(max + 200);
-  const h = await connect({ args: ['--no-daemon', '--max-chars', String(max), '--no-scan'], env: { GAME_BRIDGE_HOME: home } });
+  const h = await connect({
+    args: ['--no-daemon', '--max-chars', String(max), '--no-scan'],
+    env: { GAME_BRIDGE_HOME: home },
+  });
   try {
     const r = await gameCall(h, crate, 'get_state');
     expect(r.json.truncated).toBe(true);
@@ -216,7 +296,10 @@ test('bounded answers: a state over --max-chars is cut with a marker', async () 
 });
 
 test('port resolution: --port default, GAME_BRIDGE_PORT, then 7777', async () => {
-  const h = await connect({ args: ['--no-daemon', '--no-scan'], env: { GAME_BRIDGE_HOME: home, GAME_BRIDGE_PORT: String(py) } });
+  const h = await connect({
+    args: ['--no-daemon', '--no-scan'],
+    env: { GAME_BRIDGE_HOME: home, GAME_BRIDGE_PORT: String(py) },
+  });
   try {
     const r = await gameCall(h, undefined as unknown as number, 'health');
     expect(r.json.port).toBe(py);

@@ -8,7 +8,20 @@ import net from 'node:net';
 import { join } from 'node:path';
 import { freePort } from './helpers/ports.js';
 import {
-  EXAMPLE_GAME, PY_GAME, Reaper, alive, collectOutput, exitCode, healthOk, pythonExe, removeDir, startExampleGame, startPyGame, tempHome, waitFor, waitGone,
+  EXAMPLE_GAME,
+  PY_GAME,
+  Reaper,
+  alive,
+  collectOutput,
+  exitCode,
+  healthOk,
+  pythonExe,
+  removeDir,
+  startExampleGame,
+  startPyGame,
+  tempHome,
+  waitFor,
+  waitGone,
 } from './helpers/procs.js';
 
 const reaper = new Reaper();
@@ -47,7 +60,13 @@ describe('Crate Stack', () => {
     const port = await freePort();
     await startExampleGame(reaper, port, ['--seed', 'abc'], { GAME_BRIDGE_HOME: home() });
     const first = await getJson(port, '/state');
-    expect(first).toMatchObject({ simFrame: 0, paused: false, ui: { screen: 'MenuScreen' }, completedCommandId: 0, game: { score: 0, crates: [], seed: 'abc' } });
+    expect(first).toMatchObject({
+      simFrame: 0,
+      paused: false,
+      ui: { screen: 'MenuScreen' },
+      completedCommandId: 0,
+      game: { score: 0, crates: [], seed: 'abc' },
+    });
     expect(first.ui.elements).toContainEqual(expect.objectContaining({ type: 'button', id: 'start' }));
 
     const started = await applied(port, 'start');
@@ -67,7 +86,9 @@ describe('Crate Stack', () => {
     // A crate dropped with settle=false is at rest in the frame that applies it.
     const placed = await applied(port, 'drop', { x: '40', settle: 'false' });
     expect(placed.game.crates[1]).toMatchObject({ id: 2, settled: true });
-    expect(placed.events).toEqual(expect.arrayContaining([{ m: 'drop:crate#2' }, 'settle:crate#2', expect.stringMatching(/^score:\+\d+$/)]));
+    expect(placed.events).toEqual(
+      expect.arrayContaining([{ m: 'drop:crate#2' }, 'settle:crate#2', expect.stringMatching(/^score:\+\d+$/)]),
+    );
   });
 
   test('pause stops simFrame while frame keeps growing; resume, menu and a topple to GameOverScreen', async () => {
@@ -95,8 +116,25 @@ describe('Crate Stack', () => {
     await startExampleGame(reaper, port, [], { GAME_BRIDGE_HOME: home() });
     const unknown = await command(port, 'fly');
     expect(unknown).toMatchObject({ accepted: false, error: "unknown command 'fly'" });
-    expect(unknown.known).toEqual(expect.arrayContaining(['start', 'drop', 'pause', 'resume', 'restart', 'set_seed', 'menu', 'bump', 'peek', 'freeze', 'close']));
-    expect(await command(port, 'drop', { x: 'left' })).toMatchObject({ accepted: false, error: expect.stringContaining("'x'") });
+    expect(unknown.known).toEqual(
+      expect.arrayContaining([
+        'start',
+        'drop',
+        'pause',
+        'resume',
+        'restart',
+        'set_seed',
+        'menu',
+        'bump',
+        'peek',
+        'freeze',
+        'close',
+      ]),
+    );
+    expect(await command(port, 'drop', { x: 'left' })).toMatchObject({
+      accepted: false,
+      error: expect.stringContaining("'x'"),
+    });
     expect(await command(port, 'drop')).toMatchObject({ accepted: false });
 
     const tag = '&=?#%+ /unicode é 🚀';
@@ -134,13 +172,37 @@ describe('Crate Stack', () => {
 
   test('serves its manifest with play and debug toolsets; bump is not read-only, peek is', async () => {
     const port = await freePort();
-    await startExampleGame(reaper, port, ['--name', 'Stack Two', '--version-tag', '9.9.9'], { GAME_BRIDGE_HOME: home() });
+    await startExampleGame(reaper, port, ['--name', 'Stack Two', '--version-tag', '9.9.9'], {
+      GAME_BRIDGE_HOME: home(),
+    });
     const m = await getJson(port, '/tools');
-    expect(m.game).toEqual({ name: 'Stack Two', version: '9.9.9', protocol: 1, capabilities: ['input', 'clock'], inputs: ['left', 'right'] });
+    expect(m.game).toEqual({
+      name: 'Stack Two',
+      version: '9.9.9',
+      protocol: 1,
+      capabilities: ['input', 'clock'],
+      inputs: ['left', 'right'],
+    });
     expect(m.toolsets.map((t: any) => t.name)).toEqual(['play', 'debug']);
     const tools = Object.fromEntries(m.toolsets.flatMap((t: any) => t.tools).map((t: any) => [t.name, t]));
-    expect(Object.keys(tools).sort()).toEqual(['bump', 'close', 'drop', 'drop_here', 'freeze', 'menu', 'pause', 'peek', 'restart', 'resume', 'set_seed', 'start']);
-    expect(tools.drop.args).toEqual([expect.objectContaining({ name: 'x', type: 'number', required: true }), expect.objectContaining({ name: 'settle', type: 'boolean', default: 'true' })]);
+    expect(Object.keys(tools).sort()).toEqual([
+      'bump',
+      'close',
+      'drop',
+      'drop_here',
+      'freeze',
+      'menu',
+      'pause',
+      'peek',
+      'restart',
+      'resume',
+      'set_seed',
+      'start',
+    ]);
+    expect(tools.drop.args).toEqual([
+      expect.objectContaining({ name: 'x', type: 'number', required: true }),
+      expect.objectContaining({ name: 'settle', type: 'boolean', default: 'true' }),
+    ]);
     expect(tools.peek.readOnly).toBe(true);
     expect(tools.bump.readOnly).toBe(false);
     expect((await fetch(`${base(port)}/screenshot`)).status).toBe(404);
@@ -154,7 +216,15 @@ describe('Crate Stack', () => {
     const out = collectOutput(child);
     const file = join(h, 'instances', `${child.pid}.json`);
     const entry = await waitFor('registry entry', () => existsSync(file) && JSON.parse(readFileSync(file, 'utf8')));
-    expect(entry).toMatchObject({ name: 'Reg Stack', version: '1.0.0', protocol: 1, port, pid: child.pid, host: '127.0.0.1', cwd: process.cwd() });
+    expect(entry).toMatchObject({
+      name: 'Reg Stack',
+      version: '1.0.0',
+      protocol: 1,
+      port,
+      pid: child.pid,
+      host: '127.0.0.1',
+      cwd: process.cwd(),
+    });
     const code = exitCode(child);
     expect(await command(port, 'close')).toMatchObject({ accepted: true });
     expect(await code).toBe(0);
@@ -196,7 +266,9 @@ describe('Crate Stack', () => {
     const port = (blocker.address() as net.AddressInfo).port;
     try {
       const h = home();
-      const child = reaper.spawn(process.execPath, [EXAMPLE_GAME, '--port', String(port)], { env: { ...process.env, GAME_BRIDGE_HOME: h } });
+      const child = reaper.spawn(process.execPath, [EXAMPLE_GAME, '--port', String(port)], {
+        env: { ...process.env, GAME_BRIDGE_HOME: h },
+      });
       let stderr = '';
       child.stderr!.on('data', (d) => (stderr += d));
       expect(await exitCode(child)).toBe(1);
@@ -210,7 +282,9 @@ describe('Crate Stack', () => {
   test('--crash-at-start prints recognisable lines and exits 3 before binding', async () => {
     const port = await freePort();
     const h = home();
-    const child = reaper.spawn(process.execPath, [EXAMPLE_GAME, '--port', String(port), '--crash-at-start'], { env: { ...process.env, GAME_BRIDGE_HOME: h } });
+    const child = reaper.spawn(process.execPath, [EXAMPLE_GAME, '--port', String(port), '--crash-at-start'], {
+      env: { ...process.env, GAME_BRIDGE_HOME: h },
+    });
     const out = collectOutput(child);
     expect(await exitCode(child)).toBe(3);
     expect(out.text).toContain('crate-stack: loading assets...');
@@ -222,7 +296,9 @@ describe('Crate Stack', () => {
   test('--slow-start binds (and registers) only after the wait', async () => {
     const port = await freePort();
     const h = home();
-    const child = reaper.spawn(process.execPath, [EXAMPLE_GAME, '--port', String(port), '--slow-start', '700'], { env: { ...process.env, GAME_BRIDGE_HOME: h } });
+    const child = reaper.spawn(process.execPath, [EXAMPLE_GAME, '--port', String(port), '--slow-start', '700'], {
+      env: { ...process.env, GAME_BRIDGE_HOME: h },
+    });
     const out = collectOutput(child);
     await waitFor('slow start announced', () => out.text.includes('slow start'));
     expect(await healthOk(port)).toBe(false);
@@ -289,7 +365,9 @@ describe('Crate Stack', () => {
         return true;
       }
     });
-    const after = await waitFor('thawed', async () => (await fetch(`${base(port)}/health`, { signal: AbortSignal.timeout(3000) })).json());
+    const after = await waitFor('thawed', async () =>
+      (await fetch(`${base(port)}/health`, { signal: AbortSignal.timeout(3000) })).json(),
+    );
     expect(after.ok).toBe(true);
     expect(after.frame).toBeGreaterThan(before.frame);
   });
@@ -299,7 +377,12 @@ describe('Crate Stack in time', () => {
   test('hold right moves the dropper only while simulated; step 10 moves it exactly 10 frames; release and drop_here', async () => {
     const port = await freePort();
     await startExampleGame(reaper, port, [], { GAME_BRIDGE_HOME: home() });
-    expect(await getJson(port, '/health')).toEqual({ ok: true, frame: expect.any(Number), capabilities: ['input', 'clock'], sessionEpoch: 0 });
+    expect(await getJson(port, '/health')).toEqual({
+      ok: true,
+      frame: expect.any(Number),
+      capabilities: ['input', 'clock'],
+      sessionEpoch: 0,
+    });
     const started = await applied(port, 'start');
     expect(started).toMatchObject({ sessionEpoch: 1, game: { dropperX: 50 } });
     const paused = await applied(port, 'clock.pause');
@@ -326,7 +409,10 @@ describe('Crate Stack in time', () => {
     const port = await freePort();
     await startExampleGame(reaper, port, ['--no-time'], { GAME_BRIDGE_HOME: home() });
     expect(await getJson(port, '/health')).toEqual({ ok: true, frame: expect.any(Number) });
-    expect(await command(port, 'input.hold', { input: 'left', owner: 'a', leaseMs: '100' })).toMatchObject({ accepted: false, error: "unknown command 'input.hold'" });
+    expect(await command(port, 'input.hold', { input: 'left', owner: 'a', leaseMs: '100' })).toMatchObject({
+      accepted: false,
+      error: "unknown command 'input.hold'",
+    });
   });
 });
 
@@ -341,7 +427,11 @@ describe('Python contract game', () => {
     expect(s).toMatchObject({ ui: { screen: 'GameScreen' }, game: { counter: 4, crates: [{ id: 1, x: 12.5 }] } });
     expect(s.simFrame).toBeGreaterThan(0);
     expect(s.events).toEqual(expect.arrayContaining(['add:+4', { m: 'drop:crate#1' }]));
-    expect(await command(port, 'fly')).toEqual({ accepted: false, error: "unknown command 'fly'", known: ['drop', 'add', 'noop', 'echo', 'close'] });
+    expect(await command(port, 'fly')).toEqual({
+      accepted: false,
+      error: "unknown command 'fly'",
+      known: ['drop', 'add', 'noop', 'echo', 'close'],
+    });
   });
 
   test('echo keeps special characters and unicode exactly', async () => {
@@ -354,7 +444,11 @@ describe('Python contract game', () => {
   test('every manifest shape is served as asked', async () => {
     const shapes = ['array', 'map', 'bare', 'argsmap', 'params', 'arguments', 'malformed', 'none'];
     const ports = await Promise.all(shapes.map(() => freePort()));
-    await Promise.all(shapes.map((shape, i) => startPyGame(reaper, ports[i], ['--manifest-shape', shape], { GAME_BRIDGE_HOME: home() })));
+    await Promise.all(
+      shapes.map((shape, i) =>
+        startPyGame(reaper, ports[i], ['--manifest-shape', shape], { GAME_BRIDGE_HOME: home() }),
+      ),
+    );
     const served: Record<string, any> = {};
     for (const [i, shape] of shapes.entries()) {
       const r = await fetch(`${base(ports[i])}/tools`);
@@ -375,7 +469,13 @@ describe('Python contract game', () => {
     expect(add(served.arguments).arguments).toEqual([expect.objectContaining({ name: 'n' })]);
     expect(served.array.toolsets[1].tools[0].args.map((a: any) => a.default)).toEqual(['0.05', 'true']);
     const broken = play(served.malformed);
-    expect(broken).toEqual(expect.arrayContaining([{ description: 'a tool without a name' }, expect.objectContaining({ name: 'bad_args', args: 42 }), 'not even an object']));
+    expect(broken).toEqual(
+      expect.arrayContaining([
+        { description: 'a tool without a name' },
+        expect.objectContaining({ name: 'bad_args', args: 42 }),
+        'not even an object',
+      ]),
+    );
     expect(add(served.malformed)).toBeDefined();
   });
 
@@ -404,7 +504,13 @@ describe('Python contract game', () => {
       const h = home();
       const child = await startPyGame(reaper, port, ['--registry', '--name', 'Py Reg'], { GAME_BRIDGE_HOME: h });
       const file = join(h, 'instances', `${child.pid}.json`);
-      expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ name: 'Py Reg', port, pid: child.pid, host: '127.0.0.1', protocol: 1 });
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+        name: 'Py Reg',
+        port,
+        pid: child.pid,
+        host: '127.0.0.1',
+        protocol: 1,
+      });
       const code = exitCode(child);
       if (how === 'close') await command(port, 'close');
       else child.kill('SIGTERM');

@@ -42,7 +42,8 @@ async function start(extra: Partial<GameSurfaceOptions> = {}): Promise<Harness> 
   surfaces.push(surface);
   await surface.listen();
   const get = async (path: string) => (await fetch(`http://127.0.0.1:${surface.port}${path}`)).json();
-  const cmd = (c: string, args: Record<string, string> = {}) => get(`/command?${new URLSearchParams({ cmd: c, ...args })}`);
+  const cmd = (c: string, args: Record<string, string> = {}) =>
+    get(`/command?${new URLSearchParams({ cmd: c, ...args })}`);
   const frame = () => {
     const n = surface.tick();
     simulated += n;
@@ -54,7 +55,13 @@ async function start(extra: Partial<GameSurfaceOptions> = {}): Promise<Harness> 
 test('capabilities are declared in /health and in /tools game only when enabled', async () => {
   const h = await start();
   expect(await h.get('/health')).toEqual({ ok: true, frame: 0, capabilities: ['input', 'clock'] });
-  expect((await h.get('/tools')).game).toEqual({ name: 'Time Test', version: '1.0.0', protocol: 1, capabilities: ['input', 'clock'], inputs: ['left', 'right', 'jump'] });
+  expect((await h.get('/tools')).game).toEqual({
+    name: 'Time Test',
+    version: '1.0.0',
+    protocol: 1,
+    capabilities: ['input', 'clock'],
+    inputs: ['left', 'right', 'jump'],
+  });
   const plain = await start({ inputs: undefined, clock: false });
   expect(await plain.get('/health')).toEqual({ ok: true, frame: 0 });
   expect((await plain.get('/tools')).game).toEqual({ name: 'Time Test', version: '1.0.0', protocol: 1 });
@@ -142,17 +149,41 @@ test('release and releaseAll touch only their owner; another owner keeps the sam
 
 test('reserved commands refuse bad arguments with the reason, and the kit refuses a game command named input.*', async () => {
   const h = await start();
-  expect(await h.cmd('input.hold', { input: 'fly', owner: 'A', leaseMs: '10' })).toEqual({ accepted: false, error: "unknown input 'fly' (this game reads: left, right, jump)" });
+  expect(await h.cmd('input.hold', { input: 'fly', owner: 'A', leaseMs: '10' })).toEqual({
+    accepted: false,
+    error: "unknown input 'fly' (this game reads: left, right, jump)",
+  });
   expect((await h.cmd('input.hold', { input: 'left', leaseMs: '10' })).error).toMatch(/missing argument 'owner'/);
-  expect((await h.cmd('input.hold', { input: 'left', owner: ' ', leaseMs: '10' })).error).toMatch(/'owner' must not be empty/);
-  expect((await h.cmd('input.hold', { input: 'left', owner: 'A', leaseMs: '0' })).error).toMatch(/'leaseMs' must be > 0/);
+  expect((await h.cmd('input.hold', { input: 'left', owner: ' ', leaseMs: '10' })).error).toMatch(
+    /'owner' must not be empty/,
+  );
+  expect((await h.cmd('input.hold', { input: 'left', owner: 'A', leaseMs: '0' })).error).toMatch(
+    /'leaseMs' must be > 0/,
+  );
   expect((await h.cmd('input.releaseAll', {})).accepted).toBe(false);
   expect((await h.cmd('clock.step', { frames: '0' })).error).toMatch(/'frames' must be a whole number from 1 to 10000/);
   expect((await h.cmd('clock.step', { frames: '1.5' })).accepted).toBe(false);
   expect((await h.cmd('clock.step', { frames: '10001' })).accepted).toBe(false);
   const known = (await h.cmd('nope')).known;
-  expect(known).toEqual(['add', 'input.hold', 'input.release', 'input.releaseAll', 'clock.pause', 'clock.resume', 'clock.step', 'close']);
-  expect(() => createGameSurface({ port: 0, name: 'x', version: '1', snapshot: () => ({}), commands: { 'clock.stop': () => undefined } })).toThrow(/reserved/);
+  expect(known).toEqual([
+    'add',
+    'input.hold',
+    'input.release',
+    'input.releaseAll',
+    'clock.pause',
+    'clock.resume',
+    'clock.step',
+    'close',
+  ]);
+  expect(() =>
+    createGameSurface({
+      port: 0,
+      name: 'x',
+      version: '1',
+      snapshot: () => ({}),
+      commands: { 'clock.stop': () => undefined },
+    }),
+  ).toThrow(/reserved/);
 });
 
 test('sessionEpoch appears once the game starts one, in /health and /state, and only grows', async () => {

@@ -6,7 +6,13 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
-import { createGameSurface, CommandArgs, ArgError, type GameSurface, type GameSurfaceOptions } from '../examples/game-kit/index.js';
+import {
+  createGameSurface,
+  CommandArgs,
+  ArgError,
+  type GameSurface,
+  type GameSurfaceOptions,
+} from '../examples/game-kit/index.js';
 import { removeDir, tempHome } from './helpers/procs.js';
 
 const homes: string[] = [];
@@ -43,7 +49,12 @@ async function start(extra: Partial<GameSurfaceOptions> = {}): Promise<Harness> 
     env: { GAME_BRIDGE_HOME: home() },
     handleSignals: false,
     log: (l) => logs.push(l),
-    snapshot: () => ({ ui: { screen: 'GameScreen' }, game: { counter, applied: [...applied] }, frame: -1, completedCommandId: -1 }),
+    snapshot: () => ({
+      ui: { screen: 'GameScreen' },
+      game: { counter, applied: [...applied] },
+      frame: -1,
+      completedCommandId: -1,
+    }),
     commands: {
       add: {
         validate: (a) => void a.number('n'),
@@ -56,7 +67,10 @@ async function start(extra: Partial<GameSurfaceOptions> = {}): Promise<Harness> 
       boom: () => {
         throw new Error('kaboom');
       },
-      picky: { validate: (a) => (a.string('mode', '') === 'ok' ? undefined : 'mode must be ok'), apply: () => void applied.push('picky') },
+      picky: {
+        validate: (a) => (a.string('mode', '') === 'ok' ? undefined : 'mode must be ok'),
+        apply: () => void applied.push('picky'),
+      },
     },
     onClose: (reason) => void closes.push(reason),
     ...extra,
@@ -103,10 +117,20 @@ test('a command is queued at once and applied on the next tick, then completedCo
 test('unknown commands, missing cmd and failed validation are refused; refusals take no command id', async () => {
   const h = await start();
   const unknown = (await h.get('/command?cmd=fly')).body;
-  expect(unknown).toEqual({ accepted: false, error: "unknown command 'fly'", known: ['add', 'say', 'boom', 'picky', 'close'] });
+  expect(unknown).toEqual({
+    accepted: false,
+    error: "unknown command 'fly'",
+    known: ['add', 'say', 'boom', 'picky', 'close'],
+  });
   expect((await h.get('/command')).body).toMatchObject({ accepted: false, known: expect.arrayContaining(['close']) });
-  expect((await h.get('/command?cmd=add&n=lots')).body).toEqual({ accepted: false, error: "argument 'n' must be a number, got 'lots'" });
-  expect((await h.get('/command?cmd=add')).body).toMatchObject({ accepted: false, error: expect.stringContaining("missing argument 'n'") });
+  expect((await h.get('/command?cmd=add&n=lots')).body).toEqual({
+    accepted: false,
+    error: "argument 'n' must be a number, got 'lots'",
+  });
+  expect((await h.get('/command?cmd=add')).body).toMatchObject({
+    accepted: false,
+    error: expect.stringContaining("missing argument 'n'"),
+  });
   expect((await h.get('/command?cmd=picky&mode=no')).body).toEqual({ accepted: false, error: 'mode must be ok' });
   expect((await h.get('/command?cmd=picky&mode=ok')).body).toMatchObject({ accepted: true, commandId: 1 });
 });
@@ -163,7 +187,10 @@ test('/tools serves the manifest with game filled in; 404 without one; /screensh
   const h = await start({ manifest: { toolsets: [{ name: 'play', tools: [] }] }, screenshot: () => png });
   const tools = await h.get('/tools');
   expect(tools.status).toBe(200);
-  expect(tools.body).toEqual({ game: { name: 'Kit Test', version: '2.0.0', protocol: 1 }, toolsets: [{ name: 'play', tools: [] }] });
+  expect(tools.body).toEqual({
+    game: { name: 'Kit Test', version: '2.0.0', protocol: 1 },
+    toolsets: [{ name: 'play', tools: [] }],
+  });
   const shot = await fetch(`http://127.0.0.1:${h.surface.port}/screenshot`);
   expect(shot.headers.get('content-type')).toBe('image/png');
   expect(Buffer.from(await shot.arrayBuffer())).toEqual(png);
@@ -191,7 +218,14 @@ test('the built-in close command is applied on the tick and calls onClose with r
 
 test('registry entry is written after the bind and removed by close()', async () => {
   const gbHome = home();
-  const surface = createGameSurface({ port: 0, name: 'Reg', version: '1.2.3', env: { GAME_BRIDGE_HOME: gbHome }, handleSignals: false, snapshot: () => ({}) });
+  const surface = createGameSurface({
+    port: 0,
+    name: 'Reg',
+    version: '1.2.3',
+    env: { GAME_BRIDGE_HOME: gbHome },
+    handleSignals: false,
+    snapshot: () => ({}),
+  });
   surfaces.push(surface);
   const dir = join(gbHome, 'instances');
   expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
@@ -199,7 +233,16 @@ test('registry entry is written after the bind and removed by close()', async ()
   const file = join(dir, `${process.pid}.json`);
   expect(surface.registryFile).toBe(file);
   const entry = JSON.parse(readFileSync(file, 'utf8'));
-  expect(entry).toEqual({ name: 'Reg', version: '1.2.3', protocol: 1, port: surface.port, pid: process.pid, host: '127.0.0.1', started: expect.any(String), cwd: process.cwd() });
+  expect(entry).toEqual({
+    name: 'Reg',
+    version: '1.2.3',
+    protocol: 1,
+    port: surface.port,
+    pid: process.pid,
+    host: '127.0.0.1',
+    started: expect.any(String),
+    cwd: process.cwd(),
+  });
   expect(new Date(entry.started).toISOString()).toBe(entry.started);
   await surface.close();
   expect(existsSync(file)).toBe(false);
@@ -209,7 +252,14 @@ test('registry entry is written after the bind and removed by close()', async ()
 test('GAME_BRIDGE_INSTANCES wins over GAME_BRIDGE_HOME', async () => {
   const gbHome = home();
   const instances = join(home(), 'elsewhere');
-  const surface = createGameSurface({ port: 0, name: 'Reg', version: '1', env: { GAME_BRIDGE_HOME: gbHome, GAME_BRIDGE_INSTANCES: instances }, handleSignals: false, snapshot: () => ({}) });
+  const surface = createGameSurface({
+    port: 0,
+    name: 'Reg',
+    version: '1',
+    env: { GAME_BRIDGE_HOME: gbHome, GAME_BRIDGE_INSTANCES: instances },
+    handleSignals: false,
+    snapshot: () => ({}),
+  });
   surfaces.push(surface);
   await surface.listen();
   expect(readdirSync(instances)).toEqual([`${process.pid}.json`]);
@@ -234,7 +284,14 @@ test('listen on a busy port rejects with a readable message', async () => {
   const port = (blocker.address() as net.AddressInfo).port;
   const gbHome = home();
   try {
-    const surface = createGameSurface({ port, name: 'Busy', version: '1', env: { GAME_BRIDGE_HOME: gbHome }, handleSignals: false, snapshot: () => ({}) });
+    const surface = createGameSurface({
+      port,
+      name: 'Busy',
+      version: '1',
+      env: { GAME_BRIDGE_HOME: gbHome },
+      handleSignals: false,
+      snapshot: () => ({}),
+    });
     await expect(surface.listen()).rejects.toThrow(`cannot listen on 127.0.0.1:${port}: the port is already in use`);
     // Never bound, so never registered.
     expect(existsSync(join(gbHome, 'instances')) ? readdirSync(join(gbHome, 'instances')) : []).toEqual([]);
@@ -264,7 +321,9 @@ test('CommandArgs coercions', () => {
 describe('a newcomer starting the kit by hand', () => {
   test('a port that is not a port (argv[2] never given) is refused with what to pass, before any socket', () => {
     for (const port of [Number(undefined), -1, 70000, 7820.5]) {
-      expect(() => createGameSurface({ port, name: 'Tiny', version: '0.1.0', snapshot: () => ({}), commands: {} })).toThrow(
+      expect(() =>
+        createGameSurface({ port, name: 'Tiny', version: '0.1.0', snapshot: () => ({}), commands: {} }),
+      ).toThrow(
         /^createGameSurface: port must be an integer 0-65535 \(0 = any free port\), got .*\. Pass the debug port, e\.g\. `node my-game\.mjs 7820`\.$/,
       );
     }

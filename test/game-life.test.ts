@@ -32,7 +32,11 @@ async function project(portCount = 4): Promise<{ cwd: string; ports: number[] }>
         readyTimeoutMs: 30000,
         profiles: {
           quitter: { args: '--exit-after 2500 --exit-code 3' },
-          client: { args: '--version-tag 1.{index} --name "Client $ROLE"', env: { ROLE: '{index}' }, readyTimeoutMs: 30000 },
+          client: {
+            args: '--version-tag 1.{index} --name "Client $ROLE"',
+            env: { ROLE: '{index}' },
+            readyTimeoutMs: 30000,
+          },
           // index 0 is up at once; 1 and 2 need 10 s and 20 s, past the profile's 6 s
           laggard: { args: '--slow-start {index}0000', readyTimeoutMs: 6000 },
         },
@@ -45,7 +49,8 @@ async function project(portCount = 4): Promise<{ cwd: string; ports: number[] }>
 async function launch(h: McpHandle, args: Record<string, unknown> = {}) {
   const r = await call(h, 'launch_instance', args, 90000);
   if (r.isError) throw new Error(r.text);
-  for (const i of (r.json.instances as Array<{ pid: number }> | undefined) ?? [r.json as { pid: number }]) suite.trackGroup(i.pid);
+  for (const i of (r.json.instances as Array<{ pid: number }> | undefined) ?? [r.json as { pid: number }])
+    suite.trackGroup(i.pid);
   return r.json;
 }
 
@@ -53,10 +58,15 @@ async function launch(h: McpHandle, args: Record<string, unknown> = {}) {
 const cmdline = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
 
 async function exitedOn(h: McpHandle, port: number) {
-  return waitFor(`port ${port} under exited`, async () => {
-    const list = (await call(h, 'list_instances')).json;
-    return (list.exited as Array<Record<string, any>>).find((e) => e.port === port);
-  }, 15000, 200);
+  return waitFor(
+    `port ${port} under exited`,
+    async () => {
+      const list = (await call(h, 'list_instances')).json;
+      return (list.exited as Array<Record<string, any>>).find((e) => e.port === port);
+    },
+    15000,
+    200,
+  );
 }
 
 test('a killed game: GameExited with the facts (not GameOffline on 7777), listed under exited, stop says it had already exited; the pid was the game', async () => {
@@ -68,7 +78,10 @@ test('a killed game: GameExited with the facts (not GameOffline on 7777), listed
   const file = JSON.parse(readFileSync(homePaths(suite.home).launchedJson, 'utf8'));
   expect(file.instances.map((i: { port: number; pid: number }) => [i.port, i.pid])).toEqual([[inst.port, inst.pid]]);
   const before = (await call(h, 'list_instances')).json;
-  expect(before.live.find((l: { port: number }) => l.port === inst.port)).toMatchObject({ pid: inst.pid, launchedByThisBridge: true });
+  expect(before.live.find((l: { port: number }) => l.port === inst.port)).toMatchObject({
+    pid: inst.pid,
+    launchedByThisBridge: true,
+  });
   const start = await call(h, 'call_tool', { name: 'start' });
   expect(start.json).toMatchObject({ port: inst.port, applied: true, commandId: 1 });
 
@@ -79,7 +92,11 @@ test('a killed game: GameExited with the facts (not GameOffline on 7777), listed
   const got = await call(h, 'call_tool', { name: 'get_state' }); // no port: the one this session launched
   reportFigures('evidence', `KILLED GAME: call_tool get_state →\n${got.text}`);
   expect(got.isError).toBe(true);
-  expect(got.text).toMatch(new RegExp(`^GameExited: The game on port ${inst.port} \\(Crate Stack, pid ${inst.pid}\\) was killed by signal SIGKILL at \\S+Z, after running [\\d.]+s; the last command it confirmed was #1 'start'`));
+  expect(got.text).toMatch(
+    new RegExp(
+      `^GameExited: The game on port ${inst.port} \\(Crate Stack, pid ${inst.pid}\\) was killed by signal SIGKILL at \\S+Z, after running [\\d.]+s; the last command it confirmed was #1 'start'`,
+    ),
+  );
   expect(got.text).toContain(`launch_instance {restart: ${inst.port}}`);
   expect(got.text).toContain(`instance_log {port: ${inst.port}}`);
   expect(got.text).toMatch(/Last output:\n(.|\n)*listening on 127\.0\.0\.1/);
@@ -87,7 +104,16 @@ test('a killed game: GameExited with the facts (not GameOffline on 7777), listed
 
   const listed = (await call(h, 'list_instances')).json;
   reportFigures('evidence', `KILLED GAME: list_instances.exited →\n${JSON.stringify(listed.exited, null, 1)}`);
-  expect(listed.exited).toEqual([expect.objectContaining({ port: inst.port, pid: inst.pid, how: 'killed by signal SIGKILL', signal: 'SIGKILL', exitCode: null, owner: 'you' })]);
+  expect(listed.exited).toEqual([
+    expect.objectContaining({
+      port: inst.port,
+      pid: inst.pid,
+      how: 'killed by signal SIGKILL',
+      signal: 'SIGKILL',
+      exitCode: null,
+      owner: 'you',
+    }),
+  ]);
   expect(listed.stale.filter((s: { port: number }) => s.port === inst.port)).toEqual([]);
   expect(listed.live.filter((s: { port: number }) => s.port === inst.port)).toEqual([]);
 
@@ -110,11 +136,14 @@ async function projectRunning(command: string, files: Record<string, string> = {
   const cwd = join(suite.home, 'wrapped');
   mkdirSync(cwd, { recursive: true });
   for (const [name, text] of Object.entries(files)) writeFileSync(join(cwd, name), text);
-  writeFileSync(join(cwd, 'gamebridge.json'), JSON.stringify({ name: 'Crate Stack', launch: { command, portRange: String(port), readyTimeoutMs: 30000 } }));
+  writeFileSync(
+    join(cwd, 'gamebridge.json'),
+    JSON.stringify({ name: 'Crate Stack', launch: { command, portRange: String(port), readyTimeoutMs: 30000 } }),
+  );
   return cwd;
 }
 
-test('behind a wrapper: `cd dir && game` runs the game itself (its own SIGKILL); under make, the wrapper\'s code is not passed off as the game\'s', async () => {
+test("behind a wrapper: `cd dir && game` runs the game itself (its own SIGKILL); under make, the wrapper's code is not passed off as the game's", async () => {
   const game = `"${process.execPath}" "${EXAMPLE_GAME}" --port`;
   // A plain list: the game is exec'd, so the process the daemon spawned (the group leader) is the game.
   const listed = await projectRunning(`cd "${suite.home}" && ${game} {port}`);
@@ -124,7 +153,11 @@ test('behind a wrapper: `cd dir && game` runs the game itself (its own SIGKILL);
   expect(cmdline(inst.pid)).toContain(EXAMPLE_GAME);
   expect(saved).toMatchObject({ pid: inst.pid, pgid: inst.pid });
   process.kill(inst.pid, 'SIGKILL');
-  expect(await exitedOn(h, inst.port)).toMatchObject({ signal: 'SIGKILL', exitCode: null, how: 'killed by signal SIGKILL' });
+  expect(await exitedOn(h, inst.port)).toMatchObject({
+    signal: 'SIGKILL',
+    exitCode: null,
+    how: 'killed by signal SIGKILL',
+  });
   await h.close();
 
   // make runs the game as its child and exits 2 whatever ended it: that 2 is make's, said as such.
@@ -132,16 +165,29 @@ test('behind a wrapper: `cd dir && game` runs the game itself (its own SIGKILL);
   const m = await suite.open(made, ['--no-scan']);
   const under = await launch(m);
   expect(cmdline(under.pid)).toContain(EXAMPLE_GAME);
-  const wrapperPid = JSON.parse(readFileSync(homePaths(suite.home).launchedJson, 'utf8')).instances.find((i: { port: number }) => i.port === under.port).pgid;
+  const wrapperPid = JSON.parse(readFileSync(homePaths(suite.home).launchedJson, 'utf8')).instances.find(
+    (i: { port: number }) => i.port === under.port,
+  ).pgid;
   expect(cmdline(wrapperPid)).toMatch(/^make /);
   process.kill(under.pid, 'SIGKILL');
   const rec = await exitedOn(m, under.port);
-  expect(rec).toMatchObject({ exitCode: null, signal: null, wrapper: { pid: wrapperPid, exitCode: 2, signal: null }, how: 'exited (status unknown; its launch wrapper reported code 2)' });
+  expect(rec).toMatchObject({
+    exitCode: null,
+    signal: null,
+    wrapper: { pid: wrapperPid, exitCode: 2, signal: null },
+    how: 'exited (status unknown; its launch wrapper reported code 2)',
+  });
   const got = await gameCall(m, under.port, 'get_state');
   reportFigures('evidence', `UNDER make: ${got.text.split('\n')[0]}`);
-  expect(got.text).toMatch(new RegExp(`^GameExited: The game on port ${under.port} \\(Crate Stack, pid ${under.pid}\\) exited \\(its own exit status cannot be read under the wrapper that launched it, pid ${wrapperPid}, which reported code 2\\) at `));
+  expect(got.text).toMatch(
+    new RegExp(
+      `^GameExited: The game on port ${under.port} \\(Crate Stack, pid ${under.pid}\\) exited \\(its own exit status cannot be read under the wrapper that launched it, pid ${wrapperPid}, which reported code 2\\) at `,
+    ),
+  );
   expect(got.text).not.toMatch(/exited with code 2/);
-  expect((await call(m, 'stop_instance', { port: under.port })).json.how).toBe('had already exited (exit status unknown; its launch wrapper reported code 2)');
+  expect((await call(m, 'stop_instance', { port: under.port })).json.how).toBe(
+    'had already exited (exit status unknown; its launch wrapper reported code 2)',
+  );
 }, 120000);
 
 test('a game that exits by itself with code 3: GameExited says so, with its last words', async () => {
@@ -153,7 +199,11 @@ test('a game that exits by itself with code 3: GameExited says so, with its last
   expect(rec).toMatchObject({ exitCode: 3, signal: null, how: 'exited with code 3', profile: 'quitter' });
   expect(rec.lastLines.join('\n')).toContain('fatal: giving up after 2500ms (exit code 3)');
   const got = await gameCall(h, inst.port, 'get_state');
-  expect(got.text).toMatch(new RegExp(`^GameExited: The game on port ${inst.port} \\(Crate Stack, profile quitter #0, pid ${inst.pid}\\) exited with code 3 at `));
+  expect(got.text).toMatch(
+    new RegExp(
+      `^GameExited: The game on port ${inst.port} \\(Crate Stack, profile quitter #0, pid ${inst.pid}\\) exited with code 3 at `,
+    ),
+  );
   const listToolsets = await call(h, 'list_toolsets', { port: inst.port });
   expect(listToolsets.text).toMatch(/^GameExited: /);
   expect((await call(h, 'stop_instance', { port: inst.port })).json.how).toBe('had already exited (code 3)');
@@ -197,7 +247,10 @@ test('restart keeps the port: a running game is stopped and relaunched; an exite
   process.kill(second.pid, 'SIGKILL');
   await exitedOn(h, first.port);
   const third = await launch(h, { restart: first.port });
-  expect(third).toMatchObject({ port: first.port, previous: { pid: second.pid, how: 'had already exited (signal SIGKILL)' } });
+  expect(third).toMatchObject({
+    port: first.port,
+    previous: { pid: second.pid, how: 'had already exited (signal SIGKILL)' },
+  });
   const list = (await call(h, 'list_instances')).json;
   expect(list.exited).toEqual([]);
   expect(list.live.map((l: { port: number; pid: number }) => [l.port, l.pid])).toEqual([[first.port, third.pid]]);
@@ -215,28 +268,47 @@ test('profile with count 3: three ports, three pids, {index} in args and env, al
   expect(new Set(all.map((i) => i.port)).size).toBe(3);
   expect(new Set(all.map((i) => i.pid)).size).toBe(3);
   for (const i of all) expect(ports).toContain(i.port);
-  expect(all.map((i) => [i.index, i.name, i.version]).sort()).toEqual([[0, 'Client 0', '1.0'], [1, 'Client 1', '1.1'], [2, 'Client 2', '1.2']]);
+  expect(all.map((i) => [i.index, i.name, i.version]).sort()).toEqual([
+    [0, 'Client 0', '1.0'],
+    [1, 'Client 1', '1.1'],
+    [2, 'Client 2', '1.2'],
+  ]);
   for (const i of all) expect(cmdline(i.pid)).toContain(EXAMPLE_GAME);
-  const live = (await call(h, 'list_instances')).json.live as Array<{ port: number; pid: number; launchedByThisBridge: boolean }>;
-  for (const i of all) expect(live.find((l) => l.port === i.port)).toMatchObject({ pid: i.pid, launchedByThisBridge: true });
-  for (const i of all) expect((await call(h, 'stop_instance', { port: i.port })).json).toMatchObject({ stopped: true, how: 'closed cleanly' });
+  const live = (await call(h, 'list_instances')).json.live as Array<{
+    port: number;
+    pid: number;
+    launchedByThisBridge: boolean;
+  }>;
+  for (const i of all)
+    expect(live.find((l) => l.port === i.port)).toMatchObject({ pid: i.pid, launchedByThisBridge: true });
+  for (const i of all)
+    expect((await call(h, 'stop_instance', { port: i.port })).json).toMatchObject({
+      stopped: true,
+      how: 'closed cleanly',
+    });
   for (const i of all) expect(alive(i.pid)).toBe(false);
 }, 120000);
 
-test('a launch of several where one fails fails as a whole, with that failure\'s facts, and reaps its siblings', async () => {
+test("a launch of several where one fails fails as a whole, with that failure's facts, and reaps its siblings", async () => {
   const { cwd } = await project(5);
   const h = await suite.open(cwd, ['--no-scan']);
   const r = await call(h, 'launch_instance', { profile: 'laggard', count: 3 }, 90000);
   reportFigures('evidence', `FAILED LAUNCH OF 3:\n${r.text}`);
   expect(r.isError).toBe(true);
   const lines = r.text.split('\n');
-  expect(lines[0]).toMatch(/^BridgeUsageError: Launch failed on port \d+ \(profile laggard, index [12]\): the game did not answer \/health within 6000ms\.$/);
-  expect(lines[1]).toMatch(/^The launch of 3 failed as a whole: instance [12] failed; the one that had started was stopped: \d+ \(closed cleanly\)\.$/);
+  expect(lines[0]).toMatch(
+    /^BridgeUsageError: Launch failed on port \d+ \(profile laggard, index [12]\): the game did not answer \/health within 6000ms\.$/,
+  );
+  expect(lines[1]).toMatch(
+    /^The launch of 3 failed as a whole: instance [12] failed; the one that had started was stopped: \d+ \(closed cleanly\)\.$/,
+  );
   expect(r.text).toMatch(/\nCommand: .*--slow-start [12]0000\n/);
   // Nothing is left: every game pid the logs name is gone, and nothing is listed.
   const logsDir = homePaths(suite.home).logsDir;
   const { readdirSync } = await import('node:fs');
-  const pids = readdirSync(logsDir).flatMap((f) => [...readFileSync(join(logsDir, f), 'utf8').matchAll(/\(pid (\d+)\)/g)].map((m) => Number(m[1])));
+  const pids = readdirSync(logsDir).flatMap((f) =>
+    [...readFileSync(join(logsDir, f), 'utf8').matchAll(/\(pid (\d+)\)/g)].map((m) => Number(m[1])),
+  );
   expect(pids.length).toBe(3);
   for (const pid of pids) expect(await waitGone(pid, 5000)).toBe(true);
   const list = (await call(h, 'list_instances')).json;
@@ -251,7 +323,12 @@ test('a game that died while no daemon was running is recorded by the next daemo
   await call(h, 'call_tool', { name: 'start' });
   // A confirmation reaches launched.json within a second (saves are throttled), not at once.
   const file = homePaths(suite.home).launchedJson;
-  await waitFor('lastCommand in launched.json', () => JSON.parse(readFileSync(file, 'utf8')).instances[0]?.lastCommand, 5000, 100);
+  await waitFor(
+    'lastCommand in launched.json',
+    () => JSON.parse(readFileSync(file, 'utf8')).instances[0]?.lastCommand,
+    5000,
+    100,
+  );
   const daemon = await suite.daemonPid();
   process.kill(daemon, 'SIGKILL');
   await waitGone(daemon, 5000);
@@ -260,8 +337,16 @@ test('a game that died while no daemon was running is recorded by the next daemo
   const got = await call(h, 'call_tool', { name: 'get_state' }, 60000); // the proxy starts a new daemon
   reportFigures('evidence', `DIED WHILE NO DAEMON RAN: ${got.text.split('\n')[0]}`);
   expect(got.text).toMatch(
-    new RegExp(`^GameExited: The game on port ${inst.port} \\(Crate Stack, pid ${inst.pid}\\) exited while no bridge daemon was watching it some time after \\S+Z, after running at least [\\d.]+s; the last command it confirmed was #1 'start'`),
+    new RegExp(
+      `^GameExited: The game on port ${inst.port} \\(Crate Stack, pid ${inst.pid}\\) exited while no bridge daemon was watching it some time after \\S+Z, after running at least [\\d.]+s; the last command it confirmed was #1 'start'`,
+    ),
   );
   const rec = (await call(h, 'list_instances')).json.exited[0];
-  expect(rec).toMatchObject({ port: inst.port, exitedAt: null, exitCode: null, signal: null, how: 'exited while no daemon watched it' });
+  expect(rec).toMatchObject({
+    port: inst.port,
+    exitedAt: null,
+    exitCode: null,
+    signal: null,
+    how: 'exited while no daemon watched it',
+  });
 }, 120000);

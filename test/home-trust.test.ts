@@ -31,7 +31,11 @@ afterEach(async () => {
 });
 
 async function open(cwd = home): Promise<McpHandle> {
-  const h = await connect({ env: { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '20000' }, cwd, args: ['--no-scan'] });
+  const h = await connect({
+    env: { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '20000' },
+    cwd,
+    args: ['--no-scan'],
+  });
   handles.push(h);
   reaper.track(h.pid);
   return h;
@@ -41,7 +45,10 @@ async function open(cwd = home): Promise<McpHandle> {
 function plantLaunched(instances: unknown[] | string): void {
   mkdirSync(join(home, 'daemon'), { recursive: true, mode: 0o700 });
   chmodSync(home, 0o700);
-  const text = typeof instances === 'string' ? instances : JSON.stringify({ version: 1, savedAt: new Date().toISOString(), savedBy: 1, instances });
+  const text =
+    typeof instances === 'string'
+      ? instances
+      : JSON.stringify({ version: 1, savedAt: new Date().toISOString(), savedBy: 1, instances });
   writeFileSync(join(home, 'daemon', 'launched.json'), text, { mode: 0o600 });
 }
 
@@ -72,11 +79,26 @@ test('launched.json naming a log outside logs/ is not believed: instance_log nev
   const game = await startExampleGame(reaper, port, [], { GAME_BRIDGE_HOME: home });
   const secret = join(home, 'secret.txt');
   writeFileSync(secret, 'TOP-SECRET-LINE\n');
-  plantLaunched([{ port, pid: game.pid, name: 'x', version: '1', cwd: home, command: 'x', logFile: secret, startedAt: new Date().toISOString(), readyInMs: 1, declaration: 'x' }]);
+  plantLaunched([
+    {
+      port,
+      pid: game.pid,
+      name: 'x',
+      version: '1',
+      cwd: home,
+      command: 'x',
+      logFile: secret,
+      startedAt: new Date().toISOString(),
+      readyInMs: 1,
+      declaration: 'x',
+    },
+  ]);
   const h = await open();
   const r = await call(h, 'instance_log', { port });
   expect(r.text).not.toContain('TOP-SECRET-LINE');
-  expect(readFileSync(join(home, 'daemon', 'daemon.log'), 'utf8')).toMatch(/launched\.json: ignored entry .*log file outside/);
+  expect(readFileSync(join(home, 'daemon', 'daemon.log'), 'utf8')).toMatch(
+    /launched\.json: ignored entry .*log file outside/,
+  );
 }, 60000);
 
 test('a "starting" entry whose pid is not the recorded process is never killed', async () => {
@@ -85,7 +107,21 @@ test('a "starting" entry whose pid is not the recorded process is never killed',
   reaper.track(stranger.pid);
   const port = await freePort();
   plantLaunched([
-    { port, pid: stranger.pid, pgid: stranger.pid, pidStart: 1, name: 'x', version: '', cwd: home, command: 'x', logFile: join(home, 'logs', 'x.log'), startedAt: new Date().toISOString(), readyInMs: 0, declaration: 'x', starting: true },
+    {
+      port,
+      pid: stranger.pid,
+      pgid: stranger.pid,
+      pidStart: 1,
+      name: 'x',
+      version: '',
+      cwd: home,
+      command: 'x',
+      logFile: join(home, 'logs', 'x.log'),
+      startedAt: new Date().toISOString(),
+      readyInMs: 0,
+      declaration: 'x',
+      starting: true,
+    },
   ]);
   await open();
   await waitFor('the daemon to re-adopt', () => /re-adopted 0 launched game\(s\)/.test(readLog()), 20000);

@@ -32,7 +32,13 @@ async function project(extraArgs = '', readyTimeoutMs = 20000) {
   const home = tempHome();
   dirs.push(home);
   const range = await freeRange(4);
-  const { root, cwd } = writeProject(join(home, 'project'), { ports: range, gameArgs: extraArgs, readyTimeoutMs, launch: { cwd: '.' }, subdir: join('a', 'b') });
+  const { root, cwd } = writeProject(join(home, 'project'), {
+    ports: range,
+    gameArgs: extraArgs,
+    readyTimeoutMs,
+    launch: { cwd: '.' },
+    subdir: join('a', 'b'),
+  });
   return { home, range, root, cwd };
 }
 
@@ -41,7 +47,10 @@ test('launch from a gamebridge.json two folders up, drive it, read its log, stop
   const h = await connect({ args: ['--no-daemon', '--no-scan'], env: { GAME_BRIDGE_HOME: p.home }, cwd: p.cwd });
   try {
     const progress: unknown[] = [];
-    const res = (await h.client.callTool({ name: 'launch_instance', arguments: {} }, undefined, { timeout: 30000, onprogress: (x) => progress.push(x) })) as any;
+    const res = (await h.client.callTool({ name: 'launch_instance', arguments: {} }, undefined, {
+      timeout: 30000,
+      onprogress: (x) => progress.push(x),
+    })) as any;
     expect(res.isError).toBeFalsy();
     const inst = res.structuredContent;
     pids.push(inst.pid);
@@ -54,7 +63,9 @@ test('launch from a gamebridge.json two folders up, drive it, read its log, stop
     const drop = await call(h, 'call_tool', { name: 'start' });
     expect(drop.json).toMatchObject({ port: inst.port, applied: true });
     const list = await call(h, 'list_instances');
-    expect(list.json.live).toEqual([expect.objectContaining({ port: inst.port, launchedByThisBridge: true, owner: 'you' })]);
+    expect(list.json.live).toEqual([
+      expect.objectContaining({ port: inst.port, launchedByThisBridge: true, owner: 'you' }),
+    ]);
 
     const log = await call(h, 'instance_log', { lines: 50 });
     expect(log.json.lines.join('\n')).toMatch(/crate-stack: listening on 127\.0\.0\.1:/);
@@ -76,7 +87,7 @@ test('launch from a gamebridge.json two folders up, drive it, read its log, stop
   }
 });
 
-test('a crash at start is loud: exit code, command, log path, the game\'s own last output', async () => {
+test("a crash at start is loud: exit code, command, log path, the game's own last output", async () => {
   const p = await project('--crash-at-start');
   const h = await connect({ args: ['--no-daemon', '--no-scan'], env: { GAME_BRIDGE_HOME: p.home }, cwd: p.cwd });
   try {

@@ -13,7 +13,18 @@ import { BridgeError, type UsageFacts } from '../shared/errors.js';
 import { homePaths } from '../shared/paths.js';
 import { freePort, freeRange } from './helpers/ports.js';
 import { writeProject, type Project, type ProjectOptions } from './helpers/project.js';
-import { EXAMPLE_GAME, Reaper, alive, groupGone, healthOk, removeDir, startExampleGame, tempHome, waitFor, waitGone } from './helpers/procs.js';
+import {
+  EXAMPLE_GAME,
+  Reaper,
+  alive,
+  groupGone,
+  healthOk,
+  removeDir,
+  startExampleGame,
+  tempHome,
+  waitFor,
+  waitGone,
+} from './helpers/procs.js';
 
 const GAME = `node "${EXAMPLE_GAME}" --port {port}`;
 
@@ -49,7 +60,11 @@ async function launch(cwd: string, extra: Partial<Parameters<Launcher['launch']>
 
 /** A pid the game printed into its log ("(pid N)" / "child pid N"). */
 async function pidFromLog(logFile: string, pattern: RegExp): Promise<number> {
-  const m = await waitFor(`${pattern} in ${logFile}`, () => pattern.exec(existsSync(logFile) ? readFileSync(logFile, 'utf8') : ''), 10000);
+  const m = await waitFor(
+    `${pattern} in ${logFile}`,
+    () => pattern.exec(existsSync(logFile) ? readFileSync(logFile, 'utf8') : ''),
+    10000,
+  );
   const pid = Number(m[1]);
   groups.add(pid);
   return pid;
@@ -114,7 +129,9 @@ test('launches from a gamebridge.json two folders above cwd, logs its output, st
   expect(statSync(paths.launchedJson).mode & 0o777).toBe(0o600);
   expect(statSync(paths.daemonDir).mode & 0o777).toBe(0o700);
   const saved = JSON.parse(readFileSync(paths.launchedJson, 'utf8'));
-  expect(saved.instances.map((i: LaunchedInstance) => [i.port, i.pid, i.logFile])).toEqual([[inst.port, inst.pid, inst.logFile]]);
+  expect(saved.instances.map((i: LaunchedInstance) => [i.port, i.pid, i.logFile])).toEqual([
+    [inst.port, inst.pid, inst.logFile],
+  ]);
 
   // the game's own output reaches the log, and registered itself in the client's registry
   const gamePid = await pidFromLog(inst.logFile, /\(pid (\d+)\)/);
@@ -162,7 +179,9 @@ test('a game slower than readyTimeoutMs gets a clear timeout error and is reaped
   const { cwd } = project({ command: `${GAME} --slow-start 60000`, ports: [port], readyTimeoutMs: 1500 });
   const err = await rejection(launch(cwd));
   expect(err.kind).toBe('BridgeUsageError');
-  expect(err.message.split('\n')[0]).toBe(`Launch failed on port ${port}: the game did not answer /health within 1500ms.`);
+  expect(err.message.split('\n')[0]).toBe(
+    `Launch failed on port ${port}: the game did not answer /health within 1500ms.`,
+  );
   expect(err.message).toContain('slow start: waiting 60000ms');
   const pid = (err.data as UsageFacts).pid as number;
   groups.add(pid);
@@ -179,7 +198,11 @@ test('ten concurrent launches get ten distinct ports; reapAll stops them all', a
   // has spawned (its allocation is over), so the probes cannot collide with each other either.
   const range = await freeRange(12);
   const go = join(home, 'go');
-  const { cwd } = project({ command: `while [ ! -e "${go}" ]; do sleep 0.02; done; exec ${GAME}`, ports: range, readyTimeoutMs: 30000 });
+  const { cwd } = project({
+    command: `while [ ! -e "${go}" ]; do sleep 0.02; done; exec ${GAME}`,
+    ports: range,
+    readyTimeoutMs: 30000,
+  });
   const launches: Array<Promise<LaunchedInstance>> = [];
   for (let i = 0; i < 10; i++) {
     const pending = launch(cwd);
@@ -210,7 +233,11 @@ function startingLaunches(): LaunchedInstance[] {
 test('after a clean close, what the game left behind in its process group is reaped too', async () => {
   const [port] = await freeRange(1);
   // a wrapper that leaves a helper behind, then becomes the game
-  const { cwd } = project({ command: `sleep 600 & echo "helper pid $!"; exec ${GAME}`, ports: [port], readyTimeoutMs: 20000 });
+  const { cwd } = project({
+    command: `sleep 600 & echo "helper pid $!"; exec ${GAME}`,
+    ports: [port],
+    readyTimeoutMs: 20000,
+  });
   const inst = await launch(cwd);
   const helper = await pidFromLog(inst.logFile, /helper pid (\d+)/);
   expect(alive(helper)).toBe(true);
@@ -233,7 +260,9 @@ test('a full port range falls back to an OS-assigned port', async () => {
         }),
     ),
   );
-  cleanups.push(() => Promise.all(blockers.map((s) => new Promise<void>((r) => s.close(() => r())))).then(() => undefined));
+  cleanups.push(() =>
+    Promise.all(blockers.map((s) => new Promise<void>((r) => s.close(() => r())))).then(() => undefined),
+  );
   const { cwd } = project({ command: GAME, ports: range, readyTimeoutMs: 20000 });
   const inst = await launch(cwd);
   expect(range).not.toContain(inst.port);
@@ -283,7 +312,10 @@ http.createServer((req, res) => {
   expect(inst.name).toBe('Crate Stack (declared)'); // no manifest: the declaration names it
   expect(inst.version).toBe('');
   // two stop calls at once share one escalation
-  const [stopped, again] = await Promise.all([launcher.stop(inst.port, { graceMs: 300 }), launcher.stop(inst.port, { graceMs: 300 })]);
+  const [stopped, again] = await Promise.all([
+    launcher.stop(inst.port, { graceMs: 300 }),
+    launcher.stop(inst.port, { graceMs: 300 }),
+  ]);
   expect(stopped).toEqual({ port: inst.port, stopped: true, how: 'terminated' });
   expect(again).toEqual(stopped);
   expect(await groupGone(inst.pid)).toBe(true);
@@ -319,7 +351,9 @@ test('missing and malformed gamebridge.json: the error says where it looked and 
 
   const file = join(home, 'nowhere', 'gamebridge.json');
   writeFileSync(file, '{"name": "x", "launch": {');
-  expect(() => findDeclaration({ cwd })).toThrow(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not valid JSON`));
+  expect(() => findDeclaration({ cwd })).toThrow(
+    new RegExp(`${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not valid JSON`),
+  );
 
   writeFileSync(file, JSON.stringify({ name: 'x', launch: { cwd: '.' } }));
   expect(() => findDeclaration({ cwd })).toThrow(/"launch\.command" is missing/);
@@ -335,9 +369,22 @@ test('missing and malformed gamebridge.json: the error says where it looked and 
   writeFileSync(file, JSON.stringify({ launch: { command: 'x', cwd: './no-such-dir' } }));
   expect(() => findDeclaration({ cwd })).toThrow(/"launch\.cwd"/);
 
-  writeFileSync(file, JSON.stringify({ launch: { command: 'x {port}', portRange: '7820-7821', readyTimeoutMs: 5000 }, composites: './c.mjs' }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      launch: { command: 'x {port}', portRange: '7820-7821', readyTimeoutMs: 5000 },
+      composites: './c.mjs',
+    }),
+  );
   const decl = findDeclaration({ cwd });
-  expect(decl).toMatchObject({ file, dir: join(home, 'nowhere'), cwd: join(home, 'nowhere'), portRange: [7820, 7821], readyTimeoutMs: 5000, composites: join(home, 'nowhere', 'c.mjs') });
+  expect(decl).toMatchObject({
+    file,
+    dir: join(home, 'nowhere'),
+    cwd: join(home, 'nowhere'),
+    portRange: [7820, 7821],
+    readyTimeoutMs: 5000,
+    composites: join(home, 'nowhere', 'c.mjs'),
+  });
 });
 
 test('a new launcher on the same home re-adopts live instances and reports dead ones gone', async () => {

@@ -90,7 +90,8 @@ describe('ManifestCache', () => {
     srv = await toolsServer({ status: 200, body: manifestWith('drop') });
     client = new GameClient(srv.port);
     const cache = new ManifestCache();
-    const at = (frame: number, sentAt: number, receivedAt: number) => cache.restarts.note(srv.port, { frame, sentAt, receivedAt });
+    const at = (frame: number, sentAt: number, receivedAt: number) =>
+      cache.restarts.note(srv.port, { frame, sentAt, receivedAt });
     await cache.get(client);
     expect(at(100, 1, 2)).toBe(false);
     expect(at(150, 3, 4)).toBe(false);
@@ -137,9 +138,14 @@ describe('ManifestCache', () => {
   test('--manifest FILE is used when the game serves no /tools, not when it does', async () => {
     home = tempHome();
     const file = join(home, 'manifest.json');
-    writeFileSync(file, JSON.stringify({ game: { name: 'From File' }, toolsets: { play: { tools: [{ name: 'from_file' }] } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ game: { name: 'From File' }, toolsets: { play: { tools: [{ name: 'from_file' }] } } }),
+    );
     let serve = false;
-    srv = await toolsServer(() => (serve ? { status: 200, body: manifestWith('from_game') } : { status: 404, body: '' }));
+    srv = await toolsServer(() =>
+      serve ? { status: 200, body: manifestWith('from_game') } : { status: 404, body: '' },
+    );
     client = new GameClient(srv.port);
     const cache = new ManifestCache();
     const m = await cache.get(client, { manifestPath: file });
@@ -172,7 +178,9 @@ describe('ManifestCache', () => {
 
   test('a /tools that fails (HTTP 500) gives an uncached fallback with a warning', async () => {
     let ok = false;
-    srv = await toolsServer(() => (ok ? { status: 200, body: manifestWith('drop') } : { status: 500, body: '{"error":"boom"}' }));
+    srv = await toolsServer(() =>
+      ok ? { status: 200, body: manifestWith('drop') } : { status: 500, body: '{"error":"boom"}' },
+    );
     client = new GameClient(srv.port);
     const cache = new ManifestCache();
     const m = await cache.get(client);
@@ -197,29 +205,32 @@ pyTest('ManifestCache against the Python contract game', () => {
   const reaper = new Reaper();
   afterAll(() => reaper.reap());
 
-  test.each(['array', 'map', 'bare', 'argsmap', 'params', 'arguments'])('manifest shape %s normalises to tools', async (shape) => {
-    const port = await freePort();
-    await startPyGame(reaper, port, ['--manifest-shape', shape]);
-    const client = new GameClient(port);
-    try {
-      const m = await new ManifestCache().get(client);
-      expect(m.source).toBe('game');
-      expect(toolsetNames(m)).toContain('bridge');
-      expect(toolsetNames(m)).toEqual(['play', 'tuning', 'bridge']);
-      expect(play(m).tools.map((t) => t.name)).toEqual(['drop', 'add', 'noop', 'echo', 'close']);
-      expect(findTool(m, 'noop')!.readOnly).toBe(true);
-      const g = findTool(m, 'set_gravity')!;
-      expect(g.args.map((a) => a.name)).toEqual(['g', 'on']);
-      if (shape !== 'bare') expect(g.args[1].type).toBe('boolean');
-      if (shape !== 'bare' && shape !== 'argsmap') {
-        // defaults arrive as strings; they end up in the description, never as a schema default
-        expect(toolInputSchema(g).properties.on).toEqual({ type: 'boolean', description: 'enabled. Default: true.' });
+  test.each(['array', 'map', 'bare', 'argsmap', 'params', 'arguments'])(
+    'manifest shape %s normalises to tools',
+    async (shape) => {
+      const port = await freePort();
+      await startPyGame(reaper, port, ['--manifest-shape', shape]);
+      const client = new GameClient(port);
+      try {
+        const m = await new ManifestCache().get(client);
+        expect(m.source).toBe('game');
+        expect(toolsetNames(m)).toContain('bridge');
+        expect(toolsetNames(m)).toEqual(['play', 'tuning', 'bridge']);
+        expect(play(m).tools.map((t) => t.name)).toEqual(['drop', 'add', 'noop', 'echo', 'close']);
+        expect(findTool(m, 'noop')!.readOnly).toBe(true);
+        const g = findTool(m, 'set_gravity')!;
+        expect(g.args.map((a) => a.name)).toEqual(['g', 'on']);
+        if (shape !== 'bare') expect(g.args[1].type).toBe('boolean');
+        if (shape !== 'bare' && shape !== 'argsmap') {
+          // defaults arrive as strings; they end up in the description, never as a schema default
+          expect(toolInputSchema(g).properties.on).toEqual({ type: 'boolean', description: 'enabled. Default: true.' });
+        }
+        expect(m.warnings).toEqual([]);
+      } finally {
+        client.close();
       }
-      expect(m.warnings).toEqual([]);
-    } finally {
-      client.close();
-    }
-  });
+    },
+  );
 
   test('shape malformed: the bad tools are dropped with warnings, the good ones kept', async () => {
     const port = await freePort();

@@ -27,22 +27,40 @@ let installSkip: string | undefined;
 let gbHome: string;
 
 /** Run a command; resolves with its exit code and output (never rejects). */
-function run(cmd: string, args: string[], opts: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<{ code: number; out: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<{ code: number; out: string }> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_') && !k.startsWith('npm_')) env[k] = v;
-  Object.assign(env, { npm_config_cache: NPM_CACHE, npm_config_update_notifier: 'false', GAME_BRIDGE_HOME: gbHome }, opts.env);
+  for (const [k, v] of Object.entries(process.env))
+    if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_') && !k.startsWith('npm_')) env[k] = v;
+  Object.assign(
+    env,
+    { npm_config_cache: NPM_CACHE, npm_config_update_notifier: 'false', GAME_BRIDGE_HOME: gbHome },
+    opts.env,
+  );
   return new Promise((resolve) => {
-    execFile(cmd, args, { cwd: opts.cwd ?? work, env, timeout: opts.timeoutMs ?? 180000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      resolve({ code: err ? Number((err as { code?: unknown }).code ?? -1) || -1 : 0, out: `${stdout}${stderr}` });
-    });
+    execFile(
+      cmd,
+      args,
+      { cwd: opts.cwd ?? work, env, timeout: opts.timeoutMs ?? 180000, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? Number((err as { code?: unknown }).code ?? -1) || -1 : 0, out: `${stdout}${stderr}` });
+      },
+    );
   });
 }
 
 /** `npm i` from the cache only; a dependency missing from it is a skip reason, anything else fails. */
 async function installOffline(args: string[], cwd: string): Promise<string | undefined> {
-  const r = await run('npm', ['i', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', ...args], { cwd, timeoutMs: 240000 });
+  const r = await run('npm', ['i', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', ...args], {
+    cwd,
+    timeoutMs: 240000,
+  });
   if (r.code === 0) return undefined;
-  if (/ENOTCACHED|only-if-cached/.test(r.out)) return `not in the npm cache (${NPM_CACHE}): ${/request to (\S+)/.exec(r.out)?.[1] ?? 'a dependency'}`;
+  if (/ENOTCACHED|only-if-cached/.test(r.out))
+    return `not in the npm cache (${NPM_CACHE}): ${/request to (\S+)/.exec(r.out)?.[1] ?? 'a dependency'}`;
   throw new Error(`npm i ${args.join(' ')} failed:\n${r.out}`);
 }
 
@@ -50,9 +68,15 @@ beforeAll(async () => {
   work = tempHome('gb-package-');
   gbHome = join(work, 'gb-home');
   // --ignore-scripts: pack the dist/ this run built; prepack's clean rebuild would pull dist/ from under concurrent tests.
-  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT, timeoutMs: 60000 });
+  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
+    cwd: ROOT,
+    timeoutMs: 60000,
+  });
   if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.out}`);
-  tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz'))!);
+  tarball = join(
+    work,
+    readdirSync(work).find((f) => f.endsWith('.tgz'))!,
+  );
   installSkip = await installOffline(['-g', '--prefix', join(work, 'prefix'), tarball], work);
   if (!installSkip) prefixBin = join(work, 'prefix', 'bin', 'game-bridge-mcp');
 }, 300000);
@@ -70,10 +94,19 @@ function skipped(why: string | undefined): boolean {
 
 test('the tarball holds the bin, the daemon bundle, the kits and the docs, and no tests or bench', () => {
   const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean);
-  for (const f of ['package/dist/proxy/main.js', 'package/dist/daemon/bundle.mjs', 'package/dist/examples/game-kit/index.js', 'package/dist/examples/crate-stack/main.js', 'package/README.md', 'package/docs/LAUNCHING.md']) {
+  for (const f of [
+    'package/dist/proxy/main.js',
+    'package/dist/daemon/bundle.mjs',
+    'package/dist/examples/game-kit/index.js',
+    'package/dist/examples/crate-stack/main.js',
+    'package/README.md',
+    'package/docs/LAUNCHING.md',
+  ]) {
     expect(files).toContain(f);
   }
-  expect(files.filter((f) => /^package\/(test|bench)\/|^package\/dist\/(test|bench)\/|\.test\.|\.map$/.test(f))).toEqual([]);
+  expect(
+    files.filter((f) => /^package\/(test|bench)\/|^package\/dist\/(test|bench)\/|\.test\.|\.map$/.test(f)),
+  ).toEqual([]);
   reportFigures('evidence', `PACKAGE ${tarball.split('/').pop()}: ${files.length} files`);
 });
 
@@ -95,7 +128,10 @@ test('npx --package <tarball> game-bridge-mcp runs from any directory', async ()
   if (skipped(installSkip)) return; // the global install proved the cache holds every dependency
   const elsewhere = join(work, 'npx-here');
   mkdirSync(elsewhere);
-  const r = await run('npx', ['--yes', '--offline', '--package', tarball, 'game-bridge-mcp', '--version'], { cwd: elsewhere, timeoutMs: 240000 });
+  const r = await run('npx', ['--yes', '--offline', '--package', tarball, 'game-bridge-mcp', '--version'], {
+    cwd: elsewhere,
+    timeoutMs: 240000,
+  });
   expect(r.out.trim().split('\n').pop()).toMatch(/^\d+\.\d+\.\d+$/);
   expect(r.code).toBe(0);
 }, 300000);
@@ -108,7 +144,11 @@ test('registered with Claude Code (temp HOME), the installed bin shows ✔ Conne
   const ccSkip = await installOffline([`@anthropic-ai/claude-code@${CLAUDE_CODE}`], cc);
   if (skipped(ccSkip && `Claude Code ${CLAUDE_CODE} is ${ccSkip}`)) return;
   // Its postinstall puts the platform's native binary in place; run it explicitly (npm's script policy varies).
-  const placed = await run(process.execPath, [join(cc, 'node_modules', '@anthropic-ai', 'claude-code', 'install.cjs')], { cwd: cc, timeoutMs: 60000 });
+  const placed = await run(
+    process.execPath,
+    [join(cc, 'node_modules', '@anthropic-ai', 'claude-code', 'install.cjs')],
+    { cwd: cc, timeoutMs: 60000 },
+  );
   expect(placed.code).toBe(0);
   const claude = join(cc, 'node_modules', '.bin', 'claude');
   const home = join(work, 'claude-home');
@@ -117,13 +157,21 @@ test('registered with Claude Code (temp HOME), the installed bin shows ✔ Conne
   const added = await run(claude, ['mcp', 'add', '-s', 'user', 'gb', '--', prefixBin!], { env, timeoutMs: 60000 });
   expect(added.code).toBe(0);
   // README's line for a clone, `claude mcp add -s user game-bridge -- node "$PWD/dist/proxy/main.js"`, run in the clone
-  const fromClone = await run('bash', ['-c', `${claude} mcp add -s user game-bridge -- node "$PWD/dist/proxy/main.js"`], { cwd: ROOT, env, timeoutMs: 60000 });
+  const fromClone = await run(
+    'bash',
+    ['-c', `${claude} mcp add -s user game-bridge -- node "$PWD/dist/proxy/main.js"`],
+    { cwd: ROOT, env, timeoutMs: 60000 },
+  );
   expect(fromClone.code).toBe(0);
   // `claude mcp list` exits 0 whatever the health: read what it says.
   const listed = await run(claude, ['mcp', 'list'], { env, timeoutMs: 120000 });
   reportFigures('evidence', `CLAUDE MCP LIST:\n${listed.out}`);
   expect(listed.out).toMatch(new RegExp(`gb: ${prefixBin!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+- ✔ Connected`));
-  expect(listed.out).toMatch(new RegExp(`game-bridge: node ${join(ROOT, 'dist', 'proxy', 'main.js').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+- ✔ Connected`));
+  expect(listed.out).toMatch(
+    new RegExp(
+      `game-bridge: node ${join(ROOT, 'dist', 'proxy', 'main.js').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+- ✔ Connected`,
+    ),
+  );
 }, 300000);
 
 test("a project that installed the tarball imports 'game-bridge-mcp/game'", async () => {
@@ -132,7 +180,10 @@ test("a project that installed the tarball imports 'game-bridge-mcp/game'", asyn
   writeFileSync(join(project, 'package.json'), '{"name": "my-game", "private": true, "type": "module"}\n');
   const skip = await installOffline([tarball], project);
   if (skipped(skip)) return;
-  writeFileSync(join(project, 'probe.mjs'), "const kit = await import('game-bridge-mcp/game');\nconsole.log(JSON.stringify(Object.keys(kit).sort()));\n");
+  writeFileSync(
+    join(project, 'probe.mjs'),
+    "const kit = await import('game-bridge-mcp/game');\nconsole.log(JSON.stringify(Object.keys(kit).sort()));\n",
+  );
   const r = await run(process.execPath, ['probe.mjs'], { cwd: project });
   expect(r.code).toBe(0);
   const exports = JSON.parse(r.out.trim().split('\n').pop()!) as string[];

@@ -32,7 +32,11 @@ test('a safe call in flight (wait_for) survives kill -9 of the daemon and gets t
   const first = await daemonPid();
   const waiting = gameCall(h, port, 'wait_for', { path: 'game.bumps.y', equals: 1, timeoutMs: 30000 }, 60000);
   const polled = (await fixtureHealth(port)).statePolls;
-  await waitFor('the wait_for polling the game', async () => (await fixtureHealth(port)).statePolls >= polled + 2, 20000);
+  await waitFor(
+    'the wait_for polling the game',
+    async () => (await fixtureHealth(port)).statePolls >= polled + 2,
+    20000,
+  );
   process.kill(first, 'SIGKILL');
   await waitGone(first);
   await getJson(port, '/command?cmd=bump&tag=y');
@@ -86,7 +90,9 @@ test('a launched game outlives its client and a daemon kill -9, is re-adopted, a
   const h2 = await open(project);
   await h2.client.listTools();
   const second = await daemonPid(first);
-  const status = JSON.parse((await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...suite.env } })).stdout);
+  const status = JSON.parse(
+    (await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...suite.env } })).stdout,
+  );
   expect(status.pid).toBe(second);
   expect(status.instances.map((i: { port: number }) => i.port)).toContain(gamePort);
   const bumped = await gameCall(h2, gamePort, 'bump', { tag: 'z' });
@@ -100,17 +106,31 @@ test('a launched game outlives its client and a daemon kill -9, is re-adopted, a
 test('a request the client cancelled is not re-sent after a daemon restart', async () => {
   const port = await freePort();
   await startExampleGame(reaper, port, [], suite.env);
-  const proxy = spawn(process.execPath, [CLI], { env: { ...process.env, ...suite.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const proxy = spawn(process.execPath, [CLI], {
+    env: { ...process.env, ...suite.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   reaper.track(proxy.pid);
   let out = '';
   proxy.stdout.on('data', (d: Buffer) => (out += d.toString()));
   const send = (m: object) => proxy.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n');
   const answered = (id: number) => out.split('\n').some((l) => l.includes(`"id":${id},`) || l.endsWith(`"id":${id}}`));
-  send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  send({
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
   await waitFor('initialize answered', () => answered(1));
   send({ method: 'notifications/initialized' });
   // a safe call that would answer (CommandTimeout) 2.5 s after it starts, if it ever ran again
-  send({ id: 5, method: 'tools/call', params: { name: 'call_tool', arguments: { port, name: 'wait_for', arguments: { path: 'game.never', exists: true, timeoutMs: 2500 } } } });
+  send({
+    id: 5,
+    method: 'tools/call',
+    params: {
+      name: 'call_tool',
+      arguments: { port, name: 'wait_for', arguments: { path: 'game.never', exists: true, timeoutMs: 2500 } },
+    },
+  });
   send({ method: 'notifications/cancelled', params: { requestId: 5, reason: 'the user gave up' } });
   // The proxy reads its stdin in order: once the ping is answered, it has seen the cancellation.
   send({ id: 4, method: 'ping' });
@@ -122,7 +142,14 @@ test('a request the client cancelled is not re-sent after a daemon restart', asy
   await waitFor('tools/list answered by a new daemon', () => answered(7), 20000);
   // The same wait, sent after the reconnect: a re-sent request 5 went out before it, so it
   // would be answered first.
-  send({ id: 8, method: 'tools/call', params: { name: 'call_tool', arguments: { port, name: 'wait_for', arguments: { path: 'game.never', exists: true, timeoutMs: 2500 } } } });
+  send({
+    id: 8,
+    method: 'tools/call',
+    params: {
+      name: 'call_tool',
+      arguments: { port, name: 'wait_for', arguments: { path: 'game.never', exists: true, timeoutMs: 2500 } },
+    },
+  });
   await waitFor('the second wait answered', () => answered(8), 20000);
   expect(answered(5)).toBe(false);
   proxy.stdin.end();

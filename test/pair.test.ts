@@ -40,10 +40,14 @@ function daemonInfo(home: string): DaemonInfo | undefined {
 
 /** The daemon of `home`, once daemon.json names a live pid (tracked for reaping). */
 async function daemonOf(home: string, notPid?: number): Promise<DaemonInfo> {
-  const info = await waitFor('daemon.json', () => {
-    const i = daemonInfo(home);
-    return i && i.pid !== notPid && alive(i.pid) ? i : undefined;
-  }, 20000);
+  const info = await waitFor(
+    'daemon.json',
+    () => {
+      const i = daemonInfo(home);
+      return i && i.pid !== notPid && alive(i.pid) ? i : undefined;
+    },
+    20000,
+  );
   reaper.track(info.pid);
   return info;
 }
@@ -55,7 +59,8 @@ function daemonProcesses(home: string): number[] {
     if (!/^\d+$/.test(name)) continue;
     try {
       const args = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
-      const isDaemon = (args.includes(CLI) && args.includes('daemon')) || args.some((a) => a.endsWith('/dist/daemon/bundle.mjs'));
+      const isDaemon =
+        (args.includes(CLI) && args.includes('daemon')) || args.some((a) => a.endsWith('/dist/daemon/bundle.mjs'));
       if (!isDaemon) continue;
       const env = readFileSync(`/proc/${name}/environ`, 'utf8').split('\0');
       if (env.includes(`GAME_BRIDGE_HOME=${home}`)) out.push(Number(name));
@@ -80,7 +85,13 @@ function upgradeStatus(port: number, headers: Record<string, string>): Promise<n
       host: '127.0.0.1',
       port,
       path: '/',
-      headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', ...headers },
+      headers: {
+        Connection: 'Upgrade',
+        Upgrade: 'websocket',
+        'Sec-WebSocket-Version': '13',
+        'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        ...headers,
+      },
     });
     req.on('upgrade', (res, socket) => {
       socket.destroy();
@@ -158,7 +169,12 @@ test('a line that is not JSON gets -32700 and the session goes on; stdout carrie
   let out = '';
   proxy.stdout.on('data', (d: Buffer) => (out += d.toString()));
   const send = (o: unknown) => proxy.stdin.write((typeof o === 'string' ? o : JSON.stringify(o)) + '\n');
-  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
   send('this is not json');
   send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
@@ -186,7 +202,10 @@ test('stdin closing ends the proxy promptly; the daemon stays', async () => {
   proxy.stdin.end();
   expect(await waitGone(proxy.pid!, 2000)).toBe(true); // the spec says within 1 s; 2 s leaves room for a loaded machine
   // the daemon outlives its proxy: it still answers, as the same process
-  expect(JSON.parse((await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...env } })).stdout).pid).toBe(info.pid);
+  expect(
+    JSON.parse((await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...env } })).stdout)
+      .pid,
+  ).toBe(info.pid);
   // a proxy whose stdin had already ended at start-up leaves at once too
   const early = spawn(process.execPath, [CLI], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   reaper.track(early.pid);
@@ -221,7 +240,9 @@ test('a request sent while the daemon is down is delivered once the new daemon i
   const second = await daemonOf(home, first.pid);
   expect(second.pid).not.toBe(first.pid);
   // the new daemon knows this session: initialize was replayed under the proxy's own id
-  const facts = JSON.parse((await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...env } })).stdout);
+  const facts = JSON.parse(
+    (await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...env } })).stdout,
+  );
   expect(facts.sessions).toHaveLength(1);
 });
 
@@ -270,13 +291,25 @@ test('the daemon exits after idleExitMs with no sessions and no instances', asyn
 
 test('while the daemon cannot come back: ping is answered by the proxy, and a request gets a clean error at the deadline', async () => {
   const { home, env } = newHome();
-  const proxy = spawn(process.execPath, [CLI], { env: { ...process.env, ...env, GAME_BRIDGE_RECONNECT_DEADLINE_MS: '1500' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const proxy = spawn(process.execPath, [CLI], {
+    env: { ...process.env, ...env, GAME_BRIDGE_RECONNECT_DEADLINE_MS: '1500' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   reaper.track(proxy.pid);
   let out = '';
   proxy.stdout.on('data', (d: Buffer) => (out += d.toString()));
   const send = (m: object) => proxy.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n');
-  const answer = (id: number) => out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((m) => m.id === id);
-  send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  const answer = (id: number) =>
+    out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((m) => m.id === id);
+  send({
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
   await waitFor('initialize answered', () => answer(1));
   const first = await daemonOf(home);
   // No daemon can start again: its directory becomes a file (the proxy cannot even open daemon.log).

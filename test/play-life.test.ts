@@ -29,13 +29,24 @@ async function setup(): Promise<{ h: McpHandle; home: string }> {
   const home = tempHome('gb-playlife-');
   homes.push(home);
   const [first] = await freeRange(2);
-  writeFileSync(join(home, 'gamebridge.json'), JSON.stringify({ name: 'Held', launch: { command: `${process.execPath} ${FIXTURE} {port}`, portRange: `${first}-${first + 1}`, readyTimeoutMs: 30000 } }));
+  writeFileSync(
+    join(home, 'gamebridge.json'),
+    JSON.stringify({
+      name: 'Held',
+      launch: {
+        command: `${process.execPath} ${FIXTURE} {port}`,
+        portRange: `${first}-${first + 1}`,
+        readyTimeoutMs: 30000,
+      },
+    }),
+  );
   const h = await connect({ env: { GAME_BRIDGE_HOME: home }, cwd: home, args: ['--no-scan'] });
   handles.push(h);
   return { h, home };
 }
 
-const heldOn = async (port: number) => ((await getJson(port, '/state')).input.held as Array<{ input: string }>).map((x) => x.input);
+const heldOn = async (port: number) =>
+  ((await getJson(port, '/state')).input.held as Array<{ input: string }>).map((x) => x.input);
 
 test('stop_instance lets go of held inputs before it asks the game to close', async () => {
   const { h } = await setup();
@@ -44,7 +55,9 @@ test('stop_instance lets go of held inputs before it asks the game to close', as
   expect(await heldOn(port)).toEqual(['left']);
   const stop = await call(h, 'stop_instance', { port });
   expect(stop.json).toMatchObject({ stopped: true, how: 'closed cleanly' });
-  expect((await call(h, 'instance_log', { port })).json.lines.join('\n')).toMatch(/closing \(command\); left held: false/);
+  expect((await call(h, 'instance_log', { port })).json.lines.join('\n')).toMatch(
+    /closing \(command\); left held: false/,
+  );
 }, 60000);
 
 test('daemon shutdown (game-bridge-mcp stop) lets go of held inputs before it reaps the games', async () => {

@@ -37,12 +37,15 @@ async function client(): Promise<McpHandle> {
   return h;
 }
 
-const simFrame = async (h: McpHandle, port: number) => (await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value as number;
+const simFrame = async (h: McpHandle, port: number) =>
+  (await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value as number;
 
 test('the bridge toolset lists the play tools, none of them read-only', async () => {
   const h = await client();
   const d = await call(h, 'describe_toolset', { port: crate, toolset: 'bridge' });
-  const play = d.json.tools.filter((t: any) => ['press', 'hold', 'release', 'pause', 'resume', 'step'].includes(t.name));
+  const play = d.json.tools.filter((t: any) =>
+    ['press', 'hold', 'release', 'pause', 'resume', 'step'].includes(t.name),
+  );
   expect(play.map((t: any) => t.name).sort()).toEqual(['hold', 'pause', 'press', 'release', 'resume', 'step']);
   expect(play.every((t: any) => t.readOnly === false)).toBe(true);
   expect(play.find((t: any) => t.name === 'step').inputSchema.required).toEqual(['frames']);
@@ -51,17 +54,21 @@ test('the bridge toolset lists the play tools, none of them read-only', async ()
 test.each([
   ['Node kit (Crate Stack)', () => crate, 'start'],
   ['Python kit (Walker)', () => walker, undefined],
-])('step {frames: 5} advances simFrame by exactly 5 on the %s', async (_kit, port, start) => {
-  const h = await client();
-  if (start) expect((await gameCall(h, port(), start)).json).toMatchObject({ screen: 'GameScreen' }); // Crate Stack simulates only in a round
-  expect((await gameCall(h, port(), 'bridge.pause')).json).toMatchObject({ applied: true });
-  const s0 = await simFrame(h, port());
-  const step = await gameCall(h, port(), 'step', { frames: 5 });
-  expect(step.isError).toBe(false);
-  expect(step.json).toMatchObject({ tool: 'step', applied: true, stepped: 5, sessionEpoch: expect.any(Number) });
-  expect(await simFrame(h, port())).toBe(s0 + 5);
-  expect((await gameCall(h, port(), 'bridge.resume')).json).toMatchObject({ applied: true });
-}, 60000);
+])(
+  'step {frames: 5} advances simFrame by exactly 5 on the %s',
+  async (_kit, port, start) => {
+    const h = await client();
+    if (start) expect((await gameCall(h, port(), start)).json).toMatchObject({ screen: 'GameScreen' }); // Crate Stack simulates only in a round
+    expect((await gameCall(h, port(), 'bridge.pause')).json).toMatchObject({ applied: true });
+    const s0 = await simFrame(h, port());
+    const step = await gameCall(h, port(), 'step', { frames: 5 });
+    expect(step.isError).toBe(false);
+    expect(step.json).toMatchObject({ tool: 'step', applied: true, stepped: 5, sessionEpoch: expect.any(Number) });
+    expect(await simFrame(h, port())).toBe(s0 + 5);
+    expect((await gameCall(h, port(), 'bridge.resume')).json).toMatchObject({ applied: true });
+  },
+  60000,
+);
 
 test('step {until} stops on the frame the condition first holds', async () => {
   const h = await client();
@@ -112,7 +119,11 @@ test('two sessions hold inputs on one game; one client leaving releases only its
     ]),
   );
   await b.close();
-  await waitFor('only the leaving session released', async () => ((await held()).join() === 'left' ? true : null), 15000);
+  await waitFor(
+    'only the leaving session released',
+    async () => ((await held()).join() === 'left' ? true : null),
+    15000,
+  );
   expect(await held()).toEqual(['left']); // still held after the other one left
   await gameCall(a, crate, 'release', { input: 'left' });
   expect(await held()).toEqual([]);
@@ -127,5 +138,9 @@ test('a new run mid-wait_for (another session starts a round) fails the wait cle
   await gameCall(b, crate, 'start');
   const r = await waiting;
   expect(r.isError).toBe(true);
-  expect(r.text).toMatch(new RegExp(`^CallInterrupted: wait_for game\\.score on port ${crate} was interrupted: the game started a new run while it was pending \\(sessionEpoch went from ${epoch} to ${epoch + 1}\\)`));
+  expect(r.text).toMatch(
+    new RegExp(
+      `^CallInterrupted: wait_for game\\.score on port ${crate} was interrupted: the game started a new run while it was pending \\(sessionEpoch went from ${epoch} to ${epoch + 1}\\)`,
+    ),
+  );
 }, 60000);

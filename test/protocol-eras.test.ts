@@ -65,10 +65,19 @@ test('over HTTP, v2 clients in all three modes share the daemon', async () => {
 
 test("the daemon's server/discover is the one the proxy builds itself while the daemon is down", async () => {
   d = await startHttpDaemon(reaper, { home });
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
   const res = await fetch(d.url, {
     method: 'POST',
-    headers: { authorization: `Bearer ${d.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' },
+    headers: {
+      authorization: `Bearer ${d.token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'server/discover',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } }),
   });
   expect(res.status).toBe(200);
@@ -78,7 +87,10 @@ test("the daemon's server/discover is the one the proxy builds itself while the 
 
 /** The bare proxy as a line-level client: write JSON-RPC lines, await answers by id. */
 function rawProxy(extraEnv: Record<string, string>) {
-  const child = reaper.spawn(process.execPath, [CLI], { env: { ...process.env, ...extraEnv }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = reaper.spawn(process.execPath, [CLI], {
+    env: { ...process.env, ...extraEnv },
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   const answers = new Map<unknown, (m: any) => void>();
   let buf = '';
   child.stdout!.on('data', (chunk: Buffer) => {
@@ -92,7 +104,9 @@ function rawProxy(extraEnv: Record<string, string>) {
   return {
     ask(id: number, method: string, params: Record<string, unknown> = {}): Promise<any> {
       const answered = new Promise((resolve) => answers.set(id, resolve));
-      child.stdin!.write(JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: MODERN_META } }) + '\n');
+      child.stdin!.write(
+        JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: MODERN_META } }) + '\n',
+      );
       return answered;
     },
   };
@@ -100,7 +114,7 @@ function rawProxy(extraEnv: Record<string, string>) {
 
 /** Bind `port` as soon as it is free (within 2 s). */
 async function holdPort(port: number): Promise<Server> {
-  for (const end = Date.now() + 2000; ; ) {
+  for (const end = Date.now() + 2000; ;) {
     const server = createServer();
     try {
       await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
@@ -112,7 +126,11 @@ async function holdPort(port: number): Promise<Server> {
   }
 }
 
-const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+};
 
 test('server/discover is answered by the proxy at once while the daemon cannot come back after kill -9; 2026 requests go on after', async () => {
   const daemonPort = await freePort();
@@ -149,7 +167,10 @@ test('a 2026 wait_for in flight when the daemon is killed is re-sent (safe) and 
   clients.push(client);
   const game = await toolJson(client, 'launch_instance');
   reaper.track(game.pid);
-  const waiting = client.callTool({ name: 'call_tool', arguments: { port: game.port, name: 'wait_for', arguments: { path: 'game.score', equals: -1, timeoutMs: 4000 } } });
+  const waiting = client.callTool({
+    name: 'call_tool',
+    arguments: { port: game.port, name: 'wait_for', arguments: { path: 'game.score', equals: -1, timeoutMs: 4000 } },
+  });
   await sleep(800);
   const { pid } = await liveDaemon(home);
   process.kill(pid, 'SIGKILL');
@@ -160,7 +181,7 @@ test('a 2026 wait_for in flight when the daemon is killed is re-sent (safe) and 
   await toolJson(client, 'stop_instance', { port: game.port });
 });
 
-test("the instructions the proxy can answer with name every tool of the bridge toolset", () => {
+test('the instructions the proxy can answer with name every tool of the bridge toolset', () => {
   for (const name of BRIDGE_TOOL_NAMES) expect(INSTRUCTIONS).toContain(name);
 });
 
@@ -173,7 +194,9 @@ test('a 2026 unsafe call acked before kill -9 is answered CallInterrupted and re
   const peek = await toolJson(client, 'call_tool', { port, name: 'peek' }); // the manifest is cached: the replay verdict reads it
   expect(peek.via).toBe('manifest');
   const { pid } = await liveDaemon(home);
-  const frozen = (await (await fetch(`http://127.0.0.1:${port}/command?cmd=freeze&ms=4000`)).json()) as { accepted: boolean };
+  const frozen = (await (await fetch(`http://127.0.0.1:${port}/command?cmd=freeze&ms=4000`)).json()) as {
+    accepted: boolean;
+  };
   expect(frozen.accepted).toBe(true);
   const bumping = client.callTool({ name: 'call_tool', arguments: { port, name: 'bump', arguments: { tag: 'x' } } });
   // acked before it runs: once it waits unread at the frozen game, it is in flight

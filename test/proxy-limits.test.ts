@@ -26,7 +26,9 @@ test('a line over the limit is answered -32600 with its id and the limit; the da
   reaper.track(daemon.pid);
   // As the SDK writes it: the id comes last.
   const blob = 'a'.repeat(MAX_LINE_BYTES + 1024);
-  p.child.stdin.write(`{"method":"tools/call","params":{"name":"call_tool","arguments":{"blob":"${blob}"}},"jsonrpc":"2.0","id":77}\n`);
+  p.child.stdin.write(
+    `{"method":"tools/call","params":{"name":"call_tool","arguments":{"blob":"${blob}"}},"jsonrpc":"2.0","id":77}\n`,
+  );
   p.send({ jsonrpc: '2.0', id: 78, method: 'ping' });
   const big = await p.answer(77, 30000);
   expect(big.error.code).toBe(-32600);
@@ -38,7 +40,11 @@ test('a line over the limit is answered -32600 with its id and the limit; the da
 test('stdin line assembly is linear: a line just under the limit, in 64 KiB chunks, costs well under a few seconds of CPU', async () => {
   const input = new PassThrough();
   const got: number[] = [];
-  const stdio = new Stdio({ line: (l) => got.push(l.length), end: () => undefined }, input, new Writable({ write: (_c, _e, cb) => cb() }));
+  const stdio = new Stdio(
+    { line: (l) => got.push(l.length), end: () => undefined },
+    input,
+    new Writable({ write: (_c, _e, cb) => cb() }),
+  );
   stdio.start();
   const chunk = Buffer.alloc(64 * 1024, 'a');
   const chunks = Math.floor((MAX_LINE_BYTES - 10) / chunk.length);

@@ -23,14 +23,19 @@ afterAll(async () => {
 
 function baseEnv(home: string): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) env[k] = v;
   return { ...env, GAME_BRIDGE_HOME: home, GAME_BRIDGE_SCAN_RANGE: '7999', LOAD_LOG: join(home, 'loads.txt') };
 }
 
 /** The modules the process recorded, once its exit hook wrote the CommonJS part. */
 async function loadedModules(logFile: string): Promise<string[]> {
   const read = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
-  const text = await waitFor('the module log to be complete', () => (read().includes('\ncjs ') ? read() : undefined), 10000);
+  const text = await waitFor(
+    'the module log to be complete',
+    () => (read().includes('\ncjs ') ? read() : undefined),
+    10000,
+  );
   return text.split('\n').filter(Boolean);
 }
 
@@ -38,7 +43,12 @@ test('the bare proxy serves a client without loading the SDK, yargs, the CLI or 
   const home = tempHome('gb-start-');
   homes.push(home);
   const env = baseEnv(home);
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', REGISTER, CLI], env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', REGISTER, CLI],
+    env,
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'jest', version: '1.0.0' });
   await client.connect(transport);
   reaper.track(transport.pid ?? undefined);

@@ -74,7 +74,8 @@ test('garbage from the daemon neither crashes the proxy nor reaches stdout', asy
       const r = rpcOf(text);
       if (!r || r.msg.id === undefined) return;
       ws.send(JSON.stringify({ t: 'ack', seq: r.seq, replay: 'safe' }));
-      for (const junk of ['{"t":oops', 'not json', '[1,2]', '{"id":1}', '"text"', '{"t":"ack","seq":"x"}']) ws.send(junk);
+      for (const junk of ['{"t":oops', 'not json', '[1,2]', '{"id":1}', '"text"', '{"t":"ack","seq":"x"}'])
+        ws.send(junk);
       ws.send(`{"jsonrpc":"2.0",\n"id":${JSON.stringify(r.msg.id)},\n"result":{"ok":true}}`);
     },
   });
@@ -107,7 +108,10 @@ test('a duplicate in-flight id is settled by its answers and never re-sent after
   await waitFor('two answers to id 5', () => p.lines.filter((l) => JSON.parse(l).id === 5).length === 2);
   await waitFor('the proxy reconnected', () => fake!.connections.length >= 2, 20000);
   await sleep(500);
-  const resent = fake.connections[1].map(rpcOf).filter((r) => r?.msg.id !== undefined).map((r) => r!.msg.id);
+  const resent = fake.connections[1]
+    .map(rpcOf)
+    .filter((r) => r?.msg.id !== undefined)
+    .map((r) => r!.msg.id);
   expect(resent).not.toContain(5);
   expect(p.lines.filter((l) => JSON.parse(l).id === 5)).toHaveLength(2);
 });
@@ -127,7 +131,9 @@ test('a request whose every delivery drops the connection is answered after a bo
   p.send({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'poison', arguments: {} } });
   const answer = await p.answer(9, 30000);
   expect(answer.result.isError).toBe(true);
-  expect(answer.result.content[0].text).toMatch(/^CallInterrupted: The call to 'poison' was interrupted: the connection to the bridge daemon dropped \d+ times/);
+  expect(answer.result.content[0].text).toMatch(
+    /^CallInterrupted: The call to 'poison' was interrupted: the connection to the bridge daemon dropped \d+ times/,
+  );
   expect(deliveries).toBeLessThanOrEqual(8);
 }, 60000);
 
@@ -141,7 +147,14 @@ test('the daemon is told only the variables it needs: GAME_BRIDGE_*, PATH, HOME,
   const port = await freePort();
   writeFileSync(
     join(project, 'gamebridge.json'),
-    JSON.stringify({ name: 'Crate Stack', launch: { command: `"${process.execPath}" "${EXAMPLE_GAME}" --port {port} --name "$OTHER_VAR"`, portRange: String(port), env: { FROM_CLIENT: '${NEEDED_VAR}' } } }),
+    JSON.stringify({
+      name: 'Crate Stack',
+      launch: {
+        command: `"${process.execPath}" "${EXAMPLE_GAME}" --port {port} --name "$OTHER_VAR"`,
+        portRange: String(port),
+        env: { FROM_CLIENT: '${NEEDED_VAR}' },
+      },
+    }),
   );
   const h = await connect({ env: { ...env(), NEEDED_VAR: 'n1', OTHER_VAR: 'o1' }, cwd: project, args: ['--no-scan'] });
   reaper.track(h.pid);
@@ -163,12 +176,19 @@ test('the daemon is told only the variables it needs: GAME_BRIDGE_*, PATH, HOME,
   }
 }, 90000);
 
-test("`stop` signals only the process that wrote daemon.json (pid and start time), never a recycled pid", async () => {
+test('`stop` signals only the process that wrote daemon.json (pid and start time), never a recycled pid', async () => {
   const bystander = reaper.spawn('sleep', ['60']);
   const dead = await freePort();
   mkdirSync(join(home, 'daemon'), { recursive: true, mode: 0o700 });
   for (const pidStart of [undefined, 12345]) {
-    writeJson(join(home, 'daemon', 'daemon.json'), { pid: bystander.pid, port: dead, token: 'f'.repeat(64), version: '0.1.0', startedAt: new Date().toISOString(), pidStart });
+    writeJson(join(home, 'daemon', 'daemon.json'), {
+      pid: bystander.pid,
+      port: dead,
+      token: 'f'.repeat(64),
+      version: '0.1.0',
+      startedAt: new Date().toISOString(),
+      pidStart,
+    });
     stopDaemon(home);
     await sleep(300);
     expect(bystander.exitCode).toBeNull();

@@ -23,13 +23,26 @@ function shellBlock(heading: string): string[] {
   return block.split('\n').filter((l) => l.trim());
 }
 
-function bash(line: string, env: Record<string, string>, cwd: string): Promise<{ code: number; out: string; cwd: string }> {
+function bash(
+  line: string,
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ code: number; out: string; cwd: string }> {
   // `; pwd` carries a `cd` over to the next line, as in a terminal
   return new Promise((resolve) =>
-    execFile('bash', ['-c', `set -e; ${line}; echo "@@cwd $(pwd)"`], { env, cwd, timeout: 120000 }, (err, stdout, stderr) => {
-      const at = /@@cwd (.*)\n?$/.exec(stdout);
-      resolve({ code: err ? Number((err as { code?: unknown }).code ?? 1) : 0, out: `${stdout.replace(/@@cwd .*\n?$/, '')}${stderr}`, cwd: at ? at[1] : cwd });
-    }),
+    execFile(
+      'bash',
+      ['-c', `set -e; ${line}; echo "@@cwd $(pwd)"`],
+      { env, cwd, timeout: 120000 },
+      (err, stdout, stderr) => {
+        const at = /@@cwd (.*)\n?$/.exec(stdout);
+        resolve({
+          code: err ? Number((err as { code?: unknown }).code ?? 1) : 0,
+          out: `${stdout.replace(/@@cwd .*\n?$/, '')}${stderr}`,
+          cwd: at ? at[1] : cwd,
+        });
+      },
+    ),
   );
 }
 
@@ -48,7 +61,8 @@ test('"Your own game in five minutes" runs as written, and an MCP client plays t
   mkdirSync(home);
   mkdirSync(join(prefix, 'bin'), { recursive: true });
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_') && !k.startsWith('npm_')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_') && !k.startsWith('npm_')) env[k] = v;
   Object.assign(env, {
     HOME: home,
     PATH: `${join(prefix, 'bin')}:${process.env.PATH}`,
@@ -73,7 +87,9 @@ test('"Your own game in five minutes" runs as written, and an MCP client plays t
   let cwd = ROOT;
   const said: string[] = [];
   for (const line of lines.slice(0, -1)) {
-    const withPorts = line.startsWith('game-bridge-mcp init ') ? line.replace(/\s+#.*$/, '') + ` --port-range ${ports[0]}-${ports[2]}` : line;
+    const withPorts = line.startsWith('game-bridge-mcp init ')
+      ? line.replace(/\s+#.*$/, '') + ` --port-range ${ports[0]}-${ports[2]}`
+      : line;
     const r = await bash(withPorts, env, cwd);
     said.push(r.out);
     expect({ line, code: r.code, out: r.out }).toMatchObject({ line, code: 0 });

@@ -30,7 +30,8 @@ function scriptedGame(port: number, script: Script): Promise<Server> {
   let completedAt = Infinity;
   const srv = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
-    const send = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const send = (body: unknown) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (url.pathname === '/health') return send({ ok: true, frame: frame() });
     if (url.pathname === '/command') {
       commandId++;
@@ -39,7 +40,10 @@ function scriptedGame(port: number, script: Script): Promise<Server> {
     }
     if (url.pathname === '/state') {
       script.statePolls = (script.statePolls ?? 0) + 1;
-      const snapshot = () => ({ frame: frame(), completedCommandId: Date.now() >= completedAt ? commandId : commandId - 1 });
+      const snapshot = () => ({
+        frame: frame(),
+        completedCommandId: Date.now() >= completedAt ? commandId : commandId - 1,
+      });
       const hold = script.holdNextState;
       if (hold === undefined) return send(snapshot());
       script.holdNextState = undefined;
@@ -91,7 +95,9 @@ test('a frame lower than one this call already saw fails the call with the resta
   script.frameBase = -1_000_000; // the "new process" counts from its own start
   const r = await command;
   expect(r.isError).toBe(true);
-  expect(r.text).toMatch(/^CallInterrupted: Command 'spin' on port \d+ was interrupted: the game restarted while it was pending \(frame went from \d+ back to -?\d+\)/);
+  expect(r.text).toMatch(
+    /^CallInterrupted: Command 'spin' on port \d+ was interrupted: the game restarted while it was pending \(frame went from \d+ back to -?\d+\)/,
+  );
 });
 
 test('another pid in the registry fails a wait_for in flight: another process answers', async () => {
@@ -111,5 +117,7 @@ test('another pid in the registry fails a wait_for in flight: another process an
   await call(h!, 'list_instances', { scan: false });
   const r = await waiting;
   expect(r.isError).toBe(true);
-  expect(r.text).toMatch(/^CallInterrupted: wait_for never on port \d+ was interrupted: the game restarted while it was pending \(another process now answers/);
+  expect(r.text).toMatch(
+    /^CallInterrupted: wait_for never on port \d+ was interrupted: the game restarted while it was pending \(another process now answers/,
+  );
 });

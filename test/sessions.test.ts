@@ -21,7 +21,12 @@ const open = (cwd: string, args: string[] = []) => suite.open(cwd, args);
 
 /** A project named `name` launching the example game (under that name) on `range`; its src/ folder. */
 function project(name: string, range: number[], extra = ''): string {
-  return writeProject(join(suite.home, name), { name, ports: range, gameArgs: `--name ${name} ${extra}`.trim(), subdir: 'src' }).cwd;
+  return writeProject(join(suite.home, name), {
+    name,
+    ports: range,
+    gameArgs: `--name ${name} ${extra}`.trim(),
+    subdir: 'src',
+  }).cwd;
 }
 
 async function launch(h: McpHandle): Promise<{ port: number; pid: number; name: string }> {
@@ -41,10 +46,16 @@ test('two clients in two projects share one daemon with their own settings; four
   expect(new Set(launched.map((l) => l.port)).size).toBe(4);
   // each launched from its own client's project
   expect(launched.map((l) => l.name).sort()).toEqual(['Alpha', 'Alpha', 'Beta', 'Beta']);
-  const statusOut = JSON.parse((await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...suite.env } })).stdout);
+  const statusOut = JSON.parse(
+    (await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...suite.env } })).stdout,
+  );
   expect(statusOut.sessions.length).toBe(2);
   // ownership as each client sees it
-  const seenByA = (await call(a, 'list_instances')).json.live as Array<{ port: number; owner: string; launchedByThisBridge: boolean }>;
+  const seenByA = (await call(a, 'list_instances')).json.live as Array<{
+    port: number;
+    owner: string;
+    launchedByThisBridge: boolean;
+  }>;
   for (const l of launched) {
     const row = seenByA.find((r) => r.port === l.port)!;
     expect(row.launchedByThisBridge).toBe(true);
@@ -58,14 +69,16 @@ test('two clients in two projects share one daemon with their own settings; four
   expect(forced.json).toMatchObject({ port: betaGame.port, stopped: true });
 });
 
-test('a closed client\'s game keeps running, detached; a new client adopts it, reads its log and stops it', async () => {
+test("a closed client's game keeps running, detached; a new client adopts it, reads its log and stops it", async () => {
   const ports = await freeRange(3);
   const cwd = project('Gamma', ports);
   const first = await open(cwd);
   const game = await launch(first);
   await first.close();
   await waitFor('session gone', async () => {
-    const s = JSON.parse((await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...suite.env } })).stdout);
+    const s = JSON.parse(
+      (await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...suite.env } })).stdout,
+    );
     return s.sessions.length === 0;
   });
   expect(alive(game.pid)).toBe(true);
@@ -126,7 +139,9 @@ test('a proxy started with a bad flag says so on stderr and in every tool call, 
   expect(tools.length).toBe(7);
   const r = await call(h, 'list_instances');
   expect(r.isError).toBe(true);
-  expect(r.text).toMatch(/^BridgeUsageError: This bridge was started with bad arguments \(.*Unknown argument: prot.*\)\. Fix the game-bridge-mcp arguments/);
+  expect(r.text).toMatch(
+    /^BridgeUsageError: This bridge was started with bad arguments \(.*Unknown argument: prot.*\)\. Fix the game-bridge-mcp arguments/,
+  );
   await waitFor('stderr line', () => /Unknown argument: prot/.test(h.stderr()));
 });
 
@@ -138,7 +153,9 @@ test('kill -9 of the daemon mid-launch: the launch is interrupted and the next d
   const launchedFile = join(suite.home, 'daemon', 'launched.json');
   const entry = await waitFor('a starting entry in launched.json', () => {
     try {
-      return (JSON.parse(readFileSync(launchedFile, 'utf8')).instances as Array<{ pid: number; starting?: boolean }>).find((i) => i.starting);
+      return (
+        JSON.parse(readFileSync(launchedFile, 'utf8')).instances as Array<{ pid: number; starting?: boolean }>
+      ).find((i) => i.starting);
     } catch {
       return undefined;
     }

@@ -12,9 +12,15 @@ test('classifyLine: every malformed shape is answered, valid ones pass', () => {
     return c.kind === 'answer' ? JSON.parse(c.answer) : c.kind;
   };
   expect(answer('{nope').error.code).toBe(-32700);
-  expect(answer('[{"jsonrpc":"2.0","id":1,"method":"ping"}]').error).toMatchObject({ code: -32600, message: expect.stringMatching(/batches/) });
+  expect(answer('[{"jsonrpc":"2.0","id":1,"method":"ping"}]').error).toMatchObject({
+    code: -32600,
+    message: expect.stringMatching(/batches/),
+  });
   expect(answer('42').error.code).toBe(-32600);
-  expect(answer('{"jsonrpc":"2.0","id":7,"method":"tools/list","params":3}')).toMatchObject({ id: 7, error: { code: -32600, message: expect.stringMatching(/params/) } });
+  expect(answer('{"jsonrpc":"2.0","id":7,"method":"tools/list","params":3}')).toMatchObject({
+    id: 7,
+    error: { code: -32600, message: expect.stringMatching(/params/) },
+  });
   expect(answer('{"jsonrpc":"1.0","id":"a","method":"ping"}')).toMatchObject({ id: 'a', error: { code: -32600 } });
   expect(answer('{"jsonrpc":"2.0","id":2,"method":""}')).toMatchObject({ id: 2, error: { code: -32600 } });
   expect(answer('{"jsonrpc":"2.0","id":1,"method":"ping"}')).toBe('request');
@@ -26,7 +32,10 @@ for (const mode of ['--no-daemon', 'proxy'] as const) {
   test(`${mode}: bad lines are answered and the session goes on; stdout is only JSON-RPC`, async () => {
     const home = tempHome();
     const args = mode === 'proxy' ? [CLI, '--no-scan'] : [CLI, '--no-daemon', '--no-scan'];
-    const child = spawn(process.execPath, args, { env: { ...process.env, GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '3000' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '3000' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     try {
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -39,10 +48,17 @@ for (const mode of ['--no-daemon', 'proxy'] as const) {
         '{"jsonrpc":"2.0","id":4,"method":"tools/list"}',
       ];
       child.stdin.write(lines.join('\n') + '\n');
-      await waitFor('tools/list answered', () => out.split('\n').some((l) => /"id":4\b/.test(l) && /"result"/.test(l)), 20000);
+      await waitFor(
+        'tools/list answered',
+        () => out.split('\n').some((l) => /"id":4\b/.test(l) && /"result"/.test(l)),
+        20000,
+      );
       child.stdin.end();
       await exitCode(child);
-      const msgs = out.trim().split('\n').map((l) => JSON.parse(l));
+      const msgs = out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       expect(msgs.find((m) => m.id === null && m.error?.code === -32700)).toBeTruthy();
       expect(msgs.find((m) => m.id === null && /batches/.test(m.error?.message ?? ''))).toBeTruthy();
       expect(msgs.find((m) => m.id === 2)?.error?.code).toBe(-32600);

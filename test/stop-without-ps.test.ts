@@ -41,8 +41,15 @@ process.exit(0);
 
 test('a game tree is stopped within seconds with no `ps` on the PATH', () => {
   emptyDir = mkdtempSync(join(tmpdir(), 'gb-nops-'));
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: emptyDir }, encoding: 'utf8', timeout: 20000 });
-  const [first, result] = out.trim().split('\n').map((l) => JSON.parse(l) as { pgid: number; how: string; ms: number; left: boolean });
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    env: { PATH: emptyDir },
+    encoding: 'utf8',
+    timeout: 20000,
+  });
+  const [first, result] = out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { pgid: number; how: string; ms: number; left: boolean });
   pgid = first.pgid;
   expect(result.how).toBe('terminated');
   expect(result.ms).toBeLessThan(6000);

@@ -50,7 +50,8 @@ function paths(value: unknown, depth = 2, prefix = ''): string[] {
 /** A documented path covers itself; one ending in `.…` (the game's own data) covers everything under it too. */
 function covered(path: string, docs: Map<string, boolean>): boolean {
   if (docs.has(path)) return true;
-  for (const d of docs.keys()) if (d.endsWith('.…') && (path === d.slice(0, -2) || path.startsWith(d.slice(0, -1)))) return true;
+  for (const d of docs.keys())
+    if (d.endsWith('.…') && (path === d.slice(0, -2) || path.startsWith(d.slice(0, -1)))) return true;
   return false;
 }
 
@@ -82,7 +83,10 @@ test('every field of every tool answer is documented in docs/TOOLS.md, and every
   keep('release', (await gameCall(h, port, 'release', {})).json);
   keep('call_tool', (await gameCall(h, port, 'pause')).json); // Crate Stack's own pause (a game's tool name comes first)
   keep('step', (await gameCall(h, port, 'step', { frames: 2 })).json);
-  keep('step', (await gameCall(h, port, 'step', { frames: 50, until: { path: 'game.crates.1.settled', equals: true } })).json);
+  keep(
+    'step',
+    (await gameCall(h, port, 'step', { frames: 50, until: { path: 'game.crates.1.settled', equals: true } })).json,
+  );
   keep('press', (await gameCall(h, port, 'press', { input: 'left', frames: 2 })).json);
   keep('call_tool', (await gameCall(h, port, 'resume')).json);
   keep('instance_log', (await call(h, 'instance_log', { port, lines: 5 })).json);

@@ -45,23 +45,48 @@ async function get(path: string, port = carrier.port): Promise<any> {
 async function applied(cmd: string, args: Record<string, string> = {}, port = carrier.port): Promise<any> {
   const r = await get(`/command?${new URLSearchParams({ cmd, ...args })}`, port);
   expect(r).toMatchObject({ accepted: true });
-  return waitFor(`${cmd} applied`, async () => {
-    const s = await get('/state', port);
-    return s.completedCommandId >= r.commandId ? s : null;
-  }, 30_000);
+  return waitFor(
+    `${cmd} applied`,
+    async () => {
+      const s = await get('/state', port);
+      return s.completedCommandId >= r.commandId ? s : null;
+    },
+    30_000,
+  );
 }
 
 test('the Phaser page joined; /health, /tools, /state and /command answer through the carrier, rendered with WebGL', async () => {
-  expect(carrier.page).toMatchObject({ name: 'Star Catcher', version: '1.0.0', origin: site.url.replace(/\/$/, ''), join: 1 });
-  expect(await get('/health')).toEqual({ ok: true, frame: expect.any(Number), capabilities: ['input', 'clock'], sessionEpoch: 0 });
+  expect(carrier.page).toMatchObject({
+    name: 'Star Catcher',
+    version: '1.0.0',
+    origin: site.url.replace(/\/$/, ''),
+    join: 1,
+  });
+  expect(await get('/health')).toEqual({
+    ok: true,
+    frame: expect.any(Number),
+    capabilities: ['input', 'clock'],
+    sessionEpoch: 0,
+  });
   const tools = await get('/tools');
-  expect(tools.game).toMatchObject({ name: 'Star Catcher', capabilities: ['input', 'clock'], inputs: ['left', 'right'] });
-  expect(tools.toolsets.flatMap((t: any) => t.tools).filter((t: any) => t.readOnly).map((t: any) => t.name)).toEqual(['log_state', 'ping']);
+  expect(tools.game).toMatchObject({
+    name: 'Star Catcher',
+    capabilities: ['input', 'clock'],
+    inputs: ['left', 'right'],
+  });
+  expect(
+    tools.toolsets
+      .flatMap((t: any) => t.tools)
+      .filter((t: any) => t.readOnly)
+      .map((t: any) => t.name),
+  ).toEqual(['log_state', 'ping']);
   const before = await get('/state');
   expect(before).toMatchObject({ ui: { screen: 'MenuScreen' }, renderer: 'WebGL', completedCommandId: 0 });
   const started = await applied('start');
   expect(started).toMatchObject({ ui: { screen: 'GameScreen' }, sessionEpoch: 1 });
-  expect((await get('/command?cmd=fly')).known).toEqual(expect.arrayContaining(['start', 'move_to', 'close', 'input.hold', 'clock.step']));
+  expect((await get('/command?cmd=fly')).known).toEqual(
+    expect.arrayContaining(['start', 'move_to', 'close', 'input.hold', 'clock.step']),
+  );
   expect(browser.consoleErrors()).toEqual([]);
 });
 
@@ -85,10 +110,14 @@ test('real keyboard events through the browser move the basket; nothing is left 
   const start = (await applied('move_to', { x: '200' })).game.basketX;
   await browser.hold('ArrowRight');
   expect(browser.held()).toEqual(['ArrowRight']);
-  const moved = await waitFor('basket moves right', async () => {
-    const s = await get('/state');
-    return s.game.basketX >= start + 40 ? s : null;
-  }, 30_000);
+  const moved = await waitFor(
+    'basket moves right',
+    async () => {
+      const s = await get('/state');
+      return s.game.basketX >= start + 40 ? s : null;
+    },
+    30_000,
+  );
   await browser.release();
   expect(browser.held()).toEqual([]);
   expect(moved.input.held).toEqual([]); // the browser's keys are not bridge-held inputs
@@ -112,7 +141,12 @@ test('a second tab with the right key is refused while the game is joined; a wro
   try {
     await second.goto(`${site.url}index.html${carrier.fragment}`);
     await wrong.goto(`${site.url}index.html${carrier.fragment.replace(/key%3D[0-9a-f]/, 'key%3Dz')}`);
-    await waitFor('both refusals logged', () => logs.some((l) => /another page is already joined/.test(l)) && logs.some((l) => /wrong or missing key/.test(l)), 30_000);
+    await waitFor(
+      'both refusals logged',
+      () =>
+        logs.some((l) => /another page is already joined/.test(l)) && logs.some((l) => /wrong or missing key/.test(l)),
+      30_000,
+    );
     expect(carrier.page?.join).toBe(1);
     expect((await get('/health')).frame).toBeGreaterThanOrEqual(before); // still the first page
   } finally {
@@ -130,8 +164,14 @@ test('a page of another local site cannot reach the game port, with or without C
     const { commandId: a } = await get('/command?cmd=ping');
     const results = await tab.evaluate(async (port) => {
       const url = `http://127.0.0.1:${port}/command?cmd=spawn&x=5`;
-      const cors = await fetch(url).then((r) => `status ${r.status}`, (e) => `failed: ${e.message}`);
-      const noCors = await fetch(url, { mode: 'no-cors' }).then((r) => `opaque ${r.type}`, (e) => `failed: ${e.message}`);
+      const cors = await fetch(url).then(
+        (r) => `status ${r.status}`,
+        (e) => `failed: ${e.message}`,
+      );
+      const noCors = await fetch(url, { mode: 'no-cors' }).then(
+        (r) => `opaque ${r.type}`,
+        (e) => `failed: ${e.message}`,
+      );
       return { cors, noCors };
     }, carrier.port);
     expect(results.cors).toMatch(/^failed/);
@@ -173,15 +213,23 @@ test('mouse and touch reach a plain canvas page as real events', async () => {
   await browser.page.goto(`${canvasSite.url}index.html${dot.fragment}`);
   await dot.waitForJoin(30_000);
   await browser.press('mouse:left@100,80');
-  await waitFor('click moved the dot', async () => {
-    const s = await get('/state', dot.port);
-    return s.game.clicks === 1 && s.game.x === 100 && s.game.y === 80;
-  }, 30_000);
+  await waitFor(
+    'click moved the dot',
+    async () => {
+      const s = await get('/state', dot.port);
+      return s.game.clicks === 1 && s.game.x === 100 && s.game.y === 80;
+    },
+    30_000,
+  );
   await browser.press('tap@300,200');
-  await waitFor('tap moved the dot', async () => {
-    const s = await get('/state', dot.port);
-    return s.game.clicks === 2 && s.game.x === 300 && s.game.y === 200;
-  }, 30_000);
+  await waitFor(
+    'tap moved the dot',
+    async () => {
+      const s = await get('/state', dot.port);
+      return s.game.clicks === 2 && s.game.x === 300 && s.game.y === 200;
+    },
+    30_000,
+  );
   await expect(browser.hold('Ctrl+A')).rejects.toThrow(/BridgeUsageError: 'Ctrl\+A' is not an input/);
 });
 
@@ -198,12 +246,18 @@ test('real Chromium sending garbage on the page socket is closed with code 1008 
     target.wsUrl,
   );
   expect(code).toBe(1008);
-  expect(logs.join('\n')).toMatch(new RegExp(`127\\.0\\.0\\.1:${target.port}: closing the page: it sent garbage \\(text that is not JSON`));
+  expect(logs.join('\n')).toMatch(
+    new RegExp(`127\\.0\\.0\\.1:${target.port}: closing the page: it sent garbage \\(text that is not JSON`),
+  );
 });
 
 test('a page that throws at load is named in consoleErrors; a re-attached browser keeps its page; close() leaves nothing', async () => {
   await browser.page.goto('data:text/html,<script>throw new Error("boom at load")</script>');
-  await waitFor('error collected', () => browser.consoleErrors().some((e) => e.includes('uncaught Error: boom at load')), 10_000);
+  await waitFor(
+    'error collected',
+    () => browser.consoleErrors().some((e) => e.includes('uncaught Error: boom at load')),
+    10_000,
+  );
   const record = browser.record;
   await browser.disconnect();
   expect(groupExists(record.pid)).toBe(true);
@@ -216,5 +270,7 @@ test('a page that throws at load is named in consoleErrors; a re-attached browse
 
 test('no Chromium: a ChromiumMissing error with the install line', () => {
   expect(() => findChromium({ PATH: '/nonexistent' })).toThrow(/^ChromiumMissing: .*apt-get install -y chromium/);
-  expect(() => findChromium({ GAME_BRIDGE_CHROMIUM: '/no/such/chromium', PATH: process.env.PATH })).toThrow(/GAME_BRIDGE_CHROMIUM names '\/no\/such\/chromium'/);
+  expect(() => findChromium({ GAME_BRIDGE_CHROMIUM: '/no/such/chromium', PATH: process.env.PATH })).toThrow(
+    /GAME_BRIDGE_CHROMIUM names '\/no\/such\/chromium'/,
+  );
 });

@@ -24,7 +24,11 @@ async function carrier(relayTimeoutMs?: number): Promise<{ c: PageCarrier; logs:
 }
 
 /** A page: joins with `url`, says hello (unless told not to), answers each get with `answer`. */
-function fakePage(url: string, answer: (path: string, id: number, ws: WebSocket) => void = () => undefined, hello = true): Promise<WebSocket> {
+function fakePage(
+  url: string,
+  answer: (path: string, id: number, ws: WebSocket) => void = () => undefined,
+  hello = true,
+): Promise<WebSocket> {
   const ws = new WebSocket(url);
   sockets.push(ws);
   ws.on('message', (data) => {
@@ -41,7 +45,8 @@ function fakePage(url: string, answer: (path: string, id: number, ws: WebSocket)
   });
 }
 
-const reply = (ws: WebSocket, id: number, status: number, body: unknown) => ws.send(JSON.stringify({ t: 'reply', id, status, body }));
+const reply = (ws: WebSocket, id: number, status: number, body: unknown) =>
+  ws.send(JSON.stringify({ t: 'reply', id, status, body }));
 
 /** GET on the carrier's port with exact headers (fetch would not let us set Host). */
 function get(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
@@ -55,14 +60,20 @@ function get(port: number, path: string, headers: Record<string, string> = {}): 
   });
 }
 
-const closed = (ws: WebSocket) => new Promise<{ code: number; reason: string }>((r) => ws.once('close', (code, reason) => r({ code, reason: reason.toString() })));
+const closed = (ws: WebSocket) =>
+  new Promise<{ code: number; reason: string }>((r) =>
+    ws.once('close', (code, reason) => r({ code, reason: reason.toString() })),
+  );
 
 test('a joined page answers the contract paths exactly as sent; before that the port says GameOffline (503)', async () => {
   const { c, logs } = await carrier();
   expect(c.fragment).toBe(`#gamebridge=${encodeURIComponent(c.wsUrl)}`);
   expect(c.wsUrl).toMatch(new RegExp(`^ws://127\\.0\\.0\\.1:${c.port}/page\\?key=[0-9a-f]{32}$`));
   const offline = await get(c.port, '/health');
-  expect(offline).toEqual({ status: 503, body: { ok: false, error: expect.stringMatching(/^GameOffline: no page is joined/) } });
+  expect(offline).toEqual({
+    status: 503,
+    body: { ok: false, error: expect.stringMatching(/^GameOffline: no page is joined/) },
+  });
 
   const seen: string[] = [];
   await fakePage(c.wsUrl, (path, id, ws) => {
@@ -72,7 +83,9 @@ test('a joined page answers the contract paths exactly as sent; before that the 
   const info = await c.waitForJoin(5000);
   expect(info).toMatchObject({ name: 'Fake', version: '0.1', origin: null, join: 1 });
   expect(await get(c.port, '/health')).toEqual({ status: 200, body: { ok: true, frame: 7, path: '/health' } });
-  expect((await get(c.port, '/command?cmd=say&text=%26%20%C3%A9')).body.path).toBe('/command?cmd=say&text=%26%20%C3%A9');
+  expect((await get(c.port, '/command?cmd=say&text=%26%20%C3%A9')).body.path).toBe(
+    '/command?cmd=say&text=%26%20%C3%A9',
+  );
   expect((await get(c.port, '/nope')).status).toBe(404);
   expect(seen).toEqual(['/health', '/command?cmd=say&text=%26%20%C3%A9', '/nope']);
   expect(logs.join('\n')).toMatch(/page joined: Fake 0\.1/);
@@ -101,7 +114,11 @@ test('a wrong or missing key is refused (401); a second page is refused (409) wh
 test.each([
   ['text that is not JSON', 'hello there', /text that is not JSON/],
   ['a binary frame', Buffer.from([1, 2, 3]), /a binary frame/],
-  ['a first message that is not hello', JSON.stringify({ t: 'reply', id: 1, status: 200, body: {} }), /first message that is not/],
+  [
+    'a first message that is not hello',
+    JSON.stringify({ t: 'reply', id: 1, status: 200, body: {} }),
+    /first message that is not/,
+  ],
 ])('a page that sends %s is closed (1008) with a log line saying what it sent', async (_what, frame, expected) => {
   const { c, logs } = await carrier();
   const ws = await fakePage(c.wsUrl, undefined, false);
@@ -121,7 +138,14 @@ test('after hello: a reply to a request never sent, or without a status, is garb
   const ws = await fakePage(c.wsUrl, (_p, id) => (lateId = id));
   await c.waitForJoin(5000);
   const slow = await get(c.port, '/state');
-  expect(slow).toEqual({ status: 504, body: { ok: false, interrupted: true, error: expect.stringMatching(/GameOffline: the page did not answer \/state within 300 ms/) } });
+  expect(slow).toEqual({
+    status: 504,
+    body: {
+      ok: false,
+      interrupted: true,
+      error: expect.stringMatching(/GameOffline: the page did not answer \/state within 300 ms/),
+    },
+  });
   reply(ws, lateId, 200, {}); // late: ignored, the page stays
   await new Promise((r) => setTimeout(r, 100));
   expect(c.page).not.toBeNull();
@@ -201,7 +225,9 @@ test('Host, Origin and Sec-Fetch-Site: only the game itself, tools and curl may 
 
 test('a second carrier cannot take a bound port; close() frees it and ends the page', async () => {
   const { c } = await carrier();
-  await expect(startPageCarrier({ port: c.port })).rejects.toThrow(`cannot listen on 127.0.0.1:${c.port}: the port is already in use`);
+  await expect(startPageCarrier({ port: c.port })).rejects.toThrow(
+    `cannot listen on 127.0.0.1:${c.port}: the port is already in use`,
+  );
   const ws = await fakePage(c.wsUrl);
   await c.waitForJoin(5000);
   const end = closed(ws);
@@ -225,7 +251,9 @@ test('through the game client: a page gone with a command is CallInterrupted, an
   try {
     const e = await client.command('drop', { x: 3 }).catch((x: unknown) => x);
     expect(e).toMatchObject({ kind: 'CallInterrupted' });
-    expect(String((e as Error).message)).toMatch(/page went away while the command was in flight.*may or may not have been applied/);
+    expect(String((e as Error).message)).toMatch(
+      /page went away while the command was in flight.*may or may not have been applied/,
+    );
     await fakePage(c.wsUrl, (path, id, ws) => {
       seen.push(path);
       reply(ws, id, 200, { ok: true, frame: 1 });

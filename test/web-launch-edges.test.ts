@@ -26,13 +26,19 @@ afterAll(async () => {
 });
 
 /** A project folder with this `launch` (plus a port range of its own), and a client started in it. */
-async function project(launch: Record<string, unknown>, env: Record<string, string> = {}): Promise<{ h: McpHandle; dir: string; home: string }> {
+async function project(
+  launch: Record<string, unknown>,
+  env: Record<string, string> = {},
+): Promise<{ h: McpHandle; dir: string; home: string }> {
   const home = tempHome('gb-webedge-');
   homes.push(home);
   const dir = join(home, 'project');
   mkdirSync(dir);
   const [first] = await freeRange(2);
-  writeFileSync(join(dir, 'gamebridge.json'), JSON.stringify({ name: 'Edge', launch: { portRange: `${first}-${first + 1}`, ...launch } }));
+  writeFileSync(
+    join(dir, 'gamebridge.json'),
+    JSON.stringify({ name: 'Edge', launch: { portRange: `${first}-${first + 1}`, ...launch } }),
+  );
   const h = await connect({ env: { GAME_BRIDGE_HOME: home, ...env }, cwd: dir, args: ['--no-scan'] });
   handles.push(h);
   return { h, dir, home };
@@ -40,7 +46,7 @@ async function project(launch: Record<string, unknown>, env: Record<string, stri
 
 const launch = (h: McpHandle) => call(h, 'launch_instance', {}, 120_000);
 
-test('a page served by the game\'s own command on {webPort}: launched, clicked through the browser, and stopped with its server', async () => {
+test("a page served by the game's own command on {webPort}: launched, clicked through the browser, and stopped with its server", async () => {
   const server = `${pythonExe()} -m http.server {webPort} --bind 127.0.0.1 --directory ${CANVAS_WWW}`;
   const { h, home } = await project({ web: { command: server, url: 'http://127.0.0.1:{webPort}/index.html' } });
   const r = await launch(h);
@@ -62,20 +68,29 @@ test('a page served by the game\'s own command on {webPort}: launched, clicked t
 test('a page that throws at load and never joins: the launch fails naming the console error, and nothing is left', async () => {
   const { h, dir } = await project({ readyTimeoutMs: 30000, web: { static: 'www' } }).then(async (p) => p);
   mkdirSync(join(dir, 'www'));
-  writeFileSync(join(dir, 'www', 'index.html'), '<!doctype html><title>Broken</title><script>throw new Error("boom at load: no game here")</script>');
+  writeFileSync(
+    join(dir, 'www', 'index.html'),
+    '<!doctype html><title>Broken</title><script>throw new Error("boom at load: no game here")</script>',
+  );
   const r = await launch(h);
   expect(r.isError).toBe(true);
-  expect(r.text).toMatch(/^BridgeUsageError: Launch failed on port \d+: the page did not join the bridge within the declaration's readyTimeoutMs/);
+  expect(r.text).toMatch(
+    /^BridgeUsageError: Launch failed on port \d+: the page did not join the bridge within the declaration's readyTimeoutMs/,
+  );
   expect(r.text).toMatch(/uncaught Error: boom at load: no game here/);
   expect(r.json.pid).toEqual(expect.any(Number));
   expect(await groupGone(r.json.pid, 5000)).toBe(true);
   expect((await call(h, 'list_instances')).json.live).toEqual([]);
 });
 
-test("a server command that exits: the launch fails with its exit code and its last output", async () => {
-  const { h } = await project({ web: { command: 'echo "no such bundler" >&2; exit 3', url: 'http://127.0.0.1:{webPort}/' } });
+test('a server command that exits: the launch fails with its exit code and its last output', async () => {
+  const { h } = await project({
+    web: { command: 'echo "no such bundler" >&2; exit 3', url: 'http://127.0.0.1:{webPort}/' },
+  });
   const r = await launch(h);
-  expect(r.text).toMatch(/^BridgeUsageError: Launch failed on port \d+: the page's server did not answer http:\/\/127\.0\.0\.1:\d+\/: its command exited with code 3/);
+  expect(r.text).toMatch(
+    /^BridgeUsageError: Launch failed on port \d+: the page's server did not answer http:\/\/127\.0\.0\.1:\d+\/: its command exited with code 3/,
+  );
   expect(r.text).toMatch(/no such bundler/);
 });
 

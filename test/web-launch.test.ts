@@ -29,7 +29,13 @@ beforeAll(async () => {
   project = join(home, 'project');
   mkdirSync(project);
   const [first] = await freeRange(3);
-  writeFileSync(join(project, 'gamebridge.json'), JSON.stringify({ name: 'Star Catcher', launch: { portRange: `${first}-${first + 2}`, readyTimeoutMs: 90_000, web: { static: PHASER_WWW } } }));
+  writeFileSync(
+    join(project, 'gamebridge.json'),
+    JSON.stringify({
+      name: 'Star Catcher',
+      launch: { portRange: `${first}-${first + 2}`, readyTimeoutMs: 90_000, web: { static: PHASER_WWW } },
+    }),
+  );
   h = await connect({ env: { GAME_BRIDGE_HOME: home }, cwd: project, args: ['--no-scan', '--timeout', '10000'] });
 });
 
@@ -45,20 +51,36 @@ const state = async (path: string) => (await gameCall(h, port, 'get_state', { pa
 
 test('launch_instance opens the Phaser page in Chromium and returns once it joined and answers /health', async () => {
   const progress: string[] = [];
-  const res = (await h.client.callTool({ name: 'launch_instance', arguments: {} }, undefined, { timeout: 120_000, onprogress: (p) => void progress.push(String(p.message)) })) as any;
+  const res = (await h.client.callTool({ name: 'launch_instance', arguments: {} }, undefined, {
+    timeout: 120_000,
+    onprogress: (p) => void progress.push(String(p.message)),
+  })) as any;
   expect(res.isError).toBeFalsy();
   const inst = res.structuredContent;
   port = inst.port;
-  expect(inst).toMatchObject({ name: 'Star Catcher', version: '1.0.0', pid: expect.any(Number), readyInMs: expect.any(Number) });
+  expect(inst).toMatchObject({
+    name: 'Star Catcher',
+    version: '1.0.0',
+    pid: expect.any(Number),
+    readyInMs: expect.any(Number),
+  });
   record = launched().find((i) => i.port === port).web;
-  expect(record).toMatchObject({ key: expect.any(String), headless: true, browser: { pid: inst.pid, cdpEndpoint: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) } });
+  expect(record).toMatchObject({
+    key: expect.any(String),
+    headless: true,
+    browser: { pid: inst.pid, cdpEndpoint: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) },
+  });
   expect(alive(inst.pid)).toBe(true);
   expect(progress.some((m) => /Chromium|the page/.test(m))).toBe(true);
   // The relayed port is a game like any other, to curl too.
   const health = await (await fetch(`http://127.0.0.1:${port}/health`)).json();
   expect(health).toMatchObject({ ok: true, capabilities: ['input', 'clock'] });
   const list = await call(h, 'list_instances');
-  expect(list.json.live.find((l: any) => l.port === port)).toMatchObject({ game: 'Star Catcher', launchedByThisBridge: true, owner: 'you' });
+  expect(list.json.live.find((l: any) => l.port === port)).toMatchObject({
+    game: 'Star Catcher',
+    launchedByThisBridge: true,
+    owner: 'you',
+  });
   const log = await call(h, 'instance_log', { port });
   expect(log.json.lines.join('\n')).toMatch(/page joined: Star Catcher 1\.0\.0/);
 });
@@ -79,10 +101,16 @@ test('driven with manifest tools and passthrough; wait_for sees the state change
   expect(caught.json).toMatchObject({ matched: true, value: expect.any(Number) });
 });
 
-test('screenshot is the browser\'s: a 1280×720 PNG of the page, not blank, with the frame it was taken at', async () => {
+test("screenshot is the browser's: a 1280×720 PNG of the page, not blank, with the frame it was taken at", async () => {
   const shot = await gameCall(h, port, 'screenshot');
   expect(shot.isError).toBe(false);
-  expect(shot.json).toMatchObject({ source: 'browser', mimeType: 'image/png', width: 1280, height: 720, frame: expect.any(Number) });
+  expect(shot.json).toMatchObject({
+    source: 'browser',
+    mimeType: 'image/png',
+    width: 1280,
+    height: 720,
+    frame: expect.any(Number),
+  });
   const image = (shot.res as any).content.find((c: any) => c.type === 'image');
   const png = Buffer.from(image.data, 'base64');
   const decoded = decodePng(png);
@@ -97,7 +125,9 @@ test('key input through the browser moves the basket, owned by this session; a d
   const held = await gameCall(h, port, 'hold', { input: 'ArrowLeft', ms: 20_000 });
   expect(held.json).toMatchObject({ via: 'browser', input: 'ArrowLeft', held: ['ArrowLeft'] });
   const list = await call(h, 'list_instances');
-  expect(list.json.live.find((l: any) => l.port === port).held).toEqual(expect.arrayContaining([expect.objectContaining({ input: 'ArrowLeft', owner: 'you', via: 'browser' })]));
+  expect(list.json.live.find((l: any) => l.port === port).held).toEqual(
+    expect.arrayContaining([expect.objectContaining({ input: 'ArrowLeft', owner: 'you', via: 'browser' })]),
+  );
   await gameCall(h, port, 'wait_for', { path: 'game.basketX', lt: 300, timeoutMs: 10_000 });
   const released = await gameCall(h, port, 'release', { input: 'ArrowLeft' });
   expect(released.json).toMatchObject({ via: 'browser', inputs: ['ArrowLeft'] });
@@ -121,7 +151,9 @@ test('key input through the browser moves the basket, owned by this session; a d
   expect(key.json).toMatchObject({ via: 'browser', game: { basketX: 416 } });
   await gameCall(h, port, 'resume');
   const bad = await gameCall(h, port, 'press', { input: 'left arrow' });
-  expect(bad.text).toMatch(/^BridgeUsageError: 'left arrow' is neither an input the game declares \(left, right\) nor one the browser can send/);
+  expect(bad.text).toMatch(
+    /^BridgeUsageError: 'left arrow' is neither an input the game declares \(left, right\) nor one the browser can send/,
+  );
 });
 
 test('a reload of the page is a restart: a wait in flight fails saying so', async () => {
@@ -129,7 +161,10 @@ test('a reload of the page is a restart: a wait in flight fails saying so', asyn
   await new Promise((r) => setTimeout(r, 500));
   const cdp = await chromium.connectOverCDP(record.browser.cdpEndpoint);
   try {
-    const page = cdp.contexts()[0].pages().find((p) => p.url().includes('gamebridge='))!;
+    const page = cdp
+      .contexts()[0]
+      .pages()
+      .find((p) => p.url().includes('gamebridge='))!;
     await page.reload({ waitUntil: 'commit' });
   } finally {
     await cdp.close(); // only the connection: the browser is the daemon's
@@ -144,16 +179,25 @@ test('after the daemon is killed with -9, the next one takes the page back: same
   await gameCall(h, port, 'start');
   // A key held when the daemon dies stays down in Chromium (no lease there): the successor lets go of it.
   await gameCall(h, port, 'hold', { input: 'ArrowLeft', ms: 600_000 });
-  await waitFor('the held key recorded', () => launched().find((i) => i.port === port).web.held?.includes('ArrowLeft'));
+  await waitFor('the held key recorded', () =>
+    launched()
+      .find((i) => i.port === port)
+      .web.held?.includes('ArrowLeft'),
+  );
   const frameBefore = (await gameCall(h, port, 'health')).json.frame as number;
   const daemon = JSON.parse(readFileSync(join(home, 'daemon', 'daemon.json'), 'utf8')).pid as number;
   process.kill(daemon, 'SIGKILL');
   await waitGone(daemon);
   // The proxy starts a new daemon, which re-adopts the web instance; the page's kit rejoins the new carrier.
-  const after = await waitFor('the page back', async () => {
-    const r = await gameCall(h, port, 'health');
-    return r.isError ? null : r.json;
-  }, 60_000, 250);
+  const after = await waitFor(
+    'the page back',
+    async () => {
+      const r = await gameCall(h, port, 'health');
+      return r.isError ? null : r.json;
+    },
+    60_000,
+    250,
+  );
   expect(after.frame).toBeGreaterThan(frameBefore); // the same page (a reload would restart the frame)
   expect(alive(record.browser.pid)).toBe(true);
   const list = await call(h, 'list_instances');

@@ -19,13 +19,19 @@ interface Loaded {
 const loaded = new Map<string, Loaded>();
 
 function isComposite(c: unknown): c is Composite {
-  return !!c && typeof c === 'object' && typeof (c as Composite).name === 'string' && typeof (c as Composite).run === 'function';
+  return (
+    !!c &&
+    typeof c === 'object' &&
+    typeof (c as Composite).name === 'string' &&
+    typeof (c as Composite).run === 'function'
+  );
 }
 
 export async function loadCompositesModule(file: string): Promise<Composite[]> {
   // Checked at every load, not only when gamebridge.json was read: the file may have changed hands.
   const refused = distrustFile(file);
-  if (refused) throw new Error(`not loaded: ${refused.path === file ? 'it' : refused.path} ${refused.why.replace(/^it /, '')}`);
+  if (refused)
+    throw new Error(`not loaded: ${refused.path === file ? 'it' : refused.path} ${refused.why.replace(/^it /, '')}`);
   const mtimeMs = statSync(file).mtimeMs;
   const hit = loaded.get(file);
   if (hit && hit.mtimeMs === mtimeMs) return hit.composites;
@@ -43,7 +49,10 @@ export interface ProjectComposites {
 }
 
 /** The composites lookup for one session: its gamebridge.json's module, if any. */
-export function projectComposites(config: SessionConfig, log: (line: string) => void = (l) => process.stderr.write(l + '\n')): ProjectComposites {
+export function projectComposites(
+  config: SessionConfig,
+  log: (line: string) => void = (l) => process.stderr.write(l + '\n'),
+): ProjectComposites {
   let problem: string | undefined;
   let explained = '';
   // The declaration lookup walks directories: re-done at most once a second, not per call.

@@ -14,7 +14,12 @@ export const COMPOSITES_TOOLSET = 'composites';
 export function compositeAsTool(c: Composite): GameTool {
   const args = (c.args ?? []).map((a): ToolArg => {
     const d = defaultText(a.default);
-    const arg: ToolArg = { name: a.name, type: a.type ?? 'any', description: a.description ?? '', required: a.required === true };
+    const arg: ToolArg = {
+      name: a.name,
+      type: a.type ?? 'any',
+      description: a.description ?? '',
+      required: a.required === true,
+    };
     return d === undefined ? arg : { ...arg, default: d };
   });
   return { name: c.name, description: c.description, args, readOnly: c.readOnly === true, toolset: COMPOSITES_TOOLSET };
@@ -31,11 +36,16 @@ export interface CompositeDeps {
   signal: AbortSignal;
 }
 
-export async function runComposite(c: Composite, args: Record<string, unknown>, deps: CompositeDeps): Promise<Record<string, unknown>> {
+export async function runComposite(
+  c: Composite,
+  args: Record<string, unknown>,
+  deps: CompositeDeps,
+): Promise<Record<string, unknown>> {
   const withDefaults: Record<string, unknown> = { ...args };
   for (const a of c.args ?? []) {
     if (withDefaults[a.name] === undefined && a.default !== undefined) withDefaults[a.name] = a.default;
-    if (a.required && withDefaults[a.name] === undefined) throw usageError(`Composite '${c.name}' needs argument '${a.name}'.`);
+    if (a.required && withDefaults[a.name] === undefined)
+      throw usageError(`Composite '${c.name}' needs argument '${a.name}'.`);
   }
   const ctx: CompositeContext = {
     port: deps.port,
@@ -43,7 +53,12 @@ export async function runComposite(c: Composite, args: Record<string, unknown>, 
     state: () => deps.client.state(),
     health: () => deps.client.health(),
     command: (cmd, a = {}) => deps.client.command(cmd, a),
-    commandAndSync: (cmd, a = {}) => commandAndSync(deps.client, cmd, a, { timeoutMs: deps.timeoutMs, generation: deps.generation, signal: deps.signal }),
+    commandAndSync: (cmd, a = {}) =>
+      commandAndSync(deps.client, cmd, a, {
+        timeoutMs: deps.timeoutMs,
+        generation: deps.generation,
+        signal: deps.signal,
+      }),
     call: (tool, a = {}) => deps.call(tool, a),
     manifest: deps.manifest,
     summarise,
@@ -55,7 +70,11 @@ export async function runComposite(c: Composite, args: Record<string, unknown>, 
   } catch (e) {
     // A composite that throws is a tool error with its message, never a dead session.
     if (isBridgeError(e)) throw e;
-    throw usageError(`Composite '${c.name}' failed: ${e instanceof Error ? e.message : String(e)}. Fix the composite module, or call the game's tools directly.`, {}, e);
+    throw usageError(
+      `Composite '${c.name}' failed: ${e instanceof Error ? e.message : String(e)}. Fix the composite module, or call the game's tools directly.`,
+      {},
+      e,
+    );
   }
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     const v = value as Record<string, unknown>;

@@ -25,8 +25,10 @@ export async function toolsets(host: DashboardHost, res: ServerResponse, port: n
   const out: ToolsetView[] = [];
   for (const toolset of names) {
     const d = await host.call('describe_toolset', { port, toolset }, false);
-    const ts = d.structuredContent as { toolset?: string; description?: string; tools?: ToolsetView['tools'] } | undefined;
-    if (!d.isError && ts) out.push({ name: ts.toolset ?? toolset, description: ts.description ?? '', tools: ts.tools ?? [] });
+    const ts = d.structuredContent as
+      { toolset?: string; description?: string; tools?: ToolsetView['tools'] } | undefined;
+    if (!d.isError && ts)
+      out.push({ name: ts.toolset ?? toolset, description: ts.description ?? '', tools: ts.tools ?? [] });
   }
   sendJson(res, 200, { port, game: listed.game ?? null, toolsets: out });
 }
@@ -38,7 +40,9 @@ export async function screenshot(host: DashboardHost, res: ServerResponse, port:
     const web = host.state.launcher.webGame(port);
     const png = web ? await web.screenshot() : await host.state.client(port, 3000).screenshot();
     if (!png) return sendJson(res, 404, { error: 'this game serves no /screenshot' });
-    res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length, 'cache-control': 'no-store' }).end(png);
+    res
+      .writeHead(200, { 'content-type': 'image/png', 'content-length': png.length, 'cache-control': 'no-store' })
+      .end(png);
   } catch (e) {
     sendJson(res, 502, { error: (e as { text?: string }).text ?? String(e) });
   }
@@ -46,7 +50,8 @@ export async function screenshot(host: DashboardHost, res: ServerResponse, port:
 
 /** POST /dashboard/api/call {port, name, arguments} → call_tool's answer, shown in the feed. */
 export async function formCall(host: DashboardHost, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (!/^application\/json\b/.test(req.headers['content-type'] ?? '')) return sendJson(res, 415, { error: 'send JSON' });
+  if (!/^application\/json\b/.test(req.headers['content-type'] ?? ''))
+    return sendJson(res, 415, { error: 'send JSON' });
   let body: { port?: unknown; name?: unknown; arguments?: unknown };
   try {
     body = JSON.parse(await readBody(req));
@@ -56,7 +61,12 @@ export async function formCall(host: DashboardHost, req: IncomingMessage, res: S
   const args = body.arguments && typeof body.arguments === 'object' ? body.arguments : {};
   const result = await host.call('call_tool', { port: body.port, name: body.name, arguments: args }, true);
   const images = result.content.flatMap((c) => (c.type === 'image' ? [`data:${c.mimeType};base64,${c.data}`] : []));
-  sendJson(res, 200, { isError: result.isError === true, text: text(result), json: result.structuredContent ?? null, images });
+  sendJson(res, 200, {
+    isError: result.isError === true,
+    text: text(result),
+    json: result.structuredContent ?? null,
+    images,
+  });
 }
 
 function text(result: { content: Array<{ type: string; text?: string }> }): string {

@@ -18,7 +18,8 @@ export interface EndedGame {
 function howOf(rec: ExitRecord): string {
   if (rec.signal) return `killed by signal ${rec.signal}`;
   if (rec.exitCode !== null) return `exited with code ${rec.exitCode}`;
-  if (rec.wrapper) return `exited (status unknown; its launch wrapper reported ${rec.wrapper.signal ? `signal ${rec.wrapper.signal}` : `code ${rec.wrapper.exitCode}`})`;
+  if (rec.wrapper)
+    return `exited (status unknown; its launch wrapper reported ${rec.wrapper.signal ? `signal ${rec.wrapper.signal}` : `code ${rec.wrapper.exitCode}`})`;
   return rec.exitedAt ? 'exited (exit status unknown)' : 'exited while no daemon watched it';
 }
 
@@ -31,7 +32,9 @@ function fromRecord(rec: ExitRecord): EndedGame {
     code: exitCode,
     signal,
     ranMs: uptimeMs,
-    ...(lastCommand ? { lastCommand: `${lastCommand.id !== undefined ? `#${lastCommand.id} ` : ''}'${lastCommand.command}'` } : {}),
+    ...(lastCommand
+      ? { lastCommand: `${lastCommand.id !== undefined ? `#${lastCommand.id} ` : ''}'${lastCommand.command}'` }
+      : {}),
   };
   return { inst: { ...inst, readyInMs: 0 }, exit: view };
 }
@@ -65,7 +68,16 @@ export class EndedGames {
     const at = new Date().toISOString();
     const started = Date.parse(inst.startedAt);
     this.stopped.delete(port);
-    this.stopped.set(port, { inst, exit: { at, how: 'stopped by the bridge', code: null, signal: null, ranMs: Number.isFinite(started) ? Date.parse(at) - started : null } });
+    this.stopped.set(port, {
+      inst,
+      exit: {
+        at,
+        how: 'stopped by the bridge',
+        code: null,
+        signal: null,
+        ranMs: Number.isFinite(started) ? Date.parse(at) - started : null,
+      },
+    });
     while (this.stopped.size > MAX_STOPPED) this.stopped.delete(this.stopped.keys().next().value as number);
   }
 }

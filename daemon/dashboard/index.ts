@@ -59,11 +59,15 @@ export function createDashboard(host: DashboardHost): Dashboard {
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const port = Number(url.searchParams.get('port'));
     if (req.method === 'GET' && path === '/dashboard') return sendAsset(res, 'index.html');
-    if (req.method === 'GET' && ASSETS.has(path.slice('/dashboard/'.length))) return sendAsset(res, path.slice('/dashboard/'.length));
+    if (req.method === 'GET' && ASSETS.has(path.slice('/dashboard/'.length)))
+      return sendAsset(res, path.slice('/dashboard/'.length));
     if (req.method === 'GET' && path === '/dashboard/events') return stream.open(req, res);
-    if (req.method === 'GET' && path.startsWith('/dashboard/api/calls/')) return callRecord(host, res, Number(path.slice('/dashboard/api/calls/'.length)));
-    if (req.method === 'GET' && path === '/dashboard/api/toolsets' && Number.isInteger(port)) return toolsets(host, res, port);
-    if (req.method === 'GET' && path === '/dashboard/api/screenshot' && Number.isInteger(port)) return screenshot(host, res, port);
+    if (req.method === 'GET' && path.startsWith('/dashboard/api/calls/'))
+      return callRecord(host, res, Number(path.slice('/dashboard/api/calls/'.length)));
+    if (req.method === 'GET' && path === '/dashboard/api/toolsets' && Number.isInteger(port))
+      return toolsets(host, res, port);
+    if (req.method === 'GET' && path === '/dashboard/api/screenshot' && Number.isInteger(port))
+      return screenshot(host, res, port);
     if (req.method === 'POST' && path === '/dashboard/api/call') return formCall(host, req, res);
     sendJson(res, 404, { error: `no dashboard route ${req.method} ${path}` });
   };
@@ -79,11 +83,29 @@ export function createDashboard(host: DashboardHost): Dashboard {
       const key = url.searchParams.get('key');
       if (req.method === 'GET' && url.pathname === '/dashboard' && key !== null) {
         const cookie = access.redeem(key);
-        if (cookie) return void res.writeHead(303, { location: '/dashboard', 'set-cookie': access.setCookieHeader(cookie), 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).end();
-        if (access.hasCookie(req)) return void res.writeHead(303, { location: '/dashboard', 'cache-control': 'no-store' }).end();
-        return sendText(res, 403, 'Forbidden: this dashboard key was already used or has expired. Run `game-bridge-mcp dashboard` for a new one.');
+        if (cookie)
+          return void res
+            .writeHead(303, {
+              location: '/dashboard',
+              'set-cookie': access.setCookieHeader(cookie),
+              'cache-control': 'no-store',
+              'referrer-policy': 'no-referrer',
+            })
+            .end();
+        if (access.hasCookie(req))
+          return void res.writeHead(303, { location: '/dashboard', 'cache-control': 'no-store' }).end();
+        return sendText(
+          res,
+          403,
+          'Forbidden: this dashboard key was already used or has expired. Run `game-bridge-mcp dashboard` for a new one.',
+        );
       }
-      if (!access.hasCookie(req)) return sendText(res, 401, 'Unauthorized: open the URL that `game-bridge-mcp dashboard` prints (its key logs this browser in).');
+      if (!access.hasCookie(req))
+        return sendText(
+          res,
+          401,
+          'Unauthorized: open the URL that `game-bridge-mcp dashboard` prints (its key logs this browser in).',
+        );
       route(req, res, url).catch((e) => {
         host.log(`dashboard: ${req.method} ${url.pathname} failed: ${String(e)}`);
         if (!res.headersSent) sendJson(res, 500, { error: String(e) });

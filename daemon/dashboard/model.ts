@@ -120,7 +120,10 @@ export class DashboardModel {
       const h = await this.host.state.client(port, HEALTH_TIMEOUT_MS).health(HEALTH_TIMEOUT_MS);
       const frame = typeof h.frame === 'number' ? h.frame : NaN;
       const prev = this.frames.get(port);
-      const fps = prev && Number.isFinite(frame) && frame >= prev.frame && now > prev.t ? ((frame - prev.frame) * 1000) / (now - prev.t) : null;
+      const fps =
+        prev && Number.isFinite(frame) && frame >= prev.frame && now > prev.t
+          ? ((frame - prev.frame) * 1000) / (now - prev.t)
+          : null;
       const caps = Array.isArray(h.capabilities) ? h.capabilities.map(String) : [];
       this.frames.set(port, { frame, t: now, fps: fps === null ? null : Math.round(fps * 10) / 10, caps });
     } catch {
@@ -145,12 +148,19 @@ export class DashboardModel {
     const byPort = new Map((this.discovered?.live ?? []).map((l) => [l.port, l]));
     // A port known only from the feed is shown while a game answers on it.
     const known = ports.filter((p) => this.frames.has(p) || state.launcher.get(p) || byPort.has(p));
-    const instances: InstanceView[] = known.map((port) => this.instance(port, state.launcher.get(port), byPort.get(port)));
+    const instances: InstanceView[] = known.map((port) =>
+      this.instance(port, state.launcher.get(port), byPort.get(port)),
+    );
     const shown = new Set(known);
     for (const s of this.discovered?.stale ?? []) {
       if (shown.has(s.port)) continue;
       shown.add(s.port);
-      instances.push({ ...blank(s.port), status: 'stale', pid: s.pid, detail: s.detail ?? `registry entry ${s.file}: nothing answers on the port` });
+      instances.push({
+        ...blank(s.port),
+        status: 'stale',
+        pid: s.pid,
+        detail: s.detail ?? `registry entry ${s.file}: nothing answers on the port`,
+      });
     }
     for (const e of this.exits.list()) {
       if (shown.has(e.inst.port)) continue;
@@ -183,7 +193,15 @@ export class DashboardModel {
 
   private launchedFacts(inst: LaunchedInstance): InstanceView {
     const owner = inst.owner && this.host.state.sessions.has(inst.owner) ? inst.owner : null;
-    return { ...blank(inst.port), name: inst.name, version: inst.version, pid: inst.pid, owner, launched: true, startedAt: inst.startedAt };
+    return {
+      ...blank(inst.port),
+      name: inst.name,
+      version: inst.version,
+      pid: inst.pid,
+      owner,
+      launched: true,
+      startedAt: inst.startedAt,
+    };
   }
 
   private logTail(port: number): string[] | null {
@@ -213,8 +231,23 @@ export class DashboardModel {
 
 function blank(port: number): InstanceView {
   return {
-    port, status: 'live', name: null, version: null, pid: null, owner: null, launched: false, startedAt: null, fps: null, frame: null,
-    screen: null, toolsets: [], discovery: null, held: null, exit: null, log: null, detail: null,
+    port,
+    status: 'live',
+    name: null,
+    version: null,
+    pid: null,
+    owner: null,
+    launched: false,
+    startedAt: null,
+    fps: null,
+    frame: null,
+    screen: null,
+    toolsets: [],
+    discovery: null,
+    held: null,
+    exit: null,
+    log: null,
+    detail: null,
   };
 }
 

@@ -13,14 +13,37 @@ export const SECURITY_HEADERS = {
 } as const;
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+  res
+    .writeHead(status, {
+      ...SECURITY_HEADERS,
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+    })
+    .end(JSON.stringify(body));
 }
 
-export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers }).end(text + '\n');
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
+  res
+    .writeHead(status, {
+      ...SECURITY_HEADERS,
+      'content-type': 'text/plain; charset=utf-8',
+      'cache-control': 'no-store',
+      ...headers,
+    })
+    .end(text + '\n');
 }
 
-const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', html: 'text/html; charset=utf-8', svg: 'image/svg+xml' };
+const TYPES: Record<string, string> = {
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  svg: 'image/svg+xml',
+};
 const assets = new Map<string, Buffer>();
 
 /** The page's built files (dist/dashboard/), read once. */
@@ -35,5 +58,12 @@ export function sendAsset(res: ServerResponse, name: string): void {
     assets.set(name, body);
   }
   const type = TYPES[name.slice(name.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
-  res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': type, 'content-length': body.length, 'cache-control': 'no-cache' }).end(body);
+  res
+    .writeHead(200, {
+      ...SECURITY_HEADERS,
+      'content-type': type,
+      'content-length': body.length,
+      'cache-control': 'no-cache',
+    })
+    .end(body);
 }

@@ -76,10 +76,11 @@ export interface ListOptions {
   ownerLabel?: (owner: string) => string;
 }
 
-
 /** Of several entries naming one port, the one most likely to be the process answering. */
 function bestEntry(entries: RegistryEntry[]): RegistryEntry {
-  return [...entries].sort((a, b) => Number(pidAlive(b.pid)) - Number(pidAlive(a.pid)) || (b.started ?? '').localeCompare(a.started ?? ''))[0];
+  return [...entries].sort(
+    (a, b) => Number(pidAlive(b.pid)) - Number(pidAlive(a.pid)) || (b.started ?? '').localeCompare(a.started ?? ''),
+  )[0];
 }
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : null);
@@ -109,12 +110,16 @@ export async function listInstances(opts: ListOptions): Promise<ListResult> {
     if (probe.kind === 'notAGame') {
       result.notAGame.push({ port: probe.port, detail: probe.detail });
       // something else holds the port: the entry is not an instance, but the port is not dead, so never prune
-      for (const e of entries) staleWork.push(reportStale(result, e, `port ${probe.port} answers, but not as a game: ${probe.detail}`, false));
+      for (const e of entries)
+        staleWork.push(reportStale(result, e, `port ${probe.port} answers, but not as a game: ${probe.detail}`, false));
       continue;
     }
     const entry = entries.length ? bestEntry(entries) : undefined;
     for (const e of entries) {
-      if (e !== entry && !pidAlive(e.pid)) staleWork.push(reportStale(result, e, `process ${e.pid} is gone; another process answers on port ${probe.port}`, false));
+      if (e !== entry && !pidAlive(e.pid))
+        staleWork.push(
+          reportStale(result, e, `process ${e.pid} is gone; another process answers on port ${probe.port}`, false),
+        );
     }
     const discovery = entry ? (scanned.has(probe.port) ? 'both' : 'registry') : 'scan';
     liveWork.push(describeLive(opts, probe, discovery, entry));
@@ -130,28 +135,41 @@ export async function listInstances(opts: ListOptions): Promise<ListResult> {
   return result;
 }
 
-async function reportStale(result: ListResult, e: RegistryEntry, detail: string | undefined, prune: boolean): Promise<void> {
+async function reportStale(
+  result: ListResult,
+  e: RegistryEntry,
+  detail: string | undefined,
+  prune: boolean,
+): Promise<void> {
   const item: StaleEntry = { port: e.port, pid: e.pid, file: e.file };
   if (detail) item.detail = detail;
   result.stale.push(item);
   if (prune) item.pruned = await pruneEntry(e.file);
 }
 
-async function describeLive(opts: ListOptions, probe: Extract<Probe, { kind: 'live' }>, discovery: LiveInstance['discovery'], entry?: RegistryEntry): Promise<LiveInstance> {
+async function describeLive(
+  opts: ListOptions,
+  probe: Extract<Probe, { kind: 'live' }>,
+  discovery: LiveInstance['discovery'],
+  entry?: RegistryEntry,
+): Promise<LiveInstance> {
   const { port } = probe;
   const { cache, config } = opts;
   const frame = probe.health.frame;
-  if (typeof frame === 'number') cache.restarts.note(port, { frame, sentAt: probe.sentAt, receivedAt: probe.receivedAt });
+  if (typeof frame === 'number')
+    cache.restarts.note(port, { frame, sentAt: probe.sentAt, receivedAt: probe.receivedAt });
   if (entry) cache.restarts.notePid(port, entry.pid);
   const client = opts.clients(port);
   const warnings: string[] = [];
   const why = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
   const [state, manifest] = await Promise.all([
-    client.state(AbortSignal.timeout(Math.min(config.timeoutMs, DETAIL_TIMEOUT_CAP_MS))).catch((e: unknown): State | undefined => {
-      warnings.push(`GET /state failed: ${why(e)}`);
-      return undefined;
-    }),
+    client
+      .state(AbortSignal.timeout(Math.min(config.timeoutMs, DETAIL_TIMEOUT_CAP_MS)))
+      .catch((e: unknown): State | undefined => {
+        warnings.push(`GET /state failed: ${why(e)}`);
+        return undefined;
+      }),
     cache.get(client, { manifestPath: config.manifestPath }).catch((e: unknown): Manifest | undefined => {
       warnings.push(`GET /tools failed: ${why(e)}`);
       return undefined;
@@ -159,7 +177,8 @@ async function describeLive(opts: ListOptions, probe: Extract<Probe, { kind: 'li
   ]);
 
   const launched = opts.launched?.(port);
-  const ui = state && typeof state.ui === 'object' && state.ui !== null ? (state.ui as Record<string, unknown>) : undefined;
+  const ui =
+    state && typeof state.ui === 'object' && state.ui !== null ? (state.ui as Record<string, unknown>) : undefined;
   const h = probe.health;
   const item: LiveInstance = {
     port,
@@ -186,8 +205,12 @@ async function describeLive(opts: ListOptions, probe: Extract<Probe, { kind: 'li
 }
 
 /** The inputs /state says are held, each owner shown as this session sees it. */
-function heldOf(state: State | undefined, label: (owner: string) => string = (o) => o): NonNullable<LiveInstance['held']> {
-  const input = state && typeof state.input === 'object' && state.input !== null ? (state.input as { held?: unknown }) : undefined;
+function heldOf(
+  state: State | undefined,
+  label: (owner: string) => string = (o) => o,
+): NonNullable<LiveInstance['held']> {
+  const input =
+    state && typeof state.input === 'object' && state.input !== null ? (state.input as { held?: unknown }) : undefined;
   if (!Array.isArray(input?.held)) return [];
   return input.held
     .filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null)

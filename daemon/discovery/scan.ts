@@ -31,7 +31,11 @@ export async function scanPorts(ports: number[], opts: ScanOptions = {}): Promis
   const timeoutMs = Math.min(opts.timeoutMs ?? PROBE_TIMEOUT_CAP_MS, PROBE_TIMEOUT_CAP_MS);
   const concurrency = Math.max(1, opts.concurrency ?? PROBE_CONCURRENCY);
   const out: Probe[] = new Array(ports.length);
-  await inPool(ports.map((_, i) => i), concurrency, async (i) => void (out[i] = await probePort(ports[i], timeoutMs)));
+  await inPool(
+    ports.map((_, i) => i),
+    concurrency,
+    async (i) => void (out[i] = await probePort(ports[i], timeoutMs)),
+  );
   const retry = opts.retryTimeoutMs ?? PATIENT_LOOK_MS;
   // Neither answered nor refused in time: on loopback that is a busy game or our own event loop
   // stalled past the timer (a loaded machine), so ask once more, with time to spare.

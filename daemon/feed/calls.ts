@@ -34,7 +34,8 @@ export interface CallDone {
   images: number;
 }
 
-const cut = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max)}… (${s.length - max} more characters)`);
+const cut = (s: string, max: number) =>
+  s.length <= max ? s : `${s.slice(0, max)}… (${s.length - max} more characters)`;
 
 /** Emits 'call' with a CallSummary for every recorded call. */
 export class CallFeed extends EventEmitter {

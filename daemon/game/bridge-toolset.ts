@@ -1,13 +1,26 @@
 /** The built-in `bridge` toolset as a manifest toolset: the contract-level tools every conformant game supports (docs/CONTRACT.md). */
 import { playTools } from './play-toolset.js';
-import { BRIDGE_TOOLSET, type ArgType, type BridgeToolName, type GameTool, type ToolArg, type Toolset } from './types.js';
+import {
+  BRIDGE_TOOLSET,
+  type ArgType,
+  type BridgeToolName,
+  type GameTool,
+  type ToolArg,
+  type Toolset,
+} from './types.js';
 
 const arg = (name: string, type: ArgType, description: string, required = false, def?: string): ToolArg =>
   def === undefined ? { name, type, description, required } : { name, type, description, required, default: def };
 
 /** The contract-level tools every conformant game supports (docs/CONTRACT.md). */
 export function bridgeToolset(): Toolset {
-  const t = (name: BridgeToolName, description: string, args: ToolArg[], readOnly: boolean): GameTool => ({ name, description, args, readOnly, toolset: BRIDGE_TOOLSET });
+  const t = (name: BridgeToolName, description: string, args: ToolArg[], readOnly: boolean): GameTool => ({
+    name,
+    description,
+    args,
+    readOnly,
+    toolset: BRIDGE_TOOLSET,
+  });
   return {
     name: BRIDGE_TOOLSET,
     description:
@@ -16,8 +29,14 @@ export function bridgeToolset(): Toolset {
     tools: [
       t(
         'get_state',
-        'Read the game\'s current state snapshot (GET /state). Give `path` to read one part of it; a large snapshot is cut, so prefer a path.',
-        [arg('path', 'string', "Dotted path into the snapshot, e.g. 'ui.screen' or 'game.score'; list items by index ('ui.elements.0'). Omit for the whole snapshot.")],
+        "Read the game's current state snapshot (GET /state). Give `path` to read one part of it; a large snapshot is cut, so prefer a path.",
+        [
+          arg(
+            'path',
+            'string',
+            "Dotted path into the snapshot, e.g. 'ui.screen' or 'game.score'; list items by index ('ui.elements.0'). Omit for the whole snapshot.",
+          ),
+        ],
         true,
       ),
       t(
@@ -34,7 +53,11 @@ export function bridgeToolset(): Toolset {
           arg('lte', 'number', 'Matches when the value is a number less than or equal to this.'),
           arg('contains', 'any', 'Matches when the value (a string or a list) contains this.'),
           arg('matches', 'string', 'Matches when the value, as text, matches this regular expression.'),
-          arg('timeoutMs', 'integer', "Give up after this many milliseconds. Default: the bridge's --timeout (5000 unless set)."),
+          arg(
+            'timeoutMs',
+            'integer',
+            "Give up after this many milliseconds. Default: the bridge's --timeout (5000 unless set).",
+          ),
         ],
         true,
       ),
@@ -43,13 +66,28 @@ export function bridgeToolset(): Toolset {
         'Send any command to the game by name (GET /command?cmd=...), including ones its manifest does not list, and wait until the game has applied it.',
         [
           arg('cmd', 'string', "The command's name, e.g. 'close' or 'set_seed'.", true),
-          arg('args', 'object', 'The command\'s arguments as an object, e.g. {"seed": 42}; each becomes a query parameter.'),
-          arg('sync', 'boolean', 'Wait until the game confirms it applied the command and return the state after it; false returns as soon as the command is queued.', false, 'true'),
+          arg(
+            'args',
+            'object',
+            'The command\'s arguments as an object, e.g. {"seed": 42}; each becomes a query parameter.',
+          ),
+          arg(
+            'sync',
+            'boolean',
+            'Wait until the game confirms it applied the command and return the state after it; false returns as soon as the command is queued.',
+            false,
+            'true',
+          ),
         ],
         false,
       ),
-      t('health', "Check that the game answers (GET /health): returns {ok, frame}. Cheap; changes nothing.", [], true),
-      t('screenshot', 'Capture the game window as a PNG image (GET /screenshot, an optional extension; says so when the game does not implement it).', [], true),
+      t('health', 'Check that the game answers (GET /health): returns {ok, frame}. Cheap; changes nothing.', [], true),
+      t(
+        'screenshot',
+        'Capture the game window as a PNG image (GET /screenshot, an optional extension; says so when the game does not implement it).',
+        [],
+        true,
+      ),
       ...playTools(t),
     ],
   };

@@ -35,7 +35,6 @@ interface PortState {
   settled: Map<string, Manifest>;
 }
 
-
 export class ManifestCache {
   private ports = new Map<number, PortState>();
   /** every frame reading of every port goes here (GameClient reports them) */
@@ -90,7 +89,9 @@ export class ManifestCache {
       if (isBridgeError(e) && e.kind === 'GameOffline') throw e;
       const m = fallbackManifest();
       transient.add(m);
-      m.warnings.push(`Could not read the game's manifest (GET /tools): ${isBridgeError(e) ? e.message : String(e)} Only the bridge toolset is listed; it will be fetched again next time.`);
+      m.warnings.push(
+        `Could not read the game's manifest (GET /tools): ${isBridgeError(e) ? e.message : String(e)} Only the bridge toolset is listed; it will be fetched again next time.`,
+      );
       return m;
     }
     if (raw !== null) return normaliseManifest(raw, 'game');
@@ -129,7 +130,9 @@ export async function readManifestFile(path: string, port?: number): Promise<Man
     return normaliseManifest(json, 'file');
   } catch (e) {
     const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (e as Error).message;
-    const m = fallbackManifest(`The game${where} publishes no command list and the manifest file ${path} could not be used: ${why}. Only the bridge toolset is listed.`);
+    const m = fallbackManifest(
+      `The game${where} publishes no command list and the manifest file ${path} could not be used: ${why}. Only the bridge toolset is listed.`,
+    );
     m.warnings.push(`Manifest file ${path}: ${why}.`);
     transient.add(m); // read it again next time: someone is probably fixing the file
     return m;

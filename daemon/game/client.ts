@@ -7,7 +7,14 @@
  * the contract → NotAGameSurface; a refusal → CommandRejected.
  */
 import http from 'node:http';
-import { callInterrupted, commandRejected, gameOffline, notAGameSurface, usageError, type BridgeError } from '../../shared/errors.js';
+import {
+  callInterrupted,
+  commandRejected,
+  gameOffline,
+  notAGameSurface,
+  usageError,
+  type BridgeError,
+} from '../../shared/errors.js';
 import type { FrameReading } from './restarts.js';
 
 export const HOST = '127.0.0.1';
@@ -102,7 +109,13 @@ export class GameClient {
             settled = true;
             clearTimeout(deadline);
             const receivedAt = performance.now();
-            resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks), sentAt, receivedAt });
+            resolve({
+              status: res.statusCode ?? 0,
+              contentType: String(res.headers['content-type'] ?? ''),
+              body: Buffer.concat(chunks),
+              sentAt,
+              receivedAt,
+            });
           });
           res.on('error', () => fail(notAGameSurface(this.port, `GET ${path.split('?')[0]} broke off mid-answer`)));
           res.on('aborted', () => fail(notAGameSurface(this.port, `GET ${path.split('?')[0]} broke off mid-answer`)));
@@ -124,7 +137,10 @@ export class GameClient {
               now === 'closed'
                 ? gameOffline(this.port, this.launchHint, undefined, route, 'exited')
                 : now === 'game'
-                  ? callInterrupted(`GET ${route} on port ${this.port}`, 'the connection was reset mid-request and a game answers there again: it restarted, or dropped the connection')
+                  ? callInterrupted(
+                      `GET ${route} on port ${this.port}`,
+                      'the connection was reset mid-request and a game answers there again: it restarted, or dropped the connection',
+                    )
                   : notAGameSurface(this.port, `GET ${route} closed the connection without answering`),
             ),
           );
@@ -135,7 +151,11 @@ export class GameClient {
     });
   }
 
-  private async getJson(path: string, timeoutMs?: number, signal?: AbortSignal): Promise<{ status: number; json: unknown }> {
+  private async getJson(
+    path: string,
+    timeoutMs?: number,
+    signal?: AbortSignal,
+  ): Promise<{ status: number; json: unknown }> {
     const ans = await this.get(path, timeoutMs, signal);
     const route = path.split('?')[0];
     if (ans.status === 404) return { status: 404, json: undefined };
@@ -146,10 +166,15 @@ export class GameClient {
       throw notAGameSurface(this.port, `GET ${route} returned HTTP ${ans.status} that is not JSON`);
     }
     const frame = (json as { frame?: unknown } | null)?.frame;
-    if (this.onReading && typeof frame === 'number' && Number.isFinite(frame)) this.onReading({ frame, sentAt: ans.sentAt, receivedAt: ans.receivedAt });
+    if (this.onReading && typeof frame === 'number' && Number.isFinite(frame))
+      this.onReading({ frame, sentAt: ans.sentAt, receivedAt: ans.receivedAt });
     if (ans.status === 503 && isCarrierOffline(json)) {
       // A browser game's page carrier with no page behind it (docs/CONTRACT.md, "Browser games").
-      if (json.interrupted && route === '/command') throw callInterrupted(`The command on port ${this.port}`, "the game's page went away while the command was in flight");
+      if (json.interrupted && route === '/command')
+        throw callInterrupted(
+          `The command on port ${this.port}`,
+          "the game's page went away while the command was in flight",
+        );
       throw gameOffline(this.port, this.launchHint);
     }
     if (ans.status < 200 || ans.status >= 300) {
@@ -220,7 +245,12 @@ export class GameClient {
 
 /** The page carrier's answer when no page is joined, or the page left mid-request: `{ok: false, error: "GameOffline: …", interrupted?}`. */
 function isCarrierOffline(json: unknown): json is { error: string; interrupted?: boolean } {
-  return !!json && typeof json === 'object' && typeof (json as { error?: unknown }).error === 'string' && (json as { error: string }).error.startsWith('GameOffline:');
+  return (
+    !!json &&
+    typeof json === 'object' &&
+    typeof (json as { error?: unknown }).error === 'string' &&
+    (json as { error: string }).error.startsWith('GameOffline:')
+  );
 }
 
 /** After a reset: is the port closed (or silent), answered by a game (`/health` ok) again, or by something else? */

@@ -31,18 +31,41 @@ export { BRIDGE_TOOLSET, BRIDGE_TOOL_NAMES } from './types.js';
 export { bridgeToolset } from './bridge-toolset.js';
 
 const TYPE_ALIASES: Record<string, ArgType> = {
-  string: 'string', str: 'string', text: 'string', char: 'string', enum: 'string',
-  number: 'number', float: 'number', double: 'number', real: 'number', decimal: 'number', num: 'number',
-  integer: 'integer', int: 'integer', long: 'integer', short: 'integer', int32: 'integer', int64: 'integer',
-  boolean: 'boolean', bool: 'boolean',
-  object: 'object', dict: 'object', map: 'object', table: 'object', json: 'object',
-  array: 'array', list: 'array', vector: 'array', tuple: 'array',
+  string: 'string',
+  str: 'string',
+  text: 'string',
+  char: 'string',
+  enum: 'string',
+  number: 'number',
+  float: 'number',
+  double: 'number',
+  real: 'number',
+  decimal: 'number',
+  num: 'number',
+  integer: 'integer',
+  int: 'integer',
+  long: 'integer',
+  short: 'integer',
+  int32: 'integer',
+  int64: 'integer',
+  boolean: 'boolean',
+  bool: 'boolean',
+  object: 'object',
+  dict: 'object',
+  map: 'object',
+  table: 'object',
+  json: 'object',
+  array: 'array',
+  list: 'array',
+  vector: 'array',
+  tuple: 'array',
   any: 'any',
 };
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
+const str = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 const truthy = (v: unknown) => v === true || (typeof v === 'string' && v.trim().toLowerCase() === 'true');
 
 function argType(v: unknown): ArgType {
@@ -105,15 +128,24 @@ function parseArgs(tool: Obj): ToolArg[] {
   return args;
 }
 
-function parseTool(raw: unknown, toolset: string, nameFromKey: string | undefined, warnings: string[]): GameTool | undefined {
+function parseTool(
+  raw: unknown,
+  toolset: string,
+  nameFromKey: string | undefined,
+  warnings: string[],
+): GameTool | undefined {
   const where = `toolset '${toolset}'`;
   if (!isObj(raw)) {
-    warnings.push(`Dropped a tool in ${where}${nameFromKey ? ` ('${nameFromKey}')` : ''}: it is ${raw === null ? 'null' : typeof raw}, not an object.`);
+    warnings.push(
+      `Dropped a tool in ${where}${nameFromKey ? ` ('${nameFromKey}')` : ''}: it is ${raw === null ? 'null' : typeof raw}, not an object.`,
+    );
     return undefined;
   }
   const name = raw.name ?? nameFromKey;
   if (typeof name !== 'string' || !name.trim()) {
-    warnings.push(`Dropped a tool in ${where}: it has no name${name !== undefined ? ` (name is ${JSON.stringify(name)})` : ''}.`);
+    warnings.push(
+      `Dropped a tool in ${where}: it has no name${name !== undefined ? ` (name is ${JSON.stringify(name)})` : ''}.`,
+    );
     return undefined;
   }
   try {
@@ -134,7 +166,9 @@ function parseToolset(raw: unknown, nameFromKey: string | undefined, warnings: s
   // map form may hold the tools directly: {"play": [{...}, {...}]}
   const obj: Obj | undefined = Array.isArray(raw) ? { tools: raw } : isObj(raw) ? raw : undefined;
   if (!obj) {
-    warnings.push(`Dropped toolset${nameFromKey ? ` '${nameFromKey}'` : ''}: it is ${raw === null ? 'null' : typeof raw}, not an object.`);
+    warnings.push(
+      `Dropped toolset${nameFromKey ? ` '${nameFromKey}'` : ''}: it is ${raw === null ? 'null' : typeof raw}, not an object.`,
+    );
     return undefined;
   }
   const name = obj.name ?? nameFromKey;
@@ -170,11 +204,17 @@ function parseGame(raw: unknown): Manifest['game'] {
   const game: Manifest['game'] = {};
   const name = str(raw.name);
   const version = str(raw.version);
-  const protocol = typeof raw.protocol === 'number' ? raw.protocol : typeof raw.protocol === 'string' && raw.protocol.trim() !== '' ? Number(raw.protocol) : undefined;
+  const protocol =
+    typeof raw.protocol === 'number'
+      ? raw.protocol
+      : typeof raw.protocol === 'string' && raw.protocol.trim() !== ''
+        ? Number(raw.protocol)
+        : undefined;
   if (name !== undefined) game.name = name;
   if (version !== undefined) game.version = version;
   if (protocol !== undefined && Number.isFinite(protocol)) game.protocol = protocol;
-  if (Array.isArray(raw.inputs) && raw.inputs.length) game.inputs = raw.inputs.filter((i): i is string => typeof i === 'string');
+  if (Array.isArray(raw.inputs) && raw.inputs.length)
+    game.inputs = raw.inputs.filter((i): i is string => typeof i === 'string');
   return game;
 }
 
@@ -191,16 +231,24 @@ export function normaliseManifest(raw: unknown, source: 'game' | 'file' = 'game'
   const warnings: string[] = [];
   const m: Manifest = { game: {}, toolsets: [], source, warnings };
   if (!isObj(raw)) {
-    warnings.push(`The manifest is ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}, not a JSON object; it lists no tools.`);
+    warnings.push(
+      `The manifest is ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}, not a JSON object; it lists no tools.`,
+    );
   } else {
     m.game = parseGame(raw.game);
     const passthrough = parsePassthrough(raw.passthrough);
     if (passthrough) m.passthrough = passthrough;
     let rawSets = raw.toolsets;
     if (rawSets === undefined && raw.tools !== undefined) rawSets = [{ name: 'game', tools: raw.tools }];
-    const entries: [string | undefined, unknown][] = Array.isArray(rawSets) ? rawSets.map((t) => [undefined, t]) : isObj(rawSets) ? Object.entries(rawSets) : [];
+    const entries: [string | undefined, unknown][] = Array.isArray(rawSets)
+      ? rawSets.map((t) => [undefined, t])
+      : isObj(rawSets)
+        ? Object.entries(rawSets)
+        : [];
     if (rawSets !== undefined && !Array.isArray(rawSets) && !isObj(rawSets)) {
-      warnings.push(`The manifest's toolsets are a ${rawSets === null ? 'null' : typeof rawSets}, not a list or a map; it lists no tools.`);
+      warnings.push(
+        `The manifest's toolsets are a ${rawSets === null ? 'null' : typeof rawSets}, not a list or a map; it lists no tools.`,
+      );
     }
     for (const [key, t] of entries) {
       const ts = parseToolset(t, key, warnings);
@@ -209,7 +257,8 @@ export function normaliseManifest(raw: unknown, source: 'game' | 'file' = 'game'
       if (same) {
         // two toolsets with one name (a list written twice): merge, first tool of a name wins
         for (const tool of ts.tools) {
-          if (same.tools.some((x) => x.name === tool.name)) warnings.push(`Dropped the second tool named '${tool.name}' in toolset '${ts.name}'.`);
+          if (same.tools.some((x) => x.name === tool.name))
+            warnings.push(`Dropped the second tool named '${tool.name}' in toolset '${ts.name}'.`);
           else same.tools.push(tool);
         }
         continue;
@@ -228,7 +277,9 @@ function withBridge(toolsets: Toolset[], warnings: string[]): Toolset[] {
   if (fromGame) {
     for (const tool of fromGame.tools) {
       if (bridge.tools.some((b) => b.name === tool.name)) {
-        warnings.push(`The game's tool '${tool.name}' in toolset 'bridge' is shadowed by the built-in bridge tool of that name; put it in another toolset to reach it.`);
+        warnings.push(
+          `The game's tool '${tool.name}' in toolset 'bridge' is shadowed by the built-in bridge tool of that name; put it in another toolset to reach it.`,
+        );
       } else bridge.tools.push(tool);
     }
   }
@@ -247,7 +298,11 @@ export function fallbackManifest(notice?: string): Manifest {
  * description ("Default: true."), never emitted as `default`: a strict client may reject
  * `"default": "false"` on a boolean.
  */
-export function toolInputSchema(tool: GameTool): { type: 'object'; properties: Record<string, Obj>; required?: string[] } {
+export function toolInputSchema(tool: GameTool): {
+  type: 'object';
+  properties: Record<string, Obj>;
+  required?: string[];
+} {
   const properties: Record<string, Obj> = {};
   for (const a of tool.args) {
     let description = a.description.trim();
@@ -270,7 +325,9 @@ export function toolInputSchema(tool: GameTool): { type: 'object'; properties: R
  * purpose), and the first toolset listing it wins.
  */
 export function findTool(m: Manifest, name: string, toolset?: string): GameTool | undefined {
-  const sets = toolset ? m.toolsets.filter((t) => t.name === toolset) : [...m.toolsets.filter((t) => t.name !== BRIDGE_TOOLSET), ...m.toolsets.filter((t) => t.name === BRIDGE_TOOLSET)];
+  const sets = toolset
+    ? m.toolsets.filter((t) => t.name === toolset)
+    : [...m.toolsets.filter((t) => t.name !== BRIDGE_TOOLSET), ...m.toolsets.filter((t) => t.name === BRIDGE_TOOLSET)];
   for (const ts of sets) {
     const hit = ts.tools.find((t) => t.name === name);
     if (hit) return hit;

@@ -9,11 +9,17 @@ type Make = (name: BridgeToolName, description: string, args: ToolArg[], readOnl
 const needs = (cap: string) => ` Needs the game's "${cap}" capability.`;
 
 export function playTools(t: Make): GameTool[] {
-  const input = arg('input', 'string', "The input's name as the game declares it (tools' game.inputs), e.g. 'left' or 'jump'.", true);
+  const input = arg(
+    'input',
+    'string',
+    "The input's name as the game declares it (tools' game.inputs), e.g. 'left' or 'jump'.",
+    true,
+  );
   return [
     t(
       'press',
-      'Press an input: hold it, let `frames` simulation frames pass (stepping the clock when the game is paused), release it; returns the state after.' + needs('input'),
+      'Press an input: hold it, let `frames` simulation frames pass (stepping the clock when the game is paused), release it; returns the state after.' +
+        needs('input'),
       [input, arg('frames', 'integer', 'How many simulation frames to hold it (1-600).', false, '1')],
       false,
     ),
@@ -24,8 +30,19 @@ export function playTools(t: Make): GameTool[] {
       [input, arg('ms', 'integer', 'How long to hold it, in milliseconds (1-3600000).', true)],
       false,
     ),
-    t('release', "Release an input this session holds, or everything it holds when `input` is left out. Never touches another session's inputs." + needs('input'), [{ ...input, required: false }], false),
-    t('pause', "Pause the game's simulation clock; the game keeps answering and applying commands." + needs('clock'), [], false),
+    t(
+      'release',
+      "Release an input this session holds, or everything it holds when `input` is left out. Never touches another session's inputs." +
+        needs('input'),
+      [{ ...input, required: false }],
+      false,
+    ),
+    t(
+      'pause',
+      "Pause the game's simulation clock; the game keeps answering and applying commands." + needs('clock'),
+      [],
+      false,
+    ),
     t('resume', "Let the game's simulation clock run again." + needs('clock'), [], false),
     t(
       'step',
@@ -34,7 +51,11 @@ export function playTools(t: Make): GameTool[] {
         needs('clock'),
       [
         arg('frames', 'integer', 'How many frames to simulate (1-10000); with `until`, the most it steps.', true),
-        arg('until', 'object', 'A wait_for condition, e.g. {"path": "game.x", "gte": 30} or {"path": "ui.screen", "equals": "GameOver"}.'),
+        arg(
+          'until',
+          'object',
+          'A wait_for condition, e.g. {"path": "game.x", "gte": 30} or {"path": "ui.screen", "equals": "GameOver"}.',
+        ),
       ],
       false,
     ),

@@ -15,9 +15,24 @@ export const PATIENT_LOOK_MS = 2000;
 const MAX_HEALTH_BYTES = 64 * 1024;
 
 export type Probe =
-  | { port: number; kind: 'live'; health: { ok: true; frame?: number; [k: string]: unknown }; /** performance.now() of the request and of its answer */ sentAt: number; receivedAt: number }
-  | { port: number; kind: 'notAGame'; detail: string; /** it accepted a connection but did not answer in time */ timedOut?: true }
-  | { port: number; kind: 'free'; /** decided by the timer, not by a refusal: the connect may only have been slow */ timedOut?: true };
+  | {
+      port: number;
+      kind: 'live';
+      health: { ok: true; frame?: number; [k: string]: unknown };
+      /** performance.now() of the request and of its answer */ sentAt: number;
+      receivedAt: number;
+    }
+  | {
+      port: number;
+      kind: 'notAGame';
+      detail: string;
+      /** it accepted a connection but did not answer in time */ timedOut?: true;
+    }
+  | {
+      port: number;
+      kind: 'free';
+      /** decided by the timer, not by a refusal: the connect may only have been slow */ timedOut?: true;
+    };
 
 /**
  * Probe one port. Never throws. A plain TCP connect comes first: on loopback a closed port
@@ -41,7 +56,9 @@ export function probePort(port: number, timeoutMs = QUICK_LOOK_MS): Promise<Prob
     const notAGame = (detail: string) => finish({ port, kind: 'notAGame', detail });
     // Something accepted the connection but did not answer in time: it is listening, so not free.
     const decide = () =>
-      connected ? finish({ port, kind: 'notAGame', detail: `GET /health did not answer within ${timeoutMs}ms`, timedOut: true }) : finish({ port, kind: 'free', timedOut: true });
+      connected
+        ? finish({ port, kind: 'notAGame', detail: `GET /health did not answer within ${timeoutMs}ms`, timedOut: true })
+        : finish({ port, kind: 'free', timedOut: true });
     // Decided after one more pass over I/O (setImmediate runs after the poll phase): when the event
     // loop stalled past the timer (a loaded machine), a connect or an answer that arrived meanwhile
     // is seen first, instead of a timer that is merely late calling a live game free.
@@ -53,30 +70,42 @@ export function probePort(port: number, timeoutMs = QUICK_LOOK_MS): Promise<Prob
       connected = true;
       sock.destroy();
       const sentAt = performance.now();
-      req = http.get({ host: HOST, port, path: '/health', agent: false, headers: { accept: 'application/json', connection: 'close' } }, (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          size += c.length;
-          if (size > MAX_HEALTH_BYTES) notAGame(`GET /health sent more than ${MAX_HEALTH_BYTES} bytes`);
-          else chunks.push(c);
-        });
-        res.on('error', () => notAGame('GET /health broke off mid-answer'));
-        res.on('end', () => {
-          const status = res.statusCode ?? 0;
-          if (status < 200 || status >= 300) return notAGame(`GET /health returned HTTP ${status}`);
-          let j: unknown;
-          try {
-            j = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-          } catch {
-            return notAGame(`GET /health returned HTTP ${status} that is not JSON`);
-          }
-          if (!j || typeof j !== 'object' || (j as { ok?: unknown }).ok !== true) return notAGame('GET /health did not answer {"ok": true}');
-          finish({ port, kind: 'live', health: j as { ok: true }, sentAt, receivedAt: performance.now() });
-        });
-      });
+      req = http.get(
+        {
+          host: HOST,
+          port,
+          path: '/health',
+          agent: false,
+          headers: { accept: 'application/json', connection: 'close' },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (c: Buffer) => {
+            size += c.length;
+            if (size > MAX_HEALTH_BYTES) notAGame(`GET /health sent more than ${MAX_HEALTH_BYTES} bytes`);
+            else chunks.push(c);
+          });
+          res.on('error', () => notAGame('GET /health broke off mid-answer'));
+          res.on('end', () => {
+            const status = res.statusCode ?? 0;
+            if (status < 200 || status >= 300) return notAGame(`GET /health returned HTTP ${status}`);
+            let j: unknown;
+            try {
+              j = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+            } catch {
+              return notAGame(`GET /health returned HTTP ${status} that is not JSON`);
+            }
+            if (!j || typeof j !== 'object' || (j as { ok?: unknown }).ok !== true)
+              return notAGame('GET /health did not answer {"ok": true}');
+            finish({ port, kind: 'live', health: j as { ok: true }, sentAt, receivedAt: performance.now() });
+          });
+        },
+      );
       req.on('error', (err: NodeJS.ErrnoException) =>
-        notAGame(`GET /health ${err.code?.startsWith('HPE_') ? 'got an answer that is not HTTP' : 'closed the connection without answering'}`),
+        notAGame(
+          `GET /health ${err.code?.startsWith('HPE_') ? 'got an answer that is not HTTP' : 'closed the connection without answering'}`,
+        ),
       );
     });
   });

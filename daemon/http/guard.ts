@@ -14,7 +14,11 @@ export function maxConnections(env = process.env): number {
 }
 
 /** node:http options: a request's headers within 5 s, its body within 30 s, checked every second. */
-export const LISTENER_OPTIONS: ServerOptions = { headersTimeout: 5000, requestTimeout: 30000, connectionsCheckingInterval: 1000 };
+export const LISTENER_OPTIONS: ServerOptions = {
+  headersTimeout: 5000,
+  requestTimeout: 30000,
+  connectionsCheckingInterval: 1000,
+};
 
 const WINDOW_MS = 60_000;
 

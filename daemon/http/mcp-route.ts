@@ -9,7 +9,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NodeStreamableHTTPServerTransport, toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
+import {
+  NodeStreamableHTTPServerTransport,
+  toNodeHandler,
+  type NodeMcpRequestHandler,
+} from '@modelcontextprotocol/node';
 import { createMcpHandler, isInitializeRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { EngineSession } from '../sessions/session.js';
 import { readJsonBody } from './body.js';
@@ -55,7 +59,8 @@ export class McpHttpRoute {
     let body: unknown;
     if (req.method === 'POST') {
       const read = await readJsonBody(req);
-      if (!read.ok) return void res.writeHead(read.status, { 'content-type': 'application/json' }).end(JSON.stringify(read.answer));
+      if (!read.ok)
+        return void res.writeHead(read.status, { 'content-type': 'application/json' }).end(JSON.stringify(read.answer));
       body = read.body;
     }
     const sid = req.headers['mcp-session-id'];
@@ -75,7 +80,15 @@ export class McpHttpRoute {
   private async inSession(sid: string, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const s = this.legacy.get(sid);
     if (!s) {
-      const answer = { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found: this daemon does not know that Mcp-Session-Id (it restarted, or the session ended); initialize again' } };
+      const answer = {
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32001,
+          message:
+            'Session not found: this daemon does not know that Mcp-Session-Id (it restarted, or the session ended); initialize again',
+        },
+      };
       return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     }
     s.lastSeen = Date.now();

@@ -11,7 +11,8 @@
 /** Words that make a segment more than a simple command, or whose meaning exec would change. */
 const KEYWORDS = /^(?:if|then|else|elif|fi|for|while|until|do|done|case|esac|function|select|exec|trap|!|\[\[)$/;
 /** Shell builtins (and the like) that exec cannot run as a program: a list ending in one is left as written. */
-const BUILTINS = /^(?:exit|return|wait|true|false|:|read|cd|pushd|popd|export|set|unset|shift|source|\.|eval|ulimit|umask|alias|local|break|continue|times|type|hash|getopts|command|builtin|echo|printf|test|\[)$/;
+const BUILTINS =
+  /^(?:exit|return|wait|true|false|:|read|cd|pushd|popd|export|set|unset|shift|source|\.|eval|ulimit|umask|alias|local|break|continue|times|type|hash|getopts|command|builtin|echo|printf|test|\[)$/;
 /** Leading `NAME=value` assignments stay in front of exec (`A=1 exec ./game` passes A to the game). */
 const ASSIGNMENTS = /^(\s*(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|[^\s'"]*)\s+)*)/;
 
@@ -38,7 +39,11 @@ export function listSegments(command: string): number[] | undefined {
     if (c === "'" || c === '"') quote = c;
     else if (c === '#' && (i === 0 || /\s/.test(command[i - 1]))) return undefined;
     else if ('(){}\n'.includes(c) || (c === '<' && next === '<')) return undefined;
-    else if ((c === '&' || c === '|') && (command[i - 1] === '>' || command[i - 1] === '<' || (c === '&' && next === '>'))) continue; // 2>&1, &>, >|
+    else if (
+      (c === '&' || c === '|') &&
+      (command[i - 1] === '>' || command[i - 1] === '<' || (c === '&' && next === '>'))
+    )
+      continue; // 2>&1, &>, >|
     else if ((c === '&' || c === '|') && next === c) starts.push(++i + 1);
     else if (c === '&' || c === '|') return undefined;
     else if (c === ';') {

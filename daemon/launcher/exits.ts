@@ -109,8 +109,8 @@ export function exitFacts(rec: ExitRecord): string {
       : rec.wrapper
         ? `exited (its own exit status cannot be read under the wrapper that launched it, pid ${rec.wrapper.pid}, which reported ${reported(rec.wrapper)})`
         : rec.exitedAt
-        ? 'exited (its exit status could not be read: it was re-adopted, or ran under a wrapper that outlived it)'
-        : 'exited while no bridge daemon was watching it';
+          ? 'exited (its exit status could not be read: it was re-adopted, or ran under a wrapper that outlived it)'
+          : 'exited while no bridge daemon was watching it';
   const when = rec.exitedAt ? ` at ${rec.exitedAt}` : rec.aliveAt ? ` some time after ${rec.aliveAt}` : '';
   const ran = `${rec.exitedAt ? '' : 'at least '}${seconds(rec.uptimeMs)}`;
   const last = rec.lastCommand
@@ -152,9 +152,29 @@ export function exitSummary(rec: ExitRecord): Record<string, unknown> {
 
 /** The GameExited error for a call that addressed this game. */
 export function exitedError(rec: ExitRecord): BridgeError {
-  const { port, pid, name, profile, index, exitCode, signal, wrapper, exitedAt, aliveAt, uptimeMs, lastCommand, lastLines, logFile } = rec;
+  const {
+    port,
+    pid,
+    name,
+    profile,
+    index,
+    exitCode,
+    signal,
+    wrapper,
+    exitedAt,
+    aliveAt,
+    uptimeMs,
+    lastCommand,
+    lastLines,
+    logFile,
+  } = rec;
   const facts = { port, pid, name, exitCode, signal, exitedAt, uptimeMs, lastLines, logFile };
-  const optional = { ...(profile !== undefined ? { profile, index: index ?? 0 } : {}), ...(wrapper ? { wrapper } : {}), ...(aliveAt ? { aliveAt } : {}), ...(lastCommand ? { lastCommand } : {}) };
+  const optional = {
+    ...(profile !== undefined ? { profile, index: index ?? 0 } : {}),
+    ...(wrapper ? { wrapper } : {}),
+    ...(aliveAt ? { aliveAt } : {}),
+    ...(lastCommand ? { lastCommand } : {}),
+  };
   return gameExited({ ...facts, ...optional }, exitFacts(rec));
 }
 

@@ -11,9 +11,16 @@ import type { LaunchedInstance, LaunchOptions } from './types.js';
 /** A launch of more than this many at once is refused (a typo should not fork-bomb the machine). */
 export const MAX_COUNT = 32;
 
-export async function launchMany(launcher: Launcher, opts: Omit<LaunchOptions, 'index'>, count: number): Promise<LaunchedInstance[]> {
+export async function launchMany(
+  launcher: Launcher,
+  opts: Omit<LaunchOptions, 'index'>,
+  count: number,
+): Promise<LaunchedInstance[]> {
   if (!Number.isInteger(count) || count < 1 || count > MAX_COUNT) {
-    throw usageError(`launch_instance: count must be a whole number from 1 to ${MAX_COUNT}; got ${JSON.stringify(count)}.`, { count });
+    throw usageError(
+      `launch_instance: count must be a whole number from 1 to ${MAX_COUNT}; got ${JSON.stringify(count)}.`,
+      { count },
+    );
   }
   const cancel = new AbortController();
   const onAbort = () => cancel.abort();
@@ -32,7 +39,14 @@ export async function launchMany(launcher: Launcher, opts: Omit<LaunchOptions, '
     );
     const started = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     if (!first) return started;
-    const stopped = await Promise.all(started.map((i) => launcher.stop(i.port).then((r) => `${i.port} (${r.how})`, () => `${i.port} (stop failed)`)));
+    const stopped = await Promise.all(
+      started.map((i) =>
+        launcher.stop(i.port).then(
+          (r) => `${i.port} (${r.how})`,
+          () => `${i.port} (stop failed)`,
+        ),
+      ),
+    );
     throw reapedError(first.error, first.index, count, stopped);
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);

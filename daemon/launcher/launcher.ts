@@ -19,7 +19,15 @@ import { sortForReadoption, type Readoption } from './readopt.js';
 import type { Spawned } from './spawn.js';
 import { startGame, type StartContext } from './start.js';
 import { escalate, reapGame } from './stop.js';
-import { groupOf, type LastCommand, type LaunchedInstance, type LaunchOptions, type LogTail, type StopHow, type StopResult } from './types.js';
+import {
+  groupOf,
+  type LastCommand,
+  type LaunchedInstance,
+  type LaunchOptions,
+  type LogTail,
+  type StopHow,
+  type StopResult,
+} from './types.js';
 import { watchExit, type ExitWatch } from './watch.js';
 import type { WebGame } from './web-game.js';
 import { readoptWebGame, startWebGame } from './web-start.js';
@@ -97,7 +105,9 @@ export class Launcher extends EventEmitter {
       settled: (pgid) => this.starting.delete(pgid),
     };
     // A browser game (launch.web) is its page carrier, the page's server and Chromium (web-start.ts).
-    const { inst, spawned, game }: { inst: LaunchedInstance; spawned?: Spawned; game?: WebGame } = decl.web ? await startWebGame(decl, port, opts, ctx) : await startGame(decl, port, opts, ctx);
+    const { inst, spawned, game }: { inst: LaunchedInstance; spawned?: Spawned; game?: WebGame } = decl.web
+      ? await startWebGame(decl, port, opts, ctx)
+      : await startGame(decl, port, opts, ctx);
     if (game) this.adoptWeb(port, game);
     this.enter(inst, spawned);
     this.exits.delete(port); // relaunched: the old exit's facts no longer address this port
@@ -235,7 +245,11 @@ export class Launcher extends EventEmitter {
 
   /** The last `lines` (≤ 200) lines of a launched game's log; also after it exited or was stopped. */
   log(port: number, lines = MAX_LOG_LINES): LogTail {
-    return readLog(port, this.table.get(port)?.inst.logFile ?? this.recentLogs.get(port) ?? this.exits.get(port)?.logFile, lines);
+    return readLog(
+      port,
+      this.table.get(port)?.inst.logFile ?? this.recentLogs.get(port) ?? this.exits.get(port)?.logFile,
+      lines,
+    );
   }
 
   /** Stop every launched instance (close, then tree-kill). */
@@ -244,7 +258,12 @@ export class Launcher extends EventEmitter {
     // A launch still starting is in no table and no file: stop its tree here, or it is orphaned.
     const starting = [...this.starting.keys()].map((pid) => escalate(pid).catch(() => undefined));
     const results = await Promise.all(
-      [...this.table.keys()].map((port) => this.stop(port).then((r) => ({ port, how: r.how }), () => undefined)),
+      [...this.table.keys()].map((port) =>
+        this.stop(port).then(
+          (r) => ({ port, how: r.how }),
+          () => undefined,
+        ),
+      ),
     );
     await Promise.all(starting);
     return results.filter((r): r is { port: number; how: StopHow } => !!r);
@@ -263,11 +282,21 @@ export class Launcher extends EventEmitter {
    * exit records, and record the games that died while no daemon watched. Rewrites the file.
    */
   async readopt(): Promise<Readoption> {
-    const file = this.persist ? readLaunchedFile(this.paths.launchedJson, this.paths.logsDir, { setAsideBad: true }) : { instances: [], exited: [], rejected: [], setAside: undefined };
-    if (file.setAside) this.emit('warning', `launched.json could not be read; it was kept as ${file.setAside} (games it listed are not re-adopted)`);
+    const file = this.persist
+      ? readLaunchedFile(this.paths.launchedJson, this.paths.logsDir, { setAsideBad: true })
+      : { instances: [], exited: [], rejected: [], setAside: undefined };
+    if (file.setAside)
+      this.emit(
+        'warning',
+        `launched.json could not be read; it was kept as ${file.setAside} (games it listed are not re-adopted)`,
+      );
     for (const r of file.rejected) this.emit('warning', `launched.json: ignored ${r}`);
     for (const rec of file.exited) if (!this.table.has(rec.port)) this.exits.add(rec);
-    const sorted = await sortForReadoption(file.instances.filter((i) => !i.web), (port) => this.table.has(port), this.timeoutMs);
+    const sorted = await sortForReadoption(
+      file.instances.filter((i) => !i.web),
+      (port) => this.table.has(port),
+      this.timeoutMs,
+    );
     // Browser games: a carrier on the same port and key, the page taken back over CDP (web-start.ts).
     for (const { starting, ...inst } of file.instances.filter((i) => i.web && !this.table.has(i.port))) {
       const game = await readoptWebGame({ ...inst, starting });
@@ -277,7 +306,8 @@ export class Launcher extends EventEmitter {
     for (const inst of sorted.adopted) this.enter(inst);
     for (const inst of sorted.gone) this.recentLogs.set(inst.port, inst.logFile);
     const aliveAt = file.savedAt ?? new Date().toISOString();
-    for (const inst of sorted.died) this.exits.add(exitRecord(inst, { code: null, signal: null, from: 'unknown' }, new Date(), aliveAt));
+    for (const inst of sorted.died)
+      this.exits.add(exitRecord(inst, { code: null, signal: null, from: 'unknown' }, new Date(), aliveAt));
     this.saveAll();
     return sorted;
   }

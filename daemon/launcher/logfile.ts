@@ -22,7 +22,11 @@ export function headerLine(command: string, cwd: string, port: number): string {
  * The last `lines` lines of a file (bounded read from the end). totalLines is given when the
  * whole file fit in the read. A missing file reads as empty.
  */
-export function tailFile(file: string, lines: number, opts: { skipHeaders?: boolean } = {}): { lines: string[]; totalLines?: number } {
+export function tailFile(
+  file: string,
+  lines: number,
+  opts: { skipHeaders?: boolean } = {},
+): { lines: string[]; totalLines?: number } {
   let fd: number;
   try {
     fd = openSync(file, 'r');

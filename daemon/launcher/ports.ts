@@ -43,7 +43,9 @@ export class PortAllocator {
       this.reserved.add(port);
       return { port, inRange: false };
     }
-    throw usageError('No port could be found for the launch: the OS kept handing out ports this bridge already holds. Stop a game (stop_instance) and try again.');
+    throw usageError(
+      'No port could be found for the launch: the OS kept handing out ports this bridge already holds. Stop a game (stop_instance) and try again.',
+    );
   }
 
   /** Keep `port` from every allocate() until unpin (a restart stops the game, then takes the port back). */
@@ -57,7 +59,11 @@ export class PortAllocator {
 
   /** Reserve this very port once it is free twice over, waiting up to `waitMs` for it to go quiet. */
   async claim(port: number, waitMs: number): Promise<void> {
-    if (this.reserved.has(port)) throw usageError(`Port ${port} is held by another launch of this bridge; call launch_instance without restart to get a fresh port.`, { port });
+    if (this.reserved.has(port))
+      throw usageError(
+        `Port ${port} is held by another launch of this bridge; call launch_instance without restart to get a fresh port.`,
+        { port },
+      );
     this.reserved.add(port);
     const end = Date.now() + waitMs;
     for (;;) {
@@ -66,7 +72,10 @@ export class PortAllocator {
       await new Promise((r) => setTimeout(r, 100));
     }
     this.reserved.delete(port);
-    throw usageError(`Port ${port} is still in use by a process this bridge did not launch, so the game cannot be restarted there. Free the port (list_instances shows what answers on it), or call launch_instance for a fresh port.`, { port });
+    throw usageError(
+      `Port ${port} is still in use by a process this bridge did not launch, so the game cannot be restarted there. Free the port (list_instances shows what answers on it), or call launch_instance for a fresh port.`,
+      { port },
+    );
   }
 
   async isFree(port: number): Promise<boolean> {

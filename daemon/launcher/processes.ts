@@ -84,7 +84,11 @@ export async function killTree(pid: number, signal: NodeJS.Signals): Promise<voi
   }
 }
 
-export async function waitUntil(cond: () => boolean | Promise<boolean>, timeoutMs: number, everyMs = 50): Promise<boolean> {
+export async function waitUntil(
+  cond: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  everyMs = 50,
+): Promise<boolean> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     if (await cond()) return true;

@@ -33,15 +33,22 @@ type Complain = (field: string, why: string) => BridgeError;
 /** The `launch.profiles` object → profiles; every complaint names the field. */
 export function parseProfiles(raw: unknown, bad: Complain): Record<string, LaunchProfile> {
   if (raw === undefined) return {};
-  if (!isObject(raw)) throw bad('"launch.profiles"', 'must be an object of named profiles, e.g. {"server": {"args": "--server"}}');
+  if (!isObject(raw))
+    throw bad('"launch.profiles"', 'must be an object of named profiles, e.g. {"server": {"args": "--server"}}');
   const profiles: Record<string, LaunchProfile> = {};
   for (const [name, p] of Object.entries(raw)) {
     const field = `"launch.profiles.${name}`;
     if (!isObject(p)) throw bad(`${field}"`, 'must be an object with "args", "env" and/or "readyTimeoutMs"');
-    if (p.args !== undefined && typeof p.args !== 'string') throw bad(`${field}.args"`, 'must be a string appended to the command');
+    if (p.args !== undefined && typeof p.args !== 'string')
+      throw bad(`${field}.args"`, 'must be a string appended to the command');
     const rt = p.readyTimeoutMs;
-    if (rt !== undefined && (typeof rt !== 'number' || !Number.isFinite(rt) || rt <= 0)) throw bad(`${field}.readyTimeoutMs"`, 'must be a number of milliseconds > 0');
-    profiles[name] = { args: p.args as string | undefined, env: parseEnv(p.env, `${field}.env`, bad), readyTimeoutMs: rt as number | undefined };
+    if (rt !== undefined && (typeof rt !== 'number' || !Number.isFinite(rt) || rt <= 0))
+      throw bad(`${field}.readyTimeoutMs"`, 'must be a number of milliseconds > 0');
+    profiles[name] = {
+      args: p.args as string | undefined,
+      env: parseEnv(p.env, `${field}.env`, bad),
+      readyTimeoutMs: rt as number | undefined,
+    };
   }
   return profiles;
 }
@@ -65,7 +72,11 @@ export function substitute(text: string, port: number, index: number): string {
 }
 
 /** The command, env and ready timeout of one launch; an unknown profile is a usage error naming the known ones. */
-export function planLaunch(decl: Declared, port: number, opts: { profile?: string; index?: number; env: Record<string, string> }): LaunchPlan {
+export function planLaunch(
+  decl: Declared,
+  port: number,
+  opts: { profile?: string; index?: number; env: Record<string, string> },
+): LaunchPlan {
   const index = opts.index ?? 0;
   const profile = opts.profile === undefined ? undefined : decl.profiles[opts.profile];
   if (opts.profile !== undefined && !profile) throw unknownProfile(decl, opts.profile);
@@ -73,7 +84,8 @@ export function planLaunch(decl: Declared, port: number, opts: { profile?: strin
   const command = substitute(args ? `${decl.command} ${args}` : decl.command, port, index);
   // The client's environment, not the daemon's: the game registers where that client reads.
   const env: Record<string, string> = { ...opts.env };
-  for (const [k, v] of Object.entries({ ...decl.env, ...profile?.env })) env[k] = substitute(withClientEnv(v, opts.env), port, index);
+  for (const [k, v] of Object.entries({ ...decl.env, ...profile?.env }))
+    env[k] = substitute(withClientEnv(v, opts.env), port, index);
   return { command, env, readyTimeoutMs: profile?.readyTimeoutMs ?? decl.readyTimeoutMs };
 }
 
@@ -81,7 +93,9 @@ export function unknownProfile(decl: Declared, name: string): BridgeError {
   const known = Object.keys(decl.profiles);
   return usageError(
     `${decl.file} declares no launch profile '${name}'. ` +
-      (known.length ? `Its profiles: ${known.join(', ')}.` : 'It declares none: add "launch.profiles" (see `game-bridge-mcp init --template multiplayer`).'),
+      (known.length
+        ? `Its profiles: ${known.join(', ')}.`
+        : 'It declares none: add "launch.profiles" (see `game-bridge-mcp init --template multiplayer`).'),
     { file: decl.file, profile: name, known },
   );
 }

@@ -30,7 +30,12 @@ export interface ReadySpec {
 }
 
 /** Kill what a failed launch left running, then build the loud error: command, cwd, log, last output. */
-export async function launchFailure(spec: ReadySpec, what: string, exitCode: number | null, extra: UsageFacts = {}): Promise<BridgeError> {
+export async function launchFailure(
+  spec: ReadySpec,
+  what: string,
+  exitCode: number | null,
+  extra: UsageFacts = {},
+): Promise<BridgeError> {
   const { port, command, decl, spawned } = spec;
   const pid = spawned.pid;
   if (pid && treeAlive(pid)) {
@@ -60,15 +65,32 @@ export async function waitReady(spec: ReadySpec, client: GameClient): Promise<He
     for (;;) {
       const elapsed = Date.now() - t0;
       if (signal?.aborted) {
-        throw await launchFailure(spec, `Launch cancelled on port ${port}${spec.who}: the request was cancelled before the game answered /health; the process was stopped.`, null, { cancelled: true });
+        throw await launchFailure(
+          spec,
+          `Launch cancelled on port ${port}${spec.who}: the request was cancelled before the game answered /health; the process was stopped.`,
+          null,
+          { cancelled: true },
+        );
       }
       const exit = spawned.exit();
       if (exit) {
-        const how = exit.code !== null ? `exited with code ${exit.code}` : exit.signal ? `was killed by signal ${exit.signal}` : `could not be started (${exit.spawnError})`;
-        throw await launchFailure(spec, `Launch failed on port ${port}${spec.who}: the process ${how}.`, exit.code, { signal: exit.signal });
+        const how =
+          exit.code !== null
+            ? `exited with code ${exit.code}`
+            : exit.signal
+              ? `was killed by signal ${exit.signal}`
+              : `could not be started (${exit.spawnError})`;
+        throw await launchFailure(spec, `Launch failed on port ${port}${spec.who}: the process ${how}.`, exit.code, {
+          signal: exit.signal,
+        });
       }
       if (elapsed >= decl.readyTimeoutMs) {
-        throw await launchFailure(spec, `Launch failed on port ${port}${spec.who}: the game did not answer /health within ${decl.readyTimeoutMs}ms.`, null, { timeoutMs: decl.readyTimeoutMs });
+        throw await launchFailure(
+          spec,
+          `Launch failed on port ${port}${spec.who}: the game did not answer /health within ${decl.readyTimeoutMs}ms.`,
+          null,
+          { timeoutMs: decl.readyTimeoutMs },
+        );
       }
       try {
         const health = await client.health(Math.max(50, Math.min(1000, decl.readyTimeoutMs - elapsed)));
@@ -102,7 +124,11 @@ export async function waitReady(spec: ReadySpec, client: GameClient): Promise<He
 }
 
 /** name/version: the game's manifest wins, then /health, then the declaration. */
-export async function identify(client: GameClient, health: Health | undefined, decl: Pick<LaunchDeclaration, 'name' | 'dir'>): Promise<{ name: string; version: string }> {
+export async function identify(
+  client: GameClient,
+  health: Health | undefined,
+  decl: Pick<LaunchDeclaration, 'name' | 'dir'>,
+): Promise<{ name: string; version: string }> {
   let game: Record<string, unknown> = {};
   try {
     const m = (await client.tools()) as { game?: Record<string, unknown> } | null;

@@ -19,7 +19,11 @@ export interface Readoption {
 }
 
 /** Entries already held (`held(port)`) are skipped; both lists come back sorted by port. */
-export async function sortForReadoption(entries: LaunchedInstance[], held: (port: number) => boolean, httpTimeoutMs: number): Promise<Readoption> {
+export async function sortForReadoption(
+  entries: LaunchedInstance[],
+  held: (port: number) => boolean,
+  httpTimeoutMs: number,
+): Promise<Readoption> {
   const adopted: LaunchedInstance[] = [];
   const gone: LaunchedInstance[] = [];
   const died: LaunchedInstance[] = [];

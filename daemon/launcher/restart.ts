@@ -19,7 +19,11 @@ export interface Restarted {
   previous: { pid: number; how: string };
 }
 
-export async function restartGame(launcher: Launcher, port: number, opts: Omit<LaunchOptions, 'cwd' | 'configPath' | 'profile' | 'index'>): Promise<Restarted> {
+export async function restartGame(
+  launcher: Launcher,
+  port: number,
+  opts: Omit<LaunchOptions, 'cwd' | 'configPath' | 'profile' | 'index'>,
+): Promise<Restarted> {
   const running = launcher.get(port);
   const exited = running ? undefined : await launcher.exitOf(port);
   const was = running ?? exited;
@@ -36,7 +40,12 @@ export async function restartGame(launcher: Launcher, port: number, opts: Omit<L
     const how = running ? (await launcher.stop(port)).how : `had already exited (${exitShort(exited!)})`;
     await launcher.ports.claim(port, PORT_FREE_WAIT_MS);
     try {
-      const inst = await launcher.startOn(decl, port, { ...opts, cwd: decl.dir, profile: was.profile, index: was.index });
+      const inst = await launcher.startOn(decl, port, {
+        ...opts,
+        cwd: decl.dir,
+        profile: was.profile,
+        index: was.index,
+      });
       return { inst, previous: { pid: was.pid, how } };
     } catch (e) {
       launcher.ports.release(port);

@@ -74,7 +74,12 @@ export function spawnLogged(
   const startedAt = new Date();
   let exit: Exit | undefined;
   const exited: Promise<Exit> = Promise.resolve(child).then(
-    (r) => (exit = { code: r.exitCode ?? null, signal: r.signal ?? null, spawnError: r.exitCode === undefined && !r.signal ? r.shortMessage : undefined }),
+    (r) =>
+      (exit = {
+        code: r.exitCode ?? null,
+        signal: r.signal ?? null,
+        spawnError: r.exitCode === undefined && !r.signal ? r.shortMessage : undefined,
+      }),
     (e: unknown) => (exit = { code: null, signal: null, spawnError: String(e) }),
   );
   return { pid: child.pid, logFile, startedAt, exited, exit: () => exit };

@@ -34,21 +34,63 @@ export function launchLabel(opts: Pick<LaunchOptions, 'profile' | 'index'>): str
 }
 
 /** Start `decl` on `port`; returns once it answers /health, or throws the loud launch failure. */
-export async function startGame(decl: LaunchDeclaration, port: number, opts: LaunchOptions, ctx: StartContext): Promise<{ inst: LaunchedInstance; spawned: Spawned }> {
+export async function startGame(
+  decl: LaunchDeclaration,
+  port: number,
+  opts: LaunchOptions,
+  ctx: StartContext,
+): Promise<{ inst: LaunchedInstance; spawned: Spawned }> {
   const plan = planLaunch(decl, port, opts);
   const { command } = plan;
   const { execa } = await loadExeca();
   // Checked after the last await before the spawn: a reap that began meanwhile must not miss a game.
-  if (ctx.closing()) throw usageError(`Launch refused on port ${port}: the bridge is shutting down. Call launch_instance again in a moment.`, { port });
-  const spawned = spawnLogged(execa, { command, cwd: decl.cwd, env: plan.env, port, logsDir: ctx.paths.logsDir, home: ctx.paths.home });
+  if (ctx.closing())
+    throw usageError(
+      `Launch refused on port ${port}: the bridge is shutting down. Call launch_instance again in a moment.`,
+      { port },
+    );
+  const spawned = spawnLogged(execa, {
+    command,
+    cwd: decl.cwd,
+    env: plan.env,
+    port,
+    logsDir: ctx.paths.logsDir,
+    home: ctx.paths.home,
+  });
   const { pid: pgid, logFile, startedAt } = spawned;
   const who = launchLabel(opts);
-  const ready = { port, command, who, decl: { ...decl, readyTimeoutMs: plan.readyTimeoutMs }, spawned, probeTimeoutMs: Math.min(ctx.timeoutMs, 1000), signal: opts.signal, onProgress: opts.onProgress };
+  const ready = {
+    port,
+    command,
+    who,
+    decl: { ...decl, readyTimeoutMs: plan.readyTimeoutMs },
+    spawned,
+    probeTimeoutMs: Math.min(ctx.timeoutMs, 1000),
+    signal: opts.signal,
+    onProgress: opts.onProgress,
+  };
   if (!pgid) {
     const e = await spawned.exited;
-    throw await launchFailure(ready, `Launch failed on port ${port}${who}: the command could not be started (${e.spawnError ?? 'no pid'}).`, null);
+    throw await launchFailure(
+      ready,
+      `Launch failed on port ${port}${who}: the command could not be started (${e.spawnError ?? 'no pid'}).`,
+      null,
+    );
   }
-  const base = { port, pid: pgid, pidStart: processStart(pgid), pgid, cwd: decl.cwd, command, logFile, startedAt: startedAt.toISOString(), owner: opts.owner, declaration: decl.file, profile: opts.profile, index: opts.index };
+  const base = {
+    port,
+    pid: pgid,
+    pidStart: processStart(pgid),
+    pgid,
+    cwd: decl.cwd,
+    command,
+    logFile,
+    startedAt: startedAt.toISOString(),
+    owner: opts.owner,
+    declaration: decl.file,
+    profile: opts.profile,
+    index: opts.index,
+  };
   const client = new GameClient(port, { timeoutMs: ready.probeTimeoutMs });
   const t0 = Date.now();
   let health: Health | undefined;

@@ -27,7 +27,11 @@ export function gameAlive(inst: Pick<LaunchedInstance, 'pid' | 'pgid'>): boolean
 }
 
 /** Report `inst`'s exit once to `onExit`, from the launch's own exit event or from polling. */
-export function watchExit(inst: LaunchedInstance, spawned: Spawned | undefined, onExit: (status: ExitStatus) => void): ExitWatch {
+export function watchExit(
+  inst: LaunchedInstance,
+  spawned: Spawned | undefined,
+  onExit: (status: ExitStatus) => void,
+): ExitWatch {
   let done = false;
   let settling: Promise<void> | undefined;
   const launchIsGame = spawned !== undefined && spawned.pid === inst.pid;
@@ -38,7 +42,9 @@ export function watchExit(inst: LaunchedInstance, spawned: Spawned | undefined, 
   };
   const settle = () =>
     (settling ??= (async () => {
-      const e = spawned ? await Promise.race([spawned.exited, new Promise<undefined>((r) => setTimeout(r, STATUS_WAIT_MS))]) : undefined;
+      const e = spawned
+        ? await Promise.race([spawned.exited, new Promise<undefined>((r) => setTimeout(r, STATUS_WAIT_MS))])
+        : undefined;
       if (done) return;
       done = true;
       clearInterval(poll);
@@ -61,7 +67,8 @@ export function watchExit(inst: LaunchedInstance, spawned: Spawned | undefined, 
     },
     async check(waitMs) {
       if (done) return settling !== undefined;
-      if (gameAlive(inst) && (waitMs <= 0 || !(await waitUntil(() => done || !gameAlive(inst), waitMs, 25)))) return false;
+      if (gameAlive(inst) && (waitMs <= 0 || !(await waitUntil(() => done || !gameAlive(inst), waitMs, 25))))
+        return false;
       if (!done) await settle();
       else await settling;
       return settling !== undefined;

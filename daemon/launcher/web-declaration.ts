@@ -27,7 +27,11 @@ type Bad = (field: string, why: string) => BridgeError;
 /** Validates `launch.web`; undefined when the declaration has none. */
 export function parseWebDeclaration(raw: unknown, dir: string, bad: Bad): WebDeclaration | undefined {
   if (raw === undefined || raw === null) return undefined;
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw bad('"launch.web"', 'must be an object: {"static": "dist"} or {"command": "…{webPort}…", "url": "http://127.0.0.1:{webPort}/"}');
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw bad(
+      '"launch.web"',
+      'must be an object: {"static": "dist"} or {"command": "…{webPort}…", "url": "http://127.0.0.1:{webPort}/"}',
+    );
   const web = raw as Record<string, unknown>;
   const optString = (key: string): string | undefined => {
     const v = web[key];
@@ -38,15 +42,30 @@ export function parseWebDeclaration(raw: unknown, dir: string, bad: Bad): WebDec
   const command = optString('command');
   const staticDir = optString('static');
   const url = optString('url');
-  if (web.headless !== undefined && typeof web.headless !== 'boolean') throw bad('"launch.web.headless"', 'must be true or false');
-  if (command && staticDir) throw bad('"launch.web"', 'names both "command" and "static": give one (a folder the bridge serves, or a server your tooling runs)');
-  if (!command && !staticDir) throw bad('"launch.web"', 'needs "static" (a folder to serve, e.g. "dist") or "command" (a server, with {webPort} where its port goes)');
-  if (command && !url) throw bad('"launch.web.url"', 'is missing: say where the command serves the page, e.g. "http://127.0.0.1:{webPort}/"');
-  if (url && command && !/^https?:\/\//.test(url)) throw bad('"launch.web.url"', `is ${JSON.stringify(url)}: with a command it must be a full http URL`);
+  if (web.headless !== undefined && typeof web.headless !== 'boolean')
+    throw bad('"launch.web.headless"', 'must be true or false');
+  if (command && staticDir)
+    throw bad(
+      '"launch.web"',
+      'names both "command" and "static": give one (a folder the bridge serves, or a server your tooling runs)',
+    );
+  if (!command && !staticDir)
+    throw bad(
+      '"launch.web"',
+      'needs "static" (a folder to serve, e.g. "dist") or "command" (a server, with {webPort} where its port goes)',
+    );
+  if (command && !url)
+    throw bad(
+      '"launch.web.url"',
+      'is missing: say where the command serves the page, e.g. "http://127.0.0.1:{webPort}/"',
+    );
+  if (url && command && !/^https?:\/\//.test(url))
+    throw bad('"launch.web.url"', `is ${JSON.stringify(url)}: with a command it must be a full http URL`);
   let folder: string | undefined;
   if (staticDir) {
     folder = resolve(dir, staticDir);
-    if (!existsSync(folder) || !statSync(folder).isDirectory()) throw bad('"launch.web.static"', `points at ${folder}, which is not a directory (build the game first?)`);
+    if (!existsSync(folder) || !statSync(folder).isDirectory())
+      throw bad('"launch.web.static"', `points at ${folder}, which is not a directory (build the game first?)`);
   }
   return { static: folder, command, url, headless: web.headless !== false };
 }

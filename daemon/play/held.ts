@@ -38,7 +38,9 @@ export class HeldInputs {
   /** Owners with a lease still running on `port`. */
   ownersOn(port: number): string[] {
     const now = Date.now();
-    return [...(this.ports.get(port) ?? new Map<string, Map<string, number>>()).entries()].filter(([, inputs]) => [...inputs.values()].some((t) => t > now)).map(([o]) => o);
+    return [...(this.ports.get(port) ?? new Map<string, Map<string, number>>()).entries()]
+      .filter(([, inputs]) => [...inputs.values()].some((t) => t > now))
+      .map(([o]) => o);
   }
 
   /** Release everything `owner` holds on every port (its session ended). */

@@ -14,7 +14,10 @@ export function httpSessionConfig(cwd: string, daemonEnv: NodeJS.ProcessEnv): Se
 }
 
 /** The client's flags, or (on a bad flag) the defaults plus the error text for the proxy to print. */
-export function sessionConfig(hello: Pick<HelloFrame, 'argv' | 'env' | 'cwd'>): { config: SessionConfig; configError?: string } {
+export function sessionConfig(hello: Pick<HelloFrame, 'argv' | 'env' | 'cwd'>): {
+  config: SessionConfig;
+  configError?: string;
+} {
   const env = hello.env && typeof hello.env === 'object' ? hello.env : {};
   const cwd = typeof hello.cwd === 'string' ? hello.cwd : process.cwd();
   try {

@@ -44,10 +44,13 @@ export class SessionContext implements ToolContext {
   resolvePort(args: Record<string, unknown>): number {
     const inner = args.arguments as Record<string, unknown> | undefined;
     if (args.port !== undefined && args.port !== null) return parsePort(args.port);
-    if (inner && typeof inner === 'object' && inner.port !== undefined && inner.port !== null) return parsePort(inner.port);
+    if (inner && typeof inner === 'object' && inner.port !== undefined && inner.port !== null)
+      return parsePort(inner.port);
     if (this.config.port !== undefined) return this.config.port;
     const launcher = this.state.launcher;
-    const mine = new Set([...launcher.list(), ...launcher.exitedList()].filter((i) => i.owner === this.sessionId).map((i) => i.port));
+    const mine = new Set(
+      [...launcher.list(), ...launcher.exitedList()].filter((i) => i.owner === this.sessionId).map((i) => i.port),
+    );
     if (mine.size === 1) return [...mine][0];
     return DEFAULT_PORT;
   }

@@ -46,13 +46,26 @@ export interface EngineSessionOptions {
 
 type CallParams = { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } };
 
-export function createEngineSession(state: DaemonState, config: SessionConfig, sessionId: string, opts: EngineSessionOptions = {}): EngineSession {
-  const composites = new CompositeRegistry(opts.composites ?? [], projectComposites(config, (l) => state.log(l)));
+export function createEngineSession(
+  state: DaemonState,
+  config: SessionConfig,
+  sessionId: string,
+  opts: EngineSessionOptions = {},
+): EngineSession {
+  const composites = new CompositeRegistry(
+    opts.composites ?? [],
+    projectComposites(config, (l) => state.log(l)),
+  );
   // Not loaded here: a session that starts runs no project code. The first tool that needs the
   // composites loads them; until then a replay verdict treats an unknown name as unsafe.
   const context = new SessionContext(state, config, sessionId, composites, opts.observer === true);
   const eager = config.eager ? new EagerTools(context) : undefined;
-  const registration: SessionInfo = { id: sessionId, cwd: config.cwd, pid: opts.pid, startedAt: new Date().toISOString() };
+  const registration: SessionInfo = {
+    id: sessionId,
+    cwd: config.cwd,
+    pid: opts.pid,
+    startedAt: new Date().toISOString(),
+  };
   if (!opts.observer) state.addSession(registration);
   const servers = new Set<Server>();
 
@@ -118,7 +131,12 @@ export function createEngineSession(state: DaemonState, config: SessionConfig, s
         signal: ctx.mcpReq.signal,
         async progress(progress, total, message) {
           if (token === undefined) return;
-          const note = { progressToken: token, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) };
+          const note = {
+            progressToken: token,
+            progress,
+            ...(total !== undefined ? { total } : {}),
+            ...(message ? { message } : {}),
+          };
           await ctx.mcpReq.notify({ method: 'notifications/progress', params: note }).catch(() => undefined);
         },
       });
@@ -172,7 +190,16 @@ function portOf(name: string, args: Record<string, unknown>, ctx: SessionContext
 
 // subscriptions/listen (2026) only opens a stream of change notifications: a new daemon may
 // take it over as it is.
-const SAFE_METHODS = new Set(['initialize', 'ping', 'tools/list', 'resources/list', 'prompts/list', 'server/discover', 'subscriptions/listen', 'resources/templates/list']);
+const SAFE_METHODS = new Set([
+  'initialize',
+  'ping',
+  'tools/list',
+  'resources/list',
+  'prompts/list',
+  'server/discover',
+  'subscriptions/listen',
+  'resources/templates/list',
+]);
 
 /** Read-only requests are safe to re-send after a daemon restart (docs/DECISIONS.md); anything that can change a game is not. */
 export function replayVerdict(msg: unknown, ctx: SessionContext, eager?: EagerTools): ReplayVerdict {
@@ -181,7 +208,10 @@ export function replayVerdict(msg: unknown, ctx: SessionContext, eager?: EagerTo
   if (SAFE_METHODS.has(m.method)) return 'safe';
   if (m.method !== 'tools/call') return 'unsafe';
   const name = typeof m.params?.name === 'string' ? m.params.name : '';
-  const args = (m.params?.arguments && typeof m.params.arguments === 'object' ? m.params.arguments : {}) as Record<string, unknown>;
+  const args = (m.params?.arguments && typeof m.params.arguments === 'object' ? m.params.arguments : {}) as Record<
+    string,
+    unknown
+  >;
   const def = TOOLS_BY_NAME.get(name);
   if (def) return def.replay(args, ctx);
   return eager?.verdict(name) ?? 'unsafe';

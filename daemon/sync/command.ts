@@ -64,34 +64,71 @@ export class ProcessWatch {
   /** A reply this call received (after the previous one): same process, or CallInterrupted. */
   check(frame: number | undefined): void {
     let why: string | undefined;
-    if (frame !== undefined && this.lastFrame !== undefined && frame < this.lastFrame) why = `frame went from ${this.lastFrame} back to ${frame}`;
-    else if (this.generation && this.generation() !== this.generation0) why = 'another process now answers on the port: its pid changed, or it was relaunched';
-    if (why) throw callInterrupted(`${this.what} on port ${this.port}`, `the game restarted while it was pending (${why}), so its command id no longer means anything`);
+    if (frame !== undefined && this.lastFrame !== undefined && frame < this.lastFrame)
+      why = `frame went from ${this.lastFrame} back to ${frame}`;
+    else if (this.generation && this.generation() !== this.generation0)
+      why = 'another process now answers on the port: its pid changed, or it was relaunched';
+    if (why)
+      throw callInterrupted(
+        `${this.what} on port ${this.port}`,
+        `the game restarted while it was pending (${why}), so its command id no longer means anything`,
+      );
     if (frame !== undefined) this.lastFrame = frame;
   }
 }
 
-export async function commandAndSync(client: GameClient, cmd: string, args: Record<string, unknown>, opts: SyncOptions): Promise<SyncResult> {
+export async function commandAndSync(
+  client: GameClient,
+  cmd: string,
+  args: Record<string, unknown>,
+  opts: SyncOptions,
+): Promise<SyncResult> {
   const started = Date.now();
   const ans = await client.command(cmd, args);
   const commandId = typeof ans.commandId === 'number' ? ans.commandId : undefined;
   if (opts.sync === false) {
-    return { command: cmd, applied: false, commandId, confirmation: 'not-waited', polls: 0, frame: ans.frame, events: [] };
+    return {
+      command: cmd,
+      applied: false,
+      commandId,
+      confirmation: 'not-waited',
+      polls: 0,
+      frame: ans.frame,
+      events: [],
+    };
   }
   if (cmd === 'close') return waitPortQuiet(client, cmd, commandId, started, opts);
 
-  const watch = new ProcessWatch(client.port, `Command '${cmd}'`, opts.generation, typeof ans.frame === 'number' ? ans.frame : undefined);
+  const watch = new ProcessWatch(
+    client.port,
+    `Command '${cmd}'`,
+    opts.generation,
+    typeof ans.frame === 'number' ? ans.frame : undefined,
+  );
   let baseFrame = watch.frame;
   const runs = new EpochWatch(client.port, `Command '${cmd}'`);
   let polls = 0;
   for (let attempt = 0; ; attempt++) {
     const remaining = opts.timeoutMs - (Date.now() - started);
-    if (remaining <= 0) throw commandTimeout(cmd, client.port, opts.timeoutMs, watch.frame !== undefined ? ` (last frame seen: ${watch.frame})` : '');
-    if (opts.signal?.aborted) throw callInterrupted(`Command '${cmd}' on port ${client.port}`, 'the request was cancelled while waiting for the game');
+    if (remaining <= 0)
+      throw commandTimeout(
+        cmd,
+        client.port,
+        opts.timeoutMs,
+        watch.frame !== undefined ? ` (last frame seen: ${watch.frame})` : '',
+      );
+    if (opts.signal?.aborted)
+      throw callInterrupted(
+        `Command '${cmd}' on port ${client.port}`,
+        'the request was cancelled while waiting for the game',
+      );
     await sleep(Math.min(pollDelay(attempt), remaining), opts.signal);
     let state: State;
     try {
-      state = await client.state(opts.signal, Math.max(50, Math.min(client.timeoutMs, opts.timeoutMs - (Date.now() - started))));
+      state = await client.state(
+        opts.signal,
+        Math.max(50, Math.min(client.timeoutMs, opts.timeoutMs - (Date.now() - started))),
+      );
     } catch (e) {
       // A game that froze its HTTP thread too: keep trying until our own deadline.
       if (isTimeout(e)) continue;
@@ -120,7 +157,13 @@ export async function commandAndSync(client: GameClient, cmd: string, args: Reco
 }
 
 /** After `close`: the answer is the port going quiet, not a completion that can never come. */
-async function waitPortQuiet(client: GameClient, cmd: string, commandId: number | undefined, started: number, opts: SyncOptions): Promise<SyncResult> {
+async function waitPortQuiet(
+  client: GameClient,
+  cmd: string,
+  commandId: number | undefined,
+  started: number,
+  opts: SyncOptions,
+): Promise<SyncResult> {
   let polls = 0;
   for (let attempt = 0; ; attempt++) {
     const remaining = opts.timeoutMs - (Date.now() - started);

@@ -7,11 +7,15 @@
 import { callInterrupted, type BridgeError } from '../../shared/errors.js';
 import type { State } from '../game/client.js';
 
-export const sessionEpochOf = (s: State | undefined): number | undefined => (typeof s?.sessionEpoch === 'number' ? s.sessionEpoch : undefined);
+export const sessionEpochOf = (s: State | undefined): number | undefined =>
+  typeof s?.sessionEpoch === 'number' ? s.sessionEpoch : undefined;
 
 /** `what` names the interrupted call: "Command 'drop'" or "wait_for game.score". */
 export function newRun(port: number, what: string, from: number, to: number): BridgeError {
-  return callInterrupted(`${what} on port ${port}`, `the game started a new run while it was pending (sessionEpoch went from ${from} to ${to})`);
+  return callInterrupted(
+    `${what} on port ${port}`,
+    `the game started a new run while it was pending (sessionEpoch went from ${from} to ${to})`,
+  );
 }
 
 /** Remembers the first epoch seen; `check` throws newRun on a later state of another epoch. */

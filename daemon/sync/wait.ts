@@ -34,10 +34,13 @@ export interface WaitResult {
 /** Pick the one operator present in tool arguments. */
 export function conditionFrom(args: Record<string, unknown>): Condition {
   const path = args.path;
-  if (typeof path !== 'string' || !path) throw usageError("wait_for needs 'path' (a dotted path like ui.screen) and one operator.");
+  if (typeof path !== 'string' || !path)
+    throw usageError("wait_for needs 'path' (a dotted path like ui.screen) and one operator.");
   const ops = OPERATORS.filter((o) => args[o] !== undefined);
   if (ops.length !== 1) {
-    throw usageError(`wait_for needs exactly one operator of ${OPERATORS.join(', ')}; got ${ops.length ? ops.join(', ') : 'none'}.`);
+    throw usageError(
+      `wait_for needs exactly one operator of ${OPERATORS.join(', ')}; got ${ops.length ? ops.join(', ') : 'none'}.`,
+    );
   }
   const op = ops[0];
   if (op === 'matches') linearRegex(String(args.matches));
@@ -48,7 +51,8 @@ function looseEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a === 'number' && typeof b === 'string' && b.trim() !== '') return a === Number(b);
   if (typeof a === 'boolean' && typeof b === 'string') return String(a) === b;
-  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') return JSON.stringify(a) === JSON.stringify(b);
+  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object')
+    return JSON.stringify(a) === JSON.stringify(b);
   return false;
 }
 
@@ -74,11 +78,25 @@ export function test(state: State, c: Condition): { ok: boolean; value: unknown 
       return { ok: num(value) <= num(c.operand), value };
     case 'contains':
       if (typeof value === 'string') return { ok: value.includes(String(c.operand)), value };
-      if (Array.isArray(value)) return { ok: value.some((v) => looseEqual(v, c.operand) || (typeof v === 'object' && v !== null && (v as { m?: unknown }).m === c.operand)), value };
-      if (value && typeof value === 'object') return { ok: Object.prototype.hasOwnProperty.call(value, String(c.operand)), value };
+      if (Array.isArray(value))
+        return {
+          ok: value.some(
+            (v) =>
+              looseEqual(v, c.operand) ||
+              (typeof v === 'object' && v !== null && (v as { m?: unknown }).m === c.operand),
+          ),
+          value,
+        };
+      if (value && typeof value === 'object')
+        return { ok: Object.prototype.hasOwnProperty.call(value, String(c.operand)), value };
       return { ok: false, value };
     case 'matches':
-      return { ok: value !== undefined && matchesText(String(c.operand), typeof value === 'string' ? value : JSON.stringify(value)), value };
+      return {
+        ok:
+          value !== undefined &&
+          matchesText(String(c.operand), typeof value === 'string' ? value : JSON.stringify(value)),
+        value,
+      };
   }
 }
 
@@ -97,7 +115,10 @@ export async function waitFor(
     if (opts.signal?.aborted) throw usageError('wait_for was cancelled.');
     let state: State;
     try {
-      state = await client.state(opts.signal, Math.max(50, Math.min(client.timeoutMs, opts.timeoutMs - (Date.now() - started))));
+      state = await client.state(
+        opts.signal,
+        Math.max(50, Math.min(client.timeoutMs, opts.timeoutMs - (Date.now() - started))),
+      );
     } catch (e) {
       // A game too busy to answer one poll is still the same game: keep waiting until our deadline.
       if (!isTimeout(e) || Date.now() - started >= opts.timeoutMs) throw e;

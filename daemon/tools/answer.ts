@@ -23,7 +23,10 @@ function pathsToAskFor(json: Record<string, unknown>): string[] {
  * One answer as JSON and as its text, cut when over `maxChars`: the cut answer stays valid
  * JSON, keeps the small scalar fields (port, tool, frame...) whole, and says how to ask for less.
  */
-export function truncateAnswer(json: Record<string, unknown>, maxChars: number): { json: Record<string, unknown>; text: string } {
+export function truncateAnswer(
+  json: Record<string, unknown>,
+  maxChars: number,
+): { json: Record<string, unknown>; text: string } {
   const text = JSON.stringify(json);
   if (text.length <= maxChars) return { json, text };
   const keep: Record<string, unknown> = {};

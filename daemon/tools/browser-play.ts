@@ -19,21 +19,31 @@ import type { ToolAnswer, ToolCallExtra } from './types.js';
 type Base = { port: number; tool: string; via: 'bridge' };
 
 /** The page to send `input` to, or undefined when the game's kit takes it (or no browser of ours shows the game). */
-export async function browserFor(ctx: ToolContext, port: number, input: string | undefined): Promise<WebGame | undefined> {
+export async function browserFor(
+  ctx: ToolContext,
+  port: number,
+  input: string | undefined,
+): Promise<WebGame | undefined> {
   const web = ctx.launcher.webGame(port);
   if (!web) return undefined;
   if (input === undefined) return web;
   const declared = (await ctx.manifest(port)).game.inputs ?? [];
   if (declared.includes(input)) return undefined;
   if (!OwnedHands.accepts(input)) {
-    throw usageError(`'${input}' is neither an input the game declares (${declared.length ? declared.join(', ') : 'it declares none'}) nor one the browser can send: use ${INPUT_FORMS}.`);
+    throw usageError(
+      `'${input}' is neither an input the game declares (${declared.length ? declared.join(', ') : 'it declares none'}) nor one the browser can send: use ${INPUT_FORMS}.`,
+    );
   }
   return web;
 }
 
 /** The simulation's frame count: simFrame when the game publishes one, else frame. */
 const simFrameOf = (s: State): { path: string; value: number } | undefined =>
-  typeof s.simFrame === 'number' ? { path: 'simFrame', value: s.simFrame } : typeof s.frame === 'number' ? { path: 'frame', value: s.frame } : undefined;
+  typeof s.simFrame === 'number'
+    ? { path: 'simFrame', value: s.simFrame }
+    : typeof s.frame === 'number'
+      ? { path: 'frame', value: s.frame }
+      : undefined;
 
 /** What a browser-input answer says about the game after it. */
 function after(s: State): Record<string, unknown> {
@@ -46,7 +56,15 @@ function after(s: State): Record<string, unknown> {
 }
 
 /** Down, N frames of the game (stepped when it is paused), up; answers with the state after. */
-export async function browserPress(ctx: ToolContext, web: WebGame, base: Base, input: string, frames: number, leaseMs: number, extra: ToolCallExtra): Promise<ToolAnswer> {
+export async function browserPress(
+  ctx: ToolContext,
+  web: WebGame,
+  base: Base,
+  input: string,
+  frames: number,
+  leaseMs: number,
+  extra: ToolCallExtra,
+): Promise<ToolAnswer> {
   const { port } = base;
   const client = ctx.client(port);
   const before = await client.state(extra.signal);
@@ -56,7 +74,12 @@ export async function browserPress(ctx: ToolContext, web: WebGame, base: Base, i
     if (paused) await syncCommand(ctx, port, 'clock.step', { frames }, extra);
     else {
       const from = simFrameOf(before);
-      if (from) await waitFor(client, { path: from.path, op: 'gte', operand: from.value + frames }, { timeoutMs: ctx.config.timeoutMs, signal: extra.signal, generation: ctx.generation(port) });
+      if (from)
+        await waitFor(
+          client,
+          { path: from.path, op: 'gte', operand: from.value + frames },
+          { timeoutMs: ctx.config.timeoutMs, signal: extra.signal, generation: ctx.generation(port) },
+        );
       else await new Promise((r) => setTimeout(r, Math.ceil((frames * 1000) / 60)));
     }
   } finally {
@@ -66,15 +89,49 @@ export async function browserPress(ctx: ToolContext, web: WebGame, base: Base, i
 }
 
 /** Holds a browser input for `ms` (its lease), owned by this session. */
-export async function browserHold(ctx: ToolContext, web: WebGame, base: Base, input: string, ms: number, extra: ToolCallExtra): Promise<ToolAnswer> {
+export async function browserHold(
+  ctx: ToolContext,
+  web: WebGame,
+  base: Base,
+  input: string,
+  ms: number,
+  extra: ToolCallExtra,
+): Promise<ToolAnswer> {
   await web.hands.hold(ctx.sessionId, input, ms);
-  return { json: { ...base, input, ms, via: 'browser', held: heldBy(ctx, web), ...after(await ctx.client(base.port).state(extra.signal)) } };
+  return {
+    json: {
+      ...base,
+      input,
+      ms,
+      via: 'browser',
+      held: heldBy(ctx, web),
+      ...after(await ctx.client(base.port).state(extra.signal)),
+    },
+  };
 }
 
 /** Releases one browser input of this session, or all of them. */
-export async function browserRelease(ctx: ToolContext, web: WebGame, base: Base, input: string | undefined, extra: ToolCallExtra): Promise<ToolAnswer> {
+export async function browserRelease(
+  ctx: ToolContext,
+  web: WebGame,
+  base: Base,
+  input: string | undefined,
+  extra: ToolCallExtra,
+): Promise<ToolAnswer> {
   const released = await web.hands.release(ctx.sessionId, input);
-  return { json: { ...base, released: input ?? 'everything this session holds', inputs: released, via: 'browser', ...after(await ctx.client(base.port).state(extra.signal)) } };
+  return {
+    json: {
+      ...base,
+      released: input ?? 'everything this session holds',
+      inputs: released,
+      via: 'browser',
+      ...after(await ctx.client(base.port).state(extra.signal)),
+    },
+  };
 }
 
-const heldBy = (ctx: ToolContext, web: WebGame) => web.hands.held().filter((h) => h.owner === ctx.sessionId).map((h) => h.input);
+const heldBy = (ctx: ToolContext, web: WebGame) =>
+  web.hands
+    .held()
+    .filter((h) => h.owner === ctx.sessionId)
+    .map((h) => h.input);

@@ -41,8 +41,18 @@ export function callToolVerdict(args: Record<string, unknown>, ctx: ToolContext)
   return tool?.readOnly ? 'safe' : 'unsafe';
 }
 
-export async function callGameTool(ctx: ToolContext, port: number, name: string, args: Record<string, unknown>, extra: ToolCallExtra, depth = 0): Promise<ToolAnswer> {
-  if (depth > 8) throw usageError(`call_tool '${name}': composites nested more than 8 deep; a composite is probably calling itself.`);
+export async function callGameTool(
+  ctx: ToolContext,
+  port: number,
+  name: string,
+  args: Record<string, unknown>,
+  extra: ToolCallExtra,
+  depth = 0,
+): Promise<ToolAnswer> {
+  if (depth > 8)
+    throw usageError(
+      `call_tool '${name}': composites nested more than 8 deep; a composite is probably calling itself.`,
+    );
   const client = ctx.client(port);
   let manifest: Manifest = await ctx.manifest(port);
 
@@ -103,7 +113,11 @@ export const callToolTool = defineTool({
     'Game tools are reached only through this tool: a game tool missing from the MCP tool list still exists.',
   input: z.object({
     port: portArg,
-    name: z.string().describe("Tool name from describe_toolset, e.g. 'drop' or 'get_state' (or 'toolset.name' to pick one toolset's)."),
+    name: z
+      .string()
+      .describe(
+        "Tool name from describe_toolset, e.g. 'drop' or 'get_state' (or 'toolset.name' to pick one toolset's).",
+      ),
     arguments: z.record(z.string(), z.unknown()).optional().describe('The tool\'s arguments, e.g. {"x": 3}.'),
   }),
   // What a game tool does is the game's business: the verdict asks its manifest (callToolVerdict).

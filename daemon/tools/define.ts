@@ -35,18 +35,30 @@ function tidy(node: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) {
     if (k === '$schema') continue;
-    if ((k === 'additionalProperties' || k === 'propertyNames') && v && typeof v === 'object' && isTrivial(k, v as Record<string, unknown>)) continue;
+    if (
+      (k === 'additionalProperties' || k === 'propertyNames') &&
+      v &&
+      typeof v === 'object' &&
+      isTrivial(k, v as Record<string, unknown>)
+    )
+      continue;
     out[k] = tidy(v);
   }
   return out;
 }
 
-const isTrivial = (k: string, v: Record<string, unknown>) => (k === 'additionalProperties' ? Object.keys(v).length === 0 : Object.keys(v).length === 1 && v.type === 'string');
+const isTrivial = (k: string, v: Record<string, unknown>) =>
+  k === 'additionalProperties' ? Object.keys(v).length === 0 : Object.keys(v).length === 1 && v.type === 'string';
 
 const TYPE_NAMES: Record<string, string> = { int: 'integer', record: 'object', object: 'object' };
 
 /** One zod issue as the sentence an agent can act on (which argument, what it must be). */
-function explain(tool: string, shape: Record<string, unknown>, args: Record<string, unknown>, issue: z.core.$ZodIssue): string {
+function explain(
+  tool: string,
+  shape: Record<string, unknown>,
+  args: Record<string, unknown>,
+  issue: z.core.$ZodIssue,
+): string {
   const key = String(issue.path[0] ?? '');
   const takes = Object.keys(shape).length ? `It takes: ${Object.keys(shape).join(', ')}.` : 'It takes no arguments.';
   if (!key) return `${tool}: ${issue.message}. ${takes}`;
@@ -81,12 +93,21 @@ export function defineTool<S extends z.ZodObject>(decl: ToolDeclaration<S>): Too
   return {
     name: decl.name,
     effect: decl.effect,
-    advertised: { name: decl.name, title: decl.title, description: decl.description, inputSchema, annotations: annotationsOf(decl.effect, decl.title) },
+    advertised: {
+      name: decl.name,
+      title: decl.title,
+      description: decl.description,
+      inputSchema,
+      annotations: annotationsOf(decl.effect, decl.title),
+    },
     parse(raw) {
       const args = raw ?? {};
-      if (typeof args !== 'object' || Array.isArray(args)) throw usageError(`${decl.name}: arguments must be a JSON object.`);
+      if (typeof args !== 'object' || Array.isArray(args))
+        throw usageError(`${decl.name}: arguments must be a JSON object.`);
       // null is how many clients say "not given"
-      const given = Object.fromEntries(Object.entries(args as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined));
+      const given = Object.fromEntries(
+        Object.entries(args as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined),
+      );
       const r = schema.safeParse(given);
       if (!r.success) throw usageError(explain(decl.name, decl.input.shape, given, r.error.issues[0]));
       return r.data;
@@ -102,4 +123,6 @@ export const portArg = z
   .min(1)
   .max(65535)
   .optional()
-  .describe("Game port. Default: the client's --port / GAME_BRIDGE_PORT, else the one game this session launched, else 7777.");
+  .describe(
+    "Game port. Default: the client's --port / GAME_BRIDGE_PORT, else the one game this session launched, else 7777.",
+  );

@@ -11,13 +11,17 @@ export const describeToolsetTool = defineTool({
     'Then run a tool with call_tool {port, name, arguments}.',
   input: z.object({
     port: portArg,
-    toolset: z.string().optional().describe("Toolset name from list_toolsets, e.g. 'bridge'. Required (or given as `name`)."),
+    toolset: z
+      .string()
+      .optional()
+      .describe("Toolset name from list_toolsets, e.g. 'bridge'. Required (or given as `name`)."),
     name: z.string().optional().describe('Same as toolset (the name the first README used).'),
   }),
   effect: { readOnly: true },
   async handler(args, ctx) {
     const name = args.toolset ?? args.name;
-    if (name === undefined) throw usageError("describe_toolset: missing required argument 'toolset'. It takes: port, toolset (or name).");
+    if (name === undefined)
+      throw usageError("describe_toolset: missing required argument 'toolset'. It takes: port, toolset (or name).");
     const port = ctx.resolvePort(args);
     ctx.adoptIfDetached(port);
     const m = await ctx.manifest(port);
@@ -28,20 +32,32 @@ export const describeToolsetTool = defineTool({
           port,
           toolset: name,
           description: 'Routines of this project that chain several game commands.',
-          tools: composites.map((c) => ({ name: c.name, description: c.description, readOnly: c.readOnly === true, inputSchema: toolInputSchema(compositeAsTool(c)) })),
+          tools: composites.map((c) => ({
+            name: c.name,
+            description: c.description,
+            readOnly: c.readOnly === true,
+            inputSchema: toolInputSchema(compositeAsTool(c)),
+          })),
         },
       };
     }
     const ts = m.toolsets.find((t) => t.name === name);
     if (!ts) {
-      throw usageError(`The game on port ${port} has no toolset '${name}'. Its toolsets: ${m.toolsets.map((t) => t.name).join(', ')}. Call list_toolsets {port: ${port}} to see them.`);
+      throw usageError(
+        `The game on port ${port} has no toolset '${name}'. Its toolsets: ${m.toolsets.map((t) => t.name).join(', ')}. Call list_toolsets {port: ${port}} to see them.`,
+      );
     }
     return {
       json: {
         port,
         toolset: ts.name,
         description: ts.description,
-        tools: ts.tools.map((t) => ({ name: t.name, description: t.description, readOnly: t.readOnly, inputSchema: toolInputSchema(t) })),
+        tools: ts.tools.map((t) => ({
+          name: t.name,
+          description: t.description,
+          readOnly: t.readOnly,
+          inputSchema: toolInputSchema(t),
+        })),
       },
     };
   },

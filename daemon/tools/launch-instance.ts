@@ -19,7 +19,8 @@ function launched(inst: LaunchedInstance): Record<string, unknown> {
   };
 }
 
-const next = (port: number) => `list_toolsets {port: ${port}} shows what the game can do; stop_instance {port: ${port}} stops it.`;
+const next = (port: number) =>
+  `list_toolsets {port: ${port}} shows what the game can do; stop_instance {port: ${port}} stops it.`;
 
 export const launchInstanceTool = defineTool({
   name: 'launch_instance',
@@ -27,7 +28,7 @@ export const launchInstanceTool = defineTool({
   description:
     "Start the game declared in gamebridge.json (looked up from the client's working directory, or --config) on a free port the bridge picks, " +
     "and return once it answers /health: {port, pid, name, version, cwd, readyInMs, logFile}; pid is the game's own process. No build command or port is ever typed by the caller. " +
-    'A browser game (launch.web) is opened in headless Chromium and returns once its page joined; its pid is the browser\'s, and screenshot/press/hold then work through the browser. ' +
+    "A browser game (launch.web) is opened in headless Chromium and returns once its page joined; its pid is the browser's, and screenshot/press/hold then work through the browser. " +
     '{profile, count} starts count instances of a declared profile (e.g. a server and its clients) concurrently, all or none: {count, instances: [...]}. ' +
     '{restart: port} stops the game launched on that port if it still runs and starts the same declaration and profile on the same port. ' +
     'Next: list_toolsets {port}.',
@@ -35,16 +36,35 @@ export const launchInstanceTool = defineTool({
     config: z
       .string()
       .optional()
-      .describe("Path to a gamebridge.json to launch from (relative to the client's working directory). Default: the nearest one above the working directory."),
-    profile: z.string().optional().describe('A profile of launch.profiles in gamebridge.json: its args are appended to the command, its env and readyTimeoutMs apply.'),
+      .describe(
+        "Path to a gamebridge.json to launch from (relative to the client's working directory). Default: the nearest one above the working directory.",
+      ),
+    profile: z
+      .string()
+      .optional()
+      .describe(
+        'A profile of launch.profiles in gamebridge.json: its args are appended to the command, its env and readyTimeoutMs apply.',
+      ),
     count: z
       .int()
       .min(1)
       .max(MAX_COUNT)
       .optional()
-      .describe('Start this many instances at once, each on its own port with {index} = 0, 1, 2…; if one fails, the others are stopped and the call fails.'),
-    restart: z.int().min(1).max(65535).optional().describe('Port of a game launched here (running or exited): relaunch it there with the same declaration and profile.'),
-    force: z.boolean().optional().describe('With restart: restart it even when another live session launched it. Default: false.'),
+      .describe(
+        'Start this many instances at once, each on its own port with {index} = 0, 1, 2…; if one fails, the others are stopped and the call fails.',
+      ),
+    restart: z
+      .int()
+      .min(1)
+      .max(65535)
+      .optional()
+      .describe(
+        'Port of a game launched here (running or exited): relaunch it there with the same declaration and profile.',
+      ),
+    force: z
+      .boolean()
+      .optional()
+      .describe('With restart: restart it even when another live session launched it. Default: false.'),
   }),
   effect: { readOnly: false, destructive: false, idempotent: false },
   async handler(args, ctx, extra) {
@@ -53,19 +73,32 @@ export const launchInstanceTool = defineTool({
       configPath = resolve(ctx.config.cwd, args.config);
       const root = projectRoot(ctx.config.cwd, ctx.config.env.HOME);
       if (!inside(root, configPath)) {
-        throw usageError(`launch_instance {config}: ${configPath} is outside this session's project (${root}); nothing was read. Name a gamebridge.json inside the project, or start the client with --config.`, { config: configPath, project: root });
+        throw usageError(
+          `launch_instance {config}: ${configPath} is outside this session's project (${root}); nothing was read. Name a gamebridge.json inside the project, or start the client with --config.`,
+          { config: configPath, project: root },
+        );
       }
     }
     let ticks = 0;
-    const common = { env: ctx.config.env, owner: ctx.sessionId, signal: extra.signal, onProgress: (p: { message: string }) => void extra.progress(++ticks, undefined, p.message) };
+    const common = {
+      env: ctx.config.env,
+      owner: ctx.sessionId,
+      signal: extra.signal,
+      onProgress: (p: { message: string }) => void extra.progress(++ticks, undefined, p.message),
+    };
     if (args.restart !== undefined) {
       if (args.count !== undefined || args.profile !== undefined || args.config !== undefined) {
-        throw usageError('launch_instance: restart relaunches what ran on that port (same declaration, same profile); give it alone, without config, profile or count.');
+        throw usageError(
+          'launch_instance: restart relaunches what ran on that port (same declaration, same profile); give it alone, without config, profile or count.',
+        );
       }
       const port = args.restart;
       const running = ctx.launcher.get(port);
       if (running && ctx.owners.ownedByAnotherLiveSession(running, ctx.sessionId) && args.force !== true) {
-        throw usageError(`The game on port ${port} belongs to another live session. Pass force: true to restart it anyway, or leave it to that session.`, { port });
+        throw usageError(
+          `The game on port ${port} belongs to another live session. Pass force: true to restart it anyway, or leave it to that session.`,
+          { port },
+        );
       }
       const { inst, previous } = await restartGame(ctx.launcher, port, common);
       return { json: { ...launched(inst), previous, next: next(inst.port) } };
@@ -74,7 +107,13 @@ export const launchInstanceTool = defineTool({
     if (args.count !== undefined) {
       const all = await launchMany(ctx.launcher, opts, args.count);
       const ports = all.map((i) => i.port).join(', ');
-      return { json: { count: all.length, instances: all.map(launched), next: `call_tool {port, ...} drives each one (ports ${ports}); stop_instance {port} stops one.` } };
+      return {
+        json: {
+          count: all.length,
+          instances: all.map(launched),
+          next: `call_tool {port, ...} drives each one (ports ${ports}); stop_instance {port} stops one.`,
+        },
+      };
     }
     const inst = await ctx.launcher.launch(opts);
     return { json: { ...launched(inst), next: next(inst.port) } };

@@ -11,7 +11,12 @@ export const listInstancesTool = defineTool({
     'stale registry entries, ports that answer but are not games, and free ports. ' +
     'Next: list_toolsets {port} to see what a game can do, or launch_instance if none is running.',
   input: z.object({
-    prune: z.boolean().optional().describe('Delete stale registry entries whose port is verified dead, and forget the exit records listed. Default: false.'),
+    prune: z
+      .boolean()
+      .optional()
+      .describe(
+        'Delete stale registry entries whose port is verified dead, and forget the exit records listed. Default: false.',
+      ),
   }),
   // prune deletes registry files, so the tool is not read-only; it removes only entries whose
   // game is verified gone (nothing anyone could still use), and pruning twice prunes nothing more.
@@ -36,7 +41,15 @@ export const listInstancesTool = defineTool({
       const browserHeld = launcher.webGame(item.port)?.hands.held() ?? [];
       if (!browserHeld.length) continue;
       const label = (owner: string) => (owner === ctx.sessionId ? 'you' : 'another session');
-      item.held = [...(item.held ?? []), ...browserHeld.map((h) => ({ input: h.input, owner: label(h.owner), leaseMsLeft: h.leaseMsLeft, via: 'browser' as const }))];
+      item.held = [
+        ...(item.held ?? []),
+        ...browserHeld.map((h) => ({
+          input: h.input,
+          owner: label(h.owner),
+          leaseMsLeft: h.leaseMsLeft,
+          via: 'browser' as const,
+        })),
+      ];
     }
     // A game launched here that exited is listed under `exited`, with its facts, not as a stale registry entry.
     const exited = launcher.exitedList();

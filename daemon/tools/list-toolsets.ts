@@ -15,11 +15,19 @@ export const listToolsetsTool = defineTool({
     ctx.adoptIfDetached(port);
     await ctx.client(port).health();
     const m = await ctx.manifest(port);
-    const toolsets = m.toolsets.map((t) => ({ name: t.name, description: t.description, tools: t.tools.map((x) => x.name) }));
+    const toolsets = m.toolsets.map((t) => ({
+      name: t.name,
+      description: t.description,
+      tools: t.tools.map((x) => x.name),
+    }));
     // Composites serving this game show up as one more toolset (describe_toolset {toolset: 'composites'}).
     const composites = await ctx.composites.forGame(m.game.name);
     if (composites.length) {
-      toolsets.push({ name: COMPOSITES_TOOLSET, description: 'Routines of this project that chain several game commands (call them with call_tool).', tools: composites.map((c) => c.name) });
+      toolsets.push({
+        name: COMPOSITES_TOOLSET,
+        description: 'Routines of this project that chain several game commands (call them with call_tool).',
+        tools: composites.map((c) => c.name),
+      });
     }
     // A project composites module that does not load is the agent's business too: it is told why.
     const broken = ctx.composites.problem();

@@ -15,7 +15,12 @@ import { shapeSync, syncCommand } from './sync-answer.js';
 import type { ToolAnswer, ToolCallExtra } from './types.js';
 
 type Base = { port: number; tool: string; via: 'bridge' };
-type PlayTool = (ctx: ToolContext, base: Base, args: Record<string, unknown>, extra: ToolCallExtra) => Promise<ToolAnswer>;
+type PlayTool = (
+  ctx: ToolContext,
+  base: Base,
+  args: Record<string, unknown>,
+  extra: ToolCallExtra,
+) => Promise<ToolAnswer>;
 
 /** A press holds its input at most this long on the game's side, whatever happens to us meanwhile. */
 const PRESS_LEASE_MS = 60000;
@@ -44,21 +49,33 @@ async function requireCapability(ctx: ToolContext, port: number, cap: 'input' | 
   );
 }
 
-function intArg(tool: string, args: Record<string, unknown>, key: string, min: number, max: number, def?: number): number {
+function intArg(
+  tool: string,
+  args: Record<string, unknown>,
+  key: string,
+  min: number,
+  max: number,
+  def?: number,
+): number {
   const raw = args[key] ?? def;
   if (raw === undefined) throw usageError(`${tool}: missing required argument '${key}' (an integer ${min}-${max}).`);
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw usageError(`${tool}: '${key}' must be an integer ${min}-${max}, got ${JSON.stringify(raw)}.`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw usageError(`${tool}: '${key}' must be an integer ${min}-${max}, got ${JSON.stringify(raw)}.`);
   return n;
 }
 
 function inputArg(tool: string, args: Record<string, unknown>): string {
-  if (typeof args.input !== 'string' || !args.input.trim()) throw usageError(`${tool} needs 'input', the input's name as the game declares it (describe_toolset shows game.inputs), e.g. {input: "left"}.`);
+  if (typeof args.input !== 'string' || !args.input.trim())
+    throw usageError(
+      `${tool} needs 'input', the input's name as the game declares it (describe_toolset shows game.inputs), e.g. {input: "left"}.`,
+    );
   return args.input.trim();
 }
 
 /** The simulation's frame count: simFrame when the game publishes one, else frame. */
-const simFrameOf = (s: State | undefined): number | undefined => (typeof s?.simFrame === 'number' ? s.simFrame : typeof s?.frame === 'number' ? s.frame : undefined);
+const simFrameOf = (s: State | undefined): number | undefined =>
+  typeof s?.simFrame === 'number' ? s.simFrame : typeof s?.frame === 'number' ? s.frame : undefined;
 
 export const PLAY_TOOLS: Record<'press' | 'hold' | 'release' | 'pause' | 'resume' | 'step', PlayTool> = {
   async press(ctx, base, args, extra) {
@@ -72,14 +89,25 @@ export const PLAY_TOOLS: Record<'press' | 'hold' | 'release' | 'pause' | 'resume
     const paused = getPath(await ctx.client(port).state(extra.signal), 'clock.paused') === true;
     ctx.held.hold(port, owner, input, PRESS_LEASE_MS);
     try {
-      const held = await syncCommand(ctx, port, 'input.hold', { input, owner, leaseMs: PRESS_LEASE_MS }, extra, !paused);
+      const held = await syncCommand(
+        ctx,
+        port,
+        'input.hold',
+        { input, owner, leaseMs: PRESS_LEASE_MS },
+        extra,
+        !paused,
+      );
       if (paused) {
         // A step holds back the commands after it, so hold, step N, release hold it for exactly N frames.
         await syncCommand(ctx, port, 'clock.step', { frames }, extra, false);
       } else {
         const from = simFrameOf(held.state) ?? 0;
         const path = typeof held.state?.simFrame === 'number' ? 'simFrame' : 'frame';
-        await waitFor(ctx.client(port), { path, op: 'gte', operand: from + frames }, { timeoutMs: ctx.config.timeoutMs, signal: extra.signal, generation: ctx.generation(port) });
+        await waitFor(
+          ctx.client(port),
+          { path, op: 'gte', operand: from + frames },
+          { timeoutMs: ctx.config.timeoutMs, signal: extra.signal, generation: ctx.generation(port) },
+        );
       }
     } finally {
       ctx.held.released(port, owner, input);
@@ -100,14 +128,19 @@ export const PLAY_TOOLS: Record<'press' | 'hold' | 'release' | 'pause' | 'resume
   },
 
   async release(ctx, base, args, extra) {
-    const input = args.input === undefined || args.input === null || args.input === '' ? undefined : inputArg('release', args);
+    const input =
+      args.input === undefined || args.input === null || args.input === '' ? undefined : inputArg('release', args);
     const web = await browserFor(ctx, base.port, input);
     // Everything this session holds on a page: its browser inputs, then its kit inputs when the game has them.
-    if (web && (input !== undefined || !(await hasCapability(ctx, base.port, 'input')))) return browserRelease(ctx, web, base, input, extra);
+    if (web && (input !== undefined || !(await hasCapability(ctx, base.port, 'input'))))
+      return browserRelease(ctx, web, base, input, extra);
     if (web) await web.hands.release(ctx.sessionId);
     await requireCapability(ctx, base.port, 'input', 'release');
     const owner = ctx.sessionId;
-    const r = input === undefined ? await syncCommand(ctx, base.port, 'input.releaseAll', { owner }, extra) : await syncCommand(ctx, base.port, 'input.release', { input, owner }, extra);
+    const r =
+      input === undefined
+        ? await syncCommand(ctx, base.port, 'input.releaseAll', { owner }, extra)
+        : await syncCommand(ctx, base.port, 'input.release', { input, owner }, extra);
     ctx.held.released(base.port, owner, input);
     return { json: { ...base, released: input ?? 'everything this session holds', ...shapeSync(r) } };
   },
@@ -125,7 +158,10 @@ export const PLAY_TOOLS: Record<'press' | 'hold' | 'release' | 'pause' | 'resume
   async step(ctx, base, args, extra) {
     const { port } = base;
     const frames = intArg('step', args, 'frames', 1, 10000);
-    if (args.until !== undefined && (typeof args.until !== 'object' || args.until === null || Array.isArray(args.until))) {
+    if (
+      args.until !== undefined &&
+      (typeof args.until !== 'object' || args.until === null || Array.isArray(args.until))
+    ) {
       throw usageError('step: \'until\' must be a wait_for condition object, e.g. {"path": "game.x", "gte": 30}.');
     }
     const cond = args.until ? conditionFrom(args.until as Record<string, unknown>) : undefined;

@@ -5,7 +5,7 @@ export const stopInstanceTool = defineTool({
   name: 'stop_instance',
   title: 'Stop a launched game',
   description:
-    "Stop a game this bridge launched: ask it to close, wait for its port to go quiet, and kill its process tree if it will not go. " +
+    'Stop a game this bridge launched: ask it to close, wait for its port to go quiet, and kill its process tree if it will not go. ' +
     'Returns {port, stopped, how: "closed cleanly" | "terminated" | "killed" | "had already exited (signal SIGKILL)"}. Games started some other way are refused (ask them to close with raw_command close).',
   input: z.object({
     port: portArg,
@@ -18,7 +18,9 @@ export const stopInstanceTool = defineTool({
     const inst = ctx.launcher.get(port);
     // Not running: launcher.stop answers for a game that exited by itself, and refuses any other port.
     if (inst && ctx.owners.ownedByAnotherLiveSession(inst, ctx.sessionId) && args.force !== true) {
-      throw usageError(`The game on port ${port} belongs to another live session. Pass force: true to stop it anyway, or leave it to that session.`);
+      throw usageError(
+        `The game on port ${port} belongs to another live session. Pass force: true to stop it anyway, or leave it to that session.`,
+      );
     }
     await ctx.held.releasePort(port, (p) => ctx.client(p));
     return { json: { ...(await ctx.launcher.stop(port)) } };

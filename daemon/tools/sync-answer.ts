@@ -4,7 +4,14 @@ import type { ToolContext } from './context.js';
 import type { ToolCallExtra } from './types.js';
 
 /** One command through command sync, the full result (with the state after it). */
-export async function syncCommand(ctx: ToolContext, port: number, command: string, args: Record<string, unknown>, extra: ToolCallExtra, sync = true): Promise<SyncResult> {
+export async function syncCommand(
+  ctx: ToolContext,
+  port: number,
+  command: string,
+  args: Record<string, unknown>,
+  extra: ToolCallExtra,
+  sync = true,
+): Promise<SyncResult> {
   const r = await commandAndSync(ctx.client(port), command, args, {
     timeoutMs: ctx.config.timeoutMs,
     signal: extra.signal,
@@ -12,7 +19,12 @@ export async function syncCommand(ctx: ToolContext, port: number, command: strin
     sync,
   });
   // The last command a launched game confirmed is part of the facts if it later exits.
-  if (r.applied) ctx.launcher.noteCommand(port, { ...(r.commandId !== undefined ? { id: r.commandId } : {}), command: r.command, at: new Date().toISOString() });
+  if (r.applied)
+    ctx.launcher.noteCommand(port, {
+      ...(r.commandId !== undefined ? { id: r.commandId } : {}),
+      command: r.command,
+      at: new Date().toISOString(),
+    });
   return r;
 }
 

@@ -78,7 +78,9 @@ export async function openBrowser(options: OpenBrowserOptions): Promise<WebBrows
       await b.page.goto(options.url, { waitUntil: 'commit', timeout: options.loadTimeoutMs ?? 30_000 });
     } catch (e) {
       const errors = b.consoleErrors();
-      throw new Error(`BrowserFailed: the page ${options.url} did not load: ${(e as Error).message.split('\n')[0]}${errors.length ? `; console errors:\n${errors.join('\n')}` : ''}`);
+      throw new Error(
+        `BrowserFailed: the page ${options.url} did not load: ${(e as Error).message.split('\n')[0]}${errors.length ? `; console errors:\n${errors.join('\n')}` : ''}`,
+      );
     }
     return b;
   } catch (e) {
@@ -89,17 +91,26 @@ export async function openBrowser(options: OpenBrowserOptions): Promise<WebBrows
 }
 
 /** Connects to a browser this daemon (or a previous one) started; takes back its game page. */
-export async function attachBrowser(record: BrowserRecord, options: { viewport?: { width: number; height: number }; onConsole?: (line: string) => void } = {}): Promise<WebBrowser> {
+export async function attachBrowser(
+  record: BrowserRecord,
+  options: { viewport?: { width: number; height: number }; onConsole?: (line: string) => void } = {},
+): Promise<WebBrowser> {
   return connect(record, options.viewport, options.onConsole);
 }
 
-async function connect(record: BrowserRecord, viewport?: { width: number; height: number }, onConsole?: (line: string) => void): Promise<WebBrowser> {
+async function connect(
+  record: BrowserRecord,
+  viewport?: { width: number; height: number },
+  onConsole?: (line: string) => void,
+): Promise<WebBrowser> {
   const { chromium } = await import('playwright-core');
   let browser: Browser;
   try {
     browser = await chromium.connectOverCDP(record.cdpEndpoint, { timeout: 30_000 });
   } catch (e) {
-    throw new Error(`BrowserFailed: cannot reach Chromium (pid ${record.pid}) at ${record.cdpEndpoint}: ${(e as Error).message.split('\n')[0]}. Its last output:\n${readTail(record.logFile)}`);
+    throw new Error(
+      `BrowserFailed: cannot reach Chromium (pid ${record.pid}) at ${record.cdpEndpoint}: ${(e as Error).message.split('\n')[0]}. Its last output:\n${readTail(record.logFile)}`,
+    );
   }
   const context = browser.contexts()[0] ?? (await browser.newContext());
   const pages = context.pages();

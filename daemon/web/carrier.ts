@@ -69,7 +69,8 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
   server.keepAliveTimeout = 30_000;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REPLY_BYTES });
   const port = await listen(server, options.port);
-  const log = (line: string) => (options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(`page carrier 127.0.0.1:${port}: ${line}`);
+  const log = (line: string) =>
+    (options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(`page carrier 127.0.0.1:${port}: ${line}`);
   const wsUrl = `ws://127.0.0.1:${port}/page?key=${key}`;
   let link: PageLink | null = null;
   let joins = 0;
@@ -92,10 +93,15 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
     const refusal =
       checkHost(req, port) ??
       checkContractOrigin(req, port, link?.info?.origin ?? null) ??
-      (req.method !== 'GET' && req.method !== 'HEAD' ? { status: 405, error: `method ${req.method} not allowed; the game surface is GET only` } : undefined) ??
-      (target.split('?')[0] === '/page' ? { status: 426, error: '/page is the WebSocket a game page joins with' } : undefined);
+      (req.method !== 'GET' && req.method !== 'HEAD'
+        ? { status: 405, error: `method ${req.method} not allowed; the game surface is GET only` }
+        : undefined) ??
+      (target.split('?')[0] === '/page'
+        ? { status: 426, error: '/page is the WebSocket a game page joins with' }
+        : undefined);
     if (refusal) return send(res, refusal.status, { ok: false, accepted: false, error: refusal.error });
-    if (Buffer.byteLength(target) > MAX_TARGET_BYTES) return send(res, 414, { accepted: false, error: `request too long (over ${MAX_TARGET_BYTES} bytes)` });
+    if (Buffer.byteLength(target) > MAX_TARGET_BYTES)
+      return send(res, 414, { accepted: false, error: `request too long (over ${MAX_TARGET_BYTES} bytes)` });
     void relay(target, res);
   });
 
@@ -104,7 +110,12 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
   async function relay(target: string, res: http.ServerResponse, again = true): Promise<void> {
     const grace = leftAt + rejoinGraceMs - Date.now();
     if (!link?.info && grace > 0 && !closed) await waitForJoin(carrier, grace).catch(() => undefined);
-    if (!link?.info) return send(res, 503, { ok: false, error: 'GameOffline: no page is joined to this port (the browser tab was closed, is reloading, or never opened); relaunch the game or reopen its page' });
+    if (!link?.info)
+      return send(res, 503, {
+        ok: false,
+        error:
+          'GameOffline: no page is joined to this port (the browser tab was closed, is reloading, or never opened); relaunch the game or reopen its page',
+      });
     try {
       const reply = await link.relay(target, relayTimeoutMs);
       send(res, reply.status, reply.body);
@@ -112,7 +123,11 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
       const kind = (e as RelayError).kind;
       if (kind === 'gone' && again && target.split('?')[0] !== '/command') return relay(target, res, false);
       // interrupted: the page had the request and may have acted on it (a command may or may not be applied).
-      send(res, kind === 'timeout' ? 504 : 503, { ok: false, error: `GameOffline: ${(e as Error).message}`, interrupted: true });
+      send(res, kind === 'timeout' ? 504 : 503, {
+        ok: false,
+        error: `GameOffline: ${(e as Error).message}`,
+        interrupted: true,
+      });
     }
   }
 
@@ -123,7 +138,12 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
       checkHost(req, port) ??
       (url.pathname !== '/page' ? { status: 404, error: 'the only WebSocket here is /page' } : undefined) ??
       (!keyMatches(url.searchParams.get('key'), key) ? { status: 401, error: 'wrong or missing key' } : undefined) ??
-      (link ? { status: 409, error: `another page is already joined (${link.info?.name ?? 'saying hello'}); close it first` } : undefined);
+      (link
+        ? {
+            status: 409,
+            error: `another page is already joined (${link.info?.name ?? 'saying hello'}); close it first`,
+          }
+        : undefined);
     if (refusal || closed) {
       const r = refusal ?? { status: 503, error: 'the carrier is closing' };
       log(`refused a page joining from ${req.headers.origin ?? 'no origin'}: ${r.error}`);
@@ -168,7 +188,11 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
 function listen(server: http.Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) => {
-      reject(new Error(`cannot listen on 127.0.0.1:${port}: ${e.code === 'EADDRINUSE' ? 'the port is already in use' : e.message}`));
+      reject(
+        new Error(
+          `cannot listen on 127.0.0.1:${port}: ${e.code === 'EADDRINUSE' ? 'the port is already in use' : e.message}`,
+        ),
+      );
     });
     server.listen({ port, host: '127.0.0.1', exclusive: true }, () => resolve((server.address() as AddressInfo).port));
   });
@@ -191,11 +215,16 @@ function waitForJoin(carrier: PageCarrier, timeoutMs: number): Promise<PageInfo>
 
 function refuseUpgrade(socket: Duplex, r: Refusal): void {
   const text = `${r.error}\n`;
-  socket.end(`HTTP/1.1 ${r.status} ${http.STATUS_CODES[r.status]}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+  socket.end(
+    `HTTP/1.1 ${r.status} ${http.STATUS_CODES[r.status]}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+  );
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body) ?? 'null';
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+  });
   res.end(res.req.method === 'HEAD' ? undefined : text);
 }

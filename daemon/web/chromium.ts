@@ -25,18 +25,26 @@ export interface ChromiumProcess {
 export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
   if (env.GAME_BRIDGE_CHROMIUM) {
     if (executable(env.GAME_BRIDGE_CHROMIUM)) return env.GAME_BRIDGE_CHROMIUM;
-    throw new Error(`ChromiumMissing: GAME_BRIDGE_CHROMIUM names '${env.GAME_BRIDGE_CHROMIUM}', which is not an executable file; fix the variable or unset it`);
+    throw new Error(
+      `ChromiumMissing: GAME_BRIDGE_CHROMIUM names '${env.GAME_BRIDGE_CHROMIUM}', which is not an executable file; fix the variable or unset it`,
+    );
   }
   for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
     for (const name of ['chromium', 'chromium-browser']) {
       if (executable(join(dir, name))) return join(dir, name);
     }
   }
-  throw new Error(`ChromiumMissing: browser games need Chromium, and none is on PATH. Install it (Debian/Ubuntu: sudo ${CHROMIUM_INSTALL}) or set GAME_BRIDGE_CHROMIUM to its path`);
+  throw new Error(
+    `ChromiumMissing: browser games need Chromium, and none is on PATH. Install it (Debian/Ubuntu: sudo ${CHROMIUM_INSTALL}) or set GAME_BRIDGE_CHROMIUM to its path`,
+  );
 }
 
 /** The flags: headless by default, WebGL through SwiftShader (no GPU needed), quiet, timers never throttled. */
-export function chromiumArgs(userDataDir: string, headless: boolean, size: { width: number; height: number }): string[] {
+export function chromiumArgs(
+  userDataDir: string,
+  headless: boolean,
+  size: { width: number; height: number },
+): string[] {
   return [
     ...(headless ? ['--headless=new'] : []),
     '--no-sandbox',
@@ -62,12 +70,20 @@ export function chromiumArgs(userDataDir: string, headless: boolean, size: { wid
  * Starts Chromium detached in its own group, its output to a file (not a pipe: it must outlive a
  * killed daemon); resolves once it wrote its DevTools port to the profile's DevToolsActivePort.
  */
-export async function startChromium(opts: { executable: string; headless: boolean; size: { width: number; height: number }; timeoutMs?: number }): Promise<ChromiumProcess> {
+export async function startChromium(opts: {
+  executable: string;
+  headless: boolean;
+  size: { width: number; height: number };
+  timeoutMs?: number;
+}): Promise<ChromiumProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'gb-chromium-'));
   const userDataDir = join(dir, 'profile');
   const logFile = join(dir, 'chromium.log');
   const out = openSync(logFile, 'a');
-  const child = spawn(opts.executable, chromiumArgs(userDataDir, opts.headless, opts.size), { detached: true, stdio: ['ignore', out, out] });
+  const child = spawn(opts.executable, chromiumArgs(userDataDir, opts.headless, opts.size), {
+    detached: true,
+    stdio: ['ignore', out, out],
+  });
   closeSync(out);
   let exited: string | null = null;
   child.on('exit', (code, signal) => (exited = signal ?? `code ${code}`));
@@ -77,7 +93,11 @@ export async function startChromium(opts: { executable: string; headless: boolea
   for (;;) {
     const port = devToolsPort(userDataDir);
     if (port && child.pid) return { pid: child.pid, cdpEndpoint: `http://127.0.0.1:${port}`, dir, logFile };
-    const why = exited ? `exited at start (${exited})` : Date.now() > deadline ? `did not open its DevTools port within ${opts.timeoutMs ?? 30_000} ms` : null;
+    const why = exited
+      ? `exited at start (${exited})`
+      : Date.now() > deadline
+        ? `did not open its DevTools port within ${opts.timeoutMs ?? 30_000} ms`
+        : null;
     if (why) {
       const tail = readTail(logFile);
       if (child.pid) killGroup(child.pid);

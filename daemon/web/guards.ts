@@ -16,7 +16,10 @@ export interface Refusal {
 export function checkHost(req: IncomingMessage, port: number): Refusal | undefined {
   const host = req.headers.host;
   if (host === `127.0.0.1:${port}` || host === `localhost:${port}`) return undefined;
-  return { status: 403, error: `Forbidden: unexpected Host header '${host ?? ''}' (this port answers 127.0.0.1:${port} only)` };
+  return {
+    status: 403,
+    error: `Forbidden: unexpected Host header '${host ?? ''}' (this port answers 127.0.0.1:${port} only)`,
+  };
 }
 
 /**
@@ -26,16 +29,28 @@ export function checkHost(req: IncomingMessage, port: number): Refusal | undefin
  * from another local server's page (another port of 127.0.0.1 is "same-site") carries no
  * Origin at all. `none` (a person typing the URL) is allowed.
  */
-export function checkContractOrigin(req: IncomingMessage, port: number, pageOrigin: string | null): Refusal | undefined {
+export function checkContractOrigin(
+  req: IncomingMessage,
+  port: number,
+  pageOrigin: string | null,
+): Refusal | undefined {
   const site = req.headers['sec-fetch-site'];
   const origin = req.headers.origin;
   const own = [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
   const trusted = origin !== undefined && (own.includes(origin) || (pageOrigin !== null && origin === pageOrigin));
-  if (site === 'cross-site') return { status: 403, error: 'Forbidden: cross-site browser requests are refused on a game port' };
+  if (site === 'cross-site')
+    return { status: 403, error: 'Forbidden: cross-site browser requests are refused on a game port' };
   if (origin !== undefined && !trusted) {
-    return { status: 403, error: `Forbidden: requests from origin '${origin}' are refused (only the game's own page may call this port)` };
+    return {
+      status: 403,
+      error: `Forbidden: requests from origin '${origin}' are refused (only the game's own page may call this port)`,
+    };
   }
-  if (site === 'same-site' && !trusted) return { status: 403, error: "Forbidden: a browser request from another local site is refused (no Origin of the game's page)" };
+  if (site === 'same-site' && !trusted)
+    return {
+      status: 403,
+      error: "Forbidden: a browser request from another local site is refused (no Origin of the game's page)",
+    };
   return undefined;
 }
 

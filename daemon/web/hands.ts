@@ -75,12 +75,18 @@ export class BrowserHands {
       this.cdp = await this.page.context().newCDPSession(this.page);
       await this.cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 5 });
     }
-    const others = [...this.held.values()].map((h) => h.input).filter((i): i is BrowserInput & { kind: 'tap' } => i.kind === 'tap' && inputId(i) !== inputId(input));
+    const others = [...this.held.values()]
+      .map((h) => h.input)
+      .filter((i): i is BrowserInput & { kind: 'tap' } => i.kind === 'tap' && inputId(i) !== inputId(input));
     const points = (type === 'touchStart' ? [...others, input] : others).map((t) => ({ x: t.x, y: t.y }));
     await this.cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points });
   }
 }
 
 function describe(input: BrowserInput): string {
-  return input.kind === 'key' ? input.key : input.kind === 'mouse' ? `mouse:${input.button}@${input.x},${input.y}` : `tap@${input.x},${input.y}`;
+  return input.kind === 'key'
+    ? input.key
+    : input.kind === 'mouse'
+      ? `mouse:${input.button}@${input.x},${input.y}`
+      : `tap@${input.x},${input.y}`;
 }

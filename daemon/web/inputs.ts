@@ -9,7 +9,8 @@ export type BrowserInput =
   | { kind: 'mouse'; button: 'left' | 'right' | 'middle'; x: number; y: number }
   | { kind: 'tap'; x: number; y: number };
 
-export const INPUT_FORMS = "a DOM key name ('ArrowLeft', 'a', 'Space'), 'mouse:left@x,y' (left, right or middle) or 'tap@x,y'";
+export const INPUT_FORMS =
+  "a DOM key name ('ArrowLeft', 'a', 'Space'), 'mouse:left@x,y' (left, right or middle) or 'tap@x,y'";
 
 const AT = /^(?:mouse:(left|right|middle)|tap)@(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?)$/;
 
@@ -23,12 +24,18 @@ export function parseBrowserInput(name: string): BrowserInput {
     return m[1] ? { kind: 'mouse', button: m[1] as 'left' | 'right' | 'middle', x, y } : { kind: 'tap', x, y };
   }
   if (!text || /\s/.test(text) || text.includes('+')) {
-    throw new Error(`BridgeUsageError: '${name}' is not an input the browser can send; use ${INPUT_FORMS} (one key, no combinations)`);
+    throw new Error(
+      `BridgeUsageError: '${name}' is not an input the browser can send; use ${INPUT_FORMS} (one key, no combinations)`,
+    );
   }
   return { kind: 'key', key: text };
 }
 
 /** One name per physical input, so holding `tap@1,2` twice is one hold. */
 export function inputId(input: BrowserInput): string {
-  return input.kind === 'key' ? `key:${input.key}` : input.kind === 'mouse' ? `mouse:${input.button}` : `tap@${input.x},${input.y}`;
+  return input.kind === 'key'
+    ? `key:${input.key}`
+    : input.kind === 'mouse'
+      ? `mouse:${input.button}`
+      : `tap@${input.x},${input.y}`;
 }

@@ -90,7 +90,9 @@ export class OwnedHands {
   /** What is held now, per owner, with the time left on each lease. */
   held(): HeldBrowserInput[] {
     const now = Date.now();
-    return [...this.inputs.values()].flatMap((e) => [...e.holders.entries()].map(([owner, h]) => ({ input: e.name, owner, leaseMsLeft: Math.max(0, h.until - now) })));
+    return [...this.inputs.values()].flatMap((e) =>
+      [...e.holders.entries()].map(([owner, h]) => ({ input: e.name, owner, leaseMsLeft: Math.max(0, h.until - now) })),
+    );
   }
 
   /** Is `name` a form the browser can send (a DOM key, mouse:…@x,y, tap@x,y)? */

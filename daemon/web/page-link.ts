@@ -66,7 +66,12 @@ export class PageLink extends EventEmitter {
     return new Promise<RelayReply>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new RelayError('timeout', `the page did not answer ${path.split('?')[0]} within ${timeoutMs} ms (is its main thread blocked?)`));
+        reject(
+          new RelayError(
+            'timeout',
+            `the page did not answer ${path.split('?')[0]} within ${timeoutMs} ms (is its main thread blocked?)`,
+          ),
+        );
       }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
       this.ws.send(JSON.stringify({ t: 'get', id, path }));
@@ -87,19 +92,32 @@ export class PageLink extends EventEmitter {
     } catch {
       return this.garbage(`text that is not JSON: ${clip(text)}`);
     }
-    if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return this.garbage(`JSON that is not an object: ${clip(text)}`);
+    if (typeof msg !== 'object' || msg === null || Array.isArray(msg))
+      return this.garbage(`JSON that is not an object: ${clip(text)}`);
     if (!this.info) {
       if (msg.t !== 'hello' || typeof msg.name !== 'string' || typeof msg.version !== 'string') {
         return this.garbage(`a first message that is not {"t":"hello","name","version"}: ${clip(text)}`);
       }
       clearTimeout(this.helloTimer);
-      this.info = { name: msg.name, version: msg.version, origin: this.meta.origin, joinedAt: new Date().toISOString(), join: this.meta.join };
+      this.info = {
+        name: msg.name,
+        version: msg.version,
+        origin: this.meta.origin,
+        joinedAt: new Date().toISOString(),
+        join: this.meta.join,
+      };
       this.emit('hello', this.info);
       return;
     }
     if (msg.t !== 'reply') return this.garbage(`an unexpected message (t=${JSON.stringify(msg.t)}): ${clip(text)}`);
     const { id, status } = msg;
-    if (typeof id !== 'number' || !Number.isInteger(status) || (status as number) < 100 || (status as number) > 599 || !('body' in msg)) {
+    if (
+      typeof id !== 'number' ||
+      !Number.isInteger(status) ||
+      (status as number) < 100 ||
+      (status as number) > 599 ||
+      !('body' in msg)
+    ) {
       return this.garbage(`a reply without a numeric id, an HTTP status and a body: ${clip(text)}`);
     }
     if (id >= this.nextId || id < 1) return this.garbage(`a reply to request ${id}, which was never sent`);

@@ -33,8 +33,16 @@ export async function serveStatic(options: { root: string; port?: number }): Pro
   });
   server.keepAliveTimeout = 30_000;
   const port = await new Promise<number>((resolve, reject) => {
-    server.once('error', (e: NodeJS.ErrnoException) => reject(new Error(`cannot serve ${options.root} on 127.0.0.1:${options.port ?? 0}: ${e.code === 'EADDRINUSE' ? 'the port is already in use' : e.message}`)));
-    server.listen({ port: options.port ?? 0, host: '127.0.0.1', exclusive: true }, () => resolve((server.address() as AddressInfo).port));
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      reject(
+        new Error(
+          `cannot serve ${options.root} on 127.0.0.1:${options.port ?? 0}: ${e.code === 'EADDRINUSE' ? 'the port is already in use' : e.message}`,
+        ),
+      ),
+    );
+    server.listen({ port: options.port ?? 0, host: '127.0.0.1', exclusive: true }, () =>
+      resolve((server.address() as AddressInfo).port),
+    );
   });
   return {
     port,

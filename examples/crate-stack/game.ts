@@ -230,7 +230,12 @@ export class CrateStack {
 
   /** 1 on the floor, 2 on one crate, ...: the settled crates below it in its column, plus one. */
   private levelOf(c: Crate): number {
-    return 1 + this.crates.filter((o) => o.settled && o !== c && Math.abs(o.x - c.x) < (KINDS[o.kind].w + KINDS[c.kind].w) / 2 && o.y < c.y).length;
+    return (
+      1 +
+      this.crates.filter(
+        (o) => o.settled && o !== c && Math.abs(o.x - c.x) < (KINDS[o.kind].w + KINDS[c.kind].w) / 2 && o.y < c.y,
+      ).length
+    );
   }
 
   private height(): number {

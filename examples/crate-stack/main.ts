@@ -22,14 +22,43 @@ const argv = yargs(hideBin(process.argv))
   .option('name', { type: 'string', default: 'Crate Stack', describe: 'Game name (manifest and registry)' })
   .option('version-tag', { type: 'string', default: '1.0.0', describe: 'Game version (manifest and registry)' })
   .option('tools', { type: 'boolean', default: true, describe: 'Serve GET /tools (--no-tools: 404)' })
-  .option('screenshot', { type: 'boolean', default: false, describe: 'Serve GET /screenshot: a picture of the stack (PNG)' })
-  .option('completed-id', { type: 'boolean', default: true, describe: 'Publish completedCommandId (--no-completed-id: never)' })
+  .option('screenshot', {
+    type: 'boolean',
+    default: false,
+    describe: 'Serve GET /screenshot: a picture of the stack (PNG)',
+  })
+  .option('completed-id', {
+    type: 'boolean',
+    default: true,
+    describe: 'Publish completedCommandId (--no-completed-id: never)',
+  })
   .option('slow-start', { type: 'number', default: 0, describe: 'Wait this many ms before binding the port' })
-  .option('crash-at-start', { type: 'boolean', default: false, describe: 'Print a few lines, then exit with code 3 before binding' })
-  .option('ignore-close', { type: 'boolean', default: false, describe: 'Accept close but ignore it; ignore SIGTERM too' })
-  .option('time', { type: 'boolean', default: true, describe: 'Held inputs, the agent clock and epochs (--no-time: none, like an older game)' })
-  .option('child', { type: 'boolean', default: false, describe: 'Spawn a grandchild process that lives as long as the game' })
-  .option('exit-after', { type: 'number', default: 0, describe: 'Exit by itself (with --exit-code) this many ms after it started listening: a game that quits or crashes mid-session' })
+  .option('crash-at-start', {
+    type: 'boolean',
+    default: false,
+    describe: 'Print a few lines, then exit with code 3 before binding',
+  })
+  .option('ignore-close', {
+    type: 'boolean',
+    default: false,
+    describe: 'Accept close but ignore it; ignore SIGTERM too',
+  })
+  .option('time', {
+    type: 'boolean',
+    default: true,
+    describe: 'Held inputs, the agent clock and epochs (--no-time: none, like an older game)',
+  })
+  .option('child', {
+    type: 'boolean',
+    default: false,
+    describe: 'Spawn a grandchild process that lives as long as the game',
+  })
+  .option('exit-after', {
+    type: 'number',
+    default: 0,
+    describe:
+      'Exit by itself (with --exit-code) this many ms after it started listening: a game that quits or crashes mid-session',
+  })
   .option('exit-code', { type: 'number', default: 0, describe: 'The exit code of --exit-after' })
   .strict()
   .help()
@@ -87,7 +116,10 @@ async function main(): Promise<void> {
       restart: cmd('restart', () => newRound(() => game.restart())),
       drop_here: cmd('drop_here', () => game.dropHere()),
       menu: cmd('menu', () => game.menu()),
-      set_seed: { validate: (a) => void a.string('seed'), apply: cmd('set_seed', (a) => game.setSeed(a.string('seed'))) },
+      set_seed: {
+        validate: (a) => void a.string('seed'),
+        apply: cmd('set_seed', (a) => game.setSeed(a.string('seed'))),
+      },
       bump: { validate: (a) => void a.string('tag'), apply: cmd('bump', (a) => game.bump(a.string('tag'))) },
       peek: cmd('peek', () => undefined),
       freeze: {
@@ -125,7 +157,9 @@ async function main(): Promise<void> {
 
   if (argv['exit-after'] > 0) {
     setTimeout(() => {
-      process.stderr.write(`crate-stack: fatal: giving up after ${argv['exit-after']}ms (exit code ${argv['exit-code']})\n`);
+      process.stderr.write(
+        `crate-stack: fatal: giving up after ${argv['exit-after']}ms (exit code ${argv['exit-code']})\n`,
+      );
       process.exit(argv['exit-code']);
     }, argv['exit-after']);
   }

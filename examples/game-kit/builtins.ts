@@ -40,7 +40,10 @@ export function builtinCommands(inputs: HeldInputs | null, clock: GameClock | nu
     out.set('clock.pause', { apply: () => clock.pause() });
     out.set('clock.resume', { apply: () => clock.resume() });
     // Completes only once its frames ran: the surface sees `clock.stepping` and holds the queue.
-    out.set('clock.step', { validate: (a) => void frames(a), apply: (a, info) => clock.startStep(info.commandId, frames(a)) });
+    out.set('clock.step', {
+      validate: (a) => void frames(a),
+      apply: (a, info) => clock.startStep(info.commandId, frames(a)),
+    });
   }
   return out;
 }
@@ -53,12 +56,14 @@ function owner(a: CommandArgs): string {
 
 function lease(a: CommandArgs): number {
   const ms = a.number('leaseMs');
-  if (!(ms > 0 && ms <= MAX_LEASE_MS)) throw new ArgError(`argument 'leaseMs' must be > 0 and <= ${MAX_LEASE_MS}, got ${ms}`);
+  if (!(ms > 0 && ms <= MAX_LEASE_MS))
+    throw new ArgError(`argument 'leaseMs' must be > 0 and <= ${MAX_LEASE_MS}, got ${ms}`);
   return ms;
 }
 
 function frames(a: CommandArgs): number {
   const n = a.number('frames');
-  if (!Number.isInteger(n) || n < 1 || n > MAX_STEP_FRAMES) throw new ArgError(`argument 'frames' must be a whole number from 1 to ${MAX_STEP_FRAMES}, got ${n}`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_STEP_FRAMES)
+    throw new ArgError(`argument 'frames' must be a whole number from 1 to ${MAX_STEP_FRAMES}, got ${n}`);
   return n;
 }

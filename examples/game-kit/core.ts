@@ -81,16 +81,25 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
   function tools(): Answer {
     if (!options.manifest) return { status: 404, body: { error: 'this game publishes no manifest' } };
     const m = typeof options.manifest === 'function' ? options.manifest() : options.manifest;
-    const game: Record<string, unknown> = { ...((m.game as Record<string, unknown>) ?? { name: options.name, version: options.version, protocol }) };
+    const game: Record<string, unknown> = {
+      ...((m.game as Record<string, unknown>) ?? { name: options.name, version: options.version, protocol }),
+    };
     if (capabilities.length) game.capabilities = capabilities;
     if (inputs) game.inputs = inputs.names;
     return { status: 200, body: { ...m, game } };
   }
 
   function command(params: URLSearchParams): Answer {
-    const refuse = (error: string, known?: string[]) => ({ status: 200, body: known ? { accepted: false, error, known } : { accepted: false, error } });
+    const refuse = (error: string, known?: string[]) => ({
+      status: 200,
+      body: known ? { accepted: false, error, known } : { accepted: false, error },
+    });
     const cmd = params.get('cmd');
-    if (!cmd) return { status: 400, body: { accepted: false, error: "missing 'cmd' (GET /command?cmd=NAME&arg=value)", known: commandNames } };
+    if (!cmd)
+      return {
+        status: 400,
+        body: { accepted: false, error: "missing 'cmd' (GET /command?cmd=NAME&arg=value)", known: commandNames },
+      };
     const raw: Record<string, string> = {};
     for (const [k, v] of params) if (k !== 'cmd') raw[k] = v;
     const args = new CommandArgs(raw);
@@ -188,7 +197,9 @@ function gameHandlers(commands: Record<string, CommandHandler | CommandHandler['
   const out = new Map<string, CommandHandler>();
   for (const [name, h] of Object.entries(commands)) {
     if (RESERVED_PREFIXES.some((p) => name.startsWith(p))) {
-      throw new Error(`command name '${name}' is reserved (input.* and clock.* are the kit's; enable them with the inputs/clock options)`);
+      throw new Error(
+        `command name '${name}' is reserved (input.* and clock.* are the kit's; enable them with the inputs/clock options)`,
+      );
     }
     out.set(name, typeof h === 'function' ? { apply: h } : h);
   }

@@ -61,10 +61,17 @@ export function createGameSurface(options: GameSurfaceOptions): GameSurface {
   const log = options.log ?? ((line: string) => process.stderr.write(`game-kit: ${line}\n`));
   // A port from argv that was never given is NaN: say what is wrong before node's socket error does.
   if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) {
-    throw new RangeError(`createGameSurface: port must be an integer 0-65535 (0 = any free port), got ${String(options.port)}. Pass the debug port, e.g. \`node my-game.mjs 7820\`.`);
+    throw new RangeError(
+      `createGameSurface: port must be an integer 0-65535 (0 = any free port), got ${String(options.port)}. Pass the debug port, e.g. \`node my-game.mjs 7820\`.`,
+    );
   }
   const maxUrlBytes = options.maxUrlBytes ?? 64 * 1024;
-  const core = createSurfaceCore({ ...options, log, onCloseCommand: () => requestClose('command'), extraEndpoints: ['/screenshot'] });
+  const core = createSurfaceCore({
+    ...options,
+    log,
+    onCloseCommand: () => requestClose('command'),
+    extraEndpoints: ['/screenshot'],
+  });
 
   let boundPort = options.port;
   let registryFile: string | null = null;
@@ -146,7 +153,12 @@ export function createGameSurface(options: GameSurfaceOptions): GameSurface {
       value: () =>
         new Promise<void>((resolve, reject) => {
           const fail = (e: NodeJS.ErrnoException) => {
-            const why = e.code === 'EADDRINUSE' ? 'the port is already in use' : e.code === 'EACCES' ? 'permission denied' : e.message;
+            const why =
+              e.code === 'EADDRINUSE'
+                ? 'the port is already in use'
+                : e.code === 'EACCES'
+                  ? 'permission denied'
+                  : e.message;
             reject(new Error(`cannot listen on 127.0.0.1:${options.port}: ${why}`));
           };
           server.once('error', fail);
@@ -182,6 +194,9 @@ export function createGameSurface(options: GameSurfaceOptions): GameSurface {
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+  });
   res.end(res.req.method === 'HEAD' ? undefined : text);
 }

@@ -65,6 +65,8 @@ export class HeldInputs {
   /** What /state publishes: live holds, oldest first. */
   list(): HeldInput[] {
     const t = this.now();
-    return this.holds.filter((h) => h.until > t).map((h) => ({ input: h.input, owner: h.owner, leaseMsLeft: Math.ceil(h.until - t) }));
+    return this.holds
+      .filter((h) => h.until > t)
+      .map((h) => ({ input: h.input, owner: h.owner, leaseMsLeft: Math.ceil(h.until - t) }));
   }
 }

@@ -30,7 +30,9 @@ export function writeRegistryEntry(entry: RegistryEntry, env: Env, warn: (line: 
     return file;
   } catch (e) {
     removeQuietly(tmp);
-    warn(`could not write the registry entry ${file} (${(e as Error).message}); the game keeps running, discovery falls back to port scans`);
+    warn(
+      `could not write the registry entry ${file} (${(e as Error).message}); the game keeps running, discovery falls back to port scans`,
+    );
     return null;
   }
 }

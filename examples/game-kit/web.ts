@@ -86,7 +86,8 @@ export function createGameSurface(options: WebSurfaceOptions): WebGameSurface {
     } catch {
       return log('the carrier sent a frame that is not JSON; ignored');
     }
-    if (msg.t !== 'get' || typeof msg.id !== 'number' || typeof msg.path !== 'string') return log(`unexpected message from the carrier (t=${String(msg.t)}); ignored`);
+    if (msg.t !== 'get' || typeof msg.id !== 'number' || typeof msg.path !== 'string')
+      return log(`unexpected message from the carrier (t=${String(msg.t)}); ignored`);
     let reply: { status: number; body: unknown };
     try {
       reply = core.answer(msg.path);
@@ -113,7 +114,9 @@ export function createGameSurface(options: WebSurfaceOptions): WebGameSurface {
       if (socket === ws) socket = null;
       if (closed || options.reconnect === false) return;
       // A refused join (wrong key, another page already joined) looks the same as a lost one here.
-      log(`${was ? 'lost the bridge' : 'could not join the bridge'} (code ${ev.code}${ev.reason ? `: ${ev.reason}` : ''}); retrying in ${retryMs} ms`);
+      log(
+        `${was ? 'lost the bridge' : 'could not join the bridge'} (code ${ev.code}${ev.reason ? `: ${ev.reason}` : ''}); retrying in ${retryMs} ms`,
+      );
       setTimeout(connect, retryMs);
       retryMs = Math.min(RETRY_MAX_MS, retryMs * 2);
     };

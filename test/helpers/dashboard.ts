@@ -9,8 +9,13 @@ const run = promisify(execFile);
 /** Run `dashboard --no-open` for `home`; the one-time URL it prints. */
 export async function dashboardUrl(home: string): Promise<string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_') && k !== 'DISPLAY' && k !== 'WAYLAND_DISPLAY') env[k] = v;
-  const { stdout } = await run(process.execPath, [CLI, 'dashboard', '--no-open'], { env: { ...env, GAME_BRIDGE_HOME: home }, timeout: 60000 });
+  for (const [k, v] of Object.entries(process.env))
+    if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_') && k !== 'DISPLAY' && k !== 'WAYLAND_DISPLAY')
+      env[k] = v;
+  const { stdout } = await run(process.execPath, [CLI, 'dashboard', '--no-open'], {
+    env: { ...env, GAME_BRIDGE_HOME: home },
+    timeout: 60000,
+  });
   const url = stdout.trim().split('\n').pop() ?? '';
   if (!/^http:\/\/127\.0\.0\.1:\d+\/dashboard\?key=/.test(url)) throw new Error(`dashboard printed no URL: ${stdout}`);
   return url;
@@ -23,7 +28,13 @@ export interface RawAnswer {
 }
 
 /** A plain HTTP request with exactly the headers given (Host included: fetch would not let us). */
-export function rawRequest(port: number, path: string, headers: Record<string, string>, method = 'GET', body?: string): Promise<RawAnswer> {
+export function rawRequest(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  method = 'GET',
+  body?: string,
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, method, headers, setHost: false }, (res) => {
       let text = '';

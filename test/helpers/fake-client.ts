@@ -28,7 +28,13 @@ export interface Script {
 }
 
 export function fakeClient(script: Script): FakeClient {
-  const fake: FakeClient = { reads: 0, commands: [], stateTimeouts: [], destroyed: false, client: undefined as unknown as GameClient };
+  const fake: FakeClient = {
+    reads: 0,
+    commands: [],
+    stateTimeouts: [],
+    destroyed: false,
+    client: undefined as unknown as GameClient,
+  };
   let healthReads = 0;
   const at = <T>(xs: T[], i: number) => xs[Math.min(i, xs.length - 1)];
   fake.client = {

@@ -47,7 +47,11 @@ export async function fakeDaemon(home: string, opts: FakeOptions): Promise<FakeD
     });
   });
   mkdirSync(join(home, 'daemon'), { recursive: true, mode: 0o700 });
-  writeFileSync(join(home, 'daemon', 'daemon.json'), JSON.stringify({ pid: process.pid, port, token, version: VERSION, startedAt: new Date().toISOString() }), { mode: 0o600 });
+  writeFileSync(
+    join(home, 'daemon', 'daemon.json'),
+    JSON.stringify({ pid: process.pid, port, token, version: VERSION, startedAt: new Date().toISOString() }),
+    { mode: 0o600 },
+  );
   return {
     port,
     token,
@@ -62,7 +66,9 @@ export async function fakeDaemon(home: string, opts: FakeOptions): Promise<FakeD
 }
 
 /** The rpc frame's seq and message, or undefined for another frame. */
-export function rpcOf(text: string): { seq: number; msg: { id?: unknown; method?: string; params?: { name?: string } } } | undefined {
+export function rpcOf(
+  text: string,
+): { seq: number; msg: { id?: unknown; method?: string; params?: { name?: string } } } | undefined {
   try {
     const f = JSON.parse(text) as { t?: string; seq: number; msg: { id?: unknown; method?: string } };
     return f.t === 'rpc' ? f : undefined;

@@ -16,7 +16,12 @@ export function reportFigures(label: string, text: string): void {
 }
 
 /** mulberry32: a tiny seeded PRNG, so every fuzz and chaos run is reproducible from its seed. */
-export function prng(seed: number): { next(): number; int(lo: number, hi: number): number; pick<T>(xs: readonly T[]): T; chance(p: number): boolean } {
+export function prng(seed: number): {
+  next(): number;
+  int(lo: number, hi: number): number;
+  pick<T>(xs: readonly T[]): T;
+  chance(p: number): boolean;
+} {
   let a = seed >>> 0;
   const next = () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -81,7 +86,10 @@ export function processesOf(home: string): Array<{ pid: number; args: string }> 
       } catch {
         /* not ours to read */
       }
-      if (args.includes(home) || env.split('\0').some((kv) => kv.startsWith('GAME_BRIDGE_HOME=') && kv.slice(17) === home)) {
+      if (
+        args.includes(home) ||
+        env.split('\0').some((kv) => kv.startsWith('GAME_BRIDGE_HOME=') && kv.slice(17) === home)
+      ) {
         out.push({ pid: Number(name), args });
       }
     } catch {
@@ -123,7 +131,9 @@ export async function reapAndReport(home: string, pids: Iterable<number> = []): 
       }
     }
   }
-  await waitFor('tracked processes gone', () => [...tracked].every((p) => !alive(p) || isZombie(p)), 5000).catch(() => undefined);
+  await waitFor('tracked processes gone', () => [...tracked].every((p) => !alive(p) || isZombie(p)), 5000).catch(
+    () => undefined,
+  );
   return left;
 }
 
@@ -145,8 +155,12 @@ export function rssKb(pid: number): number {
   }
 }
 
-export async function gameState(port: number): Promise<{ game: { bumps: Record<string, number>; received: Record<string, number> } }> {
-  return (await (await fetch(`http://127.0.0.1:${port}/state`)).json()) as { game: { bumps: Record<string, number>; received: Record<string, number> } };
+export async function gameState(
+  port: number,
+): Promise<{ game: { bumps: Record<string, number>; received: Record<string, number> } }> {
+  return (await (await fetch(`http://127.0.0.1:${port}/state`)).json()) as {
+    game: { bumps: Record<string, number>; received: Record<string, number> };
+  };
 }
 
 /** The listening TCP sockets (local address) of `pids`, from `ss -ltnp`. */

@@ -48,9 +48,18 @@ export const fixtureGame = async (port: number) => (await getJson<{ game: Fixtur
  * Start the fixture on a free port in its own process group (its respawned copies join it);
  * `trackGroup` gets the group to kill after the test.
  */
-export async function startFixture(reaper: Reaper, env: Record<string, string>, trackGroup: (pgid: number) => void, args: string[] = []): Promise<number> {
+export async function startFixture(
+  reaper: Reaper,
+  env: Record<string, string>,
+  trackGroup: (pgid: number) => void,
+  args: string[] = [],
+): Promise<number> {
   const port = await freePort();
-  const child = reaper.spawn(process.execPath, [FIXTURE_GAME, '--port', String(port), ...args], { detached: true, stdio: 'ignore', env: { ...process.env, ...env } });
+  const child = reaper.spawn(process.execPath, [FIXTURE_GAME, '--port', String(port), ...args], {
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, ...env },
+  });
   trackGroup(child.pid!);
   await waitFor(`fixture game on ${port}`, async () => (await fixtureHealth(port)).ok, 15000);
   return port;

@@ -17,7 +17,10 @@ export async function startHttpDaemon(reaper: Reaper, at: { home?: string; port?
   const home = at.home ?? tempHome('gb-http-');
   const port = at.port ?? (await freePort());
   const env = { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '60000' };
-  reaper.spawn(process.execPath, [CLI, 'daemon', '--port', String(port)], { env: { ...process.env, ...env }, cwd: home });
+  reaper.spawn(process.execPath, [CLI, 'daemon', '--port', String(port)], {
+    env: { ...process.env, ...env },
+    cwd: home,
+  });
   const facts = await liveDaemon(home, daemonFacts(home)?.pid);
   await waitFor('the daemon to listen', () => daemonFacts(home)?.port === port);
   return { home, port, url: `http://127.0.0.1:${port}/mcp`, token: facts.token, pid: facts.pid, env };

@@ -11,13 +11,22 @@ export interface McpHandle {
   close(): Promise<void>;
 }
 
-export async function connect(opts: { args?: string[]; env?: Record<string, string>; cwd?: string; name?: string } = {}): Promise<McpHandle> {
+export async function connect(
+  opts: { args?: string[]; env?: Record<string, string>; cwd?: string; name?: string } = {},
+): Promise<McpHandle> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) env[k] = v;
   Object.assign(env, opts.env ?? {});
   // Isolation: a test never talks to (or starts) the user's own daemon in ~/.game-bridge.
   if (!env.GAME_BRIDGE_HOME) throw new Error('connect(): give the test its own GAME_BRIDGE_HOME');
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, ...(opts.args ?? [])], env, cwd: opts.cwd, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, ...(opts.args ?? [])],
+    env,
+    cwd: opts.cwd,
+    stderr: 'pipe',
+  });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   const client = new Client({ name: opts.name ?? 'jest', version: '1.0.0' });
@@ -41,10 +50,21 @@ export async function call(h: McpHandle, name: string, args: Record<string, unkn
     isError?: boolean;
   };
   const text = res.content.find((c) => c.type === 'text')?.text ?? '';
-  return { res, text, json: (res.structuredContent ?? (res.isError ? undefined : JSON.parse(text))) as Record<string, any>, isError: res.isError === true };
+  return {
+    res,
+    text,
+    json: (res.structuredContent ?? (res.isError ? undefined : JSON.parse(text))) as Record<string, any>,
+    isError: res.isError === true,
+  };
 }
 
 /** call_tool shorthand */
-export function gameCall(h: McpHandle, port: number, name: string, args: Record<string, unknown> = {}, timeout?: number) {
+export function gameCall(
+  h: McpHandle,
+  port: number,
+  name: string,
+  args: Record<string, unknown> = {},
+  timeout?: number,
+) {
   return call(h, 'call_tool', { port, name, arguments: args }, timeout);
 }

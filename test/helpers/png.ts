@@ -21,7 +21,7 @@ export function decodePng(png: Buffer): DecodedPng {
   let height = 0;
   let channels = 0;
   const idat: Buffer[] = [];
-  for (let at = 8; at < png.length; ) {
+  for (let at = 8; at < png.length;) {
     const length = png.readUInt32BE(at);
     const type = png.toString('latin1', at + 4, at + 8);
     const data = png.subarray(at + 8, at + 8 + length);
@@ -29,7 +29,8 @@ export function decodePng(png: Buffer): DecodedPng {
       width = data.readUInt32BE(0);
       height = data.readUInt32BE(4);
       const [depth, colour, , , interlace] = [data[8], data[9], data[10], data[11], data[12]];
-      if (depth !== 8 || interlace !== 0 || (colour !== 2 && colour !== 6)) throw new Error(`unsupported PNG: depth ${depth}, colour type ${colour}, interlace ${interlace}`);
+      if (depth !== 8 || interlace !== 0 || (colour !== 2 && colour !== 6))
+        throw new Error(`unsupported PNG: depth ${depth}, colour type ${colour}, interlace ${interlace}`);
       channels = colour === 6 ? 4 : 3;
     } else if (type === 'IDAT') idat.push(data);
     else if (type === 'IEND') break;
@@ -49,7 +50,8 @@ function unfilter(raw: Buffer, width: number, height: number, bpp: number): Buff
       const a = x >= bpp ? out[y * stride + x - bpp] : 0;
       const b = y > 0 ? out[(y - 1) * stride + x] : 0;
       const c = x >= bpp && y > 0 ? out[(y - 1) * stride + x - bpp] : 0;
-      const predictor = filter === 0 ? 0 : filter === 1 ? a : filter === 2 ? b : filter === 3 ? (a + b) >> 1 : paeth(a, b, c);
+      const predictor =
+        filter === 0 ? 0 : filter === 1 ? a : filter === 2 ? b : filter === 3 ? (a + b) >> 1 : paeth(a, b, c);
       out[y * stride + x] = (row[x] + predictor) & 0xff;
     }
   }

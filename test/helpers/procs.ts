@@ -25,7 +25,12 @@ export function alive(pid: number): boolean {
   }
 }
 
-export async function waitFor<T>(what: string, fn: () => T | Promise<T>, timeoutMs = 10000, everyMs = 25): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  what: string,
+  fn: () => T | Promise<T>,
+  timeoutMs = 10000,
+  everyMs = 25,
+): Promise<NonNullable<T>> {
   const start = Date.now();
   let last: unknown;
   for (;;) {
@@ -35,7 +40,8 @@ export async function waitFor<T>(what: string, fn: () => T | Promise<T>, timeout
     } catch (e) {
       last = e;
     }
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() - start > timeoutMs)
+      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
@@ -95,7 +101,8 @@ export class Reaper {
 
   spawn(cmd: string, args: string[], opts: SpawnOptions = {}): ChildProcess {
     const env = { ...(opts.env ?? process.env) };
-    if (!env.GAME_BRIDGE_HOME && !env.GAME_BRIDGE_INSTANCES) env.GAME_BRIDGE_HOME = this.home ??= tempHome('gb-reaper-');
+    if (!env.GAME_BRIDGE_HOME && !env.GAME_BRIDGE_INSTANCES)
+      env.GAME_BRIDGE_HOME = this.home ??= tempHome('gb-reaper-');
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...opts, env });
     this.children.push(child);
     this.track(child.pid);
@@ -119,8 +126,15 @@ export class Reaper {
 }
 
 /** Start the example game on `port`; resolves once /health answers. */
-export async function startExampleGame(reaper: Reaper, port: number, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
-  const child = reaper.spawn(process.execPath, [EXAMPLE_GAME, '--port', String(port), ...args], { env: { ...process.env, ...env } });
+export async function startExampleGame(
+  reaper: Reaper,
+  port: number,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<ChildProcess> {
+  const child = reaper.spawn(process.execPath, [EXAMPLE_GAME, '--port', String(port), ...args], {
+    env: { ...process.env, ...env },
+  });
   await waitFor(`example game on ${port}`, () => healthOk(port), 30000);
   return child;
 }
@@ -131,13 +145,22 @@ let python: string | undefined;
  * as pyenv's costs seconds per start, which would dominate every Python-game test.
  */
 export function pythonExe(): string {
-  python ??= process.env.PYTHON ?? execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
+  python ??=
+    process.env.PYTHON ??
+    execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
   return python;
 }
 
 /** Start the Python contract game on `port`; resolves once /health answers. */
-export async function startPyGame(reaper: Reaper, port: number, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
-  const child = reaper.spawn(pythonExe(), [PY_GAME, '--port', String(port), ...args], { env: { ...process.env, ...env } });
+export async function startPyGame(
+  reaper: Reaper,
+  port: number,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<ChildProcess> {
+  const child = reaper.spawn(pythonExe(), [PY_GAME, '--port', String(port), ...args], {
+    env: { ...process.env, ...env },
+  });
   await waitFor(`python game on ${port}`, () => healthOk(port), 30000);
   return child;
 }
@@ -169,7 +192,11 @@ export function exitCode(child: ChildProcess): Promise<number | null> {
 /** `game-bridge-mcp stop` for `home` (the daemon reaps its games); never throws. */
 export function stopDaemon(home: string): void {
   try {
-    execFileSync(process.execPath, [CLI, 'stop'], { env: { ...process.env, GAME_BRIDGE_HOME: home }, stdio: 'ignore', timeout: 40000 });
+    execFileSync(process.execPath, [CLI, 'stop'], {
+      env: { ...process.env, GAME_BRIDGE_HOME: home },
+      stdio: 'ignore',
+      timeout: 40000,
+    });
   } catch {
     /* not running, or the reaper kills it */
   }

@@ -29,7 +29,8 @@ export interface Project {
 }
 
 /** The example game, started by the node running the tests (no PATH lookup). */
-export const exampleGameCommand = (args = '') => `"${process.execPath}" "${EXAMPLE_GAME}" --port {port}${args ? ` ${args}` : ''}`;
+export const exampleGameCommand = (args = '') =>
+  `"${process.execPath}" "${EXAMPLE_GAME}" --port {port}${args ? ` ${args}` : ''}`;
 
 export function portRangeOf(ports: number[]): string {
   return ports.length === 1 ? String(ports[0]) : `${ports[0]}-${ports[ports.length - 1]}`;
@@ -40,7 +41,12 @@ export function writeProject(root: string, o: ProjectOptions): Project {
   const cwd = o.subdir ? join(root, o.subdir) : root;
   mkdirSync(cwd, { recursive: true });
   const file = join(root, 'gamebridge.json');
-  const launch = { command: o.command ?? exampleGameCommand(o.gameArgs), portRange: portRangeOf(o.ports), readyTimeoutMs: o.readyTimeoutMs ?? 30000, ...o.launch };
+  const launch = {
+    command: o.command ?? exampleGameCommand(o.gameArgs),
+    portRange: portRangeOf(o.ports),
+    readyTimeoutMs: o.readyTimeoutMs ?? 30000,
+    ...o.launch,
+  };
   writeFileSync(file, JSON.stringify({ name: o.name ?? 'Crate Stack', launch, ...o.extra }, null, 2));
   return { root, file, cwd };
 }

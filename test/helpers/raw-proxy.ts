@@ -20,7 +20,10 @@ export interface RawProxy {
 }
 
 export function rawProxy(reaper: Reaper, env: Record<string, string>, args: string[] = ['--no-scan']): RawProxy {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   reaper.track(child.pid);
   const lines: string[] = [];
   /** answers by id, each line parsed once (a test may read tens of MB) */
@@ -69,5 +72,10 @@ export function rawProxy(reaper: Reaper, env: Record<string, string>, args: stri
   };
 }
 
-export const INIT = { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+export const INIT = {
+  jsonrpc: '2.0',
+  id: 'init',
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 export const INITIALIZED = { jsonrpc: '2.0', method: 'notifications/initialized' };

@@ -19,41 +19,54 @@ describe.each([
   ['Python', PY_EXAMPLE, 'Walker', 60000],
   ['Godot', GODOT_EXAMPLE, 'Walker (Godot)', GODOT_READY_MS],
 ])('%s Walker through the bridge', (_kit, exampleDir, name, readyMs) => {
-  test('launch from its gamebridge.json, drive it, step its clock, stop it, nothing left', async () => {
-    const home = tempHome('gb-kitbridge-');
-    homes.push(home);
-    const h = await connect({ args: ['--no-daemon', '--no-scan', '--config', join(exampleDir, 'gamebridge.json')], env: { GAME_BRIDGE_HOME: home } });
-    try {
-      const launched = await call(h, 'launch_instance', {}, readyMs + 10000);
-      expect(launched.isError).toBe(false);
-      const { port, pid } = launched.json;
-      expect(launched.json).toMatchObject({ name, version: '1.0.0', cwd: exampleDir });
+  test(
+    'launch from its gamebridge.json, drive it, step its clock, stop it, nothing left',
+    async () => {
+      const home = tempHome('gb-kitbridge-');
+      homes.push(home);
+      const h = await connect({
+        args: ['--no-daemon', '--no-scan', '--config', join(exampleDir, 'gamebridge.json')],
+        env: { GAME_BRIDGE_HOME: home },
+      });
+      try {
+        const launched = await call(h, 'launch_instance', {}, readyMs + 10000);
+        expect(launched.isError).toBe(false);
+        const { port, pid } = launched.json;
+        expect(launched.json).toMatchObject({ name, version: '1.0.0', cwd: exampleDir });
 
-      const sets = await call(h, 'list_toolsets', { port });
-      expect(sets.json.toolsets.map((t: any) => t.name)).toEqual(expect.arrayContaining(['play', 'bridge']));
+        const sets = await call(h, 'list_toolsets', { port });
+        expect(sets.json.toolsets.map((t: any) => t.name)).toEqual(expect.arrayContaining(['play', 'bridge']));
 
-      const jump = await gameCall(h, port, 'jump');
-      expect(jump.json).toMatchObject({ applied: true, confirmation: 'completedCommandId', screen: 'GameScreen', game: { jumps: 1 } });
+        const jump = await gameCall(h, port, 'jump');
+        expect(jump.json).toMatchObject({
+          applied: true,
+          confirmation: 'completedCommandId',
+          screen: 'GameScreen',
+          game: { jumps: 1 },
+        });
 
-      const raw = (cmd: string, args: Record<string, unknown> = {}) => gameCall(h, port, 'raw_command', { cmd, args });
-      expect((await raw('clock.pause')).json).toMatchObject({ applied: true });
-      await raw('teleport', { x: 20 });
-      await raw('input.hold', { input: 'right', owner: 'bridge-test', leaseMs: 30000 });
-      const s0 = (await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value;
-      const step = await raw('clock.step', { frames: 5 });
-      expect(step.json).toMatchObject({ applied: true, confirmation: 'completedCommandId' });
-      expect(step.json.game.x).toBeCloseTo(30, 3); // the answer is the state after the 5 frames
-      expect((await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value).toBe(s0 + 5);
-      const held = await gameCall(h, port, 'get_state', { path: 'input.held' });
-      expect(held.json.value).toEqual([expect.objectContaining({ input: 'right', owner: 'bridge-test' })]);
+        const raw = (cmd: string, args: Record<string, unknown> = {}) =>
+          gameCall(h, port, 'raw_command', { cmd, args });
+        expect((await raw('clock.pause')).json).toMatchObject({ applied: true });
+        await raw('teleport', { x: 20 });
+        await raw('input.hold', { input: 'right', owner: 'bridge-test', leaseMs: 30000 });
+        const s0 = (await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value;
+        const step = await raw('clock.step', { frames: 5 });
+        expect(step.json).toMatchObject({ applied: true, confirmation: 'completedCommandId' });
+        expect(step.json.game.x).toBeCloseTo(30, 3); // the answer is the state after the 5 frames
+        expect((await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value).toBe(s0 + 5);
+        const held = await gameCall(h, port, 'get_state', { path: 'input.held' });
+        expect(held.json.value).toEqual([expect.objectContaining({ input: 'right', owner: 'bridge-test' })]);
 
-      expect(processesWithHome(home)).toContain(pid); // what the final check looks for is findable
-      const stop = await call(h, 'stop_instance', { port });
-      expect(stop.json).toEqual({ port, stopped: true, how: 'closed cleanly' });
-      expect(await waitGone(pid, 5000)).toBe(true);
-    } finally {
-      await h.close();
-    }
-    await waitFor('every process of this test gone', () => processesWithHome(home).length === 0, 10000);
-  }, readyMs + 40000);
+        expect(processesWithHome(home)).toContain(pid); // what the final check looks for is findable
+        const stop = await call(h, 'stop_instance', { port });
+        expect(stop.json).toEqual({ port, stopped: true, how: 'closed cleanly' });
+        expect(await waitGone(pid, 5000)).toBe(true);
+      } finally {
+        await h.close();
+      }
+      await waitFor('every process of this test gone', () => processesWithHome(home).length === 0, 10000);
+    },
+    readyMs + 40000,
+  );
 });

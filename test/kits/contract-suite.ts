@@ -35,16 +35,32 @@ export function describeKitContract(kit: 'python' | 'godot', readyMs: number): v
 
   test('health, state, tools: the contract fields and capabilities', async () => {
     const h1 = await getJson(game.port, '/health');
-    expect(h1).toEqual({ ok: true, frame: expect.any(Number), capabilities: ['input', 'clock'], sessionEpoch: expect.any(Number) });
+    expect(h1).toEqual({
+      ok: true,
+      frame: expect.any(Number),
+      capabilities: ['input', 'clock'],
+      sessionEpoch: expect.any(Number),
+    });
     const s = await getJson(game.port, '/state');
     expect(s).toMatchObject({
-      frame: expect.any(Number), simFrame: expect.any(Number), completedCommandId: expect.any(Number),
-      ui: { screen: 'GameScreen' }, events: expect.any(Array), game: { x: expect.any(Number), jumps: expect.any(Number) },
-      input: { held: [] }, clock: { paused: false }, sessionEpoch: h1.sessionEpoch,
+      frame: expect.any(Number),
+      simFrame: expect.any(Number),
+      completedCommandId: expect.any(Number),
+      ui: { screen: 'GameScreen' },
+      events: expect.any(Array),
+      game: { x: expect.any(Number), jumps: expect.any(Number) },
+      input: { held: [] },
+      clock: { paused: false },
+      sessionEpoch: h1.sessionEpoch,
     });
     expect(s.frame).toBeGreaterThanOrEqual(h1.frame);
     const tools = await getJson(game.port, '/tools');
-    expect(tools.game).toMatchObject({ version: '1.0.0', protocol: 1, capabilities: ['input', 'clock'], inputs: ['left', 'right'] });
+    expect(tools.game).toMatchObject({
+      version: '1.0.0',
+      protocol: 1,
+      capabilities: ['input', 'clock'],
+      inputs: ['left', 'right'],
+    });
     expect(tools.toolsets[0].tools.map((t: any) => t.name)).toEqual(['jump', 'reset', 'teleport']);
     const shot = await fetch(`http://127.0.0.1:${game.port}/screenshot`);
     expect(shot.status).toBe(404);
@@ -53,15 +69,35 @@ export function describeKitContract(kit: 'python' | 'godot', readyMs: number): v
   test('refusals: unknown command with known names, bad arguments, missing cmd', async () => {
     const unknown = await command(game.port, 'fly');
     expect(unknown).toMatchObject({ accepted: false, error: "unknown command 'fly'" });
-    expect(unknown.known).toEqual(expect.arrayContaining(['jump', 'close', 'input.hold', 'input.releaseAll', 'clock.step']));
+    expect(unknown.known).toEqual(
+      expect.arrayContaining(['jump', 'close', 'input.hold', 'input.releaseAll', 'clock.step']),
+    );
     for (const frames of [0, 1.5, 10001]) {
-      expect(await command(game.port, 'clock.step', { frames })).toMatchObject({ accepted: false, error: expect.stringMatching(/^clock\.step: argument 'frames' must be a whole number from 1 to 10000/) });
+      expect(await command(game.port, 'clock.step', { frames })).toMatchObject({
+        accepted: false,
+        error: expect.stringMatching(/^clock\.step: argument 'frames' must be a whole number from 1 to 10000/),
+      });
     }
-    expect(await command(game.port, 'input.hold', { input: 'up', owner: 'a', leaseMs: 1000 })).toMatchObject({ accepted: false, error: "input.hold: unknown input 'up' (this game reads: left, right)" });
-    expect(await command(game.port, 'input.hold', { input: 'left', leaseMs: 1000 })).toMatchObject({ accepted: false, error: expect.stringMatching(/^input\.hold: .*'owner'/) });
-    expect(await command(game.port, 'input.releaseAll', { owner: ' ' })).toMatchObject({ accepted: false, error: expect.stringMatching(/'owner' must not be empty/) });
-    expect(await command(game.port, 'input.hold', { input: 'left', owner: 'a', leaseMs: 0 })).toMatchObject({ accepted: false, error: expect.stringMatching(/'leaseMs' must be > 0 and <= 3600000/) });
-    expect(await command(game.port, 'teleport', { x: 'far' })).toMatchObject({ accepted: false, error: expect.stringMatching(/^teleport: /) });
+    expect(await command(game.port, 'input.hold', { input: 'up', owner: 'a', leaseMs: 1000 })).toMatchObject({
+      accepted: false,
+      error: "input.hold: unknown input 'up' (this game reads: left, right)",
+    });
+    expect(await command(game.port, 'input.hold', { input: 'left', leaseMs: 1000 })).toMatchObject({
+      accepted: false,
+      error: expect.stringMatching(/^input\.hold: .*'owner'/),
+    });
+    expect(await command(game.port, 'input.releaseAll', { owner: ' ' })).toMatchObject({
+      accepted: false,
+      error: expect.stringMatching(/'owner' must not be empty/),
+    });
+    expect(await command(game.port, 'input.hold', { input: 'left', owner: 'a', leaseMs: 0 })).toMatchObject({
+      accepted: false,
+      error: expect.stringMatching(/'leaseMs' must be > 0 and <= 3600000/),
+    });
+    expect(await command(game.port, 'teleport', { x: 'far' })).toMatchObject({
+      accepted: false,
+      error: expect.stringMatching(/^teleport: /),
+    });
     const missing = await fetch(`http://127.0.0.1:${game.port}/command?x=1`);
     expect(missing.status).toBe(400);
   });
@@ -159,18 +195,28 @@ export function describeKitContract(kit: 'python' | 'godot', readyMs: number): v
     expect((await getJson(game.port, '/health')).sessionEpoch).toBe(e0 + 1);
   });
 
-  test('registry entry written after bind and removed on close; close exits cleanly', async () => {
-    const home = newHome();
-    const g = await startKitGame(reaper, kit, await freePort(), home);
-    const entryFile = join(home, 'instances', `${g.child.pid}.json`);
-    await waitFor('registry entry', () => existsSync(entryFile), 10000);
-    expect(JSON.parse(readFileSync(entryFile, 'utf8'))).toMatchObject({
-      port: g.port, pid: g.child.pid, host: '127.0.0.1', protocol: 1, version: '1.0.0', started: expect.any(String), cwd: expect.any(String),
-    });
-    const code = exitCode(g.child);
-    expect(await command(g.port, 'close')).toMatchObject({ accepted: true });
-    expect(await code).toBe(0);
-    expect(await waitGone(g.child.pid!)).toBe(true);
-    expect(existsSync(entryFile)).toBe(false);
-  }, readyMs + 15000);
+  test(
+    'registry entry written after bind and removed on close; close exits cleanly',
+    async () => {
+      const home = newHome();
+      const g = await startKitGame(reaper, kit, await freePort(), home);
+      const entryFile = join(home, 'instances', `${g.child.pid}.json`);
+      await waitFor('registry entry', () => existsSync(entryFile), 10000);
+      expect(JSON.parse(readFileSync(entryFile, 'utf8'))).toMatchObject({
+        port: g.port,
+        pid: g.child.pid,
+        host: '127.0.0.1',
+        protocol: 1,
+        version: '1.0.0',
+        started: expect.any(String),
+        cwd: expect.any(String),
+      });
+      const code = exitCode(g.child);
+      expect(await command(g.port, 'close')).toMatchObject({ accepted: true });
+      expect(await code).toBe(0);
+      expect(await waitGone(g.child.pid!)).toBe(true);
+      expect(existsSync(entryFile)).toBe(false);
+    },
+    readyMs + 15000,
+  );
 }

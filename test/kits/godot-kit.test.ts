@@ -28,25 +28,35 @@ describe('Godot 3 kit: start-up and packaging', () => {
   });
 
   test('the example ships the kit file unchanged (users copy it the same way)', () => {
-    expect(readFileSync(join(GODOT_EXAMPLE, 'GameBridge.gd'), 'utf8')).toBe(readFileSync(join(ROOT, 'kits', 'godot3', 'GameBridge.gd'), 'utf8'));
+    expect(readFileSync(join(GODOT_EXAMPLE, 'GameBridge.gd'), 'utf8')).toBe(
+      readFileSync(join(ROOT, 'kits', 'godot3', 'GameBridge.gd'), 'utf8'),
+    );
   });
 
-  test('a bad debug port is refused with a clear message and exit code 2', async () => {
-    const { child, output } = spawnKitGame(reaper, 'godot', 'abc', dir());
-    expect(await exitCode(child)).toBe(2);
-    expect(output.text).toContain("GameBridge: --debug-port must be a port number (1-65535), got 'abc'");
-  }, GODOT_READY_MS);
-
-  test('a port already in use is refused clearly, exit code 2', async () => {
-    const port = await freePort();
-    const blocker = net.createServer().listen(port, '127.0.0.1');
-    try {
-      await new Promise((r) => blocker.once('listening', r));
-      const { child, output } = spawnKitGame(reaper, 'godot', String(port), dir());
+  test(
+    'a bad debug port is refused with a clear message and exit code 2',
+    async () => {
+      const { child, output } = spawnKitGame(reaper, 'godot', 'abc', dir());
       expect(await exitCode(child)).toBe(2);
-      expect(output.text).toContain(`GameBridge: cannot listen on 127.0.0.1:${port}`);
-    } finally {
-      blocker.close();
-    }
-  }, GODOT_READY_MS);
+      expect(output.text).toContain("GameBridge: --debug-port must be a port number (1-65535), got 'abc'");
+    },
+    GODOT_READY_MS,
+  );
+
+  test(
+    'a port already in use is refused clearly, exit code 2',
+    async () => {
+      const port = await freePort();
+      const blocker = net.createServer().listen(port, '127.0.0.1');
+      try {
+        await new Promise((r) => blocker.once('listening', r));
+        const { child, output } = spawnKitGame(reaper, 'godot', String(port), dir());
+        expect(await exitCode(child)).toBe(2);
+        expect(output.text).toContain(`GameBridge: cannot listen on 127.0.0.1:${port}`);
+      } finally {
+        blocker.close();
+      }
+    },
+    GODOT_READY_MS,
+  );
 });

@@ -22,7 +22,12 @@ export interface KitGame {
 }
 
 /** Spawn a kit game with its debug port (the arguments exactly as gamebridge.json gives them). */
-export function spawnKitGame(reaper: Reaper, kit: 'python' | 'godot', portArg: string, home: string): { child: ChildProcess; output: { readonly text: string } } {
+export function spawnKitGame(
+  reaper: Reaper,
+  kit: 'python' | 'godot',
+  portArg: string,
+  home: string,
+): { child: ChildProcess; output: { readonly text: string } } {
   const env: NodeJS.ProcessEnv = { ...process.env, GAME_BRIDGE_HOME: home };
   delete env.GAME_BRIDGE_INSTANCES;
   const child =
@@ -33,7 +38,12 @@ export function spawnKitGame(reaper: Reaper, kit: 'python' | 'godot', portArg: s
 }
 
 /** Start a kit game on `port`; resolves once /health answers. */
-export async function startKitGame(reaper: Reaper, kit: 'python' | 'godot', port: number, home: string): Promise<KitGame> {
+export async function startKitGame(
+  reaper: Reaper,
+  kit: 'python' | 'godot',
+  port: number,
+  home: string,
+): Promise<KitGame> {
   const { child, output } = spawnKitGame(reaper, kit, String(port), home);
   const timeout = kit === 'godot' ? GODOT_READY_MS : PYTHON_READY_MS;
   await waitFor(`${kit} Walker on ${port} (output so far: ${output.text.slice(-300)})`, () => healthOk(port), timeout);
@@ -53,10 +63,15 @@ export async function command(port: number, cmd: string, args: Record<string, st
 
 /** Polls /state until `pred` holds; returns that state. */
 export function untilState(port: number, what: string, pred: (s: any) => boolean, timeoutMs = 10000): Promise<any> {
-  return waitFor(what, async () => {
-    const s = await getJson(port, '/state');
-    return pred(s) ? s : null;
-  }, timeoutMs, 5);
+  return waitFor(
+    what,
+    async () => {
+      const s = await getJson(port, '/state');
+      return pred(s) ? s : null;
+    },
+    timeoutMs,
+    5,
+  );
 }
 
 /** Sends a command and waits until completedCommandId covers it; returns that state. */

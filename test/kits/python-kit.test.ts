@@ -44,7 +44,9 @@ describe('Python kit: start-up, signals, copying', () => {
       await new Promise((r) => blocker.once('listening', r));
       const { child, output } = spawnKitGame(reaper, 'python', String(port), dir());
       expect(await exitCode(child)).toBe(2);
-      expect(output.text).toContain(`walker: gamebridge: cannot listen on 127.0.0.1:${port}: the port is already in use`);
+      expect(output.text).toContain(
+        `walker: gamebridge: cannot listen on 127.0.0.1:${port}: the port is already in use`,
+      );
     } finally {
       blocker.close();
     }
@@ -64,7 +66,11 @@ describe('Python kit: start-up, signals, copying', () => {
 
   test('without --debug-port there is no HTTP surface and no registry entry', () => {
     const home = dir();
-    const out = execFileSync(pythonExe(), ['game.py', '--frames', '5'], { cwd: join(ROOT, 'examples', 'python-game'), env: { ...process.env, GAME_BRIDGE_HOME: home }, encoding: 'utf8' });
+    const out = execFileSync(pythonExe(), ['game.py', '--frames', '5'], {
+      cwd: join(ROOT, 'examples', 'python-game'),
+      env: { ...process.env, GAME_BRIDGE_HOME: home },
+      encoding: 'utf8',
+    });
     expect(out).toBe('walker: bye after 5 frames\n');
     expect(existsSync(join(home, 'instances'))).toBe(false);
   });
@@ -87,7 +93,10 @@ describe('Python kit: start-up, signals, copying', () => {
       ].join('\n'),
     );
     const port = await freePort();
-    const child = reaper.spawn(pythonExe(), ['tiny.py', String(port)], { cwd: d, env: { ...process.env, GAME_BRIDGE_HOME: d } });
+    const child = reaper.spawn(pythonExe(), ['tiny.py', String(port)], {
+      cwd: d,
+      env: { ...process.env, GAME_BRIDGE_HOME: d },
+    });
     collectOutput(child);
     await waitFor('tiny game', async () => (await getJson(port, '/health')).ok, PYTHON_READY_MS);
     expect(await getJson(port, '/health')).toMatchObject({ ok: true, capabilities: [] });

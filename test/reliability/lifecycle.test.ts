@@ -66,7 +66,9 @@ async function open(cwd?: string, extraEnv: Record<string, string> = {}): Promis
   return h;
 }
 
-async function status(e: Record<string, string> = env): Promise<{ pid: number; version: string; instances: Array<{ port: number; pid: number; owner: string }> }> {
+async function status(
+  e: Record<string, string> = env,
+): Promise<{ pid: number; version: string; instances: Array<{ port: number; pid: number; owner: string }> }> {
   return JSON.parse((await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...e } })).stdout);
 }
 
@@ -247,7 +249,17 @@ test('daemon.json naming a dead pid, a foreign HTTP server, or a silent TCP list
   ];
   for (const c of cases) {
     mkdirSync(join(home, 'daemon'), { recursive: true, mode: 0o700 });
-    writeFileSync(join(home, 'daemon', 'daemon.json'), JSON.stringify({ pid: c.pid, port: c.port, token: 'f'.repeat(64), version: VERSION, startedAt: new Date().toISOString() }), { mode: 0o600 });
+    writeFileSync(
+      join(home, 'daemon', 'daemon.json'),
+      JSON.stringify({
+        pid: c.pid,
+        port: c.port,
+        token: 'f'.repeat(64),
+        version: VERSION,
+        startedAt: new Date().toISOString(),
+      }),
+      { mode: 0o600 },
+    );
     const h = await open();
     const r = await call(h, 'list_instances', { scan: false }, 60000);
     expect(`${c.why}: ${r.isError ? r.text : 'served'}`).toBe(`${c.why}: served`);
@@ -284,4 +296,3 @@ test('an unwritable registry: the daemon still serves, launches, and lists', asy
 function listen(s: Server | ReturnType<typeof createTcpServer>): Promise<number> {
   return new Promise((resolve) => s.listen(0, '127.0.0.1', () => resolve((s.address() as { port: number }).port)));
 }
-

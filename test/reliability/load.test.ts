@@ -14,7 +14,15 @@
 import type { ChildProcess } from 'node:child_process';
 import { gameCall, connect, type McpHandle } from '../helpers/mcp.js';
 import { freePort } from '../helpers/ports.js';
-import { collectOutput, removeDir, startExampleGame, stopDaemon, tempHome, Reaper, waitGone } from '../helpers/procs.js';
+import {
+  collectOutput,
+  removeDir,
+  startExampleGame,
+  stopDaemon,
+  tempHome,
+  Reaper,
+  waitGone,
+} from '../helpers/procs.js';
 import { reapAndReport, sleep } from '../helpers/fault.js';
 
 const FULL = process.env.LOAD === 'full';
@@ -54,94 +62,106 @@ interface Outcome {
   text?: string;
 }
 
-test(`${CLIENTS} clients × ${CALLS} calls on two games, one killed -9 and relaunched midway`, async () => {
-  home = tempHome('gb-load-');
-  const env = { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '600000' };
-  const gameEnv = { ...process.env, ...env };
-  const [portA, portB] = [await freePort(), await freePort()];
-  const gameA = await startExampleGame(reaper, portA, [], gameEnv);
-  let gameB: ChildProcess = await startExampleGame(reaper, portB, [], gameEnv);
-  const logsA = [collectOutput(gameA)];
-  const logsB = [collectOutput(gameB)];
+test(
+  `${CLIENTS} clients × ${CALLS} calls on two games, one killed -9 and relaunched midway`,
+  async () => {
+    home = tempHome('gb-load-');
+    const env = { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '600000' };
+    const gameEnv = { ...process.env, ...env };
+    const [portA, portB] = [await freePort(), await freePort()];
+    const gameA = await startExampleGame(reaper, portA, [], gameEnv);
+    let gameB: ChildProcess = await startExampleGame(reaper, portB, [], gameEnv);
+    const logsA = [collectOutput(gameA)];
+    const logsB = [collectOutput(gameB)];
 
-  for (let i = 0; i < CLIENTS; i++) {
-    handles.push(await connect({ env, name: `load-${i}` }));
-    reaper.track(handles[i].pid);
-  }
-
-  const total = CLIENTS * CALLS;
-  let done = 0;
-  const outcomes: Outcome[] = [];
-  const worker = async (h: McpHandle, c: number) => {
-    let lastOkA: string | undefined;
-    for (let j = 0; j < CALLS; j++) {
-      const game = (c + j) % 2 === 0 ? 'A' : 'B';
-      const port = game === 'A' ? portA : portB;
-      const kind = j % 4 === 3 ? 'bump' : j % 4 === 1 ? 'wait_for' : 'get_state';
-      const o: Outcome = { client: c, game, kind, start: Date.now(), end: 0 };
-      let res: { isError: boolean; text: string };
-      if (kind === 'bump') {
-        o.tag = `c${c}-${j}`;
-        res = await gameCall(h, port, 'bump', { tag: o.tag }, 60_000);
-      } else if (kind === 'wait_for') {
-        const cond = game === 'A' && lastOkA ? { path: `game.bumps.${lastOkA}`, equals: 1 } : { path: 'frame', gt: 0 };
-        res = await gameCall(h, port, 'wait_for', { ...cond, timeoutMs: 10_000 }, 60_000);
-      } else {
-        res = await gameCall(h, port, 'get_state', { path: 'frame' }, 60_000);
-      }
-      o.end = Date.now();
-      if (res.isError) o.text = res.text;
-      else if (kind === 'bump' && game === 'A') lastOkA = o.tag;
-      outcomes.push(o);
-      done++;
+    for (let i = 0; i < CLIENTS; i++) {
+      handles.push(await connect({ env, name: `load-${i}` }));
+      reaper.track(handles[i].pid);
     }
-  };
-  const t0 = Date.now();
-  const workers = handles.map((h, i) => worker(h, i));
 
-  // Midway: B dies without warning and comes back on the same port.
-  while (done < total * 0.4) await sleep(10);
-  const killedAt = Date.now();
-  process.kill(gameB.pid!, 'SIGKILL');
-  await waitGone(gameB.pid!, 5000);
-  await sleep(200);
-  gameB = await startExampleGame(reaper, portB, [], gameEnv);
-  logsB.push(collectOutput(gameB));
-  const backAt = Date.now();
+    const total = CLIENTS * CALLS;
+    let done = 0;
+    const outcomes: Outcome[] = [];
+    const worker = async (h: McpHandle, c: number) => {
+      let lastOkA: string | undefined;
+      for (let j = 0; j < CALLS; j++) {
+        const game = (c + j) % 2 === 0 ? 'A' : 'B';
+        const port = game === 'A' ? portA : portB;
+        const kind = j % 4 === 3 ? 'bump' : j % 4 === 1 ? 'wait_for' : 'get_state';
+        const o: Outcome = { client: c, game, kind, start: Date.now(), end: 0 };
+        let res: { isError: boolean; text: string };
+        if (kind === 'bump') {
+          o.tag = `c${c}-${j}`;
+          res = await gameCall(h, port, 'bump', { tag: o.tag }, 60_000);
+        } else if (kind === 'wait_for') {
+          const cond =
+            game === 'A' && lastOkA ? { path: `game.bumps.${lastOkA}`, equals: 1 } : { path: 'frame', gt: 0 };
+          res = await gameCall(h, port, 'wait_for', { ...cond, timeoutMs: 10_000 }, 60_000);
+        } else {
+          res = await gameCall(h, port, 'get_state', { path: 'frame' }, 60_000);
+        }
+        o.end = Date.now();
+        if (res.isError) o.text = res.text;
+        else if (kind === 'bump' && game === 'A') lastOkA = o.tag;
+        outcomes.push(o);
+        done++;
+      }
+    };
+    const t0 = Date.now();
+    const workers = handles.map((h, i) => worker(h, i));
 
-  await Promise.all(workers);
-  const elapsedMs = Date.now() - t0;
+    // Midway: B dies without warning and comes back on the same port.
+    while (done < total * 0.4) await sleep(10);
+    const killedAt = Date.now();
+    process.kill(gameB.pid!, 'SIGKILL');
+    await waitGone(gameB.pid!, 5000);
+    await sleep(200);
+    gameB = await startExampleGame(reaper, portB, [], gameEnv);
+    logsB.push(collectOutput(gameB));
+    const backAt = Date.now();
 
-  const applied = new Map([...appliedTags(logsA), ...appliedTags(logsB)]);
-  const errorsA = outcomes.filter((o) => o.game === 'A' && o.text);
-  const errorsB = outcomes.filter((o) => o.game === 'B' && o.text);
-  const overlapsDeath = (o: Outcome) => o.start <= backAt && o.end >= killedAt;
-  const unexplainedB = errorsB.filter((o) => !overlapsDeath(o) || !/^(GameOffline|CallInterrupted): /.test(o.text!) || (/^CallInterrupted/.test(o.text!) && !/restarted/.test(o.text!)));
-  const bumps = outcomes.filter((o) => o.kind === 'bump');
-  const twice = bumps.filter((o) => (applied.get(o.tag!) ?? 0) > 1).map((o) => `${o.tag}×${applied.get(o.tag!)}`);
-  const okNotOnce = bumps.filter((o) => !o.text && applied.get(o.tag!) !== 1).map((o) => `${o.tag}: ok, applied ${applied.get(o.tag!) ?? 0}`);
-  const bumpsA = bumps.filter((o) => o.game === 'A');
+    await Promise.all(workers);
+    const elapsedMs = Date.now() - t0;
 
-  const figures = {
-    clients: CLIENTS,
-    calls: CALLS,
-    answered: outcomes.length,
-    elapsedMs,
-    callsPerSecond: Math.round((outcomes.length / elapsedMs) * 1000),
-    bumpsA: bumpsA.length,
-    appliedOnceA: bumpsA.filter((o) => applied.get(o.tag!) === 1).length,
-    falseErrorsA: errorsA.length,
-    errorsB: errorsB.length,
-    interruptedB: errorsB.filter((o) => /^CallInterrupted/.test(o.text!)).length,
-    offlineB: errorsB.filter((o) => /^GameOffline/.test(o.text!)).length,
-    unexplainedB: unexplainedB.length,
-  };
-  process.stderr.write(`LOAD FIGURES ${JSON.stringify(figures)}\n`);
+    const applied = new Map([...appliedTags(logsA), ...appliedTags(logsB)]);
+    const errorsA = outcomes.filter((o) => o.game === 'A' && o.text);
+    const errorsB = outcomes.filter((o) => o.game === 'B' && o.text);
+    const overlapsDeath = (o: Outcome) => o.start <= backAt && o.end >= killedAt;
+    const unexplainedB = errorsB.filter(
+      (o) =>
+        !overlapsDeath(o) ||
+        !/^(GameOffline|CallInterrupted): /.test(o.text!) ||
+        (/^CallInterrupted/.test(o.text!) && !/restarted/.test(o.text!)),
+    );
+    const bumps = outcomes.filter((o) => o.kind === 'bump');
+    const twice = bumps.filter((o) => (applied.get(o.tag!) ?? 0) > 1).map((o) => `${o.tag}×${applied.get(o.tag!)}`);
+    const okNotOnce = bumps
+      .filter((o) => !o.text && applied.get(o.tag!) !== 1)
+      .map((o) => `${o.tag}: ok, applied ${applied.get(o.tag!) ?? 0}`);
+    const bumpsA = bumps.filter((o) => o.game === 'A');
 
-  expect(outcomes.length).toBe(total);
-  expect(errorsA.map((o) => `${o.kind} ${o.tag ?? ''}: ${o.text!.slice(0, 200)}`)).toEqual([]);
-  expect(unexplainedB.map((o) => `${o.kind} ${o.tag ?? ''}: ${o.text!.slice(0, 200)}`)).toEqual([]);
-  expect(twice).toEqual([]);
-  expect(okNotOnce).toEqual([]);
-  expect(figures.appliedOnceA).toBe(bumpsA.length);
-}, TIMEOUT);
+    const figures = {
+      clients: CLIENTS,
+      calls: CALLS,
+      answered: outcomes.length,
+      elapsedMs,
+      callsPerSecond: Math.round((outcomes.length / elapsedMs) * 1000),
+      bumpsA: bumpsA.length,
+      appliedOnceA: bumpsA.filter((o) => applied.get(o.tag!) === 1).length,
+      falseErrorsA: errorsA.length,
+      errorsB: errorsB.length,
+      interruptedB: errorsB.filter((o) => /^CallInterrupted/.test(o.text!)).length,
+      offlineB: errorsB.filter((o) => /^GameOffline/.test(o.text!)).length,
+      unexplainedB: unexplainedB.length,
+    };
+    process.stderr.write(`LOAD FIGURES ${JSON.stringify(figures)}\n`);
+
+    expect(outcomes.length).toBe(total);
+    expect(errorsA.map((o) => `${o.kind} ${o.tag ?? ''}: ${o.text!.slice(0, 200)}`)).toEqual([]);
+    expect(unexplainedB.map((o) => `${o.kind} ${o.tag ?? ''}: ${o.text!.slice(0, 200)}`)).toEqual([]);
+    expect(twice).toEqual([]);
+    expect(okNotOnce).toEqual([]);
+    expect(figures.appliedOnceA).toBe(bumpsA.length);
+  },
+  TIMEOUT,
+);

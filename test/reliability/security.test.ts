@@ -27,7 +27,8 @@ beforeAll(() => {
 
 afterAll(async () => {
   for (const h of handles) await h.close();
-  if (daemonFacts(home)) await run(process.execPath, [CLI, 'stop'], { env: { ...process.env, ...env } }).catch(() => undefined);
+  if (daemonFacts(home))
+    await run(process.execPath, [CLI, 'stop'], { env: { ...process.env, ...env } }).catch(() => undefined);
   const left = await reapAndReport(home, started);
   removeDir(home);
   expect(left).toEqual([]);
@@ -90,8 +91,14 @@ test('every wrong token is refused, on the plain-HTTP routes and the WebSocket u
   const launched = await call(h, 'launch_instance', {}, 60000);
   expect(launched.isError ? launched.text : 'ok').toBe('ok');
   started.add(launched.json.pid);
-  for (const dir of [home, join(home, 'daemon'), join(home, 'logs')]) expect(`${dir} ${(statSync(dir).mode & 0o777).toString(8)}`).toBe(`${dir} 700`);
-  for (const file of [join(home, 'daemon', 'daemon.json'), join(home, 'daemon', 'token'), join(home, 'daemon', 'launched.json'), launched.json.logFile as string]) {
+  for (const dir of [home, join(home, 'daemon'), join(home, 'logs')])
+    expect(`${dir} ${(statSync(dir).mode & 0o777).toString(8)}`).toBe(`${dir} 700`);
+  for (const file of [
+    join(home, 'daemon', 'daemon.json'),
+    join(home, 'daemon', 'token'),
+    join(home, 'daemon', 'launched.json'),
+    launched.json.logFile as string,
+  ]) {
     expect(`${file} ${(statSync(file).mode & 0o777).toString(8)}`).toBe(`${file} 600`);
   }
 
@@ -116,9 +123,20 @@ test('launch_instance takes a gamebridge.json path and names from it, never a co
   const { tools } = await h.client.listTools();
   const launch = tools.find((t) => t.name === 'launch_instance')!;
   // profile names a profile the file declares; restart names a port this bridge launched a game on
-  expect(Object.keys((launch.inputSchema as { properties?: object }).properties ?? {})).toEqual(['config', 'profile', 'count', 'restart', 'force']);
+  expect(Object.keys((launch.inputSchema as { properties?: object }).properties ?? {})).toEqual([
+    'config',
+    'profile',
+    'count',
+    'restart',
+    'force',
+  ]);
   const marker = join(home, 'pwned');
-  const res = await call(h, 'launch_instance', { command: `touch ${marker}`, config: `$(touch ${marker})`, port: 1, env: { X: '1' } });
+  const res = await call(h, 'launch_instance', {
+    command: `touch ${marker}`,
+    config: `$(touch ${marker})`,
+    port: 1,
+    env: { X: '1' },
+  });
   expect(res.isError).toBe(true);
   const byProfile = await call(h, 'launch_instance', { profile: `$(touch ${marker})` });
   expect(byProfile.isError).toBe(true);
@@ -130,7 +148,18 @@ test('launch_instance takes a gamebridge.json path and names from it, never a co
 /** The status of a WebSocket upgrade request (101 when it is let through). */
 function upgrade(port: number, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/', headers: { ...headers, Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' } });
+    const req = request({
+      host: '127.0.0.1',
+      port,
+      path: '/',
+      headers: {
+        ...headers,
+        Connection: 'Upgrade',
+        Upgrade: 'websocket',
+        'Sec-WebSocket-Version': '13',
+        'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      },
+    });
     req.on('upgrade', (res, socket) => {
       socket.destroy();
       resolve(res.statusCode ?? 0);

@@ -8,7 +8,11 @@ test('a small answer passes unchanged, text and JSON alike', () => {
 });
 
 test('a big state full of quotes and backslashes is cut to the limit, as valid JSON', () => {
-  const state = { frame: 9, game: { lines: Array.from({ length: 2000 }, (_, i) => `say "hi" \\ ${i}`) }, ui: { screen: 'Menu' } };
+  const state = {
+    frame: 9,
+    game: { lines: Array.from({ length: 2000 }, (_, i) => `say "hi" \\ ${i}`) },
+    ui: { screen: 'Menu' },
+  };
   for (const max of [500, 2000, 16000]) {
     const { json, text } = truncateAnswer({ port: 7820, tool: 'get_state', frame: 9, state }, max);
     expect(text.length).toBeLessThanOrEqual(max);
@@ -30,7 +34,13 @@ test('an error result carries the error data as structuredContent, keyed by kind
   const r = errorResult(commandRejected('jump', 7820, 'unknown command', ['drop', 'start']), 1000);
   expect(r.isError).toBe(true);
   expect((r.content[0] as { text: string }).text).toMatch(/^CommandRejected: /);
-  expect(r.structuredContent).toEqual({ kind: 'CommandRejected', port: 7820, cmd: 'jump', reason: 'unknown command', known: ['drop', 'start'] });
+  expect(r.structuredContent).toEqual({
+    kind: 'CommandRejected',
+    port: 7820,
+    cmd: 'jump',
+    reason: 'unknown command',
+    known: ['drop', 'start'],
+  });
 });
 
 test('a thrown bug becomes BridgeInternalError with its cause, and is logged, not blamed on the caller', () => {

@@ -1,5 +1,12 @@
 /** Manifest normalisation (SPEC §2 /tools): every spelling a game's serializer may produce, as pure functions. */
-import { bridgeToolset, fallbackManifest, findTool, normaliseManifest, toolInputSchema, type Manifest } from '../../daemon/game/manifest.js';
+import {
+  bridgeToolset,
+  fallbackManifest,
+  findTool,
+  normaliseManifest,
+  toolInputSchema,
+  type Manifest,
+} from '../../daemon/game/manifest.js';
 
 const toolsetNames = (m: Manifest) => m.toolsets.map((t) => t.name);
 const play = (m: Manifest) => m.toolsets.find((t) => t.name === 'play')!;
@@ -61,7 +68,9 @@ describe('normaliseManifest', () => {
   });
 
   test.each(['args', 'arguments', 'params'])('arguments under `%s`', (key) => {
-    const m = normaliseManifest({ toolsets: [{ name: 'play', tools: [{ name: 'drop', [key]: [{ name: 'x', type: 'number' }] }] }] });
+    const m = normaliseManifest({
+      toolsets: [{ name: 'play', tools: [{ name: 'drop', [key]: [{ name: 'x', type: 'number' }] }] }],
+    });
     expect(findTool(m, 'drop')!.args).toEqual([{ name: 'x', type: 'number', description: '', required: false }]);
     expect(m.warnings).toEqual([]);
   });
@@ -73,7 +82,10 @@ describe('normaliseManifest', () => {
           name: 'play',
           tools: [
             { name: 'bare', args: ['x', 'y'] },
-            { name: 'mapped', args: { x: { type: 'float', description: 'World x', required: 'true' }, n: 'int', tag: null } },
+            {
+              name: 'mapped',
+              args: { x: { type: 'float', description: 'World x', required: 'true' }, n: 'int', tag: null },
+            },
           ],
         },
       ],
@@ -120,11 +132,23 @@ describe('normaliseManifest', () => {
       toolsets: [
         {
           name: 'play',
-          tools: [{ name: 'a', readOnly: true }, { name: 'b', readonly: true }, { name: 'c', read_only: 'true' }, { name: 'd', readOnly: false }, { name: 'e' }],
+          tools: [
+            { name: 'a', readOnly: true },
+            { name: 'b', readonly: true },
+            { name: 'c', read_only: 'true' },
+            { name: 'd', readOnly: false },
+            { name: 'e' },
+          ],
         },
       ],
     });
-    expect(play(m).tools.map((t) => [t.name, t.readOnly])).toEqual([['a', true], ['b', true], ['c', true], ['d', false], ['e', false]]);
+    expect(play(m).tools.map((t) => [t.name, t.readOnly])).toEqual([
+      ['a', true],
+      ['b', true],
+      ['c', true],
+      ['d', false],
+      ['e', false],
+    ]);
   });
 
   test('malformed tools are dropped with warnings; the rest survive', () => {
@@ -155,12 +179,15 @@ describe('normaliseManifest', () => {
     expect(toolsetNames(m)).toEqual(['play', 'bridge']);
   });
 
-  test.each([null, 'hello', 42, [1, 2]])('a manifest that is not an object (%p) lists only the bridge toolset, with a warning', (raw) => {
-    const m = normaliseManifest(raw, 'file');
-    expect(m.source).toBe('file');
-    expect(toolsetNames(m)).toEqual(['bridge']);
-    expect(m.warnings.length).toBe(1);
-  });
+  test.each([null, 'hello', 42, [1, 2]])(
+    'a manifest that is not an object (%p) lists only the bridge toolset, with a warning',
+    (raw) => {
+      const m = normaliseManifest(raw, 'file');
+      expect(m.source).toBe('file');
+      expect(toolsetNames(m)).toEqual(['bridge']);
+      expect(m.warnings.length).toBe(1);
+    },
+  );
 
   test('toolsets of the wrong type give an empty list with a warning', () => {
     const m = normaliseManifest({ game: { name: 'G' }, toolsets: 'play' });
@@ -181,7 +208,20 @@ describe('normaliseManifest', () => {
     expect(findTool(m, 'health', 'bridge')!.description).toMatch(/GET \/health/);
     expect(findTool(m, 'bridge.health')!.toolset).toBe('bridge');
     const bridge = m.toolsets.find((t) => t.name === 'bridge')!;
-    expect(bridge.tools.map((t) => t.name)).toEqual(['get_state', 'wait_for', 'raw_command', 'health', 'screenshot', 'press', 'hold', 'release', 'pause', 'resume', 'step', 'extra']);
+    expect(bridge.tools.map((t) => t.name)).toEqual([
+      'get_state',
+      'wait_for',
+      'raw_command',
+      'health',
+      'screenshot',
+      'press',
+      'hold',
+      'release',
+      'pause',
+      'resume',
+      'step',
+      'extra',
+    ]);
     expect(findTool(m, 'get_state')!.description).not.toBe('game copy');
     expect(m.warnings.join('\n')).toMatch(/get_state/);
   });
@@ -204,7 +244,19 @@ describe('bridge toolset, fallback and schemas', () => {
       ['step', false],
     ]);
     const waitFor = b.tools.find((t) => t.name === 'wait_for')!;
-    expect(waitFor.args.map((a) => a.name)).toEqual(['path', 'equals', 'notEquals', 'exists', 'gt', 'gte', 'lt', 'lte', 'contains', 'matches', 'timeoutMs']);
+    expect(waitFor.args.map((a) => a.name)).toEqual([
+      'path',
+      'equals',
+      'notEquals',
+      'exists',
+      'gt',
+      'gte',
+      'lt',
+      'lte',
+      'contains',
+      'matches',
+      'timeoutMs',
+    ]);
     for (const t of b.tools) expect(t.description.length).toBeGreaterThan(20);
   });
 
@@ -253,5 +305,8 @@ describe('bridge toolset, fallback and schemas', () => {
 });
 
 test('the held inputs a game declares (game.inputs) are kept: the bridge routes press/hold by them', () => {
-  expect(normaliseManifest({ game: { name: 'G', inputs: ['left', 'jump', 3] }, toolsets: [] }).game).toEqual({ name: 'G', inputs: ['left', 'jump'] });
+  expect(normaliseManifest({ game: { name: 'G', inputs: ['left', 'jump', 3] }, toolsets: [] }).game).toEqual({
+    name: 'G',
+    inputs: ['left', 'jump'],
+  });
 });

@@ -8,7 +8,8 @@ const TTL = 1000;
 
 function setup(owners: Record<number, string | undefined>, live: string[]) {
   const table = new Map<number, LaunchedInstance>();
-  for (const [port, owner] of Object.entries(owners)) table.set(Number(port), { port: Number(port), pid: Number(port) + 1, owner } as LaunchedInstance);
+  for (const [port, owner] of Object.entries(owners))
+    table.set(Number(port), { port: Number(port), pid: Number(port) + 1, owner } as LaunchedInstance);
   const launcher = {
     get: (port: number) => table.get(port),
     list: () => [...table.values()].sort((a, b) => a.port - b.port),
@@ -19,10 +20,15 @@ function setup(owners: Record<number, string | undefined>, live: string[]) {
   } as unknown as Launcher;
   const liveSet = new Set(live);
   const reaped: number[] = [];
-  const o = new Owners(launcher, (id) => liveSet.has(id), TTL, async (port) => {
-    reaped.push(port);
-    table.delete(port);
-  });
+  const o = new Owners(
+    launcher,
+    (id) => liveSet.has(id),
+    TTL,
+    async (port) => {
+      reaped.push(port);
+      table.delete(port);
+    },
+  );
   return { o, table, liveSet, reaped };
 }
 
@@ -101,7 +107,12 @@ test('markDetached starts a clock once; forget drops it; a TTL of 0 never reaps'
   again.o.forget(2);
   await again.o.sweep(Date.now() + TTL); // forgotten: the clock starts now
   expect(again.reaped).toEqual([]);
-  const never = new Owners({ list: () => [{ port: 5 }] } as unknown as Launcher, () => false, 0, async () => void reaped.push(5));
+  const never = new Owners(
+    { list: () => [{ port: 5 }] } as unknown as Launcher,
+    () => false,
+    0,
+    async () => void reaped.push(5),
+  );
   await never.sweep(0);
   await never.sweep(Number.MAX_SAFE_INTEGER);
   expect(reaped).toEqual([1]);
@@ -111,10 +122,15 @@ test('markDetached starts a clock once; forget drops it; a TTL of 0 never reaps'
 test('a reap that fails does not stop the sweep of the others', async () => {
   const { o, table } = setup({ 1: undefined, 2: undefined }, []);
   const tried: number[] = [];
-  const failing = new Owners({ list: () => [...table.values()] } as unknown as Launcher, () => false, TTL, async (p) => {
-    tried.push(p);
-    throw new Error('stop failed');
-  });
+  const failing = new Owners(
+    { list: () => [...table.values()] } as unknown as Launcher,
+    () => false,
+    TTL,
+    async (p) => {
+      tried.push(p);
+      throw new Error('stop failed');
+    },
+  );
   await failing.sweep(0);
   await failing.sweep(TTL);
   expect(tried).toEqual([1, 2]);
@@ -150,9 +166,24 @@ test('the daemon sweeps on its own every quarter TTL (at least 100 ms, at most 3
     later.o.stop();
     await jest.advanceTimersByTimeAsync(10 * TTL);
     expect(later.reaped).toEqual([]);
-    const fast = new Owners({ list: () => [] } as unknown as Launcher, () => false, 40, async () => undefined);
-    const slow = new Owners({ list: () => [] } as unknown as Launcher, () => false, 3600_000, async () => undefined);
-    const none = new Owners({ list: () => [] } as unknown as Launcher, () => false, 0, async () => undefined);
+    const fast = new Owners(
+      { list: () => [] } as unknown as Launcher,
+      () => false,
+      40,
+      async () => undefined,
+    );
+    const slow = new Owners(
+      { list: () => [] } as unknown as Launcher,
+      () => false,
+      3600_000,
+      async () => undefined,
+    );
+    const none = new Owners(
+      { list: () => [] } as unknown as Launcher,
+      () => false,
+      0,
+      async () => undefined,
+    );
     const fastSweep = jest.spyOn(fast, 'sweep');
     const slowSweep = jest.spyOn(slow, 'sweep');
     const noneSweep = jest.spyOn(none, 'sweep');

@@ -32,11 +32,17 @@ test('a port something listens on, or that answers HTTP, is taken', async () => 
   const held = await holdRange(3);
   const [tcp, game, free] = held.ports;
   await held.release();
-  await occupy(net.createServer((s) => s.destroy()), tcp);
+  await occupy(
+    net.createServer((s) => s.destroy()),
+    tcp,
+  );
   const alloc = new PortAllocator(2000);
   expect(await alloc.isFree(tcp)).toBe(false);
   expect(await alloc.isFree(free)).toBe(true);
-  await occupy(http.createServer((_q, r) => r.end('{"ok":true}')), game);
+  await occupy(
+    http.createServer((_q, r) => r.end('{"ok":true}')),
+    game,
+  );
   expect(await alloc.isFree(game)).toBe(false);
   expect(await alloc.allocate(held.ports)).toEqual({ port: free, inRange: true });
 });
@@ -109,7 +115,9 @@ test('claim waits for a busy port to go quiet, and gives up (releasing it) after
   const listener = net.createServer((s) => s.destroy());
   await occupy(listener, busy);
   const t = Date.now();
-  await expect(alloc.claim(busy, 300)).rejects.toThrow(new RegExp(`^Port ${busy} is still in use by a process this bridge did not launch`));
+  await expect(alloc.claim(busy, 300)).rejects.toThrow(
+    new RegExp(`^Port ${busy} is still in use by a process this bridge did not launch`),
+  );
   expect(Date.now() - t).toBeGreaterThanOrEqual(300);
   await new Promise((r) => listener.close(r));
   servers.splice(servers.indexOf(listener), 1);

@@ -1,8 +1,21 @@
 /** The proxy's replay rules (SPEC §6.3) as pure functions: what is re-sent, what is answered. */
 import { isOlder } from '../../proxy/link.js';
-import { failureAnswer, interruptedAnswer, PendingTable, planReplay, requestKey, type ClientRequest } from '../../proxy/replay.js';
+import {
+  failureAnswer,
+  interruptedAnswer,
+  PendingTable,
+  planReplay,
+  requestKey,
+  type ClientRequest,
+} from '../../proxy/replay.js';
 
-const req = (id: number, method: string, tool?: string): ClientRequest => ({ id, key: JSON.stringify(id), method, line: '{}', tool });
+const req = (id: number, method: string, tool?: string): ClientRequest => ({
+  id,
+  key: JSON.stringify(id),
+  method,
+  line: '{}',
+  tool,
+});
 
 test('unacked and acked-safe requests are re-sent, acked-unsafe ones are not', () => {
   const t = new PendingTable();

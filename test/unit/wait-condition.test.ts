@@ -7,7 +7,17 @@ const state = {
   frame: 40,
   ui: { screen: 'GameScreen' },
   events: ['score:+10', { m: 'drop:crate#1' }, 7],
-  game: { score: 30, label: 'Crate Stack', count: '12', on: true, off: false, nothing: null, crates: [{ x: 1 }, { x: 2 }], bumps: { a: 1 }, empty: '' },
+  game: {
+    score: 30,
+    label: 'Crate Stack',
+    count: '12',
+    on: true,
+    off: false,
+    nothing: null,
+    crates: [{ x: 1 }, { x: 2 }],
+    bumps: { a: 1 },
+    empty: '',
+  },
 };
 const c = (path: string, op: Condition['op'], operand: unknown): Condition => ({ path, op, operand });
 const ok = (path: string, op: Condition['op'], operand: unknown) => holds(state, c(path, op, operand)).ok;
@@ -40,12 +50,21 @@ describe('operators', () => {
 
   test('gt, gte, lt, lte compare numbers (numeric text too) and fail on anything else', () => {
     const cases: Array<[Condition['op'], unknown, boolean]> = [
-      ['gt', 29, true], ['gt', 30, false], ['gt', '29', true],
-      ['gte', 30, true], ['gte', 31, false], ['gte', '30', true],
-      ['lt', 31, true], ['lt', 30, false], ['lt', '31', true],
-      ['lte', 30, true], ['lte', 29, false], ['lte', '30', true],
+      ['gt', 29, true],
+      ['gt', 30, false],
+      ['gt', '29', true],
+      ['gte', 30, true],
+      ['gte', 31, false],
+      ['gte', '30', true],
+      ['lt', 31, true],
+      ['lt', 30, false],
+      ['lt', '31', true],
+      ['lte', 30, true],
+      ['lte', 29, false],
+      ['lte', '30', true],
     ];
-    for (const [op, operand, want] of cases) expect(`${op} ${String(operand)}: ${ok('game.score', op, operand)}`).toBe(`${op} ${String(operand)}: ${want}`);
+    for (const [op, operand, want] of cases)
+      expect(`${op} ${String(operand)}: ${ok('game.score', op, operand)}`).toBe(`${op} ${String(operand)}: ${want}`);
     expect(ok('game.count', 'gt', 11)).toBe(true); // "12"
     expect(ok('game.count', 'lte', 11)).toBe(false);
     for (const op of ['gt', 'gte', 'lt', 'lte'] as const) {
@@ -94,7 +113,8 @@ describe('operators', () => {
 
 describe('conditionFrom', () => {
   test('takes the one operator given, with its operand', () => {
-    for (const op of OPERATORS) expect(conditionFrom({ path: 'a.b', [op]: 1 })).toEqual({ path: 'a.b', op, operand: 1 });
+    for (const op of OPERATORS)
+      expect(conditionFrom({ path: 'a.b', [op]: 1 })).toEqual({ path: 'a.b', op, operand: 1 });
     expect(conditionFrom({ path: 'x', exists: false }).operand).toBe(false);
   });
 
@@ -121,7 +141,9 @@ describe('waitFor', () => {
 
   test('a frame going backwards is a restart: CallInterrupted, never a match from the new process', async () => {
     const f = fakeClient({ states: [at(100, 0), at(101, 0), at(2, 5)] });
-    await expect(waitFor(f.client, cond, { timeoutMs: 5000 })).rejects.toThrow(/^wait_for game\.n on port 7777 was interrupted.*frame went from 101 back to 2/s);
+    await expect(waitFor(f.client, cond, { timeoutMs: 5000 })).rejects.toThrow(
+      /^wait_for game\.n on port 7777 was interrupted.*frame went from 101 back to 2/s,
+    );
     expect(f.reads).toBe(3);
   });
 
@@ -139,7 +161,9 @@ describe('waitFor', () => {
     expect(String((e as Error).message)).toBe(
       'wait_for game.n gte 3 did not hold within 120ms on port 7777; last value: 1 at frame 8. Check the path with get_state, or raise timeoutMs.',
     );
-    const missing = await waitFor(fakeClient({ states: [{ game: {} }] }).client, c('game.x', 'exists', true), { timeoutMs: 60 }).catch((x: Error) => x.message);
+    const missing = await waitFor(fakeClient({ states: [{ game: {} }] }).client, c('game.x', 'exists', true), {
+      timeoutMs: 60,
+    }).catch((x: Error) => x.message);
     expect(missing).toMatch(/^wait_for game\.x exists did not hold within 60ms .*last value: missing\. /);
   });
 
@@ -162,7 +186,9 @@ describe('waitFor', () => {
   test('a cancelled wait stops polling', async () => {
     const ac = new AbortController();
     ac.abort();
-    await expect(waitFor(fakeClient({ states: [at(1, 0)] }).client, cond, { timeoutMs: 5000, signal: ac.signal })).rejects.toThrow(/wait_for was cancelled/);
+    await expect(
+      waitFor(fakeClient({ states: [at(1, 0)] }).client, cond, { timeoutMs: 5000, signal: ac.signal }),
+    ).rejects.toThrow(/wait_for was cancelled/);
   });
 });
 
@@ -175,21 +201,38 @@ describe('matches runs in linear time (the daemon is shared)', () => {
   });
 
   test('what the linear engine cannot do (backreferences, lookaround) is refused as a usage error saying so', () => {
-    expect(() => conditionFrom({ path: 'x', matches: '(a)\\1' })).toThrow(/RE2 syntax: no backreferences or lookaround/);
+    expect(() => conditionFrom({ path: 'x', matches: '(a)\\1' })).toThrow(
+      /RE2 syntax: no backreferences or lookaround/,
+    );
     expect(() => conditionFrom({ path: 'x', matches: 'a(?=b)' })).toThrow(/linear-time engine/);
   });
 });
 
 describe('session epochs', () => {
   test('a wait that spans a new run (sessionEpoch changed) fails as CallInterrupted naming both epochs', async () => {
-    const f = fakeClient({ states: [{ frame: 1, sessionEpoch: 4, game: { score: 1 } }, { frame: 2, sessionEpoch: 5, game: { score: 99 } }] });
+    const f = fakeClient({
+      states: [
+        { frame: 1, sessionEpoch: 4, game: { score: 1 } },
+        { frame: 2, sessionEpoch: 5, game: { score: 99 } },
+      ],
+    });
     const e = await waitFor(f.client, c('game.score', 'gte', 50), { timeoutMs: 5000 }).catch((x: unknown) => x);
     expect(e).toMatchObject({ kind: 'CallInterrupted' });
-    expect(String((e as Error).message)).toMatch(/^wait_for game\.score on port 7777 was interrupted: the game started a new run while it was pending \(sessionEpoch went from 4 to 5\)/);
+    expect(String((e as Error).message)).toMatch(
+      /^wait_for game\.score on port 7777 was interrupted: the game started a new run while it was pending \(sessionEpoch went from 4 to 5\)/,
+    );
   });
 
   test('a wait for the epoch itself is a wait for the new run', async () => {
-    const f = fakeClient({ states: [{ frame: 1, sessionEpoch: 4 }, { frame: 2, sessionEpoch: 5 }] });
-    await expect(waitFor(f.client, c('sessionEpoch', 'gt', 4), { timeoutMs: 5000 })).resolves.toMatchObject({ matched: true, value: 5 });
+    const f = fakeClient({
+      states: [
+        { frame: 1, sessionEpoch: 4 },
+        { frame: 2, sessionEpoch: 5 },
+      ],
+    });
+    await expect(waitFor(f.client, c('sessionEpoch', 'gt', 4), { timeoutMs: 5000 })).resolves.toMatchObject({
+      matched: true,
+      value: 5,
+    });
   });
 });
