@@ -41,7 +41,7 @@ module.exports = {
       comment:
         'The bare proxy must start fast: no SDK and no yargs on its path (test/proxy-start.test.ts proves it at run time).',
       severity: 'error',
-      from: { path: '^proxy/(run|link|replay|spawn)\\.ts$' },
+      from: { path: '^proxy/', pathNot: '^proxy/main\\.ts$' },
       to: { path: 'node_modules/(yargs|@modelcontextprotocol)/' },
     },
     {
