@@ -62,9 +62,15 @@ export async function runCli(argv: string[]): Promise<void> {
       throw msg ? new UsageFailure(msg) : err;
     });
   for (const c of SUBCOMMANDS) {
-    cli = cli.command(c.command, c.describe, c.builder, async (a) => {
-      exitCode = (await c.run(a)) ?? 0;
-    });
+    // Every subcommand rejects flags it does not know, so a typo never silently does something else.
+    cli = cli.command(
+      c.command,
+      c.describe,
+      (y) => c.builder(y.strict()),
+      async (a) => {
+        exitCode = (await c.run(a)) ?? 0;
+      },
+    );
   }
   try {
     await cli.parseAsync();

@@ -4,14 +4,14 @@
  */
 import { parsePort } from '../../shared/config.js';
 import { bridgeHome, homePaths } from '../../shared/paths.js';
-import { strict, subcommand } from './subcommand.js';
+import { subcommand } from './subcommand.js';
 
 export const daemonCommands = [
   subcommand({
     command: 'daemon',
     describe: 'Run the daemon in the foreground (clients start it in the background on their own)',
     builder: (y) =>
-      strict(y)
+      y
         .option('port', {
           type: 'string',
           describe:
@@ -31,7 +31,7 @@ export const daemonCommands = [
     describe:
       "Print the bearer token HTTP clients send to the daemon's /mcp (created on first use, kept across daemon restarts)",
     builder: (y) =>
-      strict(y).example(
+      y.example(
         '$0 token',
         'claude mcp add --transport http game-bridge http://127.0.0.1:7790/mcp --header "Authorization: Bearer $($0 token)"',
       ),
@@ -45,7 +45,7 @@ export const daemonCommands = [
     describe:
       'Show the daemon: pid, port, version, uptime, sessions, launched games (running and exited) and their owners',
     builder: (y) =>
-      strict(y)
+      y
         .option('json', {
           type: 'boolean',
           default: false,
@@ -62,7 +62,7 @@ export const daemonCommands = [
     command: 'stop',
     describe: 'Stop the daemon; it first stops every game it launched',
     builder: (y) =>
-      strict(y)
+      y
         .example('$0 stop', 'stop the daemon of ~/.game-bridge')
         .example('GAME_BRIDGE_HOME=/tmp/gb $0 stop', 'stop the daemon of another home'),
     run: async () => {
@@ -75,7 +75,7 @@ export const daemonCommands = [
     describe:
       'Print the URL of the live dashboard (games, sessions, calls) with a one-time key, and open it in a browser when there is a display',
     builder: (y) =>
-      strict(y)
+      y
         .option('open', { type: 'boolean', default: true, describe: '--no-open: only print the URL' })
         .example('$0 dashboard', 'print the URL and open it')
         .example('$0 dashboard --no-open', 'print the URL only (e.g. over SSH, then forward the port)'),

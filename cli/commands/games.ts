@@ -1,5 +1,5 @@
 /** The subcommands about a project's game: launch it through the daemon, read its log. */
-import { strict, subcommand } from './subcommand.js';
+import { numberFlag, subcommand, textFlag } from './subcommand.js';
 
 export const gameCommands = [
   subcommand({
@@ -7,22 +7,13 @@ export const gameCommands = [
     describe:
       'Launch the game declared in gamebridge.json (from the current directory) through the daemon, showing its progress; it stays running for agents',
     builder: (y) =>
-      strict(y)
-        .option('profile', {
-          type: 'string',
-          requiresArg: true,
-          describe: 'A launch profile of gamebridge.json (launch.profiles)',
-        })
-        .option('count', {
-          type: 'number',
-          requiresArg: true,
-          describe: 'Start this many instances at once ({index} = 0, 1, …); all or none',
-        })
-        .option('restart', {
-          type: 'number',
-          requiresArg: true,
-          describe: 'Relaunch the game launched on this port (same declaration and profile, same port)',
-        })
+      y
+        .option('profile', textFlag('A launch profile of gamebridge.json (launch.profiles)'))
+        .option('count', numberFlag('Start this many instances at once ({index} = 0, 1, …); all or none'))
+        .option(
+          'restart',
+          numberFlag('Relaunch the game launched on this port (same declaration and profile, same port)'),
+        )
         .example('$0 launch', 'start the game, wait until it answers, print its port and pid')
         .example('$0 launch --profile server && $0 launch --profile client --count 3', 'a server and three clients')
         .example('$0 launch --restart 7820', 'restart the game on port 7820'),
@@ -41,7 +32,7 @@ export const gameCommands = [
     command: 'logs <port>',
     describe: "Print a launched game's log (running or exited); -f follows it",
     builder: (y) =>
-      strict(y)
+      y
         .positional('port', { type: 'number', describe: 'The port the game was launched on' })
         .option('follow', {
           alias: 'f',

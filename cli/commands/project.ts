@@ -1,5 +1,5 @@
 /** The subcommands for setting a project up: check it (doctor), start it (init), see it work (demo). */
-import { strict, subcommand } from './subcommand.js';
+import { subcommand, textFlag } from './subcommand.js';
 
 export const projectCommands = [
   subcommand({
@@ -7,22 +7,10 @@ export const projectCommands = [
     describe:
       'Check the home directory, the daemon, gamebridge.json, the scan range and the registry; print each problem with its fix',
     builder: (y) =>
-      strict(y)
-        .option('dir', {
-          type: 'string',
-          requiresArg: true,
-          describe: 'Resolve gamebridge.json from this directory (default: the current one)',
-        })
-        .option('config', {
-          type: 'string',
-          requiresArg: true,
-          describe: 'Check this gamebridge.json instead of the one --dir resolves to',
-        })
-        .option('scan-range', {
-          type: 'string',
-          requiresArg: true,
-          describe: 'Check this scan range instead of GAME_BRIDGE_SCAN_RANGE / the default',
-        })
+      y
+        .option('dir', textFlag('Resolve gamebridge.json from this directory (default: the current one)'))
+        .option('config', textFlag('Check this gamebridge.json instead of the one --dir resolves to'))
+        .option('scan-range', textFlag('Check this scan range instead of GAME_BRIDGE_SCAN_RANGE / the default'))
         .example('$0 doctor', 'check everything from the current directory')
         .example(
           '$0 doctor --dir ~/games/orbital',
@@ -43,24 +31,12 @@ export const projectCommands = [
     command: 'init',
     describe: 'Write a starter gamebridge.json (asks for the name and command on a terminal; asks nothing otherwise)',
     builder: (y) =>
-      strict(y)
-        .option('dir', {
-          type: 'string',
-          requiresArg: true,
-          describe: 'Write it in this directory (default: the current one)',
-        })
+      y
+        .option('dir', textFlag('Write it in this directory (default: the current one)'))
         .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing gamebridge.json' })
-        .option('name', { type: 'string', requiresArg: true, describe: 'Game name (default: the directory name)' })
-        .option('command', {
-          type: 'string',
-          requiresArg: true,
-          describe: 'Shell command that starts the game, with {port} where its debug port goes',
-        })
-        .option('port-range', {
-          type: 'string',
-          requiresArg: true,
-          describe: 'Ports launches may use (default 7820-7839)',
-        })
+        .option('name', textFlag('Game name (default: the directory name)'))
+        .option('command', textFlag('Shell command that starts the game, with {port} where its debug port goes'))
+        .option('port-range', textFlag('Ports launches may use (default 7820-7839)'))
         .option('template', {
           choices: ['single', 'multiplayer'],
           default: 'single',
@@ -90,12 +66,8 @@ export const projectCommands = [
     describe:
       'Launch the bundled example game and drive it end to end through a real MCP client (what npm run demo runs)',
     builder: (y) =>
-      strict(y)
-        .option('port-range', {
-          type: 'string',
-          requiresArg: true,
-          describe: 'Ports the demo game may use (default 7820-7839)',
-        })
+      y
+        .option('port-range', textFlag('Ports the demo game may use (default 7820-7839)'))
         .option('daemon', {
           type: 'boolean',
           default: true,
@@ -106,11 +78,7 @@ export const projectCommands = [
           default: false,
           describe: 'Play the Phaser example in headless Chromium instead, and save a screenshot',
         })
-        .option('screenshot', {
-          type: 'string',
-          requiresArg: true,
-          describe: 'With --web: where the screenshot goes (default: the temp folder)',
-        })
+        .option('screenshot', textFlag('With --web: where the screenshot goes (default: the temp folder)'))
         .example('$0 demo', 'through the proxy and the daemon (started if needed)')
         .example('$0 demo --no-daemon', 'with the engine inside the proxy process instead')
         .example('$0 demo --web', 'a browser game (Phaser) in headless Chromium, with a screenshot'),

@@ -9,6 +9,7 @@ export interface Subcommand<U = object> {
   /** the usage line, e.g. `logs <port>`; its first word is the command's name */
   command: string;
   describe: string;
+  /** its flags and examples (cli.ts makes every subcommand strict: an unknown flag is a usage error) */
   builder(y: Argv): Argv<U>;
   run(a: ArgumentsCamelCase<U>): Promise<number | void>;
 }
@@ -16,5 +17,8 @@ export interface Subcommand<U = object> {
 /** A subcommand, with its argument types carried from the builder to `run`. */
 export const subcommand = <U>(c: Subcommand<U>): Subcommand<U> => c;
 
-/** Every subcommand rejects flags it does not know, so a typo never silently does something else. */
-export const strict = <T>(y: Argv<T>) => y.strict();
+/** A flag that takes a text value (`--dir ../game`): a bare `--dir` is a usage error. */
+export const textFlag = (describe: string) => ({ type: 'string' as const, requiresArg: true, describe });
+
+/** A flag that takes a number (`--count 3`): a bare `--count` is a usage error. */
+export const numberFlag = (describe: string) => ({ type: 'number' as const, requiresArg: true, describe });
