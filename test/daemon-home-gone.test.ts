@@ -58,7 +58,7 @@ async function removeWhileWritten(home: string): Promise<void> {
 
 test('a serving daemon whose home is removed exits within seconds and closes its port', async () => {
   const { home, daemon } = startDaemon();
-  const facts = await liveDaemon(home);
+  const facts = await liveDaemon(home, undefined, 60000);
   expect(await portOpen(facts.port)).toBe(true);
   rmSync(home, { recursive: true, force: true });
   const t0 = Date.now();
@@ -66,17 +66,17 @@ test('a serving daemon whose home is removed exits within seconds and closes its
   expect(Date.now() - t0).toBeLessThan(5000);
   expect(daemon.exitCode).toBe(0);
   expect(await portOpen(facts.port)).toBe(false);
-}, 60000);
+}, 120000);
 
 test('a home removed while the daemon starts (just after it took the lock): the daemon still exits', async () => {
   const outcomes: string[] = [];
   for (let trial = 0; trial < 5; trial++) {
     const { home, daemon } = startDaemon();
     const lock = join(home, 'daemon', 'daemon.lock');
-    await waitFor('the daemon to take its lock', () => existsSync(lock) || ended(daemon), 20000, 1);
+    await waitFor('the daemon to take its lock', () => existsSync(lock) || ended(daemon), 60000, 1);
     await removeWhileWritten(home);
     const left = await waitFor('the daemon to exit', () => ended(daemon), 10000).catch(() => false);
     outcomes.push(`trial ${trial}: ${left ? `exited (${daemon.exitCode ?? daemon.signalCode})` : 'still running'}`);
   }
   expect(outcomes.filter((o) => o.endsWith('still running'))).toEqual([]);
-}, 120000);
+}, 300000);

@@ -60,7 +60,7 @@ test('a frozen daemon that lost the lock leaves without rewriting launched.json 
   rmSync(join(home, 'daemon', 'daemon.lock'), { recursive: true, force: true });
   successor = spawn(process.execPath, [CLI, 'daemon'], { env: { ...process.env, ...env }, stdio: 'ignore' });
   started.add(successor.pid!);
-  const next = await liveDaemon(home, frozen.pid);
+  const next = await liveDaemon(home, frozen.pid, 60000);
   expect(next.pid).toBe(successor.pid);
   const second = await launch(project); // through the successor, next to the game it re-adopted
   expect(launchedPorts()).toEqual([first, second].sort((a, b) => a - b));
