@@ -6,8 +6,9 @@
  * can never be handed the same port.
  */
 import net from 'node:net';
-import { GameClient, HOST } from '../game/client.js';
-import { isBridgeError, isTimeout, usageError } from '../../shared/errors.js';
+import { HOST } from '../game/client.js';
+import { probePort } from '../game/probe.js';
+import { usageError } from '../../shared/errors.js';
 
 export class PortAllocator {
   private reserved = new Set<number>();
@@ -92,18 +93,13 @@ export function canBind(port: number): Promise<boolean> {
   });
 }
 
-/** Anything answering an HTTP GET /health (or holding the connection open) counts as taken. */
-async function answersHttp(port: number, timeoutMs: number): Promise<boolean> {
-  const client = new GameClient(port, { timeoutMs });
-  try {
-    await client.get('/health', timeoutMs);
-    return true;
-  } catch (e) {
-    // Refused → nobody there. A timeout means something accepted the connection: taken.
-    return !(isBridgeError(e) && e.kind === 'GameOffline' && !isTimeout(e));
-  } finally {
-    client.close();
-  }
+/**
+ * Anything that accepts a connection on the port (a game answering /health, or anything else
+ * holding it) counts as taken; a refusal means nobody is there. The probe tells a refused connect
+ * from an accepted one even when a stalled event loop lets its timer fire late.
+ */
+export async function answersHttp(port: number, timeoutMs: number): Promise<boolean> {
+  return (await probePort(port, timeoutMs)).kind !== 'free';
 }
 
 export function osAssignedPort(): Promise<number> {

@@ -236,7 +236,7 @@ func enqueue(cmd: String, args: Dictionary) -> Dictionary:
 		return {"accepted": false, "error": "unknown command '%s'" % cmd, "known": known()}
 	var why := _validate(cmd, args)
 	if why != "":
-		return {"accepted": false, "error": "%s: %s" % [cmd, why]}
+		return {"accepted": false, "error": why}  # the bridge names the command itself
 	var id := _next_id
 	_next_id += 1
 	_queue.append([id, cmd, args])
@@ -245,6 +245,8 @@ func enqueue(cmd: String, args: Dictionary) -> Dictionary:
 
 # Why the command is refused ("" accepts it); the reserved ones are checked here.
 func _validate(cmd: String, args: Dictionary) -> String:
+	if cmd.begins_with("input.") and not args.has("owner"):
+		return "missing argument 'owner'"
 	if cmd.begins_with("input.") and args.get("owner", "").strip_edges() == "":
 		return "argument 'owner' must not be empty (whoever holds the input)"
 	if cmd == "input.hold":

@@ -250,7 +250,7 @@ class GameSurface:
         except ArgError as e:
             why = str(e)
         if why:
-            return {"accepted": False, "error": "%s: %s" % (cmd, why)}
+            return {"accepted": False, "error": why}  # the bridge names the command itself
         with self._lock:
             cid, self._next_id = self._next_id, self._next_id + 1
             self._queue.append((cid, cmd, args))

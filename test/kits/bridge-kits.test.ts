@@ -1,8 +1,8 @@
 /**
  * Each kit example driven through the real bridge (in-process server, official SDK client):
  * launch_instance from the example's own gamebridge.json, list_toolsets, a game command,
- * the clock and a held input through raw_command (confirmed by command sync), stop_instance,
- * and nothing left running.
+ * the play tools (pause, hold, step, release, press) on the kit's clock and held inputs,
+ * stop_instance, and nothing left running.
  */
 import { join } from 'node:path';
 import { call, connect, gameCall } from '../helpers/mcp.js';
@@ -45,18 +45,29 @@ describe.each([
           game: { jumps: 1 },
         });
 
-        const raw = (cmd: string, args: Record<string, unknown> = {}) =>
-          gameCall(h, port, 'raw_command', { cmd, args });
-        expect((await raw('clock.pause')).json).toMatchObject({ applied: true });
-        await raw('teleport', { x: 20 });
-        await raw('input.hold', { input: 'right', owner: 'bridge-test', leaseMs: 30000 });
+        // The bridge's play tools, on the kit's reserved commands.
+        expect((await gameCall(h, port, 'bridge.pause')).json).toMatchObject({ applied: true });
+        await gameCall(h, port, 'teleport', { x: 20 });
+        const hold = await gameCall(h, port, 'hold', { input: 'right', ms: 30000 });
+        expect(hold.json).toMatchObject({ applied: true, input: 'right' });
         const s0 = (await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value;
-        const step = await raw('clock.step', { frames: 5 });
-        expect(step.json).toMatchObject({ applied: true, confirmation: 'completedCommandId' });
-        expect(step.json.game.x).toBeCloseTo(30, 3); // the answer is the state after the 5 frames
+        const step = await gameCall(h, port, 'step', { frames: 5 });
+        expect(step.json).toMatchObject({
+          applied: true,
+          stepped: 5,
+          confirmation: 'completedCommandId',
+          sessionEpoch: 1,
+        });
+        expect(step.json.game.x).toBeCloseTo(30, 3); // the answer is the state after the 5 frames, right held on each
         expect((await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value).toBe(s0 + 5);
         const held = await gameCall(h, port, 'get_state', { path: 'input.held' });
-        expect(held.json.value).toEqual([expect.objectContaining({ input: 'right', owner: 'bridge-test' })]);
+        expect(held.json.value).toEqual([expect.objectContaining({ input: 'right', owner: expect.any(String) })]);
+        expect((await gameCall(h, port, 'release', {})).json).toMatchObject({ applied: true });
+        expect((await gameCall(h, port, 'get_state', { path: 'input.held' })).json.value).toEqual([]);
+        const press = await gameCall(h, port, 'press', { input: 'right', frames: 3 });
+        expect(press.json).toMatchObject({ applied: true, input: 'right', frames: 3 });
+        expect(press.json.game.x).toBeCloseTo(36, 3); // held for exactly the 3 stepped frames, then released
+        expect((await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value).toBe(s0 + 8);
 
         expect(processesWithHome(home)).toContain(pid); // what the final check looks for is findable
         const stop = await call(h, 'stop_instance', { port });

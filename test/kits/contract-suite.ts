@@ -75,16 +75,16 @@ export function describeKitContract(kit: 'python' | 'godot', readyMs: number): v
     for (const frames of [0, 1.5, 10001]) {
       expect(await command(game.port, 'clock.step', { frames })).toMatchObject({
         accepted: false,
-        error: expect.stringMatching(/^clock\.step: argument 'frames' must be a whole number from 1 to 10000/),
+        error: expect.stringMatching(/^argument 'frames' must be a whole number from 1 to 10000/),
       });
     }
     expect(await command(game.port, 'input.hold', { input: 'up', owner: 'a', leaseMs: 1000 })).toMatchObject({
       accepted: false,
-      error: "input.hold: unknown input 'up' (this game reads: left, right)",
+      error: "unknown input 'up' (this game reads: left, right)",
     });
     expect(await command(game.port, 'input.hold', { input: 'left', leaseMs: 1000 })).toMatchObject({
       accepted: false,
-      error: expect.stringMatching(/^input\.hold: .*'owner'/),
+      error: "missing argument 'owner'",
     });
     expect(await command(game.port, 'input.releaseAll', { owner: ' ' })).toMatchObject({
       accepted: false,
@@ -96,7 +96,7 @@ export function describeKitContract(kit: 'python' | 'godot', readyMs: number): v
     });
     expect(await command(game.port, 'teleport', { x: 'far' })).toMatchObject({
       accepted: false,
-      error: expect.stringMatching(/^teleport: /),
+      error: expect.stringMatching(/\bx\b.* must be a number/),
     });
     const missing = await fetch(`http://127.0.0.1:${game.port}/command?x=1`);
     expect(missing.status).toBe(400);

@@ -1,7 +1,7 @@
 /** The launch port allocator on real loopback sockets: free twice over, reserved before any await. */
 import http from 'node:http';
 import net from 'node:net';
-import { PortAllocator } from '../../daemon/launcher/ports.js';
+import { answersHttp, PortAllocator } from '../../daemon/launcher/ports.js';
 import { holdRange } from '../helpers/ports.js';
 
 const servers: net.Server[] = [];
@@ -128,4 +128,27 @@ test('claim waits for a busy port to go quiet, and gives up (releasing it) after
   setTimeout(() => late.close(), 250);
   await alloc.claim(freed, 10000);
   expect(await alloc.allocate([freed]).then((g) => g.inRange)).toBe(false);
+});
+
+test('a free port is not "answering" when the event loop stalls past the probe timeout', async () => {
+  const held = await holdRange(1);
+  const [port] = held.ports;
+  await held.release();
+  const asking = answersHttp(port, 50);
+  const until = Date.now() + 300;
+  while (Date.now() < until); // the timer and the refusal are both due when the loop wakes
+  expect(await asking).toBe(false);
+});
+
+test('a listener that accepts and never answers is "answering" (taken)', async () => {
+  const held = await holdRange(1);
+  const [port] = held.ports;
+  await held.release();
+  const accepted: net.Socket[] = [];
+  await occupy(
+    net.createServer((sock) => void accepted.push(sock)),
+    port,
+  );
+  expect(await answersHttp(port, 100)).toBe(true);
+  for (const sock of accepted) sock.destroy();
 });
