@@ -8,7 +8,8 @@
  * A trial is fast because the racers are real daemons held at the starting line
  * (fixtures/daemon-at-the-line.mjs): their modules load while the previous trial runs, then one
  * line on each stdin starts all five within a few ms (plus a seeded 0-20 ms jitter, so takeovers
- * overlap in every order). RACE_DAEMON_MAIN=<another build's dist/daemon/main.js> races that build.
+ * overlap in every order). RACE_DAEMON_MAIN=<another checkout's daemon/main.ts or dist/daemon/main.js>
+ * races that code instead; RACE_TRIALS=n sets the number of trials.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -18,7 +19,7 @@ import { build } from 'esbuild';
 import { daemonFacts, liveDaemon, prng, reportFigures, seedFor, SOAK } from '../helpers/fault.js';
 import { alive, CLI, DIST, removeDir, ROOT, tempHome, waitFor } from '../helpers/procs.js';
 
-const TRIALS = SOAK ? 200 : 5;
+const TRIALS = Number(process.env.RACE_TRIALS) || (SOAK ? 200 : 5);
 const RACERS = 5;
 /** After the losers left: a second winner (or a loser deleting daemon.json) shows itself within the 1 s lock checks. */
 const SETTLE_MS = 1500;
