@@ -269,11 +269,12 @@ export async function connectMcp(
   args: string[] = [],
   cwd?: string,
   as = { name: 'bench', version: '1.0.0' },
+  extraEnv: Record<string, string> = {},
 ): Promise<Mcp> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, ...(mode === 'in-process' ? ['--no-daemon'] : []), ...args],
-    env: benchEnv(home),
+    env: benchEnv(home, extraEnv),
     cwd,
     stderr: 'pipe',
   });

@@ -19,8 +19,11 @@ import { DaemonServer } from './server.js';
 import { HomeLock } from './lock.js';
 import { startLogRotation } from './log-rotation.js';
 import { selfCommand } from '../shared/self-command.js';
+import { isStandby, StandbyKeeper, standbyWanted, waitAsStandby } from './standby.js';
 
 export const DEFAULT_IDLE_EXIT_MS = 10 * 60 * 1000;
+/** How long after publishing daemon.json a daemon starts its warm standby (when asked to). */
+const STANDBY_DELAY_MS = 1000;
 
 export type { DaemonInfo };
 
@@ -70,6 +73,12 @@ function pinnedPort(port: number | undefined): number {
 export async function runDaemon(opts: { port?: number; foreground?: boolean } = {}): Promise<void> {
   routeConsoleToLog();
   const paths = homePaths(bridgeHome());
+  // A warm standby waits here, loaded, until its primary dies; then it is the daemon starting.
+  if (isStandby()) {
+    if (!(await waitAsStandby(paths.daemonDir))) process.exit(0);
+    log('the primary daemon is gone; the warm standby takes over');
+    opts = { ...opts, foreground: false };
+  }
   let port = 0;
   try {
     port = pinnedPort(opts.port);
@@ -85,6 +94,7 @@ export async function runDaemon(opts: { port?: number; foreground?: boolean } = 
 
   let state: DaemonState | undefined;
   let server: DaemonServer | undefined;
+  let standby: StandbyKeeper | undefined;
   const lock = new HomeLock(paths.daemonDir);
   let ending = false;
   const finish = async (why: string, how: 'reap' | 'handover', code: number) => {
@@ -95,6 +105,7 @@ export async function runDaemon(opts: { port?: number; foreground?: boolean } = 
       log('shutdown took too long; exiting');
       process.exit(code);
     }, 30000);
+    await standby?.stop(); // first: it must not take the lock this daemon gives up on purpose
     try {
       if (how === 'reap') await state?.reapAll();
       else state?.handover();
@@ -186,6 +197,19 @@ export async function runDaemon(opts: { port?: number; foreground?: boolean } = 
     log('daemon.json was missing or not ours; publishing it again');
     writeDaemonJson(paths, info);
   }, 1000).unref();
+
+  if (standbyWanted()) {
+    standby = new StandbyKeeper(
+      paths.daemonLog,
+      (facts) => {
+        info.standby = facts;
+        if (!ending && lock.held()) writeDaemonJson(paths, info);
+      },
+      log,
+    );
+    // Not at once: the first requests (a reconnecting client's replay) go first on a small machine.
+    setTimeout(() => standby?.start(), STANDBY_DELAY_MS).unref();
+  }
 
   const idleMs = Number(process.env.GAME_BRIDGE_IDLE_EXIT_MS) || DEFAULT_IDLE_EXIT_MS;
   let idleSince = Date.now();

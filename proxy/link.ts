@@ -7,7 +7,13 @@
  * answers, spawn the daemon detached (its output appended to daemon.log) and retry with a capped
  * backoff. A daemon older than this proxy is asked to hand over; a newer one is simply used.
  */
-import { listenerOwnedBy, pidAlive, readDaemonFile as readInfo, type DaemonInfo } from '../shared/daemon-file.js';
+import {
+  listenerOwnedBy,
+  pidAlive,
+  readDaemonFile as readInfo,
+  sameProcess,
+  type DaemonInfo,
+} from '../shared/daemon-file.js';
 import { clientCredentials, proofOk } from '../shared/auth.js';
 import { createRequire } from 'node:module';
 import type WebSocketType from 'ws';
@@ -23,7 +29,7 @@ import {
   type WelcomeFrame,
 } from '../shared/frames.js';
 import type { HomePaths } from '../shared/paths.js';
-import { spawnDaemon } from './spawn.js';
+import { spawnDaemon, standbyTakingOver } from './spawn.js';
 import { VERSION } from '../shared/version.js';
 import { sleep } from '../shared/sleep.js';
 
@@ -34,6 +40,8 @@ const BACKOFF_FIRST_MS = 20;
 // and with a 250 ms cap the proxy noticed the ready daemon ~125 ms late on average (docs/PERFORMANCE.md).
 const BACKOFF_CAP_MS = 50;
 const GIVEN_UP_RETRY_MS = 2000;
+// A warm standby publishes within milliseconds of its primary's death; past this, start a daemon.
+const STANDBY_GRACE_MS = 2000;
 
 export interface LinkHandlers {
   /** a bare JSON-RPC text from the daemon */
@@ -55,6 +63,8 @@ export class Link {
   private failedStarts = 0;
   /** the last impostor reported, so a retry loop does not repeat it every 50 ms */
   private lastDistrust = '';
+  /** a dead daemon's standby this loop waits for, and since when */
+  private awaited?: { pid: number; pidStart?: number; since: number };
   gaveUp = false;
 
   constructor(
@@ -105,6 +115,7 @@ export class Link {
       const info = readInfo(this.paths.daemonJson);
       const attempt = info && this.believable(info) ? await this.attempt(info) : 'failed';
       if (attempt === 'up') {
+        this.awaited = undefined;
         this.failedStarts = 0;
         this.gaveUp = false;
         return;
@@ -115,7 +126,7 @@ export class Link {
         roundStart = Date.now();
         continue;
       }
-      if (!this.gaveUp) this.spawnDaemon(false);
+      if (!this.gaveUp && !this.standbyTakingOver(info)) this.spawnDaemon(false);
       if (!this.gaveUp && Date.now() - roundStart > ROUND_MS) {
         this.failedStarts++;
         roundStart = Date.now();
@@ -214,6 +225,14 @@ export class Link {
       this.on.down(code);
     });
     this.on.up(welcome);
+  }
+
+  /** A dead daemon's warm standby is taking over: start no rival for a while (it would only slow it). */
+  private standbyTakingOver(info: DaemonInfo | undefined): boolean {
+    // remembered: the standby removes the dead daemon's daemon.json before it writes its own
+    if (standbyTakingOver(info)) this.awaited ??= { ...info!.standby!, since: Date.now() };
+    const w = this.awaited;
+    return !!w && Date.now() - w.since < STANDBY_GRACE_MS && sameProcess(w.pid, w.pidStart);
   }
 
   private spawnDaemon(force: boolean): void {

@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { pidAlive, readDaemonFile } from '../shared/daemon-file.js';
+import { pidAlive, readDaemonFile, sameProcess, type DaemonInfo } from '../shared/daemon-file.js';
 import { bridgeHome, ensureDir, homePaths, type HomePaths } from '../shared/paths.js';
 
 /** Don't start another daemon sooner than this after the last one (the lock picks one anyway). */
@@ -74,4 +74,10 @@ export function prestartDaemon(): void {
   } catch {
     /* the connect loop will try again and report */
   }
+}
+
+/** daemon.json names a dead daemon and its live warm standby (daemon/standby.ts), which takes over. */
+export function standbyTakingOver(info: DaemonInfo | undefined): boolean {
+  const standby = info?.standby;
+  return !!standby && !pidAlive(info.pid) && sameProcess(standby.pid, standby.pidStart);
 }

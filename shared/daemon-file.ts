@@ -13,6 +13,8 @@ export interface DaemonInfo {
   startedAt: string;
   /** the daemon's processStart(): with the pid, who it is (a pid alone may be recycled) */
   pidStart?: number;
+  /** the warm standby that takes over if this daemon dies (opt-in; daemon/standby.ts) */
+  standby?: { pid: number; pidStart?: number };
 }
 
 /**

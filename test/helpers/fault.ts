@@ -49,6 +49,8 @@ export interface DaemonFacts {
   port: number;
   token: string;
   version: string;
+  /** the warm standby (GAME_BRIDGE_STANDBY=1), once it is booted */
+  standby?: { pid: number; pidStart?: number };
 }
 
 export function daemonFacts(home: string): DaemonFacts | undefined {

@@ -19,7 +19,8 @@ export interface PairSuite {
   trackGroup(pgid: number): void;
 }
 
-export function pairSuite(prefix: string): PairSuite {
+/** `extraEnv`: more of the clients' environment (what the daemon they start inherits). */
+export function pairSuite(prefix: string, extraEnv: Record<string, string> = {}): PairSuite {
   const reaper = new Reaper();
   const handles: McpHandle[] = [];
   const groups: number[] = [];
@@ -28,13 +29,14 @@ export function pairSuite(prefix: string): PairSuite {
 
   beforeEach(() => {
     home = tempHome(prefix);
-    env = { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '60000' };
+    env = { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '60000', ...extraEnv };
   });
 
   afterEach(async () => {
     for (const h of handles.splice(0)) await h.close();
     const info = daemonFacts(home);
     if (info) reaper.track(info.pid);
+    if (info?.standby) reaper.track(info.standby.pid); // killed with its primary, before it can take over
     await reaper.reap();
     for (const pid of groups.splice(0)) {
       try {

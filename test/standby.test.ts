@@ -1,0 +1,76 @@
+/**
+ * The warm standby (GAME_BRIDGE_STANDBY=1): a booted successor waits beside the daemon and
+ * takes over when it is kill -9'ed; real proxy (SDK client), real daemon, real launched game.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { daemonFacts, daemonsOf, reapAndReport } from './helpers/fault.js';
+import { call } from './helpers/mcp.js';
+import { pairSuite } from './helpers/pair.js';
+import { freePort } from './helpers/ports.js';
+import { writeProject } from './helpers/project.js';
+import { alive, CLI, waitFor, waitGone } from './helpers/procs.js';
+
+const run = promisify(execFile);
+const suite = pairSuite('gb-standby-', { GAME_BRIDGE_STANDBY: '1' });
+const daemonLog = () => readFileSync(join(suite.home, 'daemon', 'daemon.log'), 'utf8');
+
+/** daemon.json's standby once it is booted and alive (and not `notPid`). */
+const readyStandby = (notPid?: number) =>
+  waitFor(
+    'a ready warm standby',
+    () => {
+      const sb = daemonFacts(suite.home)?.standby;
+      return sb && sb.pid !== notPid && alive(sb.pid) ? sb.pid : undefined;
+    },
+    30000,
+  );
+
+test('kill -9: the standby takes over, re-adopts before the replayed stop_instance, and no rival daemon is started', async () => {
+  const gamePort = await freePort();
+  const project = writeProject(join(suite.home, 'project'), { ports: [gamePort] }).root;
+  const h = await suite.open(project);
+  const launched = await call(h, 'launch_instance', {}, 60000);
+  expect(launched.isError ? launched.text : 'ok').toBe('ok');
+  const gamePid = launched.json.pid as number;
+  suite.trackGroup(gamePid);
+  const first = await suite.daemonPid();
+  const standby = await readyStandby();
+  expect(standby).not.toBe(first);
+
+  process.kill(first, 'SIGKILL');
+  // Sent at once: the proxy holds it until the successor answers, which must know the game by then.
+  const stopped = await call(h, 'stop_instance', { port: gamePort }, 60000);
+  expect(stopped.isError ? stopped.text : stopped.json).toMatchObject({ port: gamePort, stopped: true });
+  expect(await waitGone(gamePid, 15000)).toBe(true);
+  expect(daemonFacts(suite.home)?.pid).toBe(standby);
+  suite.reaper.track(standby);
+
+  // The new primary boots a standby of its own; a daemon the proxy started at the kill would
+  // have finished booting by then, lost the lock and said so.
+  const next = await readyStandby(standby);
+  suite.reaper.track(next);
+  expect(daemonLog()).toMatch(/the warm standby takes over/);
+  expect(daemonLog()).not.toMatch(/already serves/);
+  expect(daemonsOf(suite.home).sort()).toEqual([standby, next].sort());
+});
+
+test('a standby that dies is replaced, and `stop` ends the daemon and its standby: nothing is left', async () => {
+  const h = await suite.open();
+  await h.client.listTools();
+  const primary = await suite.daemonPid();
+  const standby = await readyStandby();
+  process.kill(standby, 'SIGKILL');
+  const replacement = await readyStandby(standby);
+  suite.reaper.track(replacement);
+  expect(alive(primary)).toBe(true);
+  expect(daemonFacts(suite.home)?.pid).toBe(primary);
+
+  await h.close();
+  await run(process.execPath, [CLI, 'stop'], { env: { ...process.env, ...suite.env } });
+  expect(await waitGone(primary, 15000)).toBe(true);
+  expect(alive(replacement)).toBe(false);
+  expect(await reapAndReport(suite.home)).toEqual([]);
+});
