@@ -7,7 +7,7 @@ import { isTimeout, usageError, waitTimeout } from '../../shared/errors.js';
 import type { GameClient, State } from '../game/client.js';
 import { getPath, hasPath } from './path.js';
 import { EpochWatch } from './epoch.js';
-import { pollDelay } from './poll.js';
+import { pollDelay, pollState } from './poll.js';
 import { sleep } from '../../shared/sleep.js';
 import { ProcessWatch } from './command.js';
 import { frameOf } from './summary.js';
@@ -115,10 +115,7 @@ export async function waitFor(
     if (opts.signal?.aborted) throw usageError('wait_for was cancelled.');
     let state: State;
     try {
-      state = await client.state(
-        opts.signal,
-        Math.max(50, Math.min(client.timeoutMs, opts.timeoutMs - (Date.now() - started))),
-      );
+      state = await pollState(client, opts.signal, started, opts.timeoutMs);
     } catch (e) {
       // A game too busy to answer one poll is still the same game: keep waiting until our deadline,
       // and a deadline reached while a poll was unanswered is the wait's own timeout.
