@@ -1,7 +1,7 @@
 /**
- * The dashboard seen from a browser, for the bench and the screenshots: the system's Chromium
- * driven by playwright-core (never its own download), and the page's one-time URL from the real
- * `game-bridge-mcp dashboard` command.
+ * The dashboard seen from a browser, for the bench, the screenshots and the dashboard's tests
+ * (test/helpers/browser.ts): the system's Chromium driven by playwright-core (never its own
+ * download), and the page's one-time URL from the real `game-bridge-mcp dashboard` command.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -9,7 +9,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { benchEnv, CLI, type Reaper } from './harness.js';
 
 const run = promisify(execFile);
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -24,17 +24,18 @@ export interface BrowserHandle {
   close(): Promise<void>;
 }
 
-/** Headless Chromium; its process group is killed on close (and tracked by the reaper). */
-export async function startBrowser(reaper: Reaper): Promise<BrowserHandle> {
+/** Headless Chromium; its process group is killed on close (and tracked by the reaper, when given). */
+export async function startBrowser(reaper?: Pick<Reaper, 'track'>): Promise<BrowserHandle> {
   const server = await chromium.launchServer({ executablePath: CHROMIUM, args: ARGS, headless: true });
   const pid = server.process().pid;
-  reaper.track(pid);
+  reaper?.track(pid);
   const browser = await chromium.connect(server.wsEndpoint());
   return {
     browser,
     async close() {
       await browser.close().catch(() => undefined);
       await server.close().catch(() => undefined);
+      // playwright starts Chromium as a process-group leader: nothing of it may outlive the run
       if (pid) {
         try {
           process.kill(-pid, 'SIGKILL');

@@ -1,7 +1,8 @@
 /**
  * Bench plumbing: processes reaped by pid, temp homes, ports, MCP clients, stats.
  *
- * Self-contained on purpose (the test helpers are not compiled into dist/). Every process the
+ * Self-contained on purpose (the test helpers are not compiled into dist/; they take waitFor and
+ * the browser from here instead). Every process the
  * bench starts goes through the Reaper; daemons are asked to stop (SIGTERM: they reap the games
  * they launched) before SIGKILL.
  */
@@ -47,6 +48,7 @@ export async function waitGone(pid: number, timeoutMs = 5000): Promise<boolean> 
   return true;
 }
 
+/** Poll `fn` every `everyMs` until it answers something truthy; past `timeoutMs`, throw its last error. */
 export async function waitFor<T>(
   what: string,
   fn: () => T | Promise<T>,

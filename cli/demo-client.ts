@@ -18,6 +18,17 @@ export type Json = Record<string, any>;
 
 export class StepFailed extends Error {}
 
+/** The server's last stderr lines, indented, for a failed demo's report ('' when it wrote none). */
+export function stderrTail(stderr: string): string {
+  if (!stderr.trim()) return '';
+  return `  server stderr (last lines):\n${stderr
+    .trim()
+    .split('\n')
+    .slice(-10)
+    .map((l) => `    ${l}`)
+    .join('\n')}`;
+}
+
 export interface DemoClient {
   client: Client;
   /** the proxy's last stderr lines */

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { VERSION } from '../shared/version.js';
-import { DIST, openDemoClient, StepFailed, type DemoClient, type Json } from './demo-client.js';
+import { DIST, openDemoClient, StepFailed, stderrTail, type DemoClient, type Json } from './demo-client.js';
 
 export interface WebDemoOptions {
   portRange?: string;
@@ -96,16 +96,8 @@ export async function runWebDemo(opts: WebDemoOptions = {}): Promise<number> {
     return 0;
   } catch (e) {
     out(`✖ demo --web failed at step ${step + 1}: ${e instanceof StepFailed ? e.message : (e as Error).message}`);
-    if (c?.stderr().trim())
-      out(
-        `  server stderr (last lines):\n${c
-          .stderr()
-          .trim()
-          .split('\n')
-          .slice(-10)
-          .map((l) => `    ${l}`)
-          .join('\n')}`,
-      );
+    const tail = stderrTail(c?.stderr() ?? '');
+    if (tail) out(tail);
     return 1;
   } finally {
     if (port !== undefined) await c?.tool('stop_instance', { port }, 30000).catch(() => undefined);

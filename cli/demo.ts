@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_PORT_RANGE } from '../daemon/launcher/index.js';
 import { VERSION } from '../shared/version.js';
-import { DIST, openDemoClient, StepFailed, type DemoClient, type Json } from './demo-client.js';
+import { DIST, openDemoClient, StepFailed, stderrTail, type DemoClient, type Json } from './demo-client.js';
 import { selfCommand } from '../shared/self-command.js';
 import { readDaemonFile } from '../shared/daemon-file.js';
 import { bridgeHome, homePaths } from '../shared/paths.js';
@@ -133,16 +133,8 @@ export async function runDemo(opts: DemoOptions = {}): Promise<number> {
   } catch (e) {
     const msg = e instanceof StepFailed ? e.message : `${(e as Error).message ?? e}`;
     out(`✖ demo failed at step ${step + 1}: ${msg}`);
-    const stderr = c?.stderr() ?? '';
-    if (stderr.trim())
-      out(
-        `  server stderr (last lines):\n${stderr
-          .trim()
-          .split('\n')
-          .slice(-10)
-          .map((l) => `    ${l}`)
-          .join('\n')}`,
-      );
+    const tail = stderrTail(c?.stderr() ?? '');
+    if (tail) out(tail);
     return 1;
   } finally {
     if (launchedPort !== undefined) {

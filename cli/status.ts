@@ -7,6 +7,18 @@ import { duration, since, table } from './table.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers read field by field for printing; their shapes are in docs/TOOLS.md
 type Json = Record<string, any>;
 
+/** A games table's columns: port, pid and game first, the log last, `middle` between. */
+const gameColumns = (middle: string[]) => ['PORT', 'PID', 'GAME', ...middle, 'LOG'];
+
+/** A game's row (running or exited) for gameColumns. */
+const gameRow = (g: Json, middle: string[]) => [
+  String(g.port),
+  String(g.pid),
+  String(g.name ?? ''),
+  ...middle,
+  String(g.logFile ?? ''),
+];
+
 /** The /status facts as text. */
 export function statusText(facts: Json, log: string): string {
   const sessions = (facts.sessions ?? []) as Json[];
@@ -26,32 +38,28 @@ export function statusText(facts: Json, log: string): string {
     ),
     'Games running',
     table(
-      ['PORT', 'PID', 'GAME', 'PROFILE', 'UP', 'OWNER', 'LOG'],
-      instances.map((i) => [
-        String(i.port),
-        String(i.pid),
-        String(i.name ?? ''),
-        i.profile !== undefined ? `${i.profile} #${i.index ?? 0}` : '-',
-        since(i.startedAt),
-        i.owner === 'detached' ? 'detached' : short(i.owner),
-        String(i.logFile ?? ''),
-      ]),
+      gameColumns(['PROFILE', 'UP', 'OWNER']),
+      instances.map((i) =>
+        gameRow(i, [
+          i.profile !== undefined ? `${i.profile} #${i.index ?? 0}` : '-',
+          since(i.startedAt),
+          i.owner === 'detached' ? 'detached' : short(i.owner),
+        ]),
+      ),
       'none (launch_instance, or game-bridge-mcp launch, starts one)',
     ),
     ...(exited.length
       ? [
           'Games that exited (until relaunched or pruned)',
           table(
-            ['PORT', 'PID', 'GAME', 'HOW', 'RAN', 'WHEN', 'LOG'],
-            exited.map((e) => [
-              String(e.port),
-              String(e.pid),
-              String(e.name ?? ''),
-              String(e.how),
-              duration(Number(e.uptimeMs)),
-              e.exitedAt ? `${since(e.exitedAt)} ago` : 'while no daemon ran',
-              String(e.logFile ?? ''),
-            ]),
+            gameColumns(['HOW', 'RAN', 'WHEN']),
+            exited.map((e) =>
+              gameRow(e, [
+                String(e.how),
+                duration(Number(e.uptimeMs)),
+                e.exitedAt ? `${since(e.exitedAt)} ago` : 'while no daemon ran',
+              ]),
+            ),
             '',
           ),
         ]

@@ -4,10 +4,8 @@
  * heavy: no SDK, no yargs. Subcommands, help and --no-daemon import what they need.
  */
 const argv = process.argv.slice(2);
-const SUBCOMMANDS = new Set(['daemon', 'status', 'stop', 'token', 'doctor', 'init', 'demo', 'launch', 'logs']);
 // A first word that is not a flag is a subcommand, or a typo of one: the CLI says which.
 const wantsCli =
-  SUBCOMMANDS.has(argv[0]) ||
   (argv[0] !== undefined && !argv[0].startsWith('-')) ||
   argv.some((a) => a === '-h' || a === '--help' || a === '-v' || a === '--version');
 

@@ -1,15 +1,14 @@
-/* eslint-disable max-lines -- over 250 lines once formatted; to be split (docs/DECISIONS.md, "Formatting") */
 /**
  * The stdio proxy: what an MCP client spawns. It knows nothing about games: it relays
  * JSON-RPC between the client and the daemon and hides daemon restarts (reconnect, replay
  * initialize, re-send what is safe, answer what is not).
  *
  * One object, StdioProxy, whose fields are the whole of the proxy's state: the pending table,
- * the session memory, the queue of messages waiting for a daemon, the daemon's own requests in
- * flight, and the link's up/down clock.
+ * the session memory, the waiting room (messages waiting for a daemon, and the link's up/down
+ * clock: waiting.ts), and the daemon's own requests in flight.
  */
 import { randomUUID } from 'node:crypto';
-import { CLOSE_SHUTDOWN, rpcFrame } from '../shared/frames.js';
+import { CLOSE_SHUTDOWN } from '../shared/frames.js';
 import { bridgeHome, homePaths, type HomePaths } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
 import { classifyLine, Stdio, tooLongText, type Json } from '../shared/stdio-lines.js';
@@ -17,6 +16,7 @@ import { daemonMessage } from './daemon-text.js';
 import { helloEnv } from './hello-env.js';
 import { discoverResult, PROTOCOL_VERSION_META } from '../shared/server-identity.js';
 import { Link, MAX_FAILED_STARTS } from './link.js';
+import { Outbox } from './outbox.js';
 import {
   interruptedAnswer,
   MAX_SENDS,
@@ -28,20 +28,10 @@ import {
   unavailableAnswer,
   type ClientRequest,
 } from './replay.js';
+import { QUEUE_LIMIT, WaitingRoom } from './waiting.js';
 
 /** How long a request may wait for a daemon that is down before it is answered with an error. */
 export const RECONNECT_DEADLINE_MS = Number(process.env.GAME_BRIDGE_RECONNECT_DEADLINE_MS) || 30000;
-const QUEUE_LIMIT = 1000;
-const WS_HIGH_WATER = 1 << 20;
-const WS_LOW_WATER = 1 << 18;
-
-/** A client message that arrived while no daemon was connected. */
-interface Queued {
-  line: string;
-  req?: ClientRequest;
-  method?: string;
-  since: number;
-}
 
 const log = (line: string) => process.stderr.write(`game-bridge-mcp: ${line}\n`);
 
@@ -51,19 +41,16 @@ export class StdioProxy {
   readonly pending = new PendingTable();
   /** what a new daemon must be told again, and the tool list the client saw */
   readonly memory = new SessionMemory();
-  /** client messages waiting for a daemon (bounded by QUEUE_LIMIT) */
-  readonly queue: Queued[] = [];
+  /** client messages waiting for a daemon, and since when none is connected */
+  readonly waiting = new WaitingRoom();
   /** daemon → client requests in flight (dropped, and cancelled for the client, on a restart) */
   readonly serverRequests = new Map<string, string | number>();
-  /** the proxy's own frame counter: every rpc frame gets the next one */
-  private seq = 0;
-  /** since when no daemon is connected (undefined while one is) */
-  private downSince: number | undefined = Date.now();
   private configErrorShown = false;
   private exiting = false;
-  private stdinPaused = false;
   private readonly stdio: Stdio;
   private readonly link: Link;
+  /** numbered frames to the daemon, and stdin's backpressure */
+  private readonly outbox: Outbox;
 
   constructor(
     readonly argv: string[],
@@ -95,6 +82,7 @@ export class StdioProxy {
       refused: (why) => this.answerRefused(why),
       log,
     });
+    this.outbox = new Outbox(this.link, this.stdio, this.pending, this.memory, this.sessionId);
   }
 
   start(): void {
@@ -137,10 +125,7 @@ export class StdioProxy {
   private cancelLocally(msg: Json): boolean {
     const key = requestKey((msg.params as Json | undefined)?.requestId);
     this.pending.settle(key);
-    const queued = this.queue.findIndex((q) => q.req?.key === key);
-    if (queued < 0) return false;
-    this.queue.splice(queued, 1);
-    return true;
+    return this.waiting.dropRequest(key);
   }
 
   private onClientRequest(line: string, m: Json, method: string): void {
@@ -150,7 +135,7 @@ export class StdioProxy {
     if (method === 'tools/call' && typeof params.name === 'string') req.tool = params.name;
     if (typeof (params._meta as Json | undefined)?.[PROTOCOL_VERSION_META] === 'string') req.modern = true;
     this.memory.noteRequest(req, m.params);
-    if (this.link.isUp) return this.sendRequest(req);
+    if (this.link.isUp) return this.outbox.request(req);
     if (method === 'ping') return void this.stdio.write(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
     if (method === 'server/discover') return this.answerDiscover(id);
     if (this.link.refusal) return void this.stdio.write(refusedAnswer(req, this.link.refusal));
@@ -158,51 +143,19 @@ export class StdioProxy {
       return void this.stdio.write(
         unavailableAnswer(req, `the bridge daemon could not be started; see ${this.paths.daemonLog}`),
       );
-    if (this.queue.length >= QUEUE_LIMIT) {
+    if (this.waiting.full) {
       return void this.stdio.write(
         unavailableAnswer(req, `${QUEUE_LIMIT} messages are already waiting for the bridge daemon to come back`),
       );
     }
-    this.queue.push({ line, req, method, since: Date.now() });
+    this.waiting.add(line, method, req);
     this.link.connect();
   }
 
   private forwardOther(line: string, method?: string): void {
-    if (this.link.isUp) return this.sendOther(line, method);
-    if (this.queue.length < QUEUE_LIMIT) this.queue.push({ line, method, since: Date.now() });
+    if (this.link.isUp) return this.outbox.other(line, method);
+    this.waiting.add(line, method);
     this.link.connect();
-  }
-
-  private sendRequest(req: ClientRequest): void {
-    const s = ++this.seq;
-    this.pending.add(req, s);
-    this.sendFrame(rpcFrame(s, req.line));
-  }
-
-  private sendOther(line: string, method?: string): void {
-    this.sendFrame(rpcFrame(++this.seq, line));
-    if (method === 'notifications/initialized') this.memory.initializedSent = true;
-  }
-
-  /** The proxy's own initialize / tools/list after a reconnect; their answers never reach the client. */
-  private sendHidden(kind: 'initialize' | 'tools/list', params: unknown): void {
-    const id = this.memory.hiddenId(kind, this.sessionId);
-    this.sendFrame(rpcFrame(++this.seq, JSON.stringify({ jsonrpc: '2.0', id, method: kind, params: params ?? {} })));
-  }
-
-  /** Backpressure: stop reading stdin while the socket's buffer is high. */
-  private sendFrame(text: string): void {
-    this.link.send(text);
-    if (this.stdinPaused || this.link.bufferedAmount <= WS_HIGH_WATER) return;
-    this.stdinPaused = true;
-    this.stdio.pause();
-    const poll = setInterval(() => {
-      if (this.link.bufferedAmount < WS_LOW_WATER || !this.link.isUp) {
-        clearInterval(poll);
-        this.stdinPaused = false;
-        this.stdio.resume();
-      }
-    }, 10);
   }
 
   // ---- daemon → client ----
@@ -246,13 +199,14 @@ export class StdioProxy {
   }
 
   private onUp(): void {
-    this.downSince = undefined;
+    this.waiting.downSince = undefined;
     // A new daemon has never seen this client: tell it what the client told the first one.
     const memo = this.memory;
     if (memo.initialize && memo.initializeAnswered) {
-      this.sendHidden('initialize', memo.initialize.params);
-      if (memo.initializedSent) this.sendOther(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-      if (memo.toolsSeen !== undefined) this.sendHidden('tools/list', {});
+      this.outbox.hidden('initialize', memo.initialize.params);
+      if (memo.initializedSent)
+        this.outbox.other(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+      if (memo.toolsSeen !== undefined) this.outbox.hidden('tools/list', {});
     }
     const { resend, interrupted, exhausted } = planReplay(this.pending.drain());
     for (const p of interrupted) this.stdio.write(interruptedAnswer(p));
@@ -263,10 +217,10 @@ export class StdioProxy {
           `the connection to the bridge daemon dropped ${MAX_SENDS} times while it was in flight, so it is not sent again; see ${this.paths.daemonLog}`,
         ),
       );
-    for (const p of resend) this.sendRequest(p);
-    for (const q of this.queue.splice(0)) {
-      if (q.req) this.sendRequest(q.req);
-      else this.sendOther(q.line, q.method);
+    for (const p of resend) this.outbox.request(p);
+    for (const q of this.waiting.takeAll()) {
+      if (q.req) this.outbox.request(q.req);
+      else this.outbox.other(q.line, q.method);
     }
   }
 
@@ -287,9 +241,9 @@ export class StdioProxy {
     for (const p of this.pending.take((p) => p.method === 'ping'))
       this.stdio.write(JSON.stringify({ jsonrpc: '2.0', id: p.id, result: {} }));
     for (const p of this.pending.take((p) => p.method === 'server/discover')) this.answerDiscover(p.id);
-    this.downSince = Date.now();
+    this.waiting.downSince = Date.now();
     // After `game-bridge-mcp stop`, start a daemon again only when the client needs one.
-    if (code === CLOSE_SHUTDOWN && this.pending.size === 0 && this.queue.length === 0) return;
+    if (code === CLOSE_SHUTDOWN && this.pending.size === 0 && this.waiting.size === 0) return;
     this.link.connect();
   }
 
@@ -299,7 +253,7 @@ export class StdioProxy {
   }
 
   private checkDeadline(): void {
-    if (this.link.isUp || this.downSince === undefined) return;
+    if (this.link.isUp || this.waiting.downSince === undefined) return;
     this.failWaiting(
       `the bridge daemon did not come back within ${RECONNECT_DEADLINE_MS}ms; see ${this.paths.daemonLog}`,
       RECONNECT_DEADLINE_MS,
@@ -309,16 +263,9 @@ export class StdioProxy {
   /** Answer every waiting request with an error (deadline passed or the daemon cannot start). */
   private failWaiting(detail: string, olderThan = Infinity): void {
     const now = Date.now();
-    const downLongEnough =
-      olderThan === Infinity || (this.downSince !== undefined && now - this.downSince >= olderThan);
-    if (downLongEnough) for (const p of this.pending.drain()) this.stdio.write(unavailableAnswer(p, detail));
-    for (let i = this.queue.length - 1; i >= 0; i--) {
-      const q = this.queue[i];
-      if (q.req && (olderThan === Infinity || now - q.since >= olderThan)) {
-        this.queue.splice(i, 1);
-        this.stdio.write(unavailableAnswer(q.req, detail));
-      }
-    }
+    if (this.waiting.downFor(olderThan, now))
+      for (const p of this.pending.drain()) this.stdio.write(unavailableAnswer(p, detail));
+    for (const req of this.waiting.takeExpired(olderThan, now)) this.stdio.write(unavailableAnswer(req, detail));
   }
 
   /** The home was refused: the requests waiting for a daemon are told why, and the fix. */

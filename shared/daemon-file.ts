@@ -96,6 +96,14 @@ export function listenerOwnedBy(port: number, pid: number): boolean | undefined 
     if (cols[1] === local && cols[3] === '0A') inode = cols[9]; // 0A: LISTEN
   }
   if (!inode) return false; // nothing listens there (on IPv4 loopback)
+  return holdsSocket(pid, new Set([inode]));
+}
+
+/**
+ * Whether `pid` holds one of the sockets `inodes` (from /proc/net/tcp) among its descriptors.
+ * A process whose descriptors we may not read (another user's): false.
+ */
+export function holdsSocket(pid: number, inodes: Set<string>): boolean {
   let fds: string[];
   try {
     fds = readdirSync(`/proc/${pid}/fd`);
@@ -104,7 +112,8 @@ export function listenerOwnedBy(port: number, pid: number): boolean | undefined 
   }
   for (const fd of fds) {
     try {
-      if (readlinkSync(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`) return true;
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m && inodes.has(m[1])) return true;
     } catch {
       /* closed meanwhile */
     }

@@ -1,4 +1,3 @@
-/* eslint-disable max-lines -- over 250 lines once formatted; to be split (docs/DECISIONS.md, "Formatting") */
 /**
  * The game's tool manifest (docs/CONTRACT.md, `GET /tools`), normalised into one shape.
  *
@@ -7,8 +6,8 @@
  * bare names or a map; defaults as strings, numbers or booleans. Anything it cannot make sense
  * of is dropped with a line in `warnings`; nothing here ever throws.
  *
- * One reader for every serializer's shape is why this file is long (~280 lines): the rules
- * below belong together. Decisions the contract leaves open:
+ * One reader for every serializer's shape: one argument is read in manifest-args.ts; finding a
+ * tool and its JSON Schema are in manifest-tools.ts. Decisions the contract leaves open:
  * - read-only: `readOnly`, `readonly`, `read_only` and `readOnlyHint` are all honoured, as
  *   `true` or the string "true" (serializers differ in casing; anything else means "may change
  *   the game", the safe reading for replay).
@@ -23,112 +22,24 @@
  *   name tells them apart.
  */
 
-import { BRIDGE_TOOLSET, type ArgType, type GameTool, type Manifest, type ToolArg, type Toolset } from './types.js';
+import { BRIDGE_TOOLSET, type GameTool, type Manifest, type Toolset } from './types.js';
 import { bridgeToolset } from './bridge-toolset.js';
+import { isObj, parseArgs, str, truthy, type Obj } from './manifest-args.js';
 
-// The shapes and the bridge toolset live in their own files; importers keep reading them from here.
+// The shapes, the bridge toolset, argument reading and tool lookup live in their own files;
+// importers keep reading them from here.
 export type { ArgType, ToolArg, GameTool, Toolset, Manifest, BridgeToolName } from './types.js';
 export { BRIDGE_TOOLSET, BRIDGE_TOOL_NAMES } from './types.js';
 export { bridgeToolset } from './bridge-toolset.js';
+export { defaultText } from './manifest-args.js';
+export { findTool, toolInputSchema } from './manifest-tools.js';
 
-const TYPE_ALIASES: Record<string, ArgType> = {
-  string: 'string',
-  str: 'string',
-  text: 'string',
-  char: 'string',
-  enum: 'string',
-  number: 'number',
-  float: 'number',
-  double: 'number',
-  real: 'number',
-  decimal: 'number',
-  num: 'number',
-  integer: 'integer',
-  int: 'integer',
-  long: 'integer',
-  short: 'integer',
-  int32: 'integer',
-  int64: 'integer',
-  boolean: 'boolean',
-  bool: 'boolean',
-  object: 'object',
-  dict: 'object',
-  map: 'object',
-  table: 'object',
-  json: 'object',
-  array: 'array',
-  list: 'array',
-  vector: 'array',
-  tuple: 'array',
-  any: 'any',
-};
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | undefined =>
-  typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
-const truthy = (v: unknown) => v === true || (typeof v === 'string' && v.trim().toLowerCase() === 'true');
-
-function argType(v: unknown): ArgType {
-  if (typeof v !== 'string') return 'any';
-  return TYPE_ALIASES[v.trim().toLowerCase()] ?? 'any';
-}
-
-/** A default as text; undefined for none (absent or null). */
-export function defaultText(v: unknown): string | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  try {
-    return JSON.stringify(v);
-  } catch {
-    return undefined;
-  }
-}
-
+/** Read-only in any of the spellings serializers use (see the decisions above). */
 function readOnlyFlag(o: Obj): boolean {
   return truthy(o.readOnly) || truthy(o.readonly) || truthy(o.read_only) || truthy(o.readOnlyHint);
 }
 
-/** One argument from an object (name taken from the object or the map key). Throws a reason. */
-function parseArg(raw: unknown, nameFromKey?: string): ToolArg {
-  if (typeof raw === 'string' && nameFromKey === undefined) {
-    if (!raw.trim()) throw new Error('an argument has an empty name');
-    return { name: raw.trim(), type: 'any', description: '', required: false };
-  }
-  // map form: name → "number" (a bare type) or name → {type, description, ...}
-  if (nameFromKey !== undefined && (typeof raw === 'string' || raw === null || raw === undefined)) {
-    return { name: nameFromKey, type: argType(raw), description: '', required: false };
-  }
-  if (!isObj(raw)) throw new Error(`an argument is ${raw === null ? 'null' : typeof raw}, not an object or a name`);
-  const name = nameFromKey ?? raw.name;
-  if (typeof name !== 'string' || !name.trim()) throw new Error('an argument has no name');
-  const arg: ToolArg = {
-    name: name.trim(),
-    type: argType(raw.type),
-    description: str(raw.description) ?? str(raw.desc) ?? str(raw.help) ?? '',
-    required: truthy(raw.required) || (raw.optional !== undefined && !truthy(raw.optional)),
-  };
-  const d = defaultText(raw.default);
-  if (d !== undefined) arg.default = d;
-  return arg;
-}
-
-function parseArgs(tool: Obj): ToolArg[] {
-  const raw = tool.args ?? tool.arguments ?? tool.params ?? tool.parameters;
-  if (raw === undefined || raw === null) return [];
-  let args: ToolArg[];
-  if (Array.isArray(raw)) args = raw.map((a) => parseArg(a));
-  else if (isObj(raw)) args = Object.entries(raw).map(([k, v]) => parseArg(v, k));
-  else throw new Error(`its arguments are a ${typeof raw}, not a list or a map`);
-  const seen = new Set<string>();
-  for (const a of args) {
-    if (seen.has(a.name)) throw new Error(`argument '${a.name}' is listed twice`);
-    seen.add(a.name);
-  }
-  return args;
-}
-
+/** One tool of a toolset, or undefined (with a warning) when it cannot be read. */
 function parseTool(
   raw: unknown,
   toolset: string,
@@ -163,6 +74,7 @@ function parseTool(
   }
 }
 
+/** One toolset (its tools as a list or a map), or undefined (with a warning). */
 function parseToolset(raw: unknown, nameFromKey: string | undefined, warnings: string[]): Toolset | undefined {
   // map form may hold the tools directly: {"play": [{...}, {...}]}
   const obj: Obj | undefined = Array.isArray(raw) ? { tools: raw } : isObj(raw) ? raw : undefined;
@@ -200,6 +112,7 @@ function parseToolset(raw: unknown, nameFromKey: string | undefined, warnings: s
   return { name: tsName, description: str(obj.description) ?? '', tools };
 }
 
+/** The `game` block: name, version, protocol, inputs; a bare string is the name. */
 function parseGame(raw: unknown): Manifest['game'] {
   if (!isObj(raw)) return typeof raw === 'string' ? { name: raw } : {};
   const game: Manifest['game'] = {};
@@ -219,6 +132,7 @@ function parseGame(raw: unknown): Manifest['game'] {
   return game;
 }
 
+/** The `passthrough` block: a description and examples; a bare string is the description. */
 function parsePassthrough(raw: unknown): Manifest['passthrough'] {
   if (!isObj(raw)) return typeof raw === 'string' ? { description: raw } : undefined;
   const p: NonNullable<Manifest['passthrough']> = {};
@@ -292,50 +206,4 @@ export function fallbackManifest(notice?: string): Manifest {
   const m: Manifest = { game: {}, toolsets: [bridgeToolset()], source: 'fallback', warnings: [] };
   if (notice) m.notice = notice;
   return m;
-}
-
-/**
- * JSON Schema for a tool's arguments (describe_toolset, eager mode). Defaults are folded into the
- * description ("Default: true."), never emitted as `default`: a strict client may reject
- * `"default": "false"` on a boolean.
- */
-export function toolInputSchema(tool: GameTool): {
-  type: 'object';
-  properties: Record<string, Obj>;
-  required?: string[];
-} {
-  const properties: Record<string, Obj> = {};
-  for (const a of tool.args) {
-    let description = a.description.trim();
-    if (a.default !== undefined) {
-      const sentence = description && !/[.!?]$/.test(description) ? `${description}.` : description;
-      description = `${sentence ? `${sentence} ` : ''}Default: ${a.default}.`;
-    }
-    const prop: Obj = {};
-    if (a.type !== 'any') prop.type = a.type;
-    if (description) prop.description = description;
-    properties[a.name] = prop;
-  }
-  const required = tool.args.filter((a) => a.required).map((a) => a.name);
-  return required.length ? { type: 'object', properties, required } : { type: 'object', properties };
-}
-
-/**
- * A tool by name. `name` may be qualified as `toolset.name` (or `toolset/name`); a bare name
- * prefers the game's own toolsets over the built-in bridge toolset (the game published it on
- * purpose), and the first toolset listing it wins.
- */
-export function findTool(m: Manifest, name: string, toolset?: string): GameTool | undefined {
-  const sets = toolset
-    ? m.toolsets.filter((t) => t.name === toolset)
-    : [...m.toolsets.filter((t) => t.name !== BRIDGE_TOOLSET), ...m.toolsets.filter((t) => t.name === BRIDGE_TOOLSET)];
-  for (const ts of sets) {
-    const hit = ts.tools.find((t) => t.name === name);
-    if (hit) return hit;
-  }
-  if (!toolset) {
-    const m2 = /^([^./]+)[./](.+)$/.exec(name);
-    if (m2) return findTool(m, m2[2], m2[1]);
-  }
-  return undefined;
 }

@@ -7,7 +7,7 @@
 import { constants } from 'node:os';
 import { gameExited, type BridgeError } from '../../shared/errors.js';
 import { tailFile } from './logfile.js';
-import type { LastCommand, LaunchedInstance } from './types.js';
+import type { LaunchedInstance } from './types.js';
 
 /** Log lines kept with each record (the full log stays in its file). */
 export const EXIT_TAIL_LINES = 20;
@@ -17,20 +17,8 @@ const MAX_RECORDS = 50;
 /** Where an exit status came from: the game's own process, the shell that wrapped it, or nowhere. */
 export type StatusSource = 'game' | 'wrapper' | 'unknown';
 
-export interface ExitRecord {
-  port: number;
-  pid: number;
-  pgid?: number;
-  name: string;
-  version: string;
-  cwd: string;
-  command: string;
-  logFile: string;
-  declaration: string;
-  profile?: string;
-  index?: number;
-  owner?: string;
-  startedAt: string;
+/** What a launched game was (its launch record's facts, kept as they were), and how it ended. */
+export interface ExitRecord extends Omit<LaunchedInstance, 'pidStart' | 'readyInMs' | 'starting' | 'web'> {
   /** when it exited; null when it died while no daemon was watching (then see aliveAt) */
   exitedAt: string | null;
   /** for an exit nobody saw: when a daemon last knew it running */
@@ -43,7 +31,6 @@ export interface ExitRecord {
   statusFrom: StatusSource;
   /** when the game ran under a wrapper (make, npm, a shell running more after it): what that wrapper reported, which is not the game's */
   wrapper?: WrapperStatus;
-  lastCommand?: LastCommand;
   lastLines: string[];
 }
 

@@ -7,7 +7,8 @@
  * holds the port (a build tool whose daemon runs the game outside the tree), the launch pid
  * stands in.
  */
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { holdsSocket } from '../../shared/daemon-file.js';
 
 /** The process of the tree under `rootPid` (or of its process group) that listens on `port`, if one can be told. */
 export function findListener(port: number, rootPid: number): number | undefined {
@@ -71,22 +72,4 @@ function processFamily(rootPid: number): Map<number, number> {
     if (!family.has(pid) && group.has(pid)) family.set(pid, 64);
   }
   return family;
-}
-
-function holdsSocket(pid: number, inodes: Set<string>): boolean {
-  let fds: string[];
-  try {
-    fds = readdirSync(`/proc/${pid}/fd`);
-  } catch {
-    return false;
-  }
-  for (const fd of fds) {
-    try {
-      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
-      if (m && inodes.has(m[1])) return true;
-    } catch {
-      /* closed meanwhile */
-    }
-  }
-  return false;
 }

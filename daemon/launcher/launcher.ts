@@ -1,4 +1,3 @@
-/* eslint-disable max-lines -- over 250 lines once formatted; to be split (docs/DECISIONS.md, "Formatting") */
 /**
  * The launcher: start a game from its gamebridge.json on a port nobody holds, wait until it
  * answers /health, keep its output in a log file, own its reaping, and keep the facts of its
@@ -12,11 +11,11 @@ import { homePaths, type HomePaths } from '../../shared/paths.js';
 import { findDeclaration, type LaunchDeclaration } from './declaration.js';
 import { ExitBook, exitRecord, exitShort, type ExitRecord, type ExitStatus } from './exits.js';
 import { MAX_LOG_LINES, readLog, RecentLogs } from './logfile.js';
-import { readLaunchedFile, writeLaunched } from './persist.js';
+import { LaunchedWriter, readLaunchedFile } from './persist.js';
 import { PortAllocator } from './ports.js';
 import { treeAlive } from './processes.js';
 import { planLaunch } from './profiles.js';
-import { sortForReadoption, type Readoption } from './readopt.js';
+import { readoptFrom, type Readoption } from './readopt.js';
 import type { Spawned } from './spawn.js';
 import { startGame, type StartContext } from './start.js';
 import { escalate, reapGame } from './stop.js';
@@ -31,7 +30,7 @@ import {
 } from './types.js';
 import { watchExit, type ExitWatch } from './watch.js';
 import type { WebGame } from './web-game.js';
-import { readoptWebGame, startWebGame } from './web-start.js';
+import { startWebGame } from './web-start.js';
 
 /** Stop's grace period for the game's own close. */
 const DEFAULT_GRACE_MS = 3000;
@@ -61,19 +60,20 @@ export class Launcher extends EventEmitter {
   private disposed = false;
   /** reaping everything (shutdown): no new game may be spawned */
   private closing = false;
-  private saveTimer?: NodeJS.Timeout;
-
   /** false: keep no launched.json (the in-process server reaps its games itself and must not
    *  overwrite the file a daemon on the same home re-adopts from) */
   private readonly persist: boolean;
-  /** false once this daemon no longer holds the home's lock (then launched.json is not ours to write) */
-  private readonly mayWrite?: () => boolean;
+  private readonly writer: LaunchedWriter;
 
+  /** `mayWrite`: false once this daemon no longer holds the home's lock (then launched.json is not ours to write) */
   constructor(opts: { home: string; timeoutMs?: number; persist?: boolean; mayWrite?: () => boolean }) {
     super();
     this.paths = homePaths(opts.home);
-    this.mayWrite = opts.mayWrite;
     this.persist = opts.persist ?? true;
+    this.writer = new LaunchedWriter(this.paths.launchedJson, this.persist, opts.mayWrite, () => ({
+      instances: [...this.list(), ...this.starting.values()],
+      exited: this.exits.list(),
+    }));
     this.timeoutMs = opts.timeoutMs ?? 2000;
     this.ports = new PortAllocator(Math.min(this.timeoutMs, 500));
   }
@@ -236,12 +236,7 @@ export class Launcher extends EventEmitter {
     const entry = this.table.get(port);
     if (!entry) return;
     entry.inst.lastCommand = cmd;
-    if (this.saveTimer || !this.persist) return;
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = undefined;
-      this.saveAll();
-    }, COMMAND_SAVE_DELAY_MS);
-    this.saveTimer.unref();
+    this.writer.saveSoon(COMMAND_SAVE_DELAY_MS);
   }
 
   /** The last `lines` (≤ 200) lines of a launched game's log; also after it exited or was stopped. */
@@ -270,45 +265,31 @@ export class Launcher extends EventEmitter {
     return results.filter((r): r is { port: number; how: StopHow } => !!r);
   }
 
+  /** Write launched.json now (persist.ts decides whether it is ours to write). */
   saveAll(): void {
-    if (this.saveTimer) clearTimeout(this.saveTimer);
-    this.saveTimer = undefined;
-    // Never after this daemon lost the home's lock: the file is its successor's now.
-    if (this.disposed || !this.persist || this.mayWrite?.() === false) return;
-    writeLaunched(this.paths.launchedJson, [...this.list(), ...this.starting.values()], this.exits.list());
+    this.writer.save();
   }
 
   /**
-   * Re-adopt what a previous daemon launched (readopt.ts decides who is still there), keep its
-   * exit records, and record the games that died while no daemon watched. Rewrites the file.
+   * Re-adopt what a previous daemon launched (readopt.ts: who is still there, exit records, the
+   * games that died while no daemon watched). Rewrites the file.
    */
   async readopt(): Promise<Readoption> {
     const file = this.persist
       ? readLaunchedFile(this.paths.launchedJson, this.paths.logsDir, { setAsideBad: true })
       : { instances: [], exited: [], rejected: [], setAside: undefined };
-    if (file.setAside)
-      this.emit(
-        'warning',
-        `launched.json could not be read; it was kept as ${file.setAside} (games it listed are not re-adopted)`,
-      );
-    for (const r of file.rejected) this.emit('warning', `launched.json: ignored ${r}`);
-    for (const rec of file.exited) if (!this.table.has(rec.port)) this.exits.add(rec);
-    const sorted = await sortForReadoption(
-      file.instances.filter((i) => !i.web),
-      (port) => this.table.has(port),
+    const sorted = await readoptFrom(
+      file,
+      {
+        held: (port) => this.table.has(port),
+        enter: (inst) => this.enter(inst),
+        adoptWeb: (port, game) => this.adoptWeb(port, game),
+        keepExit: (rec) => this.exits.add(rec),
+        keepLog: (port, logFile) => this.recentLogs.set(port, logFile),
+        warn: (text) => this.emit('warning', text),
+      },
       this.timeoutMs,
     );
-    // Browser games: a carrier on the same port and key, the page taken back over CDP (web-start.ts).
-    for (const { starting, ...inst } of file.instances.filter((i) => i.web && !this.table.has(i.port))) {
-      const game = await readoptWebGame({ ...inst, starting });
-      if (game) this.adoptWeb(inst.port, game);
-      (game ? sorted.adopted : sorted.gone).push(game ? { ...inst, web: game.record } : inst);
-    }
-    for (const inst of sorted.adopted) this.enter(inst);
-    for (const inst of sorted.gone) this.recentLogs.set(inst.port, inst.logFile);
-    const aliveAt = file.savedAt ?? new Date().toISOString();
-    for (const inst of sorted.died)
-      this.exits.add(exitRecord(inst, { code: null, signal: null, from: 'unknown' }, new Date(), aliveAt));
     this.saveAll();
     return sorted;
   }
@@ -320,7 +301,7 @@ export class Launcher extends EventEmitter {
   dispose(): void {
     this.disposed = true;
     this.closing = true;
-    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.writer.dispose();
     for (const entry of this.table.values()) entry.watch?.stop();
     for (const web of this.webGames.values()) void web.letGo();
     this.webGames.clear();

@@ -1,5 +1,5 @@
 /** Instance log files: where they live, the header line, and tailing. */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { appendFileSync, closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { usageError } from '../../shared/errors.js';
 import type { LogTail } from './types.js';
@@ -80,4 +80,13 @@ export function readLog(port: number, logFile: string | undefined, lines: number
   }
   const n = Number.isFinite(lines) ? Math.max(1, Math.min(MAX_LOG_LINES, Math.floor(lines))) : MAX_LOG_LINES;
   return { port, logFile, ...tailFile(logFile, n) };
+}
+
+/** One line at the end of a game's log; a log that cannot be written never breaks the game. */
+export function appendLogLine(file: string, line: string): void {
+  try {
+    appendFileSync(file, `${line}\n`);
+  } catch {
+    /* the log is a witness, not a duty */
+  }
 }

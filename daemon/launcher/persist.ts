@@ -103,3 +103,43 @@ function isExitRecord(e: unknown, logsDir: string): boolean {
   if (typeof r.uptimeMs !== 'number' || !['game', 'wrapper', 'unknown'].includes(r.statusFrom)) return false;
   return inLogs(r.logFile, logsDir);
 }
+
+/**
+ * When launched.json is written: at once (a launch, a stop, an exit), or within `delayMs` for a
+ * command confirmation (many a second); never once disposed (a handover: the file is the
+ * successor's), never without persistence (the in-process server), never after this daemon lost
+ * the home's lock (`mayWrite`).
+ */
+export class LaunchedWriter {
+  private timer?: NodeJS.Timeout;
+  private disposed = false;
+
+  constructor(
+    private readonly file: string,
+    private readonly enabled: boolean,
+    private readonly mayWrite: (() => boolean) | undefined,
+    private readonly snapshot: () => { instances: LaunchedInstance[]; exited: ExitRecord[] },
+  ) {}
+
+  /** Write now (and drop a pending delayed write). */
+  save(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.disposed || !this.enabled || this.mayWrite?.() === false) return;
+    const { instances, exited } = this.snapshot();
+    writeLaunched(this.file, instances, exited);
+  }
+
+  /** Write within `delayMs`, once for however many calls until then. */
+  saveSoon(delayMs: number): void {
+    if (this.timer || !this.enabled) return;
+    this.timer = setTimeout(() => this.save(), delayMs);
+    this.timer.unref();
+  }
+
+  /** Write no more. */
+  dispose(): void {
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+}

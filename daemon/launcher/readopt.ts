@@ -6,10 +6,14 @@
  * launch_instance call was interrupted, and nobody else would ever stop it.
  */
 import { answersHealth } from '../game/probe.js';
+import { exitRecord, type ExitRecord } from './exits.js';
+import type { LaunchedRead } from './persist.js';
 import { pidAlive, sameProcess, treeAlive } from './processes.js';
 import { escalate } from './stop.js';
 import { groupOf, type LaunchedInstance } from './types.js';
 import { gameAlive } from './watch.js';
+import type { WebGame } from './web-game.js';
+import { readoptWebGame } from './web-readopt.js';
 
 export interface Readoption {
   adopted: LaunchedInstance[];
@@ -47,3 +51,48 @@ export async function sortForReadoption(
 
 /** A re-adopted game must answer within a second (or the session's shorter timeout). */
 const healthOk = (port: number, timeoutMs: number) => answersHealth(port, Math.min(timeoutMs, 1000));
+
+/** What re-adoption does to the launcher's table (launcher.ts). */
+export interface ReadoptTarget {
+  /** this daemon already holds the port (it launched there since) */
+  held(port: number): boolean;
+  /** a game still there joins the table, watched for its exit */
+  enter(inst: LaunchedInstance): void;
+  /** a browser game taken back: its carrier, page server and Chromium */
+  adoptWeb(port: number, game: WebGame): void;
+  keepExit(rec: ExitRecord): void;
+  /** a game gone: its log stays readable */
+  keepLog(port: number, logFile: string): void;
+  warn(text: string): void;
+}
+
+/**
+ * Re-adopt what launched.json (as read) lists: keep its exit records, take back the games still
+ * there (browser games through web-readopt.ts), and record the games that died while no daemon
+ * watched.
+ */
+export async function readoptFrom(file: LaunchedRead, target: ReadoptTarget, timeoutMs: number): Promise<Readoption> {
+  if (file.setAside)
+    target.warn(
+      `launched.json could not be read; it was kept as ${file.setAside} (games it listed are not re-adopted)`,
+    );
+  for (const r of file.rejected) target.warn(`launched.json: ignored ${r}`);
+  for (const rec of file.exited) if (!target.held(rec.port)) target.keepExit(rec);
+  const sorted = await sortForReadoption(
+    file.instances.filter((i) => !i.web),
+    (port) => target.held(port),
+    timeoutMs,
+  );
+  // Browser games: a carrier on the same port and key, the page taken back over CDP.
+  for (const { starting, ...inst } of file.instances.filter((i) => i.web && !target.held(i.port))) {
+    const game = await readoptWebGame({ ...inst, starting });
+    if (game) target.adoptWeb(inst.port, game);
+    (game ? sorted.adopted : sorted.gone).push(game ? { ...inst, web: game.record } : inst);
+  }
+  for (const inst of sorted.adopted) target.enter(inst);
+  for (const inst of sorted.gone) target.keepLog(inst.port, inst.logFile);
+  const aliveAt = file.savedAt ?? new Date().toISOString();
+  for (const inst of sorted.died)
+    target.keepExit(exitRecord(inst, { code: null, signal: null, from: 'unknown' }, new Date(), aliveAt));
+  return sorted;
+}

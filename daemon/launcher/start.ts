@@ -27,6 +27,15 @@ export interface StartContext {
   settled(pgid: number): void;
 }
 
+/** A shutdown's reap began: nothing may be spawned any more (checked after the last await before a spawn). */
+export function refuseIfClosing(ctx: StartContext, port: number): void {
+  if (ctx.closing())
+    throw usageError(
+      `Launch refused on port ${port}: the bridge is shutting down. Call launch_instance again in a moment.`,
+      { port },
+    );
+}
+
 /** " (profile client, index 2)" for a launch of several or with a profile, else "". */
 export function launchLabel(opts: Pick<LaunchOptions, 'profile' | 'index'>): string {
   if (opts.profile === undefined && opts.index === undefined) return '';
@@ -44,11 +53,7 @@ export async function startGame(
   const { command } = plan;
   const { execa } = await loadExeca();
   // Checked after the last await before the spawn: a reap that began meanwhile must not miss a game.
-  if (ctx.closing())
-    throw usageError(
-      `Launch refused on port ${port}: the bridge is shutting down. Call launch_instance again in a moment.`,
-      { port },
-    );
+  refuseIfClosing(ctx, port);
   const spawned = spawnLogged(execa, {
     command,
     cwd: decl.cwd,

@@ -34,7 +34,7 @@ export interface LaunchedInstance {
   web?: WebRecord;
 }
 
-/** What launched.json keeps of a web instance (launcher/web-start.ts). */
+/** What launched.json keeps of a web instance (launcher/web-start.ts, web-readopt.ts). */
 export interface WebRecord {
   /** the carrier's join key (the page's fragment holds it) */
   key: string;

@@ -3,7 +3,7 @@
  * carrier on the instance's port, the page's server (a static folder served here, or the
  * game's own command), and the Chromium that shows the page. Stopping asks the page to close
  * through the carrier, then ends all of it; letting go (a handover) leaves Chromium and the
- * command's server running for the next daemon, which takes them back (web-start.ts).
+ * command's server running for the next daemon, which takes them back (web-readopt.ts).
  */
 import { GameClient } from '../game/client.js';
 import type { WebBrowser } from '../web/browser.js';

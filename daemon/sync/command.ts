@@ -13,7 +13,7 @@
 import { callInterrupted, commandTimeout, isBridgeError, isTimeout } from '../../shared/errors.js';
 import type { GameClient, State } from '../game/client.js';
 import { EpochWatch } from './epoch.js';
-import { pollDelay } from './poll.js';
+import { pollDelay, pollState } from './poll.js';
 import { sleep } from '../../shared/sleep.js';
 import { frameOf, summarise, type Summary } from './summary.js';
 
@@ -125,10 +125,7 @@ export async function commandAndSync(
     await sleep(Math.min(pollDelay(attempt), remaining), opts.signal);
     let state: State;
     try {
-      state = await client.state(
-        opts.signal,
-        Math.max(50, Math.min(client.timeoutMs, opts.timeoutMs - (Date.now() - started))),
-      );
+      state = await pollState(client, opts.signal, started, opts.timeoutMs);
     } catch (e) {
       // A game that froze its HTTP thread too: keep trying until our own deadline.
       if (isTimeout(e)) continue;

@@ -7,18 +7,10 @@ import { frameOf } from '../sync/summary.js';
 import type { ToolContext } from './context.js';
 import { syncAnswer } from './sync-answer.js';
 import { PLAY_TOOLS } from './play-tools.js';
-import type { ToolAnswer, ToolCallExtra } from './types.js';
-
-type Base = { port: number; tool: string; via: 'bridge' };
-type BridgeTool = (
-  ctx: ToolContext,
-  base: Base,
-  args: Record<string, unknown>,
-  extra: ToolCallExtra,
-) => Promise<ToolAnswer>;
+import type { BridgeToolHandler, ToolAnswer, ToolCallExtra } from './types.js';
 
 /** One handler per name of BRIDGE_TOOL_NAMES: the record's type makes a missing one a compile error. */
-const BRIDGE_TOOLS: Record<BridgeToolName, BridgeTool> = {
+const BRIDGE_TOOLS: Record<BridgeToolName, BridgeToolHandler> = {
   async get_state(ctx, base, args, extra) {
     const { port } = base;
     const state = await ctx.client(port).state(extra.signal);

@@ -12,15 +12,7 @@ import { waitFor } from '../sync/wait.js';
 import type { ToolContext } from './context.js';
 import { browserFor, browserHold, browserPress, browserRelease } from './browser-play.js';
 import { shapeSync, syncCommand } from './sync-answer.js';
-import type { ToolAnswer, ToolCallExtra } from './types.js';
-
-type Base = { port: number; tool: string; via: 'bridge' };
-type PlayTool = (
-  ctx: ToolContext,
-  base: Base,
-  args: Record<string, unknown>,
-  extra: ToolCallExtra,
-) => Promise<ToolAnswer>;
+import type { BridgeToolHandler } from './types.js';
 
 /** A press holds its input at most this long on the game's side, whatever happens to us meanwhile. */
 const PRESS_LEASE_MS = 60000;
@@ -77,7 +69,7 @@ function inputArg(tool: string, args: Record<string, unknown>): string {
 const simFrameOf = (s: State | undefined): number | undefined =>
   typeof s?.simFrame === 'number' ? s.simFrame : typeof s?.frame === 'number' ? s.frame : undefined;
 
-export const PLAY_TOOLS: Record<'press' | 'hold' | 'release' | 'pause' | 'resume' | 'step', PlayTool> = {
+export const PLAY_TOOLS: Record<'press' | 'hold' | 'release' | 'pause' | 'resume' | 'step', BridgeToolHandler> = {
   async press(ctx, base, args, extra) {
     const { port } = base;
     const input = inputArg('press', args);

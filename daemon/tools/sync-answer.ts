@@ -44,13 +44,7 @@ export function shapeSync(r: SyncResult): Record<string, unknown> {
   };
 }
 
-export async function syncAnswer(
-  ctx: ToolContext,
-  port: number,
-  command: string,
-  args: Record<string, unknown>,
-  extra: ToolCallExtra,
-  sync = true,
-): Promise<Record<string, unknown>> {
-  return shapeSync(await syncCommand(ctx, port, command, args, extra, sync));
+/** One command through command sync, answered as shapeSync shapes it. */
+export async function syncAnswer(...call: Parameters<typeof syncCommand>): Promise<Record<string, unknown>> {
+  return shapeSync(await syncCommand(...call));
 }

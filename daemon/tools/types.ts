@@ -44,3 +44,14 @@ export interface ToolDef {
   replay(args: Record<string, unknown>, ctx: ToolContext): ReplayVerdict;
   run(args: Record<string, unknown>, ctx: ToolContext, extra: ToolCallExtra): Promise<ToolAnswer>;
 }
+
+/** What every answer of a bridge tool starts with: the port, the tool's name, and `via: 'bridge'`. */
+export type BridgeToolBase = { port: number; tool: string; via: 'bridge' };
+
+/** A tool of the built-in `bridge` toolset (reached through call_tool), given its answer's base. */
+export type BridgeToolHandler = (
+  ctx: ToolContext,
+  base: BridgeToolBase,
+  args: Record<string, unknown>,
+  extra: ToolCallExtra,
+) => Promise<ToolAnswer>;

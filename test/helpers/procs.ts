@@ -3,6 +3,7 @@ import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { waitFor as benchWaitFor } from '../../bench/harness.js';
 
 export const ROOT = resolve(process.cwd());
 export const DIST = join(ROOT, 'dist');
@@ -25,28 +26,16 @@ export function alive(pid: number): boolean {
   }
 }
 
-export async function waitFor<T>(
+/** Poll `fn` until it answers something truthy (the bench's helper, with the tests' pace). */
+export function waitFor<T>(
   what: string,
   fn: () => T | Promise<T>,
   timeoutMs = 10000,
   everyMs = 25,
 ): Promise<NonNullable<T>> {
-  const start = Date.now();
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v as NonNullable<T>;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() - start > timeoutMs)
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
+  return benchWaitFor(what, fn, timeoutMs, everyMs);
 }
 
-/** Is any process of the group led by `pgid` left (zombies included: they go once reaped)? */
 export function groupExists(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);

@@ -1,5 +1,6 @@
 /** Manifest normalisation (SPEC §2 /tools): every spelling a game's serializer may produce, as pure functions. */
 import {
+  BRIDGE_TOOL_NAMES,
   bridgeToolset,
   fallbackManifest,
   findTool,
@@ -208,20 +209,7 @@ describe('normaliseManifest', () => {
     expect(findTool(m, 'health', 'bridge')!.description).toMatch(/GET \/health/);
     expect(findTool(m, 'bridge.health')!.toolset).toBe('bridge');
     const bridge = m.toolsets.find((t) => t.name === 'bridge')!;
-    expect(bridge.tools.map((t) => t.name)).toEqual([
-      'get_state',
-      'wait_for',
-      'raw_command',
-      'health',
-      'screenshot',
-      'press',
-      'hold',
-      'release',
-      'pause',
-      'resume',
-      'step',
-      'extra',
-    ]);
+    expect(bridge.tools.map((t) => t.name)).toEqual([...BRIDGE_TOOL_NAMES, 'extra']);
     expect(findTool(m, 'get_state')!.description).not.toBe('game copy');
     expect(m.warnings.join('\n')).toMatch(/get_state/);
   });

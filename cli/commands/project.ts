@@ -1,0 +1,95 @@
+/** The subcommands for setting a project up: check it (doctor), start it (init), see it work (demo). */
+import { subcommand, textFlag } from './subcommand.js';
+
+export const projectCommands = [
+  subcommand({
+    command: 'doctor',
+    describe:
+      'Check the home directory, the daemon, gamebridge.json, the scan range and the registry; print each problem with its fix',
+    builder: (y) =>
+      y
+        .option('dir', textFlag('Resolve gamebridge.json from this directory (default: the current one)'))
+        .option('config', textFlag('Check this gamebridge.json instead of the one --dir resolves to'))
+        .option('scan-range', textFlag('Check this scan range instead of GAME_BRIDGE_SCAN_RANGE / the default'))
+        .example('$0 doctor', 'check everything from the current directory')
+        .example(
+          '$0 doctor --dir ~/games/orbital',
+          'which gamebridge.json that project resolves to, and whether it parses',
+        )
+        .epilogue('Exit code 0: no problems; 1: at least one problem (each printed with "fix:").'),
+    run: async (a) => {
+      const { runDoctor } = await import('../doctor.js');
+      const { resolve } = await import('node:path');
+      return runDoctor({
+        dir: resolve(String(a.dir ?? process.cwd())),
+        config: a.config as string | undefined,
+        scanRange: a['scan-range'] as string | undefined,
+      });
+    },
+  }),
+  subcommand({
+    command: 'init',
+    describe: 'Write a starter gamebridge.json (asks for the name and command on a terminal; asks nothing otherwise)',
+    builder: (y) =>
+      y
+        .option('dir', textFlag('Write it in this directory (default: the current one)'))
+        .option('force', { type: 'boolean', default: false, describe: 'Overwrite an existing gamebridge.json' })
+        .option('name', textFlag('Game name (default: the directory name)'))
+        .option('command', textFlag('Shell command that starts the game, with {port} where its debug port goes'))
+        .option('port-range', textFlag('Ports launches may use (default 7820-7839)'))
+        .option('template', {
+          choices: ['single', 'multiplayer'],
+          default: 'single',
+          describe: 'multiplayer: add a server profile and a client profile',
+        })
+        .example('$0 init', 'write ./gamebridge.json with a placeholder command')
+        .example('$0 init --template multiplayer', 'with "server" and "client" launch profiles')
+        .example(
+          '$0 init --name "Orbital Freight" --command "./gradlew run -PdebugPort={port}"',
+          'write it ready to use',
+        )
+        .example('$0 init --dir ../mygame --force', 'overwrite the one in ../mygame'),
+    run: async (a) => {
+      const { runInit } = await import('../init.js');
+      return runInit({
+        dir: String(a.dir ?? process.cwd()),
+        force: a.force === true,
+        name: a.name as string | undefined,
+        command: a.command as string | undefined,
+        portRange: a['port-range'] as string | undefined,
+        template: a.template === 'multiplayer' ? 'multiplayer' : 'single',
+      });
+    },
+  }),
+  subcommand({
+    command: 'demo',
+    describe:
+      'Launch the bundled example game and drive it end to end through a real MCP client (what npm run demo runs)',
+    builder: (y) =>
+      y
+        .option('port-range', textFlag('Ports the demo game may use (default 7820-7839)'))
+        .option('daemon', {
+          type: 'boolean',
+          default: true,
+          describe: '--no-daemon: the engine runs inside the proxy process',
+        })
+        .option('web', {
+          type: 'boolean',
+          default: false,
+          describe: 'Play the Phaser example in headless Chromium instead, and save a screenshot',
+        })
+        .option('screenshot', textFlag('With --web: where the screenshot goes (default: the temp folder)'))
+        .example('$0 demo', 'through the proxy and the daemon (started if needed)')
+        .example('$0 demo --no-daemon', 'with the engine inside the proxy process instead')
+        .example('$0 demo --web', 'a browser game (Phaser) in headless Chromium, with a screenshot'),
+    run: async (a) => {
+      const portRange = a['port-range'] as string | undefined;
+      if (a.web === true) {
+        const { runWebDemo } = await import('../demo-web.js');
+        return runWebDemo({ portRange, noDaemon: a.daemon === false, screenshot: a.screenshot as string | undefined });
+      }
+      const { runDemo } = await import('../demo.js');
+      return runDemo({ portRange, noDaemon: a.daemon === false });
+    },
+  }),
+];

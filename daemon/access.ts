@@ -1,0 +1,77 @@
+/**
+ * Who may talk to the daemon's port: the Host must be ours (DNS rebinding), a browser Origin is
+ * refused (except the daemon's own page over plain HTTP), and the token must be shown, bare or
+ * as a one-time proof over a nonce (shared/auth.ts). The server asks before routing anything.
+ */
+import type { IncomingMessage } from 'node:http';
+import { clientNonce, daemonProof, sameHex } from '../shared/auth.js';
+import { selfCommand } from '../shared/self-command.js';
+
+/** Why a request was refused: the HTTP status and the one line sent back. */
+export interface Refusal {
+  status: number;
+  text: string;
+}
+
+/** The checks for one daemon: its token, and the port it listens on (known once bound). */
+export class DaemonAccess {
+  /** client nonces already used: each proves the token once */
+  private readonly nonces = new Set<string>();
+
+  constructor(
+    private readonly token: string,
+    private readonly port: () => number,
+  ) {}
+
+  /** The Host header names our own address (127.0.0.1 or localhost, our port). */
+  hostOk(req: IncomingMessage): boolean {
+    const host = req.headers.host;
+    return host === `127.0.0.1:${this.port()}` || host === `localhost:${this.port()}`;
+  }
+
+  /** Why a request may not talk to us, or undefined when it may. */
+  refusal(req: IncomingMessage, upgrade: boolean): Refusal | undefined {
+    if (!this.hostOk(req)) {
+      return { status: 403, text: 'Forbidden: unexpected Host header' };
+    }
+    // Browsers always send Origin on a WebSocket upgrade; our proxy never does. Over plain HTTP
+    // only a page the daemon served itself may call it (the same origin).
+    const origin = req.headers.origin;
+    const port = this.port();
+    if (
+      origin !== undefined &&
+      (upgrade || (origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`))
+    ) {
+      return { status: 403, text: 'Forbidden: browser origins are refused' };
+    }
+    if (!this.tokenOk(req.headers.authorization))
+      return {
+        status: 401,
+        text: `Unauthorized: send Authorization: Bearer <token>; \`${selfCommand()} token\` prints it`,
+      };
+    return undefined;
+  }
+
+  /**
+   * A bare token (`Authorization: Bearer`, for HTTP clients), or a proof of it over a fresh nonce
+   * (`Authorization: GameBridge`, shared/auth.ts: the proxy and the CLI, which never send the
+   * token itself and expect our proof back). Each nonce is accepted once.
+   */
+  private tokenOk(header: string | undefined): boolean {
+    const nonce = clientNonce(this.token, header);
+    if (nonce !== undefined) {
+      if (this.nonces.has(nonce)) return false;
+      this.nonces.add(nonce);
+      if (this.nonces.size > 4096) this.nonces.delete(this.nonces.values().next().value as string);
+      return true;
+    }
+    const m = /^Bearer (\S+)$/.exec(header ?? '');
+    return !!m && sameHex(m[1], this.token);
+  }
+
+  /** Our proof for a client that proved the token with a nonce (undefined for a bare token). */
+  proofFor(req: IncomingMessage): string | undefined {
+    const nonce = clientNonce(this.token, req.headers.authorization);
+    return nonce ? daemonProof(this.token, nonce) : undefined;
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * One proxy's WebSocket connection, once let in: the daemon says `welcome` first, the proxy says
+ * `hello` (its settings, cwd and pid) within 5 s, and the connection becomes one engine session
+ * over a WsTransport. A `handover` frame, at any time, asks this daemon to make way for a newer one.
+ */
+import type { WebSocket } from 'ws';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { CLOSE_BAD_HELLO, encode, type HelloFrame, type RpcFrame } from '../shared/frames.js';
+import { VERSION } from '../shared/version.js';
+import { WsTransport } from './transport.js';
+import type { DaemonState } from './state.js';
+import { createEngineSession, type EngineSession } from './sessions/session.js';
+import { sessionConfig } from './sessions/client-config.js';
+
+const HELLO_TIMEOUT_MS = 5000;
+
+/** What a proxy connection needs from the daemon. */
+export interface ProxySessionDeps {
+  state: DaemonState;
+  log: (line: string) => void;
+  /** a proxy of a newer version asked us to hand over */
+  onHandover: () => void;
+}
+
+/** Welcome a proxy (with our proof when it proved the token with a nonce), then serve its session. */
+export function acceptProxy(ws: WebSocket, proof: string | undefined, deps: ProxySessionDeps): void {
+  ws.on('error', (e) => deps.log(`connection error: ${e.message}`));
+  // First, before the proxy says anything: who we are, and that we know the token.
+  ws.send(encode({ t: 'welcome', version: VERSION, pid: process.pid, ...(proof ? { proof } : {}) }));
+  const helloTimer = setTimeout(() => ws.close(CLOSE_BAD_HELLO, 'no hello'), HELLO_TIMEOUT_MS);
+  let transport: WsTransport | undefined;
+
+  ws.on('message', (data) => {
+    let frame: { t?: string };
+    try {
+      frame = JSON.parse(data.toString());
+    } catch {
+      deps.log('a proxy sent a frame that is not JSON; closing it');
+      ws.close(CLOSE_BAD_HELLO, 'bad frame');
+      return;
+    }
+    if (frame?.t === 'handover') {
+      deps.log(`proxy asked for a handover (${transport ? `session ${transport.sessionId}` : 'before hello'})`);
+      return deps.onHandover();
+    }
+    if (!transport) {
+      clearTimeout(helloTimer);
+      if (frame?.t !== 'hello') return void ws.close(CLOSE_BAD_HELLO, 'first frame must be hello');
+      transport = openSession(ws, frame as HelloFrame, deps);
+      return;
+    }
+    if (frame.t === 'rpc') transport.receive(frame as RpcFrame);
+  });
+}
+
+/** The proxy's hello becomes an engine session, served over the connection until it closes. */
+function openSession(ws: WebSocket, hello: HelloFrame, deps: ProxySessionDeps): WsTransport {
+  const { config, configError } = sessionConfig(hello);
+  const sessionId = String(hello.sessionId || 'anonymous');
+  const session: EngineSession = createEngineSession(deps.state, config, sessionId, {
+    cwd: config.cwd,
+    pid: Number(hello.pid) || undefined,
+    configError,
+  });
+  const transport = new WsTransport(ws, (msg) => session.replayVerdict(msg), sessionId);
+  ws.on('close', () => {
+    session.close().catch((e) => deps.log(`session ${sessionId} close failed: ${String(e)}`));
+  });
+  // The era (2025 initialize, or 2026 per-request _meta) is pinned by the connection's opening.
+  serveStdio(() => session.buildServer(), {
+    transport,
+    onerror: (e) => deps.log(`session ${sessionId}: ${e.message}`),
+  });
+  deps.log(
+    `session ${sessionId} from proxy pid ${hello.pid} (v${hello.version}) cwd ${hello.cwd}${configError ? `; config error: ${configError}` : ''}`,
+  );
+  if (configError) ws.send(encode({ t: 'notice', configError }));
+  return transport;
+}
