@@ -132,8 +132,82 @@ export async function runDaemon(opts: { port?: number; foreground?: boolean } = 
   // Any daemon.json now is a dead holder's: drop it before a racing taker trusts its pid.
   if (readDaemonJson(paths)?.pid !== process.pid) rmSync(paths.daemonJson, { force: true });
 
-  const theState = new DaemonState({ home: paths.home, mode: 'daemon', log, mayWrite: () => lock.held() });
-  state = theState;
+  // From the lock on, every second: still the holder? (If not, or the home was removed, stop
+  // writing and leave.) And, once published, daemon.json still ours? (Deleted or corrupted, it
+  // wedged every client: the live daemon writes it again.) Armed before anything can fail: a home
+  // removed mid-start once left a daemon listening for hours with none of its timers.
+  let info: DaemonInfo | undefined;
+  setInterval(() => {
+    if (ending) return;
+    if (!lock.held()) return void finish('the home lock is no longer ours (or the home is gone)', 'handover', 0);
+    if (info) republishDaemonJson(paths, info);
+  }, 1000).unref();
+
+  try {
+    const theState = new DaemonState({ home: paths.home, mode: 'daemon', log, mayWrite: () => lock.held() });
+    state = theState;
+    const served = await serve(paths, port, theState, startedIn, finish);
+    server = served.server;
+    info = {
+      pid: process.pid,
+      port: server.port,
+      token: served.token,
+      version: VERSION,
+      startedAt: served.startedAt.toISOString(),
+      pidStart: processStart(process.pid),
+    };
+    lock.publish(info.port);
+    writeDaemonJson(paths, info);
+    log(
+      `daemon v${VERSION} listening on 127.0.0.1:${info.port} (MCP over HTTP at http://127.0.0.1:${info.port}/mcp), home ${paths.home}`,
+    );
+    if (standbyWanted()) standby = keepStandby(paths, info, () => !ending && lock.held());
+    exitWhenIdle(server, theState, finish);
+  } catch (e) {
+    // Half a daemon (no daemon.json, no timers) must not stay: nothing could find or stop it.
+    if (isBridgeError(e)) log(e.text);
+    else log('start-up failed:', e);
+    void finish('start-up failed', 'reap', 2);
+  }
+}
+
+type Finish = (why: string, how: 'reap' | 'handover', code: number) => Promise<void>;
+
+/** daemon.json again when it no longer names this daemon (a failed write is retried next second). */
+function republishDaemonJson(paths: HomePaths, info: DaemonInfo): void {
+  const now = readDaemonJson(paths);
+  if (now?.pid === info.pid && now.port === info.port && now.token === info.token) return;
+  log('daemon.json was missing or not ours; publishing it again');
+  try {
+    writeDaemonJson(paths, info);
+  } catch (e) {
+    log('writing daemon.json failed:', e);
+  }
+}
+
+/** The warm standby (when asked for): its facts go into daemon.json while this daemon holds the lock. */
+function keepStandby(paths: HomePaths, info: DaemonInfo, mayWrite: () => boolean): StandbyKeeper {
+  const standby = new StandbyKeeper(
+    paths.daemonLog,
+    (facts) => {
+      info.standby = facts;
+      if (mayWrite()) writeDaemonJson(paths, info);
+    },
+    log,
+  );
+  // Not at once: the first requests (a reconnecting client's replay) go first on a small machine.
+  setTimeout(() => standby.start(), STANDBY_DELAY_MS).unref();
+  return standby;
+}
+
+/** The server, after re-adopting the games a crashed daemon left, listening on `port`. */
+async function serve(
+  paths: HomePaths,
+  port: number,
+  theState: DaemonState,
+  startedIn: string,
+  finish: Finish,
+): Promise<{ server: DaemonServer; token: string; startedAt: Date }> {
   const startedAt = new Date();
   const token = readOrCreateToken(paths);
   const theServer: DaemonServer = new DaemonServer({
@@ -153,9 +227,7 @@ export async function runDaemon(opts: { port?: number; foreground?: boolean } = 
       uptimeMs: Date.now() - startedAt.getTime(),
     }),
   });
-  server = theServer;
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void finish(sig, 'reap', 0));
-
   // Before daemon.json is published: the first request a reconnecting proxy replays
   // (stop_instance, instance_log...) must already see the games a crashed daemon left.
   try {
@@ -163,54 +235,12 @@ export async function runDaemon(opts: { port?: number; foreground?: boolean } = 
   } catch (e) {
     log('re-adopting launched games failed:', e);
   }
+  await theServer.listen(port);
+  return { server: theServer, token, startedAt };
+}
 
-  let listening: number;
-  try {
-    listening = await theServer.listen(port);
-  } catch (e) {
-    log(isBridgeError(e) ? e.text : `listen failed: ${String(e)}`);
-    ending = true;
-    await theState.reapAll().catch(() => undefined);
-    lock.release();
-    process.exit(2);
-  }
-  const info: DaemonInfo = {
-    pid: process.pid,
-    port: listening,
-    token,
-    version: VERSION,
-    startedAt: startedAt.toISOString(),
-    pidStart: processStart(process.pid),
-  };
-  lock.publish(listening);
-  writeDaemonJson(paths, info);
-  log(
-    `daemon v${VERSION} listening on 127.0.0.1:${listening} (MCP over HTTP at http://127.0.0.1:${listening}/mcp), home ${paths.home}`,
-  );
-  // Every second: still the holder? (If not, stop writing and hand over.) And daemon.json still
-  // ours? (Deleted or corrupted, it wedged every client: the live daemon writes it again.)
-  setInterval(() => {
-    if (ending) return;
-    if (!lock.held()) return void finish('the home lock is no longer ours', 'handover', 0);
-    const now = readDaemonJson(paths);
-    if (now?.pid === info.pid && now.port === info.port && now.token === info.token) return;
-    log('daemon.json was missing or not ours; publishing it again');
-    writeDaemonJson(paths, info);
-  }, 1000).unref();
-
-  if (standbyWanted()) {
-    standby = new StandbyKeeper(
-      paths.daemonLog,
-      (facts) => {
-        info.standby = facts;
-        if (!ending && lock.held()) writeDaemonJson(paths, info);
-      },
-      log,
-    );
-    // Not at once: the first requests (a reconnecting client's replay) go first on a small machine.
-    setTimeout(() => standby?.start(), STANDBY_DELAY_MS).unref();
-  }
-
+/** Leave after GAME_BRIDGE_IDLE_EXIT_MS (default ten minutes) with no connection, session or game. */
+function exitWhenIdle(theServer: DaemonServer, theState: DaemonState, finish: Finish): void {
   const idleMs = Number(process.env.GAME_BRIDGE_IDLE_EXIT_MS) || DEFAULT_IDLE_EXIT_MS;
   let idleSince = Date.now();
   setInterval(

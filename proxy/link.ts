@@ -29,7 +29,7 @@ import {
   type WelcomeFrame,
 } from '../shared/frames.js';
 import type { HomePaths } from '../shared/paths.js';
-import { spawnDaemon, standbyTakingOver } from './spawn.js';
+import { homeRefusal, spawnDaemon, standbyTakingOver } from './spawn.js';
 import { VERSION } from '../shared/version.js';
 import { sleep } from '../shared/sleep.js';
 
@@ -53,6 +53,8 @@ export interface LinkHandlers {
   down(code: number): void;
   /** MAX_FAILED_STARTS daemon starts failed in a row; we keep trying to connect, without starting */
   gaveUp(): void;
+  /** the home may not hold a daemon (why, with the fix), or may again (undefined) */
+  refused(why: string | undefined): void;
   log(line: string): void;
 }
 
@@ -66,6 +68,8 @@ export class Link {
   /** a dead daemon's standby this loop waits for, and since when */
   private awaited?: { pid: number; pidStart?: number; since: number };
   gaveUp = false;
+  /** why the home is refused, while it is (homeRefusal) */
+  refusal: string | undefined;
 
   constructor(
     private readonly paths: HomePaths,
@@ -126,6 +130,10 @@ export class Link {
         roundStart = Date.now();
         continue;
       }
+      if (this.refused()) {
+        await sleep(GIVEN_UP_RETRY_MS);
+        continue;
+      }
       if (!this.gaveUp && !this.standbyTakingOver(info)) this.spawnDaemon(false);
       if (!this.gaveUp && Date.now() - roundStart > ROUND_MS) {
         this.failedStarts++;
@@ -147,6 +155,16 @@ export class Link {
     if (listenerOwnedBy(info.port, info.pid) !== false) return true;
     this.distrusted(`port ${info.port} (from daemon.json) is not held by daemon pid ${info.pid}; not connecting to it`);
     return false;
+  }
+
+  /** Is the home refused? A new verdict is said once on stderr and to the proxy. */
+  private refused(): boolean {
+    const why = homeRefusal(this.paths);
+    if (why === this.refusal) return !!why;
+    this.refusal = why;
+    if (why) this.on.log(why);
+    this.on.refused(why);
+    return !!why;
   }
 
   private distrusted(why: string): void {

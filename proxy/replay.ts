@@ -3,7 +3,7 @@
  * of client requests (unacked / acked-safe / acked-unsafe), the client's initialize, and the
  * last tool list it saw.
  */
-import { callInterrupted } from '../shared/errors.js';
+import { callInterrupted, usageError } from '../shared/errors.js';
 
 export type PendingState = 'unacked' | 'safe' | 'unsafe';
 
@@ -138,6 +138,11 @@ export function interruptedAnswer(req: ClientRequest): string {
 export function unavailableAnswer(req: ClientRequest, detail: string): string {
   const what = req.tool ? `The call to '${req.tool}'` : `The '${req.method}' request`;
   return failureAnswer(req, callInterrupted(what, detail).text);
+}
+
+/** The home is refused: the client's setup must change, so a usage error that says how. */
+export function refusedAnswer(req: ClientRequest, why: string): string {
+  return failureAnswer(req, usageError(why).text);
 }
 
 /**

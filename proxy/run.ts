@@ -22,6 +22,7 @@ import {
   MAX_SENDS,
   PendingTable,
   planReplay,
+  refusedAnswer,
   requestKey,
   SessionMemory,
   unavailableAnswer,
@@ -78,6 +79,7 @@ export class StdioProxy {
         this.failWaiting(
           `the bridge daemon failed to start ${MAX_FAILED_STARTS} times in a row; see ${paths.daemonLog}`,
         ),
+      refused: (why) => this.answerRefused(why),
       log,
     });
     this.outbox = new Outbox(this.link, this.stdio, this.pending, this.memory, this.sessionId);
@@ -136,6 +138,7 @@ export class StdioProxy {
     if (this.link.isUp) return this.outbox.request(req);
     if (method === 'ping') return void this.stdio.write(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
     if (method === 'server/discover') return this.answerDiscover(id);
+    if (this.link.refusal) return void this.stdio.write(refusedAnswer(req, this.link.refusal));
     if (this.link.gaveUp)
       return void this.stdio.write(
         unavailableAnswer(req, `the bridge daemon could not be started; see ${this.paths.daemonLog}`),
@@ -263,6 +266,17 @@ export class StdioProxy {
     if (this.waiting.downFor(olderThan, now))
       for (const p of this.pending.drain()) this.stdio.write(unavailableAnswer(p, detail));
     for (const req of this.waiting.takeExpired(olderThan, now)) this.stdio.write(unavailableAnswer(req, detail));
+  }
+
+  /** The home was refused: the requests waiting for a daemon are told why, and the fix. */
+  private answerRefused(why: string | undefined): void {
+    if (!why) return;
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      const req = this.queue[i].req;
+      if (!req) continue;
+      this.queue.splice(i, 1);
+      this.stdio.write(refusedAnswer(req, why));
+    }
   }
 
   private exit(why: string): void {

@@ -11,6 +11,7 @@ import { closeSync, openSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { pidAlive, readDaemonFile, sameProcess, type DaemonInfo } from '../shared/daemon-file.js';
 import { bridgeHome, ensureDir, homePaths, type HomePaths } from '../shared/paths.js';
+import { UnsafeDirError } from '../shared/private-files.js';
 
 /** Don't start another daemon sooner than this after the last one (the lock picks one anyway). */
 const RESPAWN_AFTER_MS = 1000;
@@ -33,6 +34,22 @@ function daemonCommand(): string[] {
   if (mtime(bundle) >= mtime(compiled)) return [bundle];
   // the compiled entry, not `main.js daemon`: that one is for a person, who is told when a daemon already runs
   return [fileURLToPath(new URL('../daemon/entry.js', import.meta.url))];
+}
+
+/**
+ * Why the daemon could not live in the home (someone else's, open to others, not creatable),
+ * with the fix; undefined when it can. Cheap (a mkdir and two lstat), so asked at every retry:
+ * a home fixed while the client waits is used at once.
+ */
+export function homeRefusal(paths: HomePaths): string | undefined {
+  try {
+    ensureDir(paths.home);
+    ensureDir(paths.daemonDir);
+    return undefined;
+  } catch (e) {
+    const fix = e instanceof UnsafeDirError ? '' : ' Point GAME_BRIDGE_HOME at a directory you can write.';
+    return `The bridge's home is refused: ${(e as Error).message}${fix}`;
+  }
 }
 
 /** Start a daemon unless one was started moments ago and is still running (`force` skips that). */

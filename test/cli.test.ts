@@ -344,7 +344,7 @@ describe('daemon, status, stop', () => {
         const r = await cli(['status', '--json'], { env });
         return r.code === 0 ? JSON.parse(r.stdout) : undefined;
       },
-      15000,
+      60000, // a daemon and a CLI starting on a loaded machine
     );
     expect(status).toMatchObject({
       pid: daemon.pid,

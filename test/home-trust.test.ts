@@ -74,6 +74,49 @@ test('a home owned by another user, or open to everyone, is refused with the fix
   q.child.kill('SIGKILL');
 }, 60000);
 
+test('a refused home: the client is answered at once with the refusal and its fix, and stdout stays JSON-RPC', async () => {
+  chownSync(home, NOBODY, NOBODY);
+  chmodSync(home, 0o777);
+  const env = { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '20000' };
+  // The official SDK client: its connect() is the initialize request, answered with the refusal.
+  const t0 = Date.now();
+  const refused = await connect({ env, cwd: home, args: ['--no-scan'] }).then(
+    () => 'connected',
+    (e: Error) => e.message,
+  );
+  expect(Date.now() - t0).toBeLessThan(15000); // not the 30 s reconnect deadline
+  expect(refused).toMatch(/BridgeUsageError: The bridge's home is refused: .* is owned by uid 65534, not by you/);
+  expect(refused).toContain(`rm -rf '${home}'`);
+
+  // Every later request too (the client may retry), and nothing but JSON-RPC on stdout.
+  const p = rawProxy(reaper, env);
+  p.send(INIT);
+  p.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+  p.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'list_instances', arguments: {} } });
+  expect((await p.answer('init', 15000)).error.message).toMatch(/^BridgeUsageError: The bridge's home is refused/);
+  expect((await p.answer(2, 15000)).error.message).toMatch(/^BridgeUsageError: .*not by you/);
+  const toolAnswer = (await p.answer(3, 15000)).result;
+  expect(toolAnswer.isError).toBe(true);
+  expect(toolAnswer.content[0].text).toMatch(/^BridgeUsageError: The bridge's home is refused/);
+  for (const line of p.lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+  expect(readdirSync(home)).toEqual([]);
+
+  // Fixed while the proxy runs: the next request is served.
+  chownSync(home, 0, 0);
+  chmodSync(home, 0o700);
+  await waitFor(
+    'a request served once the home is fixed',
+    async () => {
+      const id = `again-${Date.now()}`;
+      p.send({ jsonrpc: '2.0', id, method: 'tools/list' });
+      return (await p.answer(id, 15000)).result?.tools?.length > 0;
+    },
+    30000,
+    500,
+  );
+  p.child.kill('SIGKILL');
+}, 90000);
+
 test('launched.json naming a log outside logs/ is not believed: instance_log never returns that file', async () => {
   const port = await freePort();
   const game = await startExampleGame(reaper, port, [], { GAME_BRIDGE_HOME: home });

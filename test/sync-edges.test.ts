@@ -15,31 +15,36 @@ const health = fixtureHealth;
 const gameOf = fixtureGame;
 const respawn = (port: number) => getJson(port, '/respawn');
 // a sync window far longer than a respawn takes on a loaded machine: the answer must be the restart, not a timeout
-const open = () => suite.open(undefined, ['--timeout', '30000']);
+const open = () => suite.open(undefined, ['--timeout', '60000']);
 
 test('a game restarted while a command is pending: the call is answered CallInterrupted, not a timeout', async () => {
   const port = await start(['--first-frame', '100000', '--hold']);
   const h = await open();
-  const bumping = gameCall(h, port, 'bump', { tag: 'r1' }, 60000);
+  const bumping = gameCall(h, port, 'bump', { tag: 'r1' }, 90000);
   await waitFor('the bump queued at the game', async () => (await gameOf(port)).received.includes('bump:r1'), 20000);
   await respawn(port);
   const r = await bumping;
-  expect(r.text).toMatch(new RegExp(`^CallInterrupted: Command 'bump' on port ${port} .*restarted`));
   const now = await health(port);
-  expect(now.generation).toBe(2); // a new process answers, and it never saw the bump
+  // the generation beside the answer: a failure shows whether the new process ever took over
+  expect({ text: r.text, generation: now.generation }).toEqual({
+    text: expect.stringMatching(new RegExp(`^CallInterrupted: Command 'bump' on port ${port} .*restarted`)),
+    generation: 2, // a new process answers, and it never saw the bump
+  });
   expect(await gameOf(port)).toEqual({ bumps: {}, received: [], generation: 2, pid: now.pid });
-});
+}, 120000);
 
 test('a game restarted while wait_for polls: the wait is answered CallInterrupted, not a timeout', async () => {
   const port = await start(['--first-frame', '100000']);
   const h = await open();
-  const waiting = gameCall(h, port, 'wait_for', { path: 'game.never', exists: true, timeoutMs: 20000 }, 60000);
+  const waiting = gameCall(h, port, 'wait_for', { path: 'game.never', exists: true, timeoutMs: 60000 }, 90000);
   await waitFor('wait_for polling the game', async () => (await health(port)).statePolls >= 2, 20000);
   await respawn(port);
   const r = await waiting;
-  expect(r.text).toMatch(new RegExp(`^CallInterrupted: wait_for game.never on port ${port} .*restarted`));
-  expect((await health(port)).generation).toBe(2);
-});
+  expect({ text: r.text, generation: (await health(port)).generation }).toEqual({
+    text: expect.stringMatching(new RegExp(`^CallInterrupted: wait_for game.never on port ${port} .*restarted`)),
+    generation: 2,
+  });
+}, 120000);
 
 test('frames-advanced: the state returned already shows the command applied, on a game that applies commands late in a frame', async () => {
   // 10 fps, commands applied 70 ms after the frame counter moved: the state one frame after the

@@ -2,6 +2,10 @@
  * A project's composites module, named in gamebridge.json (`"composites": "./bridge/composites.mjs"`).
  * The daemon loads it for that project's sessions and reloads it when the file changes: each
  * lookup checks the file's mtime and re-imports under a fresh URL when it moved.
+ *
+ * Every version imported stays in memory for the daemon's life (an ES module cannot be
+ * unloaded), so one daemon loads at most MAX_MODULE_VERSIONS versions of a file; past that, a
+ * changed file is not loaded and the agent is told to restart the daemon (docs/DECISIONS.md).
  */
 import { statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -9,6 +13,7 @@ import { findDeclaration } from '../launcher/index.js';
 import { distrustFile } from '../../shared/declaration-path.js';
 import type { SessionConfig } from '../../shared/config.js';
 import type { Composite } from './types.js';
+import { selfCommand } from '../../shared/self-command.js';
 
 interface Loaded {
   mtimeMs: number;
@@ -17,6 +22,17 @@ interface Loaded {
 
 /** Shared by every session: one module instance per file version. */
 const loaded = new Map<string, Loaded>();
+/** How many versions of each file this daemon has imported (each one is kept: see above). */
+const imported = new Map<string, number>();
+
+/** Versions of one composites file a daemon imports (GAME_BRIDGE_COMPOSITE_VERSIONS, else 50). */
+export function maxModuleVersions(env = process.env): number {
+  const n = Number(env.GAME_BRIDGE_COMPOSITE_VERSIONS);
+  return Number.isInteger(n) && n > 0 ? n : 50;
+}
+
+/** A changed module past the cap: its text is the whole explanation, with the way out. */
+class TooManyVersions extends Error {}
 
 function isComposite(c: unknown): c is Composite {
   return (
@@ -35,6 +51,14 @@ export async function loadCompositesModule(file: string): Promise<Composite[]> {
   const mtimeMs = statSync(file).mtimeMs;
   const hit = loaded.get(file);
   if (hit && hit.mtimeMs === mtimeMs) return hit.composites;
+  const count = imported.get(file) ?? 0;
+  if (count >= maxModuleVersions())
+    throw new TooManyVersions(
+      `The composites module ${file} changed, but this daemon has already loaded ${count} versions of it and keeps every one in memory ` +
+        `(a JavaScript module cannot be unloaded), so it loads no more. Restart the daemon to load the new version: ` +
+        `\`${selfCommand()} stop\` (it also stops the games it launched; the next client starts a fresh daemon).`,
+    );
+  imported.set(file, count + 1);
   const mod = await import(`${pathToFileURL(file).href}?v=${mtimeMs}`);
   const raw = mod.default ?? mod.composites ?? Object.values(mod);
   const list = (Array.isArray(raw) ? raw : Object.values(raw as object)).filter(isComposite);
@@ -79,8 +103,10 @@ export function projectComposites(
       const version = `${file}@${mtimeOf(file)}`;
       if (version !== explained) {
         explained = version;
-        problem = `The composites module ${file} failed to load: ${(e as Error).message}. Fix it; the next call loads it again.`;
-        problem = `The composites module ${file} failed to load: ${await whereItFailed(file, e)}. Fix it; the next call loads it again.`;
+        problem =
+          e instanceof TooManyVersions
+            ? e.message
+            : `The composites module ${file} failed to load: ${await whereItFailed(file, e)}. Fix it; the next call loads it again.`;
         log(problem);
       }
       return [];

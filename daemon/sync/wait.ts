@@ -117,9 +117,11 @@ export async function waitFor(
     try {
       state = await pollState(client, opts.signal, started, opts.timeoutMs);
     } catch (e) {
-      // A game too busy to answer one poll is still the same game: keep waiting until our deadline.
-      if (!isTimeout(e) || Date.now() - started >= opts.timeoutMs) throw e;
-      continue;
+      // A game too busy to answer one poll is still the same game: keep waiting until our deadline,
+      // and a deadline reached while a poll was unanswered is the wait's own timeout.
+      if (!isTimeout(e)) throw e;
+      if (Date.now() - started < opts.timeoutMs) continue;
+      throw waitTimeout(client.port, c.path, conditionText(c), opts.timeoutMs, lastValue, watch.frame);
     }
     polls++;
     const frame = frameOf(state);
@@ -129,10 +131,13 @@ export async function waitFor(
     lastValue = r.value;
     if (r.ok) return { matched: true, path: c.path, value: r.value, elapsedMs: Date.now() - started, frame, polls };
     const remaining = opts.timeoutMs - (Date.now() - started);
-    if (remaining <= 0) {
-      const condition = `${c.op}${c.op === 'exists' ? '' : ' ' + JSON.stringify(c.operand)}`;
-      throw waitTimeout(client.port, c.path, condition, opts.timeoutMs, lastValue, watch.frame);
-    }
+    if (remaining <= 0)
+      throw waitTimeout(client.port, c.path, conditionText(c), opts.timeoutMs, lastValue, watch.frame);
     await sleep(Math.min(pollDelay(attempt + 2), remaining), opts.signal);
   }
+}
+
+/** The condition as the timeout message quotes it: `gte 3`, `exists`. */
+function conditionText(c: Condition): string {
+  return `${c.op}${c.op === 'exists' ? '' : ' ' + JSON.stringify(c.operand)}`;
 }

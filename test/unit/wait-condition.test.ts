@@ -171,6 +171,11 @@ describe('waitFor', () => {
     const slow = gameOffline(7777, undefined, 50, '/state');
     const f = fakeClient({ states: [slow, at(1, 3)] });
     expect((await waitFor(f.client, cond, { timeoutMs: 5000 })).value).toBe(3);
+    // the deadline passing while polls go unanswered is the wait's timeout, with what was last seen
+    const late = await waitFor(fakeClient({ states: [at(1, 0), slow] }).client, cond, { timeoutMs: 120 }).catch(
+      (x: unknown) => x,
+    );
+    expect(late).toMatchObject({ kind: 'CommandTimeout', data: { lastValue: 0, frame: 1 } });
     const gone = fakeClient({ states: [gameOffline(7777)] });
     await expect(waitFor(gone.client, cond, { timeoutMs: 5000 })).rejects.toMatchObject({ kind: 'GameOffline' });
   });

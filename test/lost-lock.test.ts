@@ -1,0 +1,79 @@
+/**
+ * A daemon that lost the home's lock while it was frozen never writes the shared files again:
+ * its successor owns launched.json and daemon.json now. The freeze is real (SIGSTOP), the lock
+ * is taken from it (removed, as a person or a confused taker would), a second real daemon takes
+ * over, re-adopts the first one's game and launches its own; then the first is resumed. It used
+ * to rewrite launched.json from its stale table on the way out, orphaning the successor's game.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { call, connect, type McpHandle } from './helpers/mcp.js';
+import { daemonFacts, liveDaemon, reapAndReport } from './helpers/fault.js';
+import { freeRange } from './helpers/ports.js';
+import { alive, CLI, removeDir, tempHome, waitGone } from './helpers/procs.js';
+import { writeProject } from './helpers/project.js';
+
+const run = promisify(execFile);
+const home = tempHome('gb-lostlock-');
+const env = { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '600000' };
+const started = new Set<number>();
+const handles: McpHandle[] = [];
+let successor: ChildProcess | undefined;
+
+afterAll(async () => {
+  for (const h of handles) await h.close();
+  for (const pid of started) if (alive(pid)) process.kill(pid, 'SIGCONT');
+  await run(process.execPath, [CLI, 'stop'], { env: { ...process.env, ...env } }).catch(() => undefined);
+  if (successor?.pid) await waitGone(successor.pid, 15000);
+  await reapAndReport(home, started);
+  removeDir(home);
+});
+
+/** The ports launched.json lists. */
+function launchedPorts(): number[] {
+  const file = JSON.parse(readFileSync(join(home, 'daemon', 'launched.json'), 'utf8')) as {
+    instances: Array<{ port: number }>;
+  };
+  return file.instances.map((i) => i.port).sort((a, b) => a - b);
+}
+
+async function launch(cwd: string): Promise<number> {
+  const h = await connect({ env, cwd });
+  handles.push(h);
+  if (h.pid) started.add(h.pid);
+  const r = await call(h, 'launch_instance', {}, 60000);
+  expect(r.isError ? r.text : 'ok').toBe('ok');
+  started.add(r.json.pid as number);
+  await h.close();
+  return r.json.port as number;
+}
+
+test('a frozen daemon that lost the lock leaves without rewriting launched.json or daemon.json', async () => {
+  const project = writeProject(join(home, 'project'), { ports: await freeRange(2) }).root;
+  const first = await launch(project);
+  const frozen = await liveDaemon(home);
+  started.add(frozen.pid);
+
+  process.kill(frozen.pid, 'SIGSTOP');
+  rmSync(join(home, 'daemon', 'daemon.lock'), { recursive: true, force: true });
+  successor = spawn(process.execPath, [CLI, 'daemon'], { env: { ...process.env, ...env }, stdio: 'ignore' });
+  started.add(successor.pid!);
+  const next = await liveDaemon(home, frozen.pid, 60000);
+  expect(next.pid).toBe(successor.pid);
+  const second = await launch(project); // through the successor, next to the game it re-adopted
+  expect(launchedPorts()).toEqual([first, second].sort((a, b) => a - b));
+  const before = readFileSync(join(home, 'daemon', 'launched.json'), 'utf8');
+  const daemonJsonBefore = readFileSync(join(home, 'daemon', 'daemon.json'), 'utf8');
+
+  process.kill(frozen.pid, 'SIGCONT');
+  expect(await waitGone(frozen.pid, 15000)).toBe(true);
+  expect(readFileSync(join(home, 'daemon', 'launched.json'), 'utf8')).toBe(before);
+  expect(readFileSync(join(home, 'daemon', 'daemon.json'), 'utf8')).toBe(daemonJsonBefore);
+  expect(daemonFacts(home)?.pid).toBe(successor.pid);
+  const status = JSON.parse(
+    (await run(process.execPath, [CLI, 'status', '--json'], { env: { ...process.env, ...env } })).stdout,
+  ) as { instances: Array<{ port: number }> };
+  expect(status.instances.map((i) => i.port).sort((a, b) => a - b)).toEqual([first, second].sort((a, b) => a - b));
+}, 180000);
