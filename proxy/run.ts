@@ -271,12 +271,7 @@ export class StdioProxy {
   /** The home was refused: the requests waiting for a daemon are told why, and the fix. */
   private answerRefused(why: string | undefined): void {
     if (!why) return;
-    for (let i = this.queue.length - 1; i >= 0; i--) {
-      const req = this.queue[i].req;
-      if (!req) continue;
-      this.queue.splice(i, 1);
-      this.stdio.write(refusedAnswer(req, why));
-    }
+    for (const req of this.waiting.takeExpired(Infinity, Date.now())) this.stdio.write(refusedAnswer(req, why));
   }
 
   private exit(why: string): void {
