@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallSummary } from '../feed/calls.js';
+import { callsForPage } from './batch.js';
 import { DashboardAccess, KEY_TTL_MS } from './access.js';
 import { callRecord, formCall, screenshot, toolsets } from './api.js';
 import type { DashboardHost } from './host.js';
@@ -22,9 +23,10 @@ export interface Dashboard {
 }
 
 const ASSETS = new Set(['app.js', 'app.css', 'favicon.svg']);
-const CALL_BATCH_MS = 50;
-/** A page never needs more calls at once than the feed keeps. */
-const MAX_BATCH = 200;
+/** Four feed updates a second: as fast as anyone reads, and a flood costs the page little. */
+const CALL_BATCH_MS = 250;
+/** Calls sent per update at most: every failure first, then the newest successes. */
+const MAX_BATCH = 50;
 
 export function createDashboard(host: DashboardHost): Dashboard {
   const access = new DashboardAccess(host.port);
@@ -42,7 +44,7 @@ export function createDashboard(host: DashboardHost): Dashboard {
     pending.push(c);
     flush ??= setTimeout(() => {
       flush = undefined;
-      const batch = pending.length > MAX_BATCH ? pending.slice(-MAX_BATCH) : pending;
+      const batch = callsForPage(pending, MAX_BATCH);
       pending = [];
       stream.send('calls', batch);
     }, CALL_BATCH_MS);
