@@ -10,7 +10,7 @@
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { DIST, log, Reaper } from './harness.js';
+import { DIST, log, median, Reaper, round } from './harness.js';
 import { measureConfirm } from './confirm.js';
 import { measureDashboard } from './dashboard.js';
 import { measureDiscovery } from './discovery.js';
@@ -18,7 +18,7 @@ import { measureHttp } from './http.js';
 import { measureLatency } from './latency.js';
 import { measureMemory } from './memory.js';
 import { measureReconnect } from './reconnect.js';
-import { measureStartup } from './startup.js';
+import { bareNode, measureStartup } from './startup.js';
 import { measureThroughput } from './throughput.js';
 import { measureConcurrency } from './concurrency.js';
 import { measurePlay } from './play.js';
@@ -70,6 +70,13 @@ function machine() {
   };
 }
 
+/** `node -e ''` spawn → exit, median of 5: how busy the machine is, in the unit of every start-up ratio. */
+async function bareNodeMedian(reaper: Reaper): Promise<number> {
+  const runs: number[] = [];
+  for (let i = 0; i < 5; i++) runs.push(await bareNode(reaper));
+  return round(median(runs), 1);
+}
+
 function table(rows: Row[]): string {
   const head = ['#', 'measure', 'value', 'reference', 'vs reference', 'target', 'met'];
   const cells = rows.map((r) => [
@@ -94,7 +101,7 @@ async function main(): Promise<void> {
       `unknown BENCH_ONLY entries: ${unknown.join(', ')} (known: ${Object.keys(MEASUREMENTS).join(', ')})`,
     );
   const reaper = new Reaper();
-  const before = machine();
+  const before = { ...machine(), bareNodeMs: await bareNodeMedian(reaper) };
   const started = Date.now();
   const results: Record<string, Measurement> = {};
   const failures: Record<string, string> = {};
@@ -122,7 +129,7 @@ async function main(): Promise<void> {
     when: new Date(started).toISOString(),
     durationS: Math.round((Date.now() - started) / 1000),
     config: cfg,
-    machine: { ...before, loadavgAfter: machine().loadavg },
+    machine: { ...before, loadavgAfter: machine().loadavg, bareNodeMsAfter: await bareNodeMedian(reaper) },
     measurements: Object.fromEntries(Object.entries(results).map(([k, m]) => [k, m.figures])),
     table: rows,
     targets: {
@@ -134,7 +141,7 @@ async function main(): Promise<void> {
   const file = env.BENCH_OUT ?? join(DIST, '..', 'bench', 'results.json');
   writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
   process.stdout.write(
-    `\n${table(rows)}\n\nmachine: ${before.cores} × ${before.cpu}, node ${before.node}, load ${before.loadavg.join(' ')} → ${out.machine.loadavgAfter.join(' ')}; ${out.durationS} s\nwrote ${file}\n`,
+    `\n${table(rows)}\n\nmachine: ${before.cores} × ${before.cpu}, node ${before.node}, load ${before.loadavg.join(' ')} → ${out.machine.loadavgAfter.join(' ')}, node -e '' ${before.bareNodeMs} → ${out.machine.bareNodeMsAfter} ms; ${out.durationS} s\nwrote ${file}\n`,
   );
   if (Object.keys(failures).length) {
     process.stdout.write(`failed: ${Object.keys(failures).join(', ')}\n`);

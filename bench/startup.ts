@@ -17,7 +17,7 @@ const INIT = JSON.stringify({
 });
 
 /** spawn `node -e ''` → exit */
-async function bareNode(r: Reaper): Promise<number> {
+export async function bareNode(r: Reaper): Promise<number> {
   const t = now();
   const child = r.spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
   await new Promise((res) => child.once('exit', res));
@@ -97,7 +97,7 @@ export async function measureStartup(r: Reaper, cfg: BenchConfig): Promise<Measu
     rows: [
       { id: '2 start-up', what: `node -e '' spawn→exit (median of ${cfg.runs})`, value: ms(b, 1), met: null },
       vsNode('(a) proxy, daemon warm → initialize', w, 2.5),
-      vsNode('(b) proxy, no daemon (auto-start)', c, 5),
+      vsNode('(b) proxy, no daemon (auto-start)', c, 4),
       vsNode('--no-daemon → initialize', n),
     ],
   };

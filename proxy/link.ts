@@ -15,11 +15,8 @@ import {
   type DaemonInfo,
 } from '../shared/daemon-file.js';
 import { clientCredentials, proofOk } from '../shared/auth.js';
-import { createRequire } from 'node:module';
-import type WebSocketType from 'ws';
-// ws is CommonJS: required directly it costs ~4 MB less RSS than through its ESM wrapper.
-const WebSocket = createRequire(import.meta.url)('ws') as typeof WebSocketType;
-type WebSocket = WebSocketType;
+// Bundled with the proxy (dist/proxy/bundle.mjs), so its ESM wrapper costs nothing there.
+import WebSocket from 'ws';
 import {
   encode,
   MAX_FRAME_BYTES,

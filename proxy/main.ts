@@ -19,7 +19,19 @@ if (argv[0] === 'daemon' && argv.length === 1) {
   const { runStdioEngine } = await import('../daemon/stdio.js');
   await runStdioEngine(argv);
 } else {
-  (await import('./spawn.js')).prestartDaemon();
-  const { runProxy } = await import('./run.js');
-  await runProxy(argv);
+  const proxy = await loadProxy();
+  proxy.prestartDaemon(); // before anything else runs: on a cold start the daemon boots meanwhile
+  await proxy.runProxy(argv);
+}
+
+/** The bundled proxy, unless a compile newer than it (tsc without `npm run bundle:proxy`) makes it stale. */
+async function loadProxy(): Promise<typeof import('./entry.js')> {
+  const { statSync } = await import('node:fs');
+  const mtime = (rel: string) => statSync(new URL(rel, import.meta.url), { throwIfNoEntry: false })?.mtimeMs ?? -1;
+  if (mtime('./bundle.mjs') >= mtime('./run.js')) {
+    // a path the type checker does not follow: the bundle exists only after a build
+    const bundle = './bundle.mjs';
+    return (await import(bundle)) as typeof import('./entry.js');
+  }
+  return import('./entry.js');
 }

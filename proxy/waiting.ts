@@ -52,7 +52,7 @@ export class WaitingRoom {
     return ms === Infinity || (this.downSince !== undefined && now - this.downSince >= ms);
   }
 
-  /** The requests that waited `olderThan` ms or more (all of them for Infinity), taken out, newest first. */
+  /** The requests that waited `olderThan` ms or more (all of them for Infinity: a daemon that cannot start, a refused home), taken out, newest first. */
   takeExpired(olderThan: number, now: number): ClientRequest[] {
     const expired: ClientRequest[] = [];
     for (let i = this.queued.length - 1; i >= 0; i--) {

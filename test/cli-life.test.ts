@@ -6,11 +6,11 @@
  */
 import { reportFigures } from './helpers/fault.js';
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readDeclaration } from '../daemon/launcher/index.js';
 import { freeRange } from './helpers/ports.js';
-import { CLI, EXAMPLE_GAME, Reaper, removeDir, stopDaemon, tempHome, waitFor, waitGone } from './helpers/procs.js';
+import { writeProject } from './helpers/project.js';
+import { CLI, Reaper, removeDir, stopDaemon, tempHome, waitFor, waitGone } from './helpers/procs.js';
 
 const reaper = new Reaper();
 let home: string;
@@ -41,23 +41,12 @@ function cli(args: string[], cwd = home): Promise<{ code: number | null; stdout:
   });
 }
 
+/** A project folder in the home whose gamebridge.json launches Crate Stack, with a client profile. */
 async function project(): Promise<string> {
-  const ports = await freeRange(4);
-  const cwd = join(home, 'project');
-  mkdirSync(cwd, { recursive: true });
-  writeFileSync(
-    join(cwd, 'gamebridge.json'),
-    JSON.stringify({
-      name: 'Crate Stack',
-      launch: {
-        command: `"${process.execPath}" "${EXAMPLE_GAME}" --port {port}`,
-        portRange: `${ports[0]}-${ports[3]}`,
-        readyTimeoutMs: 30000,
-        profiles: { client: { args: '--slow-start 2500 --name "Client {index}"' } },
-      },
-    }),
-  );
-  return cwd;
+  return writeProject(join(home, 'project'), {
+    ports: await freeRange(4),
+    launch: { profiles: { client: { args: '--slow-start 2500 --name "Client {index}"' } } },
+  }).cwd;
 }
 
 test('init --template multiplayer writes a server and a client profile the launcher reads', async () => {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { call, gameCall, type McpHandle } from './helpers/mcp.js';
 import { pairSuite } from './helpers/pair.js';
 import { freeRange } from './helpers/ports.js';
+import { writeProject } from './helpers/project.js';
 import { alive, EXAMPLE_GAME, healthOk, waitFor, waitGone } from './helpers/procs.js';
 import { homePaths } from '../shared/paths.js';
 
@@ -19,30 +20,21 @@ const suite = pairSuite('gb-life-');
 /** A project whose gamebridge.json launches Crate Stack on `ports`, with test profiles. */
 async function project(portCount = 4): Promise<{ cwd: string; ports: number[] }> {
   const ports = await freeRange(portCount);
-  const cwd = join(suite.home, 'project');
-  const { mkdirSync } = await import('node:fs');
-  mkdirSync(cwd, { recursive: true });
-  writeFileSync(
-    join(cwd, 'gamebridge.json'),
-    JSON.stringify({
-      name: 'Crate Stack',
-      launch: {
-        command: `"${process.execPath}" "${EXAMPLE_GAME}" --port {port}`,
-        portRange: `${ports[0]}-${ports[ports.length - 1]}`,
-        readyTimeoutMs: 30000,
-        profiles: {
-          quitter: { args: '--exit-after 2500 --exit-code 3' },
-          client: {
-            args: '--version-tag 1.{index} --name "Client $ROLE"',
-            env: { ROLE: '{index}' },
-            readyTimeoutMs: 30000,
-          },
-          // index 0 is up at once; 1 and 2 need 10 s and 20 s, past the profile's 6 s
-          laggard: { args: '--slow-start {index}0000', readyTimeoutMs: 6000 },
+  const { cwd } = writeProject(join(suite.home, 'project'), {
+    ports,
+    launch: {
+      profiles: {
+        quitter: { args: '--exit-after 2500 --exit-code 3' },
+        client: {
+          args: '--version-tag 1.{index} --name "Client $ROLE"',
+          env: { ROLE: '{index}' },
+          readyTimeoutMs: 30000,
         },
+        // index 0 is up at once; 1 and 2 need 10 s and 20 s, past the profile's 6 s
+        laggard: { args: '--slow-start {index}0000', readyTimeoutMs: 6000 },
       },
-    }),
-  );
+    },
+  });
   return { cwd, ports };
 }
 

@@ -92,10 +92,11 @@ function skipped(why: string | undefined): boolean {
   return why !== undefined;
 }
 
-test('the tarball holds the bin, the daemon bundle, the kits and the docs, and no tests or bench', () => {
+test('the tarball holds the bin, the proxy and daemon bundles, the kits and the docs, and no tests or bench', () => {
   const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean);
   for (const f of [
     'package/dist/proxy/main.js',
+    'package/dist/proxy/bundle.mjs',
     'package/dist/daemon/bundle.mjs',
     'package/dist/examples/game-kit/index.js',
     'package/dist/examples/crate-stack/main.js',

@@ -4,11 +4,11 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { call, connect, type McpHandle } from './helpers/mcp.js';
 import { alive, CLI, Reaper, removeDir, tempHome, waitFor, waitGone } from './helpers/procs.js';
+import { upgradeStatus } from './helpers/upgrade.js';
 
 const run = promisify(execFile);
 const VERSION = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')).version as string;
@@ -76,34 +76,6 @@ async function open(env: Record<string, string>, args: string[] = []): Promise<M
   handles.push(h);
   reaper.track(h.pid);
   return h;
-}
-
-/** A raw WebSocket upgrade with chosen headers → the HTTP status the daemon answers. */
-function upgradeStatus(port: number, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request({
-      host: '127.0.0.1',
-      port,
-      path: '/',
-      headers: {
-        Connection: 'Upgrade',
-        Upgrade: 'websocket',
-        'Sec-WebSocket-Version': '13',
-        'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
-        ...headers,
-      },
-    });
-    req.on('upgrade', (res, socket) => {
-      socket.destroy();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('response', (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', reject);
-    req.end();
-  });
 }
 
 afterEach(async () => {

@@ -7,22 +7,13 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
+import { call, cleanedAfterAll, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { freeRange } from './helpers/ports.js';
-import { alive, ROOT, removeDir, stopDaemon, tempHome, waitFor, waitGone } from './helpers/procs.js';
+import { alive, ROOT, stopDaemon, tempHome, waitFor, waitGone } from './helpers/procs.js';
 import { GODOT_EXAMPLE, getJson, processesWithHome } from './kits/kit-game.js';
 
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'held-game.mjs');
-const homes: string[] = [];
-const handles: McpHandle[] = [];
-
-afterAll(async () => {
-  await Promise.all(handles.map((h) => h.close()));
-  for (const home of homes) {
-    stopDaemon(home);
-    removeDir(home);
-  }
-});
+const { homes, handles } = cleanedAfterAll();
 
 /** A home with a gamebridge.json launching the fixture on a port range of its own, and a client in it. */
 async function setup(): Promise<{ h: McpHandle; home: string }> {

@@ -33,10 +33,15 @@ async function loadedModules(logFile: string): Promise<string[]> {
   const read = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
   const text = await waitFor(
     'the module log to be complete',
-    () => (read().includes('\ncjs ') ? read() : undefined),
+    () => (read().endsWith('\nend\n') ? read() : undefined),
     10000,
   );
-  return text.split('\n').filter(Boolean);
+  return text.split('\n').filter((l) => l && l !== 'end');
+}
+
+/** The modules bundled into a non-minified esbuild bundle (it names each with a `// path` line). */
+function bundledModules(bundle: string): string[] {
+  return [...readFileSync(bundle, 'utf8').matchAll(/^\/\/ ((?:node_modules|dist)\/\S+)$/gm)].map((m) => m[1]);
 }
 
 test('the bare proxy serves a client without loading the SDK, yargs, the CLI or the engine', async () => {
@@ -61,11 +66,17 @@ test('the bare proxy serves a client without loading the SDK, yargs, the CLI or 
   await client.close();
 
   const loaded = await loadedModules(env.LOAD_LOG);
-  // the recorder works: it saw the proxy itself and its one dependency, ws (CommonJS)
-  expect(loaded.some((l) => l.endsWith(join(DIST, 'proxy', 'run.js')))).toBe(true);
-  expect(loaded.some((l) => l.includes('/node_modules/ws/'))).toBe(true);
+  // the recorder works: it saw the bin and the proxy's bundle, and nothing heavy beside them
+  const bundle = join(DIST, 'proxy', 'bundle.mjs');
+  expect(loaded.some((l) => l.endsWith(join(DIST, 'proxy', 'main.js')))).toBe(true);
+  expect(loaded.some((l) => l.endsWith(bundle))).toBe(true);
   expect(loaded.filter((l) => HEAVY.test(l))).toEqual([]);
   expect(loaded.filter((l) => l.includes(join(DIST, 'cli')) || l.includes(join(DIST, 'daemon')))).toEqual([]);
+  // and inside the bundle: the proxy, shared code and its one dependency, ws
+  const inside = bundledModules(bundle);
+  expect(inside).toContain('dist/proxy/run.js');
+  expect(inside.some((m) => m.startsWith('node_modules/ws/'))).toBe(true);
+  expect(inside.filter((m) => !/^(dist\/(proxy|shared)\/|node_modules\/ws\/)/.test(m))).toEqual([]);
   expect(alive(daemon.pid)).toBe(true); // the daemon served the call; the reaper stops it
 });
 

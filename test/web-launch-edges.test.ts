@@ -7,23 +7,14 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
+import { call, cleanedAfterAll, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { freeRange } from './helpers/ports.js';
-import { DIST, groupGone, pythonExe, removeDir, stopDaemon, tempHome } from './helpers/procs.js';
+import { DIST, groupGone, pythonExe, stopDaemon, tempHome } from './helpers/procs.js';
 
 jest.setTimeout(180_000);
 
 const CANVAS_WWW = join(DIST, 'examples', 'canvas-game', 'www');
-const homes: string[] = [];
-const handles: McpHandle[] = [];
-
-afterAll(async () => {
-  await Promise.all(handles.map((h) => h.close()));
-  for (const home of homes) {
-    stopDaemon(home);
-    removeDir(home);
-  }
-});
+const { homes, handles } = cleanedAfterAll();
 
 /** A project folder with this `launch` (plus a port range of its own), and a client started in it. */
 async function project(

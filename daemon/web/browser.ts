@@ -68,7 +68,12 @@ const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 export async function openBrowser(options: OpenBrowserOptions): Promise<WebBrowser> {
   const executable = findChromium(options.env);
   const viewport = options.viewport ?? DEFAULT_VIEWPORT;
-  const proc = await startChromium({ executable, headless: options.headless ?? true, size: viewport });
+  const proc = await startChromium({
+    executable,
+    headless: options.headless ?? true,
+    size: viewport,
+    env: options.env,
+  });
   const record: BrowserRecord = { pid: proc.pid, cdpEndpoint: proc.cdpEndpoint, dir: proc.dir, logFile: proc.logFile };
   try {
     const b = await connect(record, viewport, options.onConsole);

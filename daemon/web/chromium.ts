@@ -75,6 +75,8 @@ export async function startChromium(opts: {
   headless: boolean;
   size: { width: number; height: number };
   timeoutMs?: number;
+  /** the launching session's environment: a headed browser opens on its display */
+  env?: NodeJS.ProcessEnv;
 }): Promise<ChromiumProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'gb-chromium-'));
   const userDataDir = join(dir, 'profile');
@@ -83,6 +85,7 @@ export async function startChromium(opts: {
   const child = spawn(opts.executable, chromiumArgs(userDataDir, opts.headless, opts.size), {
     detached: true,
     stdio: ['ignore', out, out],
+    env: browserEnv(opts.env),
   });
   closeSync(out);
   let exited: string | null = null;
@@ -106,6 +109,23 @@ export async function startChromium(opts: {
     }
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** What tells a program which screen it opens on. */
+const DISPLAY_VARS = ['DISPLAY', 'WAYLAND_DISPLAY', 'XAUTHORITY', 'XDG_RUNTIME_DIR'];
+
+/**
+ * The daemon's environment with the launching session's display: the daemon is shared and may
+ * have been started from another terminal (or none), but a headed game opens where its agent runs.
+ */
+function browserEnv(session: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
+  if (!session) return process.env;
+  const env = { ...process.env };
+  for (const name of DISPLAY_VARS) {
+    if (session[name] !== undefined) env[name] = session[name];
+    else delete env[name];
+  }
+  return env;
 }
 
 /** The port in <profile>/DevToolsActivePort (first line), or null until Chromium wrote it. */

@@ -1,7 +1,7 @@
 /** A real MCP client (the official SDK Client + StdioClientTransport) on the real CLI. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CLI } from './procs.js';
+import { CLI, removeDir, stopDaemon } from './procs.js';
 
 export interface McpHandle {
   client: Client;
@@ -67,4 +67,21 @@ export function gameCall(
   timeout?: number,
 ) {
   return call(h, 'call_tool', { port, name, arguments: args }, timeout);
+}
+
+/**
+ * The homes and clients a test file opens, pushed as it goes: after all its tests the clients
+ * are closed, each home's daemon stopped and the home removed.
+ */
+export function cleanedAfterAll(): { homes: string[]; handles: McpHandle[] } {
+  const homes: string[] = [];
+  const handles: McpHandle[] = [];
+  afterAll(async () => {
+    await Promise.all(handles.map((h) => h.close()));
+    for (const home of homes) {
+      stopDaemon(home);
+      removeDir(home);
+    }
+  });
+  return { homes, handles };
 }

@@ -13,6 +13,7 @@ import { freeRange } from '../helpers/ports.js';
 import { alive, CLI, removeDir, tempHome, waitGone } from '../helpers/procs.js';
 import { daemonFacts, liveDaemon, listeningAddresses, reapAndReport } from '../helpers/fault.js';
 import { writeProject } from '../helpers/project.js';
+import { upgradeStatus } from '../helpers/upgrade.js';
 
 const run = promisify(execFile);
 let home: string;
@@ -77,7 +78,7 @@ test('every wrong token is refused, on the plain-HTTP routes and the WebSocket u
     const headers: Record<string, string> = { Host: host };
     if (authorization !== undefined) headers.Authorization = authorization;
     expect(`${authorization} → ${await status(d.port, headers)}`).toBe(`${authorization} → 401`);
-    expect(`${authorization} → ${await upgrade(d.port, headers)}`).toBe(`${authorization} → 401`);
+    expect(`${authorization} → ${await upgradeStatus(d.port, headers)}`).toBe(`${authorization} → 401`);
   }
   expect(alive(d.pid)).toBe(true);
   expect(await status(d.port, { Host: host, Authorization: auth, Origin: 'http://localhost:3000' })).toBe(403);
@@ -144,34 +145,6 @@ test('launch_instance takes a gamebridge.json path and names from it, never a co
   expect(byRestart.text).toMatch(/^BridgeUsageError: Nothing to restart on port 1/);
   expect(() => statSync(marker)).toThrow();
 });
-
-/** The status of a WebSocket upgrade request (101 when it is let through). */
-function upgrade(port: number, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request({
-      host: '127.0.0.1',
-      port,
-      path: '/',
-      headers: {
-        ...headers,
-        Connection: 'Upgrade',
-        Upgrade: 'websocket',
-        'Sec-WebSocket-Version': '13',
-        'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
-      },
-    });
-    req.on('upgrade', (res, socket) => {
-      socket.destroy();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('response', (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 function childPids(pid: number): number[] {
   try {
