@@ -139,10 +139,14 @@ async function trial({ home, racers }: Lineup, jitter: () => number): Promise<st
   await new Promise((r) => setTimeout(r, SETTLE_MS));
   const serving = racers.filter(running);
   const named = daemonFacts(home)?.pid;
-  const ok = serving.length === 1 && named === serving[0].pid && (await findable(home));
+  const found = await findable(home);
+  const ok = serving.length === 1 && named === serving[0].pid && found;
   for (const c of racers) if (running(c)) c.kill('SIGKILL');
   await waitFor('the racers to end', () => !racers.some(running), 10000);
-  return ok ? undefined : `${serving.length} serving, daemon.json names ${named ?? 'nothing'}`;
+  const who = serving.map((c) => c.pid).join(', ');
+  return ok
+    ? undefined
+    : `${serving.length} serving (${who}), daemon.json names ${named ?? 'nothing'}, ${found ? '' : 'not '}answering /status`;
 }
 
 test(
