@@ -253,8 +253,12 @@ function isCarrierOffline(json: unknown): json is { error: string; interrupted?:
   );
 }
 
+/** Looks again while the port keeps resetting connections: a game killed and relaunched does so for a moment. */
+const RESET_RETRIES = 4;
+const RESET_RETRY_MS = 250;
+
 /** After a reset: is the port closed (or silent), answered by a game (`/health` ok) again, or by something else? */
-function afterReset(port: number): Promise<'closed' | 'game' | 'other'> {
+function afterReset(port: number, retries = RESET_RETRIES): Promise<'closed' | 'game' | 'other'> {
   return new Promise((resolve) => {
     let settled = false;
     const done = (what: 'closed' | 'game' | 'other') => {
@@ -272,6 +276,14 @@ function afterReset(port: number): Promise<'closed' | 'game' | 'other'> {
     });
     // Silence right after a reset is a game gone or still coming back, not another service.
     req.on('timeout', () => done('closed'));
-    req.on('error', (e: NodeJS.ErrnoException) => done(e.code === 'ECONNREFUSED' ? 'closed' : 'other'));
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'ECONNREFUSED') return done('closed');
+      if ((e.code === 'ECONNRESET' || e.code === 'EPIPE') && retries > 0 && !settled) {
+        settled = true;
+        setTimeout(() => resolve(afterReset(port, retries - 1)), RESET_RETRY_MS);
+        return;
+      }
+      done('other');
+    });
   });
 }
