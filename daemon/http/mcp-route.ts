@@ -14,6 +14,7 @@ import {
   toNodeHandler,
   type NodeMcpRequestHandler,
 } from '@modelcontextprotocol/node';
+import { getRequestListener } from '@hono/node-server';
 import { createMcpHandler, isInitializeRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { EngineSession } from '../sessions/session.js';
 import { readJsonBody } from './body.js';
@@ -35,6 +36,16 @@ interface LegacySession {
   streams: number;
 }
 
+/**
+ * Hono's light Request and Response become the globals (its default for any server it runs):
+ * the SDK's transport answers with `new Response(json)`, and hono writes a light one straight to
+ * the socket, where an undici Response is read back through a web stream (about a third of the
+ * daemon's CPU per HTTP call, docs/PERFORMANCE.md "HTTP /mcp"). `fetch` keeps its own classes.
+ */
+function useLightResponses(): void {
+  getRequestListener(() => new Response(null));
+}
+
 export class McpHttpRoute {
   private readonly legacy = new Map<string, LegacySession>();
   private readonly modernHandler: McpHttpHandler;
@@ -42,6 +53,7 @@ export class McpHttpRoute {
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly host: HttpSessionHost) {
+    useLightResponses();
     const onerror = (e: Error) => host.log(`http /mcp: ${e.message}`);
     this.modernHandler = createMcpHandler(() => this.requestServer(), { legacy: 'reject', onerror });
     this.modern = toNodeHandler(this.modernHandler, { onerror });

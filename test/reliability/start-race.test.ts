@@ -9,7 +9,8 @@
  * (fixtures/daemon-at-the-line.mjs): their modules load while the previous trial runs, then one
  * line on each stdin starts all five within a few ms (plus a seeded 0-20 ms jitter, so takeovers
  * overlap in every order). RACE_DAEMON_MAIN=<another checkout's daemon/main.ts or dist/daemon/main.js>
- * races that code instead; RACE_TRIALS=n sets the number of trials.
+ * races that code instead; RACE_TRIALS=n sets the number of trials; RACE_OLD_LOCK=1 leaves the
+ * crashed lock as the earlier lock library did (an empty directory), for racing code before the fix.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -62,7 +63,8 @@ function crashedHome(): string {
   const dir = join(home, 'daemon');
   mkdirSync(join(dir, 'daemon.lock'), { recursive: true, mode: 0o700 });
   const pid = deadPid();
-  writeFileSync(join(dir, 'daemon.lock', 'owner.json'), JSON.stringify({ pid, pidStart: 1 }), { mode: 0o600 });
+  if (!process.env.RACE_OLD_LOCK)
+    writeFileSync(join(dir, 'daemon.lock', 'owner.json'), JSON.stringify({ pid, pidStart: 1 }), { mode: 0o600 });
   writeFileSync(
     join(dir, 'daemon.json'),
     JSON.stringify({ pid, port: 1, token: 'x'.repeat(64), version: '0', startedAt: new Date().toISOString() }),
