@@ -21,6 +21,8 @@ const ARGS = [
 
 export interface BrowserHandle {
   browser: Browser;
+  /** the browser process, leader of its process group */
+  pid: number | undefined;
   close(): Promise<void>;
 }
 
@@ -32,6 +34,7 @@ export async function startBrowser(reaper?: Pick<Reaper, 'track'>): Promise<Brow
   const browser = await chromium.connect(server.wsEndpoint());
   return {
     browser,
+    pid,
     async close() {
       await browser.close().catch(() => undefined);
       await server.close().catch(() => undefined);

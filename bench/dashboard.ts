@@ -9,7 +9,8 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { dashboardUrl, startBrowser } from './browser.js';
-import { connectMcp, freeRange, GAME, median, now, round, type Mcp, type Reaper } from './harness.js';
+import { cpuMs, groupCpu, groupCpuSince } from './cpu.js';
+import { connectMcp, daemonPid, freeRange, GAME, median, now, round, type Mcp, type Reaper } from './harness.js';
 import { ms, x, type BenchConfig, type Measurement } from './types.js';
 
 /** A project whose gamebridge.json launches the example game (with its screenshot) on `port`. */
@@ -67,7 +68,7 @@ export async function measureDashboard(r: Reaper, cfg: BenchConfig): Promise<Mea
   const home = r.home('gb-bench-dash-');
   const [port] = await freeRange(1);
   const owner = await connectMcp(r, 'proxy', home, [], gameProject(r, port));
-  await owner.call('launch_instance', {});
+  const launched = await owner.call('launch_instance', {});
   const chromium = await startBrowser(r);
   try {
     const visits: Array<{ fcp: number; card: number }> = [];
@@ -93,13 +94,30 @@ export async function measureDashboard(r: Reaper, cfg: BenchConfig): Promise<Mea
     await load(20); // warm
     const half = Math.ceil(cfg.callsPerClient / 2);
     const wall = { closed: 0, open: 0 };
+    // Where the page's cost lands: CPU of the daemon, the game and the browser while each half runs.
+    const daemon = daemonPid(home)!;
+    const game = Number(launched.pid);
+    const cpuNow = () => ({
+      daemon: cpuMs(daemon),
+      game: cpuMs(game),
+      browser: groupCpu(chromium.pid ?? -1),
+    });
+    const cpu = { closed: { daemon: 0, game: 0, browser: 0 }, open: { daemon: 0, game: 0, browser: 0 } };
+    const timed = async (mode: 'closed' | 'open', calls: number) => {
+      const before = cpuNow();
+      wall[mode] += await load(calls);
+      const after = cpuNow();
+      cpu[mode].daemon += after.daemon - before.daemon;
+      cpu[mode].game += after.game - before.game;
+      cpu[mode].browser += groupCpuSince(before.browser, after.browser);
+    };
     let rows = 0;
     for (let round_ = 0; round_ < 2; round_++) {
-      wall.closed += await load(half);
+      await timed('closed', half);
       const context = await chromium.browser.newContext({ viewport: { width: 1280, height: 800 } });
       const page = await context.newPage();
       await visit(page, await dashboardUrl(home), port);
-      wall.open += await load(half);
+      await timed('open', half);
       rows = await page.locator('#feed li').count();
       await context.close();
     }
@@ -108,6 +126,8 @@ export async function measureDashboard(r: Reaper, cfg: BenchConfig): Promise<Mea
     const closed = total / (wall.closed / 1000);
     const open = total / (wall.open / 1000);
     const fcpWarm = median(warm.map((v) => v.fcp));
+    const perCall = (c: Record<string, number>) =>
+      Object.fromEntries(Object.entries(c).map(([k, v]) => [k, round(v / total, 3)]));
     return {
       name: 'dashboard',
       figures: {
@@ -125,6 +145,10 @@ export async function measureDashboard(r: Reaper, cfg: BenchConfig): Promise<Mea
           open: round(open, 0),
           ratio: round(open / closed, 3),
           feedRowsShown: rows,
+          cpuMsPerCall: {
+            closed: perCall(cpu.closed),
+            open: perCall(cpu.open),
+          },
         },
       },
       rows: [
@@ -151,6 +175,18 @@ export async function measureDashboard(r: Reaper, cfg: BenchConfig): Promise<Mea
           vs: `${closed.toFixed(0)} calls/s → ${((open / closed) * 100).toFixed(0)}%`,
           target: '≥ 95%',
           met: open / closed >= 0.95,
+        },
+        {
+          id: '8 dashboard',
+          what: 'CPU per call, page open: daemon / game / browser',
+          value: Object.values(perCall(cpu.open))
+            .map((v) => ms(v, 3))
+            .join(' / '),
+          reference: 'page closed',
+          vs: Object.values(perCall(cpu.closed))
+            .map((v) => ms(v, 3))
+            .join(' / '),
+          met: null,
         },
       ],
     };

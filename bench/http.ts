@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { cpuMs } from './cpu.js';
 import { closeNodeFetch, nodeFetch } from './node-fetch.js';
 import { connectMcp, daemonPid, freeRange, now, pct, round, startGame, type Reaper } from './harness.js';
 import { ms, type BenchConfig, type Measurement } from './types.js';
@@ -28,12 +29,6 @@ async function connectHttp(home: string, builtinFetch = false): Promise<Client> 
     }),
   );
   return client;
-}
-
-/** user + system CPU a process has used, in ms (/proc/<pid>/stat, clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 export async function measureHttp(r: Reaper, cfg: BenchConfig): Promise<Measurement> {

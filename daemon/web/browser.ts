@@ -64,10 +64,16 @@ export interface WebBrowser {
 const MAX_ERRORS = 50;
 const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 
-/** Starts Chromium, connects over CDP, opens `url` in its tab; console errors are collected from before the load. */
+/**
+ * Starts Chromium, connects over CDP, opens `url` in its tab; console errors are collected from
+ * before the load. playwright-core loads while Chromium starts. (Starting Chromium on `url`
+ * itself was tried: errors the page throws before CDP attaches are then lost.)
+ */
 export async function openBrowser(options: OpenBrowserOptions): Promise<WebBrowser> {
   const executable = findChromium(options.env);
   const viewport = options.viewport ?? DEFAULT_VIEWPORT;
+  const playwright = import('playwright-core');
+  playwright.catch(() => undefined);
   const proc = await startChromium({
     executable,
     headless: options.headless ?? true,
@@ -76,7 +82,7 @@ export async function openBrowser(options: OpenBrowserOptions): Promise<WebBrows
   });
   const record: BrowserRecord = { pid: proc.pid, cdpEndpoint: proc.cdpEndpoint, dir: proc.dir, logFile: proc.logFile };
   try {
-    const b = await connect(record, viewport, options.onConsole);
+    const b = await connect(record, viewport, options.onConsole, playwright);
     try {
       // Committed is enough: the page's own join is the readiness signal, and its errors keep
       // being collected (a 1.4 MB engine can take long to run on a loaded machine).
@@ -107,8 +113,9 @@ async function connect(
   record: BrowserRecord,
   viewport?: { width: number; height: number },
   onConsole?: (line: string) => void,
+  playwright: Promise<typeof import('playwright-core')> = import('playwright-core'),
 ): Promise<WebBrowser> {
-  const { chromium } = await import('playwright-core');
+  const { chromium } = await playwright;
   let browser: Browser;
   try {
     browser = await chromium.connectOverCDP(record.cdpEndpoint, { timeout: 30_000 });
