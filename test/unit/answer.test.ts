@@ -54,3 +54,91 @@ test('a thrown bug becomes BridgeInternalError with its cause, and is logged, no
   const r = errorResult(bug, 1000, () => undefined);
   expect(r.structuredContent).toEqual({ kind: 'BridgeInternalError' });
 });
+
+describe('what a cut answer keeps and offers', () => {
+  const big = 'x'.repeat(5000);
+
+  test('small scalars are kept whole; long strings, objects and arrays go into the preview only', () => {
+    const long = 'y'.repeat(300);
+    const { json } = truncateAnswer({ port: 1, ok: true, none: null, long, list: [1, 2], state: { a: big } }, 2000);
+    expect(json).toMatchObject({ port: 1, ok: true, none: null, truncated: true });
+    expect(json).not.toHaveProperty('long');
+    expect(json).not.toHaveProperty('list');
+    expect(json).not.toHaveProperty('state');
+  });
+
+  test('the preview is the start of the whole answer, as large as the limit allows', () => {
+    const whole = { port: 1, state: { a: big } };
+    const { json, text } = truncateAnswer(whole, 1000);
+    const preview = json.preview as string;
+    expect(JSON.stringify(whole).startsWith(preview)).toBe(true);
+    expect(preview.length).toBeGreaterThan(400);
+    expect(text.length).toBeLessThanOrEqual(1000);
+    expect(json.note).toBe(
+      `Answer cut to about 1000 of ${JSON.stringify(whole).length} characters. Ask for less: get_state {path: "game.someKey"} ` +
+        'reads one part of the state; "paths" lists what is there.',
+    );
+  });
+
+  test("paths: a state's keys as they are, a read value's under its path, other objects under their name", () => {
+    const { json } = truncateAnswer(
+      {
+        path: 'game.board',
+        value: { rows: big, cols: 3 },
+        extra: { k: 1 },
+        list: [{ a: 1 }],
+        none: null,
+        state: { s: 1 },
+      },
+      3000,
+    );
+    expect(json.paths).toEqual(['game.board.rows', 'game.board.cols', 'extra.k', 's']);
+    // without a path, a value is just another object
+    expect(truncateAnswer({ value: { v: big } }, 3000).json.paths).toEqual(['value.v']);
+  });
+
+  test('at most 60 paths are offered, and fewer when even they do not fit', () => {
+    const state = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`key${i}`, big.slice(0, 100)]));
+    const roomy = truncateAnswer({ state }, 4000).json.paths as string[];
+    expect(roomy).toHaveLength(60);
+    expect(roomy[0]).toBe('key0');
+    const tight = truncateAnswer({ state }, 400);
+    expect(tight.text.length).toBeLessThanOrEqual(400);
+    expect((tight.json.paths as string[]).length).toBeLessThan(60);
+    expect(tight.json.preview).toBe('');
+    expect(JSON.parse(tight.text)).toEqual(tight.json);
+  });
+
+  test('an answer exactly at the limit is not cut; one character over is', () => {
+    const json = { port: 1, s: 'abc' };
+    const n = JSON.stringify(json).length;
+    expect(truncateAnswer(json, n).json).toBe(json);
+    expect(truncateAnswer(json, n - 1).json.truncated).toBe(true);
+  });
+
+  test('okResult adds each image after the text block, in order', () => {
+    const r = okResult(
+      {
+        json: { port: 1 },
+        images: [
+          { data: 'AAA', mimeType: 'image/png' },
+          { data: 'BBB', mimeType: 'image/jpeg' },
+        ],
+      },
+      1000,
+    );
+    expect(r.content).toEqual([
+      { type: 'text', text: '{"port":1}' },
+      { type: 'image', data: 'AAA', mimeType: 'image/png' },
+      { type: 'image', data: 'BBB', mimeType: 'image/jpeg' },
+    ]);
+    expect(r.structuredContent).toEqual({ port: 1 });
+    expect(r).not.toHaveProperty('isError');
+  });
+
+  test("an error's facts are bounded too", () => {
+    const r = errorResult(commandRejected('x'.repeat(3000), 7820, 'unknown command', []), 500);
+    expect(JSON.stringify(r.structuredContent).length).toBeLessThanOrEqual(500);
+    expect(r.structuredContent).toMatchObject({ kind: 'CommandRejected', port: 7820, truncated: true });
+  });
+});
