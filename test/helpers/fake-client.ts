@@ -13,6 +13,8 @@ export interface FakeClient {
   commands: Array<[string, Record<string, unknown>]>;
   /** the timeouts each /state read was given */
   stateTimeouts: Array<number | undefined>;
+  /** the timeouts each /health read was given */
+  healthTimeouts: Array<number | undefined>;
   destroyed: boolean;
 }
 
@@ -32,6 +34,7 @@ export function fakeClient(script: Script): FakeClient {
     reads: 0,
     commands: [],
     stateTimeouts: [],
+    healthTimeouts: [],
     destroyed: false,
     client: undefined as unknown as GameClient,
   };
@@ -51,7 +54,8 @@ export function fakeClient(script: Script): FakeClient {
       if (s instanceof Error) throw s;
       return structuredClone(s);
     },
-    async health() {
+    async health(timeoutMs?: number) {
+      fake.healthTimeouts.push(timeoutMs);
       const h = at(script.health ?? [gameOffline(script.port ?? 7777)], healthReads++);
       if (h instanceof Error) throw h;
       return h;

@@ -232,3 +232,33 @@ test('the state completing a command may be in a new run of its own making (star
   expect(r).toMatchObject({ applied: true, confirmation: 'completedCommandId' });
   expect(r.state?.sessionEpoch).toBe(3);
 });
+
+test('a timeout with no frame ever seen says so in the plain message, nothing appended', async () => {
+  const none = fakeClient({ ack: { commandId: 5, frame: undefined }, states: [{ completedCommandId: 0 }] });
+  const e = await commandAndSync(none.client, 'slow', {}, { timeoutMs: 60 }).then(
+    () => new Error('no failure'),
+    (x: Error) => x,
+  );
+  expect(e.message).toBe(
+    "Command 'slow' was queued on port 7777 but was not applied within 60ms. " +
+      'The game may be paused, frozen or busy: read get_state or health before retrying, or raise --timeout.',
+  );
+});
+
+test('an ack whose commandId or frame is not a number is not trusted for either', async () => {
+  // commandId "5" is no id: confirmation goes by frames; frame "8" is no frame: counting starts at the first poll
+  const f = fakeClient({ ack: { commandId: '5', frame: '8' }, states: [{ frame: 1 }, { frame: 2 }, { frame: 3 }] });
+  const r = await commandAndSync(f.client, 'x', {}, opts);
+  expect(r).toMatchObject({ applied: true, confirmation: 'frames-advanced', frame: 3 });
+  expect(r.commandId).toBeUndefined();
+});
+
+test("close's /health checks get at most a second, and at most what is left of the deadline", async () => {
+  const f = fakeClient({ ack: { commandId: 3 }, states: [{}], health: [{ ok: true }] });
+  await commandAndSync(f.client, 'close', {}, { timeoutMs: 1500 }).catch(() => undefined);
+  expect(f.healthTimeouts.length).toBeGreaterThan(1);
+  expect(Math.max(...(f.healthTimeouts as number[]))).toBeLessThanOrEqual(1000);
+  const short = fakeClient({ ack: { commandId: 3 }, states: [{}], health: [{ ok: true }] });
+  await commandAndSync(short.client, 'close', {}, { timeoutMs: 300 }).catch(() => undefined);
+  expect(Math.max(...(short.healthTimeouts as number[]))).toBeLessThanOrEqual(300);
+});

@@ -1,7 +1,7 @@
 /** The launch port allocator on real loopback sockets: free twice over, reserved before any await. */
 import http from 'node:http';
 import net from 'node:net';
-import { answersHttp, PortAllocator } from '../../daemon/launcher/ports.js';
+import { answersHttp, canBind, PortAllocator } from '../../daemon/launcher/ports.js';
 import { holdRange } from '../helpers/ports.js';
 
 const servers: net.Server[] = [];
@@ -151,4 +151,34 @@ test('a listener that accepts and never answers is "answering" (taken)', async (
   );
   expect(await answersHttp(port, 100)).toBe(true);
   for (const sock of accepted) sock.destroy();
+});
+
+test('canBind: a free port binds (and is let go at once), a held one does not', async () => {
+  const held = await holdRange(1);
+  const [p] = held.ports;
+  expect(await canBind(p)).toBe(false);
+  await held.release();
+  expect(await canBind(p)).toBe(true);
+  expect(await canBind(p)).toBe(true); // the first check closed what it bound
+});
+
+test("claim's refusals name the port in their facts, for the agent to act on", async () => {
+  const held = await holdRange(1);
+  const [p] = held.ports;
+  await held.release();
+  const alloc = new PortAllocator(2000);
+  await alloc.claim(p, 0);
+  const twice = await alloc.claim(p, 0).then(
+    () => undefined,
+    (e: { data?: unknown }) => e,
+  );
+  expect(twice?.data).toEqual({ kind: 'BridgeUsageError', port: p });
+  alloc.release(p);
+  const listener = net.createServer((s) => s.destroy());
+  await occupy(listener, p);
+  const busy = await alloc.claim(p, 0).then(
+    () => undefined,
+    (e: { data?: unknown }) => e,
+  );
+  expect(busy?.data).toEqual({ kind: 'BridgeUsageError', port: p });
 });
