@@ -134,13 +134,17 @@ export async function runDaemon(opts: { port?: number; foreground?: boolean } = 
 
   // From the lock on, every second: still the holder? (If not, or the home was removed, stop
   // writing and leave.) And, once published, daemon.json still ours? (Deleted or corrupted, it
-  // wedged every client: the live daemon writes it again.) Armed before anything can fail: a home
-  // removed mid-start once left a daemon listening for hours with none of its timers.
+  // wedged every client: the live daemon writes it again.) launched.json last written by another
+  // process (a daemon frozen mid-save that woke up) gets this daemon's table back. Armed before
+  // anything can fail: a home removed mid-start once left a daemon listening for hours with none
+  // of its timers.
   let info: DaemonInfo | undefined;
   setInterval(() => {
     if (ending) return;
     if (!lock.held()) return void finish('the home lock is no longer ours (or the home is gone)', 'handover', 0);
     if (info) republishDaemonJson(paths, info);
+    if (state?.launcher.repairLaunched())
+      log("launched.json was last written by another process; wrote this daemon's table again");
   }, 1000).unref();
 
   try {

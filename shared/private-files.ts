@@ -52,8 +52,11 @@ export function ensurePrivateDir(dir: string): string {
   return dir;
 }
 
-/** Replace `file` with `data` atomically: random temp name, O_EXCL|O_NOFOLLOW, `mode`, rename. */
-export function writePrivateFile(file: string, data: string, mode = 0o600): void {
+/**
+ * Replace `file` with `data` atomically: random temp name, O_EXCL|O_NOFOLLOW, `mode`, rename.
+ * `stillOurs`, asked just before the rename, can call the write off (false is returned then).
+ */
+export function writePrivateFile(file: string, data: string, mode = 0o600, stillOurs?: () => boolean): boolean {
   const tmp = `${file}.${randomBytes(8).toString('hex')}.tmp`;
   const fd = openSync(
     tmp,
@@ -65,12 +68,18 @@ export function writePrivateFile(file: string, data: string, mode = 0o600): void
   } finally {
     closeSync(fd);
   }
+  // Asked as late as possible: a process frozen between this check and the rename is the only gap.
+  if (stillOurs && !stillOurs()) {
+    unlinkSync(tmp);
+    return false;
+  }
   try {
     renameSync(tmp, file);
   } catch (e) {
     unlinkSync(tmp);
     throw e;
   }
+  return true;
 }
 
 /**

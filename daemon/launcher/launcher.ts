@@ -64,6 +64,8 @@ export class Launcher extends EventEmitter {
    *  overwrite the file a daemon on the same home re-adopts from) */
   private readonly persist: boolean;
   private readonly writer: LaunchedWriter;
+  /** the previous daemon's launched.json has been read (until then, another pid in it is expected) */
+  private readoptDone = false;
 
   /** `mayWrite`: false once this daemon no longer holds the home's lock (then launched.json is not ours to write) */
   constructor(opts: { home: string; timeoutMs?: number; persist?: boolean; mayWrite?: () => boolean }) {
@@ -270,6 +272,11 @@ export class Launcher extends EventEmitter {
     this.writer.save();
   }
 
+  /** launched.json again if another process wrote it last (true when it was rewritten); not before re-adoption read it. */
+  repairLaunched(): boolean {
+    return this.readoptDone && this.writer.repair();
+  }
+
   /**
    * Re-adopt what a previous daemon launched (readopt.ts: who is still there, exit records, the
    * games that died while no daemon watched). Rewrites the file.
@@ -291,6 +298,7 @@ export class Launcher extends EventEmitter {
       this.timeoutMs,
     );
     this.saveAll();
+    this.readoptDone = true;
     return sorted;
   }
 

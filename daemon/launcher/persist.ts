@@ -34,10 +34,25 @@ export interface LaunchedRead {
   setAside?: string;
 }
 
-export function writeLaunched(file: string, instances: LaunchedInstance[], exited: ExitRecord[] = []): void {
+export function writeLaunched(
+  file: string,
+  instances: LaunchedInstance[],
+  exited: ExitRecord[] = [],
+  stillOurs?: () => boolean,
+): void {
   ensureDir(dirname(file), 0o700);
   const body: LaunchedFile = { version: 1, savedAt: new Date().toISOString(), savedBy: process.pid, instances, exited };
-  writePrivateFile(file, JSON.stringify(body, null, 2) + '\n');
+  writePrivateFile(file, JSON.stringify(body, null, 2) + '\n', 0o600, stillOurs);
+}
+
+/** Which process wrote launched.json last (its `savedBy`); undefined when missing or unreadable. */
+function savedBy(file: string): number | undefined {
+  try {
+    const text = readPrivateFile(file);
+    return text === undefined ? undefined : (JSON.parse(text) as Partial<LaunchedFile>).savedBy;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -125,9 +140,26 @@ export class LaunchedWriter {
   save(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.disposed || !this.enabled || this.mayWrite?.() === false) return;
+    if (!this.mayWriteNow()) return;
     const { instances, exited } = this.snapshot();
-    writeLaunched(this.file, instances, exited);
+    writeLaunched(this.file, instances, exited, () => this.mayWriteNow());
+  }
+
+  /**
+   * The file again when another process wrote it last (the lock holder calls this every second):
+   * a daemon frozen in the middle of a save, between its lock check and its rename, finishes
+   * that one write when it wakes, before it sees the lock is gone; the holder puts its own table back.
+   */
+  repair(): boolean {
+    if (!this.mayWriteNow()) return false;
+    const by = savedBy(this.file);
+    if (by === undefined || by === process.pid) return false;
+    this.save();
+    return true;
+  }
+
+  private mayWriteNow(): boolean {
+    return !this.disposed && this.enabled && this.mayWrite?.() !== false;
   }
 
   /** Write within `delayMs`, once for however many calls until then. */
