@@ -26,7 +26,7 @@ import {
   type WelcomeFrame,
 } from '../shared/frames.js';
 import type { HomePaths } from '../shared/paths.js';
-import { homeRefusal, spawnDaemon, standbyTakingOver } from './spawn.js';
+import { daemonStarting, homeRefusal, spawnDaemon, standbyTakingOver } from './spawn.js';
 import { VERSION } from '../shared/version.js';
 import { sleep } from '../shared/sleep.js';
 
@@ -131,7 +131,7 @@ export class Link {
         await sleep(GIVEN_UP_RETRY_MS);
         continue;
       }
-      if (!this.gaveUp && !this.standbyTakingOver(info)) this.spawnDaemon(false);
+      if (!this.gaveUp && !this.standbyTakingOver(info) && !daemonStarting(this.paths)) this.spawnDaemon(false);
       if (!this.gaveUp && Date.now() - roundStart > ROUND_MS) {
         this.failedStarts++;
         roundStart = Date.now();

@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { pidAlive, readDaemonFile, sameProcess, type DaemonInfo } from '../shared/daemon-file.js';
+import { lockHolder, pidAlive, readDaemonFile, sameProcess, type DaemonInfo } from '../shared/daemon-file.js';
 import { bridgeHome, ensureDir, homePaths, type HomePaths } from '../shared/paths.js';
 import { UnsafeDirError } from '../shared/private-files.js';
 
@@ -82,15 +82,24 @@ export function spawnDaemon(paths: HomePaths, log: (line: string) => void, force
   }
 }
 
-/** Cold start: no daemon.json, or its pid is gone → start the daemon now. */
+/** Cold start: no daemon.json, or its pid is gone, and no live daemon holds the lock → start the daemon now. */
 export function prestartDaemon(): void {
   try {
     const paths = homePaths(bridgeHome());
     const info = readDaemonFile(paths.daemonJson);
-    if (!info || !pidAlive(info.pid)) spawnDaemon(paths, () => undefined);
+    if ((!info || !pidAlive(info.pid)) && !daemonStarting(paths)) spawnDaemon(paths, () => undefined);
   } catch {
     /* the connect loop will try again and report */
   }
+}
+
+/**
+ * A live process holds the home's lock, so a daemon is on its way (a warm standby taking over
+ * removes the dead daemon's daemon.json before it writes its own): another one would only find
+ * the lock taken, after costing a boot.
+ */
+export function daemonStarting(paths: HomePaths): boolean {
+  return lockHolder(paths.daemonDir) !== undefined;
 }
 
 /** daemon.json names a dead daemon and its live warm standby (daemon/standby.ts), which takes over. */

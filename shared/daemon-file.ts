@@ -3,6 +3,7 @@
  * to find the daemon. Node builtins only: the proxy imports this on its start path.
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { readPrivateFile } from './private-files.js';
 
 export interface DaemonInfo {
@@ -74,6 +75,24 @@ export function sameProcess(pid: number, start: number | undefined): boolean {
   if (start === undefined) return true;
   const now = processStart(pid);
   return now === undefined || now === start;
+}
+
+/**
+ * The live process holding the home's daemon lock (`daemon.lock/owner.json`, daemon/lock.ts): a
+ * daemon that is starting (a warm standby taking over, another client's start) or serving.
+ * Undefined when the lock is free, torn, or names a process that is gone.
+ */
+export function lockHolder(daemonDir: string): number | undefined {
+  try {
+    const o = JSON.parse(readFileSync(join(daemonDir, 'daemon.lock', 'owner.json'), 'utf8')) as {
+      pid?: unknown;
+      pidStart?: unknown;
+    };
+    if (typeof o.pid !== 'number' || !Number.isInteger(o.pid) || o.pid <= 0) return undefined;
+    return sameProcess(o.pid, typeof o.pidStart === 'number' ? o.pidStart : undefined) ? o.pid : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
