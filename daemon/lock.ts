@@ -13,7 +13,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { processStart, sameProcess } from '../shared/daemon-file.js';
+import { lockDirOf, lockOwnerFileOf, processStart, sameProcess } from '../shared/daemon-file.js';
 import { writePrivateFile } from '../shared/private-files.js';
 
 export interface LockOwner {
@@ -34,7 +34,7 @@ export class HomeLock {
   private ownedNow = false;
 
   constructor(daemonDir: string) {
-    this.dir = join(daemonDir, 'daemon.lock');
+    this.dir = lockDirOf(daemonDir);
     this.takeoverDir = join(daemonDir, 'daemon.lock.takeover');
     this.me = { pid: process.pid, pidStart: processStart(process.pid) };
   }
@@ -62,7 +62,7 @@ export class HomeLock {
   publish(port: number): void {
     if (!this.held()) return;
     this.me.port = port;
-    writePrivateFile(join(this.dir, 'owner.json'), JSON.stringify(this.me) + '\n');
+    writePrivateFile(lockOwnerFileOf(this.dir), JSON.stringify(this.me) + '\n');
   }
 
   release(): void {
@@ -77,7 +77,7 @@ export class HomeLock {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
       throw e;
     }
-    writePrivateFile(join(this.dir, 'owner.json'), JSON.stringify(this.me) + '\n');
+    writePrivateFile(lockOwnerFileOf(this.dir), JSON.stringify(this.me) + '\n');
     this.ownedNow = true;
     return true;
   }
@@ -85,7 +85,7 @@ export class HomeLock {
   /** The holder, 'young' while a fresh lock has no owner.json yet, undefined when unknowable (dead). */
   private owner(): LockOwner | 'young' | undefined {
     try {
-      const o = JSON.parse(readFileSync(join(this.dir, 'owner.json'), 'utf8')) as LockOwner;
+      const o = JSON.parse(readFileSync(lockOwnerFileOf(this.dir), 'utf8')) as LockOwner;
       if (Number.isInteger(o?.pid) && o.pid > 0) return o;
     } catch {
       /* missing or torn */

@@ -77,6 +77,10 @@ export function sameProcess(pid: number, start: number | undefined): boolean {
   return now === undefined || now === start;
 }
 
+/** The home's daemon lock: a directory holding owner.json (daemon/lock.ts takes and keeps it). */
+export const lockDirOf = (daemonDir: string) => join(daemonDir, 'daemon.lock');
+export const lockOwnerFileOf = (lockDir: string) => join(lockDir, 'owner.json');
+
 /**
  * The live process holding the home's daemon lock (`daemon.lock/owner.json`, daemon/lock.ts): a
  * daemon that is starting (a warm standby taking over, another client's start) or serving.
@@ -84,7 +88,7 @@ export function sameProcess(pid: number, start: number | undefined): boolean {
  */
 export function lockHolder(daemonDir: string): number | undefined {
   try {
-    const o = JSON.parse(readFileSync(join(daemonDir, 'daemon.lock', 'owner.json'), 'utf8')) as {
+    const o = JSON.parse(readFileSync(lockOwnerFileOf(lockDirOf(daemonDir)), 'utf8')) as {
       pid?: unknown;
       pidStart?: unknown;
     };

@@ -9,13 +9,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodePng, distinctColours } from './helpers/png.js';
 import { freeRange } from './helpers/ports.js';
-import { alive, CLI, healthOk, removeDir, tempHome, waitGone } from './helpers/procs.js';
+import { alive, bridgeFreeEnv, CLI, healthOk, removeDir, tempHome, waitGone } from './helpers/procs.js';
 
 function run(args: string[], env: Record<string, string>): Promise<{ code: number; out: string }> {
-  const full: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) full[k] = v;
-  Object.assign(full, env);
+  const full = bridgeFreeEnv(env);
   return new Promise((resolve) => {
     execFile(process.execPath, [CLI, ...args], { env: full, timeout: 200000 }, (err, stdout, stderr) => {
       resolve({ code: err ? Number((err as { code?: unknown }).code ?? -1) : 0, out: stdout + stderr });

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { processStart } from '../shared/daemon-file.js';
 import { daemonsOf, reapAndReport } from './helpers/fault.js';
-import { CLI, removeDir, tempHome, waitFor } from './helpers/procs.js';
+import { bridgeFreeEnv, CLI, removeDir, tempHome, waitFor } from './helpers/procs.js';
 
 const home = tempHome('gb-lockwait-');
 const started: number[] = [];
@@ -28,8 +28,7 @@ test('no daemon is started while the lock has a live holder; one is once the hol
     mode: 0o600,
   });
 
-  const env: NodeJS.ProcessEnv = { ...process.env, GAME_BRIDGE_HOME: home };
-  for (const k of Object.keys(env)) if (k.startsWith('GAME_BRIDGE_') && k !== 'GAME_BRIDGE_HOME') delete env[k];
+  const env = bridgeFreeEnv({ GAME_BRIDGE_HOME: home });
   const proxy = spawn(process.execPath, [CLI], { env, cwd: home, stdio: ['pipe', 'pipe', 'ignore'] });
   started.push(proxy.pid!);
   let out = '';

@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { alive, CLI, DIST, ROOT, Reaper, removeDir, tempHome, waitFor } from './helpers/procs.js';
+import { alive, bridgeFreeEnv, CLI, DIST, ROOT, Reaper, removeDir, tempHome, waitFor } from './helpers/procs.js';
 
 const REGISTER = join(ROOT, 'test', 'fixtures', 'load-log', 'register.mjs');
 const HEAVY = /node_modules\/(yargs|yargs-parser|@modelcontextprotocol)\//;
@@ -22,10 +22,7 @@ afterAll(async () => {
 });
 
 function baseEnv(home: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) env[k] = v;
-  return { ...env, GAME_BRIDGE_HOME: home, GAME_BRIDGE_SCAN_RANGE: '7999', LOAD_LOG: join(home, 'loads.txt') };
+  return bridgeFreeEnv({ GAME_BRIDGE_HOME: home, GAME_BRIDGE_SCAN_RANGE: '7999', LOAD_LOG: join(home, 'loads.txt') });
 }
 
 /** The modules the process recorded, once its exit hook wrote the CommonJS part. */

@@ -1,7 +1,7 @@
 /** A real MCP client (the official SDK Client + StdioClientTransport) on the real CLI. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CLI, removeDir, stopDaemon } from './procs.js';
+import { bridgeFreeEnv, CLI, removeDir, stopDaemon } from './procs.js';
 
 export interface McpHandle {
   client: Client;
@@ -14,10 +14,7 @@ export interface McpHandle {
 export async function connect(
   opts: { args?: string[]; env?: Record<string, string>; cwd?: string; name?: string } = {},
 ): Promise<McpHandle> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) env[k] = v;
-  Object.assign(env, opts.env ?? {});
+  const env = bridgeFreeEnv(opts.env);
   // Isolation: a test never talks to (or starts) the user's own daemon in ~/.game-bridge.
   if (!env.GAME_BRIDGE_HOME) throw new Error('connect(): give the test its own GAME_BRIDGE_HOME');
   const transport = new StdioClientTransport({

@@ -65,6 +65,14 @@ export async function waitGone(pid: number, timeoutMs = 5000): Promise<boolean> 
 }
 
 /** A temporary GAME_BRIDGE_HOME, removed by cleanup(). */
+/** This process's environment without any GAME_BRIDGE_* setting, then `extra`: what a test's own processes run with. */
+export function bridgeFreeEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env))
+    if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) env[k] = v;
+  return Object.assign(env, extra);
+}
+
 export function tempHome(prefix = 'gb-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }

@@ -1,7 +1,7 @@
 /** The SDK v2 client (both protocol eras) on the real proxy, the in-process engine, or HTTP. */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { CLI } from './procs.js';
+import { bridgeFreeEnv, CLI } from './procs.js';
 
 /** 'legacy': the 2025 initialize handshake; 'auto': probe with server/discover; 'modern': 2026-07-28 or nothing. */
 export type EraMode = 'legacy' | 'auto' | 'modern';
@@ -19,10 +19,7 @@ export async function stdioClient(
   args: string[] = [],
   cwd?: string,
 ): Promise<{ client: Client; transport: StdioClientTransport }> {
-  const full: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) full[k] = v;
-  Object.assign(full, env);
+  const full = bridgeFreeEnv(env);
   if (!full.GAME_BRIDGE_HOME) throw new Error('stdioClient(): give the test its own GAME_BRIDGE_HOME');
   const transport = new StdioClientTransport({
     command: process.execPath,
