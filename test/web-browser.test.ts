@@ -268,6 +268,31 @@ test('a page that throws at load is named in consoleErrors; a re-attached browse
   expect(groupExists(record.pid)).toBe(false);
 });
 
+test('a page opened while playwright attaches: what its first script logs and throws is named once, and it gets the 1280×720 viewport', async () => {
+  const lines: string[] = [];
+  const page =
+    '<!doctype html><script>console.error("first thing: no config"); console.log("size", innerWidth, innerHeight);' +
+    'throw new Error("boom before any attach")</script>';
+  const early = await openBrowser({
+    url: `data:text/html,${encodeURIComponent(page)}`,
+    onConsole: (l) => lines.push(l),
+  });
+  try {
+    await waitFor('errors collected', () => early.consoleErrors().length >= 2, 10_000);
+    await new Promise((r) => setTimeout(r, 300));
+    const errors = early.consoleErrors();
+    expect(errors.filter((e) => e === 'console.error: first thing: no config')).toHaveLength(1);
+    expect(errors.filter((e) => e === 'uncaught Error: boom before any attach')).toHaveLength(1);
+    expect(lines).toContain('console.log: size 1280 720');
+    expect(lines).toContain('uncaught Error: boom before any attach');
+    const png = decodePng(await early.screenshot());
+    expect([png.width, png.height]).toEqual([1280, 720]);
+  } finally {
+    await early.close();
+  }
+  expect(groupExists(early.pid)).toBe(false);
+});
+
 test('no Chromium: a ChromiumMissing error with the install line', () => {
   expect(() => findChromium({ PATH: '/nonexistent' })).toThrow(/^ChromiumMissing: .*apt-get install -y chromium/);
   expect(() => findChromium({ GAME_BRIDGE_CHROMIUM: '/no/such/chromium', PATH: process.env.PATH })).toThrow(

@@ -20,6 +20,7 @@ import { rmSync } from 'node:fs';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { findChromium, killGroup, readTail, startChromium } from './chromium.js';
 import { BrowserHands } from './hands.js';
+import { openTab, type TabOpener } from './page-opener.js';
 
 export interface BrowserRecord {
   pid: number;
@@ -65,9 +66,10 @@ const MAX_ERRORS = 50;
 const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 
 /**
- * Starts Chromium, connects over CDP, opens `url` in its tab; console errors are collected from
- * before the load. playwright-core loads while Chromium starts. (Starting Chromium on `url`
- * itself was tried: errors the page throws before CDP attaches are then lost.)
+ * Starts Chromium and opens `url` in its tab; the page's errors are collected from before its
+ * first byte. playwright-core loads while Chromium starts, and attaches while the page loads:
+ * a plain CDP session (page-opener.ts) turns the error reporting on and navigates first.
+ * (Starting Chromium on `url` itself was tried: errors thrown before any attach are lost.)
  */
 export async function openBrowser(options: OpenBrowserOptions): Promise<WebBrowser> {
   const executable = findChromium(options.env);
@@ -81,20 +83,34 @@ export async function openBrowser(options: OpenBrowserOptions): Promise<WebBrows
     env: options.env,
   });
   const record: BrowserRecord = { pid: proc.pid, cdpEndpoint: proc.cdpEndpoint, dir: proc.dir, logFile: proc.logFile };
+  let opener: TabOpener | undefined;
   try {
-    const b = await connect(record, viewport, options.onConsole, playwright);
-    try {
-      // Committed is enough: the page's own join is the readiness signal, and its errors keep
-      // being collected (a 1.4 MB engine can take long to run on a loaded machine).
-      await b.page.goto(options.url, { waitUntil: 'commit', timeout: options.loadTimeoutMs ?? 30_000 });
-    } catch (e) {
-      const errors = b.consoleErrors();
+    opener = await openTab(proc.wsEndpoint, viewport, (line) => options.onConsole?.(line)).catch((e: Error) => {
       throw new Error(
-        `BrowserFailed: the page ${options.url} did not load: ${(e as Error).message.split('\n')[0]}${errors.length ? `; console errors:\n${errors.join('\n')}` : ''}`,
+        `BrowserFailed: cannot reach Chromium (pid ${record.pid}) at ${proc.wsEndpoint}: ${e.message}. Its last output:\n${readTail(record.logFile)}`,
       );
-    }
+    });
+    const tab = opener;
+    // Committed is enough: the page's own join is the readiness signal, and its errors keep
+    // being collected (a 1.4 MB engine can take long to run on a loaded machine).
+    const loaded = tab.navigate(options.url, options.loadTimeoutMs ?? 30_000).catch((e: Error) => {
+      const errors = tab.errors();
+      throw new Error(
+        `BrowserFailed: the page ${options.url} did not load: ${e.message.split('\n')[0]}${errors.length ? `; console errors:\n${errors.join('\n')}` : ''}`,
+      );
+    });
+    loaded.catch(() => undefined);
+    const b = await connect(record, undefined, options.onConsole, playwright, {
+      opener: tab,
+      endpoint: proc.wsEndpoint,
+    });
+    await loaded.catch(async (e) => {
+      await b.disconnect();
+      throw e;
+    });
     return b;
   } catch (e) {
+    opener?.close();
     killGroup(record.pid);
     rmSync(record.dir, { recursive: true, force: true });
     throw e;
@@ -114,11 +130,12 @@ async function connect(
   viewport?: { width: number; height: number },
   onConsole?: (line: string) => void,
   playwright: Promise<typeof import('playwright-core')> = import('playwright-core'),
+  fresh?: { opener: TabOpener; endpoint: string },
 ): Promise<WebBrowser> {
   const { chromium } = await playwright;
   let browser: Browser;
   try {
-    browser = await chromium.connectOverCDP(record.cdpEndpoint, { timeout: 30_000 });
+    browser = await chromium.connectOverCDP(fresh?.endpoint ?? record.cdpEndpoint, { timeout: 30_000 });
   } catch (e) {
     throw new Error(
       `BrowserFailed: cannot reach Chromium (pid ${record.pid}) at ${record.cdpEndpoint}: ${(e as Error).message.split('\n')[0]}. Its last output:\n${readTail(record.logFile)}`,
@@ -128,12 +145,21 @@ async function connect(
   const pages = context.pages();
   const page = pages.find((p) => p.url().includes('gamebridge=')) ?? pages[0] ?? (await context.newPage());
   if (viewport) await page.setViewportSize(viewport);
-  return wrap(browser, page, record, onConsole);
+  return wrap(browser, page, record, onConsole, fresh?.opener);
 }
 
-function wrap(browser: Browser, page: Page, record: BrowserRecord, onConsole?: (line: string) => void): WebBrowser {
-  const errors: string[] = [];
+function wrap(
+  browser: Browser,
+  page: Page,
+  record: BrowserRecord,
+  onConsole?: (line: string) => void,
+  opener?: TabOpener,
+): WebBrowser {
+  // What the opener saw before playwright attached; a line both saw is kept once.
+  const errors: string[] = opener?.errors() ?? [];
+  const early = new Set(errors);
   const note = (line: string) => {
+    if (early.delete(line)) return;
     errors.push(line);
     if (errors.length > MAX_ERRORS) errors.shift();
     if (!line.startsWith('console.error: ')) onConsole?.(line);
@@ -144,6 +170,7 @@ function wrap(browser: Browser, page: Page, record: BrowserRecord, onConsole?: (
     if (m.type() === 'error') note(`console.error: ${m.text()}`);
   });
   page.on('requestfailed', (r) => note(`failed to load ${r.url()}: ${r.failure()?.errorText ?? 'unknown error'}`));
+  opener?.handOver();
   const hands = new BrowserHands(page);
   let cdp: CDPSession | undefined;
   let ending = false;
@@ -179,6 +206,7 @@ function wrap(browser: Browser, page: Page, record: BrowserRecord, onConsole?: (
       ending = true;
       await hands.release().catch(() => undefined);
       await browser.close().catch(() => undefined);
+      opener?.close();
       killGroup(record.pid);
       await groupGone(record.pid, 5000);
       rmSync(record.dir, { recursive: true, force: true });
@@ -188,6 +216,7 @@ function wrap(browser: Browser, page: Page, record: BrowserRecord, onConsole?: (
       await hands.release().catch(() => undefined);
       // For a browser reached over CDP, close() only drops the connection; Chromium keeps running.
       await browser.close().catch(() => undefined);
+      opener?.close();
     },
   };
 }

@@ -16,6 +16,8 @@ export interface ChromiumProcess {
   pid: number;
   /** http://127.0.0.1:<port>, for chromium.connectOverCDP. */
   cdpEndpoint: string;
+  /** ws://127.0.0.1:<port>/devtools/browser/<id>: the same browser without asking /json/version first. */
+  wsEndpoint: string;
   /** Temporary folder holding the profile and chromium.log; removed when the browser is closed. */
   dir: string;
   logFile: string;
@@ -97,8 +99,15 @@ export async function startChromium(opts: {
   child.unref();
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
   for (;;) {
-    const port = devToolsPort(userDataDir);
-    if (port && child.pid) return { pid: child.pid, cdpEndpoint: `http://127.0.0.1:${port}`, dir, logFile };
+    const active = devToolsActive(userDataDir);
+    if (active && child.pid)
+      return {
+        pid: child.pid,
+        cdpEndpoint: `http://127.0.0.1:${active.port}`,
+        wsEndpoint: `ws://127.0.0.1:${active.port}${active.path}`,
+        dir,
+        logFile,
+      };
     const why = exited
       ? `exited at start (${exited})`
       : Date.now() > deadline
@@ -132,11 +141,12 @@ function browserEnv(session: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
   return env;
 }
 
-/** The port in <profile>/DevToolsActivePort (first line), or null until Chromium wrote it. */
-function devToolsPort(userDataDir: string): number | null {
+/** The port and browser path in <profile>/DevToolsActivePort (two lines), or null until Chromium wrote both. */
+function devToolsActive(userDataDir: string): { port: number; path: string } | null {
   try {
-    const port = Number(readFileSync(join(userDataDir, 'DevToolsActivePort'), 'utf8').split('\n')[0]);
-    return Number.isInteger(port) && port > 0 ? port : null;
+    const [first, path] = readFileSync(join(userDataDir, 'DevToolsActivePort'), 'utf8').split('\n');
+    const port = Number(first);
+    return Number.isInteger(port) && port > 0 && path?.startsWith('/devtools/browser/') ? { port, path } : null;
   } catch {
     return null;
   }
