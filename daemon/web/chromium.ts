@@ -56,6 +56,14 @@ export function chromiumArgs(
     // readback through it (side by side: launch → ready −25%, screenshot −30%; PERFORMANCE.md).
     '--disable-gpu-compositing',
     '--disable-background-networking',
+    // Nothing a game page needs, all started with the browser: extensions, default apps, the
+    // omnibox's WebUI popup renderer, search preconnects and hint downloads (launch −6% side by
+    // side; docs/PERFORMANCE.md "Seventh round").
+    '--disable-extensions',
+    '--disable-component-extensions-with-background-pages',
+    '--disable-default-apps',
+    '--disable-field-trial-config',
+    '--disable-features=AimEnabled,OptimizationHints,NetworkTimeServiceQuerying,PreconnectToSearch,MediaRouter,LensOverlay,WebUIOmniboxPopup',
     '--disable-component-update',
     '--disable-sync',
     '--no-first-run',
