@@ -1,7 +1,6 @@
 /**
  * The daemon as the proxy starts it: dist/daemon/bundle.cjs run with its V8 code cache
- * (daemon/code-cache.ts); without that bundle (or on a Node before 20.12), the compiled module
- * tree (entry.js), as before.
+ * (daemon/code-cache.ts); without that bundle, the compiled module tree (entry.js), as before.
  */
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';

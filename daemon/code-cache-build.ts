@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { stringEnv } from '../shared/env.js';
-import { bundleFiles, cacheFileBytes, codeCacheSupported, compileBundle, runBundle } from './code-cache.js';
+import { bundleFiles, cacheFileBytes, compileBundle, runBundle } from './code-cache.js';
 
 const HERE = fileURLToPath(import.meta.url);
 const FILES = bundleFiles(dirname(HERE));
@@ -52,8 +52,6 @@ function childSays(child: ChildProcess, t: string): Promise<void> {
 /** The parent: a daemon child in a temporary home, one client's session against it, then the save. */
 async function buildCache(): Promise<void> {
   rmSync(FILES.cache, { force: true });
-  if (!codeCacheSupported())
-    return console.log('code cache: not made (this Node has no vm USE_MAIN_CONTEXT_DEFAULT_LOADER)');
   const home = mkdtempSync(join(tmpdir(), 'gb-code-cache-'));
   const env = Object.fromEntries(Object.entries(stringEnv()).filter(([k]) => !k.startsWith('GAME_BRIDGE_')));
   env.GAME_BRIDGE_HOME = home;

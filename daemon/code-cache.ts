@@ -6,7 +6,7 @@
  * has no module.enableCompileCache (22.1+), hence vm.Script with cachedData.
  *
  * The cache is code: it is read only beside the bundle and written only by the build, never at
- * run time (docs/DECISIONS.md "The daemon's code cache"). A cache that is missing, not this
+ * run time (docs/DECISIONS.md "The code cache is code, so only the build writes it"). A cache that is missing, not this
  * bundle's or this Node's, damaged, writable by others, or rejected by V8 is skipped, never fatal.
  */
 import { createHash } from 'node:crypto';
@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import vm from 'node:vm';
+import { HOST_IMPORT } from '../shared/load-module.js';
 
 /** What the bundle exports (its entry is daemon/main.ts). */
 export interface DaemonBundle {
@@ -49,11 +50,6 @@ function cacheKey(source: Buffer): string {
   return `game-bridge-code-cache 1 ${process.version} ${process.arch} ${sha256(source)}`;
 }
 
-/** Node 20.12+ lets a vm.Script's import() use the ordinary loader (the dashboard, playwright, a project's composites). */
-export function codeCacheSupported(): boolean {
-  return vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER !== undefined;
-}
-
 /** The cached code for `source`, or why there is none. */
 function readCache(file: string, bundleUid: number, source: Buffer): { data?: Buffer; use: CacheUse } {
   let fd: number;
@@ -86,16 +82,13 @@ function splitLast(line: string): [string, string] {
 
 /** Compile the bundle's source, with cached code when given (V8 says in `cachedDataRejected` whether it took it). */
 export function compileBundle(file: string, source: string, cachedData?: Buffer): vm.Script {
-  return new vm.Script(WRAP_HEAD + source + WRAP_TAIL, {
-    filename: file,
-    cachedData,
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
+  return new vm.Script(WRAP_HEAD + source + WRAP_TAIL, { filename: file, cachedData });
 }
 
 /** Evaluate the compiled bundle as the CommonJS module at `file`; its exports. */
 export function runBundle(script: vm.Script, file: string): DaemonBundle {
-  quietLoaderWarning();
+  // The bundle's import()s come here (shared/load-module.ts): this module sits beside the bundle, so they resolve alike.
+  (globalThis as Record<symbol, unknown>)[HOST_IMPORT] = (specifier: string) => import(specifier);
   const module = { exports: {} as DaemonBundle };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   wrapper.call(
@@ -110,9 +103,8 @@ export function runBundle(script: vm.Script, file: string): DaemonBundle {
   return module.exports;
 }
 
-/** The bundle in `dir` with its cache when usable; undefined when there is no bundle (or this Node cannot run it so). */
+/** The bundle in `dir` with its cache when usable; undefined when there is no bundle. */
 export function loadDaemonBundle(dir: string): { daemon: DaemonBundle; cache: CacheUse } | undefined {
-  if (!codeCacheSupported()) return undefined;
   const files = bundleFiles(dir);
   let raw: Buffer;
   let uid: number;
@@ -126,16 +118,4 @@ export function loadDaemonBundle(dir: string): { daemon: DaemonBundle; cache: Ca
   const script = compileBundle(files.bundle, raw.toString('utf8'), cached.data);
   const cache: CacheUse = cached.data && script.cachedDataRejected ? 'rejected' : cached.use;
   return { daemon: runBundle(script, files.bundle), cache };
-}
-
-/**
- * Node marks USE_MAIN_CONTEXT_DEFAULT_LOADER experimental and says so at the first import(); that
- * one line in every daemon.log would read as a fault, so it alone is not printed.
- */
-function quietLoaderWarning(): void {
-  const emit = process.emitWarning.bind(process);
-  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
-    if (String(warning).includes('USE_MAIN_CONTEXT_DEFAULT_LOADER')) return;
-    (emit as (...a: unknown[]) => void)(warning, ...rest);
-  }) as typeof process.emitWarning;
 }

@@ -20,6 +20,7 @@ import { rmSync } from 'node:fs';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { findChromium, killGroup, readTail, startChromium } from './chromium.js';
 import { BrowserHands } from './hands.js';
+import { loadModule } from '../../shared/load-module.js';
 
 export interface BrowserRecord {
   pid: number;
@@ -72,7 +73,7 @@ const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 export async function openBrowser(options: OpenBrowserOptions): Promise<WebBrowser> {
   const executable = findChromium(options.env);
   const viewport = options.viewport ?? DEFAULT_VIEWPORT;
-  const playwright = import('playwright-core');
+  const playwright = loadModule<typeof import('playwright-core')>('playwright-core');
   playwright.catch(() => undefined);
   const proc = await startChromium({
     executable,
@@ -113,7 +114,7 @@ async function connect(
   record: BrowserRecord,
   viewport?: { width: number; height: number },
   onConsole?: (line: string) => void,
-  playwright: Promise<typeof import('playwright-core')> = import('playwright-core'),
+  playwright: Promise<typeof import('playwright-core')> = loadModule('playwright-core'),
 ): Promise<WebBrowser> {
   const { chromium } = await playwright;
   let browser: Browser;
