@@ -9,6 +9,7 @@ import type { DaemonState } from './state.js';
 import type { Dashboard } from './dashboard/index.js';
 import type { DashboardHost } from './dashboard/host.js';
 import { createEngineSession } from './sessions/session.js';
+import { loadModule } from '../shared/load-module.js';
 
 export type { Dashboard };
 
@@ -26,10 +27,10 @@ export interface DashboardDeps {
 
 export async function loadDashboard(deps: DashboardDeps): Promise<Dashboard> {
   const t0 = performance.now();
-  // Next to this file both in dist/daemon/ and beside the bundle (dist/daemon/bundle.mjs).
-  const mod = (await import(
-    new URL('./dashboard/index.js', import.meta.url).href
-  )) as typeof import('./dashboard/index.js');
+  // Next to this file both in dist/daemon/ and beside the bundle (dist/daemon/bundle.cjs).
+  const mod = await loadModule<typeof import('./dashboard/index.js')>(
+    new URL('./dashboard/index.js', import.meta.url).href,
+  );
   const facts = deps.facts();
   const home = String(facts.home ?? deps.state.opts.home);
   // The dashboard's own session: it looks and calls, but is not a client, and adopts nothing.

@@ -1,7 +1,8 @@
 /**
  * Starting the daemon: detached, in GAME_BRIDGE_HOME, its output appended to daemon.log. The
- * bundled build (dist/daemon/bundle.mjs) starts in well under the time of the loose module tree;
- * the compiled daemon/entry.js is the fallback when the bundle is missing.
+ * bundled build (dist/daemon/bundle.cjs, run by dist/daemon/boot.js with its V8 code cache)
+ * starts in well under the time of the loose module tree; the compiled daemon/entry.js is the
+ * fallback when the bundle is missing or stale.
  *
  * `prestartDaemon` runs before the proxy loads anything else, so on a cold start the daemon boots
  * while the proxy is still loading its WebSocket client.
@@ -27,11 +28,11 @@ function mtime(file: string): number {
   }
 }
 
-/** The bundle, unless a compile newer than it (tsc without `npm run bundle`) makes it stale. */
+/** The bundle (through boot.js), unless a compile newer than it (tsc without `npm run bundle`) makes it stale. */
 function daemonCommand(): string[] {
-  const bundle = fileURLToPath(new URL('../daemon/bundle.mjs', import.meta.url));
+  const bundle = fileURLToPath(new URL('../daemon/bundle.cjs', import.meta.url));
   const compiled = fileURLToPath(new URL('../daemon/main.js', import.meta.url));
-  if (mtime(bundle) >= mtime(compiled)) return [bundle];
+  if (mtime(bundle) >= mtime(compiled)) return [fileURLToPath(new URL('../daemon/boot.js', import.meta.url))];
   // the compiled entry, not `main.js daemon`: that one is for a person, who is told when a daemon already runs
   return [fileURLToPath(new URL('../daemon/entry.js', import.meta.url))];
 }

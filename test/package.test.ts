@@ -97,7 +97,9 @@ test('the tarball holds the bin, the proxy and daemon bundles, the kits and the 
   for (const f of [
     'package/dist/proxy/main.js',
     'package/dist/proxy/bundle.mjs',
-    'package/dist/daemon/bundle.mjs',
+    'package/dist/daemon/boot.js',
+    'package/dist/daemon/bundle.cjs',
+    'package/dist/daemon/bundle.cache',
     'package/dist/examples/game-kit/index.js',
     'package/dist/examples/crate-stack/main.js',
     'package/README.md',

@@ -60,7 +60,7 @@ function daemonProcesses(home: string): number[] {
     try {
       const args = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
       const isDaemon =
-        (args.includes(CLI) && args.includes('daemon')) || args.some((a) => a.endsWith('/dist/daemon/bundle.mjs'));
+        (args.includes(CLI) && args.includes('daemon')) || args.some((a) => a.endsWith('/dist/daemon/boot.js'));
       if (!isDaemon) continue;
       const env = readFileSync(`/proc/${name}/environ`, 'utf8').split('\0');
       if (env.includes(`GAME_BRIDGE_HOME=${home}`)) out.push(Number(name));

@@ -14,6 +14,7 @@ import { distrustFile } from '../../shared/declaration-path.js';
 import type { SessionConfig } from '../../shared/config.js';
 import type { Composite } from './types.js';
 import { selfCommand } from '../../shared/self-command.js';
+import { loadModule } from '../../shared/load-module.js';
 
 interface Loaded {
   mtimeMs: number;
@@ -59,7 +60,7 @@ export async function loadCompositesModule(file: string): Promise<Composite[]> {
         `\`${selfCommand()} stop\` (it also stops the games it launched; the next client starts a fresh daemon).`,
     );
   imported.set(file, count + 1);
-  const mod = await import(`${pathToFileURL(file).href}?v=${mtimeMs}`);
+  const mod = await loadModule<Record<string, unknown>>(`${pathToFileURL(file).href}?v=${mtimeMs}`);
   const raw = mod.default ?? mod.composites ?? Object.values(mod);
   const list = (Array.isArray(raw) ? raw : Object.values(raw as object)).filter(isComposite);
   loaded.set(file, { mtimeMs, composites: list });

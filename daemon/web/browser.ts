@@ -21,6 +21,7 @@ import type { Browser, CDPSession, Page } from 'playwright-core';
 import { findChromium, killGroup, readTail, startChromium } from './chromium.js';
 import { BrowserHands } from './hands.js';
 import { openTab, type TabOpener } from './page-opener.js';
+import { loadModule } from '../../shared/load-module.js';
 
 export interface BrowserRecord {
   pid: number;
@@ -74,7 +75,7 @@ const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 export async function openBrowser(options: OpenBrowserOptions): Promise<WebBrowser> {
   const executable = findChromium(options.env);
   const viewport = options.viewport ?? DEFAULT_VIEWPORT;
-  const playwright = import('playwright-core');
+  const playwright = loadModule<typeof import('playwright-core')>('playwright-core');
   playwright.catch(() => undefined);
   const proc = await startChromium({
     executable,
@@ -129,7 +130,7 @@ async function connect(
   record: BrowserRecord,
   viewport?: { width: number; height: number },
   onConsole?: (line: string) => void,
-  playwright: Promise<typeof import('playwright-core')> = import('playwright-core'),
+  playwright: Promise<typeof import('playwright-core')> = loadModule('playwright-core'),
   fresh?: { opener: TabOpener; endpoint: string },
 ): Promise<WebBrowser> {
   const { chromium } = await playwright;

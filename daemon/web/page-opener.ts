@@ -11,7 +11,7 @@
  *   opener.handOver()                       playwright took over: lines are no longer reported
  *   opener.close()
  */
-import WebSocket from 'ws';
+import { WebSocket } from 'ws';
 
 export interface TabOpener {
   navigate(url: string, timeoutMs: number): Promise<void>;

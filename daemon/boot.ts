@@ -1,0 +1,25 @@
+/**
+ * The daemon as the proxy starts it: dist/daemon/bundle.cjs run with its V8 code cache
+ * (daemon/code-cache.ts); without that bundle, the compiled module tree (entry.js), as before.
+ */
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadDaemonBundle, type CacheUse } from './code-cache.js';
+
+const CACHE_NOTE: Record<CacheUse, string> = {
+  used: 'with its code cache',
+  missing: 'without a code cache (none beside it)',
+  stale: 'without a code cache (the cache is for another bundle or Node)',
+  corrupt: 'without a code cache (the cache file is damaged)',
+  unsafe: 'without a code cache (the cache file is not a plain file only its owner can write)',
+  rejected: 'without a code cache (V8 rejected it)',
+};
+
+const loaded = loadDaemonBundle(dirname(fileURLToPath(import.meta.url)));
+if (loaded) {
+  // One line per start in daemon.log, as the daemon stamps its own (it has not started logging yet).
+  process.stderr.write(`${new Date().toISOString()} [${process.pid}] daemon bundle ${CACHE_NOTE[loaded.cache]}\n`);
+  await loaded.daemon.runDaemon();
+} else {
+  await import('./entry.js');
+}
