@@ -29,6 +29,7 @@ import type { HomePaths } from '../shared/paths.js';
 import { daemonStarting, homeRefusal, spawnDaemon, standbyTakingOver } from './spawn.js';
 import { VERSION } from '../shared/version.js';
 import { sleep } from '../shared/sleep.js';
+import { pauseUntilFileChanges } from './file-wait.js';
 
 export const ROUND_MS = 10000; // one daemon start is given this long to answer
 export const MAX_FAILED_STARTS = 5;
@@ -141,7 +142,8 @@ export class Link {
           this.on.gaveUp();
         }
       }
-      await sleep(this.gaveUp ? GIVEN_UP_RETRY_MS : backoff);
+      // a daemon that publishes daemon.json ends the pause early (a cold start's daemon does)
+      await pauseUntilFileChanges(this.paths.daemonJson, this.gaveUp ? GIVEN_UP_RETRY_MS : backoff);
       backoff = Math.min(backoff * 2, BACKOFF_CAP_MS);
     }
   }
