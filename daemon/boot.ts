@@ -6,6 +6,18 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadDaemonBundle, type CacheUse } from './code-cache.js';
 
+/** The bundle, or undefined when it is missing or cannot run (cut short by an interrupted build): then the modules. */
+function loadBundleOrSay(dir: string): ReturnType<typeof loadDaemonBundle> {
+  try {
+    return loadDaemonBundle(dir);
+  } catch (e) {
+    process.stderr.write(
+      `${new Date().toISOString()} [${process.pid}] daemon bundle unusable (${String((e as Error).message).split('\n')[0]}): starting from the compiled modules instead; run \`npm run build\` to rebuild it\n`,
+    );
+    return undefined;
+  }
+}
+
 const CACHE_NOTE: Record<CacheUse, string> = {
   used: 'with its code cache',
   missing: 'without a code cache (none beside it)',
@@ -15,7 +27,7 @@ const CACHE_NOTE: Record<CacheUse, string> = {
   rejected: 'without a code cache (V8 rejected it)',
 };
 
-const loaded = loadDaemonBundle(dirname(fileURLToPath(import.meta.url)));
+const loaded = loadBundleOrSay(dirname(fileURLToPath(import.meta.url)));
 if (loaded) {
   // One line per start in daemon.log, as the daemon stamps its own (it has not started logging yet).
   process.stderr.write(`${new Date().toISOString()} [${process.pid}] daemon bundle ${CACHE_NOTE[loaded.cache]}\n`);

@@ -110,3 +110,16 @@ test('when V8 rejects the cache (other V8 flags), the daemon starts without it a
     'without a code cache (V8 rejected it)',
   );
 });
+
+test('with a bundle cut short (an interrupted build), the daemon starts from the compiled modules and says so', async () => {
+  const bundle = join(copy, 'dist', 'daemon', 'bundle.cjs');
+  const whole = readFileSync(bundle);
+  try {
+    writeFileSync(bundle, whole.subarray(0, whole.length >> 1));
+    const log = await serveOnce();
+    expect(log).toContain('daemon bundle unusable (');
+    expect(log).toContain('starting from the compiled modules instead; run `npm run build`');
+  } finally {
+    writeFileSync(bundle, whole);
+  }
+});

@@ -134,12 +134,13 @@ async function connect(
   fresh?: { opener: TabOpener; endpoint: string },
 ): Promise<WebBrowser> {
   const { chromium } = await playwright;
+  const endpoint = fresh?.endpoint ?? record.cdpEndpoint;
   let browser: Browser;
   try {
-    browser = await chromium.connectOverCDP(fresh?.endpoint ?? record.cdpEndpoint, { timeout: 30_000 });
+    browser = await chromium.connectOverCDP(endpoint, { timeout: 30_000 });
   } catch (e) {
     throw new Error(
-      `BrowserFailed: cannot reach Chromium (pid ${record.pid}) at ${record.cdpEndpoint}: ${(e as Error).message.split('\n')[0]}. Its last output:\n${readTail(record.logFile)}`,
+      `BrowserFailed: cannot reach Chromium (pid ${record.pid}) at ${endpoint}: ${(e as Error).message.split('\n')[0]}. Its last output:\n${readTail(record.logFile)}`,
     );
   }
   const context = browser.contexts()[0] ?? (await browser.newContext());

@@ -38,8 +38,39 @@ export async function openTab(
   wsEndpoint: string,
   viewport: { width: number; height: number },
   onLine: (line: string, isError: boolean) => void,
+  timeoutMs = 30_000,
 ): Promise<TabOpener> {
-  const ws = new WebSocket(wsEndpoint, { perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
+  // A browser that dies or stalls before its tab is set up must fail the launch, not hang it.
+  const ws = new WebSocket(wsEndpoint, {
+    perMessageDeflate: false,
+    maxPayload: 256 * 1024 * 1024,
+    handshakeTimeout: timeoutMs,
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the tab was not ready within ${timeoutMs} ms`)), timeoutMs);
+  });
+  late.catch(() => undefined);
+  const closed = new Promise<never>((_, reject) =>
+    ws.once('close', () => reject(new Error('the browser closed its DevTools connection'))),
+  );
+  closed.catch(() => undefined);
+  try {
+    return await Promise.race([setUp(ws, viewport, onLine), late, closed]);
+  } catch (e) {
+    ws.terminate();
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The CDP conversation that attaches to the first tab (openTab bounds it in time). */
+async function setUp(
+  ws: WebSocket,
+  viewport: { width: number; height: number },
+  onLine: (line: string, isError: boolean) => void,
+): Promise<TabOpener> {
   await new Promise<void>((resolve, reject) => {
     ws.once('open', resolve);
     ws.once('error', reject);
@@ -55,7 +86,12 @@ export async function openTab(
     onLine(line, isError);
   };
   ws.on('message', (raw) => {
-    const m = JSON.parse(raw.toString()) as Message;
+    let m: Message;
+    try {
+      m = JSON.parse(raw.toString()) as Message;
+    } catch {
+      return; // not CDP: nothing to report
+    }
     if (m.id !== undefined) {
       const p = pending.get(m.id);
       pending.delete(m.id);
@@ -72,52 +108,52 @@ export async function openTab(
   });
   const send = (method: string, params: object = {}, sessionId?: string) =>
     new Promise<Message>((resolve, reject) => {
+      if (ws.readyState !== WebSocket.OPEN) return reject(new Error('the browser closed its DevTools connection'));
       const id = ++nextId;
       pending.set(id, { resolve, reject });
       ws.send(JSON.stringify({ id, method, params, sessionId }));
     });
-  try {
-    // The first tab may not exist yet when the DevTools port is written: discovery reports it when it does.
-    const tab = new Promise<string>((resolve) =>
-      waiters.push((m) => {
-        const info = m.method === 'Target.targetCreated' ? m.params?.targetInfo : undefined;
-        if (info?.type !== 'page') return false;
-        resolve(info.targetId as string);
-        return true;
-      }),
-    );
-    await send('Target.setDiscoverTargets', { discover: true });
-    const targetId = await tab;
-    const { result } = await send('Target.attachToTarget', { targetId, flatten: true });
-    const sessionId = result!.sessionId as string;
-    await Promise.all([
-      send('Runtime.enable', {}, sessionId),
-      send('Log.enable', {}, sessionId),
-      send('Emulation.setDeviceMetricsOverride', { ...viewport, deviceScaleFactor: 1, mobile: false }, sessionId),
-    ]);
-    return {
-      async navigate(url, timeoutMs) {
-        let timer: NodeJS.Timeout | undefined;
-        const late = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-        });
-        try {
-          const { result: nav } = await Promise.race([send('Page.navigate', { url }, sessionId), late]);
-          if (nav?.errorText) throw new Error(nav.errorText as string);
-        } finally {
-          clearTimeout(timer);
-        }
-      },
-      errors: () => [...errors],
-      handOver: () => {
-        reporting = false;
-      },
-      close: () => ws.close(),
-    };
-  } catch (e) {
-    ws.close();
-    throw e;
-  }
+  // The first tab may not exist yet when the DevTools port is written: discovery reports it when it does.
+  const tab = new Promise<string>((resolve) =>
+    waiters.push((m) => {
+      const info = m.method === 'Target.targetCreated' ? m.params?.targetInfo : undefined;
+      if (info?.type !== 'page') return false;
+      resolve(info.targetId as string);
+      return true;
+    }),
+  );
+  await send('Target.setDiscoverTargets', { discover: true });
+  const targetId = await tab;
+  const { result } = await send('Target.attachToTarget', { targetId, flatten: true });
+  const sessionId = result!.sessionId as string;
+  await Promise.all([
+    send('Runtime.enable', {}, sessionId),
+    send('Log.enable', {}, sessionId),
+    send('Emulation.setDeviceMetricsOverride', { ...viewport, deviceScaleFactor: 1, mobile: false }, sessionId),
+  ]);
+  return {
+    async navigate(url, timeoutMs) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      });
+      try {
+        const { result: nav } = await Promise.race([send('Page.navigate', { url }, sessionId), late]);
+        if (nav?.errorText) throw new Error(nav.errorText as string);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    errors: () => [...errors],
+    handOver: () => {
+      // The session stays (it holds the viewport); its events stop, so a page that logs every
+      // frame is not reported twice.
+      reporting = false;
+      send('Runtime.disable', {}, sessionId).catch(() => undefined);
+      send('Log.disable', {}, sessionId).catch(() => undefined);
+    },
+    close: () => ws.close(),
+  };
 }
 
 // Runtime and Log events as the lines playwright's page events give (browser.ts wrap()).
