@@ -64,7 +64,6 @@ export async function waitGone(pid: number, timeoutMs = 5000): Promise<boolean> 
   return true;
 }
 
-/** A temporary GAME_BRIDGE_HOME, removed by cleanup(). */
 /** This process's environment without any GAME_BRIDGE_* setting, then `extra`: what a test's own processes run with. */
 export function bridgeFreeEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
@@ -73,6 +72,7 @@ export function bridgeFreeEnv(extra: Record<string, string> = {}): Record<string
   return Object.assign(env, extra);
 }
 
+/** A temporary GAME_BRIDGE_HOME, removed by cleanup(). */
 export function tempHome(prefix = 'gb-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
