@@ -3,7 +3,7 @@
  * or by raw stdio), the real daemon, kill -9 for crashes.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { call, connect, type McpHandle } from './helpers/mcp.js';
@@ -285,10 +285,17 @@ test('while the daemon cannot come back: ping is answered by the proxy, and a re
   await waitFor('initialize answered', () => answer(1));
   const first = await daemonOf(home);
   // No daemon can start again: its directory becomes a file (the proxy cannot even open daemon.log).
-  process.kill(first.pid, 'SIGKILL');
-  await waitGone(first.pid);
-  removeDir(join(home, 'daemon'));
+  // The file is planted while the daemon still lives: once it dies, the reconnecting proxy would
+  // recreate the directory between a removal and a write.
+  renameSync(join(home, 'daemon'), join(home, 'daemon.gone'));
   writeFileSync(join(home, 'daemon'), 'not a directory');
+  try {
+    process.kill(first.pid, 'SIGKILL');
+  } catch {
+    // it may already have left on its own: its lock went with the directory
+  }
+  expect(await waitGone(first.pid)).toBe(true);
+  removeDir(join(home, 'daemon.gone'));
   send({ id: 2, method: 'ping' });
   await waitFor('ping answered locally', () => answer(2), 5000);
   expect(answer(2)).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
