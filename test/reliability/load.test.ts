@@ -21,6 +21,7 @@ import {
   stopDaemon,
   tempHome,
   Reaper,
+  waitFor,
   waitGone,
 } from '../helpers/procs.js';
 import { reapAndReport, sleep } from '../helpers/fault.js';
@@ -123,7 +124,18 @@ test(
     await Promise.all(workers);
     const elapsedMs = Date.now() - t0;
 
-    const applied = new Map([...appliedTags(logsA), ...appliedTags(logsB)]);
+    // A game writes "applied" before it answers, but its stdout reaches this process by another
+    // pipe than the answer: the last lines may still be on their way when the last call returns.
+    const appliedNow = () => new Map([...appliedTags(logsA), ...appliedTags(logsB)]);
+    const okBumpTags = outcomes.filter((o) => o.kind === 'bump' && !o.text).map((o) => o.tag!);
+    await waitFor(
+      'every bump answered ok in its game log',
+      () => okBumpTags.every((t) => appliedNow().has(t)),
+      5000,
+    ).catch(
+      () => undefined, // a bump answered ok but never applied is reported below
+    );
+    const applied = appliedNow();
     const errorsA = outcomes.filter((o) => o.game === 'A' && o.text);
     const errorsB = outcomes.filter((o) => o.game === 'B' && o.text);
     const overlapsDeath = (o: Outcome) => o.start <= backAt && o.end >= killedAt;
