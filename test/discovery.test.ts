@@ -1,4 +1,4 @@
-/** Discovery (SPEC §2 part 2 reader rules, §3 list_instances) against real HTTP servers and real files. */
+/** Discovery (docs/CONTRACT.md reader rules, docs/TOOLS.md list_instances) against real HTTP servers and real files. */
 import http from 'node:http';
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

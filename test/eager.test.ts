@@ -1,5 +1,5 @@
 /**
- * --eager (SPEC §5) through the real proxy and daemon: every live game's tools advertised
+ * --eager (docs/TOOLS.md) through the real proxy and daemon: every live game's tools advertised
  * flatly under names that cannot collide (`g<port>_<toolset>_<tool>`), and
  * `notifications/tools/list_changed` when a game is launched, appears in the scan range, or stops.
  */

@@ -1,4 +1,4 @@
-/** The per-port manifest cache (SPEC §5) against real HTTP servers and the Python game (normalisation itself: test/unit). */
+/** The per-port manifest cache (docs/TOOLS.md) against real HTTP servers and the Python game (normalisation itself: test/unit). */
 import http from 'node:http';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

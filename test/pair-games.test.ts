@@ -1,5 +1,5 @@
 /**
- * Replay across a daemon crash with real games (SPEC §6.3, §6.4): a safe call is re-sent and
+ * Replay across a daemon crash with real games (docs/ARCHITECTURE.md): a safe call is re-sent and
  * gets the right answer, an unsafe one is answered with CallInterrupted and reaches the game
  * exactly once, and a launched game outlives its client and the daemon and is re-adopted.
  */

@@ -1,5 +1,5 @@
 /**
- * The proxy ⇄ daemon pair end to end (SPEC §6): real proxies (the CLI, driven by the SDK Client
+ * The proxy ⇄ daemon pair end to end (docs/ARCHITECTURE.md): real proxies (the CLI, driven by the SDK Client
  * or by raw stdio), the real daemon, kill -9 for crashes.
  */
 import { execFile, spawn } from 'node:child_process';

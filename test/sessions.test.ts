@@ -1,5 +1,5 @@
 /**
- * Sessions through the real pair (SPEC §6.4): several clients share one daemon with their own
+ * Sessions through the real pair (docs/ARCHITECTURE.md): several clients share one daemon with their own
  * settings, games belong to the session that launched them, outlive it detached, are adopted
  * by the next session that uses them, and `stop` leaves nothing behind.
  */

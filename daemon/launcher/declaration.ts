@@ -19,7 +19,7 @@ import { parseWebDeclaration, type WebDeclaration } from './web-declaration.js';
 export { DECLARATION_FILE };
 export const DEFAULT_READY_TIMEOUT_MS = 60000;
 const MAX_DECLARATION_BYTES = 1024 * 1024;
-/** Used when a declaration names no portRange (the spec's own example range). */
+/** Used when a declaration names no portRange (the range docs/LAUNCHING.md shows). */
 export const DEFAULT_PORT_RANGE = '7820-7839';
 
 export interface LaunchDeclaration {

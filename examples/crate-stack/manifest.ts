@@ -1,4 +1,4 @@
-/** Crate Stack's command list as served at GET /tools (SPEC §2 part 1). */
+/** Crate Stack's command list as served at GET /tools (docs/CONTRACT.md). */
 export function crateStackManifest(name: string, version: string): Record<string, unknown> {
   return {
     game: { name, version, protocol: 1 },

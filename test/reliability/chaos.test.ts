@@ -1,5 +1,5 @@
 /**
- * Chaos soak (issue 7, suite 1; SPEC §6.3/§6.4): N real MCP clients (SDK Client on the real
+ * Chaos soak (docs/RELIABILITY.md section 1): N real MCP clients (SDK Client on the real
  * CLI) make mixed calls against a launched example game while the daemon is kill -9'ed at
  * seeded random moments K times, most of them while the game is stalled (`freeze`), so some
  * unsafe calls are caught in flight between the daemon and the game.

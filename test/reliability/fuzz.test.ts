@@ -1,5 +1,5 @@
 /**
- * Bad input, fuzzed (issue 7, suite 3): seeded and reproducible (SEED=n). Stdin frames to the
+ * Bad input, fuzzed (docs/RELIABILITY.md section 3): seeded and reproducible (SEED=n). Stdin frames to the
  * real proxy, manifests of random shapes, junk in the registry, games that misbehave on the
  * wire, and hostile tool arguments. Each gets a clear error or a correct answer, the session
  * keeps serving, and the daemon's memory stays bounded (VmRSS before/after).

@@ -1,5 +1,5 @@
 /**
- * Lifecycles (issue 7, suite 2; SPEC §6.2, §6.4): client restart and daemon SIGTERM in the
+ * Lifecycles (docs/RELIABILITY.md section 2): client restart and daemon SIGTERM in the
  * middle of a launch, a version handover under load, detachedTtlMs and idleExitMs expiry, a
  * stale lock, a daemon.json naming a dead or foreign process, an unwritable registry.
  * After each test nothing it started may be left running (suite 5).

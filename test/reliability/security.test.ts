@@ -1,5 +1,5 @@
 /**
- * Security (issue 7, suite 4; SPEC §6.5): token required and compared in constant time, a fresh
+ * Security (docs/RELIABILITY.md section 4): token required and compared in constant time, a fresh
  * token per daemon, browser Origin and foreign Host refused, files 0600 and dirs 0700, the
  * launch command only from gamebridge.json, nothing listening beyond 127.0.0.1.
  */

@@ -1,4 +1,4 @@
-/** Bounded answers (SPEC §5): never over the limit, always valid JSON, saying how to ask for less. */
+/** Bounded answers (docs/TOOLS.md): never over the limit, always valid JSON, saying how to ask for less. */
 import { errorResult, truncateAnswer, okResult } from '../../daemon/tools/answer.js';
 import { commandRejected, toBridgeError } from '../../shared/errors.js';
 

@@ -1,4 +1,4 @@
-/** Manifest normalisation (SPEC §2 /tools): every spelling a game's serializer may produce, as pure functions. */
+/** Manifest normalisation (docs/CONTRACT.md, GET /tools): every spelling a game's serializer may produce, as pure functions. */
 import {
   BRIDGE_TOOL_NAMES,
   bridgeToolset,
@@ -34,7 +34,7 @@ describe('normaliseManifest', () => {
     passthrough: { description: 'anything else', examples: ['set_seed { seed }'] },
   };
 
-  test('the SPEC example: game info, toolsets, args, passthrough, plus the bridge toolset', () => {
+  test('the contract example: game info, toolsets, args, passthrough, plus the bridge toolset', () => {
     const m = normaliseManifest(specExample, 'game');
     expect(m.source).toBe('game');
     expect(m.warnings).toEqual([]);

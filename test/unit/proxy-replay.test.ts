@@ -1,4 +1,4 @@
-/** The proxy's replay rules (SPEC §6.3) as pure functions: what is re-sent, what is answered. */
+/** The proxy's replay rules (docs/ARCHITECTURE.md) as pure functions: what is re-sent, what is answered. */
 import { isOlder } from '../../proxy/link.js';
 import {
   failureAnswer,
