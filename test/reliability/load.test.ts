@@ -130,7 +130,10 @@ test(
     const okBumpTags = outcomes.filter((o) => o.kind === 'bump' && !o.text).map((o) => o.tag!);
     await waitFor(
       'every bump answered ok in its game log',
-      () => okBumpTags.every((t) => appliedNow().has(t)),
+      () => {
+        const seen = appliedNow(); // one pass over the logs per poll, not one per tag
+        return okBumpTags.every((t) => seen.has(t));
+      },
       5000,
     ).catch(
       () => undefined, // a bump answered ok but never applied is reported below
