@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { DAEMON_NODE_FLAGS } from '../shared/daemon-node-flags.js';
 import { stringEnv } from '../shared/env.js';
 import { bundleFiles, cacheFileBytes, compileBundle, runBundle } from './code-cache.js';
 
@@ -57,7 +58,11 @@ async function buildCache(): Promise<void> {
   env.GAME_BRIDGE_HOME = home;
   const logFile = join(home, 'build.log');
   const fd = openSync(logFile, 'a', 0o600);
-  const child = spawn(process.execPath, [HERE, '--daemon'], { env, cwd: home, stdio: ['ignore', fd, fd, 'ipc'] });
+  const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, HERE, '--daemon'], {
+    env,
+    cwd: home,
+    stdio: ['ignore', fd, fd, 'ipc'],
+  });
   closeSync(fd);
   const client = new Client({ name: 'game-bridge-code-cache', version: '0' });
   try {
