@@ -262,3 +262,48 @@ test("close's /health checks get at most a second, and at most what is left of t
   await commandAndSync(short.client, 'close', {}, { timeoutMs: 300 }).catch(() => undefined);
   expect(Math.max(...(short.healthTimeouts as number[]))).toBeLessThanOrEqual(300);
 });
+
+test('a poll without a frame does not forget the last frame: a later frame going backwards is still a restart', async () => {
+  const f = fakeClient({
+    ack: { commandId: 7, frame: 500 },
+    states: [{ frame: 501, completedCommandId: 6 }, { completedCommandId: 6 }, { frame: 3, completedCommandId: 9 }],
+  });
+  await expect(commandAndSync(f.client, 'bump', {}, opts)).rejects.toThrow(/frame went from 501 back to 3/);
+});
+
+test('a generation that stays the same does not interrupt: the command is confirmed', async () => {
+  const f = fakeClient({
+    ack: { commandId: 2, frame: 10 },
+    states: [
+      { frame: 11, completedCommandId: 1 },
+      { frame: 12, completedCommandId: 2 },
+    ],
+  });
+  const r = await commandAndSync(f.client, 'bump', {}, { ...opts, generation: () => 3 });
+  expect(r).toMatchObject({ confirmation: 'completedCommandId', polls: 2 });
+});
+
+test('close: a /health answered by something that is not a game is not the port going quiet', async () => {
+  const f = fakeClient({
+    ack: { commandId: 3, frame: 8 },
+    states: [{}],
+    health: [notAGameSurface(7777, 'GET /health answered 404')],
+  });
+  const e = await commandAndSync(f.client, 'close', {}, { timeoutMs: 200 }).then(
+    () => new Error('no failure'),
+    (x: Error) => x,
+  );
+  expect(e).toMatchObject({ kind: 'CommandTimeout' });
+});
+
+test('an ack without a command id is confirmed by frames, even when the game publishes completedCommandId', async () => {
+  const f = fakeClient({
+    ack: { commandId: undefined, frame: 30 },
+    states: [
+      { frame: 31, completedCommandId: 4 },
+      { frame: 32, completedCommandId: 4 },
+    ],
+  });
+  const r = await commandAndSync(f.client, 'go', {}, opts);
+  expect(r).toMatchObject({ confirmation: 'frames-advanced', frame: 32, polls: 2 });
+});
