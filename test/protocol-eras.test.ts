@@ -25,8 +25,8 @@ beforeEach(() => {
 
 afterEach(async () => {
   for (const c of clients.splice(0)) await c.close().catch(() => undefined);
-  // Every process of this home, not only the one daemon.json names: a daemon a proxy started for a
-  // discover-only client may still be booting (no daemon.json yet), and it outlived the suite.
+  // Every process of this home, not only the one daemon.json names: a daemon a proxy started may
+  // still be booting (no daemon.json yet), and such a daemon outlived the suite.
   for (const p of processesOf(home)) reaper.track(p.pid);
   const info = daemonFacts(home);
   if (info) reaper.track(info.pid);
