@@ -10,7 +10,7 @@ import { freePort, freeRange } from './helpers/ports.js';
 import { createServer, type Server } from 'node:net';
 import { endHttpDaemon, startHttpDaemon, type HttpDaemon } from './helpers/http-daemon.js';
 import { httpClientV2, stdioClient, toolJson, type EraMode } from './helpers/v2-client.js';
-import { daemonFacts, gameState, liveDaemon, processesOf, sleep, unreadBytesAt } from './helpers/fault.js';
+import { daemonFacts, gameState, liveDaemon, reapAndReport, sleep, unreadBytesAt } from './helpers/fault.js';
 import { discoverResult, INSTRUCTIONS } from '../shared/server-identity.js';
 import { BRIDGE_TOOL_NAMES } from '../daemon/game/manifest.js';
 
@@ -25,13 +25,13 @@ beforeEach(() => {
 
 afterEach(async () => {
   for (const c of clients.splice(0)) await c.close().catch(() => undefined);
-  // Every process of this home, not only the one daemon.json names: a daemon a proxy started may
-  // still be booting (no daemon.json yet), and such a daemon outlived the suite.
-  for (const p of processesOf(home)) reaper.track(p.pid);
   const info = daemonFacts(home);
   if (info) reaper.track(info.pid);
   await endHttpDaemon(reaper, d);
   d = undefined;
+  // whatever else still runs for this home: a daemon a proxy started may still be booting (no
+  // daemon.json yet), and such a daemon outlived the suite
+  await reapAndReport(home);
   removeDir(home);
 });
 
