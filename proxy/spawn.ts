@@ -15,11 +15,29 @@ import { DAEMON_NODE_FLAGS } from '../shared/daemon-node-flags.js';
 import { bridgeHome, ensureDir, homePaths, type HomePaths } from '../shared/paths.js';
 import { UnsafeDirError } from '../shared/private-files.js';
 
-/** Don't start another daemon sooner than this after the last one (the lock picks one anyway). */
-const RESPAWN_AFTER_MS = 1000;
+/**
+ * How often a proxy may start a daemon: two starts back to back, then one a second on average, as
+ * a supervisor's start burst. A daemon that dies soon after its own start is replaced at once;
+ * a home whose daemon keeps dying still costs at most one boot a second.
+ */
+export class SpawnThrottle {
+  private starts: number[] = [];
+  constructor(
+    private readonly burst = 2,
+    private readonly windowMs = 2000,
+  ) {}
+
+  /** May a daemon start at `now`? If so (always, when `force`d), the start is counted. */
+  take(now: number, force = false): boolean {
+    this.starts = this.starts.filter((t) => now - t < this.windowMs);
+    if (!force && this.starts.length >= this.burst) return false;
+    this.starts.push(now);
+    return true;
+  }
+}
 
 let child: ChildProcess | undefined;
-let lastSpawn = 0;
+const throttle = new SpawnThrottle();
 
 function mtime(file: string): number {
   try {
@@ -56,10 +74,8 @@ export function homeRefusal(paths: HomePaths): string | undefined {
 
 /** Start a daemon unless one was started moments ago and is still running (`force` skips that). */
 export function spawnDaemon(paths: HomePaths, log: (line: string) => void, force = false): void {
-  const now = Date.now();
   const running = child && child.exitCode === null && child.signalCode === null;
-  if (!force && (running || now - lastSpawn < RESPAWN_AFTER_MS)) return;
-  lastSpawn = now;
+  if ((running && !force) || !throttle.take(Date.now(), force)) return;
   let fd: number;
   try {
     ensureDir(paths.home);
