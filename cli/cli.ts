@@ -5,7 +5,7 @@
  * themselves are declared in cli/commands/.
  */
 import yargs from 'yargs';
-import { withSessionOptions } from '../shared/config.js';
+import { withSessionOptions } from '../shared/session-args.js';
 import { VERSION } from '../shared/version.js';
 import { isBridgeError } from '../shared/errors.js';
 import { selfCommand } from '../shared/self-command.js';

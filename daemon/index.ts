@@ -8,8 +8,8 @@
  */
 
 // argv + environment → one session's settings (the CLI parser)
+export { parseSessionArgs } from '../shared/session-args.js';
 export {
-  parseSessionArgs,
   sessionConfigFrom,
   parsePortList,
   DEFAULT_PORT,

@@ -29,6 +29,8 @@ export function acceptProxy(ws: WebSocket, proof: string | undefined, deps: Prox
   ws.send(encode({ t: 'welcome', version: VERSION, pid: process.pid, ...(proof ? { proof } : {}) }));
   const helloTimer = setTimeout(() => ws.close(CLOSE_BAD_HELLO, 'no hello'), HELLO_TIMEOUT_MS);
   let transport: WsTransport | undefined;
+  /** rpc frames that came while the session was opening (a client's flags load their parser first) */
+  let early: RpcFrame[] | undefined;
 
   ws.on('message', (data) => {
     let frame: { t?: string };
@@ -43,19 +45,36 @@ export function acceptProxy(ws: WebSocket, proof: string | undefined, deps: Prox
       deps.log(`proxy asked for a handover (${transport ? `session ${transport.sessionId}` : 'before hello'})`);
       return deps.onHandover();
     }
-    if (!transport) {
-      clearTimeout(helloTimer);
-      if (frame?.t !== 'hello') return void ws.close(CLOSE_BAD_HELLO, 'first frame must be hello');
-      transport = openSession(ws, frame as HelloFrame, deps);
+    if (transport || early) {
+      if (frame.t !== 'rpc') return;
+      if (transport) transport.receive(frame as RpcFrame);
+      else early!.push(frame as RpcFrame);
       return;
     }
-    if (frame.t === 'rpc') transport.receive(frame as RpcFrame);
+    clearTimeout(helloTimer);
+    if (frame?.t !== 'hello') return void ws.close(CLOSE_BAD_HELLO, 'first frame must be hello');
+    // Read no more until the session is open; what the socket already holds is kept in order.
+    early = [];
+    ws.pause();
+    openSession(ws, frame as HelloFrame, deps).then(
+      (opened) => {
+        transport = opened;
+        for (const f of early ?? []) opened?.receive(f);
+        early = undefined;
+        ws.resume();
+      },
+      (e: unknown) => {
+        deps.log(`a proxy's session could not open: ${e instanceof Error ? e.stack : String(e)}`);
+        ws.close(CLOSE_BAD_HELLO, 'session could not open');
+      },
+    );
   });
 }
 
-/** The proxy's hello becomes an engine session, served over the connection until it closes. */
-function openSession(ws: WebSocket, hello: HelloFrame, deps: ProxySessionDeps): WsTransport {
-  const { config, configError } = sessionConfig(hello);
+/** The proxy's hello becomes an engine session, served over the connection until it closes (undefined: it closed first). */
+async function openSession(ws: WebSocket, hello: HelloFrame, deps: ProxySessionDeps): Promise<WsTransport | undefined> {
+  const { config, configError } = await sessionConfig(hello);
+  if (ws.readyState !== ws.OPEN) return undefined;
   const sessionId = String(hello.sessionId || 'anonymous');
   const session: EngineSession = createEngineSession(deps.state, config, sessionId, {
     cwd: config.cwd,

@@ -9,7 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { parseSessionArgs, type SessionConfig } from '../shared/config.js';
+import type { SessionConfig } from '../shared/config.js';
+import { parseSessionArgs } from '../shared/session-args.js';
 import { isBridgeError } from '../shared/errors.js';
 import { classifyLine, Stdio, tooLongText } from '../shared/stdio-lines.js';
 import { DaemonState } from './state.js';

@@ -1,15 +1,11 @@
 /**
- * argv + environment → one client session's settings (README.md, "The CLI").
- *
- * The daemon parses each proxy's argv with this, so every client keeps its own flags. The
- * proxy itself never imports this on its start path (yargs is not small).
+ * argv + environment → one client session's settings (README.md, "The CLI"): the options as
+ * parsed (shared/session-args.ts parses a client's flags) → SessionConfig, and their defaults.
  */
-import yargs, { type Argv } from 'yargs';
 import { resolve } from 'node:path';
 import { usageError } from './errors.js';
 import { bridgeHome, registryDir, type Env } from './paths.js';
 import { stringEnv } from './env.js';
-import { selfCommand } from './self-command.js';
 
 export const DEFAULT_SCAN_RANGE = '7777,7800-7839';
 export const DEFAULT_PORT = 7777;
@@ -76,77 +72,6 @@ export function parsePort(value: unknown, what = 'port'): number {
   return n;
 }
 
-/** The session options, shared by the bare command and `--no-daemon`; not inherited by subcommands. */
-export function withSessionOptions<T>(y: Argv<T>) {
-  return y
-    .option('port', {
-      alias: 'p',
-      type: 'string',
-      requiresArg: true,
-      describe: 'Default game port for this client (env GAME_BRIDGE_PORT)',
-      global: false,
-    })
-    .option('scan-range', {
-      type: 'string',
-      describe: `Ports list_instances probes (default ${DEFAULT_SCAN_RANGE}; env GAME_BRIDGE_SCAN_RANGE)`,
-      global: false,
-    })
-    .option('scan', {
-      type: 'boolean',
-      default: true,
-      describe: 'Probe the scan range (--no-scan turns it off)',
-      global: false,
-    })
-    .option('registry', {
-      type: 'boolean',
-      default: true,
-      describe: 'Read the self-registration registry (--no-registry turns it off)',
-      global: false,
-    })
-    .option('registry-dir', {
-      type: 'string',
-      describe: 'Registry directory (env GAME_BRIDGE_INSTANCES)',
-      global: false,
-    })
-    .option('config', {
-      type: 'string',
-      describe: 'gamebridge.json to launch from (env GAME_BRIDGE_CONFIG)',
-      global: false,
-    })
-    .option('launch-hint', {
-      type: 'string',
-      describe: 'How to start a game, shown in GameOffline, e.g. "make run PORT={port}"',
-      global: false,
-    })
-    .option('manifest', {
-      type: 'string',
-      describe: 'Manifest file for a game that serves no /tools (env GAME_BRIDGE_MANIFEST)',
-      global: false,
-    })
-    .option('eager', {
-      type: 'boolean',
-      default: false,
-      describe: 'Advertise every tool of every live game flatly',
-      global: false,
-    })
-    .option('timeout', {
-      type: 'number',
-      describe: `HTTP and command timeout in ms (default ${DEFAULT_TIMEOUT_MS})`,
-      global: false,
-    })
-    .option('max-chars', {
-      type: 'number',
-      describe: `Cut answers longer than this (default ${DEFAULT_MAX_ANSWER_CHARS})`,
-      global: false,
-    })
-    .option('daemon', {
-      type: 'boolean',
-      default: true,
-      describe: '--no-daemon runs the engine in this process',
-      global: false,
-    });
-}
-
 const pick = (env: Env, ...names: string[]) => {
   for (const n of names) if (env[n] !== undefined && env[n] !== '') return env[n];
   return undefined;
@@ -187,25 +112,4 @@ export function sessionConfigFrom(opts: Record<string, unknown>, env: Env, cwd: 
     env: cleanEnv,
     home: bridgeHome(env),
   };
-}
-
-/**
- * Parse a client's argv (session flags only, as the daemon receives them in `hello`).
- * Unknown flags are an error: a typo must not silently change behaviour.
- */
-export function parseSessionArgs(argv: string[], env: Env = process.env, cwd = process.cwd()): SessionConfig {
-  let failure: string | undefined;
-  const opts = withSessionOptions(yargs(argv))
-    .strict()
-    .help(false)
-    .version(false)
-    .exitProcess(false)
-    .fail((msg, err) => {
-      failure = msg || err?.message || 'bad arguments';
-    })
-    .parseSync();
-  if (failure) throw usageError(`${failure}. Run ${selfCommand()} --help for the options.`);
-  if (opts._.length)
-    throw usageError(`Unexpected argument '${String(opts._[0])}'. Run ${selfCommand()} --help for the options.`);
-  return sessionConfigFrom(opts as Record<string, unknown>, env, cwd);
 }
