@@ -4,7 +4,7 @@
  * holding nothing (no lock, no port, no file). It waits on an IPC channel from the primary; the
  * channel closes when the primary dies (kill -9 included), and the standby then takes the home
  * lock the usual way (a dead holder, pid + start time), re-adopts, listens and publishes
- * daemon.json within milliseconds instead of the ~0.6 s a daemon takes to load. A primary that
+ * daemon.json within milliseconds instead of the ~0.3 s a daemon takes to load. A primary that
  * ends on purpose (stop, idle exit, handover, lost lock) kills its standby first.
  *
  * Why opt-in, and what it costs: docs/DECISIONS.md ("Warm standby daemon"), docs/PERFORMANCE.md.
