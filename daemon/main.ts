@@ -150,7 +150,7 @@ export async function runDaemon(opts: { port?: number; foreground?: boolean } = 
   try {
     const theState = new DaemonState({ home: paths.home, mode: 'daemon', log, mayWrite: () => lock.held() });
     state = theState;
-    const served = await serve(paths, port, theState, startedIn, finish);
+    const served = await serve(paths, port, theState, startedIn, finish, () => ending);
     server = served.server;
     info = {
       pid: process.pid,
@@ -211,6 +211,7 @@ async function serve(
   theState: DaemonState,
   startedIn: string,
   finish: Finish,
+  ending: () => boolean,
 ): Promise<{ server: DaemonServer; token: string; startedAt: Date }> {
   const startedAt = new Date();
   const token = readOrCreateToken(paths);
@@ -220,6 +221,7 @@ async function serve(
     log,
     onHandover: () => void finish('handover to a newer proxy', 'handover', 0),
     onStop: () => void finish('stop requested', 'reap', 0),
+    ending,
     httpCwd: startedIn,
     statusFacts: (): Record<string, unknown> => ({
       pid: process.pid,

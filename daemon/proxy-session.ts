@@ -20,6 +20,8 @@ export interface ProxySessionDeps {
   log: (line: string) => void;
   /** a proxy of a newer version asked us to hand over */
   onHandover: () => void;
+  /** the daemon is shutting down or handing over: open no more sessions */
+  ending: () => boolean;
 }
 
 /** Welcome a proxy (with our proof when it proved the token with a nonce), then serve its session. */
@@ -28,12 +30,14 @@ export function acceptProxy(ws: WebSocket, proof: string | undefined, deps: Prox
   // First, before the proxy says anything: who we are, and that we know the token.
   ws.send(encode({ t: 'welcome', version: VERSION, pid: process.pid, ...(proof ? { proof } : {}) }));
   const helloTimer = setTimeout(() => ws.close(CLOSE_BAD_HELLO, 'no hello'), HELLO_TIMEOUT_MS);
+  // hello: waiting for it; opening: a client's flags load their parser first; gone: closed, or never opened
+  let phase: 'hello' | 'opening' | 'open' | 'gone' = 'hello';
   let transport: WsTransport | undefined;
-  /** rpc frames that came while the session was opening (a client's flags load their parser first) */
-  let early: RpcFrame[] | undefined;
+  /** rpc frames that came while the session was opening */
+  const early: RpcFrame[] = [];
 
   ws.on('message', (data) => {
-    let frame: { t?: string };
+    let frame: { t?: string } | null;
     try {
       frame = JSON.parse(data.toString());
     } catch {
@@ -45,27 +49,26 @@ export function acceptProxy(ws: WebSocket, proof: string | undefined, deps: Prox
       deps.log(`proxy asked for a handover (${transport ? `session ${transport.sessionId}` : 'before hello'})`);
       return deps.onHandover();
     }
-    if (transport || early) {
-      if (frame.t !== 'rpc') return;
-      if (transport) transport.receive(frame as RpcFrame);
-      else early!.push(frame as RpcFrame);
-      return;
-    }
+    if (phase === 'open' && frame?.t === 'rpc') transport!.receive(frame as RpcFrame);
+    if (phase === 'opening' && frame?.t === 'rpc') early.push(frame as RpcFrame);
+    if (phase !== 'hello') return;
     clearTimeout(helloTimer);
     if (frame?.t !== 'hello') return void ws.close(CLOSE_BAD_HELLO, 'first frame must be hello');
     // Read no more until the session is open; what the socket already holds is kept in order.
-    early = [];
+    phase = 'opening';
     ws.pause();
     openSession(ws, frame as HelloFrame, deps).then(
       (opened) => {
+        if (!opened) return void (phase = 'gone');
         transport = opened;
-        for (const f of early ?? []) opened?.receive(f);
-        early = undefined;
+        phase = 'open';
+        for (const f of early.splice(0)) opened.receive(f);
         ws.resume();
       },
       (e: unknown) => {
+        phase = 'gone';
         deps.log(`a proxy's session could not open: ${e instanceof Error ? e.stack : String(e)}`);
-        ws.close(CLOSE_BAD_HELLO, 'session could not open');
+        ws.terminate(); // not close(): paused, the socket would never read the proxy's closing frame
       },
     );
   });
@@ -74,7 +77,8 @@ export function acceptProxy(ws: WebSocket, proof: string | undefined, deps: Prox
 /** The proxy's hello becomes an engine session, served over the connection until it closes (undefined: it closed first). */
 async function openSession(ws: WebSocket, hello: HelloFrame, deps: ProxySessionDeps): Promise<WsTransport | undefined> {
   const { config, configError } = await sessionConfig(hello);
-  if (ws.readyState !== ws.OPEN) return undefined;
+  // gone meanwhile, or the daemon is ending: its games may be reaped or handed over already
+  if (ws.readyState !== ws.OPEN || deps.ending()) return undefined;
   const sessionId = String(hello.sessionId || 'anonymous');
   const session: EngineSession = createEngineSession(deps.state, config, sessionId, {
     cwd: config.cwd,

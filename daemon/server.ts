@@ -22,6 +22,8 @@ export interface DaemonServerOptions {
   log: (line: string) => void;
   /** a proxy of a newer version asked us to hand over */
   onHandover: () => void;
+  /** the daemon is shutting down or handing over: open no more sessions */
+  ending: () => boolean;
   /** `game-bridge-mcp stop` */
   onStop: () => void;
   /** extra facts for `status` (pid, version, uptime...) */

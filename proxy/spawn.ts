@@ -72,7 +72,7 @@ export function homeRefusal(paths: HomePaths): string | undefined {
   }
 }
 
-/** Start a daemon unless one was started moments ago and is still running (`force` skips that). */
+/** Start a daemon unless the one this proxy started is still running or the throttle says wait (`force`: start regardless, and count it). */
 export function spawnDaemon(paths: HomePaths, log: (line: string) => void, force = false): void {
   const running = child && child.exitCode === null && child.signalCode === null;
   if ((running && !force) || !throttle.take(Date.now(), force)) return;
