@@ -12,7 +12,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { pidAlive } from '../shared/daemon-file.js';
 import { DAEMON_NODE_FLAGS } from '../shared/daemon-node-flags.js';
+import { sleep } from '../shared/sleep.js';
 import { stringEnv } from '../shared/env.js';
 import { bundleFiles, cacheFileBytes, compileBundle, runBundle } from './code-cache.js';
 
@@ -65,9 +67,10 @@ async function buildCache(): Promise<void> {
   });
   closeSync(fd);
   const client = new Client({ name: 'game-bridge-code-cache', version: '0' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [PROXY], cwd: home, env });
   try {
     await childSays(child, 'ready');
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [PROXY], cwd: home, env }));
+    await client.connect(transport);
     await client.listTools();
     await client.callTool({ name: 'list_instances', arguments: {} });
     const saved = childSays(child, 'saved');
@@ -79,9 +82,18 @@ async function buildCache(): Promise<void> {
     process.exitCode = 1;
   } finally {
     await client.close().catch(() => undefined);
+    // The proxy first: alive when its daemon dies, it would start a successor in this home.
+    await proxyGone(transport.pid);
     child.kill('SIGKILL');
     rmSync(home, { recursive: true, force: true });
   }
+}
+
+/** Wait for the proxy to exit (it finishes what it holds after its stdin closes), then make sure. */
+async function proxyGone(pid: number | null): Promise<void> {
+  if (!pid) return;
+  for (const until = Date.now() + 5000; pidAlive(pid) && Date.now() < until;) await sleep(20);
+  if (pidAlive(pid)) process.kill(pid, 'SIGKILL');
 }
 
 await (process.argv.includes('--daemon') ? serveThenSave() : buildCache());
