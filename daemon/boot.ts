@@ -3,6 +3,7 @@
  * (daemon/code-cache.ts); without that bundle, the compiled module tree (entry.js), as before.
  */
 import { dirname } from 'node:path';
+import v8 from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { loadDaemonBundle, type CacheUse } from './code-cache.js';
 
@@ -28,6 +29,12 @@ const CACHE_NOTE: Record<CacheUse, string> = {
 };
 
 const loaded = loadBundleOrSay(dirname(fileURLToPath(import.meta.url)));
+// From here on V8's young generation keeps its starting size (1 MB semi-spaces). By default it
+// grows to 16 MB and stays grown, and importing playwright-core for a browser game takes it all
+// the way (~18 MB more RSS). Set now, once the bundle is loaded, not as a command-line flag: a heap
+// flag at start also costs Node the cache of its built-in modules, ~26 ms of every start
+// (docs/PERFORMANCE.md "Ninth round").
+v8.setFlagsFromString('--semi-space-growth-factor=1');
 if (loaded) {
   // One line per start in daemon.log, as the daemon stamps its own (it has not started logging yet).
   process.stderr.write(`${new Date().toISOString()} [${process.pid}] daemon bundle ${CACHE_NOTE[loaded.cache]}\n`);

@@ -13,7 +13,6 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { pidAlive } from '../shared/daemon-file.js';
-import { DAEMON_NODE_FLAGS } from '../shared/daemon-node-flags.js';
 import { sleep } from '../shared/sleep.js';
 import { stringEnv } from '../shared/env.js';
 import { bundleFiles, cacheFileBytes, compileBundle, runBundle } from './code-cache.js';
@@ -60,7 +59,7 @@ async function buildCache(): Promise<void> {
   env.GAME_BRIDGE_HOME = home;
   const logFile = join(home, 'build.log');
   const fd = openSync(logFile, 'a', 0o600);
-  const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, HERE, '--daemon'], {
+  const child = spawn(process.execPath, [HERE, '--daemon'], {
     env,
     cwd: home,
     stdio: ['ignore', fd, fd, 'ipc'],

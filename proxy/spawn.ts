@@ -11,7 +11,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lockHolder, pidAlive, readDaemonFile, sameProcess, type DaemonInfo } from '../shared/daemon-file.js';
-import { DAEMON_NODE_FLAGS } from '../shared/daemon-node-flags.js';
 import { bridgeHome, ensureDir, homePaths, type HomePaths } from '../shared/paths.js';
 import { UnsafeDirError } from '../shared/private-files.js';
 
@@ -86,7 +85,7 @@ export function spawnDaemon(paths: HomePaths, log: (line: string) => void, force
     return;
   }
   try {
-    const c = spawn(process.execPath, [...DAEMON_NODE_FLAGS, ...daemonCommand()], {
+    const c = spawn(process.execPath, daemonCommand(), {
       cwd: paths.home,
       detached: true,
       stdio: ['ignore', fd, fd],
