@@ -1,13 +1,14 @@
 /**
  * Adaptive polling. A command is applied on the game's next tick, so the first polls come
- * fast (a 60 fps game confirms within about one frame) and later ones back off so a slow or
- * paused game is not flooded. Every 9 ms at first: under two polls per 16.7 ms frame, and a
- * command is seen at most ~9 ms after the frame that applied it. (A 2 ms first poll was almost
- * always too early for a game that applies commands on its next tick: docs/PERFORMANCE.md.)
+ * fast and later ones back off so a slow or paused game is not flooded. Every 5 ms for the
+ * first 25 ms (a 60 fps tick is seen within ~5 ms whatever its phase; 9 ms made back-to-back
+ * steps lock onto ~14 or ~23 ms by the phase alone), then every 9 ms, under two polls a frame.
+ * (A 2 ms first poll was almost always too early for a game that applies commands on its next
+ * tick: docs/PERFORMANCE.md.)
  */
 import type { GameClient, State } from '../game/client.js';
 
-export const POLL_SCHEDULE_MS = [5, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9];
+export const POLL_SCHEDULE_MS = [5, 5, 5, 5, 5, 9, 9, 9, 9, 9, 9, 9];
 export const POLL_BACKOFF_FACTOR = 1.5;
 export const POLL_MAX_MS = 100;
 
