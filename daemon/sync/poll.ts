@@ -3,8 +3,8 @@
  * fast and later ones back off so a slow or paused game is not flooded. Every 5 ms for the
  * first 25 ms (a 60 fps tick is seen within ~5 ms whatever its phase; 9 ms made back-to-back
  * steps lock onto ~14 or ~23 ms by the phase alone), then every 9 ms, under two polls a frame.
- * (A 2 ms first poll was almost always too early for a game that applies commands on its next
- * tick: docs/PERFORMANCE.md.)
+ * wait_for starts at the third entry (its first poll is immediate). (A 2 ms first poll was
+ * almost always too early for a game that applies commands on its next tick: docs/PERFORMANCE.md.)
  */
 import type { GameClient, State } from '../game/client.js';
 
