@@ -13,9 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { pidAlive } from '../shared/daemon-file.js';
-import { sleep } from '../shared/sleep.js';
 import { stringEnv } from '../shared/env.js';
 import { bundleFiles, cacheFileBytes, compileBundle, runBundle } from './code-cache.js';
+import { waitUntil } from './launcher/processes.js';
 
 const HERE = fileURLToPath(import.meta.url);
 const FILES = bundleFiles(dirname(HERE));
@@ -90,9 +90,7 @@ async function buildCache(): Promise<void> {
 
 /** Wait for the proxy to exit (it finishes what it holds after its stdin closes), then make sure. */
 async function proxyGone(pid: number | null): Promise<void> {
-  if (!pid) return;
-  for (const until = Date.now() + 5000; pidAlive(pid) && Date.now() < until;) await sleep(20);
-  if (pidAlive(pid)) process.kill(pid, 'SIGKILL');
+  if (pid && !(await waitUntil(() => !pidAlive(pid), 5000, 20))) process.kill(pid, 'SIGKILL');
 }
 
 await (process.argv.includes('--daemon') ? serveThenSave() : buildCache());

@@ -13,6 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { pidAlive, processStart } from '../shared/daemon-file.js';
 import { sleep } from '../shared/sleep.js';
+import { waitUntil } from './launcher/processes.js';
 
 /** Set by a primary in its standby's environment: the primary's pid. */
 const STANDBY_FOR = 'GAME_BRIDGE_STANDBY_FOR';
@@ -49,8 +50,7 @@ export async function waitAsStandby(daemonDir: string): Promise<boolean> {
     process.send!({ t: 'ready' });
     await gone;
   }
-  const until = Date.now() + PRIMARY_EXIT_MS;
-  while (pidAlive(primary) && Date.now() < until) await sleep(2);
+  await waitUntil(() => !pidAlive(primary), PRIMARY_EXIT_MS, 2);
   return !pidAlive(primary) && existsSync(daemonDir);
 }
 
