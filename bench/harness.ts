@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { sleep } from '../shared/sleep.js';
+import { pidAlive } from '../shared/daemon-file.js';
 import { answersHealth } from '../daemon/game/probe.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -30,13 +31,12 @@ export const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
 // ---------- processes ----------
 
+/**
+ * Is `pid` running? A zombie is not: a killed daemon whose parent has died (a promoted standby)
+ * is reaped by init, here seconds later, and a wait for it would start the clock late.
+ */
 export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return pidAlive(pid);
 }
 
 export async function waitGone(pid: number, timeoutMs = 5000): Promise<boolean> {
@@ -163,11 +163,28 @@ export function daemonPid(home: string): number | undefined {
   }
 }
 
+/** The standby daemon.json names, once it is ready and alive (daemon/standby.ts). */
+export function liveStandby(home: string): number | undefined {
+  try {
+    const info = JSON.parse(readFileSync(join(home, 'daemon', 'daemon.json'), 'utf8')) as { standby?: { pid: number } };
+    return info.standby && alive(info.standby.pid) ? info.standby.pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** VmRSS (and the VmHWM peak) of a pid, in MB. */
 export function rssMb(pid: number): { rss: number; hwm: number } {
   const text = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN);
   return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
+}
+
+/** A process's own memory (USS: the private pages of /proc/<pid>/smaps_rollup), in MB; what it costs beyond what it shares. */
+export function ownMb(pid: number): number {
+  const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN);
+  return (kb('Private_Clean') + kb('Private_Dirty')) / 1024;
 }
 
 // ---------- ports ----------

@@ -1,12 +1,24 @@
 /**
  * 2. Start-up: proxy spawn → `initialize` answered, (a) daemon warm, (b) no daemon (the proxy
  * auto-starts it; the daemon is stopped before each such run). Reference: `node -e ''` spawn →
- * exit. --no-daemon start-up is shown too. The runs are interleaved (bare, warm, cold, in-process).
+ * exit. --no-daemon start-up is shown too. The runs are interleaved (bare, warm, cold, in-process),
+ * and each round waits for the auto-started daemon's standby, so its start overlaps no run.
  *
  * Raw stdio, no SDK: the bench writes the initialize line at spawn and stops the clock at the
  * first stdout line carrying its id.
  */
-import { benchEnv, CLI, daemonPid, median, now, round, waitGone, waitFor, type Reaper } from './harness.js';
+import {
+  benchEnv,
+  CLI,
+  daemonPid,
+  liveStandby,
+  median,
+  now,
+  round,
+  waitGone,
+  waitFor,
+  type Reaper,
+} from './harness.js';
 import { ms, x, type BenchConfig, type Measurement } from './types.js';
 
 const INIT = JSON.stringify({
@@ -58,6 +70,7 @@ export async function measureStartup(r: Reaper, cfg: BenchConfig): Promise<Measu
   await bareNode(r);
   await initTime(r, home);
   await initTime(r, home, ['--no-daemon']);
+  r.track(await waitFor('its standby', () => liveStandby(home), 20000));
   for (let i = 0; i < cfg.runs; i++) {
     bare.push(await bareNode(r));
     await waitFor('daemon up', () => daemonPid(home), 10000);
@@ -67,6 +80,8 @@ export async function measureStartup(r: Reaper, cfg: BenchConfig): Promise<Measu
     const pid = await waitFor('auto-started daemon', () => daemonPid(home), 10000);
     r.track(pid);
     inproc.push(await initTime(r, home, ['--no-daemon']));
+    // the daemon's standby starts a second after it: not during the next bare or warm run
+    r.track(await waitFor('its standby', () => liveStandby(home), 20000));
   }
   const b = median(bare);
   const w = median(warm);

@@ -19,6 +19,13 @@ const gameRow = (g: Json, middle: string[]) => [
   String(g.logFile ?? ''),
 ];
 
+/** Which standby waits to take over, if any (daemon/standby.ts). */
+function standbyLine(standby: Json | undefined): string {
+  return standby
+    ? `  standby pid ${String(standby.pid)} (${String(standby.kind)}): takes over if the daemon dies\n`
+    : '';
+}
+
 /** The /status facts as text. */
 export function statusText(facts: Json, log: string): string {
   const sessions = (facts.sessions ?? []) as Json[];
@@ -26,7 +33,8 @@ export function statusText(facts: Json, log: string): string {
   const exited = (facts.exited ?? []) as Json[];
   const head =
     `game-bridge daemon ${facts.version ?? '?'}: pid ${facts.pid ?? '?'}, port ${facts.port ?? '?'}, up ${duration(Number(facts.uptimeMs))}, ` +
-    `${sessions.length} session(s), ${instances.length} game(s) running\n  home ${facts.home ?? '?'}; log ${log}\n`;
+    `${sessions.length} session(s), ${instances.length} game(s) running\n  home ${facts.home ?? '?'}; log ${log}\n` +
+    standbyLine(facts.standby as Json | undefined);
   const short = (id: unknown) => (typeof id === 'string' ? id.slice(0, 8) : '-');
   return [
     head,

@@ -28,6 +28,23 @@ const CACHE_NOTE: Record<CacheUse, string> = {
   rejected: 'without a code cache (V8 rejected it)',
 };
 
+/**
+ * A light standby (daemon/standby.ts) waits here, before the bundle: Node started, only the few
+ * modules it waits with loaded. When its primary dies it loads the daemon and starts as any daemon does.
+ */
+async function waitIfLightStandby(): Promise<void> {
+  // (standby.ts's STANDBY_FOR, named here: a primary's start must not import standby.ts for it)
+  if (!process.env.GAME_BRIDGE_STANDBY_FOR) return;
+  const standby = await import('./standby.js');
+  if (!standby.isStandby() || standby.standbyKind() !== 'light') return;
+  const { bridgeHome, homePaths } = await import('../shared/paths.js');
+  if (!(await standby.waitAsStandby(homePaths(bridgeHome()).daemonDir, 'light'))) process.exit(0);
+  process.stderr.write(
+    `${new Date().toISOString()} [${process.pid}] the primary daemon is gone; the light standby takes over\n`,
+  );
+}
+
+await waitIfLightStandby();
 const loaded = loadBundleOrSay(dirname(fileURLToPath(import.meta.url)));
 // From here on V8's young generation keeps its starting size (1 MB semi-spaces). By default it
 // grows to 16 MB and stays grown, and importing playwright-core for a browser game takes it all

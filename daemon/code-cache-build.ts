@@ -57,6 +57,7 @@ async function buildCache(): Promise<void> {
   const home = mkdtempSync(join(tmpdir(), 'gb-code-cache-'));
   const env = Object.fromEntries(Object.entries(stringEnv()).filter(([k]) => !k.startsWith('GAME_BRIDGE_')));
   env.GAME_BRIDGE_HOME = home;
+  env.GAME_BRIDGE_STANDBY = '0'; // this daemon exits without its shutdown: a standby would take the temp home over
   const logFile = join(home, 'build.log');
   const fd = openSync(logFile, 'a', 0o600);
   const child = spawn(process.execPath, [HERE, '--daemon'], {

@@ -19,10 +19,10 @@ import { DaemonServer } from './server.js';
 import { HomeLock } from './lock.js';
 import { startLogRotation } from './log-rotation.js';
 import { selfCommand } from '../shared/self-command.js';
-import { isStandby, StandbyKeeper, standbyWanted, waitAsStandby } from './standby.js';
+import { isStandby, StandbyKeeper, standbyKind, standbySettingWarning, waitAsStandby } from './standby.js';
 
 export const DEFAULT_IDLE_EXIT_MS = 10 * 60 * 1000;
-/** How long after publishing daemon.json a daemon starts its warm standby (when asked to). */
+/** How long after publishing daemon.json a daemon starts its standby. */
 const STANDBY_DELAY_MS = 1000;
 
 export type { DaemonInfo };
@@ -73,9 +73,10 @@ function pinnedPort(port: number | undefined): number {
 export async function runDaemon(opts: { port?: number; foreground?: boolean } = {}): Promise<void> {
   routeConsoleToLog();
   const paths = homePaths(bridgeHome());
-  // A warm standby waits here, loaded, until its primary dies; then it is the daemon starting.
+  // A standby that is not light (GAME_BRIDGE_STANDBY=1, or a standby of a daemon run from the
+  // compiled modules or by `daemon` in a terminal) waits here, loaded, until its primary dies.
   if (isStandby()) {
-    if (!(await waitAsStandby(paths.daemonDir))) process.exit(0);
+    if (!(await waitAsStandby(paths.daemonDir, 'warm'))) process.exit(0);
     log('the primary daemon is gone; the warm standby takes over');
     opts = { ...opts, foreground: false };
   }
@@ -165,7 +166,9 @@ export async function runDaemon(opts: { port?: number; foreground?: boolean } = 
     log(
       `daemon v${VERSION} listening on 127.0.0.1:${info.port} (MCP over HTTP at http://127.0.0.1:${info.port}/mcp), home ${paths.home}`,
     );
-    if (standbyWanted()) standby = keepStandby(paths, info, () => !ending && lock.held());
+    const standbyWarning = standbySettingWarning();
+    if (standbyWarning) log(standbyWarning);
+    if (standbyKind() !== 'none') standby = keepStandby(paths, info, () => !ending && lock.held());
     exitWhenIdle(server, theState, finish);
   } catch (e) {
     // Half a daemon (no daemon.json, no timers) must not stay: nothing could find or stop it.
@@ -176,6 +179,12 @@ export async function runDaemon(opts: { port?: number; foreground?: boolean } = 
 }
 
 type Finish = (why: string, how: 'reap' | 'handover', code: number) => Promise<void>;
+
+/** The standby daemon.json names, when daemon.json is this daemon's. */
+function ourStandby(paths: HomePaths): DaemonInfo['standby'] {
+  const info = readDaemonJson(paths);
+  return info?.pid === process.pid ? info.standby : undefined;
+}
 
 /** daemon.json again when it no longer names this daemon (a failed write is retried next second). */
 function republishDaemonJson(paths: HomePaths, info: DaemonInfo): void {
@@ -189,7 +198,7 @@ function republishDaemonJson(paths: HomePaths, info: DaemonInfo): void {
   }
 }
 
-/** The warm standby (when asked for): its facts go into daemon.json while this daemon holds the lock. */
+/** The standby (unless GAME_BRIDGE_STANDBY=0): its facts go into daemon.json while this daemon holds the lock. */
 function keepStandby(paths: HomePaths, info: DaemonInfo, mayWrite: () => boolean): StandbyKeeper {
   const standby = new StandbyKeeper(
     paths.daemonLog,
@@ -231,6 +240,7 @@ async function serve(
       home: paths.home,
       startedAt: startedAt.toISOString(),
       uptimeMs: Date.now() - startedAt.getTime(),
+      standby: ourStandby(paths), // its pid and kind, as the proxies see it
     }),
   });
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void finish(sig, 'reap', 0));

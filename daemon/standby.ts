@@ -1,13 +1,15 @@
 /**
- * The warm standby (opt-in: GAME_BRIDGE_STANDBY=1 in the daemon's environment). A daemon that
- * serves keeps one more daemon process booted and waiting: its own program, its modules loaded,
- * holding nothing (no lock, no port, no file). It waits on an IPC channel from the primary; the
- * channel closes when the primary dies (kill -9 included), and the standby then takes the home
- * lock the usual way (a dead holder, pid + start time), re-adopts, listens and publishes
- * daemon.json within milliseconds instead of the ~0.3 s a daemon takes to load. A primary that
- * ends on purpose (stop, idle exit, handover, lost lock) kills its standby first.
+ * The standby: a daemon that serves keeps one more process of its own program waiting beside
+ * it, holding nothing (no lock, no port, no file). It waits on an IPC channel from the primary;
+ * the channel closes when the primary dies (kill -9 included), and the standby then takes the
+ * home lock the usual way (a dead holder, pid + start time), re-adopts, listens and publishes
+ * daemon.json without the wait for a new Node process. A primary that ends on purpose (stop,
+ * idle exit, handover, lost lock) kills its standby first.
  *
- * Why opt-in, and what it costs: docs/DECISIONS.md ("Warm standby daemon"), docs/PERFORMANCE.md.
+ * Two kinds (GAME_BRIDGE_STANDBY): by default a light one, Node started and the daemon not loaded
+ * (it waits in boot.ts and loads the daemon when it takes over: ~10 MB of its own memory); with
+ * `1` a warm one, every module loaded (~27 MB, and a takeover that skips the load too); `0` none.
+ * Why, and what each costs: docs/DECISIONS.md ("Standby daemon"), docs/PERFORMANCE.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
@@ -25,11 +27,24 @@ const PRIMARY_EXIT_MS = 3000;
 export interface StandbyFacts {
   pid: number;
   pidStart?: number;
+  /** where it waits: light (in boot.ts, before the bundle) or warm (every module loaded) */
+  kind?: 'light' | 'warm';
 }
 
-/** Is the standby asked for in this environment? */
-export function standbyWanted(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.GAME_BRIDGE_STANDBY === '1';
+/** Which standby a daemon keeps (GAME_BRIDGE_STANDBY): `1` warm, `0` none, anything else (unset included) light. */
+export type StandbyKind = 'warm' | 'light' | 'none';
+
+/** The standby this environment asks for. */
+export function standbyKind(env: NodeJS.ProcessEnv = process.env): StandbyKind {
+  const v = env.GAME_BRIDGE_STANDBY;
+  return v === '1' ? 'warm' : v === '0' ? 'none' : 'light';
+}
+
+/** What to tell of a GAME_BRIDGE_STANDBY this daemon does not know (it keeps a light standby then); undefined when known. */
+export function standbySettingWarning(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const v = env.GAME_BRIDGE_STANDBY;
+  if (v === undefined || ['', '0', '1', 'light'].includes(v)) return undefined;
+  return `GAME_BRIDGE_STANDBY=${JSON.stringify(v)} is not 0 (no standby), 1 (a warm one) or light (the default): keeping a light standby`;
 }
 
 /** Is this process a standby (started by a primary, not yet promoted)? */
@@ -38,16 +53,16 @@ export function isStandby(): boolean {
 }
 
 /**
- * In a standby: say "ready" (the modules are loaded by now), then wait for the primary to die.
+ * In a standby: say "ready" (and whether it waits light or warm), then wait for the primary to die.
  * True: the primary is gone and this process should become the daemon. False: it is still alive
  * after its channel closed, or the home is gone (a test removed it), so this process should exit.
  */
-export async function waitAsStandby(daemonDir: string): Promise<boolean> {
+export async function waitAsStandby(daemonDir: string, kind: 'light' | 'warm'): Promise<boolean> {
   const primary = Number(process.env[STANDBY_FOR]);
   delete process.env[STANDBY_FOR]; // the games and the standby this process may start must not see it
   if (process.connected) {
     const gone = new Promise<void>((resolve) => process.once('disconnect', resolve));
-    process.send!({ t: 'ready' });
+    process.send!({ t: 'ready', kind });
     await gone;
   }
   await waitUntil(() => !pidAlive(primary), PRIMARY_EXIT_MS, 2);
@@ -85,10 +100,11 @@ export class StandbyKeeper {
       closeSync(fd);
     }
     this.child = child;
-    child.on('error', (e) => this.log(`the warm standby could not start: ${e.message}`));
-    child.on('message', (m: { t?: string }) => {
+    child.on('error', (e) => this.log(`the standby could not start: ${e.message}`));
+    child.on('message', (m: { t?: string; kind?: unknown }) => {
       if (m?.t !== 'ready' || !child.pid) return;
-      this.facts = { pid: child.pid, pidStart: processStart(child.pid) };
+      const kind = m.kind === 'light' || m.kind === 'warm' ? m.kind : undefined;
+      this.facts = { pid: child.pid, pidStart: processStart(child.pid), kind };
       this.changed(this.facts);
     });
     child.once('exit', (code, signal) => this.lost(child, code, signal));
@@ -112,7 +128,7 @@ export class StandbyKeeper {
     this.child = undefined;
     if (this.facts) this.changed((this.facts = undefined));
     if (this.ending) return;
-    this.log(`the warm standby (pid ${child.pid}) exited (${signal ?? code}); starting another`);
+    this.log(`the standby (pid ${child.pid}) exited (${signal ?? code}); starting another`);
     const wait = Math.max(0, this.lastSpawn + RESPAWN_AFTER_MS - Date.now());
     this.respawnTimer = setTimeout(() => this.start(), wait);
     this.respawnTimer.unref();

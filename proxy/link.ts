@@ -38,7 +38,7 @@ const BACKOFF_FIRST_MS = 20;
 // and with a 250 ms cap the proxy noticed the ready daemon ~125 ms late on average (docs/PERFORMANCE.md).
 const BACKOFF_CAP_MS = 50;
 const GIVEN_UP_RETRY_MS = 2000;
-// A warm standby publishes within milliseconds of its primary's death; past this, start a daemon.
+// A standby publishes well within this of its primary's death (a light one loads the daemon first); past it, start a daemon.
 const STANDBY_GRACE_MS = 2000;
 
 export interface LinkHandlers {
@@ -244,7 +244,7 @@ export class Link {
     this.on.up(welcome);
   }
 
-  /** A dead daemon's warm standby is taking over: start no rival for a while (it would only slow it). */
+  /** A dead daemon's standby is taking over: start no rival for a while (it would only slow it). */
   private standbyTakingOver(info: DaemonInfo | undefined): boolean {
     // remembered: the standby removes the dead daemon's daemon.json before it writes its own
     if (standbyTakingOver(info)) this.awaited ??= { ...info!.standby!, since: Date.now() };

@@ -111,7 +111,7 @@ export function prestartDaemon(): void {
 }
 
 /**
- * A live process holds the home's lock, so a daemon is on its way (a warm standby taking over
+ * A live process holds the home's lock, so a daemon is on its way (a standby taking over
  * removes the dead daemon's daemon.json before it writes its own): another one would only find
  * the lock taken, after costing a boot.
  */
@@ -119,7 +119,7 @@ export function daemonStarting(paths: HomePaths): boolean {
   return lockHolder(paths.daemonDir) !== undefined;
 }
 
-/** daemon.json names a dead daemon and its live warm standby (daemon/standby.ts), which takes over. */
+/** daemon.json names a dead daemon and its live standby (daemon/standby.ts), which takes over. */
 export function standbyTakingOver(info: DaemonInfo | undefined): boolean {
   const standby = info?.standby;
   return !!standby && !pidAlive(info.pid) && sameProcess(standby.pid, standby.pidStart);

@@ -14,8 +14,8 @@ export interface DaemonInfo {
   startedAt: string;
   /** the daemon's processStart(): with the pid, who it is (a pid alone may be recycled) */
   pidStart?: number;
-  /** the warm standby that takes over if this daemon dies (opt-in; daemon/standby.ts) */
-  standby?: { pid: number; pidStart?: number };
+  /** the standby that takes over if this daemon dies (daemon/standby.ts) */
+  standby?: { pid: number; pidStart?: number; kind?: 'light' | 'warm' };
 }
 
 /**
@@ -83,7 +83,7 @@ export const lockOwnerFileOf = (lockDir: string) => join(lockDir, 'owner.json');
 
 /**
  * The live process holding the home's daemon lock (`daemon.lock/owner.json`, daemon/lock.ts): a
- * daemon that is starting (a warm standby taking over, another client's start) or serving.
+ * daemon that is starting (a standby taking over, another client's start) or serving.
  * Undefined when the lock is free, torn, or names a process that is gone.
  */
 export function lockHolder(daemonDir: string): number | undefined {

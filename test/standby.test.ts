@@ -1,6 +1,8 @@
 /**
- * The warm standby (GAME_BRIDGE_STANDBY=1): a booted successor waits beside the daemon and
- * takes over when it is kill -9'ed; real proxy (SDK client), real daemon, real launched game.
+ * The standby (daemon/standby.ts): a successor waits beside the daemon and takes over when it is
+ * kill -9'ed; by default a light one (Node started, nothing loaded), with GAME_BRIDGE_STANDBY=1
+ * a warm one (every module loaded), with 0 none. Real proxy (SDK client), real daemon, real
+ * launched game.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -14,63 +16,100 @@ import { writeProject } from './helpers/project.js';
 import { alive, CLI, waitFor, waitGone } from './helpers/procs.js';
 
 const run = promisify(execFile);
-const suite = pairSuite('gb-standby-', { GAME_BRIDGE_STANDBY: '1' });
-const daemonLog = () => readFileSync(join(suite.home, 'daemon', 'daemon.log'), 'utf8');
 
-/** daemon.json's standby once it is booted and alive (and not `notPid`). */
-const readyStandby = (notPid?: number) =>
-  waitFor(
-    'a ready warm standby',
-    () => {
-      const sb = daemonFacts(suite.home)?.standby;
-      return sb && sb.pid !== notPid && alive(sb.pid) ? sb.pid : undefined;
-    },
-    30000,
-  );
+describe.each([
+  ['light', {}],
+  ['warm', { GAME_BRIDGE_STANDBY: '1' }],
+] as const)('a %s standby', (kind, env) => {
+  const suite = pairSuite(`gb-standby-${kind}-`, env);
+  const daemonLog = () => readFileSync(join(suite.home, 'daemon', 'daemon.log'), 'utf8');
+  /** daemon.log's lines stamped by `pid` */
+  const linesOf = (pid: number) =>
+    daemonLog()
+      .split('\n')
+      .filter((l) => l.includes(`[${pid}] `));
 
-test('kill -9: the standby takes over, re-adopts before the replayed stop_instance, and no rival daemon is started', async () => {
-  const gamePort = await freePort();
-  const project = writeProject(join(suite.home, 'project'), { ports: [gamePort] }).root;
-  const h = await suite.open(project);
-  const launched = await call(h, 'launch_instance', {}, 60000);
-  expect(launched.isError ? launched.text : 'ok').toBe('ok');
-  const gamePid = launched.json.pid as number;
-  suite.trackGroup(gamePid);
-  const first = await suite.daemonPid();
-  const standby = await readyStandby();
-  expect(standby).not.toBe(first);
+  /** daemon.json's standby once it is ready and alive (and not `notPid`). */
+  const readyStandby = (notPid?: number) =>
+    waitFor(
+      'a ready standby',
+      () => {
+        const sb = daemonFacts(suite.home)?.standby;
+        return sb && sb.pid !== notPid && alive(sb.pid) ? sb.pid : undefined;
+      },
+      30000,
+    );
 
-  process.kill(first, 'SIGKILL');
-  // Sent at once: the proxy holds it until the successor answers, which must know the game by then.
-  const stopped = await call(h, 'stop_instance', { port: gamePort }, 60000);
-  expect(stopped.isError ? stopped.text : stopped.json).toMatchObject({ port: gamePort, stopped: true });
-  expect(await waitGone(gamePid, 15000)).toBe(true);
-  expect(daemonFacts(suite.home)?.pid).toBe(standby);
-  suite.reaper.track(standby);
+  test('kill -9: the standby takes over, re-adopts before the replayed stop_instance, and no rival daemon is started', async () => {
+    const gamePort = await freePort();
+    const project = writeProject(join(suite.home, 'project'), { ports: [gamePort] }).root;
+    const h = await suite.open(project);
+    const launched = await call(h, 'launch_instance', {}, 60000);
+    expect(launched.isError ? launched.text : 'ok').toBe('ok');
+    const gamePid = launched.json.pid as number;
+    suite.trackGroup(gamePid);
+    const first = await suite.daemonPid();
+    const standby = await readyStandby();
+    expect(standby).not.toBe(first);
+    // a light standby has loaded nothing while it waits (the bundle says so once loaded); a warm one has
+    const loadedBefore = linesOf(standby).some((l) => /daemon bundle/.test(l));
+    expect(loadedBefore).toBe(kind === 'warm');
 
-  // The new primary boots a standby of its own; a daemon the proxy started at the kill would
-  // have finished booting by then, lost the lock and said so.
-  const next = await readyStandby(standby);
-  suite.reaper.track(next);
-  expect(daemonLog()).toMatch(/the warm standby takes over/);
-  expect(daemonLog()).not.toMatch(/already serves/);
-  expect(daemonsOf(suite.home).sort()).toEqual([standby, next].sort());
+    process.kill(first, 'SIGKILL');
+    // Sent at once: the proxy holds it until the successor answers, which must know the game by then.
+    const stopped = await call(h, 'stop_instance', { port: gamePort }, 60000);
+    expect(stopped.isError ? stopped.text : stopped.json).toMatchObject({ port: gamePort, stopped: true });
+    expect(await waitGone(gamePid, 15000)).toBe(true);
+    expect(daemonFacts(suite.home)?.pid).toBe(standby);
+    suite.reaper.track(standby);
+
+    // The new primary boots a standby of its own; a daemon the proxy started at the kill would
+    // have finished booting by then, lost the lock and said so.
+    const next = await readyStandby(standby);
+    suite.reaper.track(next);
+    expect(linesOf(standby).join('\n')).toMatch(new RegExp(`the ${kind} standby takes over`));
+    expect(daemonLog()).not.toMatch(/already serves/);
+    expect(daemonsOf(suite.home).sort()).toEqual([standby, next].sort());
+  });
+
+  test('a standby that dies is replaced, and `stop` ends the daemon and its standby: nothing is left', async () => {
+    const h = await suite.open();
+    await h.client.listTools();
+    const primary = await suite.daemonPid();
+    const standby = await readyStandby();
+    // `status` says which standby waits
+    const env = { ...process.env, ...suite.env };
+    const status = JSON.parse((await run(process.execPath, [CLI, 'status', '--json'], { env })).stdout) as {
+      standby?: { pid: number; kind: string };
+    };
+    expect(status.standby).toMatchObject({ pid: standby, kind });
+    expect((await run(process.execPath, [CLI, 'status'], { env })).stdout).toContain(
+      `standby pid ${standby} (${kind})`,
+    );
+    process.kill(standby, 'SIGKILL');
+    const replacement = await readyStandby(standby);
+    suite.reaper.track(replacement);
+    expect(alive(primary)).toBe(true);
+    expect(daemonFacts(suite.home)?.pid).toBe(primary);
+
+    await h.close();
+    await run(process.execPath, [CLI, 'stop'], { env: { ...process.env, ...suite.env } });
+    expect(await waitGone(primary, 15000)).toBe(true);
+    expect(alive(replacement)).toBe(false);
+    expect(await reapAndReport(suite.home)).toEqual([]);
+  });
 });
 
-test('a standby that dies is replaced, and `stop` ends the daemon and its standby: nothing is left', async () => {
-  const h = await suite.open();
-  await h.client.listTools();
-  const primary = await suite.daemonPid();
-  const standby = await readyStandby();
-  process.kill(standby, 'SIGKILL');
-  const replacement = await readyStandby(standby);
-  suite.reaper.track(replacement);
-  expect(alive(primary)).toBe(true);
-  expect(daemonFacts(suite.home)?.pid).toBe(primary);
+describe('GAME_BRIDGE_STANDBY=0', () => {
+  const suite = pairSuite('gb-standby-none-', { GAME_BRIDGE_STANDBY: '0' });
 
-  await h.close();
-  await run(process.execPath, [CLI, 'stop'], { env: { ...process.env, ...suite.env } });
-  expect(await waitGone(primary, 15000)).toBe(true);
-  expect(alive(replacement)).toBe(false);
-  expect(await reapAndReport(suite.home)).toEqual([]);
+  test('keeps no standby: one daemon, and daemon.json names none', async () => {
+    const h = await suite.open();
+    await h.client.listTools();
+    const primary = await suite.daemonPid();
+    // past the delay after which a daemon starts its standby (1 s), with room for a slow start
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(daemonsOf(suite.home)).toEqual([primary]);
+    expect(daemonFacts(suite.home)?.standby).toBeUndefined();
+  });
 });

@@ -15,6 +15,7 @@ import {
   usageError,
   type BridgeError,
 } from '../../shared/errors.js';
+import { askLocally, localSurface } from './local-surfaces.js';
 import type { FrameReading } from './restarts.js';
 
 export const HOST = '127.0.0.1';
@@ -75,6 +76,11 @@ export class GameClient {
 
   /** GET path → raw answer. Connection failures become GameOffline. */
   async get(path: string, timeoutMs = this.timeoutMs, signal?: AbortSignal): Promise<RawAnswer> {
+    const local = localSurface(this.port); // a browser game this daemon carries: no HTTP to itself
+    if (local) {
+      const bounds = { port: this.port, launchHint: this.launchHint, maxBytes: MAX_BODY_BYTES };
+      return askLocally(local, bounds, path, timeoutMs, signal);
+    }
     const sentAt = performance.now();
     return new Promise<RawAnswer>((resolve, reject) => {
       let settled = false;

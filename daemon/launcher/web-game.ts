@@ -4,8 +4,10 @@
  * game's own command), and the Chromium that shows the page. Stopping asks the page to close
  * through the carrier, then ends all of it; letting go (a handover) leaves Chromium and the
  * command's server running for the next daemon, which takes them back (web-readopt.ts).
+ * While it runs, this daemon's own calls to the port are answered by the carrier in-process.
  */
 import { GameClient } from '../game/client.js';
+import { serveLocally } from '../game/local-surfaces.js';
 import type { WebBrowser } from '../web/browser.js';
 import type { PageCarrier } from '../web/carrier.js';
 import { OwnedHands } from '../web/owned-hands.js';
@@ -18,6 +20,7 @@ export class WebGame {
   /** held keys, buttons and touches, by owner (the MCP session) */
   readonly hands: OwnedHands;
   private ended = false;
+  private readonly stopServingLocally: () => void;
 
   constructor(
     readonly port: number,
@@ -30,6 +33,7 @@ export class WebGame {
       this.record.held = held.length ? held : undefined;
       this.onHeldChange();
     });
+    this.stopServingLocally = serveLocally(port, (target) => carrier.answer(target));
   }
 
   /** Set by the launcher: what is held went into the record, save it. */
@@ -63,6 +67,7 @@ export class WebGame {
   async end(): Promise<void> {
     if (this.ended) return;
     this.ended = true;
+    this.stopServingLocally();
     await this.hands.releaseAll().catch(() => undefined);
     await this.browser.close().catch(() => undefined);
     await this.carrier.close().catch(() => undefined);
@@ -75,6 +80,7 @@ export class WebGame {
   async letGo(): Promise<void> {
     if (this.ended) return;
     this.ended = true;
+    this.stopServingLocally();
     await this.browser.disconnect().catch(() => undefined);
     await this.carrier.close().catch(() => undefined);
     await this.site?.close().catch(() => undefined);

@@ -3,9 +3,8 @@
  * page carrier on the same port with the same key, which the page's kit rejoins by itself, its
  * static folder served again, and the page taken back over CDP.
  */
-import { attachBrowser, type WebBrowser } from '../web/browser.js';
+import { attachBrowser, endChromium, type WebBrowser } from '../web/browser.js';
 import { startPageCarrier, type PageCarrier } from '../web/carrier.js';
-import { killGroup } from '../web/chromium.js';
 import { serveStatic, type StaticSite } from '../web/static.js';
 import { appendLogLine, HEADER_PREFIX } from './logfile.js';
 import { treeAlive } from './processes.js';
@@ -53,7 +52,7 @@ export async function readoptWebGame(inst: LaunchedInstance): Promise<WebGame | 
   } catch (e) {
     log(`${HEADER_PREFIX} not re-adopted (${(e as Error).message.split('\n')[0]}): its browser and server were ended`);
     await browser?.close().catch(() => undefined);
-    killGroup(rec.browser.pid);
+    await endChromium(rec.browser); // not attached (or attached and closed): its group and profile go all the same
     await carrier?.close().catch(() => undefined);
     await site?.close().catch(() => undefined);
     if (rec.serverPgid && treeAlive(rec.serverPgid)) await escalate(rec.serverPgid).catch(() => undefined);

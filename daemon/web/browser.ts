@@ -209,9 +209,7 @@ function wrap(
       await hands.release().catch(() => undefined);
       await browser.close().catch(() => undefined);
       opener?.close();
-      killGroup(record.pid);
-      await groupGone(record.pid, 5000);
-      rmSync(record.dir, { recursive: true, force: true });
+      await endChromium(record);
     },
     async disconnect() {
       ending = true;
@@ -221,6 +219,13 @@ function wrap(
       opener?.close();
     },
   };
+}
+
+/** Ends a Chromium we started (its whole process group) and removes its profile: nothing of it is left. */
+export async function endChromium(record: BrowserRecord): Promise<void> {
+  killGroup(record.pid);
+  await groupGone(record.pid, 5000);
+  rmSync(record.dir, { recursive: true, force: true });
 }
 
 // The group is gone once signal 0 to it fails (its members reaped by whoever parented them).

@@ -12,6 +12,8 @@
  *   await carrier.waitForJoin(ms)      resolves with the page once it said hello (rejects on timeout)
  *   carrier.on('join', info)           every join: the first, and each reload (a new process)
  *   carrier.on('leave', {info, reason})
+ *   await carrier.answer(target)       {status, body}: a contract request answered as the port would,
+ *                                      for the daemon's own calls (no loopback HTTP, no browser to guard against)
  *   await carrier.close()              closes the page's socket, then the port
  *
  * Answers while no page is joined: 503 `{"ok": false, "error": "GameOffline: …"}` on every
@@ -54,7 +56,15 @@ export interface PageCarrier extends EventEmitter {
   readonly fragment: string;
   readonly page: PageInfo | null;
   waitForJoin(timeoutMs: number): Promise<PageInfo>;
+  /** A contract request (GET path and query) answered as the port answers it over HTTP; never rejects. */
+  answer(target: string): Promise<Answer>;
   close(): Promise<void>;
+}
+
+/** What the port answers a contract request: an HTTP status and a JSON body. */
+export interface Answer {
+  status: number;
+  body: unknown;
 }
 
 const MAX_TARGET_BYTES = 64 * 1024;
@@ -82,6 +92,7 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
     wsUrl,
     fragment: `#gamebridge=${encodeURIComponent(wsUrl)}`,
     waitForJoin: (timeoutMs: number) => waitForJoin(carrier, timeoutMs),
+    answer,
     close,
   }) as PageCarrier;
   // A getter (Object.assign would copy its value once).
@@ -100,34 +111,40 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
         ? { status: 426, error: '/page is the WebSocket a game page joins with' }
         : undefined);
     if (refusal) return send(res, refusal.status, { ok: false, accepted: false, error: refusal.error });
-    if (Buffer.byteLength(target) > MAX_TARGET_BYTES)
-      return send(res, 414, { accepted: false, error: `request too long (over ${MAX_TARGET_BYTES} bytes)` });
-    void relay(target, res);
+    void answer(target).then((a) => send(res, a.status, a.body));
   });
+
+  // A contract request, from the port or from the daemon itself: bounded, then relayed.
+  async function answer(target: string): Promise<Answer> {
+    if (Buffer.byteLength(target) > MAX_TARGET_BYTES)
+      return { status: 414, body: { accepted: false, error: `request too long (over ${MAX_TARGET_BYTES} bytes)` } };
+    return relay(target);
+  }
 
   // Relays to the joined page; right after a page left, first waits a moment for one to join again.
   // A read the page took with it is asked again of the next page; a command never is (it may have been applied).
-  async function relay(target: string, res: http.ServerResponse, again = true): Promise<void> {
+  async function relay(target: string, again = true): Promise<Answer> {
     const grace = leftAt + rejoinGraceMs - Date.now();
     if (!link?.info && grace > 0 && !closed) await waitForJoin(carrier, grace).catch(() => undefined);
     if (!link?.info)
-      return send(res, 503, {
-        ok: false,
-        error:
-          'GameOffline: no page is joined to this port (the browser tab was closed, is reloading, or never opened); relaunch the game or reopen its page',
-      });
+      return {
+        status: 503,
+        body: {
+          ok: false,
+          error:
+            'GameOffline: no page is joined to this port (the browser tab was closed, is reloading, or never opened); relaunch the game or reopen its page',
+        },
+      };
     try {
-      const reply = await link.relay(target, relayTimeoutMs);
-      send(res, reply.status, reply.body);
+      return await link.relay(target, relayTimeoutMs);
     } catch (e) {
       const kind = (e as RelayError).kind;
-      if (kind === 'gone' && again && target.split('?')[0] !== '/command') return relay(target, res, false);
+      if (kind === 'gone' && again && target.split('?')[0] !== '/command') return relay(target, false);
       // interrupted: the page had the request and may have acted on it (a command may or may not be applied).
-      send(res, kind === 'timeout' ? 504 : 503, {
-        ok: false,
-        error: `GameOffline: ${(e as Error).message}`,
-        interrupted: true,
-      });
+      return {
+        status: kind === 'timeout' ? 504 : 503,
+        body: { ok: false, error: `GameOffline: ${(e as Error).message}`, interrupted: true },
+      };
     }
   }
 

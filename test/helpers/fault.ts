@@ -49,7 +49,7 @@ export interface DaemonFacts {
   port: number;
   token: string;
   version: string;
-  /** the warm standby (GAME_BRIDGE_STANDBY=1), once it is booted */
+  /** the standby (daemon/standby.ts), once it is ready */
   standby?: { pid: number; pidStart?: number };
 }
 
@@ -106,6 +106,12 @@ export function daemonsOf(home: string): number[] {
   return processesOf(home)
     .filter((p) => (p.args.includes(CLI) && / daemon\b/.test(p.args)) || p.args.includes('/dist/daemon/boot.js'))
     .map((p) => p.pid);
+}
+
+/** daemonsOf(home) but the standby daemon.json names: the daemons that serve, or are starting to. */
+export function servingDaemonsOf(home: string): number[] {
+  const standby = daemonFacts(home)?.standby?.pid;
+  return daemonsOf(home).filter((p) => p !== standby);
 }
 
 /**

@@ -20,7 +20,7 @@ import { freeRange } from '../helpers/ports.js';
 import { alive, CLI, Reaper, removeDir, stopDaemon, tempHome, waitFor, waitGone } from '../helpers/procs.js';
 import {
   daemonFacts,
-  daemonsOf,
+  servingDaemonsOf,
   gameState,
   liveDaemon,
   prng,
@@ -54,10 +54,10 @@ interface Tally {
   stalledAnswers: string[];
 }
 
-/** The booted warm standby daemon.json names, once there is one. */
+/** The ready standby daemon.json names, once there is one. */
 function liveStandby(home: string): Promise<number> {
   return waitFor(
-    'a booted warm standby',
+    'a ready standby',
     () => {
       const sb = daemonFacts(home)?.standby;
       return sb && alive(sb.pid) ? sb.pid : undefined;
@@ -239,10 +239,10 @@ function chaosSuite(mode: string, extraEnv: Record<string, string>): void {
       let daemon = await liveDaemon(home);
       started.add(daemon.pid);
       const daemonsKilled: number[] = [];
-      const withStandby = extraEnv.GAME_BRIDGE_STANDBY === '1';
+      const withStandby = extraEnv.GAME_BRIDGE_STANDBY !== '0';
       let standbyTakeovers = 0;
       for (let k = 0; k < KILLS; k++) {
-        // with a standby, each kill comes once one is booted: every successor is a standby taking over
+        // with a standby, each kill comes once one is ready: every successor is a standby taking over
         const standby = withStandby ? await liveStandby(home) : undefined;
         if (standby) started.add(standby);
         await sleep(rnd.int(300, 1500));
@@ -289,8 +289,8 @@ function chaosSuite(mode: string, extraEnv: Record<string, string>): void {
       expect(status.pid).toBe(daemon.pid);
       expect(status.instances.map((i) => i.port)).toContain(port);
       // one home, one daemon: every loser of a lock race has gone
-      // (a warm standby, once booted and named in daemon.json, is not a second daemon)
-      const serving = () => daemonsOf(home).filter((p) => p !== daemonFacts(home)?.standby?.pid);
+      // (a standby, once ready and named in daemon.json, is not a second daemon)
+      const serving = () => servingDaemonsOf(home);
       await waitFor('one daemon for the home', () => serving().length === 1, 15000).catch(() => undefined);
       expect(serving()).toEqual([daemon.pid]);
 
@@ -328,5 +328,7 @@ function chaosSuite(mode: string, extraEnv: Record<string, string>): void {
   );
 }
 
-describe('default: the proxy starts the successor', () => chaosSuite('default', {}));
+describe('default: a light standby takes over', () => chaosSuite('light standby', {}));
 describe('warm standby (GAME_BRIDGE_STANDBY=1)', () => chaosSuite('warm standby', { GAME_BRIDGE_STANDBY: '1' }));
+describe('no standby (GAME_BRIDGE_STANDBY=0): the proxy starts the successor', () =>
+  chaosSuite('no standby', { GAME_BRIDGE_STANDBY: '0' }));

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { call, connect, gameCall, type McpHandle } from '../helpers/mcp.js';
 import { freePort, freeRange } from '../helpers/ports.js';
 import { alive, CLI, EXAMPLE_GAME, removeDir, tempHome, waitFor, waitGone } from '../helpers/procs.js';
-import { daemonFacts, daemonsOf, gameState, liveDaemon, processesOf, reapAndReport } from '../helpers/fault.js';
+import { daemonFacts, gameState, liveDaemon, processesOf, reapAndReport, servingDaemonsOf } from '../helpers/fault.js';
 import { writeProject } from '../helpers/project.js';
 
 const run = promisify(execFile);
@@ -163,7 +163,7 @@ test('version handover under load: calls keep being answered, bumps apply once, 
   expect(safeErrors).toEqual([]);
   // a session on the new daemon drives the re-adopted game
   expect((await gameCall(fresh, port, 'get_state', { path: 'game.score' })).isError).toBe(false);
-  await waitFor('one daemon for the home', () => daemonsOf(home).length === 1, 15000);
+  await waitFor('one daemon for the home', () => servingDaemonsOf(home).length === 1, 15000);
   await run(process.execPath, [CLI, 'stop'], { env: { ...process.env, ...env } });
   expect(await waitGone(gamePid, 15000)).toBe(true);
 });

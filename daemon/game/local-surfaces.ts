@@ -1,0 +1,75 @@
+/**
+ * Game surfaces this process serves itself: a browser game's page carrier answers the contract
+ * on its port for everyone, and the daemon's own calls to that port take this shortcut instead
+ * of a loopback HTTP request to itself (0.3–0.7 ms a call in a probe, ~1 ms of `get_state` through
+ * the bridge: docs/PERFORMANCE.md "Eleventh round").
+ * The answers are the carrier's, status and body, exactly as it would send them over HTTP.
+ */
+import { gameOffline, notAGameSurface, usageError } from '../../shared/errors.js';
+
+/** A contract request (path and query, GET) → the status and JSON body the port would answer. */
+export type LocalSurface = (target: string) => Promise<{ status: number; body: unknown }>;
+
+const surfaces = new Map<number, LocalSurface>();
+
+/** Serve `port`'s contract in-process from now on; the returned function ends it (only if still this surface). */
+export function serveLocally(port: number, surface: LocalSurface): () => void {
+  surfaces.set(port, surface);
+  return () => {
+    if (surfaces.get(port) === surface) surfaces.delete(port);
+  };
+}
+
+/** The surface this process serves on `port`, if any. */
+export function localSurface(port: number): LocalSurface | undefined {
+  return surfaces.get(port);
+}
+
+/** An answer as GameClient reads one off HTTP (client.ts RawAnswer). */
+export interface LocalAnswer {
+  status: number;
+  contentType: string;
+  body: Buffer;
+  sentAt: number;
+  receivedAt: number;
+}
+
+/** GET `path` of a local surface with GameClient's bounds: its timeout, abort signal and body cap, the same errors. */
+export function askLocally(
+  surface: LocalSurface,
+  game: { port: number; launchHint?: string; maxBytes: number },
+  path: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<LocalAnswer> {
+  const sentAt = performance.now();
+  const route = path.split('?')[0];
+  return new Promise<LocalAnswer>((resolve, reject) => {
+    let settled = false;
+    const settle = (then: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      signal?.removeEventListener('abort', onAbort);
+      then();
+    };
+    const onAbort = () => settle(() => reject(usageError('The request was cancelled.')));
+    const deadline = setTimeout(
+      () => settle(() => reject(gameOffline(game.port, game.launchHint, timeoutMs, route))),
+      timeoutMs,
+    );
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    surface(path).then(
+      ({ status, body }) =>
+        settle(() => {
+          const text = Buffer.from(JSON.stringify(body) ?? 'null');
+          if (text.length > game.maxBytes)
+            return reject(notAGameSurface(game.port, `GET ${route} sent more than ${game.maxBytes} bytes`));
+          const contentType = 'application/json; charset=utf-8';
+          resolve({ status, contentType, body: text, sentAt, receivedAt: performance.now() });
+        }),
+      () => settle(() => reject(gameOffline(game.port, game.launchHint))),
+    );
+  });
+}
