@@ -57,12 +57,12 @@ export interface PageCarrier extends EventEmitter {
   readonly page: PageInfo | null;
   waitForJoin(timeoutMs: number): Promise<PageInfo>;
   /** A contract request (GET path and query) answered as the port answers it over HTTP; never rejects. */
-  answer(target: string): Promise<Answer>;
+  answer(target: string): Promise<CarrierAnswer>;
   close(): Promise<void>;
 }
 
 /** What the port answers a contract request: an HTTP status and a JSON body. */
-export interface Answer {
+export interface CarrierAnswer {
   status: number;
   body: unknown;
 }
@@ -115,7 +115,7 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
   });
 
   // A contract request, from the port or from the daemon itself: bounded, then relayed.
-  async function answer(target: string): Promise<Answer> {
+  async function answer(target: string): Promise<CarrierAnswer> {
     if (Buffer.byteLength(target) > MAX_TARGET_BYTES)
       return { status: 414, body: { accepted: false, error: `request too long (over ${MAX_TARGET_BYTES} bytes)` } };
     return relay(target);
@@ -123,7 +123,7 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
 
   // Relays to the joined page; right after a page left, first waits a moment for one to join again.
   // A read the page took with it is asked again of the next page; a command never is (it may have been applied).
-  async function relay(target: string, again = true): Promise<Answer> {
+  async function relay(target: string, again = true): Promise<CarrierAnswer> {
     const grace = leftAt + rejoinGraceMs - Date.now();
     if (!link?.info && grace > 0 && !closed) await waitForJoin(carrier, grace).catch(() => undefined);
     if (!link?.info)
