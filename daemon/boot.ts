@@ -32,19 +32,20 @@ const CACHE_NOTE: Record<CacheUse, string> = {
  * A light standby (daemon/standby.ts) waits here, before the bundle: Node started, only the few
  * modules it waits with loaded. When its primary dies it loads the daemon and starts as any daemon does.
  */
-async function waitIfLightStandby(): Promise<void> {
+async function waitIfLightStandby(): Promise<boolean> {
   // (standby.ts's STANDBY_FOR, named here: a primary's start must not import standby.ts for it)
-  if (!process.env.GAME_BRIDGE_STANDBY_FOR) return;
+  if (!process.env.GAME_BRIDGE_STANDBY_FOR) return false;
   const standby = await import('./standby.js');
-  if (!standby.isStandby() || standby.standbyKind() !== 'light') return;
+  if (!standby.isStandby() || standby.standbyKind() !== 'light') return false;
   const { bridgeHome, homePaths } = await import('../shared/paths.js');
   if (!(await standby.waitAsStandby(homePaths(bridgeHome()).daemonDir, 'light'))) process.exit(0);
   process.stderr.write(
     `${new Date().toISOString()} [${process.pid}] the primary daemon is gone; the light standby takes over\n`,
   );
+  return true;
 }
 
-await waitIfLightStandby();
+const takeover = await waitIfLightStandby();
 const loaded = loadBundleOrSay(dirname(fileURLToPath(import.meta.url)));
 // From here on V8's young generation keeps its starting size (1 MB semi-spaces). By default it
 // grows to 16 MB and stays grown, and importing playwright-core for a browser game takes it all
@@ -55,7 +56,7 @@ v8.setFlagsFromString('--semi-space-growth-factor=1');
 if (loaded) {
   // One line per start in daemon.log, as the daemon stamps its own (it has not started logging yet).
   process.stderr.write(`${new Date().toISOString()} [${process.pid}] daemon bundle ${CACHE_NOTE[loaded.cache]}\n`);
-  await loaded.daemon.runDaemon();
+  await loaded.daemon.runDaemon({ takeover });
 } else {
   await import('./entry.js');
 }

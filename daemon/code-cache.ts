@@ -19,7 +19,7 @@ import { HOST_IMPORT } from '../shared/load-module.js';
 
 /** What the bundle exports (its entry is daemon/main.ts). */
 export interface DaemonBundle {
-  runDaemon(opts?: { port?: number; foreground?: boolean }): Promise<void>;
+  runDaemon(opts?: { port?: number; foreground?: boolean; takeover?: boolean }): Promise<void>;
 }
 
 /** How the start went with the cache: used, or why not. */

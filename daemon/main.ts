@@ -4,7 +4,7 @@
  * One per GAME_BRIDGE_HOME. The lock is taken before binding, so of several daemons started at
  * once exactly one serves and the others exit quietly (code 0; 1 for `daemon` run by hand).
  */
-import { rmSync, unlinkSync } from 'node:fs';
+import { existsSync, rmSync, unlinkSync } from 'node:fs';
 import { format } from 'node:util';
 import { CLOSE_HANDOVER, CLOSE_SHUTDOWN } from '../shared/frames.js';
 import { bridgeHome, ensureDir, homePaths, type HomePaths } from '../shared/paths.js';
@@ -70,7 +70,7 @@ function pinnedPort(port: number | undefined): number {
 }
 
 /** `foreground`: a person ran `daemon` in a terminal, so finding another daemon there is a failure to report, not a lost race. */
-export async function runDaemon(opts: { port?: number; foreground?: boolean } = {}): Promise<void> {
+export async function runDaemon(opts: { port?: number; foreground?: boolean; takeover?: boolean } = {}): Promise<void> {
   routeConsoleToLog();
   const paths = homePaths(bridgeHome());
   // A standby that is not light (GAME_BRIDGE_STANDBY=1, or a standby of a daemon run from the
@@ -78,8 +78,11 @@ export async function runDaemon(opts: { port?: number; foreground?: boolean } = 
   if (isStandby()) {
     if (!(await waitAsStandby(paths.daemonDir, 'warm'))) process.exit(0);
     log('the primary daemon is gone; the warm standby takes over');
-    opts = { ...opts, foreground: false };
+    opts = { ...opts, foreground: false, takeover: true };
   }
+  // A standby taking over a home removed meanwhile (its primary killed by whoever removed it)
+  // leaves: making the home again would leave an empty one behind.
+  if (opts.takeover && !existsSync(paths.daemonDir)) process.exit(0);
   let port = 0;
   try {
     port = pinnedPort(opts.port);

@@ -5,7 +5,7 @@
  * launched game.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { daemonFacts, daemonsOf, reapAndReport } from './helpers/fault.js';
@@ -13,7 +13,7 @@ import { call } from './helpers/mcp.js';
 import { pairSuite } from './helpers/pair.js';
 import { freePort } from './helpers/ports.js';
 import { writeProject } from './helpers/project.js';
-import { alive, CLI, waitFor, waitGone } from './helpers/procs.js';
+import { alive, bridgeFreeEnv, CLI, DIST, Reaper, removeDir, tempHome, waitFor, waitGone } from './helpers/procs.js';
 
 const run = promisify(execFile);
 
@@ -112,4 +112,33 @@ describe('GAME_BRIDGE_STANDBY=0', () => {
     expect(daemonsOf(suite.home)).toEqual([primary]);
     expect(daemonFacts(suite.home)?.standby).toBeUndefined();
   });
+});
+
+test('a light standby whose home is removed while it takes over leaves, and makes no home again', async () => {
+  const home = tempHome('gb-standby-gone-');
+  const reaper = new Reaper();
+  try {
+    const env = bridgeFreeEnv({ GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '60000' });
+    const daemon = reaper.spawn(process.execPath, [join(DIST, 'daemon', 'boot.js')], { env, stdio: 'ignore' });
+    const standby = await waitFor(
+      'a ready standby',
+      () => {
+        const sb = daemonFacts(home)?.standby;
+        return sb && alive(sb.pid) ? sb.pid : undefined;
+      },
+      30000,
+    );
+    reaper.track(standby);
+    process.kill(daemon.pid!, 'SIGKILL');
+    await waitGone(daemon.pid!, 5000);
+    // the standby has seen its primary gone and the home there; it is loading the daemon now
+    await new Promise((r) => setTimeout(r, 15));
+    removeDir(home);
+    expect(await waitGone(standby, 10000)).toBe(true);
+    expect(existsSync(home)).toBe(false);
+  } finally {
+    await reaper.reap();
+    await reapAndReport(home); // a standby of its own, had one taken over
+    removeDir(home);
+  }
 });

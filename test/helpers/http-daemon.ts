@@ -1,6 +1,6 @@
 /** A real daemon in the foreground on a pinned port, for the HTTP suites: its home, URL and token. */
 import { CLI, removeDir, tempHome, waitFor, type Reaper } from './procs.js';
-import { daemonFacts, liveDaemon } from './fault.js';
+import { daemonFacts, liveDaemon, reapAndReport } from './fault.js';
 import { freePort } from './ports.js';
 
 export interface HttpDaemon {
@@ -26,8 +26,13 @@ export async function startHttpDaemon(reaper: Reaper, at: { home?: string; port?
   return { home, port, url: `http://127.0.0.1:${port}/mcp`, token: facts.token, pid: facts.pid, env };
 }
 
-/** Kill what the suite started and remove the home. */
+/**
+ * Kill what the suite started, then whatever else runs for the home (the daemon's standby, which
+ * would take the home over once its primary is killed), and only then remove the home.
+ */
 export async function endHttpDaemon(reaper: Reaper, d: HttpDaemon | undefined): Promise<void> {
   await reaper.reap();
-  if (d) removeDir(d.home);
+  if (!d) return;
+  await reapAndReport(d.home);
+  removeDir(d.home);
 }
