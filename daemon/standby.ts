@@ -34,16 +34,23 @@ export interface StandbyFacts {
 /** Which standby a daemon keeps (GAME_BRIDGE_STANDBY): `1` warm, `0` none, anything else (unset included) light. */
 export type StandbyKind = 'warm' | 'light' | 'none';
 
-/** The standby this environment asks for. */
+/** The values of GAME_BRIDGE_STANDBY this daemon knows; unset counts as ''. */
+const KINDS = new Map<string, StandbyKind>([
+  ['', 'light'],
+  ['light', 'light'],
+  ['1', 'warm'],
+  ['0', 'none'],
+]);
+
+/** The standby this environment asks for (a value it does not know: light). */
 export function standbyKind(env: NodeJS.ProcessEnv = process.env): StandbyKind {
-  const v = env.GAME_BRIDGE_STANDBY;
-  return v === '1' ? 'warm' : v === '0' ? 'none' : 'light';
+  return KINDS.get(env.GAME_BRIDGE_STANDBY ?? '') ?? 'light';
 }
 
 /** What to tell of a GAME_BRIDGE_STANDBY this daemon does not know (it keeps a light standby then); undefined when known. */
 export function standbySettingWarning(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const v = env.GAME_BRIDGE_STANDBY;
-  if (v === undefined || ['', '0', '1', 'light'].includes(v)) return undefined;
+  if (v === undefined || KINDS.has(v)) return undefined;
   return `GAME_BRIDGE_STANDBY=${JSON.stringify(v)} is not 0 (no standby), 1 (a warm one) or light (the default): keeping a light standby`;
 }
 

@@ -8,12 +8,12 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { daemonFacts, daemonsOf, reapAndReport } from './helpers/fault.js';
+import { daemonFacts, daemonsOf, readyStandby, reapAndReport } from './helpers/fault.js';
 import { call } from './helpers/mcp.js';
 import { pairSuite } from './helpers/pair.js';
 import { freePort } from './helpers/ports.js';
 import { writeProject } from './helpers/project.js';
-import { alive, bridgeFreeEnv, CLI, DIST, Reaper, removeDir, tempHome, waitFor, waitGone } from './helpers/procs.js';
+import { alive, bridgeFreeEnv, CLI, DIST, Reaper, removeDir, tempHome, waitGone } from './helpers/procs.js';
 
 const run = promisify(execFile);
 
@@ -29,17 +29,6 @@ describe.each([
       .split('\n')
       .filter((l) => l.includes(`[${pid}] `));
 
-  /** daemon.json's standby once it is ready and alive (and not `notPid`). */
-  const readyStandby = (notPid?: number) =>
-    waitFor(
-      'a ready standby',
-      () => {
-        const sb = daemonFacts(suite.home)?.standby;
-        return sb && sb.pid !== notPid && alive(sb.pid) ? sb.pid : undefined;
-      },
-      30000,
-    );
-
   test('kill -9: the standby takes over, re-adopts before the replayed stop_instance, and no rival daemon is started', async () => {
     const gamePort = await freePort();
     const project = writeProject(join(suite.home, 'project'), { ports: [gamePort] }).root;
@@ -49,7 +38,7 @@ describe.each([
     const gamePid = launched.json.pid as number;
     suite.trackGroup(gamePid);
     const first = await suite.daemonPid();
-    const standby = await readyStandby();
+    const standby = await readyStandby(suite.home);
     expect(standby).not.toBe(first);
     // a light standby has loaded nothing while it waits (the bundle says so once loaded); a warm one has
     const loadedBefore = linesOf(standby).some((l) => /daemon bundle/.test(l));
@@ -65,7 +54,7 @@ describe.each([
 
     // The new primary boots a standby of its own; a daemon the proxy started at the kill would
     // have finished booting by then, lost the lock and said so.
-    const next = await readyStandby(standby);
+    const next = await readyStandby(suite.home, standby);
     suite.reaper.track(next);
     expect(linesOf(standby).join('\n')).toMatch(new RegExp(`the ${kind} standby takes over`));
     expect(daemonLog()).not.toMatch(/already serves/);
@@ -76,7 +65,7 @@ describe.each([
     const h = await suite.open();
     await h.client.listTools();
     const primary = await suite.daemonPid();
-    const standby = await readyStandby();
+    const standby = await readyStandby(suite.home);
     // `status` says which standby waits
     const env = { ...process.env, ...suite.env };
     const status = JSON.parse((await run(process.execPath, [CLI, 'status', '--json'], { env })).stdout) as {
@@ -87,7 +76,7 @@ describe.each([
       `standby pid ${standby} (${kind})`,
     );
     process.kill(standby, 'SIGKILL');
-    const replacement = await readyStandby(standby);
+    const replacement = await readyStandby(suite.home, standby);
     suite.reaper.track(replacement);
     expect(alive(primary)).toBe(true);
     expect(daemonFacts(suite.home)?.pid).toBe(primary);
@@ -120,14 +109,7 @@ test('a light standby whose home is removed while it takes over leaves, and make
   try {
     const env = bridgeFreeEnv({ GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '60000' });
     const daemon = reaper.spawn(process.execPath, [join(DIST, 'daemon', 'boot.js')], { env, stdio: 'ignore' });
-    const standby = await waitFor(
-      'a ready standby',
-      () => {
-        const sb = daemonFacts(home)?.standby;
-        return sb && alive(sb.pid) ? sb.pid : undefined;
-      },
-      30000,
-    );
+    const standby = await readyStandby(home);
     reaper.track(standby);
     process.kill(daemon.pid!, 'SIGKILL');
     await waitGone(daemon.pid!, 5000);

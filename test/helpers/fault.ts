@@ -108,6 +108,18 @@ export function daemonsOf(home: string): number[] {
     .map((p) => p.pid);
 }
 
+/** The standby daemon.json names once it is ready and alive (and is not `notPid`). */
+export function readyStandby(home: string, notPid?: number): Promise<number> {
+  return waitFor(
+    'a ready standby',
+    () => {
+      const sb = daemonFacts(home)?.standby;
+      return sb && sb.pid !== notPid && alive(sb.pid) ? sb.pid : undefined;
+    },
+    30000,
+  );
+}
+
 /** daemonsOf(home) but the standby daemon.json names: the daemons that serve, or are starting to. */
 export function servingDaemonsOf(home: string): number[] {
   const standby = daemonFacts(home)?.standby?.pid;

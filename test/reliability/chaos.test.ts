@@ -19,7 +19,7 @@ import { call, connect, gameCall, type McpHandle } from '../helpers/mcp.js';
 import { freeRange } from '../helpers/ports.js';
 import { alive, CLI, Reaper, removeDir, stopDaemon, tempHome, waitFor, waitGone } from '../helpers/procs.js';
 import {
-  daemonFacts,
+  readyStandby,
   servingDaemonsOf,
   gameState,
   liveDaemon,
@@ -52,18 +52,6 @@ interface Tally {
   duplicateAnswers: number;
   /** requests of the stalled client answered more than once, or never */
   stalledAnswers: string[];
-}
-
-/** The ready standby daemon.json names, once there is one. */
-function liveStandby(home: string): Promise<number> {
-  return waitFor(
-    'a ready standby',
-    () => {
-      const sb = daemonFacts(home)?.standby;
-      return sb && alive(sb.pid) ? sb.pid : undefined;
-    },
-    30000,
-  );
 }
 
 /** The whole soak for one way of coming back: `extraEnv` is the clients' (and so the daemon's) environment. */
@@ -243,7 +231,7 @@ function chaosSuite(mode: string, extraEnv: Record<string, string>): void {
       let standbyTakeovers = 0;
       for (let k = 0; k < KILLS; k++) {
         // with a standby, each kill comes once one is ready: every successor is a standby taking over
-        const standby = withStandby ? await liveStandby(home) : undefined;
+        const standby = withStandby ? await readyStandby(home) : undefined;
         if (standby) started.add(standby);
         await sleep(rnd.int(300, 1500));
         // Most kills land while the game is stalled, so unsafe calls are caught after the daemon
