@@ -4,7 +4,8 @@
  * launched by launch_instance and ticking at 60 fps. Interleaved blocks of `get_state` and of a
  * command (`bump`, confirmed by command sync) on each. Then the real Phaser example: the
  * browser's screenshot of its 1280×720 page, launch → ready of its static declaration, and the
- * daemon's RSS with it running (Chromium is its own processes and is not counted).
+ * daemon's RSS with it running (Chromium is its own processes and is not counted). Beside the
+ * screenshot, its reference: the same page with no bridge, shot by playwright-core on its own.
  */
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +25,8 @@ import {
   type Mcp,
   type Reaper,
 } from './harness.js';
+import { serveStatic } from '../daemon/web/static.js';
+import { startBrowser } from './browser.js';
 import { ms, type BenchConfig, type Measurement } from './types.js';
 
 const FRAME_MS = 1000 / 60;
@@ -97,6 +100,38 @@ async function interleaved(
   return out;
 }
 
+/**
+ * The Phaser page with no bridge: playwright-core's own launch and `page.screenshot()`, the field's
+ * standard driver, on the same Chromium, page and viewport, the round started (Space) as `start`
+ * starts it. What this machine's Chromium takes, for the bridge's screenshot to be read against.
+ */
+async function playwrightAlone(r: Reaper, shots: number): Promise<{ times: number[]; webgl: boolean }> {
+  const site = await serveStatic({ root: join(DIST, 'examples', 'phaser-game', 'www') });
+  const chromium = await startBrowser(r, []);
+  try {
+    const page = await chromium.browser.newPage({ viewport: { width: 1280, height: 720 } });
+    await page.goto(site.url);
+    await page.waitForSelector('canvas');
+    await sleep(1000);
+    await page.keyboard.press('Space');
+    // Phaser chose WebGL, as it does under the bridge (getContext answers null for another kind)
+    const webgl = await page.evaluate(() => {
+      const c = document.querySelector('canvas');
+      return !!(c?.getContext('webgl') ?? c?.getContext('webgl2'));
+    });
+    const times: number[] = [];
+    for (let i = 0; i < shots + 5; i++) {
+      const s = now();
+      await page.screenshot();
+      times.push(now() - s);
+    }
+    return { times: times.slice(5), webgl };
+  } finally {
+    await chromium.close();
+    await site.close();
+  }
+}
+
 export async function measureWeb(r: Reaper, cfg: BenchConfig): Promise<Measurement> {
   const home = r.home('gb-bench-web-');
   const dir = r.tempDir('gb-bench-webproj-');
@@ -165,8 +200,10 @@ export async function measureWeb(r: Reaper, cfg: BenchConfig): Promise<Measureme
   }
   await mcp.close();
   await r.stopDaemon(home);
+  const alone = await playwrightAlone(r, shots.length);
 
   const p50 = (xs: number[]) => pct(xs, 50);
+  const addedShot = p50(shots) - p50(alone.times);
   const addedState = p50(state.web) - p50(state.node);
   const addedBump = p50(bump.web) - p50(bump.node);
   const confirmTarget = FRAME_MS + 5;
@@ -184,7 +221,12 @@ export async function measureWeb(r: Reaper, cfg: BenchConfig): Promise<Measureme
         node: { p50: round(p50(bump.node), 2), p99: round(pct(bump.node, 99), 2) },
         n: bump.web.length,
       },
-      screenshot: { p50: round(p50(shots), 1), p99: round(pct(shots, 99), 1), n: shots.length },
+      screenshot: {
+        p50: round(p50(shots), 1),
+        p99: round(pct(shots, 99), 1),
+        n: shots.length,
+        playwrightAlone: { p50: round(p50(alone.times), 1), p99: round(pct(alone.times, 99), 1), webgl: alone.webgl },
+      },
       launchToReady: { median: round(median(launches)), runs: launches.map((x) => round(x)) },
       daemonRssMb: { idle: round(idle.rss, 1), withWebGame: round(withGame.rss, 1) },
     },
@@ -211,6 +253,8 @@ export async function measureWeb(r: Reaper, cfg: BenchConfig): Promise<Measureme
         id: '9 web',
         what: 'screenshot of the 1280×720 Phaser page p50',
         value: ms(p50(shots), 1),
+        reference: `playwright alone ${ms(p50(alone.times), 1)}${alone.webgl ? '' : ' (not WebGL!)'}`,
+        vs: `${addedShot >= 0 ? '+' : ''}${ms(addedShot, 1)}`,
         target: '≤ 100 ms',
         met: p50(shots) <= 100,
       },
