@@ -9,6 +9,9 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { VERSION } from '../shared/version.js';
 import { stringEnv } from '../shared/env.js';
+import { selfCommand } from '../shared/self-command.js';
+import { readDaemonFile } from '../shared/daemon-file.js';
+import { bridgeHome, homePaths } from '../shared/paths.js';
 
 export const DIST = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(DIST, 'proxy', 'main.js');
@@ -75,4 +78,16 @@ export async function openDemoClient(project: string, noDaemon = false): Promise
     },
     close: () => client.close().catch(() => undefined),
   };
+}
+
+/** A demo's last lines: the daemon it started (or found) stays for MCP clients, and how to use or end it. */
+export function demoEnding(noDaemon = false): string[] {
+  const register = `Register the same server with your MCP client: claude mcp add -s user game-bridge -- ${selfCommand()} (others: README.md)`;
+  if (noDaemon) return [register];
+  const info = readDaemonFile(homePaths(bridgeHome()).daemonJson);
+  const who = info ? `The daemon (pid ${info.pid}) is still running` : 'The daemon is still running';
+  return [
+    `${who} for your MCP clients: it exits after 10 idle minutes, or now with \`${selfCommand()} stop\`.`,
+    register,
+  ];
 }

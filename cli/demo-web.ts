@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { VERSION } from '../shared/version.js';
-import { DIST, openDemoClient, StepFailed, stderrTail, type DemoClient, type Json } from './demo-client.js';
+import { demoEnding, DIST, openDemoClient, StepFailed, stderrTail, type DemoClient, type Json } from './demo-client.js';
 
 export interface WebDemoOptions {
   portRange?: string;
@@ -93,6 +93,7 @@ export async function runWebDemo(opts: WebDemoOptions = {}): Promise<number> {
     port = undefined;
     say(`stop_instance: port ${stop.port} stopped (${stop.how}); Chromium and the page's server are gone`);
     out(`Demo finished. The screenshot is at ${shotFile}`);
+    for (const line of demoEnding(opts.noDaemon)) out(line);
     return 0;
   } catch (e) {
     out(`✖ demo --web failed at step ${step + 1}: ${e instanceof StepFailed ? e.message : (e as Error).message}`);

@@ -10,10 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_PORT_RANGE } from '../daemon/launcher/index.js';
 import { VERSION } from '../shared/version.js';
-import { DIST, openDemoClient, StepFailed, stderrTail, type DemoClient, type Json } from './demo-client.js';
-import { selfCommand } from '../shared/self-command.js';
-import { readDaemonFile } from '../shared/daemon-file.js';
-import { bridgeHome, homePaths } from '../shared/paths.js';
+import { demoEnding, DIST, openDemoClient, StepFailed, stderrTail, type DemoClient, type Json } from './demo-client.js';
 
 export interface DemoOptions {
   /** ports the demo game may be launched on (gamebridge.json portRange) */
@@ -125,10 +122,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<number> {
     launchedPort = undefined;
     say(`stop_instance: port ${stop.port} stopped (${stop.how})`);
     out('Demo finished: every step above is a real MCP answer.');
-    if (!opts.noDaemon) out(daemonLeftRunning());
-    out(
-      `Register the same server with your MCP client: claude mcp add -s user game-bridge -- ${selfCommand()} (others: README.md)`,
-    );
+    for (const line of demoEnding(opts.noDaemon)) out(line);
     return 0;
   } catch (e) {
     const msg = e instanceof StepFailed ? e.message : `${(e as Error).message ?? e}`;
@@ -146,11 +140,4 @@ export async function runDemo(opts: DemoOptions = {}): Promise<number> {
     await c?.close();
     rmSync(project, { recursive: true, force: true });
   }
-}
-
-/** The daemon the demo started (or found) stays for MCP clients: say so, with its pid and how to end it. */
-function daemonLeftRunning(): string {
-  const info = readDaemonFile(homePaths(bridgeHome()).daemonJson);
-  const who = info ? `The daemon (pid ${info.pid}) is still running` : 'The daemon is still running';
-  return `${who} for your MCP clients: it exits after 10 idle minutes, or now with \`${selfCommand()} stop\`.`;
 }

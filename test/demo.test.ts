@@ -118,6 +118,17 @@ test('demo --web plays the Phaser example in headless Chromium, saves a screensh
   expect(out).toMatch(/stop_instance: port \d+ stopped \(closed cleanly\)/);
   expect(out).toContain(`The screenshot is at ${shot}`);
   expect(code).toBe(0);
+  // the daemon it started stays for MCP clients, and the demo says so, as the Node demo does
+  const status = JSON.parse(
+    execFileSync(process.execPath, [CLI, 'status', '--json'], {
+      env: { ...process.env, GAME_BRIDGE_HOME: home },
+      encoding: 'utf8',
+    }),
+  );
+  expect(status.instances).toEqual([]);
+  expect(out).toContain(
+    `The daemon (pid ${status.pid}) is still running for your MCP clients: it exits after 10 idle minutes, or now with \`node ${CLI} stop\`.`,
+  );
   const png = decodePng(readFileSync(shot));
   expect([png.width, png.height]).toEqual([1280, 720]);
   expect(distinctColours(png)).toBeGreaterThan(8);
