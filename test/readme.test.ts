@@ -6,7 +6,7 @@
  * the way the README says an agent would. Also: the README's Node snippet is the example file.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { call, connect, gameCall } from './helpers/mcp.js';
 import { freeRange } from './helpers/ports.js';
@@ -118,4 +118,52 @@ test('"Your own game in five minutes" runs as written, and an MCP client plays t
 test("the README's Node game is examples/tiny-game/tiny-game.mjs, line for line", () => {
   const snippet = /```ts\n(\/\/ tiny-game\.mjs[\s\S]*?)```/.exec(README)![1];
   expect(snippet).toBe(readFileSync(join(ROOT, 'examples', 'tiny-game', 'tiny-game.mjs'), 'utf8'));
+});
+
+test('no document holds the markers of an unresolved merge', () => {
+  const docs = [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
+  const found = docs.flatMap((doc) =>
+    readFileSync(join(ROOT, doc), 'utf8')
+      .split('\n')
+      .flatMap((line, i) => (/^(<{7}|>{7}) /.test(line) ? [`${doc}:${i + 1}: ${line}`] : [])),
+  );
+  expect(found).toEqual([]);
+});
+
+/** GitHub's anchors of a Markdown text's headings: lower case, punctuation dropped, spaces as hyphens (code blocks skipped). */
+function anchorsOf(markdown: string): Set<string> {
+  const prose = markdown.replace(/^```[\s\S]*?^```/gm, '');
+  return new Set(
+    [...prose.matchAll(/^#{1,6} (.+)$/gm)].map((m) =>
+      m[1]
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .replace(/ /g, '-'),
+    ),
+  );
+}
+
+test('every link of the README to a section or a document leads somewhere', () => {
+  const prose = README.replace(/^```[\s\S]*?^```/gm, '');
+  const links = [...prose.matchAll(/\]\(((?:docs\/[\w-]+\.md)|)(?:#([^)]+))?\)/g)].map((m) => ({
+    file: m[1] || 'README.md',
+    anchor: m[2],
+  }));
+  expect(links.filter((l) => l.file === 'README.md').length).toBeGreaterThan(10);
+  const broken = links.filter(({ file, anchor }) => {
+    let text: string;
+    try {
+      text = readFileSync(join(ROOT, file), 'utf8');
+    } catch {
+      return true;
+    }
+    return anchor !== undefined && !anchorsOf(text).has(anchor);
+  });
+  expect(broken).toEqual([]);
 });
