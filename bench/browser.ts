@@ -26,12 +26,9 @@ export interface BrowserHandle {
   close(): Promise<void>;
 }
 
-/**
- * Headless Chromium; its process group is killed on close (and tracked by the reaper, when given).
- * `args`: the flags added to playwright's own (by default, a page with no GPU and no background work).
- */
-export async function startBrowser(reaper?: Pick<Reaper, 'track'>, args: string[] = ARGS): Promise<BrowserHandle> {
-  const server = await chromium.launchServer({ executablePath: CHROMIUM, args, headless: true });
+/** Headless Chromium; its process group is killed on close (and tracked by the reaper, when given). */
+export async function startBrowser(reaper?: Pick<Reaper, 'track'>): Promise<BrowserHandle> {
+  const server = await chromium.launchServer({ executablePath: CHROMIUM, args: ARGS, headless: true });
   const pid = server.process().pid;
   reaper?.track(pid);
   const browser = await chromium.connect(server.wsEndpoint());
