@@ -89,6 +89,9 @@ test('demo --no-daemon runs the same walk with the engine in the proxy process',
   expect(out).toMatch(/in-process engine/);
   expect(out).toMatch(/stop_instance: port \d+ stopped/);
   expect(code).toBe(0);
+  // no daemon to speak of: it ends with how to register the server, and nothing about a daemon
+  expect(out).toMatch(/Register the same server with your MCP client: claude mcp add/);
+  expect(out).not.toMatch(/still running/);
 }, 120000);
 
 test('a failing step is named, with the error, and the exit code is 1', async () => {
@@ -126,6 +129,7 @@ test('demo --web plays the Phaser example in headless Chromium, saves a screensh
     }),
   );
   expect(status.instances).toEqual([]);
+  expect(alive(status.pid)).toBe(true);
   expect(out).toContain(
     `The daemon (pid ${status.pid}) is still running for your MCP clients: it exits after 10 idle minutes, or now with \`node ${CLI} stop\`.`,
   );
