@@ -1,11 +1,13 @@
 /**
- * `game-bridge-mcp dashboard`: ask the running daemon (bearer token, as status/stop do) for a
- * one-time key, print the page's URL with it, and open a browser when there is a display.
+ * `game-bridge-mcp dashboard`: ask the running daemon for a one-time key (authenticated both ways,
+ * as status and stop are: the token never crosses the wire, and the answer must prove it), print
+ * the page's URL with it, and open a browser when there is a display.
  * Opening is best effort: the URL is printed first, and a missing opener never fails the command.
  */
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { pidAlive, readDaemonFile } from '../shared/daemon-file.js';
+import { clientCredentials, PROOF_HEADER, proofOk } from '../shared/auth.js';
+import { readDaemonFile, sameProcess } from '../shared/daemon-file.js';
 import { bridgeHome, homePaths } from '../shared/paths.js';
 import { selfCommand } from '../shared/self-command.js';
 
@@ -18,7 +20,7 @@ interface KeyAnswer {
 export async function runDashboard(opts: { open: boolean }): Promise<number> {
   const paths = homePaths(bridgeHome());
   const info = readDaemonFile(paths.daemonJson);
-  if (!info || !pidAlive(info.pid)) {
+  if (!info || !sameProcess(info.pid, info.pidStart)) {
     process.stderr.write(
       `No daemon is running for ${paths.home}. It starts when an MCP client connects to game-bridge-mcp ` +
         `(or run \`${selfCommand()} daemon\` in another terminal), then run \`${selfCommand()} dashboard\` again.\n`,
@@ -45,9 +47,11 @@ export async function runDashboard(opts: { open: boolean }): Promise<number> {
 
 /**
  * POST /dashboard/key on a connection that is closed after the answer (fetch's keep-alive
- * would hold the command open for seconds after it printed the URL).
+ * would hold the command open for seconds after it printed the URL). Only an answer proving the
+ * token counts: anything else listening there could hand back a URL of its own.
  */
 function postKey(port: number, token: string): Promise<string> {
+  const { authorization, nonce } = clientCredentials(token);
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -57,15 +61,18 @@ function postKey(port: number, token: string): Promise<string> {
         method: 'POST',
         agent: false,
         timeout: 5000,
-        headers: { authorization: `Bearer ${token}` },
+        headers: { authorization },
       },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (d: string) => (body += d));
-        res.on('end', () =>
-          res.statusCode === 200 ? resolve(body) : reject(new Error(`HTTP ${res.statusCode} ${body.trim()}`)),
-        );
+        res.on('end', () => {
+          if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode} ${body.trim()}`));
+          if (!proofOk(token, nonce, res.headers[PROOF_HEADER]))
+            return reject(new Error(`whatever answers on port ${port} did not prove it knows daemon.json's token`));
+          resolve(body);
+        });
       },
     );
     req.on('timeout', () => req.destroy(new Error('no answer within 5 s')));

@@ -2,16 +2,19 @@
  * The proxy trusts nothing on the port daemon.json names: whatever listens there must prove
  * the token before it is told anything; the daemon's pid must hold the port; garbage from it
  * never reaches stdout nor crashes the proxy; a client's duplicate in-flight ids and a request
- * the daemon cannot survive do not loop. Real proxy processes, raw stdin/stdout.
+ * the daemon cannot survive do not loop. Real proxy processes, raw stdin/stdout. The CLI's
+ * `dashboard` trusts the port no more than the proxy does.
  */
+import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { fakeDaemon, rpcOf, type FakeDaemon } from './helpers/fake-daemon.js';
 import { INIT, rawProxy } from './helpers/raw-proxy.js';
 import { call, connect } from './helpers/mcp.js';
 import { freePort } from './helpers/ports.js';
 import { liveDaemon, sleep } from './helpers/fault.js';
-import { EXAMPLE_GAME, Reaper, removeDir, stopDaemon, tempHome, waitFor } from './helpers/procs.js';
+import { CLI, EXAMPLE_GAME, Reaper, removeDir, stopDaemon, tempHome, waitFor } from './helpers/procs.js';
 
 const reaper = new Reaper();
 let home = '';
@@ -193,5 +196,44 @@ test('`stop` signals only the process that wrote daemon.json (pid and start time
     await sleep(300);
     expect(bystander.exitCode).toBeNull();
     expect(bystander.signalCode).toBeNull();
+  }
+});
+
+test('`dashboard` tells an impostor on the daemon port nothing, and neither prints nor opens the URL it answers', async () => {
+  const token = 'f'.repeat(64);
+  const seen: IncomingHttpHeaders[] = [];
+  // answers every request as a daemon would, without knowing the token
+  const impostor = createServer((req, res) => {
+    seen.push(req.headers);
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end('{"url":"http://evil.example/","expiresInMs":300000}');
+  });
+  await new Promise<void>((r) => impostor.listen(0, '127.0.0.1', r));
+  try {
+    const port = (impostor.address() as { port: number }).port;
+    mkdirSync(join(home, 'daemon'), { recursive: true, mode: 0o700 });
+    writeJson(join(home, 'daemon', 'daemon.json'), {
+      pid: process.pid,
+      port,
+      token,
+      version: '0.1.0',
+      startedAt: new Date().toISOString(),
+    });
+    const run = await new Promise<{ code: number; out: string; err: string }>((resolve) =>
+      execFile(
+        process.execPath,
+        [CLI, 'dashboard', '--no-open'],
+        { env: { ...process.env, ...env() }, timeout: 30000 },
+        (e, out, err) => resolve({ code: e ? Number((e as { code?: unknown }).code ?? 1) : 0, out, err }),
+      ),
+    );
+    expect(seen.length).toBeGreaterThan(0);
+    expect(JSON.stringify(seen)).not.toContain(token);
+    expect(run.out).not.toContain('evil.example');
+    expect(run.err).toMatch(/did not prove it knows daemon\.json's token/);
+    expect(run.code).toBe(1);
+  } finally {
+    await new Promise((r) => impostor.close(r));
   }
 });
