@@ -37,16 +37,24 @@ function configArg(argv: string[], env: NodeJS.ProcessEnv): string | undefined {
   return env.GAME_BRIDGE_CONFIG || undefined;
 }
 
+/**
+ * Every string in `launch`, at any depth: the command and env, a profile's args and env, a web
+ * server's command. Whatever part of the declaration a launch uses, what it names is sent.
+ */
+function stringsIn(value: unknown, depth = 0): string[] {
+  if (typeof value === 'string') return [value];
+  if (depth > 8 || typeof value !== 'object' || value === null) return [];
+  return Object.values(value).flatMap((v) => stringsIn(v, depth + 1));
+}
+
 /** Names of variables the client's launch declaration references (none when there is none). */
 export function referencedNames(cwd: string, argv: string[], env: NodeJS.ProcessEnv): Set<string> {
   const names = new Set<string>();
   try {
     const found = locateDeclaration(cwd, configArg(argv, env));
     if (!found.file || statSync(found.file).size > MAX_DECLARATION_BYTES) return names;
-    const launch = (JSON.parse(readFileSync(found.file, 'utf8')) as { launch?: { command?: unknown; env?: unknown } })
-      .launch;
-    const texts = [launch?.command, ...Object.values(launch?.env && typeof launch.env === 'object' ? launch.env : {})];
-    for (const t of texts) if (typeof t === 'string') for (const m of t.matchAll(REFERENCE)) names.add(m[1]);
+    const launch = (JSON.parse(readFileSync(found.file, 'utf8')) as { launch?: unknown }).launch;
+    for (const t of stringsIn(launch)) for (const m of t.matchAll(REFERENCE)) names.add(m[1]);
   } catch {
     /* no readable declaration: the daemon reports that when a launch needs one */
   }

@@ -156,13 +156,19 @@ test('the daemon is told only the variables it needs: GAME_BRIDGE_*, PATH, HOME,
         command: `"${process.execPath}" "${EXAMPLE_GAME}" --port {port} --name "$OTHER_VAR"`,
         portRange: String(port),
         env: { FROM_CLIENT: '${NEEDED_VAR}' },
+        // a profile's env and args are part of the declaration too
+        profiles: { tagged: { args: '--version-tag "$ARGS_VAR"', env: { FROM_PROFILE: '${PROFILE_VAR}' } } },
       },
     }),
   );
-  const h = await connect({ env: { ...env(), NEEDED_VAR: 'n1', OTHER_VAR: 'o1' }, cwd: project, args: ['--no-scan'] });
+  const h = await connect({
+    env: { ...env(), NEEDED_VAR: 'n1', OTHER_VAR: 'o1', PROFILE_VAR: 'p1', ARGS_VAR: 'a1' },
+    cwd: project,
+    args: ['--no-scan'],
+  });
   reaper.track(h.pid);
   try {
-    const r = await call(h, 'launch_instance', {}, 60000);
+    const r = await call(h, 'launch_instance', { profile: 'tagged' }, 60000);
     expect(r.isError ? r.text : 'ok').toBe('ok');
     const environ = Object.fromEntries(
       readFileSync(`/proc/${r.json.pid}/environ`, 'utf8')
@@ -171,8 +177,15 @@ test('the daemon is told only the variables it needs: GAME_BRIDGE_*, PATH, HOME,
         .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
     );
     expect(environ.SECRET_API_KEY).toBeUndefined();
-    expect(environ).toMatchObject({ FROM_CLIENT: 'n1', OTHER_VAR: 'o1', GAME_BRIDGE_HOME: home });
+    expect(environ).toMatchObject({
+      FROM_CLIENT: 'n1',
+      OTHER_VAR: 'o1',
+      FROM_PROFILE: 'p1',
+      ARGS_VAR: 'a1',
+      GAME_BRIDGE_HOME: home,
+    });
     expect(r.json.name).toBe('o1'); // the command saw it too
+    expect(r.json.version).toBe('a1'); // and the profile's args
     expect(environ.PATH).toBeTruthy();
   } finally {
     await h.close();
