@@ -36,6 +36,21 @@ afterAll(() => {
   }
 });
 
+/** The home's daemon runs with no game left, and the demo's output named its pid and how to stop it. */
+function expectDaemonStays(home: string, out: string): void {
+  const status = JSON.parse(
+    execFileSync(process.execPath, [CLI, 'status', '--json'], {
+      env: { ...process.env, GAME_BRIDGE_HOME: home },
+      encoding: 'utf8',
+    }),
+  );
+  expect(status.instances).toEqual([]);
+  expect(alive(status.pid)).toBe(true);
+  expect(out).toContain(
+    `The daemon (pid ${status.pid}) is still running for your MCP clients: it exits after 10 idle minutes, or now with \`node ${CLI} stop\`.`,
+  );
+}
+
 test('the demo drives the example game through the proxy and the daemon, then stops it', async () => {
   const home = tempHome();
   homes.push(home);
@@ -65,18 +80,8 @@ test('the demo drives the example game through the proxy and the daemon, then st
   // the game is gone; the daemon the proxy started stays for the next client
   expect(await waitGone(pid, 5000)).toBe(true);
   expect(await healthOk(port)).toBe(false);
-  const status = JSON.parse(
-    execFileSync(process.execPath, [CLI, 'status', '--json'], {
-      env: { ...process.env, GAME_BRIDGE_HOME: home },
-      encoding: 'utf8',
-    }),
-  );
-  expect(status.instances).toEqual([]);
-  expect(alive(status.pid)).toBe(true);
   // and the demo said so, with the daemon's pid and the command that stops it
-  expect(out).toContain(
-    `The daemon (pid ${status.pid}) is still running for your MCP clients: it exits after 10 idle minutes, or now with \`node ${CLI} stop\`.`,
-  );
+  expectDaemonStays(home, out);
 }, 120000);
 
 test('demo --no-daemon runs the same walk with the engine in the proxy process', async () => {
@@ -122,17 +127,7 @@ test('demo --web plays the Phaser example in headless Chromium, saves a screensh
   expect(out).toContain(`The screenshot is at ${shot}`);
   expect(code).toBe(0);
   // the daemon it started stays for MCP clients, and the demo says so, as the Node demo does
-  const status = JSON.parse(
-    execFileSync(process.execPath, [CLI, 'status', '--json'], {
-      env: { ...process.env, GAME_BRIDGE_HOME: home },
-      encoding: 'utf8',
-    }),
-  );
-  expect(status.instances).toEqual([]);
-  expect(alive(status.pid)).toBe(true);
-  expect(out).toContain(
-    `The daemon (pid ${status.pid}) is still running for your MCP clients: it exits after 10 idle minutes, or now with \`node ${CLI} stop\`.`,
-  );
+  expectDaemonStays(home, out);
   const png = decodePng(readFileSync(shot));
   expect([png.width, png.height]).toEqual([1280, 720]);
   expect(distinctColours(png)).toBeGreaterThan(8);

@@ -120,14 +120,16 @@ test("the README's Node game is examples/tiny-game/tiny-game.mjs, line for line"
   expect(snippet).toBe(readFileSync(join(ROOT, 'examples', 'tiny-game', 'tiny-game.mjs'), 'utf8'));
 });
 
+/** The README and every page under docs/, as paths from the repository's root. */
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
+
 test('no document holds the markers of an unresolved merge', () => {
-  const docs = [
-    'README.md',
-    ...readdirSync(join(ROOT, 'docs'))
-      .filter((f) => f.endsWith('.md'))
-      .map((f) => `docs/${f}`),
-  ];
-  const found = docs.flatMap((doc) =>
+  const found = DOCS.flatMap((doc) =>
     readFileSync(join(ROOT, doc), 'utf8')
       .split('\n')
       .flatMap((line, i) => (/^(<{7}|>{7}) /.test(line) ? [`${doc}:${i + 1}: ${line}`] : [])),
@@ -150,15 +152,9 @@ function anchorsOf(markdown: string): Set<string> {
 }
 
 test('every link between the README and the docs leads to a document and a heading that exist', () => {
-  const docs = [
-    'README.md',
-    ...readdirSync(join(ROOT, 'docs'))
-      .filter((f) => f.endsWith('.md'))
-      .map((f) => `docs/${f}`),
-  ];
   const broken: string[] = [];
   let checked = 0;
-  for (const doc of docs) {
+  for (const doc of DOCS) {
     const prose = readFileSync(join(ROOT, doc), 'utf8').replace(/^```[\s\S]*?^```/gm, '');
     // links to a Markdown file of the repository (or to a section of this one), with their anchor
     for (const m of prose.matchAll(/\]\(([\w./-]*\.md|)(?:#([^)]+))?\)/g)) {
