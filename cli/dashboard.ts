@@ -54,28 +54,26 @@ function postKey(port: number, token: string): Promise<string> {
   const { authorization, nonce } = clientCredentials(token);
   return new Promise((resolve, reject) => {
     const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/dashboard/key',
-        method: 'POST',
-        agent: false,
-        timeout: 5000,
-        headers: { authorization },
-      },
+      { host: '127.0.0.1', port, path: '/dashboard/key', method: 'POST', agent: false, headers: { authorization } },
       (res) => {
+        // Nothing an unproven answer says is read, printed or waited for.
+        if (!proofOk(token, nonce, res.headers[PROOF_HEADER])) {
+          req.destroy();
+          return reject(new Error(`whatever answers on port ${port} did not prove it knows daemon.json's token`));
+        }
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (d: string) => (body += d));
-        res.on('end', () => {
-          if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode} ${body.trim()}`));
-          if (!proofOk(token, nonce, res.headers[PROOF_HEADER]))
-            return reject(new Error(`whatever answers on port ${port} did not prove it knows daemon.json's token`));
-          resolve(body);
-        });
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve(body)
+            : reject(new Error(`HTTP ${res.statusCode} ${body.trim().slice(0, 500)}`)),
+        );
       },
     );
-    req.on('timeout', () => req.destroy(new Error('no answer within 5 s')));
+    // the whole exchange, not only a silent socket: a trickling sender cannot hold the command
+    const timer = setTimeout(() => req.destroy(new Error('no answer within 5 s')), 5000);
+    req.on('close', () => clearTimeout(timer));
     req.on('error', reject);
     req.end();
   });

@@ -7,7 +7,7 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { fakeDaemon, rpcOf, type FakeDaemon } from './helpers/fake-daemon.js';
 import { INIT, rawProxy } from './helpers/raw-proxy.js';
@@ -212,15 +212,23 @@ test('`stop` signals only the process that wrote daemon.json (pid and start time
   }
 });
 
-test('`dashboard` tells an impostor on the daemon port nothing, and neither prints nor opens the URL it answers', async () => {
+test('`dashboard` tells an impostor on the daemon port nothing, shows nothing it says, and is not held by it', async () => {
   const token = 'f'.repeat(64);
   const seen: IncomingHttpHeaders[] = [];
-  // answers every request as a daemon would, without knowing the token
+  // Answers as a daemon would, without knowing the token: a URL of its own, an error text of its
+  // own, or a body trickled a byte a second for as long as the client listens.
+  const answers = [
+    (res: ServerResponse) => res.writeHead(200).end('{"url":"http://evil.example/","expiresInMs":300000}'),
+    (res: ServerResponse) => res.writeHead(500).end('Log in again at http://evil.example/'),
+    (res: ServerResponse) => {
+      res.writeHead(200).write('{');
+      const drip = setInterval(() => res.write(' '), 1000);
+      res.on('close', () => clearInterval(drip));
+    },
+  ];
   const impostor = createServer((req, res) => {
     seen.push(req.headers);
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end('{"url":"http://evil.example/","expiresInMs":300000}');
+    answers[seen.length - 1](res);
   });
   await new Promise<void>((r) => impostor.listen(0, '127.0.0.1', r));
   try {
@@ -233,20 +241,25 @@ test('`dashboard` tells an impostor on the daemon port nothing, and neither prin
       version: '0.1.0',
       startedAt: new Date().toISOString(),
     });
-    const run = await new Promise<{ code: number; out: string; err: string }>((resolve) =>
-      execFile(
-        process.execPath,
-        [CLI, 'dashboard', '--no-open'],
-        { env: { ...process.env, ...env() }, timeout: 30000 },
-        (e, out, err) => resolve({ code: e ? Number((e as { code?: unknown }).code ?? 1) : 0, out, err }),
-      ),
-    );
-    expect(seen.length).toBeGreaterThan(0);
-    expect(JSON.stringify(seen)).not.toContain(token);
-    expect(run.out).not.toContain('evil.example');
-    expect(run.err).toMatch(/did not prove it knows daemon\.json's token/);
-    expect(run.code).toBe(1);
+    for (let i = 0; i < answers.length; i++) {
+      const started = Date.now();
+      const run = await new Promise<{ code: number; out: string; err: string }>((resolve) =>
+        execFile(
+          process.execPath,
+          [CLI, 'dashboard', '--no-open'],
+          { env: { ...process.env, ...env() }, timeout: 30000 },
+          (e, out, err) => resolve({ code: e ? Number((e as { code?: unknown }).code ?? 1) : 0, out, err }),
+        ),
+      );
+      expect(seen).toHaveLength(i + 1);
+      expect(JSON.stringify(seen)).not.toContain(token);
+      expect(run.out + run.err).not.toContain('evil.example');
+      expect(run.err).toMatch(/did not prove it knows daemon\.json's token/);
+      expect(run.code).toBe(1);
+      expect(Date.now() - started).toBeLessThan(10000);
+    }
   } finally {
+    impostor.closeAllConnections();
     await new Promise((r) => impostor.close(r));
   }
 });
