@@ -3,8 +3,8 @@
  * never every API key the client's shell happens to hold. The daemon is shared by every session
  * of the user (and runs project code: composites), so it gets: GAME_BRIDGE_* (the session's
  * settings), PATH and HOME, the locale, display and terminal plumbing a game process expects,
- * and the variables the project's gamebridge.json references (`$NAME` / `${NAME}` in
- * launch.command and launch.env). See docs/DECISIONS.md.
+ * and the variables the project's gamebridge.json references (`$NAME` / `${NAME}` in any
+ * string under `launch`). See docs/DECISIONS.md.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { locateDeclaration } from '../shared/declaration-path.js';

@@ -39,7 +39,13 @@ const launch = (h: McpHandle) => call(h, 'launch_instance', {}, 120_000);
 
 test("a page served by the game's own command on {webPort}: launched, clicked through the browser, and stopped with its server", async () => {
   const server = `${pythonExe()} -m http.server {webPort} --bind 127.0.0.1 --directory ${CANVAS_WWW}`;
-  const { h, home } = await project({ web: { command: server, url: 'http://127.0.0.1:{webPort}/index.html' } });
+  const { h, home } = await project(
+    {
+      env: { SERVED_FOR: '${CLIENT_VAR} on {webPort}' },
+      web: { command: server, url: 'http://127.0.0.1:{webPort}/index.html' },
+    },
+    { CLIENT_VAR: 'from-the-client' },
+  );
   const r = await launch(h);
   expect(r.isError).toBe(false);
   expect(r.json).toMatchObject({ name: 'Dot', pid: expect.any(Number) });
@@ -47,6 +53,9 @@ test("a page served by the game's own command on {webPort}: launched, clicked th
   const rec = JSON.parse(readFileSync(join(home, 'daemon', 'launched.json'), 'utf8')).instances[0];
   expect(rec.command).toMatch(/http\.server \d+ --bind/);
   expect(rec.web.serverPgid).toEqual(expect.any(Number));
+  // launch.env reaches the page's server as it reaches any game: the client's ${NAME}, the ports
+  const environ = readFileSync(`/proc/${rec.web.serverPgid}/environ`, 'utf8').split('\0');
+  expect(environ).toContain(`SERVED_FOR=from-the-client on ${/http\.server (\d+)/.exec(rec.command)![1]}`);
   // The mouse through the browser: a click teleports the dot.
   const click = await gameCall(h, port, 'press', { input: 'mouse:left@100,50' });
   expect(click.json).toMatchObject({ via: 'browser', game: { x: 100, y: 50, clicks: 1 } });

@@ -17,6 +17,7 @@ import type { LaunchDeclaration } from './declaration.js';
 import { appendLogLine, HEADER_PREFIX, headerLine, logFileName } from './logfile.js';
 import { treeAlive } from './processes.js';
 import { identify } from './readiness.js';
+import { withClientEnv } from './profiles.js';
 import { loadExeca, spawnLogged, type Spawned } from './spawn.js';
 import { refuseIfClosing, type StartContext } from './start.js';
 import { escalate } from './stop.js';
@@ -74,7 +75,8 @@ export async function startWebGame(
       command = withWebPorts(web.command!, port, webPort);
       url = withWebPorts(web.url!, port, webPort);
       const env: Record<string, string> = { ...opts.env };
-      for (const [k, v] of Object.entries(decl.env)) env[k] = withWebPorts(v, port, webPort);
+      // as for any game (profiles.ts planLaunch): ${NAME} from the client, then the ports
+      for (const [k, v] of Object.entries(decl.env)) env[k] = withWebPorts(withClientEnv(v, opts.env), port, webPort);
       const { execa } = await loadExeca();
       refuseIfClosing(ctx, port);
       spawned = spawnLogged(execa, {
