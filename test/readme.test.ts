@@ -6,7 +6,7 @@
  * the way the README says an agent would. Also: the README's Node snippet is the example file.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { call, connect, gameCall } from './helpers/mcp.js';
 import { freeRange } from './helpers/ports.js';
@@ -137,11 +137,13 @@ test('no document holds the markers of an unresolved merge', () => {
   expect(found).toEqual([]);
 });
 
-/** GitHub's anchors of a Markdown text's headings: lower case, punctuation dropped, spaces as hyphens (code blocks skipped). */
-function anchorsOf(markdown: string): Set<string> {
-  const prose = markdown.replace(/^```[\s\S]*?^```/gm, '');
+/** A document's text without its fenced code blocks: a `#` or a link in code is not the document's. */
+const proseOf = (doc: string) => readFileSync(join(ROOT, doc), 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+
+/** GitHub's anchors of a document's headings: lower case, punctuation dropped, spaces as hyphens. */
+function anchorsOf(doc: string): Set<string> {
   return new Set(
-    [...prose.matchAll(/^#{1,6} (.+)$/gm)].map((m) =>
+    [...proseOf(doc).matchAll(/^#{1,6} (.+)$/gm)].map((m) =>
       m[1]
         .trim()
         .toLowerCase()
@@ -152,22 +154,20 @@ function anchorsOf(markdown: string): Set<string> {
 }
 
 test('every link between the README and the docs leads to a document and a heading that exist', () => {
+  // each linked document read once: its anchors, or null when it does not exist
+  const anchors = new Map<string, Set<string> | null>();
+  const anchorsFor = (doc: string) => {
+    if (!anchors.has(doc)) anchors.set(doc, existsSync(join(ROOT, doc)) ? anchorsOf(doc) : null);
+    return anchors.get(doc)!;
+  };
   const broken: string[] = [];
   let checked = 0;
   for (const doc of DOCS) {
-    const prose = readFileSync(join(ROOT, doc), 'utf8').replace(/^```[\s\S]*?^```/gm, '');
     // links to a Markdown file of the repository (or to a section of this one), with their anchor
-    for (const m of prose.matchAll(/\]\(([\w./-]*\.md|)(?:#([^)]+))?\)/g)) {
-      const target = m[1] ? join(dirname(doc), m[1]) : doc;
+    for (const m of proseOf(doc).matchAll(/\]\(([\w./-]*\.md|)(?:#([^)]+))?\)/g)) {
       checked++;
-      let text: string;
-      try {
-        text = readFileSync(join(ROOT, target), 'utf8');
-      } catch {
-        broken.push(`${doc} → ${m[0]}`);
-        continue;
-      }
-      if (m[2] !== undefined && !anchorsOf(text).has(m[2])) broken.push(`${doc} → ${m[0]}`);
+      const found = anchorsFor(m[1] ? join(dirname(doc), m[1]) : doc);
+      if (!found || (m[2] !== undefined && !found.has(m[2]))) broken.push(`${doc} → ${m[0]}`);
     }
   }
   expect(checked).toBeGreaterThan(20);
