@@ -16,7 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { sleep } from '../shared/sleep.js';
-import { pidAlive } from '../shared/daemon-file.js';
+import { pidAlive, readDaemonFile } from '../shared/daemon-file.js';
+import { homePaths } from '../shared/paths.js';
 import { answersHealth } from '../daemon/game/probe.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -155,22 +156,13 @@ export class Reaper {
 }
 
 export function daemonPid(home: string): number | undefined {
-  try {
-    const info = JSON.parse(readFileSync(join(home, 'daemon', 'daemon.json'), 'utf8')) as { pid?: number };
-    return typeof info.pid === 'number' ? info.pid : undefined;
-  } catch {
-    return undefined;
-  }
+  return readDaemonFile(homePaths(home).daemonJson)?.pid;
 }
 
 /** The standby daemon.json names, once it is ready and alive (daemon/standby.ts). */
 export function liveStandby(home: string): number | undefined {
-  try {
-    const info = JSON.parse(readFileSync(join(home, 'daemon', 'daemon.json'), 'utf8')) as { standby?: { pid: number } };
-    return info.standby && alive(info.standby.pid) ? info.standby.pid : undefined;
-  } catch {
-    return undefined;
-  }
+  const standby = readDaemonFile(homePaths(home).daemonJson)?.standby;
+  return standby && alive(standby.pid) ? standby.pid : undefined;
 }
 
 /** VmRSS (and the VmHWM peak) of a pid, in MB. */
