@@ -4,10 +4,10 @@
  * noise lands on both alike. The HTTP client is the SDK's, once over node:http (the target's
  * row: what the daemon adds) and once over Node's built-in fetch (what that client stack adds).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { readDaemonFile } from '../shared/daemon-file.js';
+import { homePaths } from '../shared/paths.js';
 import { cpuMs } from './cpu.js';
 import { closeNodeFetch, nodeFetch } from './node-fetch.js';
 import { connectMcp, daemonPid, freeRange, now, pct, round, startGame, type Reaper } from './harness.js';
@@ -17,10 +17,9 @@ type Mode = 'stdio' | 'http' | 'httpFetch';
 
 /** An SDK client on the daemon's /mcp, with the token from daemon.json; over node:http unless `builtinFetch`. */
 async function connectHttp(home: string, builtinFetch = false): Promise<Client> {
-  const { port, token } = JSON.parse(readFileSync(join(home, 'daemon', 'daemon.json'), 'utf8')) as {
-    port: number;
-    token: string;
-  };
+  const info = readDaemonFile(homePaths(home).daemonJson);
+  if (!info) throw new Error(`no readable daemon.json in ${home}`);
+  const { port, token } = info;
   const client = new Client({ name: 'bench-http', version: '1.0.0' });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
