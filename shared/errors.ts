@@ -99,6 +99,9 @@ export interface UsageFacts {
   count?: number;
   failedIndex?: number;
   reaped?: string[];
+  /** a UI node refused before anything was sent: the ref, and the nodes named like it */
+  ref?: string;
+  similar?: string[];
 }
 
 /** An error's data: `kind` says which class, and which facts come with it. */

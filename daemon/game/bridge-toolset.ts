@@ -1,5 +1,6 @@
 /** The built-in `bridge` toolset as a manifest toolset: the contract-level tools every conformant game supports (docs/CONTRACT.md). */
 import { playTools } from './play-toolset.js';
+import { treeTools } from './tree-toolset.js';
 import {
   BRIDGE_TOOLSET,
   type ArgType,
@@ -25,7 +26,8 @@ export function bridgeToolset(): Toolset {
     name: BRIDGE_TOOLSET,
     description:
       'Contract-level tools that work on every game: read the state, wait for a condition, send any command by name, check health, take a screenshot; ' +
-      'and, on games that declare the "input"/"clock" capabilities, hold inputs and control the clock (press, hold, release, pause, resume, step).',
+      'and, on games that declare the "input"/"clock" capabilities, hold inputs and control the clock (press, hold, release, pause, resume, step); ' +
+      'and, on games that publish a UI or world tree ("ui"/"world"), see what is on screen and act on it by reference (snapshot, click, set_value, wait_for_node, find_objects, wait_for_object).',
     tools: [
       t(
         'get_state',
@@ -89,6 +91,7 @@ export function bridgeToolset(): Toolset {
         true,
       ),
       ...playTools(t),
+      ...treeTools(t),
     ],
   };
 }

@@ -51,5 +51,12 @@ export const BRIDGE_TOOL_NAMES = [
   'pause',
   'resume',
   'step',
+  'snapshot',
+  'click',
+  'activate',
+  'set_value',
+  'wait_for_node',
+  'find_objects',
+  'wait_for_object',
 ] as const;
 export type BridgeToolName = (typeof BRIDGE_TOOL_NAMES)[number];

@@ -7,7 +7,45 @@ import { frameOf } from '../sync/summary.js';
 import type { ToolContext } from './context.js';
 import { syncAnswer } from './sync-answer.js';
 import { PLAY_TOOLS } from './play-tools.js';
-import type { BridgeToolHandler, ToolAnswer, ToolCallExtra } from './types.js';
+import type { BridgeToolBase, BridgeToolHandler, ToolAnswer, ToolCallExtra } from './types.js';
+import { parseArgs } from './tree-read.js';
+import {
+  click,
+  clickInput,
+  setValue,
+  setValueInput,
+  snapshot,
+  snapshotInput,
+  waitForNode,
+  waitForNodeInput,
+} from './ui-tools.js';
+import { findObjects, findObjectsInput, waitForObject, waitForObjectInput } from './world-tools.js';
+
+/** An answer of the UI and world tools, under the base every bridge answer starts with. */
+async function based(base: BridgeToolBase, answer: Promise<ToolAnswer>): Promise<ToolAnswer> {
+  const a = await answer;
+  return { ...a, json: { ...base, ...a.json } };
+}
+
+/** The UI and world tools (ui-tools.ts), their arguments read by their zod schemas. */
+const TREE_TOOLS: Record<
+  'snapshot' | 'click' | 'activate' | 'set_value' | 'wait_for_node' | 'find_objects' | 'wait_for_object',
+  BridgeToolHandler
+> = {
+  snapshot: (ctx, base, args, extra) =>
+    based(base, snapshot(ctx, base.port, parseArgs('snapshot', snapshotInput, args), extra.signal)),
+  click: (ctx, base, args, extra) => based(base, click(ctx, base.port, parseArgs('click', clickInput, args), extra)),
+  activate: (ctx, base, args, extra) =>
+    based(base, click(ctx, base.port, parseArgs('activate', clickInput, args), extra, 'activate')),
+  set_value: (ctx, base, args, extra) =>
+    based(base, setValue(ctx, base.port, parseArgs('set_value', setValueInput, args), extra)),
+  wait_for_node: (ctx, base, args, extra) =>
+    based(base, waitForNode(ctx, base.port, parseArgs('wait_for_node', waitForNodeInput, args), extra.signal)),
+  find_objects: (ctx, base, args, extra) =>
+    based(base, findObjects(ctx, base.port, parseArgs('find_objects', findObjectsInput, args), extra.signal)),
+  wait_for_object: (ctx, base, args, extra) =>
+    based(base, waitForObject(ctx, base.port, parseArgs('wait_for_object', waitForObjectInput, args), extra.signal)),
+};
 
 /** One handler per name of BRIDGE_TOOL_NAMES: the record's type makes a missing one a compile error. */
 const BRIDGE_TOOLS: Record<BridgeToolName, BridgeToolHandler> = {
@@ -109,6 +147,7 @@ const BRIDGE_TOOLS: Record<BridgeToolName, BridgeToolHandler> = {
   },
 
   ...PLAY_TOOLS,
+  ...TREE_TOOLS,
 };
 
 const isBridgeTool = (name: string): name is BridgeToolName => (BRIDGE_TOOL_NAMES as readonly string[]).includes(name);

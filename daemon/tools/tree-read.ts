@@ -1,0 +1,55 @@
+/**
+ * What the UI and world tools share: their arguments read by zod, the game's trees read (or a
+ * clear failure when it publishes none), and what the session's view lets it see.
+ */
+import { commandRejected, usageError } from '../../shared/errors.js';
+import { readUi, type UiSnapshot } from '../ui/tree.js';
+import { readWorld, type WorldObject, type WorldSnapshot } from '../ui/world.js';
+import { z } from './define.js';
+import type { ToolContext } from './context.js';
+
+/** Arguments as a tool's zod schema reads them (null is "not given"); a usage error names the argument. */
+export function parseArgs<S extends z.ZodObject>(tool: string, schema: S, raw: Record<string, unknown>): z.output<S> {
+  const given = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null && v !== undefined));
+  const r = schema.loose().safeParse(given);
+  if (r.success) return r.data as z.output<S>;
+  const issue = r.error.issues[0];
+  throw usageError(
+    `${tool}: argument '${issue.path.join('.') || '?'}': ${issue.message}. It takes: ${Object.keys(schema.shape).join(', ')}.`,
+  );
+}
+
+const WHY = { ui: 'a UI tree', world: 'a world tree' };
+
+/** The game's tree, or a clear failure when it publishes none. */
+export async function readTree(ctx: ToolContext, port: number, which: 'ui', signal?: AbortSignal): Promise<UiSnapshot>;
+export async function readTree(
+  ctx: ToolContext,
+  port: number,
+  which: 'world',
+  signal?: AbortSignal,
+): Promise<WorldSnapshot>;
+export async function readTree(
+  ctx: ToolContext,
+  port: number,
+  which: 'ui' | 'world',
+  signal?: AbortSignal,
+): Promise<UiSnapshot | WorldSnapshot> {
+  const client = ctx.client(port);
+  const json = await client.tree(which, signal);
+  if (json !== null) return which === 'ui' ? readUi(port, json) : readWorld(port, json);
+  const h = await client.health().catch(() => ({ capabilities: [] as unknown }));
+  const caps = Array.isArray(h.capabilities) ? h.capabilities.map(String) : [];
+  throw commandRejected(
+    which === 'ui' ? 'snapshot' : 'find_objects',
+    port,
+    `missing capability "${which}"`,
+    [],
+    `The game on port ${port} publishes no ${which.toUpperCase()} tree (capability "${which}", GET /${which}; it declares ${caps.length ? caps.map((c) => `"${c}"`).join(', ') : 'none'}). ` +
+      `Read get_state or take a screenshot instead, or have the game publish ${WHY[which]} (docs/CONTRACT.md).`,
+  );
+}
+
+export const isPlayer = (ctx: ToolContext) => ctx.config.view === 'player';
+/** What a player view may see of the world: only what the game marks as seen by a player. */
+export const seenBy = (ctx: ToolContext) => (o: WorldObject) => !isPlayer(ctx) || o.player === true;
