@@ -19,7 +19,7 @@ import type { Composite } from '../composites/types.js';
 import { EagerTools } from './eager.js';
 import { SessionContext } from './context.js';
 import { TOOLS, TOOLS_BY_NAME } from '../tools/index.js';
-import type { ToolCallExtra } from '../tools/types.js';
+import type { ToolAnswer, ToolCallExtra } from '../tools/types.js';
 import { projectComposites } from '../composites/project.js';
 
 export { INSTRUCTIONS };
@@ -80,19 +80,25 @@ export function createEngineSession(
       }
       const def = TOOLS_BY_NAME.get(name);
       if (def) {
-        return okResult(await def.run(def.parse(rawArgs), context, toolExtra), config.maxAnswerChars);
+        return okResult(viewed(await def.run(def.parse(rawArgs), context, toolExtra)), config.maxAnswerChars);
       }
       if (eager) {
         const out = await eager.call(name, (rawArgs ?? {}) as Record<string, unknown>, toolExtra);
-        if (out) return okResult(out, config.maxAnswerChars);
+        if (out) return okResult(viewed(out), config.maxAnswerChars);
       }
       throw usageError(
         `There is no MCP tool '${name}'. The tools are: ${TOOLS.map((t) => t.name).join(', ')}. ` +
           `A game's own tools are called with call_tool {port, name: '${name}', arguments}.`,
       );
     } catch (e) {
-      return errorResult(await explainExit(state.launcher, e), config.maxAnswerChars, (l) => state.log(l));
+      const result = errorResult(await explainExit(state.launcher, e), config.maxAnswerChars, (l) => state.log(l));
+      return { ...result, structuredContent: { ...(result.structuredContent as object), view: config.view } };
     }
+  }
+
+  /** Every answer names the session's view. */
+  function viewed(answer: ToolAnswer): ToolAnswer {
+    return { ...answer, json: { ...answer.json, view: config.view } };
   }
 
   /** Run a call and put it in the daemon's call feed (the dashboard shows it as it lands). */

@@ -27,6 +27,8 @@ export interface SyncResult extends Summary {
   /** polls of /state this sync needed (for the benchmark) */
   polls: number;
   state?: State;
+  /** the game's `player` section, in place of `game` for a player-view session */
+  player?: unknown;
 }
 
 export interface SyncOptions {

@@ -7,6 +7,7 @@ import { frameOf } from '../sync/summary.js';
 import type { ToolContext } from './context.js';
 import { syncAnswer } from './sync-answer.js';
 import { PLAY_TOOLS } from './play-tools.js';
+import { inPlayerView, playerState } from './view.js';
 import type { BridgeToolBase, BridgeToolHandler, ToolAnswer, ToolCallExtra } from './types.js';
 import { parseArgs } from './tree-read.js';
 import {
@@ -51,7 +52,8 @@ const TREE_TOOLS: Record<
 const BRIDGE_TOOLS: Record<BridgeToolName, BridgeToolHandler> = {
   async get_state(ctx, base, args, extra) {
     const { port } = base;
-    const state = await ctx.client(port).state(extra.signal);
+    const read = await ctx.client(port).state(extra.signal);
+    const state = inPlayerView(ctx) ? playerState(read) : read;
     const frame = frameOf(state);
     if (args.path === undefined || args.path === null || args.path === '')
       return { json: { ...base, frame: frame ?? null, state } };

@@ -14,6 +14,7 @@ import { syncAnswer } from './sync-answer.js';
 import { defineTool, portArg, z } from './define.js';
 import type { ToolAnswer, ToolCallExtra } from './types.js';
 import type { ToolContext } from './context.js';
+import { checkPlayerCall } from './view.js';
 
 /** Before any manifest is known, the bridge toolset (every game has it) still answers for its own tools. */
 const BRIDGE_ONLY = fallbackManifest();
@@ -59,6 +60,7 @@ export async function callGameTool(
   // (1) composites
   const composite = await ctx.composites.find(name, manifest.game.name);
   if (composite) {
+    checkPlayerCall(ctx, name, 'composite');
     const json = await runComposite(composite, args, {
       port,
       client,
@@ -79,6 +81,7 @@ export async function callGameTool(
     tool = findTool(manifest, name);
   }
   args = withoutRoutingPort(args, tool);
+  checkPlayerCall(ctx, name, !tool ? 'passthrough' : tool.toolset === BRIDGE_TOOLSET ? 'bridge' : 'manifest', tool);
   if (tool && tool.toolset === BRIDGE_TOOLSET) return runBridgeTool(ctx, port, tool.name, args, extra);
   if (tool) {
     const result = await syncAnswer(ctx, port, tool.name, args, extra);

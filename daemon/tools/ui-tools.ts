@@ -10,16 +10,7 @@ import { ProcessWatch } from '../sync/command.js';
 import { pollDelay } from '../sync/poll.js';
 import { sleep } from '../../shared/sleep.js';
 import { actionable } from '../ui/refs.js';
-import {
-  filterTree,
-  findNode,
-  idOf,
-  matchesFilter,
-  renderUi,
-  walk,
-  type UiSnapshot,
-  type Walked,
-} from '../ui/tree.js';
+import { filterTree, findNode, idOf, matchesFilter, renderUi, walk, type UiSnapshot, type Walked } from '../ui/tree.js';
 import { look, renderLook } from '../ui/world.js';
 import { isPlayer, readTree, seenBy } from './tree-read.js';
 import { z } from './define.js';
