@@ -17,7 +17,7 @@ import { pollDelay, pollState } from './poll.js';
 import { sleep } from '../../shared/sleep.js';
 import { frameOf, summarise, type Summary } from './summary.js';
 
-export type Confirmation = 'completedCommandId' | 'frames-advanced' | 'port-closed' | 'not-waited';
+export type Confirmation = 'completedCommandId' | 'frames-advanced' | 'port-closed' | 'not-waited' | 'browser';
 
 export interface SyncResult extends Summary {
   command: string;

@@ -6,6 +6,7 @@ import { commandRejected, usageError } from '../../shared/errors.js';
 import { readUi, type UiSnapshot } from '../ui/tree.js';
 import { readWorld, type WorldObject, type WorldSnapshot } from '../ui/world.js';
 import { z } from './define.js';
+import { pageSnapshot } from './page-tree.js';
 import type { ToolContext } from './context.js';
 
 /** Arguments as a tool's zod schema reads them (null is "not given"); a usage error names the argument. */
@@ -37,6 +38,9 @@ export async function readTree(
 ): Promise<UiSnapshot | WorldSnapshot> {
   const client = ctx.client(port);
   const json = await client.tree(which, signal);
+  // a page this daemon opened has a tree of its own, the kit's nodes merged into it
+  const web = which === 'ui' ? ctx.launcher.webGame(port) : undefined;
+  if (web) return pageSnapshot(port, web.browser.page, json);
   if (json !== null) return which === 'ui' ? readUi(port, json) : readWorld(port, json);
   const h = await client.health().catch(() => ({ capabilities: [] as unknown }));
   const caps = Array.isArray(h.capabilities) ? h.capabilities.map(String) : [];

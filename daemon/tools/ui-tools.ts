@@ -17,6 +17,26 @@ import { z } from './define.js';
 import type { ToolContext } from './context.js';
 import { shapeSync, syncCommand } from './sync-answer.js';
 import type { ToolAnswer, ToolCallExtra } from './types.js';
+import { clickNode, isPageRef, setNodeValue } from '../web/ax-tree.js';
+import type { SyncResult } from '../sync/command.js';
+import type { Page } from 'playwright-core';
+
+/** A page element acted on as a person would: a real click, a real fill or choice. Done once the browser dispatched it. */
+async function browserAct(
+  page: Page,
+  ref: string,
+  command: string,
+  args: Record<string, unknown>,
+): Promise<SyncResult> {
+  try {
+    if (command === 'ui.activate') await clickNode(page, ref);
+    else await setNodeValue(page, ref, args.value as string | number | boolean);
+  } catch (e) {
+    throw usageError(`${command === 'ui.activate' ? 'click' : 'set_value'} [ref=${ref}]: ${(e as Error).message}.`);
+  }
+  const via = command === 'ui.activate' ? 'browser.click' : 'browser.fill';
+  return { command: via, applied: true, confirmation: 'browser', polls: 0, events: [] };
+}
 
 // ---------------------------------------------------------------- snapshot
 
@@ -99,7 +119,10 @@ async function act(
   const before = await readTree(ctx, port, 'ui', extra.signal);
   const w = actionable(tool, port, before, ref);
   check?.(w, before);
-  const r = await syncCommand(ctx, port, command, cmdArgs, extra);
+  const web = isPageRef(ref) ? ctx.launcher.webGame(port) : undefined;
+  const r = web
+    ? await browserAct(web.browser.page, ref, command, cmdArgs)
+    : await syncCommand(ctx, port, command, cmdArgs, extra);
   const after = await readTree(ctx, port, 'ui', extra.signal);
   const node = findNode(after, ref)?.node;
   return {
