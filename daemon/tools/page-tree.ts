@@ -16,7 +16,9 @@ const counters = new WeakMap<Page, Counters>();
 
 /** One look at the page, with the kit's own snapshot (`kitJson`, or null when it serves none). */
 export async function pageSnapshot(port: number, page: Page, kitJson: unknown): Promise<UiSnapshot> {
-  const kit = kitJson === null ? undefined : readUi(port, kitJson);
+  // a page without the kit: the carrier's /ui is this same tree, not a kit's
+  const fromKit = kitJson !== null && (kitJson as { source?: unknown }).source !== 'browser';
+  const kit = fromKit ? readUi(port, kitJson) : undefined;
   const [tree, title] = await Promise.all([pageTree(page), page.title().catch(() => '')]);
   const dom = readUi(port, { nodes: tree });
   const nodes = [...dom.nodes, ...(kit?.nodes ?? [])];

@@ -52,6 +52,13 @@ const WRAPPERS = new Set([
   'paragraph',
   'LabelText',
   'MenuListPopup',
+  'strong',
+  'emphasis',
+  'mark',
+  'code',
+  'time',
+  'subscript',
+  'superscript',
 ]);
 /** A label's text beside the control it names says nothing the control's own name does not. */
 function withoutEchoes(nodes: PageNode[]): PageNode[] {
@@ -102,7 +109,11 @@ export async function pageTree(page: Page): Promise<PageNode[]> {
     if (role === 'StaticText' && (!name || name === parentName.trim())) return [];
     budget--;
     const node: PageNode = {
-      id: `${PAGE_REF_PREFIX}${ax.backendDOMNodeId ?? ax.nodeId}`,
+      // generated content (a CSS ::before) has no element behind it: a ref to read, not to act on
+      id:
+        ax.backendDOMNodeId !== undefined
+          ? `${PAGE_REF_PREFIX}${ax.backendDOMNodeId}`
+          : `ax-${ax.nodeId.replace(/^-/, '')}`,
       role: ROLE_NAMES[role] ?? role,
       name: name.slice(0, 500),
     };
