@@ -7,9 +7,9 @@
  */
 import { commandRejected, isBridgeError, usageError } from '../../shared/errors.js';
 import type { ReplayVerdict } from '../../shared/frames.js';
-import { fallbackManifest, findTool, BRIDGE_TOOLSET, type GameTool, type Manifest } from '../game/manifest.js';
+import { findTool, BRIDGE_TOOLSET, type GameTool, type Manifest } from '../game/manifest.js';
+import { fallbackManifest, runBridgeTool } from '../bridge/index.js';
 import { runComposite } from '../composites/run.js';
-import { runBridgeTool } from './bridge-toolset.js';
 import { syncAnswer } from './sync-answer.js';
 import { defineTool, portArg, z } from './define.js';
 import type { ToolAnswer, ToolCallExtra } from './types.js';

@@ -1,12 +1,14 @@
 /**
  * `defineTool`: one declaration (zod input schema, effect, handler) → everything the session
- * needs. The JSON Schema an agent reads is derived from the zod schema; the MCP hints and the
+ * needs, for an MCP tool and a bridge tool alike. The JSON Schema an agent reads and the
+ * argument rows describe_toolset lists are derived from the zod schema; the MCP hints and the
  * replay verdict from the effect, by the same functions --eager uses for a game's own tools.
  */
 import { z } from 'zod/v4';
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/server';
 import { usageError } from '../../shared/errors.js';
 import type { ReplayVerdict } from '../../shared/frames.js';
+import type { ArgType, ToolArg } from '../game/types.js';
 import type { ToolContext } from './context.js';
 import type { Effect, ToolAnswer, ToolCallExtra, ToolDef } from './types.js';
 
@@ -75,7 +77,25 @@ function explain(
   }
 }
 
-export interface ToolDeclaration<S extends z.ZodObject> {
+const ARG_TYPES: readonly string[] = ['string', 'number', 'integer', 'boolean', 'object', 'array'];
+
+/** A JSON Schema's properties as the argument rows of a toolset (the first of several types; none: any). */
+function argsOf(schema: { properties?: Record<string, Record<string, unknown>>; required?: string[] }): ToolArg[] {
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties ?? {}).map(([name, p]) => {
+    const type = Array.isArray(p.type) ? p.type[0] : p.type;
+    const arg: ToolArg = {
+      name,
+      type: typeof type === 'string' && ARG_TYPES.includes(type) ? (type as ArgType) : 'any',
+      description: typeof p.description === 'string' ? p.description : '',
+      required: required.has(name),
+    };
+    if (p.default !== undefined) arg.default = typeof p.default === 'string' ? p.default : JSON.stringify(p.default);
+    return arg;
+  });
+}
+
+export interface ToolDeclaration<S extends z.ZodObject, X extends ToolCallExtra = ToolCallExtra> {
   name: string;
   title: string;
   description: string;
@@ -84,15 +104,26 @@ export interface ToolDeclaration<S extends z.ZodObject> {
   effect: Effect;
   /** the replay verdict when it depends on the (raw, unchecked) arguments; default: from the effect */
   replay?(args: Record<string, unknown>, ctx: ToolContext): ReplayVerdict;
-  handler(args: z.output<S>, ctx: ToolContext, extra: ToolCallExtra): Promise<ToolAnswer>;
+  handler(args: z.output<S>, ctx: ToolContext, extra: X): Promise<ToolAnswer>;
 }
 
-export function defineTool<S extends z.ZodObject>(decl: ToolDeclaration<S>): ToolDef {
+export function defineTool<S extends z.ZodObject, X extends ToolCallExtra = ToolCallExtra>(
+  decl: ToolDeclaration<S, X>,
+): ToolDef<X> {
   const schema = decl.input.loose();
   const inputSchema = tidy(z.toJSONSchema(schema, { io: 'input' })) as Tool['inputSchema'];
+  // An argument of any type (a wait_for operand) keeps a null; for the others null means "not given".
+  const properties = (inputSchema.properties ?? {}) as Record<string, { type?: unknown }>;
+  const nullable = new Set(
+    Object.keys(properties).filter((k) => {
+      const t = properties[k].type;
+      return t === undefined || t === 'null' || (Array.isArray(t) && t.includes('null'));
+    }),
+  );
   return {
     name: decl.name,
     effect: decl.effect,
+    args: argsOf(inputSchema as Parameters<typeof argsOf>[0]),
     advertised: {
       name: decl.name,
       title: decl.title,
@@ -106,7 +137,9 @@ export function defineTool<S extends z.ZodObject>(decl: ToolDeclaration<S>): Too
         throw usageError(`${decl.name}: arguments must be a JSON object.`);
       // null is how many clients say "not given"
       const given = Object.fromEntries(
-        Object.entries(args as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined),
+        Object.entries(args as Record<string, unknown>).filter(
+          ([k, v]) => v !== undefined && (v !== null || nullable.has(k)),
+        ),
       );
       const r = schema.safeParse(given);
       if (!r.success) throw usageError(explain(decl.name, decl.input.shape, given, r.error.issues[0]));
