@@ -54,15 +54,20 @@ const isTrivial = (k: string, v: Record<string, unknown>) =>
 
 const TYPE_NAMES: Record<string, string> = { int: 'integer', record: 'object', object: 'object' };
 
+/** What a tool takes, as an error says it: each argument with its type. */
+function takesText(rows: ToolArg[]): string {
+  if (!rows.length) return 'It takes no arguments.';
+  return `It takes: ${rows.map((a) => (a.type === 'any' ? a.name : `${a.name} (${a.type})`)).join(', ')}.`;
+}
+
 /** One zod issue as the sentence an agent can act on (which argument, what it must be). */
-function explain(
-  tool: string,
-  shape: Record<string, unknown>,
-  args: Record<string, unknown>,
-  issue: z.core.$ZodIssue,
-): string {
+function explain(tool: string, rows: ToolArg[], args: Record<string, unknown>, issue: z.core.$ZodIssue): string {
   const key = String(issue.path[0] ?? '');
-  const takes = Object.keys(shape).length ? `It takes: ${Object.keys(shape).join(', ')}.` : 'It takes no arguments.';
+  const takes = takesText(rows);
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((k) => `'${k}'`).join(', ');
+    return `${tool}: no argument ${keys}. ${takes}`;
+  }
   if (!key) return `${tool}: ${issue.message}. ${takes}`;
   if (args[key] === undefined) return `${tool}: missing required argument '${key}'. ${takes}`;
   switch (issue.code) {
@@ -95,6 +100,32 @@ function argsOf(schema: { properties?: Record<string, Record<string, unknown>>; 
   });
 }
 
+/**
+ * Arguments checked against a tool's schema, the one check every tool's arguments pass (an MCP
+ * tool's, a bridge tool's, a game tool's from its manifest). null is how many clients say "not
+ * given", so it is dropped, except for an argument that takes any value (a wait_for operand).
+ * Returns the parsed arguments, or throws a BridgeUsageError naming the argument and what the
+ * tool takes.
+ */
+export function checkArguments(
+  tool: string,
+  schema: z.ZodObject,
+  rows: ToolArg[],
+  raw: unknown,
+): Record<string, unknown> {
+  const args = raw ?? {};
+  if (typeof args !== 'object' || Array.isArray(args)) throw usageError(`${tool}: arguments must be a JSON object.`);
+  const anyValue = new Set(rows.filter((a) => a.type === 'any').map((a) => a.name));
+  const given = Object.fromEntries(
+    Object.entries(args as Record<string, unknown>).filter(
+      ([k, v]) => v !== undefined && (v !== null || anyValue.has(k)),
+    ),
+  );
+  const r = schema.safeParse(given);
+  if (!r.success) throw usageError(explain(tool, rows, given, r.error.issues[0]));
+  return r.data;
+}
+
 export interface ToolDeclaration<S extends z.ZodObject, X extends ToolCallExtra = ToolCallExtra> {
   name: string;
   title: string;
@@ -112,18 +143,11 @@ export function defineTool<S extends z.ZodObject, X extends ToolCallExtra = Tool
 ): ToolDef<X> {
   const schema = decl.input.loose();
   const inputSchema = tidy(z.toJSONSchema(schema, { io: 'input' })) as Tool['inputSchema'];
-  // An argument of any type (a wait_for operand) keeps a null; for the others null means "not given".
-  const properties = (inputSchema.properties ?? {}) as Record<string, { type?: unknown }>;
-  const nullable = new Set(
-    Object.keys(properties).filter((k) => {
-      const t = properties[k].type;
-      return t === undefined || t === 'null' || (Array.isArray(t) && t.includes('null'));
-    }),
-  );
+  const args = argsOf(inputSchema as Parameters<typeof argsOf>[0]);
   return {
     name: decl.name,
     effect: decl.effect,
-    args: argsOf(inputSchema as Parameters<typeof argsOf>[0]),
+    args,
     advertised: {
       name: decl.name,
       title: decl.title,
@@ -131,20 +155,7 @@ export function defineTool<S extends z.ZodObject, X extends ToolCallExtra = Tool
       inputSchema,
       annotations: annotationsOf(decl.effect, decl.title),
     },
-    parse(raw) {
-      const args = raw ?? {};
-      if (typeof args !== 'object' || Array.isArray(args))
-        throw usageError(`${decl.name}: arguments must be a JSON object.`);
-      // null is how many clients say "not given"
-      const given = Object.fromEntries(
-        Object.entries(args as Record<string, unknown>).filter(
-          ([k, v]) => v !== undefined && (v !== null || nullable.has(k)),
-        ),
-      );
-      const r = schema.safeParse(given);
-      if (!r.success) throw usageError(explain(decl.name, decl.input.shape, given, r.error.issues[0]));
-      return r.data;
-    },
+    parse: (raw) => checkArguments(decl.name, schema, args, raw),
     replay: (args, ctx) => (decl.replay ? decl.replay(args, ctx) : replayOf(decl.effect)),
     run: (args, ctx, extra) => decl.handler(args as z.output<S>, ctx, extra),
   };
