@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { createGameSurface, type CommandArgs } from '../game-kit/index.js';
+import { createGameSurface, type CommandArgs } from '../../kits/js/index.js';
 import { CrateStack } from './game.js';
 import { crateStackManifest } from './manifest.js';
 
