@@ -351,6 +351,12 @@ class GameSurface:
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive: the bridge polls /state on one connection
     timeout = 30  # an idle kept-alive connection frees its thread
+    # On a kept-alive connection a response split in two writes (headers, then body) makes
+    # Nagle's algorithm hold the body until the client's delayed ACK of the headers: every poll
+    # waits for it. So a response is buffered and leaves in one write (the server flushes once
+    # after do_GET), and the socket sends at once (TCP_NODELAY) for what exceeds the buffer.
+    wbufsize = -1
+    disable_nagle_algorithm = True
     surface = None
 
     def do_GET(self):

@@ -75,6 +75,35 @@ describe('Python kit: start-up, signals, copying', () => {
     expect(existsSync(join(home, 'instances'))).toBe(false);
   });
 
+  test('a keep-alive response leaves in one send on a TCP_NODELAY socket (no Nagle stall behind a split write)', () => {
+    // Headers and body in two writes on a persistent connection make Nagle hold the body until
+    // the client's delayed ACK: every poll of the bridge would wait for it. Counted, not timed.
+    const script = [
+      'import http.client, json, socket, sys, threading',
+      `sys.path.insert(0, ${JSON.stringify(join(ROOT, 'kits', 'python'))})`,
+      'import gamebridge',
+      'sends = []',
+      'def spy(name):',
+      '    real = getattr(socket.socket, name)',
+      '    def send(self, data, *rest):',
+      '        if threading.current_thread() is not threading.main_thread():',
+      '            sends.append(self.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0)',
+      '        return real(self, data, *rest)',
+      '    setattr(socket.socket, name, send)',
+      'spy("send"); spy("sendall")',
+      'surface = gamebridge.GameSurface(0, "T", "0", snapshot=lambda: {"game": {}}, handle_signals=False, register=False)',
+      'surface.listen()',
+      'conn = http.client.HTTPConnection("127.0.0.1", surface.port)',
+      'for path in ["/health", "/state", "/command?cmd=nope", "/health"]:',
+      '    conn.request("GET", path)',
+      '    conn.getresponse().read()',
+      'surface.close()',
+      'print(json.dumps(sends))',
+    ].join('\n');
+    const sends = JSON.parse(execFileSync(pythonExe(), ['-c', script], { encoding: 'utf8' }));
+    expect(sends).toEqual([true, true, true, true]); // four responses, one send each, no Nagle
+  });
+
   test('the kit is one file: copied next to a tiny game, it serves the contract', async () => {
     const d = dir();
     copyFileSync(join(ROOT, 'kits', 'python', 'gamebridge.py'), join(d, 'gamebridge.py'));
