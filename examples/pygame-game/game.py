@@ -171,7 +171,8 @@ def main():
     ap.add_argument("--debug-port", type=gamebridge.debug_port, help="serve the game-bridge contract on 127.0.0.1:PORT")
     ap.add_argument("--frames", type=int, default=0, help="without a debug port: run this many frames, then exit")
     opts = ap.parse_args()
-    pygame.init()
+    pygame.display.init()  # no pygame.init(): the game makes no sound, so no audio device is opened
+    pygame.font.init()
     surface_lock = threading.Lock()  # the HTTP thread copies the picture only between two draws
     screen = pygame.display.set_mode((WIDTH, HEIGHT))
     pygame.display.set_caption("Frog Hop")
