@@ -125,6 +125,11 @@ async function main(): Promise<void> {
       },
       bump: { validate: (a) => void a.string('tag'), apply: cmd('bump', (a) => game.bump(a.string('tag'))) },
       peek: cmd('peek', () => undefined),
+      // Not in the manifest (a passthrough command): its handler throws, as a game's bug would.
+      // The kit turns that into the command's result (ok: false, this message); the game runs on.
+      throw_error: cmd('throw_error', (a) => {
+        throw new Error(a.string('message', 'the handler threw'));
+      }),
       freeze: {
         validate: (a) => (a.number('ms') < 0 ? "argument 'ms' must be >= 0" : undefined),
         // Blocks the whole thread, HTTP included: a game stuck in a long frame.

@@ -60,9 +60,13 @@ class FrogHop:
         self.flies.append({"id": n + 1, "x": x, "y": y})
 
     def jump(self):
-        if self.screen == "GameScreen" and self.y == 0:
-            self.vy, self.jumps = JUMP_SPEED, self.jumps + 1
-            self.events.append({"m": "jump:%d" % self.jumps})
+        """Raises when it cannot: the kit turns it into the command's failed result, with these words."""
+        if self.screen != "GameScreen":
+            raise ValueError("no round is running (%s): start one first" % self.screen)
+        if self.y != 0 or self.vy != 0:
+            raise ValueError("the frog is in the air (jump again once it lands)")
+        self.vy, self.jumps = JUMP_SPEED, self.jumps + 1
+        self.events.append({"m": "jump:%d" % self.jumps})
 
     def step(self, held):
         """One simulated frame, with held(input) telling which inputs are down."""
@@ -205,10 +209,9 @@ def main():
                       "teleport": gamebridge.Command(lambda a: setattr(game, "x", a.number("x")), teleport_ok)})
         try:
             surface.listen()
-        except OSError as e:
-            print("frog-hop: %s" % e.strerror, file=sys.stderr)
-            return 2
-        print("frog-hop: listening on 127.0.0.1:%d (pid %d)" % (surface.port, os.getpid()), flush=True)
+            print("frog-hop: listening on 127.0.0.1:%d (pid %d)" % (surface.port, os.getpid()), flush=True)
+        except OSError as e:  # the game is still a game without its debug surface: play on
+            print("frog-hop: %s; playing on without the bridge" % e.strerror, file=sys.stderr, flush=True)
 
     keys = {"left": False, "right": False}
 
@@ -225,7 +228,7 @@ def main():
                 down = event.type == pygame.KEYDOWN
                 if event.key in (pygame.K_LEFT, pygame.K_RIGHT):
                     keys["left" if event.key == pygame.K_LEFT else "right"] = down
-                elif down and event.key == pygame.K_SPACE:
+                elif down and event.key == pygame.K_SPACE and game.screen == "GameScreen" and game.y == 0:
                     game.jump()
                 elif down and event.key == pygame.K_RETURN and game.screen == "MenuScreen":
                     start()

@@ -37,10 +37,15 @@ class Walker:
         self.x, self.y, self.vy = 0.0, 0.0, 0.0
         self.coins, self.jumps, self.events = [], 0, []
 
+    def on_ground(self):
+        return self.y == 0 and self.vy == 0
+
     def jump(self):
-        if self.y == 0:
-            self.vy, self.jumps = JUMP_SPEED, self.jumps + 1
-            self.events.append({"m": "jump:%d" % self.jumps})
+        """Raises in the air: the kit turns it into the command's failed result, with these words."""
+        if not self.on_ground():
+            raise ValueError("the walker is in the air (jump again once it lands)")
+        self.vy, self.jumps = JUMP_SPEED, self.jumps + 1
+        self.events.append({"m": "jump:%d" % self.jumps})
 
     def step(self, held):
         """One simulated frame, with held(input) telling which inputs are down."""
@@ -83,7 +88,7 @@ def ui_tree(walker, new_run):
         nodes = [
             {"id": "coins", "role": "text", "name": "Coins %d/%d" % (len(walker.coins), len(COINS))},
             # a jump needs the ground under the walker: in the air the button is disabled
-            {"id": "jump", "role": "button", "name": "Jump", "enabled": walker.y == 0, "activate": walker.jump},
+            {"id": "jump", "role": "button", "name": "Jump", "enabled": walker.on_ground(), "activate": walker.jump},
             {"id": "open-menu", "role": "button", "name": "Menu", "activate": opened(True)},
         ]
     return {"screen": walker.screen(), "nodes": nodes}
@@ -128,12 +133,12 @@ def main():
                       "teleport": gamebridge.Command(lambda a: setattr(walker, "x", a.number("x")), teleport_ok)})
         try:
             surface.listen()
-        except OSError as e:
-            print("walker: %s" % e.strerror, file=sys.stderr)
-            return 2
-        print("walker: listening on 127.0.0.1:%d (pid %d)" % (surface.port, os.getpid()), flush=True)
+            print("walker: listening on 127.0.0.1:%d (pid %d)" % (surface.port, os.getpid()), flush=True)
+        except OSError as e:  # the game is still a game without its debug surface: play on
+            print("walker: %s; playing on without the bridge" % e.strerror, file=sys.stderr, flush=True)
 
     held = surface.is_held if surface else (lambda _input: False)
+    # a surface that could not bind still runs the loop (and ends it on SIGINT/SIGTERM)
     frames = 0
     while surface.running if surface else frames < opts.frames:
         started = time.monotonic()

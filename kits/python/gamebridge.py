@@ -155,8 +155,13 @@ class GameSurface:
 
     # ---- the game's side -------------------------------------------------------------
     def listen(self):
-        """Bind 127.0.0.1 (a clear OSError when the port is taken), serve, then register."""
+        """Bind 127.0.0.1 (a clear OSError when the port is taken: the game may play on without
+        its surface, tick() works the same), serve, then register."""
         handler = type("Handler", (_Handler,), {"surface": self})
+        # Signals first: a game that plays on without its surface (port taken) still ends cleanly.
+        if self._handle_signals and threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(sig, self._on_signal)
         try:
             self._server = ThreadingHTTPServer(("127.0.0.1", self._requested_port), handler)
         except OSError as e:
@@ -167,9 +172,6 @@ class GameSurface:
         # a short poll interval: close() waits for one poll at most
         threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
                          name="gamebridge-http", daemon=True).start()
-        if self._handle_signals and threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                signal.signal(sig, self._on_signal)
         atexit.register(self._unregister)
         if self._register:
             self._write_registry_entry()

@@ -39,7 +39,14 @@ const surface = createGameSurface({
   commands: {
     start: () => newRound(() => game.start()),
     reset: () => newRound(() => game.reset()),
-    move_to: { validate: (a) => void a.number('x'), apply: (a) => game.moveTo(a.number('x')) },
+    move_to: {
+      validate: (a) => void a.number('x'),
+      // Thrown on the game's frame: the command's result says so (ok: false, these words).
+      apply: (a) => {
+        if (game.screen !== 'GameScreen') throw new Error(`no round is running (${game.screen}): start one first`);
+        game.moveTo(a.number('x'));
+      },
+    },
     spawn: { validate: (a) => void a.number('x'), apply: (a) => game.spawn(a.number('x')) },
     set_seed: { validate: (a) => void a.string('seed'), apply: (a) => game.setSeed(a.string('seed')) },
     log_state: () => console.log('star-catcher state', JSON.stringify(game.snapshot().game)),
