@@ -38,6 +38,17 @@ const KITS: KitExample[] = [
     readyMs: 30000,
   },
   {
+    name: 'Python (pygame)',
+    start: (port) => ({
+      cmd: SYSTEM_PYTHON,
+      args: ['game.py', '--debug-port', String(port)],
+      cwd: join(EXAMPLES, 'pygame-game'),
+      env: { SDL_VIDEODRIVER: 'dummy', SDL_AUDIODRIVER: 'dummy' },
+    }),
+    missing: () => (existsSync(SYSTEM_PYTHON) ? null : `${SYSTEM_PYTHON} is missing`),
+    readyMs: 30000,
+  },
+  {
     name: 'Godot 3',
     start: (port) => ({
       cmd: 'godot3-server',
