@@ -8,10 +8,10 @@ import { ProcessWatch } from '../sync/command.js';
 import { pollDelay } from '../sync/poll.js';
 import { sleep } from '../../shared/sleep.js';
 import { look, type WorldSnapshot } from '../ui/world.js';
-import { z } from './define.js';
-import type { ToolContext } from './context.js';
-import { readTree, seenBy } from './tree-read.js';
-import type { ToolAnswer } from './types.js';
+import { defineTool, z } from '../tools/define.js';
+import type { ToolContext } from '../tools/context.js';
+import { readTree, seenBy } from './trees.js';
+import type { BridgeCall, ToolAnswer } from '../tools/types.js';
 
 const nearShape = z.object({
   ref: z.string().min(1).max(200).optional().describe('Near this object (by id).'),
@@ -99,3 +99,36 @@ export async function waitForObject(
     await sleep(Math.min(pollDelay(attempt + 2), remaining), signal);
   }
 }
+
+const needs = ' Needs the game\'s "world" capability (GET /world).';
+
+export const findObjectsTool = defineTool({
+  name: 'find_objects',
+  title: 'Find objects in the world',
+  description:
+    'Find objects in the world tree by type, tag, name, or nearness to an object or a position; each match with its distance and the snapshot it was measured in.' +
+    needs,
+  input: findObjectsInput,
+  effect: { readOnly: true },
+  async handler(args, ctx, call: BridgeCall) {
+    const a = await findObjects(ctx, call.port, args, call.signal);
+    return { ...a, json: { ...call.base, ...a.json } };
+  },
+});
+
+export const waitForObjectTool = defineTool({
+  name: 'wait_for_object',
+  title: 'Wait for an object',
+  description:
+    'Look at fresh world snapshots until find_objects would find something; returns the matches and the snapshot.' +
+    needs,
+  input: waitForObjectInput,
+  effect: { readOnly: true },
+  async handler(args, ctx, call: BridgeCall) {
+    const a = await waitForObject(ctx, call.port, args, call.signal);
+    return { ...a, json: { ...call.base, ...a.json } };
+  },
+});
+
+/** The family, in the order describe_toolset lists it. */
+export const WORLD_TOOLS = [findObjectsTool, waitForObjectTool];

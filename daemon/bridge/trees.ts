@@ -2,23 +2,11 @@
  * What the UI and world tools share: their arguments read by zod, the game's trees read (or a
  * clear failure when it publishes none), and what the session's view lets it see.
  */
-import { commandRejected, usageError } from '../../shared/errors.js';
+import { commandRejected } from '../../shared/errors.js';
 import { readUi, type UiSnapshot } from '../ui/tree.js';
 import { readWorld, type WorldObject, type WorldSnapshot } from '../ui/world.js';
-import { z } from './define.js';
 import { pageSnapshot } from './page-tree.js';
-import type { ToolContext } from './context.js';
-
-/** Arguments as a tool's zod schema reads them (null is "not given"); a usage error names the argument. */
-export function parseArgs<S extends z.ZodObject>(tool: string, schema: S, raw: Record<string, unknown>): z.output<S> {
-  const given = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null && v !== undefined));
-  const r = schema.loose().safeParse(given);
-  if (r.success) return r.data as z.output<S>;
-  const issue = r.error.issues[0];
-  throw usageError(
-    `${tool}: argument '${issue.path.join('.') || '?'}': ${issue.message}. It takes: ${Object.keys(schema.shape).join(', ')}.`,
-  );
-}
+import type { ToolContext } from '../tools/context.js';
 
 const WHY = { ui: 'a UI tree', world: 'a world tree' };
 

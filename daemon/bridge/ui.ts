@@ -1,42 +1,21 @@
 /**
  * The UI tools of the bridge toolset (README.md, "See what is on screen"): snapshot, click
  * (also activate), set_value, wait_for_node. Each reads the game's own `GET /ui` (and
- * `GET /world` for a snapshot of it), names the snapshot it read, and acts only through the
- * reserved `ui.*` commands, refusing before anything is sent what the latest snapshot shows
- * cannot be done.
+ * `GET /world` for a snapshot of it, or a page's own tree), names the snapshot it read, and acts
+ * only through the reserved `ui.*` commands (ui-act.ts). Needs the game's "ui" capability, or a
+ * page this daemon opened.
  */
 import { BridgeError, usageError } from '../../shared/errors.js';
 import { ProcessWatch } from '../sync/command.js';
 import { pollDelay } from '../sync/poll.js';
 import { sleep } from '../../shared/sleep.js';
-import { actionable } from '../ui/refs.js';
-import { filterTree, findNode, idOf, matchesFilter, renderUi, walk, type UiSnapshot, type Walked } from '../ui/tree.js';
+import { filterTree, idOf, matchesFilter, renderUi, walk, type UiSnapshot, type Walked } from '../ui/tree.js';
 import { look, renderLook } from '../ui/world.js';
-import { isPlayer, readTree, seenBy } from './tree-read.js';
-import { z } from './define.js';
-import type { ToolContext } from './context.js';
-import { shapeSync, syncCommand } from './sync-answer.js';
-import type { ToolAnswer, ToolCallExtra } from './types.js';
-import { clickNode, isPageRef, setNodeValue } from '../web/ax-tree.js';
-import type { SyncResult } from '../sync/command.js';
-import type { Page } from 'playwright-core';
-
-/** A page element acted on as a person would: a real click, a real fill or choice. Done once the browser dispatched it. */
-async function browserAct(
-  page: Page,
-  ref: string,
-  command: string,
-  args: Record<string, unknown>,
-): Promise<SyncResult> {
-  try {
-    if (command === 'ui.activate') await clickNode(page, ref);
-    else await setNodeValue(page, ref, args.value as string | number | boolean);
-  } catch (e) {
-    throw usageError(`${command === 'ui.activate' ? 'click' : 'set_value'} [ref=${ref}]: ${(e as Error).message}.`);
-  }
-  const via = command === 'ui.activate' ? 'browser.click' : 'browser.fill';
-  return { command: via, applied: true, confirmation: 'browser', polls: 0, events: [] };
-}
+import { isPlayer, readTree, seenBy } from './trees.js';
+import { defineTool, z } from '../tools/define.js';
+import type { ToolContext } from '../tools/context.js';
+import type { BridgeCall, ToolAnswer } from '../tools/types.js';
+import { click, clickInput, setValue, setValueInput } from './ui-act.js';
 
 // ---------------------------------------------------------------- snapshot
 
@@ -91,79 +70,6 @@ export async function snapshot(
     else Object.assign(json, { snapshot: l.snapshot, objects: l.matches, total: l.total });
   }
   return { json, text: texts.join('\n\n') };
-}
-
-// ---------------------------------------------------------------- click / set_value
-
-export const clickInput = z.object({
-  ref: z.string().min(1).max(200).describe("The node's ref, as snapshot shows it ([ref=start])."),
-});
-
-export const setValueInput = z.object({
-  ref: z.string().min(1).max(200).describe("The node's ref, as snapshot shows it ([ref=vol])."),
-  value: z
-    .union([z.string().max(2000), z.number(), z.boolean()])
-    .describe('Text for a text box, a number for a slider, true/false for a checkbox, an option name for a combobox.'),
-});
-
-async function act(
-  ctx: ToolContext,
-  port: number,
-  tool: string,
-  ref: string,
-  command: string,
-  cmdArgs: Record<string, unknown>,
-  extra: ToolCallExtra,
-  check?: (w: Walked, ui: UiSnapshot) => void,
-): Promise<ToolAnswer> {
-  const before = await readTree(ctx, port, 'ui', extra.signal);
-  const w = actionable(tool, port, before, ref);
-  check?.(w, before);
-  const web = isPageRef(ref) ? ctx.launcher.webGame(port) : undefined;
-  const r = web
-    ? await browserAct(web.browser.page, ref, command, cmdArgs)
-    : await syncCommand(ctx, port, command, cmdArgs, extra);
-  const after = await readTree(ctx, port, 'ui', extra.signal);
-  const node = findNode(after, ref)?.node;
-  return {
-    json: {
-      view: ctx.config.view,
-      ref,
-      ...shapeSync(r),
-      snapshot: idOf(after),
-      checkedAt: idOf(before),
-      node: node ? { ...node, children: undefined } : null,
-    },
-  };
-}
-
-export function click(
-  ctx: ToolContext,
-  port: number,
-  args: z.output<typeof clickInput>,
-  extra: ToolCallExtra,
-  tool = 'click',
-): Promise<ToolAnswer> {
-  return act(ctx, port, tool, args.ref, 'ui.activate', { id: args.ref }, extra);
-}
-
-export function setValue(
-  ctx: ToolContext,
-  port: number,
-  args: z.output<typeof setValueInput>,
-  extra: ToolCallExtra,
-): Promise<ToolAnswer> {
-  return act(ctx, port, 'set_value', args.ref, 'ui.setValue', { id: args.ref, value: args.value }, extra, (w, ui) => {
-    const { min, max, name } = w.node;
-    if (min === undefined && max === undefined) return;
-    const v = typeof args.value === 'number' ? args.value : Number(args.value);
-    if (!Number.isFinite(v) || (min !== undefined && v < min) || (max !== undefined && v > max))
-      throw usageError(
-        `set_value: ${JSON.stringify(name)} [ref=${w.node.id}] takes ${min ?? '-∞'} to ${max ?? '∞'} in the UI (revision ${ui.revision ?? '?'}); ` +
-          `${JSON.stringify(args.value)} is out of range, so nothing was sent. Give a value in range.`,
-        { port, ref: w.node.id, similar: [] },
-      );
-  });
 }
 
 // ---------------------------------------------------------------- wait_for_node
@@ -265,3 +171,66 @@ export async function waitForNode(
     await sleep(Math.min(pollDelay(attempt + 2), remaining), signal);
   }
 }
+
+const needs = ' Needs the game\'s "ui" capability (GET /ui), or a page this bridge opened.';
+
+export const snapshotTool = defineTool({
+  name: 'snapshot',
+  title: 'See what is on screen',
+  description:
+    'What is on screen as a compact text with refs (plus the same as JSON): the UI tree, the world tree, or both. Hidden nodes are left out unless asked for; `since` a revision you have answers one line when nothing changed.' +
+    needs,
+  input: snapshotInput,
+  effect: { readOnly: true },
+  async handler(args, ctx, call: BridgeCall) {
+    const a = await snapshot(ctx, call.port, args, call.signal);
+    return { ...a, json: { ...call.base, ...a.json } };
+  },
+});
+
+const clickTool = (name: 'click' | 'activate') =>
+  defineTool({
+    name,
+    title: 'Press a UI node',
+    description:
+      'Press a UI node as a player would (ui.activate; on a page, a real mouse click at its box), by the ref snapshot showed. Refused before anything is sent when the latest snapshot lacks it, hides it or disables it (naming similar nodes); otherwise confirmed, with the state and the ui revision after.' +
+      (name === 'activate' ? ' The same as click.' : '') +
+      needs,
+    input: clickInput,
+    effect: { readOnly: false },
+    async handler(args, ctx, call: BridgeCall) {
+      const a = await click(ctx, call.port, args, call, name);
+      return { ...a, json: { ...call.base, ...a.json } };
+    },
+  });
+
+export const setValueTool = defineTool({
+  name: 'set_value',
+  title: "Set a UI node's value",
+  description:
+    "Set a UI node's value (ui.setValue; on a page, a real fill, choice or check): a text box's text, a slider's number (out of its range is refused), a checkbox's true/false, a combobox's option. Refused like click before anything is sent." +
+    needs,
+  input: setValueInput,
+  effect: { readOnly: false },
+  async handler(args, ctx, call: BridgeCall) {
+    const a = await setValue(ctx, call.port, args, call);
+    return { ...a, json: { ...call.base, ...a.json } };
+  },
+});
+
+export const waitForNodeTool = defineTool({
+  name: 'wait_for_node',
+  title: 'Wait for a UI node',
+  description:
+    'Read fresh UI snapshots until a node (by ref, or by role and/or name) is present, visible, hidden, enabled or gone; returns the node and the snapshot it held in.' +
+    needs,
+  input: waitForNodeInput,
+  effect: { readOnly: true },
+  async handler(args, ctx, call: BridgeCall) {
+    const a = await waitForNode(ctx, call.port, args, call.signal);
+    return { ...a, json: { ...call.base, ...a.json } };
+  },
+});
+
+/** The family, in the order describe_toolset lists it. */
+export const UI_TOOLS = [snapshotTool, clickTool('click'), clickTool('activate'), setValueTool, waitForNodeTool];
