@@ -14,12 +14,12 @@ interface Counters {
 }
 const counters = new WeakMap<Page, Counters>();
 
-/** One look at the page, with the kit's own snapshot (`kitJson`, or null when it serves none). */
-export async function pageSnapshot(port: number, page: Page, kitJson: unknown): Promise<UiSnapshot> {
+/** One look at the page, with the kit's own snapshot (its answer: null when it serves none). */
+export async function pageSnapshot(port: number, page: Page, kitAnswer: Promise<unknown>): Promise<UiSnapshot> {
+  const [tree, title, kitJson] = await Promise.all([pageTree(page), page.title().catch(() => ''), kitAnswer]);
   // a page without the kit: the carrier's /ui is this same tree, not a kit's
   const fromKit = kitJson !== null && (kitJson as { source?: unknown }).source !== 'browser';
   const kit = fromKit ? readUi(port, kitJson) : undefined;
-  const [tree, title] = await Promise.all([pageTree(page), page.title().catch(() => '')]);
   const dom = readUi(port, { nodes: tree });
   const nodes = [...dom.nodes, ...(kit?.nodes ?? [])];
   // the kit's screen, else the page's title

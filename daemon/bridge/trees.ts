@@ -25,10 +25,10 @@ export async function readTree(
   signal?: AbortSignal,
 ): Promise<UiSnapshot | WorldSnapshot> {
   const client = ctx.client(port);
-  const json = await client.tree(which, signal);
-  // a page this daemon opened has a tree of its own, the kit's nodes merged into it
+  // a page this daemon opened has a tree of its own, the kit's nodes merged into it (both asked at once)
   const web = which === 'ui' ? ctx.launcher.webGame(port) : undefined;
-  if (web) return pageSnapshot(port, web.browser.page, json);
+  if (web) return pageSnapshot(port, web.browser.page, client.tree(which, signal));
+  const json = await client.tree(which, signal);
   if (json !== null) return which === 'ui' ? readUi(port, json) : readWorld(port, json);
   const h = await client.health().catch(() => ({ capabilities: [] as unknown }));
   const caps = Array.isArray(h.capabilities) ? h.capabilities.map(String) : [];
