@@ -60,6 +60,10 @@ test("a game's card holds its UI tree, collapsed, and the snapshot text once ope
   expect(text).toMatch(/^MenuScreen · ui revision \d+/);
   expect(text).toContain('- button "Start" [ref=start]');
   await expect(tree.locator('summary').textContent()).resolves.toMatch(/^UI tree · revision \d+$/);
+  // the session's view is named beside it
+  await page.waitForFunction(() => (document.body.textContent ?? '').includes('debug view'), undefined, {
+    timeout: 10000,
+  });
   // KEEP_SHOT=file.png keeps a picture of the card, to look at
   if (process.env.KEEP_SHOT)
     writeFileSync(process.env.KEEP_SHOT, await page.locator(`article.card[data-port="${port}"]`).screenshot());

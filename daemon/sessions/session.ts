@@ -65,6 +65,7 @@ export function createEngineSession(
     cwd: config.cwd,
     pid: opts.pid,
     startedAt: new Date().toISOString(),
+    view: config.view,
   };
   if (!opts.observer) state.addSession(registration);
   const servers = new Set<Server>();
