@@ -1,7 +1,8 @@
 # Walker (Godot): a KinematicBody2D that walks while `left`/`right` is held and jumps on
 # `jump`, collecting coins along a floor. `reset` starts a new run (a new session epoch).
 # Everything the game simulates happens in _physics_process, so the bridge's clock
-# (pause / step N frames) governs it exactly.
+# (pause / step N frames) governs it exactly. Its small menu (Start, a disabled Options, a
+# Volume slider) is an ordinary scene: the kit publishes it as the UI tree with no code here.
 extends Node2D
 
 const SPEED := 120.0          # px per second: 2 px per physics frame at 60 fps
@@ -11,11 +12,13 @@ const COINS := [40, 90, 160, 240, 320]
 const TRACK_END := 400.0
 
 onready var player: KinematicBody2D = $Player
+onready var menu: Control = $Menu
 var velocity := Vector2.ZERO
 var run := 1
 var jumps := 0
 var coins := []
 var events := []
+var started := false
 
 
 func _ready() -> void:
@@ -24,6 +27,8 @@ func _ready() -> void:
 	GameBridge.add_command("jump", self, "_jump")
 	GameBridge.add_command("reset", self, "_reset")
 	GameBridge.add_command("teleport", self, "_teleport", "_teleport_invalid")
+	GameBridge.add_command("fail", self, "_fail")
+	$Menu/Start.connect("pressed", self, "_on_start")
 
 
 func _physics_process(delta: float) -> void:
@@ -46,7 +51,13 @@ func snapshot() -> Dictionary:
 	var screen := "FinishScreen" if player.position.x >= TRACK_END else "GameScreen"
 	return {"ui": {"screen": screen}, "events": events.duplicate(),
 		"game": {"run": run, "x": player.position.x, "y": player.position.y, "onFloor": player.is_on_floor(),
-			"jumps": jumps, "coins": coins.duplicate()}}
+			"jumps": jumps, "coins": coins.duplicate(), "started": started, "volume": $Menu/Volume.value}}
+
+
+func _on_start() -> void:
+	started = true
+	menu.visible = false
+	_event("start")
 
 
 func _jump(_args: Dictionary) -> void:
@@ -63,6 +74,8 @@ func _reset(_args: Dictionary) -> void:
 	jumps = 0
 	coins = []
 	events = []
+	started = false
+	menu.visible = true
 	GameBridge.new_epoch()
 
 
@@ -78,6 +91,11 @@ func _teleport_invalid(args: Dictionary) -> String:
 	return ""
 
 
+# A command fails on the game's thread by returning its reason.
+func _fail(args: Dictionary) -> String:
+	return "the walker cannot %s" % args.get("what", "do that")
+
+
 func _event(m: String) -> void:
 	events.append({"m": m})
 	if events.size() > 20:
@@ -88,6 +106,8 @@ func _manifest() -> Dictionary:
 	return {"toolsets": [{"name": "play", "description": "Walk the floor (hold left/right with the bridge's hold tool)", "tools": [
 		{"name": "jump", "description": "Jump, if on the floor", "args": []},
 		{"name": "reset", "description": "Start a new run from x=0 (a new session epoch)", "args": []},
+		{"name": "fail", "description": "Fail on the game's thread (what a failed command looks like)", "args": [
+			{"name": "what", "type": "string", "description": "What the walker cannot do"}]},
 		{"name": "teleport", "description": "Put the walker at x", "args": [
 			{"name": "x", "type": "number", "description": "Floor position, 0-400", "required": true}]},
 	]}]}

@@ -1,18 +1,59 @@
 /**
  * One suite, run against each kit's example game over real HTTP: the contract endpoints,
  * command confirmation, held inputs with game-enforced leases, per-owner release, the
- * pausable clock with exact steps, session epochs, the registry entry and `close`.
+ * pausable clock with exact steps, session epochs, the UI and world trees with `ui.*` and
+ * their re-check, command results, garbage requests, the registry entry and `close`. What
+ * each kit serves is in KITS (kit-game.ts); a kit joins by adding its entry there.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import net from 'node:net';
 import { join } from 'node:path';
 import { freePort } from '../helpers/ports.js';
 import { Reaper, exitCode, removeDir, tempHome, waitFor, waitGone } from '../helpers/procs.js';
-import { applied, command, getJson, killWithHome, sleep, startKitGame, untilState, type KitGame } from './kit-game.js';
+import {
+  KITS,
+  applied,
+  command,
+  describeIfRuntime,
+  getJson,
+  killWithHome,
+  sleep,
+  startKitGame,
+  untilState,
+  type KitGame,
+  type KitName,
+} from './kit-game.js';
 
 /** How far the walker moves per simulated frame while `right` is held. */
 const SPEED = 2;
 
-export function describeKitContract(kit: 'python' | 'godot', readyMs: number): void {
+/** Every node of a UI tree, depth first. */
+export function flatNodes(nodes: any[]): any[] {
+  return nodes.flatMap((n) => [n, ...flatNodes(n.children ?? [])]);
+}
+
+/** The one node with this role and name. */
+export function uiNode(tree: any, role: string, name: string): any {
+  const found = flatNodes(tree.nodes).filter((n) => n.role === role && n.name === name);
+  if (found.length !== 1) throw new Error(`${found.length} ${role} nodes named '${name}' in ${JSON.stringify(tree)}`);
+  return found[0];
+}
+
+/** Sends a command, waits for it, and returns its entry in commandResults with the state. */
+export async function result(port: number, cmd: string, args: Record<string, string | number> = {}): Promise<any> {
+  const r = await command(port, cmd, args);
+  if (r.accepted !== true) throw new Error(`${cmd} refused: ${JSON.stringify(r)}`);
+  const s = await untilState(port, `${cmd} #${r.commandId} applied`, (st) => st.completedCommandId >= r.commandId);
+  return { ...s.commandResults.find((x: any) => x.id === r.commandId), state: s };
+}
+
+export function describeKitContract(kit: KitName): void {
+  describeIfRuntime(kit, () => contract(kit));
+}
+
+function contract(kit: KitName): void {
+  const spec = KITS[kit];
+  const readyMs = spec.readyMs;
   const reaper = new Reaper();
   const homes: string[] = [];
   let game: KitGame;
@@ -38,7 +79,7 @@ export function describeKitContract(kit: 'python' | 'godot', readyMs: number): v
     expect(h1).toEqual({
       ok: true,
       frame: expect.any(Number),
-      capabilities: ['input', 'clock'],
+      capabilities: spec.capabilities,
       sessionEpoch: expect.any(Number),
     });
     const s = await getJson(game.port, '/state');
@@ -58,12 +99,42 @@ export function describeKitContract(kit: 'python' | 'godot', readyMs: number): v
     expect(tools.game).toMatchObject({
       version: '1.0.0',
       protocol: 1,
-      capabilities: ['input', 'clock'],
+      capabilities: spec.capabilities,
       inputs: ['left', 'right'],
     });
-    expect(tools.toolsets[0].tools.map((t: any) => t.name)).toEqual(['jump', 'reset', 'teleport']);
+    expect(tools.toolsets[0].tools.map((t: any) => t.name)).toEqual(
+      expect.arrayContaining(['jump', 'reset', 'teleport', ...(spec.results ? ['fail'] : [])]),
+    );
     const shot = await fetch(`http://127.0.0.1:${game.port}/screenshot`);
-    expect(shot.status).toBe(404);
+    if (spec.screenshot) {
+      expect(shot.status).toBe(200);
+      expect(shot.headers.get('content-type')).toBe('image/png');
+      expect(
+        Buffer.from(await shot.arrayBuffer())
+          .subarray(1, 4)
+          .toString(),
+      ).toBe('PNG');
+    } else expect(shot.status).toBe(404);
+  });
+
+  test('garbage requests get an answer and break nothing', async () => {
+    const base = `http://127.0.0.1:${game.port}`;
+    expect((await fetch(`${base}/nope`)).status).toBe(404);
+    expect((await fetch(`${base}/state`, { method: 'POST', body: 'x' })).status).toBeGreaterThanOrEqual(400);
+    const odd = await fetch(`${base}/command?cmd=%ZZ%&&=&x=%E2%82&cmd2`);
+    expect(await odd.json()).toMatchObject({ accepted: false });
+    const huge = await fetch(`${base}/command?cmd=fly&pad=${'x'.repeat(70000)}`).catch(() => null);
+    if (huge) expect(huge.status).toBeGreaterThanOrEqual(400);
+    const raw = await new Promise<string>((done) => {
+      const sock = net.connect(game.port, '127.0.0.1', () => sock.end('\x00\xff garbage\r\n\r\n'));
+      let text = '';
+      sock.on('data', (d) => (text += d.toString('latin1')));
+      sock.on('close', () => done(text));
+      sock.on('error', () => done(text));
+    });
+    expect(raw === '' || /^HTTP\/1\.1 4\d\d/.test(raw)).toBe(true);
+    const f1 = (await getJson(game.port, '/health')).frame;
+    await untilState(game.port, 'frames still growing', (s) => s.frame > f1 + 2);
   });
 
   test('refusals: unknown command with known names, bad arguments, missing cmd', async () => {
@@ -194,6 +265,87 @@ export function describeKitContract(kit: 'python' | 'godot', readyMs: number): v
     expect(s.game.run).toBe(run0 + 1);
     expect((await getJson(game.port, '/health')).sessionEpoch).toBe(e0 + 1);
   });
+
+  if (spec.results)
+    test('a command that fails on the game thread becomes a result with its words; the game runs on', async () => {
+      const r = await result(game.port, 'fail', { what: 'fly' });
+      expect(r).toMatchObject({ id: expect.any(Number), ok: false, error: expect.stringContaining('fly') });
+      const ok = await result(game.port, 'jump');
+      expect(ok).toMatchObject({ ok: true });
+      expect(ok.id).toBe(r.id + 1);
+      expect(ok.state.commandResults.length).toBeLessThanOrEqual(32);
+      const f = ok.state.frame;
+      await untilState(game.port, 'frames still growing', (s) => s.frame > f + 2);
+    });
+
+  if (spec.trees)
+    test('the UI tree: the menu with no tree code in the game; ui.* applied with the re-check, with results', async () => {
+      const t1 = await getJson(game.port, '/ui');
+      expect(t1).toMatchObject({
+        sessionEpoch: expect.any(Number),
+        frameSequence: expect.any(Number),
+        revision: expect.any(Number),
+        nodes: expect.any(Array),
+      });
+      const start = uiNode(t1, 'button', 'Start');
+      expect(start).toMatchObject({
+        id: expect.any(String),
+        rect: [expect.any(Number), expect.any(Number), expect.any(Number), expect.any(Number)],
+      });
+      expect(start.enabled).toBeUndefined();
+      expect(uiNode(t1, 'button', 'Options')).toMatchObject({ enabled: false });
+      const vol = uiNode(t1, 'slider', 'Volume');
+      expect(vol).toMatchObject({ value: 0.8, min: 0, max: 1 });
+      const ids = flatNodes(t1.nodes).map((n) => n.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      await sleep(100);
+      const t2 = await getJson(game.port, '/ui');
+      expect(t2.frameSequence).toBeGreaterThan(t1.frameSequence); // a newer look...
+      expect(t2.revision).toBe(t1.revision); // ...at the same content
+
+      const opts = uiNode(t1, 'button', 'Options').id;
+      expect(await result(game.port, 'ui.activate', { id: opts })).toMatchObject({
+        ok: false,
+        error: "'Options' is disabled",
+      });
+      expect(await result(game.port, 'ui.activate', { id: 'no-such-node' })).toMatchObject({
+        ok: false,
+        error: "no UI node 'no-such-node'",
+      });
+      const out = await result(game.port, 'ui.setValue', { id: vol.id, value: 3 });
+      expect(out).toMatchObject({ ok: false, error: expect.stringMatching(/range/) });
+      expect(out.error).toMatch(/0/);
+      expect(out.error).toMatch(/1/);
+      expect(await result(game.port, 'ui.setValue', { id: vol.id, value: 0.5 })).toMatchObject({ ok: true });
+      expect(uiNode(await getJson(game.port, '/ui'), 'slider', 'Volume').value).toBeCloseTo(0.5, 5);
+      expect(await command(game.port, 'ui.activate', {})).toMatchObject({
+        accepted: false,
+        error: expect.stringMatching(/'id'/),
+      });
+
+      const pressed = await result(game.port, 'ui.activate', { id: start.id });
+      expect(pressed).toMatchObject({ ok: true });
+      expect(pressed.state.game.started).toBe(true);
+      expect(pressed.state.events).toContainEqual({ m: 'start' });
+      const t3 = await getJson(game.port, '/ui');
+      expect(t3.revision).toBeGreaterThan(t2.revision);
+      expect(flatNodes(t3.nodes).find((n) => n.id === start.id && n.visible !== false)).toBeUndefined();
+      const again = await result(game.port, 'ui.activate', { id: start.id }); // the game re-checks: gone or hidden now
+      expect(again).toMatchObject({ ok: false, error: expect.stringMatching(/^(no UI node '.*'|'Start' is hidden)$/) });
+
+      const w = await getJson(game.port, '/world');
+      expect(w).toMatchObject({
+        sessionEpoch: t3.sessionEpoch,
+        frameSequence: expect.any(Number),
+        revision: expect.any(Number),
+      });
+      const player = w.objects.find((o: any) => o.player === true);
+      expect(player).toMatchObject({ id: expect.any(String), type: expect.any(String), pos: expect.any(Array) });
+
+      const reset = await applied(game.port, 'reset'); // the menu comes back for whoever runs next
+      expect(uiNode(await getJson(game.port, '/ui'), 'button', 'Start')).toBeDefined();
+      expect(reset.game.started).toBe(false);
+    });
 
   test(
     'registry entry written after bind and removed on close; close exits cleanly',

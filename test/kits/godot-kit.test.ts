@@ -11,7 +11,7 @@ import { describeKitContract } from './contract-suite.js';
 import { GODOT_EXAMPLE, GODOT_READY_MS, spawnKitGame } from './kit-game.js';
 
 describe('Godot 3 kit: the contract on the Walker example (headless)', () => {
-  describeKitContract('godot', GODOT_READY_MS);
+  describeKitContract('godot');
 });
 
 describe('Godot 3 kit: start-up and packaging', () => {
@@ -36,7 +36,7 @@ describe('Godot 3 kit: start-up and packaging', () => {
   test(
     'a bad debug port is refused with a clear message and exit code 2',
     async () => {
-      const { child, output } = spawnKitGame(reaper, 'godot', 'abc', dir());
+      const { child, output } = await spawnKitGame(reaper, 'godot', 'abc', dir());
       expect(await exitCode(child)).toBe(2);
       expect(output.text).toContain("GameBridge: --debug-port must be a port number (1-65535), got 'abc'");
     },
@@ -50,7 +50,7 @@ describe('Godot 3 kit: start-up and packaging', () => {
       const blocker = net.createServer().listen(port, '127.0.0.1');
       try {
         await new Promise((r) => blocker.once('listening', r));
-        const { child, output } = spawnKitGame(reaper, 'godot', String(port), dir());
+        const { child, output } = await spawnKitGame(reaper, 'godot', String(port), dir());
         expect(await exitCode(child)).toBe(2);
         expect(output.text).toContain(`GameBridge: cannot listen on 127.0.0.1:${port}`);
       } finally {

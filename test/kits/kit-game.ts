@@ -1,19 +1,113 @@
 /**
- * The kit example games (Python and Godot Walker) as real processes, and small HTTP helpers
+ * The kit example games (the Python, Godot, LÖVE and C# Walkers) as real processes, and small HTTP helpers
  * for talking the contract to them. Every process is found again by the temp
  * GAME_BRIDGE_HOME in its environment, so a test can prove nothing it started is left.
  */
-import type { ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, Reaper, collectOutput, healthOk, pythonExe, waitFor } from '../helpers/procs.js';
 
 export const PY_EXAMPLE = join(ROOT, 'examples', 'python-game');
 export const GODOT_EXAMPLE = join(ROOT, 'examples', 'godot-game');
+export const LOVE_EXAMPLE = join(ROOT, 'examples', 'love-game');
+export const CSHARP_EXAMPLE = join(ROOT, 'examples', 'csharp-game');
 /** Godot's first start in a fresh container imports the project; a loaded machine is slower still. */
 export const GODOT_READY_MS = 60000;
 /** Python starts in well under a second, but other suites may be loading the machine. */
 export const PYTHON_READY_MS = 30000;
+/** LÖVE starts a virtual display first; C# compiles the example with mcs on its first start. */
+export const LOVE_READY_MS = 30000;
+export const CSHARP_READY_MS = 60000;
+
+export type KitName = 'python' | 'godot' | 'love' | 'csharp';
+
+/** What the conformance suite knows of each kit: how its example runs and what it serves. */
+export interface KitSpec {
+  /** what a person calls it */
+  title: string;
+  example: string;
+  readyMs: number;
+  /** /health's capabilities, in order */
+  capabilities: string[];
+  /** GET /ui and /world with the example's menu (Start, a disabled Options, a Volume slider) */
+  trees: boolean;
+  /** /state.commandResults, and the example's `fail` command */
+  results: boolean;
+  /** /screenshot answers a PNG (else 404) */
+  screenshot: boolean;
+  /** a busy port: exit 2 (fail fast) or keep running without the surface */
+  busyPort: 'exit' | 'runs';
+  /** the programs it needs */
+  runtimes: string[];
+}
+
+export const KITS: Record<KitName, KitSpec> = {
+  python: {
+    title: 'Python',
+    example: PY_EXAMPLE,
+    readyMs: PYTHON_READY_MS,
+    capabilities: ['input', 'clock'],
+    trees: false,
+    results: false,
+    screenshot: false,
+    busyPort: 'exit',
+    runtimes: ['python3'],
+  },
+  godot: {
+    title: 'Godot 3',
+    example: GODOT_EXAMPLE,
+    readyMs: GODOT_READY_MS,
+    capabilities: ['input', 'clock', 'ui', 'world'],
+    trees: true,
+    results: true,
+    screenshot: false,
+    busyPort: 'exit',
+    runtimes: ['godot3-server'],
+  },
+  love: {
+    title: 'LÖVE',
+    example: LOVE_EXAMPLE,
+    readyMs: LOVE_READY_MS,
+    capabilities: ['input', 'clock', 'ui', 'world'],
+    trees: true,
+    results: true,
+    screenshot: true,
+    busyPort: 'runs',
+    runtimes: ['love', 'Xvfb'],
+  },
+  csharp: {
+    title: 'C# (Mono)',
+    example: CSHARP_EXAMPLE,
+    readyMs: CSHARP_READY_MS,
+    capabilities: ['input', 'clock', 'ui', 'world'],
+    trees: true,
+    results: true,
+    screenshot: false,
+    busyPort: 'runs',
+    runtimes: ['mcs', 'mono'],
+  },
+};
+
+/** The runtimes of `kit` that are not on PATH (empty when it can run here). */
+export function missingRuntimes(kit: KitName): string[] {
+  return KITS[kit].runtimes.filter((r) => spawnSync('sh', ['-c', `command -v ${r}`]).status !== 0);
+}
+
+/**
+ * Declares the kit's tests with `body`, or, when a runtime is missing, one test saying so:
+ * skipped on a developer's machine, failing under CI=true.
+ */
+export function describeIfRuntime(kit: KitName, body: () => void): void {
+  const missing = missingRuntimes(kit);
+  if (!missing.length) return body();
+  const why = `${KITS[kit].title} kit: ${missing.join(', ')} not installed (.ci/run installs it)`;
+  if (process.env.CI === 'true')
+    test(why, () => {
+      throw new Error(`${why}; under CI every kit runs`);
+    });
+  else test.skip(why, () => undefined);
+}
 
 export interface KitGame {
   port: number;
@@ -21,32 +115,58 @@ export interface KitGame {
   output: { readonly text: string };
 }
 
+/** A virtual X display of its own for one LÖVE game: Xvfb picks a free display number. */
+async function startDisplay(reaper: Reaper, env: NodeJS.ProcessEnv): Promise<string> {
+  const x = reaper.spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x720x24', '-nolisten', 'tcp'], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
+  const fd3 = x.stdio[3] as NodeJS.ReadableStream;
+  let text = '';
+  return waitFor(
+    'Xvfb display number',
+    () => {
+      const chunk = fd3.read() as Buffer | null;
+      if (chunk) text += chunk.toString();
+      return /\d+\n/.test(text) ? `:${text.trim()}` : null;
+    },
+    10000,
+    20,
+  );
+}
+
 /** Spawn a kit game with its debug port (the arguments exactly as gamebridge.json gives them). */
-export function spawnKitGame(
+export async function spawnKitGame(
   reaper: Reaper,
-  kit: 'python' | 'godot',
+  kit: KitName,
   portArg: string,
   home: string,
-): { child: ChildProcess; output: { readonly text: string } } {
+): Promise<{ child: ChildProcess; output: { readonly text: string } }> {
   const env: NodeJS.ProcessEnv = { ...process.env, GAME_BRIDGE_HOME: home };
   delete env.GAME_BRIDGE_INSTANCES;
-  const child =
-    kit === 'python'
-      ? reaper.spawn(pythonExe(), ['game.py', '--debug-port', portArg], { cwd: PY_EXAMPLE, env })
-      : reaper.spawn('godot3-server', ['--path', '.', '--', `--debug-port=${portArg}`], { cwd: GODOT_EXAMPLE, env });
+  let child: ChildProcess;
+  if (kit === 'python')
+    child = reaper.spawn(pythonExe(), ['game.py', '--debug-port', portArg], { cwd: PY_EXAMPLE, env });
+  else if (kit === 'godot')
+    child = reaper.spawn('godot3-server', ['--path', '.', '--', `--debug-port=${portArg}`], {
+      cwd: GODOT_EXAMPLE,
+      env,
+    });
+  else if (kit === 'love') {
+    env.DISPLAY = await startDisplay(reaper, env);
+    child = reaper.spawn('love', ['.', '--debug-port', portArg], { cwd: LOVE_EXAMPLE, env });
+  } else child = reaper.spawn('sh', ['run.sh', '--debug-port', portArg], { cwd: CSHARP_EXAMPLE, env });
   return { child, output: collectOutput(child) };
 }
 
 /** Start a kit game on `port`; resolves once /health answers. */
-export async function startKitGame(
-  reaper: Reaper,
-  kit: 'python' | 'godot',
-  port: number,
-  home: string,
-): Promise<KitGame> {
-  const { child, output } = spawnKitGame(reaper, kit, String(port), home);
-  const timeout = kit === 'godot' ? GODOT_READY_MS : PYTHON_READY_MS;
-  await waitFor(`${kit} Walker on ${port} (output so far: ${output.text.slice(-300)})`, () => healthOk(port), timeout);
+export async function startKitGame(reaper: Reaper, kit: KitName, port: number, home: string): Promise<KitGame> {
+  const { child, output } = await spawnKitGame(reaper, kit, String(port), home);
+  await waitFor(
+    `${kit} Walker on ${port} (output so far: ${output.text.slice(-300)})`,
+    () => healthOk(port),
+    KITS[kit].readyMs,
+  );
   return { port, child, output };
 }
 

@@ -13,7 +13,7 @@ import { describeKitContract } from './contract-suite.js';
 import { PYTHON_READY_MS, applied, getJson, spawnKitGame, startKitGame } from './kit-game.js';
 
 describe('Python kit: the contract on the Walker example', () => {
-  describeKitContract('python', PYTHON_READY_MS);
+  describeKitContract('python');
 });
 
 describe('Python kit: start-up, signals, copying', () => {
@@ -31,7 +31,7 @@ describe('Python kit: start-up, signals, copying', () => {
 
   test('a bad debug port is refused with a clear message and exit code 2', async () => {
     for (const bad of ['abc', '70000']) {
-      const { child, output } = spawnKitGame(reaper, 'python', bad, dir());
+      const { child, output } = await spawnKitGame(reaper, 'python', bad, dir());
       expect(await exitCode(child)).toBe(2);
       expect(output.text).toMatch(/argument --debug-port: must be a port number \(1-65535\), got/);
     }
@@ -42,7 +42,7 @@ describe('Python kit: start-up, signals, copying', () => {
     const blocker = net.createServer().listen(port, '127.0.0.1');
     try {
       await new Promise((r) => blocker.once('listening', r));
-      const { child, output } = spawnKitGame(reaper, 'python', String(port), dir());
+      const { child, output } = await spawnKitGame(reaper, 'python', String(port), dir());
       expect(await exitCode(child)).toBe(2);
       expect(output.text).toContain(
         `walker: gamebridge: cannot listen on 127.0.0.1:${port}: the port is already in use`,
