@@ -133,8 +133,16 @@ function contract(kit: KitName): void {
       sock.on('error', () => done(text));
     });
     expect(raw).not.toMatch(/^HTTP\/1\.[01] 2/); // refused or closed, never served
-    const f1 = (await getJson(game.port, '/health')).frame;
-    await untilState(game.port, 'frames still growing', (s) => s.frame > f1 + 2);
+    // A client that starts a request and never finishes it holds nothing up.
+    const stalled = net.connect(game.port, '127.0.0.1', () => stalled.write('GET /sta'));
+    stalled.on('error', () => undefined);
+    try {
+      await new Promise((r) => stalled.once('connect', r));
+      const f1 = (await getJson(game.port, '/health')).frame;
+      await untilState(game.port, 'frames still growing', (s) => s.frame > f1 + 2);
+    } finally {
+      stalled.destroy();
+    }
   });
 
   test('refusals: unknown command with known names, bad arguments, missing cmd', async () => {
@@ -279,7 +287,7 @@ function contract(kit: KitName): void {
     });
 
   if (spec.trees)
-    test('the UI tree: the menu with no tree code in the game; ui.* applied with the re-check, with results', async () => {
+    test('the UI and world trees: the menu; ui.* applied on the game frame with the re-check, each with its result', async () => {
       const t1 = await getJson(game.port, '/ui');
       expect(t1).toMatchObject({
         sessionEpoch: expect.any(Number),
