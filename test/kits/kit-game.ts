@@ -116,7 +116,7 @@ export interface KitGame {
 }
 
 /** A virtual X display of its own for one LÖVE game: Xvfb picks a free display number. */
-async function startDisplay(reaper: Reaper, env: NodeJS.ProcessEnv): Promise<string> {
+export async function startDisplay(reaper: Reaper, env: NodeJS.ProcessEnv): Promise<string> {
   const x = reaper.spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x720x24', '-nolisten', 'tcp'], {
     env,
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
