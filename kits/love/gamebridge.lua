@@ -600,6 +600,7 @@ function Bridge:loop()
         love.update(bridge.stepLeft > 0 and 1 / bridge.fps or dt)
       end
       bridge:endFrame(simulate)
+      bridge:pump() -- what arrived during the update is answered before the draw
       if love.graphics and love.graphics.isActive() then
         love.graphics.origin()
         love.graphics.clear(love.graphics.getBackgroundColor())
