@@ -1,8 +1,9 @@
 // Walker (C#): a console game on the C# kit (kits/csharp/GameBridge.cs), compiled with mcs and
 // run with mono by run.sh. The walker moves while `left`/`right` is held, jumps on `jump` and
-// collects coins along a track; `reset` starts a new run (a new session epoch). Its menu (Start,
-// a disabled Options, a Volume slider) is published as the UI tree, as a game with a real
-// screen would publish its widgets.
+// collects coins along a track; `reset` starts a new run (a new session epoch). Its HUD (coins,
+// Jump, Menu) and pause menu (Resume, New run, a disabled Options, a Volume slider) are published
+// as the UI tree, as a game with a real screen would publish its widgets; the walker and the
+// coins left are world objects.
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
@@ -18,7 +19,7 @@ static class Walker
 
     static int run, jumps;
     static double x, y, vy, volume = 0.8;
-    static bool started;
+    static bool menuOpen;
     static List<int> coins = new List<int>();
     static List<object> events = new List<object>();
     static GameBridge bridge;
@@ -36,11 +37,29 @@ static class Walker
         jumps = 0;
         coins = new List<int>();
         events = new List<object>();
-        started = false;
+        menuOpen = false;
+    }
+
+    static bool OnGround() => y == 0 && vy == 0;
+
+    // Throws in the air: the kit turns it into the command's failed result, with these words.
+    static void Jump()
+    {
+        if (!OnGround()) throw new InvalidOperationException("the walker is in the air (jump again once it lands)");
+        vy = JumpSpeed;
+        jumps++;
+        Event("jump:" + jumps);
+    }
+
+    static void Reset()
+    {
+        NewRun();
+        bridge.NewEpoch();
     }
 
     static void Simulate()
     {
+        if (menuOpen) return; // the pause menu stops the walk
         double dx = (bridge.IsHeld("right") ? Speed : 0) - (bridge.IsHeld("left") ? Speed : 0);
         x = Math.Min(Math.Max(x + dx, 0), TrackEnd);
         if (y > 0 || vy > 0)
@@ -57,26 +76,30 @@ static class Walker
             }
     }
 
-    static string Screen() => !started ? "MenuScreen" : x >= TrackEnd ? "FinishScreen" : "GameScreen";
+    static string Screen() => menuOpen ? "MenuScreen" : x >= TrackEnd ? "FinishScreen" : "GameScreen";
 
     static IList<UiNode> Ui()
     {
-        if (started) return new List<UiNode> { new UiNode { Id = "coins", Role = "text", Name = "Coins: " + coins.Count } };
-        return new List<UiNode> { new UiNode { Id = "menu", Role = "group", Name = "Main menu", Children = new List<UiNode> {
-            new UiNode { Id = "start", Role = "button", Name = "Start", Rect = new[] { 540, 300, 200, 48 },
-                Activate = () => { started = true; Event("start"); } },
-            new UiNode { Id = "options", Role = "button", Name = "Options", Rect = new[] { 540, 360, 200, 48 }, Enabled = false },
-            new UiNode { Id = "volume", Role = "slider", Name = "Volume", Rect = new[] { 540, 420, 200, 48 }, Value = volume, Min = 0, Max = 1,
-                SetValue = v => volume = (double)v },
+        if (!menuOpen)
+            return new List<UiNode> {
+                new UiNode { Id = "coins", Role = "text", Name = $"Coins {coins.Count}/{CoinsAt.Length}" },
+                new UiNode { Id = "jump", Role = "button", Name = "Jump", Enabled = OnGround(), Activate = Jump },
+                new UiNode { Id = "open-menu", Role = "button", Name = "Menu", Activate = () => menuOpen = true },
+            };
+        return new List<UiNode> { new UiNode { Id = "menu", Role = "dialog", Name = "Paused", Children = new List<UiNode> {
+            new UiNode { Id = "resume", Role = "button", Name = "Resume", Activate = () => menuOpen = false },
+            new UiNode { Id = "new-run", Role = "button", Name = "New run", Activate = Reset },
+            new UiNode { Id = "options", Role = "button", Name = "Options", Enabled = false },
+            new UiNode { Id = "volume", Role = "slider", Name = "Volume", Value = volume, Min = 0, Max = 1, SetValue = v => volume = (double)v },
         } } };
     }
 
     static IList<WorldObject> World()
     {
-        var objects = new List<WorldObject> { new WorldObject { Id = "walker", Type = "walker", Name = "Walker", Pos = new[] { x, y }, Player = true } };
-        for (int i = 0; i < CoinsAt.Length; i++)
-            if (!coins.Contains(CoinsAt[i]))
-                objects.Add(new WorldObject { Id = "coin-" + (i + 1), Type = "coin", Pos = new double[] { CoinsAt[i], 0 }, Tags = new[] { "pickup" }, Player = true });
+        var objects = new List<WorldObject> { new WorldObject { Id = "walker", Type = "player", Name = "Walker", Pos = new[] { x, y }, Player = true } };
+        foreach (int c in CoinsAt)
+            if (!coins.Contains(c))
+                objects.Add(new WorldObject { Id = "coin-" + c, Type = "coin", Name = "Coin at " + c, Pos = new double[] { c, 0 }, Tags = new[] { "coin" }, Player = true });
         return objects;
     }
 
@@ -85,7 +108,6 @@ static class Walker
             Tool("jump", "Jump, if on the ground"),
             Tool("reset", "Start a new run from x=0 (a new session epoch)"),
             Tool("teleport", "Put the walker at x", Arg("x", "number", "Track position, 0-" + TrackEnd, true)),
-            Tool("fail", "Fail on the game's thread (what a failed command looks like)", Arg("what", "string", "What the walker cannot do", false)),
         } } } } } };
 
     static object Tool(string name, string description, params object[] args) =>
@@ -101,20 +123,19 @@ static class Walker
         {
             Inputs = new[] { "left", "right" },
             Snapshot = () => new Dictionary<string, object> {
-                { "ui", new Dictionary<string, object> { { "screen", x >= TrackEnd ? "FinishScreen" : "GameScreen" } } },
+                { "ui", new Dictionary<string, object> { { "screen", Screen() } } },
                 { "events", events.ToList() },
                 { "game", new Dictionary<string, object> { { "run", run }, { "x", x }, { "y", y }, { "jumps", jumps },
-                    { "coins", coins.ToList() }, { "started", started }, { "volume", volume } } } },
+                    { "coins", coins.ToList() }, { "volume", volume } } } },
             Ui = Ui,
             Screen = Screen,
             World = World,
             Manifest = Manifest(),
         };
-        bridge.AddCommand("jump", a => { if (y == 0) { vy = JumpSpeed; jumps++; Event("jump:" + jumps); } });
-        bridge.AddCommand("reset", a => { NewRun(); bridge.NewEpoch(); });
+        bridge.AddCommand("jump", a => Jump());
+        bridge.AddCommand("reset", a => Reset());
         bridge.AddCommand("teleport", a => x = a.Number("x"),
             a => a.Number("x") < 0 || a.Number("x") > TrackEnd ? "x must be within 0-" + TrackEnd : null);
-        bridge.AddCommand("fail", a => { throw new InvalidOperationException("the walker cannot " + a.String("what", "do that")); });
         bridge.Listen(GameBridge.DebugPort(argv));
 
         var clock = Stopwatch.StartNew();

@@ -20,6 +20,7 @@ import {
   sleep,
   startKitGame,
   untilState,
+  type Cmd,
   type KitGame,
   type KitName,
 } from './kit-game.js';
@@ -102,9 +103,7 @@ function contract(kit: KitName): void {
       capabilities: spec.capabilities,
       inputs: ['left', 'right'],
     });
-    expect(tools.toolsets[0].tools.map((t: any) => t.name)).toEqual(
-      expect.arrayContaining(['jump', 'reset', 'teleport', ...(spec.results ? ['fail'] : [])]),
-    );
+    expect(tools.toolsets[0].tools.map((t: any) => t.name).sort()).toEqual(spec.tools);
     const shot = await fetch(`http://127.0.0.1:${game.port}/screenshot`);
     if (spec.screenshot) {
       expect(shot.status).toBe(200);
@@ -274,85 +273,96 @@ function contract(kit: KitName): void {
     expect((await getJson(game.port, '/health')).sessionEpoch).toBe(e0 + 1);
   });
 
-  if (spec.results)
+  /** Sends each command and waits for it; returns the state after the last. */
+  const run = async (cmds: Cmd[]) => {
+    let s: any = null;
+    for (const [cmd, args] of cmds) s = await applied(game.port, cmd, args ?? {});
+    return s;
+  };
+
+  const fails = spec.fails;
+  if (fails)
     test('a command that fails on the game thread becomes a result with its words; the game runs on', async () => {
-      const r = await result(game.port, 'fail', { what: 'fly' });
-      expect(r).toMatchObject({ id: expect.any(Number), ok: false, error: expect.stringContaining('fly') });
-      const ok = await result(game.port, 'jump');
-      expect(ok).toMatchObject({ ok: true });
-      expect(ok.id).toBe(r.id + 1);
+      await run(fails.before);
+      const r = await result(game.port, fails.cmd[0], fails.cmd[1] ?? {});
+      expect(r).toMatchObject({ id: expect.any(Number), ok: false, error: expect.stringMatching(fails.error) });
+      expect(r.state.completedCommandId).toBeGreaterThanOrEqual(r.id); // completion still rises
+      await run(fails.after);
+      const ok = await result(game.port, 'teleport', { x: 10 });
+      expect(ok).toMatchObject({ id: r.id + fails.after.length + 1, ok: true });
       expect(ok.state.commandResults.length).toBeLessThanOrEqual(32);
       const f = ok.state.frame;
       await untilState(game.port, 'frames still growing', (s) => s.frame > f + 2);
     });
 
-  if (spec.trees)
-    test('the UI and world trees: the menu; ui.* applied on the game frame with the re-check, each with its result', async () => {
+  const menu = spec.ui;
+  if (menu)
+    test('the UI tree: its menu; ui.* applied on the game frame with the re-check, each with its result', async () => {
+      await run(menu.open);
       const t1 = await getJson(game.port, '/ui');
       expect(t1).toMatchObject({
         sessionEpoch: expect.any(Number),
         frameSequence: expect.any(Number),
         revision: expect.any(Number),
+        screen: menu.screen,
         nodes: expect.any(Array),
       });
-      const start = uiNode(t1, 'button', 'Start');
-      expect(start).toMatchObject({
-        id: expect.any(String),
-        rect: [expect.any(Number), expect.any(Number), expect.any(Number), expect.any(Number)],
-      });
-      expect(start.enabled).toBeUndefined();
-      expect(uiNode(t1, 'button', 'Options')).toMatchObject({ enabled: false });
-      const vol = uiNode(t1, 'slider', 'Volume');
-      expect(vol).toMatchObject({ value: 0.8, min: 0, max: 1 });
+      const byId = (tree: any, id: string) => flatNodes(tree.nodes).find((n) => n.id === id);
       const ids = flatNodes(t1.nodes).map((n) => n.id);
       expect(new Set(ids).size).toBe(ids.length);
+      expect(byId(t1, menu.button)).toMatchObject({ role: 'button', name: expect.any(String) });
+      expect(byId(t1, menu.button).enabled).toBeUndefined();
+      const disabled = byId(t1, menu.disabled);
+      expect(disabled).toMatchObject({ role: 'button', enabled: false });
+      expect(byId(t1, menu.slider)).toMatchObject({ role: 'slider', min: 0, max: 1, value: expect.any(Number) });
       await sleep(100);
       const t2 = await getJson(game.port, '/ui');
       expect(t2.frameSequence).toBeGreaterThan(t1.frameSequence); // a newer look...
       expect(t2.revision).toBe(t1.revision); // ...at the same content
 
-      const opts = uiNode(t1, 'button', 'Options').id;
-      expect(await result(game.port, 'ui.activate', { id: opts })).toMatchObject({
+      expect(await result(game.port, 'ui.activate', { id: menu.disabled })).toMatchObject({
         ok: false,
-        error: "'Options' is disabled",
+        error: `'${disabled.name}' is disabled`,
       });
       expect(await result(game.port, 'ui.activate', { id: 'no-such-node' })).toMatchObject({
         ok: false,
         error: "no UI node 'no-such-node'",
       });
-      const out = await result(game.port, 'ui.setValue', { id: vol.id, value: 3 });
-      expect(out).toMatchObject({ ok: false, error: expect.stringMatching(/range/) });
-      expect(out.error).toMatch(/0/);
-      expect(out.error).toMatch(/1/);
-      expect(await result(game.port, 'ui.setValue', { id: vol.id, value: 0.5 })).toMatchObject({ ok: true });
-      expect(uiNode(await getJson(game.port, '/ui'), 'slider', 'Volume').value).toBeCloseTo(0.5, 5);
+      const out = await result(game.port, 'ui.setValue', { id: menu.slider, value: 3 });
+      expect(out).toMatchObject({ ok: false, error: expect.stringMatching(/range.*0.*1/) });
+      expect(await result(game.port, 'ui.setValue', { id: menu.slider, value: 0.5 })).toMatchObject({ ok: true });
+      expect(byId(await getJson(game.port, '/ui'), menu.slider).value).toBeCloseTo(0.5, 5);
       expect(await command(game.port, 'ui.activate', {})).toMatchObject({
         accepted: false,
         error: expect.stringMatching(/'id'/),
       });
 
-      const pressed = await result(game.port, 'ui.activate', { id: start.id });
-      expect(pressed).toMatchObject({ ok: true });
-      expect(pressed.state.game.started).toBe(true);
-      expect(pressed.state.events).toContainEqual({ m: 'start' });
+      expect(await result(game.port, 'ui.activate', { id: menu.button })).toMatchObject({ ok: true });
       const t3 = await getJson(game.port, '/ui');
+      expect(t3.screen).toBe(menu.after);
       expect(t3.revision).toBeGreaterThan(t2.revision);
-      expect(flatNodes(t3.nodes).find((n) => n.id === start.id && n.visible !== false)).toBeUndefined();
-      const again = await result(game.port, 'ui.activate', { id: start.id }); // the game re-checks: gone or hidden now
-      expect(again).toMatchObject({ ok: false, error: expect.stringMatching(/^(no UI node '.*'|'Start' is hidden)$/) });
+      expect(byId(t3, menu.button)?.visible ?? false).toBe(false); // gone, or published hidden
+      const again = await result(game.port, 'ui.activate', { id: menu.button }); // the game re-checks
+      expect(again).toMatchObject({ ok: false, error: expect.stringMatching(/^(no UI node '.*'|'.*' is hidden)$/) });
+    });
 
+  const world = spec.world;
+  if (world)
+    test('the world tree: its objects in one snapshot, its own revision', async () => {
       const w = await getJson(game.port, '/world');
       expect(w).toMatchObject({
-        sessionEpoch: t3.sessionEpoch,
+        sessionEpoch: expect.any(Number),
         frameSequence: expect.any(Number),
         revision: expect.any(Number),
+        objects: expect.any(Array),
       });
-      const player = w.objects.find((o: any) => o.player === true);
-      expect(player).toMatchObject({ id: expect.any(String), type: expect.any(String), pos: expect.any(Array) });
-
-      const reset = await applied(game.port, 'reset'); // the menu comes back for whoever runs next
-      expect(uiNode(await getJson(game.port, '/ui'), 'button', 'Start')).toBeDefined();
-      expect(reset.game.started).toBe(false);
+      const o = w.objects.find((x: any) => x.type === world.type);
+      expect(o).toMatchObject({ id: expect.any(String), pos: expect.any(Array) });
+      const moved = await applied(game.port, 'teleport', { x: 30 });
+      expect(moved.completedCommandId).toBeGreaterThan(0);
+      const w2 = await getJson(game.port, '/world');
+      expect(w2.frameSequence).toBeGreaterThan(w.frameSequence);
+      expect(w2.revision).toBeGreaterThan(w.revision);
     });
 
   test(

@@ -21,6 +21,24 @@ export const LOVE_READY_MS = 30000;
 export const CSHARP_READY_MS = 60000;
 
 export type KitName = 'python' | 'godot' | 'love' | 'csharp';
+/** A command and its arguments, as sent to GET /command. */
+export type Cmd = [string, Record<string, string | number>?];
+
+/** The Walkers' shared moves: a jump in the air fails; the HUD's Menu opens the pause menu. */
+const WALKER_FAILS = {
+  before: [['reset'], ['clock.pause'], ['jump']] as Cmd[],
+  cmd: ['jump'] as Cmd,
+  error: /^the walker is in the air/,
+  after: [['clock.resume']] as Cmd[],
+};
+const WALKER_UI = {
+  open: [['reset'], ['ui.activate', { id: 'open-menu' }]] as Cmd[],
+  screen: 'MenuScreen',
+  button: 'resume',
+  after: 'GameScreen',
+  disabled: 'options',
+  slider: 'volume',
+};
 
 /** What the conformance suite knows of each kit: how its example runs and what it serves. */
 export interface KitSpec {
@@ -30,10 +48,14 @@ export interface KitSpec {
   readyMs: number;
   /** /health's capabilities, in order */
   capabilities: string[];
-  /** GET /ui and /world with the example's menu (Start, a disabled Options, a Volume slider) */
-  trees: boolean;
-  /** /state.commandResults, and the example's `fail` command */
-  results: boolean;
+  /** the manifest's tools, sorted */
+  tools: string[];
+  /** a command that fails on the game's own frame (its result: ok false, these words); absent: no commandResults */
+  fails?: { before: Cmd[]; cmd: Cmd; error: RegExp; after: Cmd[] };
+  /** its menu: `open` shows `screen`, whose `button` (an id) leads to `after`; `disabled` a disabled button, `slider` a 0-1 slider */
+  ui?: { open: Cmd[]; screen: string; button: string; after: string; disabled: string; slider: string };
+  /** a type of world object it always publishes */
+  world?: { type: string };
   /** /screenshot answers a PNG (else 404) */
   screenshot: boolean;
   /** a busy port: exit 2 (fail fast) or keep running without the surface */
@@ -48,8 +70,7 @@ export const KITS: Record<KitName, KitSpec> = {
     example: PY_EXAMPLE,
     readyMs: PYTHON_READY_MS,
     capabilities: ['input', 'clock'],
-    trees: false,
-    results: false,
+    tools: ['jump', 'reset', 'teleport'],
     screenshot: false,
     busyPort: 'exit',
     runtimes: ['python3'],
@@ -59,8 +80,17 @@ export const KITS: Record<KitName, KitSpec> = {
     example: GODOT_EXAMPLE,
     readyMs: GODOT_READY_MS,
     capabilities: ['input', 'clock', 'ui', 'world'],
-    trees: true,
-    results: true,
+    tools: ['jump', 'reset', 'teleport'],
+    fails: WALKER_FAILS,
+    // No tree code in the game: the ids are the Controls' node paths.
+    ui: {
+      ...WALKER_UI,
+      open: [['reset'], ['ui.activate', { id: 'Main/HUD/OpenMenu' }]],
+      button: 'Main/Menu/Start',
+      disabled: 'Main/Menu/Options',
+      slider: 'Main/Menu/Volume',
+    },
+    world: { type: 'player' },
     screenshot: false,
     busyPort: 'exit',
     runtimes: ['godot3-server'],
@@ -70,8 +100,10 @@ export const KITS: Record<KitName, KitSpec> = {
     example: LOVE_EXAMPLE,
     readyMs: LOVE_READY_MS,
     capabilities: ['input', 'clock', 'ui', 'world'],
-    trees: true,
-    results: true,
+    tools: ['jump', 'reset', 'teleport'],
+    fails: WALKER_FAILS,
+    ui: WALKER_UI,
+    world: { type: 'player' },
     screenshot: true,
     busyPort: 'runs',
     runtimes: ['love', 'Xvfb'],
@@ -81,8 +113,10 @@ export const KITS: Record<KitName, KitSpec> = {
     example: CSHARP_EXAMPLE,
     readyMs: CSHARP_READY_MS,
     capabilities: ['input', 'clock', 'ui', 'world'],
-    trees: true,
-    results: true,
+    tools: ['jump', 'reset', 'teleport'],
+    fails: WALKER_FAILS,
+    ui: WALKER_UI,
+    world: { type: 'player' },
     screenshot: false,
     busyPort: 'runs',
     runtimes: ['mcs', 'mono'],
