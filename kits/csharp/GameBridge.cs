@@ -332,16 +332,17 @@ namespace GameBridgeKit
 
         // --- the trees ----------------------------------------------------------------------------
 
-        static UiNode Find(IList<UiNode> nodes, string id, bool hidden, out bool isHidden)
+        // The node with `id`, and whether it or a parent is hidden, or disabled.
+        static UiNode Find(IList<UiNode> nodes, string id, bool hidden, bool disabled, out bool isHidden, out bool isDisabled)
         {
             foreach (var n in nodes ?? new List<UiNode>())
             {
-                bool h = hidden || !n.Visible;
-                if (n.Id == id) { isHidden = h; return n; }
-                var found = Find(n.Children, id, h, out isHidden);
+                bool h = hidden || !n.Visible, d = disabled || !n.Enabled;
+                if (n.Id == id) { isHidden = h; isDisabled = d; return n; }
+                var found = Find(n.Children, id, h, d, out isHidden, out isDisabled);
                 if (found != null) return found;
             }
-            isHidden = false;
+            isHidden = isDisabled = false;
             return null;
         }
 
@@ -349,12 +350,12 @@ namespace GameBridgeKit
         void ApplyUi(string cmd, Args a)
         {
             string id = a.Raw["id"];
-            bool hidden;
-            var n = Find(Ui(), id, false, out hidden);
+            bool hidden, disabled;
+            var n = Find(Ui(), id, false, false, out hidden, out disabled);
             if (n == null) throw new InvalidOperationException($"no UI node '{id}'");
             string name = n.Name ?? n.Id;
             if (hidden) throw new InvalidOperationException($"'{name}' is hidden");
-            if (!n.Enabled) throw new InvalidOperationException($"'{name}' is disabled");
+            if (disabled) throw new InvalidOperationException($"'{name}' is disabled");
             if (cmd == "ui.activate")
             {
                 if (n.Activate == null) throw new InvalidOperationException($"'{name}' cannot be activated (a {n.Role})");
@@ -375,7 +376,7 @@ namespace GameBridgeKit
                     if (!double.TryParse(v, NumberStyles.Float, CultureInfo.InvariantCulture, out d))
                         throw new InvalidOperationException($"'{name}' takes a number, got '{Args.Clip(v)}'");
                     if ((n.Min.HasValue && d < n.Min) || (n.Max.HasValue && d > n.Max))
-                        throw new InvalidOperationException($"{v} is out of range for '{name}' ({Json.Number(n.Min ?? double.NaN)} to {Json.Number(n.Max ?? double.NaN)})");
+                        throw new InvalidOperationException($"'{name}' takes {(n.Min.HasValue ? Json.Number(n.Min.Value) : "-∞")} to {(n.Max.HasValue ? Json.Number(n.Max.Value) : "∞")}, got {Json.Number(d)}");
                     n.SetValue(d);
                 }
                 else if (n.Role == "checkbox" || n.Role == "switch")
@@ -525,7 +526,7 @@ namespace GameBridgeKit
                 if (!int.TryParse(text.Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out f) || f < 1 || f > MaxStepFrames)
                     return $"argument 'frames' must be a whole number from 1 to {MaxStepFrames}, got '{Args.Clip(text)}'";
             }
-            if (cmd.StartsWith("ui.") && a.String("id", "") == "") return "missing argument 'id' (a node id from GET /ui)";
+            if (cmd.StartsWith("ui.") && a.String("id", "") == "") return "missing argument 'id'";
             if (cmd == "ui.setValue" && !a.Has("value")) return "missing argument 'value'";
             Command c;
             if (commands.TryGetValue(cmd, out c) && c.Validate != null)

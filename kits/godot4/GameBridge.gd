@@ -481,8 +481,10 @@ func _apply_ui(cmd: String, args: Dictionary) -> String:
 		return "no UI node '%s'" % id
 	var c: Control = n
 	var name := _display_name(c)
-	if not c.is_visible_in_tree():
+	if not c.visible:  # published with visible false
 		return "'%s' is hidden" % name
+	if not c.is_visible_in_tree():  # under a hidden parent: left out of the tree
+		return "no UI node '%s'" % id
 	if (c is BaseButton and c.disabled) or ((c is LineEdit or c is Range) and "editable" in c and not c.editable):
 		return "'%s' is disabled" % name
 	if id.find("#tab") >= 0 and (c is TabContainer or c is TabBar):
@@ -539,7 +541,7 @@ func _set_value(c: Control, name: String, value: String) -> String:
 			return "'%s' takes a number, got '%s'" % [name, value]
 		var v := float(value)
 		if v < c.min_value or v > c.max_value:
-			return "%s is out of range for '%s' (%s to %s)" % [value, name, str(c.min_value), str(c.max_value)]
+			return "'%s' takes %s to %s, got %s" % [name, str(c.min_value), str(c.max_value), str(v)]
 		c.value = v  # emits value_changed
 		return ""
 	return "'%s' takes no value" % name
@@ -656,7 +658,7 @@ func _validate(cmd: String, args: Dictionary) -> String:
 		if not frames.is_valid_int() or int(frames) < 1 or int(frames) > MAX_STEP_FRAMES:
 			return "argument 'frames' must be a whole number from 1 to %d, got '%s'" % [MAX_STEP_FRAMES, frames]
 	if cmd.begins_with("ui.") and args.get("id", "") == "":
-		return "missing argument 'id' (a node id from GET /ui)"
+		return "missing argument 'id'"
 	if cmd == "ui.setValue" and not args.has("value"):
 		return "missing argument 'value'"
 	if _commands.has(cmd) and _commands[cmd][1].is_valid():

@@ -301,13 +301,13 @@ function Bridge:requestClose(reason)
 end
 
 -- --- the trees ---------------------------------------------------------------------------------
--- Finds the node with `id` in a fresh tree, with whether it or a parent is hidden.
-local function findNode(nodes, id, hidden)
+-- Finds the node with `id` in a fresh tree, with whether it or a parent is hidden, or disabled.
+local function findNode(nodes, id, hidden, disabled)
   for _, n in ipairs(nodes or {}) do
-    local h = hidden or n.visible == false
-    if n.id == id then return n, h end
-    local found, fh = findNode(n.children, id, h)
-    if found then return found, fh end
+    local h, d = hidden or n.visible == false, disabled or n.enabled == false
+    if n.id == id then return n, h, d end
+    local found, fh, fd = findNode(n.children, id, h, d)
+    if found then return found, fh, fd end
   end
   return nil
 end
@@ -315,11 +315,11 @@ end
 -- ui.* on the game's frame: the node is looked up again and re-checked as it is now.
 function Bridge:applyUi(cmd, args)
   local tree = self.uiFn() or {}
-  local n, hidden = findNode(tree.nodes, args.id, false)
+  local n, hidden, disabled = findNode(tree.nodes, args.id, false, false)
   if not n then error("no UI node '" .. args.id .. "'", 0) end
   local name = n.name or n.id
   if hidden then error("'" .. name .. "' is hidden", 0) end
-  if n.enabled == false then error("'" .. name .. "' is disabled", 0) end
+  if disabled then error("'" .. name .. "' is disabled", 0) end
   if cmd == "ui.activate" then
     if not n.activate then error("'" .. name .. "' cannot be activated (a " .. tostring(n.role) .. ")", 0) end
     n.activate()
@@ -333,7 +333,8 @@ function Bridge:applyUi(cmd, args)
       local x = tonumber(v)
       if not x then error("'" .. name .. "' takes a number, got '" .. v .. "'", 0) end
       if (n.min and x < n.min) or (n.max and x > n.max) then
-        error(string.format("%s is out of range for '%s' (%s to %s)", v, name, tostring(n.min), tostring(n.max)), 0)
+        error(string.format("'%s' takes %s to %s, got %s", name, M.json(n.min or -math.huge):gsub("null", "-inf"),
+          M.json(n.max or math.huge):gsub("null", "inf"), M.json(x)), 0)
       end
       v = x
     elseif n.role == "checkbox" or n.role == "switch" then
@@ -439,7 +440,7 @@ function Bridge:validate(cmd, args)
       return string.format("argument 'frames' must be a whole number from 1 to %d, got '%s'", MAX_STEP_FRAMES, args.frames or "")
     end
   end
-  if cmd:match("^ui%.") and (args.id or "") == "" then return "missing argument 'id' (a node id from GET /ui)" end
+  if cmd:match("^ui%.") and (args.id or "") == "" then return "missing argument 'id'" end
   if cmd == "ui.setValue" and args.value == nil then return "missing argument 'value'" end
   local c = self.commands[cmd]
   if c and c.validate then

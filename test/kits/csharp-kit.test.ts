@@ -1,19 +1,14 @@
 /**
- * The C# kit (kits/csharp/GameBridge.cs) through its example, examples/csharp-game: a console
- * Walker compiled by Mono's mcs and run by mono (run.sh), driven over real HTTP by the
- * conformance suite; then how it starts, refuses a port, and ends.
+ * The C# kit (kits/csharp/GameBridge.cs) beyond the conformance suite (conformance.test.ts runs
+ * the contract on its example, examples/csharp-game: a console Walker built by Mono's mcs and
+ * run by mono through run.sh): a taken port and a bad one, and no flag at all.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { freePort } from '../helpers/ports.js';
 import { Reaper, alive, removeDir, tempHome, waitFor } from '../helpers/procs.js';
-import { describeKitContract } from './contract-suite.js';
-import { CSHARP_EXAMPLE, KITS, describeIfRuntime, spawnKitGame } from './kit-game.js';
-
-describe('C# kit: the contract on the Walker example (Mono)', () => {
-  describeKitContract('csharp');
-});
+import { CSHARP_EXAMPLE, CSHARP_READY_MS, describeIfRuntime, spawnKitGame } from './kit-game.js';
 
 describe('C# kit: start-up, a taken port, the end', () => {
   describeIfRuntime('csharp', () => {
@@ -40,11 +35,11 @@ describe('C# kit: start-up, a taken port, the end', () => {
         const blocker = net.createServer((s) => s.destroy()).listen(port, '127.0.0.1');
         try {
           await new Promise((r) => blocker.once('listening', r));
-          const { child, output } = await spawnKitGame(reaper, 'csharp', String(port), dir());
+          const { child, output } = spawnKitGame(reaper, 'csharp', String(port), dir());
           await waitFor(
             'the refusal on stderr',
             () => output.text.includes('GameBridge: cannot listen'),
-            KITS.csharp.readyMs,
+            CSHARP_READY_MS,
           );
           expect(output.text).toMatch(
             new RegExp(
@@ -58,19 +53,19 @@ describe('C# kit: start-up, a taken port, the end', () => {
           blocker.close();
         }
       },
-      KITS.csharp.readyMs + 5000,
+      CSHARP_READY_MS + 5000,
     );
 
     test(
       'a bad debug port is said on stderr; the game still runs',
       async () => {
-        const { child, output } = await spawnKitGame(reaper, 'csharp', '70000', dir());
-        await waitFor('the refusal', () => output.text.includes('GameBridge: --debug-port'), KITS.csharp.readyMs);
+        const { child, output } = spawnKitGame(reaper, 'csharp', '70000', dir());
+        await waitFor('the refusal', () => output.text.includes('GameBridge: --debug-port'), CSHARP_READY_MS);
         expect(output.text).toContain("GameBridge: --debug-port must be a port number (1-65535), got '70000'");
         await new Promise((r) => setTimeout(r, 500));
         expect(child.exitCode).toBeNull();
       },
-      KITS.csharp.readyMs + 5000,
+      CSHARP_READY_MS + 5000,
     );
 
     test(
@@ -85,7 +80,7 @@ describe('C# kit: start-up, a taken port, the end', () => {
         expect(child.exitCode).toBeNull();
         expect(existsSync(join(home, 'instances'))).toBe(false);
       },
-      KITS.csharp.readyMs,
+      CSHARP_READY_MS,
     );
   });
 });

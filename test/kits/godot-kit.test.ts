@@ -1,18 +1,13 @@
 /**
- * The Godot 3 kit (kits/godot3/GameBridge.gd) through its example project,
- * examples/godot-game, run headless by the real godot3-server over HTTP.
+ * The Godot 3 kit (kits/godot3/GameBridge.gd) beyond the conformance suite (conformance.test.ts
+ * runs the contract on its example, examples/godot-game, headless): start-up and packaging.
  */
 import { realpathSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { freePort } from '../helpers/ports.js';
 import { ROOT, Reaper, exitCode, removeDir, tempHome } from '../helpers/procs.js';
-import { describeKitContract } from './contract-suite.js';
 import { GODOT_EXAMPLE, GODOT_READY_MS, spawnKitGame } from './kit-game.js';
-
-describe('Godot 3 kit: the contract on the Walker example (headless)', () => {
-  describeKitContract('godot');
-});
 
 describe('Godot 3 kit: start-up and packaging', () => {
   const reaper = new Reaper();
@@ -36,7 +31,7 @@ describe('Godot 3 kit: start-up and packaging', () => {
   test(
     'a bad debug port is refused with a clear message and exit code 2',
     async () => {
-      const { child, output } = await spawnKitGame(reaper, 'godot', 'abc', dir());
+      const { child, output } = spawnKitGame(reaper, 'godot', 'abc', dir());
       expect(await exitCode(child)).toBe(2);
       expect(output.text).toContain("GameBridge: --debug-port must be a port number (1-65535), got 'abc'");
     },
@@ -50,7 +45,7 @@ describe('Godot 3 kit: start-up and packaging', () => {
       const blocker = net.createServer().listen(port, '127.0.0.1');
       try {
         await new Promise((r) => blocker.once('listening', r));
-        const { child, output } = await spawnKitGame(reaper, 'godot', String(port), dir());
+        const { child, output } = spawnKitGame(reaper, 'godot', String(port), dir());
         expect(await exitCode(child)).toBe(2);
         expect(output.text).toContain(`GameBridge: cannot listen on 127.0.0.1:${port}`);
       } finally {

@@ -16,126 +16,33 @@ export const CSHARP_EXAMPLE = join(ROOT, 'examples', 'csharp-game');
 export const GODOT_READY_MS = 60000;
 /** Python starts in well under a second, but other suites may be loading the machine. */
 export const PYTHON_READY_MS = 30000;
-/** LÖVE starts a virtual display first; C# compiles the example with mcs on its first start. */
+/** C# compiles the example with mcs on its first start. */
 export const LOVE_READY_MS = 30000;
 export const CSHARP_READY_MS = 60000;
 
 export type KitName = 'python' | 'godot' | 'love' | 'csharp';
-/** A command and its arguments, as sent to GET /command. */
-export type Cmd = [string, Record<string, string | number>?];
 
-/** The Walkers' shared moves: a jump in the air fails; the HUD's Menu opens the pause menu. */
-const WALKER_FAILS = {
-  before: [['reset'], ['clock.pause'], ['jump']] as Cmd[],
-  cmd: ['jump'] as Cmd,
-  error: /^the walker is in the air/,
-  after: [['clock.resume']] as Cmd[],
+const RUNTIMES: Record<KitName, string[]> = {
+  python: ['python3'],
+  godot: ['godot3-server'],
+  love: ['love'],
+  csharp: ['mcs', 'mono'],
 };
-const WALKER_UI = {
-  open: [['reset'], ['ui.activate', { id: 'open-menu' }]] as Cmd[],
-  screen: 'MenuScreen',
-  button: 'resume',
-  after: 'GameScreen',
-  disabled: 'options',
-  slider: 'volume',
-};
+const TITLES: Record<KitName, string> = { python: 'Python', godot: 'Godot 3', love: 'LÖVE', csharp: 'C#' };
 
-/** What the conformance suite knows of each kit: how its example runs and what it serves. */
-export interface KitSpec {
-  /** what a person calls it */
-  title: string;
-  example: string;
-  readyMs: number;
-  /** /health's capabilities, in order */
-  capabilities: string[];
-  /** the manifest's tools, sorted */
-  tools: string[];
-  /** a command that fails on the game's own frame (its result: ok false, these words); absent: no commandResults */
-  fails?: { before: Cmd[]; cmd: Cmd; error: RegExp; after: Cmd[] };
-  /** its menu: `open` shows `screen`, whose `button` (an id) leads to `after`; `disabled` a disabled button, `slider` a 0-1 slider */
-  ui?: { open: Cmd[]; screen: string; button: string; after: string; disabled: string; slider: string };
-  /** a type of world object it always publishes */
-  world?: { type: string };
-  /** /screenshot answers a PNG (else 404) */
-  screenshot: boolean;
-  /** a busy port: exit 2 (fail fast) or keep running without the surface */
-  busyPort: 'exit' | 'runs';
-  /** the programs it needs */
-  runtimes: string[];
-}
-
-export const KITS: Record<KitName, KitSpec> = {
-  python: {
-    title: 'Python',
-    example: PY_EXAMPLE,
-    readyMs: PYTHON_READY_MS,
-    capabilities: ['input', 'clock'],
-    tools: ['jump', 'reset', 'teleport'],
-    screenshot: false,
-    busyPort: 'exit',
-    runtimes: ['python3'],
-  },
-  godot: {
-    title: 'Godot 3',
-    example: GODOT_EXAMPLE,
-    readyMs: GODOT_READY_MS,
-    capabilities: ['input', 'clock', 'ui', 'world'],
-    tools: ['jump', 'reset', 'teleport'],
-    fails: WALKER_FAILS,
-    // No tree code in the game: the ids are the Controls' node paths.
-    ui: {
-      ...WALKER_UI,
-      open: [['reset'], ['ui.activate', { id: 'Main/HUD/OpenMenu' }]],
-      button: 'Main/Menu/Start',
-      disabled: 'Main/Menu/Options',
-      slider: 'Main/Menu/Volume',
-    },
-    world: { type: 'player' },
-    screenshot: false,
-    busyPort: 'exit',
-    runtimes: ['godot3-server'],
-  },
-  love: {
-    title: 'LÖVE',
-    example: LOVE_EXAMPLE,
-    readyMs: LOVE_READY_MS,
-    capabilities: ['input', 'clock', 'ui', 'world'],
-    tools: ['jump', 'reset', 'teleport'],
-    fails: WALKER_FAILS,
-    ui: WALKER_UI,
-    world: { type: 'player' },
-    screenshot: true,
-    busyPort: 'runs',
-    runtimes: ['love', 'Xvfb'],
-  },
-  csharp: {
-    title: 'C# (Mono)',
-    example: CSHARP_EXAMPLE,
-    readyMs: CSHARP_READY_MS,
-    capabilities: ['input', 'clock', 'ui', 'world'],
-    tools: ['jump', 'reset', 'teleport'],
-    fails: WALKER_FAILS,
-    ui: WALKER_UI,
-    world: { type: 'player' },
-    screenshot: false,
-    busyPort: 'runs',
-    runtimes: ['mcs', 'mono'],
-  },
-};
-
-/** The runtimes of `kit` that are not on PATH (empty when it can run here). */
-export function missingRuntimes(kit: KitName): string[] {
-  return KITS[kit].runtimes.filter((r) => spawnSync('sh', ['-c', `command -v ${r}`]).status !== 0);
+/** The programs `kit` needs that are not on PATH (empty when it can run here). */
+export function missingRuntimes(kit: KitName, extra: string[] = []): string[] {
+  return [...RUNTIMES[kit], ...extra].filter((r) => spawnSync('sh', ['-c', `command -v ${r}`]).status !== 0);
 }
 
 /**
- * Declares the kit's tests with `body`, or, when a runtime is missing, one test saying so:
- * skipped on a developer's machine, failing under CI=true.
+ * Declares the kit's tests with `body`, or, when a program it needs is missing, one test saying
+ * so: skipped on a developer's machine, failing under CI=true.
  */
-export function describeIfRuntime(kit: KitName, body: () => void): void {
-  const missing = missingRuntimes(kit);
+export function describeIfRuntime(kit: KitName, body: () => void, extra: string[] = []): void {
+  const missing = missingRuntimes(kit, extra);
   if (!missing.length) return body();
-  const why = `${KITS[kit].title} kit: ${missing.join(', ')} not installed (.ci/run installs it)`;
+  const why = `${TITLES[kit]} kit: ${missing.join(', ')} not installed (.ci/run installs it)`;
   if (process.env.CI === 'true')
     test(why, () => {
       throw new Error(`${why}; under CI every kit runs`);
@@ -149,7 +56,7 @@ export interface KitGame {
   output: { readonly text: string };
 }
 
-/** A virtual X display of its own for one LÖVE game: Xvfb picks a free display number. */
+/** A virtual X display of its own for one LÖVE game (Xvfb picks a free number and writes it on fd 3). */
 export async function startDisplay(reaper: Reaper, env: NodeJS.ProcessEnv): Promise<string> {
   const x = reaper.spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x720x24', '-nolisten', 'tcp'], {
     env,
@@ -169,13 +76,26 @@ export async function startDisplay(reaper: Reaper, env: NodeJS.ProcessEnv): Prom
   );
 }
 
-/** Spawn a kit game with its debug port (the arguments exactly as gamebridge.json gives them). */
-export async function spawnKitGame(
+/** How long each kit's example may take to answer /health. */
+export const READY_MS: Record<KitName, number> = {
+  python: PYTHON_READY_MS,
+  godot: GODOT_READY_MS,
+  love: LOVE_READY_MS,
+  csharp: CSHARP_READY_MS,
+};
+
+/**
+ * Spawn a kit game with its debug port (the arguments exactly as gamebridge.json gives them).
+ * LÖVE draws through SDL's offscreen driver here (a real GL context, no display); pass
+ * `display` to run it on an X display instead.
+ */
+export function spawnKitGame(
   reaper: Reaper,
   kit: KitName,
   portArg: string,
   home: string,
-): Promise<{ child: ChildProcess; output: { readonly text: string } }> {
+  display?: string,
+): { child: ChildProcess; output: { readonly text: string } } {
   const env: NodeJS.ProcessEnv = { ...process.env, GAME_BRIDGE_HOME: home };
   delete env.GAME_BRIDGE_INSTANCES;
   let child: ChildProcess;
@@ -187,19 +107,26 @@ export async function spawnKitGame(
       env,
     });
   else if (kit === 'love') {
-    env.DISPLAY = await startDisplay(reaper, env);
+    if (display) env.DISPLAY = display;
+    else env.SDL_VIDEODRIVER = 'offscreen';
     child = reaper.spawn('love', ['.', '--debug-port', portArg], { cwd: LOVE_EXAMPLE, env });
   } else child = reaper.spawn('sh', ['run.sh', '--debug-port', portArg], { cwd: CSHARP_EXAMPLE, env });
   return { child, output: collectOutput(child) };
 }
 
 /** Start a kit game on `port`; resolves once /health answers. */
-export async function startKitGame(reaper: Reaper, kit: KitName, port: number, home: string): Promise<KitGame> {
-  const { child, output } = await spawnKitGame(reaper, kit, String(port), home);
+export async function startKitGame(
+  reaper: Reaper,
+  kit: KitName,
+  port: number,
+  home: string,
+  display?: string,
+): Promise<KitGame> {
+  const { child, output } = spawnKitGame(reaper, kit, String(port), home, display);
   await waitFor(
     `${kit} Walker on ${port} (output so far: ${output.text.slice(-300)})`,
     () => healthOk(port),
-    KITS[kit].readyMs,
+    READY_MS[kit],
   );
   return { port, child, output };
 }
