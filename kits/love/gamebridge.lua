@@ -465,7 +465,7 @@ end
 
 -- --- HTTP: GET only, Connection: close, each answer in one write --------------------------------
 local REASONS = {[200] = "OK", [400] = "Bad Request", [404] = "Not Found", [405] = "Method Not Allowed",
-  [431] = "Request Header Fields Too Large", [500] = "Internal Server Error"}
+  [431] = "Request Header Fields Too Large", [500] = "Internal Server Error", [503] = "Service Unavailable"}
 
 local function respond(peer, status, body, contentType)
   peer.out = string.format("HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n",
@@ -493,7 +493,7 @@ function Bridge:answer(peer, method, target)
   elseif path == "/ui" and self.uiFn then respond(peer, 200, self:tree("ui"))
   elseif path == "/world" and self.worldFn then respond(peer, 200, self:tree("world"))
   elseif path == "/screenshot" then
-    peer.waitingShot = true -- answered when this frame's picture is taken (see loop)
+    peer.waitingShot = now() -- answered when this frame's picture is taken (see loop)
     table.insert(self.shotWaiters, peer)
   else
     respond(peer, 404, M.json({error = "no such endpoint '" .. path .. "'",
@@ -515,6 +515,10 @@ function Bridge:pump()
   for i = #self.peers, 1, -1 do
     local p = self.peers[i]
     local done = false
+    if p.waitingShot and t - p.waitingShot > 5 then -- no frame drawn (a minimized window): say so
+      p.waitingShot = nil
+      respond(p, 503, M.json({error = "no frame was drawn to take a screenshot of; try again"}))
+    end
     if not p.out and not p.waitingShot then
       local data, err, partial = p.sock:receive(MAX_REQUEST_BYTES + 1)
       p.text = p.text .. (data or partial or "")
@@ -571,8 +575,10 @@ function Bridge:captureForWaiters()
   love.graphics.captureScreenshot(function(image)
     local png = image:encode("png"):getString()
     for _, p in ipairs(waiters) do
-      p.waitingShot = nil
-      respond(p, 200, png, "image/png")
+      if p.waitingShot then
+        p.waitingShot = nil
+        respond(p, 200, png, "image/png")
+      end
     end
   end)
 end
