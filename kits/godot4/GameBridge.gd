@@ -87,7 +87,8 @@ var _pub := {}              # path -> JSON text of the last publication, and "fr
 var _peers := []            # [{peer, text, since}]
 
 
-# Binds the debug port when one is given; a bad or busy port ends the game with code 2.
+# Binds the debug port when one is given; a bad one ends the game with code 2, a busy one is
+# said on stderr and the game plays on without its surface.
 func _ready() -> void:
 	process_mode = Node.PROCESS_MODE_ALWAYS
 	_info["name"] = ProjectSettings.get_setting("application/config/name")
@@ -101,7 +102,9 @@ func _ready() -> void:
 	port = int(arg)
 	var err := _server.listen(port, "127.0.0.1")
 	if err != OK:
-		_fail("cannot listen on 127.0.0.1:%d (error %d: the port is probably in use)" % [port, err])
+		# The game is still a game without its debug surface: say so and play on.
+		printerr("GameBridge: cannot listen on 127.0.0.1:%d (error %d: the port is probably in use); the game runs without its bridge surface" % [port, err])
+		set_physics_process(false)
 		return
 	print("GameBridge: listening on 127.0.0.1:%d" % port)
 	call_deferred("_write_registry_entry")  # after the main scene's configure()

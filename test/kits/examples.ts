@@ -58,7 +58,7 @@ export interface KitExample {
   screenshot: [number, number] | null;
   /** A process whose debug port is taken: plays on without its surface, or exits (either way saying so). */
   busyPort?: 'plays on' | 'exits';
-  /** false: the process cannot end cleanly on SIGTERM (the busy-port check stops at "still running"). */
+  /** false: the process cannot end cleanly on SIGTERM (Godot 3; Mono without Mono.Posix): the busy-port check stops at "still running". */
   endsOnSigterm?: false;
   /** What holding `input` moves: its x in /state, by `speed` per simulated frame; `home` puts it mid-field, in a round. */
   mover: { input: string; x: (state: any) => number; speed: number; home: Cmd[] };
@@ -341,7 +341,9 @@ export const KIT_EXAMPLES: KitExample[] = [
     tools: ['jump', 'reset', 'teleport'],
     inputs: ['left', 'right'],
     screenshot: null,
-    busyPort: 'exits',
+    busyPort: 'plays on',
+    // Godot 3 gives scripts no hook on SIGTERM: the engine dies of it.
+    endsOnSigterm: false,
     mover: { input: 'right', x: (s) => s.game.x, speed: 2, home: [['reset'], ['teleport', { x: 50 }]] },
     badArg: { cmd: ['teleport', { x: 'far' }], error: /\bx\b.* must be a number/ },
     newEpoch: ['reset'],
