@@ -1,6 +1,6 @@
 /**
- * The kit example games (the Python, Godot, LÖVE and C# Walkers) as real processes, and small HTTP helpers
- * for talking the contract to them. Every process is found again by the temp
+ * The kit example games (the Python, Godot, LÖVE and C# Walkers) as real processes, and small
+ * HTTP helpers for talking the contract to them. Every process is found again by the temp
  * GAME_BRIDGE_HOME in its environment, so a test can prove nothing it started is left.
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
@@ -16,8 +16,8 @@ export const CSHARP_EXAMPLE = join(ROOT, 'examples', 'csharp-game');
 export const GODOT_READY_MS = 60000;
 /** Python starts in well under a second, but other suites may be loading the machine. */
 export const PYTHON_READY_MS = 30000;
-/** C# compiles the example with mcs on its first start. */
 export const LOVE_READY_MS = 30000;
+/** C# compiles the example with mcs on its first start. */
 export const CSHARP_READY_MS = 60000;
 
 export type KitName = 'python' | 'godot' | 'love' | 'csharp';
