@@ -92,6 +92,12 @@ module.exports = {
       { path: '^daemon/sessions/|' + DAEMON_TOP },
     ),
     forbid(
+      'bridge-tools-see-a-context',
+      'The bridge toolset (daemon/bridge/) is declared like the MCP tools and sees the same ToolContext: never sessions or the daemon-wide objects above them.',
+      { path: '^daemon/bridge/' },
+      { path: '^daemon/sessions/|' + DAEMON_TOP },
+    ),
+    forbid(
       'sessions-below-transports',
       'A session is transport-agnostic: the server, the ws transport and the stdio engine connect to it, not the other way.',
       { path: '^daemon/sessions/' },
