@@ -5,8 +5,51 @@
  * the tick, re-checking the node as it is then (gone, hidden or disabled is a failed command).
  * Platform-neutral: both carriers use it through the core.
  */
-import type { CommandArgs } from './args.js';
-import type { CommandHandler, UiNode, UiTree, WorldObject } from './types.js';
+import type { CommandArgs, CommandHandler } from './args.js';
+
+/** One element of the UI tree. Fields at their default (visible, enabled: true) may be left out. */
+export interface UiNode {
+  /** Unique in the tree and stable while the element exists: the agent's reference. */
+  id: string;
+  /** An ARIA role name: button, link, checkbox, radio, slider, textbox, combobox, text, group… */
+  role: string;
+  /** What a player reads. */
+  name: string;
+  value?: string | number;
+  min?: number;
+  max?: number;
+  checked?: boolean;
+  selected?: boolean;
+  focused?: boolean;
+  visible?: boolean;
+  enabled?: boolean;
+  /** `[x, y, w, h]` in screenshot pixels, top-left origin. */
+  rect?: [number, number, number, number];
+  children?: UiNode[];
+  /** `ui.activate`: press it as a player would (runs on the tick). */
+  activate?: () => void;
+  /** `ui.setValue`: a number for a slider, a boolean for a checkbox, text otherwise (runs on the tick). */
+  setValue?: (value: string | number | boolean) => void;
+  /** `ui.focus` (runs on the tick). */
+  focus?: () => void;
+}
+
+export interface UiTree {
+  /** The current screen's name. */
+  screen?: string;
+  nodes: UiNode[];
+}
+
+/** One published world object; `player: true` marks what a player can see. */
+export interface WorldObject {
+  id: string;
+  type: string;
+  name?: string;
+  pos?: [number, number] | [number, number, number];
+  tags?: string[];
+  props?: Record<string, unknown>;
+  player?: boolean;
+}
 
 /**
  * One tree's publications: built at most once per frame (a request in the same frame gets the

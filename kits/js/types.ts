@@ -1,17 +1,9 @@
 /** The options and surface API both carriers share (the Node HTTP server and the browser page). */
-import type { CommandArgs } from './args.js';
+import type { CommandHandler } from './args.js';
 import type { HeldInput } from './input.js';
+import type { UiTree, WorldObject } from './trees.js';
 
-export interface CommandHandler {
-  /**
-   * Runs when the command arrives (on the carrier's side, before queueing). Return a reason (or
-   * throw an ArgError, e.g. from `args.number('x')`) to refuse it with `accepted: false`.
-   * Must not touch game state: it is not on the game's tick.
-   */
-  validate?: (args: CommandArgs) => string | undefined | void;
-  /** Runs on the game's tick, in arrival order. */
-  apply: (args: CommandArgs, info: { commandId: number; frame: number }) => void;
-}
+export type { CommandHandler };
 
 export interface SharedSurfaceOptions {
   name: string;
@@ -78,48 +70,4 @@ export interface SurfaceControls {
   readonly capabilities: string[];
   /** Live holds, as /state reports them. */
   held(): HeldInput[];
-}
-
-/** One element of the UI tree. Fields at their default (visible, enabled: true) may be left out. */
-export interface UiNode {
-  /** Unique in the tree and stable while the element exists: the agent's reference. */
-  id: string;
-  /** An ARIA role name: button, link, checkbox, radio, slider, textbox, combobox, text, group… */
-  role: string;
-  /** What a player reads. */
-  name: string;
-  value?: string | number;
-  min?: number;
-  max?: number;
-  checked?: boolean;
-  selected?: boolean;
-  focused?: boolean;
-  visible?: boolean;
-  enabled?: boolean;
-  /** `[x, y, w, h]` in screenshot pixels, top-left origin. */
-  rect?: [number, number, number, number];
-  children?: UiNode[];
-  /** `ui.activate`: press it as a player would (runs on the tick). */
-  activate?: () => void;
-  /** `ui.setValue`: a number for a slider, a boolean for a checkbox, text otherwise (runs on the tick). */
-  setValue?: (value: string | number | boolean) => void;
-  /** `ui.focus` (runs on the tick). */
-  focus?: () => void;
-}
-
-export interface UiTree {
-  /** The current screen's name. */
-  screen?: string;
-  nodes: UiNode[];
-}
-
-/** One published world object; `player: true` marks what a player can see. */
-export interface WorldObject {
-  id: string;
-  type: string;
-  name?: string;
-  pos?: [number, number] | [number, number, number];
-  tags?: string[];
-  props?: Record<string, unknown>;
-  player?: boolean;
 }
