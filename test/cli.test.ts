@@ -463,7 +463,7 @@ describe('daemon, status, stop', () => {
     );
 
     const stop = await cli(['stop'], { env });
-    expect(stop).toMatchObject({ code: 0, stdout: `daemon pid ${daemon.pid} stopped\nit had launched no games\n` });
+    expect(stop).toMatchObject({ code: 0, stdout: `no launched games to stop\ndaemon pid ${daemon.pid} stopped\n` });
     expect(await waitGone(daemon.pid!, 5000)).toBe(true);
     expect(alive(daemon.pid!)).toBe(false);
     expect(await cli(['stop'], { env })).toMatchObject({

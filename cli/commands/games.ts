@@ -1,4 +1,5 @@
 /** The subcommands about a project's game: launch it through the daemon, read its log. */
+import { parsePort } from '../../shared/config.js';
 import { examples, numberFlag, subcommand, textFlag } from './subcommand.js';
 
 export const gameCommands = [
@@ -33,11 +34,11 @@ export const gameCommands = [
     },
   }),
   subcommand({
-    command: 'logs <port>',
+    command: 'logs [port]',
     describe: "Print a launched game's log (running or exited); -f follows it",
     builder: (y) =>
       y
-        .positional('port', { type: 'number', describe: 'The port the game was launched on' })
+        .positional('port', { type: 'string', describe: 'The port the game was launched on' })
         .option('follow', {
           alias: 'f',
           type: 'boolean',
@@ -55,7 +56,11 @@ export const gameCommands = [
         ),
     run: async (a) => {
       const { runLogs } = await import('../logs.js');
-      return runLogs({ port: Number(a.port), lines: Number(a.lines), follow: a.follow === true });
+      return runLogs({
+        port: a.port === undefined ? undefined : parsePort(a.port),
+        lines: Number(a.lines),
+        follow: a.follow === true,
+      });
     },
   }),
 ];
