@@ -11,7 +11,7 @@
  */
 import { reportFigures } from './helpers/fault.js';
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freeRange } from './helpers/ports.js';
 import { pinnedClient, testNeeding } from './helpers/offline-npm.js';
@@ -161,6 +161,25 @@ testNeeding(ccSkip && `${CLAUDE_CODE} or a dependency is ${ccSkip}`)(
       { cwd: ROOT, env, timeoutMs: 60000 },
     );
     expect(fromClone.code).toBe(0);
+    // README's line for a game's folder once `game-bridge-mcp` is on PATH (npm link there; the
+    // global install here), run as written from that folder, under a HOME of its own
+    const line = /^(claude mcp add -s user game-bridge -- game-bridge-mcp)\s/m.exec(
+      readFileSync(join(ROOT, 'README.md'), 'utf8'),
+    )?.[1];
+    expect(line).toBeDefined();
+    const gameDir = join(work, 'a-game');
+    const gameHome = join(work, 'claude-home-game');
+    mkdirSync(gameDir);
+    mkdirSync(gameHome);
+    const onPath = {
+      HOME: gameHome,
+      XDG_CONFIG_HOME: join(gameHome, '.config'),
+      PATH: `${join(work, 'prefix', 'bin')}:${join(cc, 'node_modules', '.bin')}:${process.env.PATH}`,
+    };
+    expect((await run('bash', ['-c', line!], { cwd: gameDir, env: onPath, timeoutMs: 60000 })).code).toBe(0);
+    const listedInGame = await run(claude, ['mcp', 'list'], { cwd: gameDir, env: onPath, timeoutMs: 120000 });
+    reportFigures('evidence', `CLAUDE MCP LIST (game folder):\n${listedInGame.out}`);
+    expect(listedInGame.out).toMatch(/game-bridge: game-bridge-mcp\s+- ✔ Connected/);
     // `claude mcp list` exits 0 whatever the health: read what it says.
     const listed = await run(claude, ['mcp', 'list'], { env, timeoutMs: 120000 });
     reportFigures('evidence', `CLAUDE MCP LIST:\n${listed.out}`);
