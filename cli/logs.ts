@@ -72,7 +72,7 @@ function launchedPorts(paths: HomePaths): string {
   ];
   return seen.length
     ? `Launched from ${paths.home}: ${seen.join(', ')}.`
-    : `No game has been launched from ${paths.home} yet: ${selfCommand()} launch starts the one gamebridge.json declares.`;
+    : `No launched game is on record in ${paths.home}: ${selfCommand()} launch starts the one gamebridge.json declares.`;
 }
 
 export async function runLogs(opts: LogsOptions): Promise<number> {
