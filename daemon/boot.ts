@@ -38,17 +38,10 @@ async function waitIfLightStandby(): Promise<boolean> {
   const standby = await import('./standby.js');
   if (!standby.isStandby() || standby.standbyKind() !== 'light') return false;
   const { bridgeHome, homePaths } = await import('../shared/paths.js');
-  const daemonDir = homePaths(bridgeHome()).daemonDir;
-  if (!(await standby.waitAsStandby(daemonDir, 'light'))) process.exit(0);
-  const say = (line: string) => process.stderr.write(`${new Date().toISOString()} [${process.pid}] ${line}\n`);
-  say('the primary daemon is gone; the light standby takes over');
-  // The lock first, the daemon's load after: a proxy that sees the lock held waits for this
-  // process instead of starting a rival daemon while the load runs (slow on a loaded machine).
-  const { HomeLock } = await import('./lock.js');
-  if (!new HomeLock(daemonDir).acquire(say)) {
-    say('another daemon holds the home lock; the light standby leaves');
-    process.exit(0);
-  }
+  if (!(await standby.waitAsStandby(homePaths(bridgeHome()).daemonDir, 'light'))) process.exit(0);
+  process.stderr.write(
+    `${new Date().toISOString()} [${process.pid}] the primary daemon is gone; the light standby takes over\n`,
+  );
   return true;
 }
 

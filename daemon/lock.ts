@@ -39,14 +39,11 @@ export class HomeLock {
     this.me = { pid: process.pid, pidStart: processStart(process.pid) };
   }
 
-  /** Take the lock (or find this process already holds it); false when another live daemon holds it. `log` hears about takeovers. */
+  /** Take the lock; false when a live daemon holds it. `log` hears about takeovers. */
   acquire(log: (line: string) => void): boolean {
     for (let attempt = 0; attempt < 3; attempt++) {
       if (this.create()) return true;
       const holder = this.owner();
-      // A light standby takes the lock before it loads the daemon, which then takes it again.
-      if (holder && holder !== 'young' && holder.pid === this.me.pid && holder.pidStart === this.me.pidStart)
-        return (this.ownedNow = true);
       if (holder === 'young' || (holder && sameProcess(holder.pid, holder.pidStart))) return false;
       if (!this.takeOver(holder, log)) return false;
     }
