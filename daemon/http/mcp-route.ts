@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { rpcError, RpcCode } from '../../shared/jsonrpc.js';
 import {
   NodeStreamableHTTPServerTransport,
   toNodeHandler,
@@ -92,16 +93,12 @@ export class McpHttpRoute {
   private async inSession(sid: string, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const s = this.legacy.get(sid);
     if (!s) {
-      const answer = {
-        jsonrpc: '2.0',
-        id: null,
-        error: {
-          code: -32001,
-          message:
-            'Session not found: this daemon does not know that Mcp-Session-Id (it restarted, or the session ended); initialize again',
-        },
-      };
-      return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+      const answer = rpcError(
+        null,
+        RpcCode.SessionNotFound,
+        'Session not found: this daemon does not know that Mcp-Session-Id (it restarted, or the session ended); initialize again',
+      );
+      return void res.writeHead(404, { 'content-type': 'application/json' }).end(answer);
     }
     s.lastSeen = Date.now();
     if (req.method === 'GET') {
