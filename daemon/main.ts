@@ -20,8 +20,8 @@ import { HomeLock } from './lock.js';
 import { startLogRotation } from './log-rotation.js';
 import { selfCommand } from '../shared/self-command.js';
 import { isStandby, StandbyKeeper, standbyKind, standbySettingWarning, waitAsStandby } from './standby.js';
+import { numberSetting, SETTINGS } from '../shared/settings.js';
 
-export const DEFAULT_IDLE_EXIT_MS = 10 * 60 * 1000;
 /** How long after publishing daemon.json a daemon starts its standby. */
 const STANDBY_DELAY_MS = 1000;
 
@@ -258,9 +258,10 @@ async function serve(
   return { server: theServer, token, startedAt };
 }
 
-/** Leave after GAME_BRIDGE_IDLE_EXIT_MS (default ten minutes) with no connection, session or game. */
+/** Leave after GAME_BRIDGE_IDLE_EXIT_MS (shared/settings.ts) with no connection, session or game. */
 function exitWhenIdle(theServer: DaemonServer, theState: DaemonState, finish: Finish): void {
-  const idleMs = Number(process.env.GAME_BRIDGE_IDLE_EXIT_MS) || DEFAULT_IDLE_EXIT_MS;
+  const idleMs = numberSetting(SETTINGS.idleExitMs);
+  if (idleMs === 0) return; // 0: stay, as a detached TTL of 0 keeps a game
   let idleSince = Date.now();
   setInterval(
     () => {

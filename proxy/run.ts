@@ -30,9 +30,10 @@ import {
   type ClientRequest,
 } from './replay.js';
 import { QUEUE_LIMIT, WaitingRoom } from './waiting.js';
+import { numberSetting, SETTINGS } from '../shared/settings.js';
 
 /** How long a request may wait for a daemon that is down before it is answered with an error. */
-export const RECONNECT_DEADLINE_MS = Number(process.env.GAME_BRIDGE_RECONNECT_DEADLINE_MS) || 30000;
+export const RECONNECT_DEADLINE_MS = numberSetting(SETTINGS.reconnectDeadlineMs);
 
 const log = (line: string) => process.stderr.write(`game-bridge-mcp: ${line}\n`);
 

@@ -19,9 +19,10 @@ import { getRequestListener } from '@hono/node-server';
 import { createMcpHandler, isInitializeRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { EngineSession } from '../sessions/session.js';
 import { readJsonBody } from './body.js';
+import { numberSetting, SETTINGS } from '../../shared/settings.js';
 
 /** A 2025-era HTTP session no request has touched for this long, with no stream open, is ended. */
-export const HTTP_SESSION_IDLE_MS = Number(process.env.GAME_BRIDGE_HTTP_SESSION_IDLE_MS) || 30 * 60 * 1000;
+export const HTTP_SESSION_IDLE_MS = numberSetting(SETTINGS.httpSessionIdleMs);
 
 export interface HttpSessionHost {
   /** a new engine session for an HTTP client, under `id` */
