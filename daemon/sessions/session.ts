@@ -1,6 +1,6 @@
 /**
  * One MCP session for one client: its settings, its context, and the SDK servers that
- * speak for it, exposing the seven tools (plus every game tool flatly with --eager).
+ * speak for it, exposing the MCP tools (plus every game tool flatly with --eager).
  * Transport-agnostic: stdio (--no-daemon), the daemon's WebSocket and HTTP all build their
  * servers here. A session may build more than one server: the SDK's era-pinning entry builds a
  * throwaway one to answer a `server/discover` probe (docs/DECISIONS.md, "Protocol versions and HTTP").

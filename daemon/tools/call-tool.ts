@@ -1,5 +1,5 @@
 /**
- * call_tool: the one door to a game's own tools (README.md, "The seven tools"). Resolution order:
+ * call_tool: the one door to a game's own tools (README.md, "The MCP tools"). Resolution order:
  * (1) composites (they shadow a game command of the same name), (2) the game's manifest
  * including the built-in bridge toolset (a miss drops the cache and refetches once; a listed
  * tool's arguments are checked against it before anything is sent: game-args.ts),
