@@ -58,6 +58,8 @@ export interface ExitFacts {
 export interface UsageFacts {
   port?: number;
   file?: string;
+  /** the line of `file` at fault (a test file's malformed line) */
+  line?: number;
   field?: string;
   /** the directories searched for gamebridge.json, when none was found */
   looked?: string[];

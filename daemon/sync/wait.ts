@@ -13,8 +13,9 @@ import { ProcessWatch } from './command.js';
 import { frameOf } from './summary.js';
 import { linearRegex, matchesText } from './regex.js';
 
-export const OPERATORS = ['equals', 'notEquals', 'exists', 'gt', 'gte', 'lt', 'lte', 'contains', 'matches'] as const;
-export type Operator = (typeof OPERATORS)[number];
+import { OPERATORS, type Operator } from '../../shared/test-file.js';
+
+export { OPERATORS, type Operator };
 
 export interface Condition {
   path: string;
