@@ -30,6 +30,8 @@ export interface WaitResult {
   elapsedMs: number;
   frame?: number;
   polls: number;
+  /** the snapshot the condition held in */
+  state: State;
 }
 
 /** Pick the one operator present in tool arguments. */
@@ -130,7 +132,8 @@ export async function waitFor(
     runs?.check(state);
     const r = test(state, c);
     lastValue = r.value;
-    if (r.ok) return { matched: true, path: c.path, value: r.value, elapsedMs: Date.now() - started, frame, polls };
+    if (r.ok)
+      return { matched: true, path: c.path, value: r.value, elapsedMs: Date.now() - started, frame, polls, state };
     const remaining = opts.timeoutMs - (Date.now() - started);
     if (remaining <= 0)
       throw waitTimeout(client.port, c.path, conditionText(c), opts.timeoutMs, lastValue, watch.frame);

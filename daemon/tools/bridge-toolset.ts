@@ -39,6 +39,7 @@ const BRIDGE_TOOLS: Record<BridgeToolName, BridgeToolHandler> = {
       signal: extra.signal,
       generation: ctx.generation(port),
     });
+    ctx.recordings.of(ctx.sessionId, port).last = r.state;
     return {
       json: {
         ...base,

@@ -14,6 +14,7 @@ import { syncAnswer } from './sync-answer.js';
 import { defineTool, portArg, z } from './define.js';
 import type { ToolAnswer, ToolCallExtra } from './types.js';
 import type { ToolContext } from './context.js';
+import { recordCall } from './record-call.js';
 
 /** Before any manifest is known, the bridge toolset (every game has it) still answers for its own tools. */
 const BRIDGE_ONLY = fallbackManifest();
@@ -128,6 +129,15 @@ export const callToolTool = defineTool({
     const name = args.name.trim();
     if (!name) throw usageError("call_tool needs a tool 'name'; list_toolsets and describe_toolset show them.");
     ctx.adoptIfDetached(port);
-    return callGameTool(ctx, port, name, { ...(args.arguments ?? {}) }, extra);
+    const callArgs = { ...(args.arguments ?? {}) };
+    let answer: ToolAnswer;
+    try {
+      answer = await callGameTool(ctx, port, name, callArgs, extra);
+    } catch (e) {
+      recordCall(ctx, port, name, callArgs, undefined, e);
+      throw e;
+    }
+    recordCall(ctx, port, name, callArgs, answer.json);
+    return answer;
   },
 });

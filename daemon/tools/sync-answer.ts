@@ -18,6 +18,8 @@ export async function syncCommand(
     generation: ctx.generation(port),
     sync,
   });
+  // The clocks a call was applied at, for the session's recording (a reference, nothing read).
+  if (r.state) ctx.recordings.of(ctx.sessionId, port).last = r.state;
   // The last command a launched game confirmed is part of the facts if it later exits.
   if (r.applied)
     ctx.launcher.noteCommand(port, {
