@@ -14,7 +14,8 @@ export type ErrorClass =
   | 'NotLaunchedHere'
   | 'CallInterrupted'
   | 'BridgeInternalError'
-  | 'GameExited';
+  | 'GameExited'
+  | 'AssertionFailed';
 
 /** The machine-readable facts each class carries, beside its text. */
 interface ErrorFacts {
@@ -27,6 +28,7 @@ interface ErrorFacts {
   CallInterrupted: object;
   BridgeInternalError: object;
   GameExited: ExitFacts;
+  AssertionFailed: { port: number; path: string; expected: string; actual: unknown; frame?: number };
 }
 
 /** What is known of a launched game that exited by itself (docs/LAUNCHING.md). */
@@ -195,6 +197,29 @@ export function commandRejected(
 
 export function usageError(message: string, facts: UsageFacts = {}, cause?: unknown): BridgeError {
   return new BridgeError({ kind: 'BridgeUsageError', ...facts }, message, cause === undefined ? undefined : { cause });
+}
+
+/** A check of the state now (assert) that does not hold: the path, the condition and what is there. */
+export function assertionFailed(
+  port: number,
+  path: string,
+  expected: string,
+  actual: unknown,
+  frame?: number,
+): BridgeError {
+  const shown = actual === undefined ? 'nothing (the path is absent)' : JSON.stringify(actual)?.slice(0, 300);
+  return new BridgeError(
+    {
+      kind: 'AssertionFailed',
+      port,
+      path,
+      expected,
+      actual: actual ?? null,
+      ...(frame !== undefined ? { frame } : {}),
+    },
+    `On port ${port}, ${path} is ${shown}${frame !== undefined ? ` at frame ${frame}` : ''}; expected ${expected}. ` +
+      'Read more of the state with get_state, or wait for it with wait_for.',
+  );
 }
 
 export function notLaunchedHere(port: number): BridgeError {

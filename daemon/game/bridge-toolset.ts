@@ -1,5 +1,6 @@
 /** The built-in `bridge` toolset as a manifest toolset: the contract-level tools every conformant game supports (docs/CONTRACT.md). */
 import { playTools } from './play-toolset.js';
+import { testTools } from './test-toolset.js';
 import {
   BRIDGE_TOOLSET,
   type ArgType,
@@ -25,7 +26,8 @@ export function bridgeToolset(): Toolset {
     name: BRIDGE_TOOLSET,
     description:
       'Contract-level tools that work on every game: read the state, wait for a condition, send any command by name, check health, take a screenshot; ' +
-      'and, on games that declare the "input"/"clock" capabilities, hold inputs and control the clock (press, hold, release, pause, resume, step).',
+      'and, on games that declare the "input"/"clock" capabilities, hold inputs and control the clock (press, hold, release, pause, resume, step); ' +
+      'and keep what was found as a test: assert, save_test, run_test.',
     tools: [
       t(
         'get_state',
@@ -89,6 +91,7 @@ export function bridgeToolset(): Toolset {
         true,
       ),
       ...playTools(t),
+      ...testTools(t),
     ],
   };
 }

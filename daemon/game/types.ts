@@ -51,5 +51,8 @@ export const BRIDGE_TOOL_NAMES = [
   'pause',
   'resume',
   'step',
+  'assert',
+  'save_test',
+  'run_test',
 ] as const;
 export type BridgeToolName = (typeof BRIDGE_TOOL_NAMES)[number];

@@ -7,6 +7,7 @@ import { frameOf } from '../sync/summary.js';
 import type { ToolContext } from './context.js';
 import { syncAnswer } from './sync-answer.js';
 import { PLAY_TOOLS } from './play-tools.js';
+import { TEST_TOOLS } from './test-tools.js';
 import type { BridgeToolHandler, ToolAnswer, ToolCallExtra } from './types.js';
 
 /** One handler per name of BRIDGE_TOOL_NAMES: the record's type makes a missing one a compile error. */
@@ -110,6 +111,7 @@ const BRIDGE_TOOLS: Record<BridgeToolName, BridgeToolHandler> = {
   },
 
   ...PLAY_TOOLS,
+  ...TEST_TOOLS,
 };
 
 const isBridgeTool = (name: string): name is BridgeToolName => (BRIDGE_TOOL_NAMES as readonly string[]).includes(name);

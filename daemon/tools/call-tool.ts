@@ -54,6 +54,8 @@ export async function callGameTool(
     throw usageError(
       `call_tool '${name}': composites nested more than 8 deep; a composite is probably calling itself.`,
     );
+  // run_test launches its own game: the port's game (if any) has no say in it
+  if (name === 'run_test' || name === 'bridge.run_test') return runBridgeTool(ctx, port, 'run_test', args, extra);
   const client = ctx.client(port);
   let manifest: Manifest = await ctx.manifest(port);
 
