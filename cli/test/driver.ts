@@ -36,6 +36,8 @@ export interface Driver {
   close(): Promise<void>;
 }
 
+const IGNORE_SIGINT = ['--import', 'data:text/javascript,process.on("SIGINT",()=>{})'];
+
 /** Answers as large as a whole state: the runner compares states, so they must not be cut. */
 const MAX_CHARS = '4000000';
 
@@ -43,7 +45,9 @@ const MAX_CHARS = '4000000';
 export async function openDriver(config?: string): Promise<Driver> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [PROXY, ...(config ? ['--config', config] : []), '--max-chars', MAX_CHARS],
+    // Ctrl-C reaches the whole process group: the runner's proxies outlive it, so the runner can
+    // still stop the games they launched (a proxy exits when the runner closes its stdin).
+    args: [IGNORE_SIGINT, PROXY, ...(config ? ['--config', config] : []), '--max-chars', MAX_CHARS].flat(),
     cwd: config ? dirname(config) : process.cwd(),
     env: stringEnv(),
     stderr: 'pipe',

@@ -5,7 +5,9 @@
  * checked; the game stopped after, whatever happened. The result says, for a failure, the step,
  * the condition, expected and actual, and the state around it.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { isBridgeError } from '../../shared/errors.js';
 import {
   conditionText,
   formatTest,
@@ -60,8 +62,8 @@ export interface ReplayOptions {
   update?: boolean;
   /** a real-time expect waits this long by default */
   timeoutMs?: number;
-  /** told when a game is up or gone, so Ctrl-C can stop what is running */
-  onGame?(port: number | undefined, driver: Driver): void;
+  /** Ctrl-C: the replay ends at its next step and stops its game */
+  signal?: AbortSignal;
 }
 
 /** The bridge's own clock tools: a frame-exact replay holds the clock itself (a game's own pause is replayed). */
@@ -104,7 +106,7 @@ export class Game {
       now = await this.readSim();
       if (now <= before)
         throw new ToolFailed(
-          `stepping the clock ${frames} frames left simFrame at ${now} (wanted ${target}): the game does not count simFrame as its clock steps`,
+          `stepping the clock ${frames} frames left simFrame at ${now}, short of the step's atSimFrame ${target}: this game does not count these frames (a menu, say); give the step the frame the game shows, or none`,
           {},
         );
     }
@@ -148,7 +150,11 @@ export async function replayFile(file: string, opts: ReplayOptions = {}): Promis
   try {
     t = readTestFile(file);
   } catch (e) {
-    return fail(file, file, t0, [], { line: 0, step: 'read the file', message: (e as Error).message });
+    return fail(file, relative(process.cwd(), file) || file, t0, [], {
+      line: 0,
+      step: 'read the file',
+      message: msg(e),
+    });
   }
   const config = opts.config ?? testRelative(t, t.header.launch.config);
   const steps: StepReport[] = [];
@@ -156,6 +162,13 @@ export async function replayFile(file: string, opts: ReplayOptions = {}): Promis
   let game: Game | undefined;
   const rewritten: Array<DoStep | ExpectStep> = [];
   let updated = false;
+  const launchStep = `launch ${config}${t.header.launch.profile ? ` (profile ${t.header.launch.profile})` : ''}`;
+  if (!existsSync(config))
+    return fail(file, t.header.name, t0, steps, {
+      line: opts.config ? 0 : 1,
+      step: launchStep,
+      message: `BridgeUsageError: there is no ${config}${opts.config ? ' (--config)' : " (the header's launch.config, relative to the test file)"}.`,
+    });
   try {
     driver = await openDriver(config);
     try {
@@ -163,13 +176,18 @@ export async function replayFile(file: string, opts: ReplayOptions = {}): Promis
     } catch (e) {
       return fail(file, t.header.name, t0, steps, {
         line: 1,
-        step: `launch ${config}${t.header.launch.profile ? ` (profile ${t.header.launch.profile})` : ''}`,
+        step: launchStep,
         message: msg(e),
       });
     }
-    opts.onGame?.(game.port, driver);
     const started = Date.now();
     for (const s of t.steps) {
+      if (opts.signal?.aborted)
+        return fail(file, t.header.name, t0, steps, {
+          line: s.line,
+          step: 'interrupted',
+          message: 'Interrupted (Ctrl-C).',
+        });
       const s0 = Date.now();
       const text = stepText(s);
       if (process.env.GB_DEBUG) process.stderr.write(`step ${text}\n`);
@@ -177,10 +195,10 @@ export async function replayFile(file: string, opts: ReplayOptions = {}): Promis
       try {
         if (s.kind === 'do') {
           rewritten.push(s);
-          await placeInTime(game, s, started);
+          await placeInTime(game, s, started, opts.signal);
           if (!(game.frameExact && CLOCK_TOOLS.has(s.name))) await driver.game(game.port, s.name, s.arguments);
         } else {
-          await placeInTime(game, s, started);
+          await placeInTime(game, s, started, opts.signal);
           const f = await checkExpect(game, t, s, opts);
           if (f && 'replace' in f) {
             rewritten.push(f.replace);
@@ -203,18 +221,26 @@ export async function replayFile(file: string, opts: ReplayOptions = {}): Promis
     return fail(file, t.header.name, t0, steps, { line: 0, step: 'reach the daemon', message: msg(e) });
   } finally {
     if (game) await driver?.tool('stop_instance', { port: game.port, force: true }).catch(() => undefined);
-    opts.onGame?.(undefined, driver!);
     await driver?.close();
   }
 }
 
 /** Frame-exact: step the paused clock to the step's frame. Real time: wait out the recorded gap. */
-export async function placeInTime(game: Game, s: DoStep | ExpectStep, started: number): Promise<void> {
+export async function placeInTime(
+  game: Game,
+  s: DoStep | ExpectStep,
+  started: number,
+  signal?: AbortSignal,
+): Promise<void> {
   if (game.frameExact) {
     if (s.atSimFrame !== undefined) await game.advanceTo(s.atSimFrame);
   } else if (s.atMs !== undefined) {
     const wait = started + s.atMs - Date.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    if (wait > 0 && !signal?.aborted)
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, wait);
+        signal?.addEventListener('abort', () => (clearTimeout(t), r()), { once: true });
+      });
   }
 }
 
@@ -261,7 +287,8 @@ async function checkExpect(game: Game, t: TestFile, s: ExpectStep, opts: ReplayO
   }
 }
 
-const msg = (e: unknown) => (e instanceof ToolFailed ? e.text : ((e as Error)?.message ?? String(e)));
+const msg = (e: unknown) =>
+  e instanceof ToolFailed ? e.text : isBridgeError(e) ? e.text : ((e as Error)?.message ?? String(e));
 
 function fail(file: string, name: string, t0: number, steps: StepReport[], failure: Failure): TestResult {
   return { file, name, ok: false, ms: Date.now() - t0, steps, failure };

@@ -9,7 +9,6 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { usageError } from '../../shared/errors.js';
 import { readTestFile } from '../../shared/test-file.js';
-import { openDriver, type Driver } from './driver.js';
 import { replayFile, type TestResult } from './replay.js';
 import { writeReport, type Reporter } from './reporters.js';
 
@@ -95,19 +94,6 @@ export function failureText(r: TestResult, cwd = process.cwd()): string {
   return lines.join('\n');
 }
 
-/** Games this run has up, by driver: what Ctrl-C stops. */
-const running = new Map<Driver, number>();
-
-/** Ctrl-C: the runner's proxies may have died with it, so a fresh client stops every game still up. */
-async function stopEverything(): Promise<void> {
-  const ports = [...running.values()];
-  if (!ports.length) return;
-  const d = await openDriver().catch(() => undefined);
-  if (!d) return;
-  await Promise.all(ports.map((port) => d.tool('stop_instance', { port, force: true }).catch(() => undefined)));
-  await d.close();
-}
-
 export async function runTests(opts: TestCliOptions): Promise<number> {
   if (opts.compare) {
     const { runCompare } = await import('./compare.js');
@@ -136,12 +122,16 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
     return opts.shard || opts.grep ? 0 : 1;
   }
   const tty = process.stderr.isTTY === true;
+  // Ctrl-C: every running test ends at its next step and stops its game (its proxy outlives the
+  // signal for that); a second Ctrl-C leaves at once.
+  const stop = new AbortController();
   let interrupted = false;
+  let active = 0;
   const onSigint = () => {
-    if (interrupted) return;
+    if (interrupted) process.exit(130);
     interrupted = true;
-    process.stderr.write(`${tty ? '\r\x1b[2K' : ''}Interrupted: stopping ${running.size} game(s)…\n`);
-    void stopEverything().finally(() => process.exit(130));
+    stop.abort();
+    process.stderr.write(`${tty ? '\r\x1b[2K' : ''}Interrupted: stopping ${active} running test(s) and their games…\n`);
   };
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
@@ -157,14 +147,9 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
     while (next < files.length && !interrupted) {
       const k = next++;
       progress();
-      const r = await replayFile(files[k], {
-        config,
-        update: opts.update,
-        onGame(port, driver) {
-          if (port === undefined) running.delete(driver);
-          else running.set(driver, port);
-        },
-      });
+      active++;
+      const r = await replayFile(files[k], { config, update: opts.update, signal: stop.signal });
+      active--;
       if (interrupted) return;
       results[k] = r;
       done++;
@@ -177,6 +162,10 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
   await Promise.all(Array.from({ length: Math.min(workers, files.length) }, worker));
   process.off('SIGINT', onSigint);
   process.off('SIGTERM', onSigint);
+  if (interrupted) {
+    process.stderr.write('Interrupted: every game this run started is stopped.\n');
+    return 130;
+  }
   if (tty) process.stderr.write('\r\x1b[2K');
   const ran = results.filter(Boolean);
   const failed = ran.filter((r) => !r.ok).length;

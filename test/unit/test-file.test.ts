@@ -20,7 +20,8 @@ test("the docs' hand-written example parses: header, do steps, expects, a screen
   const t = parseTestText(block, '/p/gamebridge-tests/first-drop.jsonl');
   expect(t.header).toMatchObject({ name: 'first-drop', timing: 'frame-exact', ignore: ['game.startedAt'] });
   expect(t.steps.map((s) => s.kind)).toEqual(['do', 'expect', 'do', 'expect', 'do', 'do', 'expect', 'expect']);
-  expect(t.steps[0]).toMatchObject({ name: 'start', arguments: {}, atSimFrame: 10, line: 2 });
+  expect(t.steps[0]).toMatchObject({ name: 'start', arguments: {}, line: 2 });
+  expect(t.steps[2]).toMatchObject({ name: 'bridge.press', atSimFrame: 0 });
   expect(t.steps[7]).toMatchObject({ expect: { screenshot: 'first-drop.png', maxDiffRatio: 0.01 } });
   expect(t.dir).toBe('/p/gamebridge-tests');
   // what save_test and --update write reads back the same
