@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
+import { CHROMIUM } from './helpers/browser.js';
 import { parseTestText } from '../shared/test-file.js';
 import { discover, shardOf } from '../cli/test/run.js';
 import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
@@ -302,3 +303,25 @@ test('Ctrl-C mid-run (SIGINT to the whole process group) leaves no game', async 
   for (let i = 0; i < 50 && games().length; i++) await sleep(100);
   expect(games()).toEqual([]);
 });
+
+const DIST = join(CLI, '..', '..');
+const chromiumMissing = existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM}`;
+
+test("Crate Stack's saved tests (recorded through the bridge by examples/record-tests.mjs) pass through the CLI", async () => {
+  const r = await cli(['test'], join(process.cwd(), 'examples', 'crate-stack'));
+  expect(r.out).toMatch(/✓ first-drop .*\n✓ stack-three /);
+  expect(r.out).toMatch(/2 passed, 0 failed/);
+  expect(r.code).toBe(0);
+});
+
+// A runtime that is missing skips here and fails under CI=true.
+(chromiumMissing && process.env.CI !== 'true' ? test.skip : test)(
+  "Star Catcher's saved tests pass through the CLI, in headless Chromium",
+  async () => {
+    const r = await cli(['test'], join(DIST, 'examples', 'phaser-game'));
+    expect(r.out).toMatch(/✓ catch-left /);
+    expect(r.out).toMatch(/1 passed, 0 failed/);
+    expect(r.code).toBe(0);
+  },
+  120000,
+);
