@@ -24,6 +24,7 @@ import { measureConcurrency } from './concurrency.js';
 import { measurePlay } from './play.js';
 import { measureKits } from './kits.js';
 import { measureWeb } from './web.js';
+import { measureSavedTests } from './saved-tests.js';
 import type { BenchConfig, Measurement, Row } from './types.js';
 
 const env = process.env;
@@ -58,6 +59,7 @@ const MEASUREMENTS: Record<string, (r: Reaper, c: BenchConfig) => Promise<Measur
   web: measureWeb,
   play: measurePlay,
   kits: measureKits,
+  'saved-tests': measureSavedTests,
 };
 
 function machine() {

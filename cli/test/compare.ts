@@ -71,7 +71,9 @@ export async function runCompare(configs: string[], paths: string[], _opts: unkn
       k++;
       await Promise.all(games.map((g) => placeInTime(g, s, started)));
       if (!(games[0].frameExact && CLOCK_TOOLS.has(s.name)))
-        await Promise.all(games.map((g) => g.driver.game(g.port, s.name, s.arguments)));
+        await Promise.all(
+          games.map(async (g) => g.after(s.name, s.arguments, await g.driver.game(g.port, s.name, s.arguments))),
+        );
       const [sa, sb] = await Promise.all(games.map(state));
       const d = firstDifference(sa, sb, ignore);
       if (d) {

@@ -8,6 +8,8 @@ import { ToolFailed, type Driver } from './driver.js';
 /** A game up and paused (when frame-exact), with the clock kept in step. */
 export class Game {
   sim = 0;
+  /** simFrame as counted since it was last read; undefined: read it before relying on it */
+  private known?: number;
   constructor(
     readonly driver: Driver,
     readonly port: number,
@@ -20,14 +22,28 @@ export class Game {
     return this.sim;
   }
 
+  /**
+   * After a replayed call: on the paused clock the bridge's press and step move simFrame by
+   * exactly their frames, so it is counted, not read (a round trip less per step); any other
+   * call may have changed it, and it is read again when next needed.
+   */
+  after(name: string, args: Record<string, unknown>, answer: Record<string, unknown>): void {
+    if (this.known === undefined || !this.frameExact) return;
+    if (name === 'bridge.press') this.known += Number(args.frames ?? 1);
+    else if (name === 'bridge.step' && typeof answer.stepped === 'number') this.known += answer.stepped;
+    else this.known = undefined;
+  }
+
   /** Step the paused clock to `target` (never backwards: a late step runs where the game is). */
   async advanceTo(target: number): Promise<void> {
-    let now = await this.readSim();
+    let now = this.known ?? (await this.readSim());
+    this.known = now;
     while (now < target) {
       const frames = Math.min(10000, target - now);
       await this.driver.game(this.port, 'bridge.step', { frames });
       const before = now;
       now = await this.readSim();
+      this.known = now;
       if (now <= before)
         throw new ToolFailed(
           `stepping the clock ${frames} frames left simFrame at ${now}, short of the step's atSimFrame ${target}: this game does not count these frames (a menu, say); give the step the frame the game shows, or none`,

@@ -136,7 +136,8 @@ export async function replayFile(file: string, opts: ReplayOptions = {}): Promis
         if (s.kind === 'do') {
           rewritten.push(s);
           await placeInTime(game, s, started, opts.signal);
-          if (!(game.frameExact && CLOCK_TOOLS.has(s.name))) await driver.game(game.port, s.name, s.arguments);
+          if (!(game.frameExact && CLOCK_TOOLS.has(s.name)))
+            game.after(s.name, s.arguments, await driver.game(game.port, s.name, s.arguments));
         } else {
           await placeInTime(game, s, started, opts.signal);
           const f = await checkExpect(game, t, s, opts);
