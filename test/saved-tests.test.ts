@@ -203,12 +203,20 @@ test("the docs' hand-written test runs; --update takes the baseline and rewrites
   const pass = await cli(['test', file]);
   expect(pass.out).toMatch(/^✓ first-drop/);
   expect(pass.code).toBe(0);
-  const changed = await cli(['test', file, '--config', b.file]);
+  const html = join(root, 'out', 'html');
+  const changed = await cli(['test', file, '--config', b.file, '--reporter', 'html', '--output', html]);
   expect(changed.code).toBe(1);
-  expect(changed.out).toMatch(/screenshot first-drop\.png: [\d.]+% of the pixels differ|expect game\./);
-  if (/screenshot first-drop\.png/.test(changed.out)) {
-    expect(existsSync(join(dir, 'first-drop.diff.png'))).toBe(true);
-    expect(existsSync(join(dir, 'first-drop.actual.png'))).toBe(true);
+  expect(changed.out).toMatch(/at gamebridge-tests\/docs-example\.jsonl:9 {2}expect screenshot first-drop\.png\n/);
+  expect(changed.out).toMatch(/screenshot first-drop\.png: [\d.]+% of the pixels differ \(allowed: 1\.00%\)/);
+  expect(changed.out).toMatch(/diff: {5}gamebridge-tests\/first-drop\.diff\.png/);
+  expect(existsSync(join(dir, 'first-drop.diff.png'))).toBe(true);
+  expect(existsSync(join(dir, 'first-drop.actual.png'))).toBe(true);
+  // the HTML report: the test, its steps, the three pictures side by side
+  const page = readFileSync(join(html, 'index.html'), 'utf8');
+  expect(page).toMatch(/0 passed<\/span>, <span class="bad">1 failed/);
+  for (const img of ['0-actual-first-drop.actual.png', '0-baseline-first-drop.png', '0-diff-first-drop.diff.png']) {
+    expect(page).toContain(`src="${img}"`);
+    expect(existsSync(join(html, img))).toBe(true);
   }
 });
 

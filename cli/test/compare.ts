@@ -60,6 +60,14 @@ export async function runCompare(configs: string[], paths: string[], _opts: unkn
   const games: Game[] = [];
   const out = process.stdout;
   const t0 = Date.now();
+  // Ctrl-C: stop at the next step; the games are stopped below, then the exit is 130
+  let interrupted = false;
+  const onSigint = () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    process.stderr.write('Interrupted: stopping both games…\n');
+  };
+  process.on('SIGINT', onSigint);
   try {
     drivers.push(...(await Promise.all([openDriver(ca), openDriver(cb)])));
     games.push(...(await Promise.all(drivers.map((d) => launchFor(t, d)))));
@@ -67,6 +75,7 @@ export async function runCompare(configs: string[], paths: string[], _opts: unkn
     const state = (g: Game) => g.driver.game(g.port, 'get_state').then((r) => r.state as unknown);
     let k = 0;
     for (const s of t.steps) {
+      if (interrupted) return 130;
       if (s.kind !== 'do') continue;
       k++;
       await Promise.all(games.map((g) => placeInTime(g, s, started)));
@@ -89,6 +98,7 @@ export async function runCompare(configs: string[], paths: string[], _opts: unkn
     );
     return 0;
   } finally {
+    process.off('SIGINT', onSigint);
     await Promise.all(
       games.map((g) => g.driver.tool('stop_instance', { port: g.port, force: true }).catch(() => undefined)),
     );
