@@ -5,8 +5,7 @@
  * the tick, re-checking the node as it is then (gone, hidden or disabled is a failed command).
  * Platform-neutral: both carriers use it through the core.
  */
-import type { CommandArgs } from './args.js';
-import type { CommandHandler } from './types.js';
+import type { CommandArgs, CommandHandler } from './args.js';
 
 /** One element of the UI tree. Fields at their default (visible, enabled: true) may be left out. */
 export interface UiNode {

@@ -1,18 +1,9 @@
 /** The options and surface API both carriers share (the Node HTTP server and the browser page). */
-import type { CommandArgs } from './args.js';
+import type { CommandHandler } from './args.js';
 import type { HeldInput } from './input.js';
 import type { UiTree, WorldObject } from './trees.js';
 
-export interface CommandHandler {
-  /**
-   * Runs when the command arrives (on the carrier's side, before queueing). Return a reason (or
-   * throw an ArgError, e.g. from `args.number('x')`) to refuse it with `accepted: false`.
-   * Must not touch game state: it is not on the game's tick.
-   */
-  validate?: (args: CommandArgs) => string | undefined | void;
-  /** Runs on the game's tick, in arrival order. */
-  apply: (args: CommandArgs, info: { commandId: number; frame: number }) => void;
-}
+export type { CommandHandler };
 
 export interface SharedSurfaceOptions {
   name: string;
