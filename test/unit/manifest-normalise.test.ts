@@ -223,6 +223,9 @@ describe('bridge toolset, fallback and schemas', () => {
       ['pause', false],
       ['resume', false],
       ['step', false],
+      ['assert', true],
+      ['save_test', false],
+      ['run_test', false],
     ]);
     const waitFor = b.tools.find((t) => t.name === 'wait_for')!;
     expect(waitFor.args.map((a) => a.name)).toEqual([
