@@ -30,7 +30,7 @@ function projectConfig(ctx: ToolContext, port: number | undefined, tool: string)
   if (found) return found;
   throw usageError(
     `${tool}: no gamebridge.json for this session (none above ${ctx.config.cwd}); tests live in gamebridge-tests/ beside it. Create one with \`game-bridge-mcp init\`, or start the client with --config.`,
-    { cwd: ctx.config.cwd },
+    { looked: [ctx.config.cwd] },
   );
 }
 

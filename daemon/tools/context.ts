@@ -12,17 +12,24 @@ import type { Owners } from '../launcher/owners.js';
 import type { HeldInputs } from '../play/held.js';
 import type { Recordings } from '../recording/recordings.js';
 
+/** What tools ask of the composites: find one, list a game's, say why the project's module failed. */
+export type ToolComposites = Pick<CompositeRegistry, 'find' | 'findSync' | 'forGame' | 'problem'>;
+/** What tools ask of the owners: whose a launched game is. */
+export type ToolOwners = Pick<Owners, 'label' | 'ownedByAnotherLiveSession'>;
+/** What tools tell the held-input book: a hold, a release, a port whose inputs all went. */
+export type ToolHeld = Pick<HeldInputs, 'hold' | 'released' | 'releasePort'>;
+
 export interface ToolContext {
   /** this client's settings (argv + env of the process the client spawned) */
   readonly config: SessionConfig;
   readonly sessionId: string;
-  readonly composites: CompositeRegistry;
+  readonly composites: ToolComposites;
   /** daemon-wide: the games launched here, their owners, and what is known of each port's manifest */
   readonly launcher: Launcher;
-  readonly owners: Owners;
+  readonly owners: ToolOwners;
   readonly cache: ManifestCache;
   /** daemon-wide: which inputs each session holds on which port */
-  readonly held: HeldInputs;
+  readonly held: ToolHeld;
   /** daemon-wide: what each session did to each game, for save_test (recording/recordings.ts) */
   readonly recordings: Recordings;
   /** The port a call means: its `port` argument, else the client's default, else the one game it launched. */
