@@ -125,7 +125,10 @@ export function browserRefusal(req: IncomingMessage, trusted: string[]): Refusal
       error: `Forbidden: requests from origin '${clip(origin)}' are refused (only this port's own pages may call it)`,
     };
   if (site === 'same-site' && !ok)
-    return { status: 403, error: 'Forbidden: a browser request from another local site is refused (no Origin of ours)' };
+    return {
+      status: 403,
+      error: 'Forbidden: a browser request from another local site is refused (no Origin of ours)',
+    };
   return undefined;
 }
 

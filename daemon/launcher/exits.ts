@@ -95,13 +95,13 @@ export function exitFacts(rec: ExitRecord): string {
     ? rec.reason
     : rec.signal
       ? `was killed by signal ${rec.signal}`
-    : rec.exitCode !== null
-      ? `exited with code ${rec.exitCode}`
-      : rec.wrapper
-        ? `exited (its own exit status cannot be read under the wrapper that launched it, pid ${rec.wrapper.pid}, which reported ${reported(rec.wrapper)})`
-        : rec.exitedAt
-          ? 'exited (its exit status could not be read: it was re-adopted, or ran under a wrapper that outlived it)'
-          : 'exited while no bridge daemon was watching it';
+      : rec.exitCode !== null
+        ? `exited with code ${rec.exitCode}`
+        : rec.wrapper
+          ? `exited (its own exit status cannot be read under the wrapper that launched it, pid ${rec.wrapper.pid}, which reported ${reported(rec.wrapper)})`
+          : rec.exitedAt
+            ? 'exited (its exit status could not be read: it was re-adopted, or ran under a wrapper that outlived it)'
+            : 'exited while no bridge daemon was watching it';
   const when = rec.exitedAt ? ` at ${rec.exitedAt}` : rec.aliveAt ? ` some time after ${rec.aliveAt}` : '';
   const ran = `${rec.exitedAt ? '' : 'at least '}${seconds(rec.uptimeMs)}`;
   const last = rec.lastCommand

@@ -7,10 +7,10 @@
  * reported as exited, with why and what to do next (docs/DECISIONS.md, "A browser game ends
  * with its daemon").
  */
-import { endChromium } from '../web/browser.js';
+import { endChromium, groupStillOurs } from '../web/browser.js';
 import { exitRecord, type ExitRecord } from './exits.js';
 import { appendLogLine, HEADER_PREFIX } from './logfile.js';
-import { sameProcess } from './processes.js';
+import { treeAlive } from './processes.js';
 import { escalate } from './stop.js';
 import type { LaunchedInstance } from './types.js';
 
@@ -26,8 +26,9 @@ export async function endOrphanWebGame(inst: LaunchedInstance, aliveAt: string):
     `${HEADER_PREFIX} daemon pid ${process.pid}: not re-adopted: this game ${ENDED_WITH_DAEMON}; what was left of its browser and server was ended. launch_instance {restart: ${inst.port}} starts it again`,
   );
   await endChromium(rec.browser);
-  // Without a start time (an older daemon's file) a live pid may be anyone's: it is left alone.
-  if (rec.serverPgid && rec.serverStart !== undefined && sameProcess(rec.serverPgid, rec.serverStart))
+  // A live leader without a matching start time (recycled, or an older daemon's file) may be
+  // anyone's: it is left alone.
+  if (rec.serverPgid && treeAlive(rec.serverPgid) && groupStillOurs(rec.serverPgid, rec.serverStart))
     await escalate(rec.serverPgid).catch(() => undefined);
   const { web: _web, ...facts } = inst;
   return {

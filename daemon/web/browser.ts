@@ -24,7 +24,7 @@ import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { browserEnv, browserPid, chromiumArgs, findChromium, killGroup, sandboxUnavailable } from './chromium.js';
 import { BrowserHands } from './hands.js';
 import { loadModule } from '../../shared/load-module.js';
-import { processStart, sameProcess } from '../../shared/daemon-file.js';
+import { pidAlive, processStart, sameProcess } from '../../shared/daemon-file.js';
 
 export interface BrowserRecord {
   pid: number;
@@ -108,12 +108,14 @@ export async function openBrowser(options: OpenBrowserOptions): Promise<WebBrows
     const b = wrap(context, page, record, sandboxOff, options.onConsole);
     // Committed is enough: the page's own join is the readiness signal, and its errors keep
     // being collected (a 1.4 MB engine can take long to run on a loaded machine).
-    await page.goto(options.url, { waitUntil: 'commit', timeout: options.loadTimeoutMs ?? 30_000 }).catch((e: Error) => {
-      const errors = b.consoleErrors();
-      throw new Error(
-        `BrowserFailed: the page ${options.url} did not load: ${e.message.split('\n')[0]}${errors.length ? `; console errors:\n${errors.join('\n')}` : ''}`,
-      );
-    });
+    await page
+      .goto(options.url, { waitUntil: 'commit', timeout: options.loadTimeoutMs ?? 30_000 })
+      .catch((e: Error) => {
+        const errors = b.consoleErrors();
+        throw new Error(
+          `BrowserFailed: the page ${options.url} did not load: ${e.message.split('\n')[0]}${errors.length ? `; console errors:\n${errors.join('\n')}` : ''}`,
+        );
+      });
     return b;
   } catch (e) {
     await context.close().catch(() => undefined);
@@ -182,17 +184,24 @@ function wrap(
 }
 
 /**
- * Ends a Chromium we started (its whole process group, while its pid is still the process that
- * was recorded) and removes its profile folder: nothing of it is left.
+ * Ends a Chromium we started (its whole process group) and removes its profile folder: nothing
+ * of it is left. A leader still running is signalled only while it is the process recorded (its
+ * start time matches: a recycled pid is a stranger's); once the leader is gone, what is left of
+ * its group is ours (Linux hands out no pid still in use as a group id).
  */
 export async function endChromium(record: BrowserRecord): Promise<void> {
-  if (record.pid > 0 && sameProcess(record.pid, record.pidStart)) {
+  if (record.pid > 0 && groupStillOurs(record.pid, record.pidStart)) {
     killGroup(record.pid);
     await groupGone(record.pid, 5000);
   }
   // Only a profile folder of ours: launched.json names it, and a file is not proof of anything.
   if (basename(record.dir).startsWith(PROFILE_PREFIX) && dirname(record.dir) === tmpdir())
     rmSync(record.dir, { recursive: true, force: true });
+}
+
+/** The group led by `pid` is the one recorded with `start` (see endChromium). */
+export function groupStillOurs(pid: number, start: number | undefined): boolean {
+  return pidAlive(pid) ? start !== undefined && sameProcess(pid, start) : true;
 }
 
 // The group is gone once signal 0 to it fails (its members reaped by whoever parented them).
