@@ -82,7 +82,7 @@ export function listenLoopback(server: http.Server, port: number, what: string):
     const failed = (e: NodeJS.ErrnoException) => {
       server.off('listening', listening);
       const why = e.code === 'EADDRINUSE' ? 'the port is already in use' : e.message;
-      reject(Object.assign(new Error(`cannot listen on 127.0.0.1:${port} (${what}): ${why}`), { code: e.code }));
+      reject(Object.assign(new Error(`cannot listen on 127.0.0.1:${port}: ${why} (${what})`), { code: e.code }));
     };
     const listening = () => {
       server.off('error', failed);

@@ -39,7 +39,10 @@ beforeAll(async () => {
   }
   const carrier = await startPageCarrier({ port: 0, log: () => undefined, maxConnections: CAP, rejoinGraceMs: 0 });
   const site = await serveStatic({ root: www, maxConnections: CAP });
-  closers.push(() => carrier.close(), () => site.close());
+  closers.push(
+    () => carrier.close(),
+    () => site.close(),
+  );
   doors.daemon = { port: daemon.port, path: '/status' };
   doors.carrier = { port: carrier.port, path: '/health' };
   doors.static = { port: site.port, path: '/index.html' };

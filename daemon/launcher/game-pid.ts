@@ -95,6 +95,7 @@ export function listenerOwner(port: number, rootPid: number): 'ours' | 'stranger
  */
 export function connectionOfGroup(peerPort: number, ourPort: number, pgid: number): boolean | undefined {
   if (process.platform !== 'linux') return undefined;
+  if (pgid <= 1) return false; // every process descends from these
   const peer = `:${hex(peerPort)}`;
   const ours = `:${hex(ourPort)}`;
   const inodes = new Set<string>();
