@@ -221,6 +221,17 @@ test('refusals: no cookie, a foreign Origin, a wrong Host, a key used twice, a k
   const post = { host, cookie, origin: 'http://evil.example', 'content-type': 'application/json' };
   expect((await rawRequest(port, '/dashboard/api/call', post, 'POST', '{"port":1,"name":"health"}')).status).toBe(403);
   expect((await rawRequest(port, '/dashboard', { host, cookie: `${cookie}x` })).status).toBe(401);
+  // An <img> or no-cors fetch from a page on another local port carries the cookie but no
+  // Origin: same-site without our Origin is refused, on every route; the page's own are not.
+  for (const path of ['/dashboard/api/screenshot?port=1', '/dashboard/events', '/dashboard/app.js', '/dashboard'])
+    expect(`${path} ${(await rawRequest(port, path, { host, cookie, 'sec-fetch-site': 'same-site' })).status}`).toBe(
+      `${path} 403`,
+    );
+  const own = { host, cookie, 'sec-fetch-site': 'same-origin' };
+  const shot = await rawRequest(port, '/dashboard/api/screenshot?port=1', own);
+  expect(shot.status).not.toBe(403);
+  expect(shot.headers['x-frame-options']).toBe('DENY');
+  expect(shot.headers['cross-origin-resource-policy']).toBe('same-origin');
 });
 
 test('`dashboard` without a running daemon says how to get one and exits 1; with one it prints a fresh key each time', async () => {

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DashboardHost } from './host.js';
 import type { ToolsetView } from './view.js';
-import { sendJson } from './respond.js';
+import { SECURITY_HEADERS, sendJson } from './respond.js';
 
 const MAX_BODY = 256 * 1024;
 
@@ -41,7 +41,12 @@ export async function screenshot(host: DashboardHost, res: ServerResponse, port:
     const png = web ? await web.screenshot() : await host.state.client(port, 3000).screenshot();
     if (!png) return sendJson(res, 404, { error: 'this game serves no /screenshot' });
     res
-      .writeHead(200, { 'content-type': 'image/png', 'content-length': png.length, 'cache-control': 'no-store' })
+      .writeHead(200, {
+        ...SECURITY_HEADERS,
+        'content-type': 'image/png',
+        'content-length': png.length,
+        'cache-control': 'no-store',
+      })
       .end(png);
   } catch (e) {
     sendJson(res, 502, { error: (e as { text?: string }).text ?? String(e) });
