@@ -128,7 +128,8 @@ async function probeLocally(
   const a = await Promise.race([surface('/health'), late]).finally(() => clearTimeout(timer));
   if (a === 'late')
     return { port, kind: 'notAGame', detail: `GET /health did not answer within ${timeoutMs}ms`, timedOut: true };
-  if (a.status < 200 || a.status >= 300) return { port, kind: 'notAGame', detail: `GET /health returned HTTP ${a.status}` };
+  if (a.status < 200 || a.status >= 300)
+    return { port, kind: 'notAGame', detail: `GET /health returned HTTP ${a.status}` };
   const body = a.body as { ok?: unknown } | null;
   if (!body || typeof body !== 'object' || body.ok !== true)
     return { port, kind: 'notAGame', detail: 'GET /health did not answer {"ok": true}' };
