@@ -135,7 +135,13 @@ export class DaemonServer {
    */
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
     if (DaemonRoutes.isPage(req)) {
-      const refused = hostRefusal(req, this.port) ?? browserRefusal(req, ownOrigins(this.port));
+      // The key's own link may be opened from anywhere (a local file, a terminal): a top-level
+      // GET navigation carries no cookie from another site, and the key is worth one login.
+      const keyLink =
+        req.method === 'GET' &&
+        req.headers['sec-fetch-mode'] === 'navigate' &&
+        /^\/dashboard\?key=/.test(req.url ?? '');
+      const refused = hostRefusal(req, this.port) ?? (keyLink ? undefined : browserRefusal(req, ownOrigins(this.port)));
       if (refused) return refuse(res, refused, 'text', DaemonRoutes.pageHeaders);
       return this.routes.page(req, res);
     }

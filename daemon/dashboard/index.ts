@@ -86,6 +86,15 @@ export function createDashboard(host: DashboardHost): Dashboard {
       const key = url.searchParams.get('key');
       if (req.method === 'GET' && url.pathname === '/dashboard' && key !== null) {
         const cookie = access.redeem(key);
+        // Opened from another site (the local file `game-bridge-mcp dashboard` hands the
+        // browser): a page of ours that moves on to /dashboard, since the SameSite=Strict cookie
+        // would not ride on a redirect of a cross-site navigation. Otherwise a plain redirect.
+        if (cookie && req.headers['sec-fetch-site'] === 'cross-site')
+          return sendText(res, 200, '', {
+            'content-type': 'text/html; charset=utf-8',
+            refresh: '0;url=/dashboard',
+            'set-cookie': access.setCookieHeader(cookie),
+          });
         if (cookie)
           return void res
             .writeHead(303, {
