@@ -5,7 +5,7 @@
  * the file (a start costs seconds); each test uses its own carriers and tabs, and the last one
  * checks that nothing of the browser is left.
  */
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { openBrowser, type WebBrowser } from '../daemon/web/browser.js';
@@ -13,7 +13,7 @@ import { startPageCarrier, type PageCarrier } from '../daemon/web/carrier.js';
 import { findChromium } from '../daemon/web/chromium.js';
 import { serveStatic, type StaticSite } from '../daemon/web/static.js';
 import { decodePng, distinctColours } from './helpers/png.js';
-import { DIST, groupExists, waitFor } from './helpers/procs.js';
+import { DIST, groupExists, listeningPortsOf, waitFor } from './helpers/procs.js';
 
 jest.setTimeout(120_000);
 
@@ -302,27 +302,3 @@ test('no Chromium: a ChromiumMissing error with the install line', () => {
     /GAME_BRIDGE_CHROMIUM names '\/no\/such\/chromium'/,
   );
 });
-
-/** TCP ports some process of the group `pgid` listens on (Linux: /proc/net/tcp{,6} and each member's descriptors). */
-function listeningPortsOf(pgid: number): number[] {
-  const listening = new Map<string, number>();
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6'])
-    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
-      const f = line.trim().split(/\s+/);
-      if (f[3] === '0A') listening.set(f[9], parseInt(f[1].split(':').pop()!, 16));
-    }
-  const ports: number[] = [];
-  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== pgid) continue;
-      for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
-        if (m && listening.has(m[1])) ports.push(listening.get(m[1])!);
-      }
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  return ports;
-}

@@ -7,13 +7,23 @@
  * with -9 takes its browser game with it and the successor says so; stop leaves no Chromium,
  * carrier or static server behind.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { decodePng, distinctColours } from './helpers/png.js';
 import { freeRange } from './helpers/ports.js';
-import { alive, DIST, groupGone, removeDir, stopDaemon, tempHome, waitFor, waitGone } from './helpers/procs.js';
+import {
+  alive,
+  DIST,
+  groupGone,
+  listeningPortsOf,
+  removeDir,
+  stopDaemon,
+  tempHome,
+  waitFor,
+  waitGone,
+} from './helpers/procs.js';
 
 jest.setTimeout(240_000);
 
@@ -210,27 +220,3 @@ test('stop_instance closes the game through its page, then leaves no Chromium, c
   await expect(fetch(`http://127.0.0.1:${record.static.port}/`)).rejects.toThrow();
   expect(launched().find((i) => i.port === port)).toBeUndefined();
 });
-
-/** TCP ports some process of the group `pgid` listens on (Linux: /proc/net/tcp{,6} and each member's descriptors). */
-function listeningPortsOf(pgid: number): number[] {
-  const listening = new Map<string, number>();
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6'])
-    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
-      const f = line.trim().split(/\s+/);
-      if (f[3] === '0A') listening.set(f[9], parseInt(f[1].split(':').pop()!, 16));
-    }
-  const ports: number[] = [];
-  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== pgid) continue;
-      for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
-        if (m && listening.has(m[1])) ports.push(listening.get(m[1])!);
-      }
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  return ports;
-}
