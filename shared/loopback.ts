@@ -16,6 +16,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { numberSetting, SETTINGS } from './settings.js';
 
 /** Why a request was refused: the HTTP status, the one line sent back, and any header it needs. */
 export interface Refusal {
@@ -26,8 +27,7 @@ export interface Refusal {
 
 /** The daemon's own listener: connections at once (proxies, HTTP clients, upgrades and strays alike). */
 export function maxConnections(env = process.env): number {
-  const n = Number(env.GAME_BRIDGE_MAX_CONNECTIONS);
-  return Number.isInteger(n) && n > 0 ? n : 1000;
+  return numberSetting(SETTINGS.maxConnections, env);
 }
 
 /** A page carrier: the page's socket, tools and curl (a page reloading opens a second one for a moment). */

@@ -8,7 +8,7 @@
  * with its daemon").
  */
 import { endChromium, groupStillOurs } from '../web/browser.js';
-import { exitRecord, type ExitRecord } from './exits.js';
+import { exitRecord, type ExitRecord } from './exit-records.js';
 import { appendLogLine, HEADER_PREFIX } from './logfile.js';
 import { treeAlive } from './processes.js';
 import { escalate } from './stop.js';

@@ -99,7 +99,7 @@ export async function openBrowser(options: OpenBrowserOptions): Promise<WebBrows
     });
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`BrowserFailed: Chromium (${executable}) did not start: ${clipLines((e as Error).message, 12)}`);
+    throw new Error(`Chromium (${executable}) did not start: ${clipLines((e as Error).message, 12)}`);
   }
   const pid = browserPid(profile);
   const record: BrowserRecord = { pid: pid ?? 0, pidStart: pid ? processStart(pid) : undefined, dir };
@@ -113,7 +113,7 @@ export async function openBrowser(options: OpenBrowserOptions): Promise<WebBrows
       .catch((e: Error) => {
         const errors = b.consoleErrors();
         throw new Error(
-          `BrowserFailed: the page ${options.url} did not load: ${e.message.split('\n')[0]}${errors.length ? `; console errors:\n${errors.join('\n')}` : ''}`,
+          `the page ${options.url} did not load: ${e.message.split('\n')[0]}${errors.length ? `; console errors:\n${errors.join('\n')}` : ''}`,
         );
       });
     return b;

@@ -7,6 +7,7 @@
  */
 import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { chromiumMissing } from '../../shared/errors.js';
 
 export const CHROMIUM_INSTALL = 'apt-get install -y chromium';
 
@@ -14,8 +15,8 @@ export const CHROMIUM_INSTALL = 'apt-get install -y chromium';
 export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
   if (env.GAME_BRIDGE_CHROMIUM) {
     if (executable(env.GAME_BRIDGE_CHROMIUM)) return env.GAME_BRIDGE_CHROMIUM;
-    throw new Error(
-      `ChromiumMissing: GAME_BRIDGE_CHROMIUM names '${env.GAME_BRIDGE_CHROMIUM}', which is not an executable file; fix the variable or unset it`,
+    throw chromiumMissing(
+      `GAME_BRIDGE_CHROMIUM names '${env.GAME_BRIDGE_CHROMIUM}', which is not an executable file; fix the variable or unset it`,
     );
   }
   for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
@@ -23,8 +24,8 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
       if (executable(join(dir, name))) return join(dir, name);
     }
   }
-  throw new Error(
-    `ChromiumMissing: browser games need Chromium, and none is on PATH. Install it (Debian/Ubuntu: sudo ${CHROMIUM_INSTALL}) or set GAME_BRIDGE_CHROMIUM to its path`,
+  throw chromiumMissing(
+    `browser games need Chromium, and none is on PATH. Install it (Debian/Ubuntu: sudo ${CHROMIUM_INSTALL}) or set GAME_BRIDGE_CHROMIUM to its path`,
   );
 }
 

@@ -14,6 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import sirv from 'sirv';
+import { usageError } from '../../shared/errors.js';
 import {
   browserRefusal,
   closeDoor,
@@ -39,7 +40,7 @@ export async function serveStatic(options: {
   maxConnections?: number;
 }): Promise<StaticSite> {
   if (!existsSync(options.root) || !statSync(options.root).isDirectory()) {
-    throw new Error(`BridgeUsageError: the static folder '${options.root}' does not exist (build the game first?)`);
+    throw usageError(`the static folder '${options.root}' does not exist (build the game first?)`);
   }
   const root = realpathSync(options.root);
   // dev: re-read files on each request, so a rebuilt game is served without restarting anything.
