@@ -46,6 +46,8 @@ export interface WebRecord {
   serverPgid?: number;
   /** the start time of `serverPgid`'s leader: a successor daemon signals the group only while it matches */
   serverStart?: number;
+  /** a page without the game kit: the carrier answers for it through the browser */
+  kit?: false;
 }
 
 export interface LastCommand {

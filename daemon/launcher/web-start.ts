@@ -15,6 +15,7 @@ import { chromiumMissing, isBridgeError, launchFailed, type LaunchFacts } from '
 import { ensureDir } from '../../shared/paths.js';
 import { openBrowser, type WebBrowser } from '../web/browser.js';
 import { startPageCarrier, type PageCarrier } from '../web/carrier.js';
+import { createStandIn } from '../web/stand-in.js';
 import { serveStatic, type StaticSite } from '../web/static.js';
 import type { LaunchDeclaration } from './declaration.js';
 import { appendLogLine, HEADER_PREFIX, headerLine, logFileName } from './logfile.js';
@@ -101,12 +102,14 @@ export async function startWebGame(
       if (squatted) throw fail(`${squatted}${serverText(logFile, spawned)}`);
     }
     const log = (line: string) => appendLogLine(logFile, line);
+    const standIn = web.kit ? undefined : createStandIn();
     // Known once Chromium runs; a join before that is refused (nothing of ours could make it).
     // -1: a browser whose pid cannot be told (not Linux): the key and the origin decide alone.
     let chromiumPid = 0;
     carrier = await startPageCarrier({
       port,
       log: (l) => log(`${HEADER_PREFIX} ${l}`),
+      ...(standIn ? { standIn: standIn.answer } : {}),
       pageOrigin: new URL(url).origin,
       acceptPeer: (peerPort) =>
         chromiumPid < 0 || (chromiumPid > 0 && connectionOfGroup(peerPort, port, chromiumPid) !== false),
@@ -116,7 +119,8 @@ export async function startWebGame(
     progress(`Opening ${url} in Chromium`);
     try {
       browser = await openBrowser({
-        url: url + carrier.fragment,
+        // a page without the kit has nothing that would read the fragment
+        url: standIn ? url : url + carrier.fragment,
         headless: web.headless,
         env: opts.env,
         onConsole: log,
@@ -136,6 +140,7 @@ export async function startWebGame(
       static: site && web.static ? { root: web.static, port: site.port } : undefined,
       serverPgid: spawned?.pid,
       serverStart: spawned?.pid ? processStart(spawned.pid) : undefined,
+      ...(standIn ? { kit: false as const } : {}),
     };
     const base = {
       port,
@@ -153,12 +158,14 @@ export async function startWebGame(
     let health: Health | undefined;
     const client = new GameClient(port, { timeoutMs: Math.min(ctx.timeoutMs, 5000) });
     try {
-      await waitForPage(carrier, browser, deadline, opts.signal, progress, (why) =>
-        fail(`${why}${consoleText(browser!)}${serverText(logFile, spawned)}`, {
-          timeoutMs: decl.readyTimeoutMs,
-          pid: browser!.pid,
-        }),
-      );
+      if (standIn) standIn.attach(browser.page);
+      else
+        await waitForPage(carrier, browser, deadline, opts.signal, progress, (why) =>
+          fail(`${why}${consoleText(browser!)}${serverText(logFile, spawned)}`, {
+            timeoutMs: decl.readyTimeoutMs,
+            pid: browser!.pid,
+          }),
+        );
       health = await client.health();
       const { name, version } = await identify(client, health, decl);
       const inst: LaunchedInstance = { ...base, name, version, readyInMs: Date.now() - t0 };

@@ -71,6 +71,8 @@ export interface PageCarrierOptions {
   acceptPeer?: (remotePort: number) => boolean;
   /** connections at once (default CARRIER_CONNECTIONS) */
   maxConnections?: number;
+  /** A page without the kit: every contract request is answered by this instead of a joined page (stand-in.ts). */
+  standIn?: (target: string) => Promise<CarrierAnswer>;
 }
 
 export interface PageCarrier extends EventEmitter {
@@ -150,6 +152,7 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
   async function answer(target: string): Promise<CarrierAnswer> {
     if (Buffer.byteLength(target) > MAX_TARGET_BYTES)
       return { status: 414, body: { accepted: false, error: `request too long (over ${MAX_TARGET_BYTES} bytes)` } };
+    if (options.standIn) return options.standIn(target);
     return relay(target);
   }
 
