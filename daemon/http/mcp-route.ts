@@ -18,6 +18,7 @@ import { getRequestListener } from '@hono/node-server';
 import { createMcpHandler, isInitializeRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { EngineSession } from '../sessions/session.js';
 import { readJsonBody } from './body.js';
+import { HttpListenWatches } from './listen-watch.js';
 
 /** A 2025-era HTTP session no request has touched for this long, with no stream open, is ended. */
 export const HTTP_SESSION_IDLE_MS = Number(process.env.GAME_BRIDGE_HTTP_SESSION_IDLE_MS) || 30 * 60 * 1000;
@@ -51,8 +52,13 @@ export class McpHttpRoute {
   private readonly modernHandler: McpHttpHandler;
   private readonly modern: NodeMcpRequestHandler;
   private readonly sweeper: NodeJS.Timeout;
+  private readonly listens: HttpListenWatches;
 
   constructor(private readonly host: HttpSessionHost) {
+    this.listens = new HttpListenWatches(
+      () => host.open(`http-listen-${randomUUID()}`),
+      () => this.modernHandler.notify,
+    );
     useLightResponses();
     const onerror = (e: Error) => host.log(`http /mcp: ${e.message}`);
     this.modernHandler = createMcpHandler(() => this.requestServer(), { legacy: 'reject', onerror });
@@ -78,6 +84,7 @@ export class McpHttpRoute {
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string') return this.inSession(sid, req, res, body);
     if (req.method === 'POST' && isInitializeRequest(body)) return this.openSession(req, res, body);
+    this.listens.note(body, res);
     return this.modern(req, res, body);
   }
 
