@@ -128,7 +128,8 @@ describe.each(ERAS)('stdio through the proxy, %s era', (mode) => {
     const png = await read(`gamebridge://game/${port}/screenshot`);
     expect(png.mimeType).toBe('image/png');
     expect(Buffer.from(png.blob, 'base64').subarray(1, 4).toString()).toBe('PNG');
-    expect((await read(`gamebridge://game/${port}/log`)).mimeType).toBe('text/plain');
+    // a game this bridge did not launch has no log here: instance_log's refusal
+    await expect(read(`gamebridge://game/${port}/log`)).rejects.toThrow(/BridgeUsageError: No log for port/);
     // Crate Stack publishes no UI tree: the same refusal a tool gives, class first
     await expect(read(`gamebridge://game/${port}/ui`)).rejects.toThrow(/CommandRejected: .*capability "ui"/);
   });
@@ -218,6 +219,12 @@ describe.each(ERAS)('stdio through the proxy, %s era', (mode) => {
     const game = await toolJson(client, 'launch_instance');
     reaper.track(game.pid);
     await waitFor('list_changed after the launch', () => seen.listChanged >= 1, 5000);
+    const log = (await client.readResource({ uri: `gamebridge://game/${game.port}/log` })).contents[0] as {
+      mimeType: string;
+      text: string;
+    };
+    expect(log.mimeType).toBe('text/plain');
+    expect(log.text).toContain('listening on 127.0.0.1');
     const n = seen.listChanged;
     await toolJson(client, 'stop_instance', { port: game.port });
     await waitFor('list_changed after the stop', () => seen.listChanged > n, 5000);
