@@ -42,7 +42,15 @@ export const projectCommands = [
           default: 'single',
           describe: 'multiplayer: add a server profile and a client profile',
         })
-        .example('$0 init', 'write ./gamebridge.json with a placeholder command')
+        .option('client', {
+          type: 'array',
+          string: true,
+          choices: ['claude', 'cursor', 'vscode'],
+          default: ['claude'],
+          describe: 'Also register game-bridge with these MCP clients (see register); --no-register: none',
+        })
+        .option('register', { type: 'boolean', default: true, describe: 'Register with the --client files' })
+        .example('$0 init', 'write ./gamebridge.json with a placeholder command, and add game-bridge to ./.mcp.json')
         .example('$0 init --template multiplayer', 'with "server" and "client" launch profiles')
         .example(
           '$0 init --name "Orbital Freight" --command "./gradlew run -PdebugPort={port}"',
@@ -58,6 +66,7 @@ export const projectCommands = [
         command: a.command as string | undefined,
         portRange: a['port-range'] as string | undefined,
         template: a.template === 'multiplayer' ? 'multiplayer' : 'single',
+        clients: a.register === false ? [] : (a.client as Array<'claude' | 'cursor' | 'vscode'>),
       });
     },
   }),
