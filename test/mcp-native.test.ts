@@ -5,6 +5,7 @@
  * session changes the game, none while idle, none after unsubscribe or the session's end, and
  * one after a daemon kill -9), list_changed when a game comes, and the prompts.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { Reaper, removeDir, tempHome, waitFor } from './helpers/procs.js';
@@ -296,4 +297,26 @@ test('every tool a prompt names is an MCP tool or a bridge tool', () => {
       expect(`${p.name}: ${name} ${known.has(name) ? 'exists' : 'is no tool'}`).toBe(`${p.name}: ${name} exists`);
     }
   }
+});
+
+/** Rows `| \`first\` | second | …` of one `## heading` section of docs/TOOLS.md. */
+function docRows(heading: string): Array<[string, string]> {
+  const text = readFileSync(join(process.cwd(), 'docs', 'TOOLS.md'), 'utf8');
+  const section = text.split(`\n## ${heading}\n`)[1]?.split('\n## ')[0] ?? '';
+  return [...section.matchAll(/^\| `([^`]+)` \| ([^|]*) \|/gm)].map((m) => [m[1], m[2].trim()]);
+}
+
+test("docs/TOOLS.md's resources and prompts are the ones the server lists", async () => {
+  const client = await open('legacy');
+  const { resourceTemplates } = await client.listResourceTemplates();
+  const { resources } = await client.listResources();
+  const listed = [
+    ...resources.filter((r) => r.uri === 'gamebridge://instances').map((r) => [r.uri, `\`${r.mimeType}\``]),
+    ...resourceTemplates.map((t) => [t.uriTemplate, `\`${t.mimeType}\``]),
+  ];
+  expect(docRows('resources')).toEqual(listed);
+  const { prompts } = await client.listPrompts();
+  expect(docRows('prompts')).toEqual(
+    prompts.map((p) => [p.name, (p.arguments ?? []).map((a) => `\`${a.name}\``).join(', ')]),
+  );
 });
