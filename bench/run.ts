@@ -23,6 +23,7 @@ import { measureThroughput } from './throughput.js';
 import { measureConcurrency } from './concurrency.js';
 import { measurePlay } from './play.js';
 import { measureWeb } from './web.js';
+import { measureResources } from './resources.js';
 import type { BenchConfig, Measurement, Row } from './types.js';
 
 const env = process.env;
@@ -56,6 +57,7 @@ const MEASUREMENTS: Record<string, (r: Reaper, c: BenchConfig) => Promise<Measur
   concurrency: measureConcurrency,
   web: measureWeb,
   play: measurePlay,
+  resources: measureResources,
 };
 
 function machine() {
