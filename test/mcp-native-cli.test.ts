@@ -99,10 +99,12 @@ describe('skill', () => {
     expect(status.stdout).not.toMatch(/Crate Stack/);
   }, 120000);
 
-  test('keeps a SKILL.md it did not write unless --force; --out writes elsewhere', async () => {
+  test('reads the game already running and leaves it; keeps a SKILL.md it did not write unless --force; --out writes elsewhere', async () => {
     const root = dir('gb-skill-');
     execFileSync('git', ['init', '-q', root]);
     writeProject(root, { ports: await freeRange(3) });
+    // a game of the project already runs: the skill reads that one and leaves it running
+    expect((await cli(['launch'], root)).code).toBe(0);
     const out = join(root, 'agent');
     mkdirSync(out);
     writeFileSync(join(out, 'SKILL.md'), '# mine\n');
@@ -110,10 +112,14 @@ describe('skill', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/SKILL\.md exists and was not written by this command; it is kept\. Use --force/);
     expect(readFileSync(join(out, 'SKILL.md'), 'utf8')).toBe('# mine\n');
-    expect((await cli(['skill', '--out', 'agent', '--force'], root)).code).toBe(0);
+    const forced = await cli(['skill', '--out', 'agent', '--force'], root);
+    expect(forced.code).toBe(0);
+    expect(forced.stderr).toMatch(/reading Crate Stack on port \d+/);
     expect(readFileSync(join(out, 'SKILL.md'), 'utf8')).toContain('### play');
     // its own file it replaces without asking
     expect((await cli(['skill', '--out', 'agent'], root)).code).toBe(0);
+    expect((await cli(['status'], root)).stdout).toMatch(/Crate Stack/);
+    await cli(['stop'], root);
   }, 120000);
 });
 

@@ -6,6 +6,7 @@
  * one after a daemon kill -9), list_changed when a game comes, and the prompts.
  */
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { Reaper, removeDir, tempHome, waitFor } from './helpers/procs.js';
@@ -252,6 +253,61 @@ describe.each(ERAS)('stdio through the proxy, %s era', (mode) => {
     );
   });
 });
+
+/**
+ * A game that publishes a UI tree (capability "ui"): each GET /ui is a new frameSequence, the
+ * revision moves only when the test says so. Served from the test process (the kits gain their
+ * UI trees elsewhere).
+ */
+async function uiGame(): Promise<{ port: number; revise(): void; server: Server }> {
+  const port = await freePort();
+  let frame = 0;
+  let frameSequence = 0;
+  let revision = 1;
+  const json = (res: import('node:http').ServerResponse, status: number, body: unknown) =>
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const server = createServer((req, res) => {
+    frame++;
+    const path = (req.url ?? '').split('?')[0];
+    if (path === '/health') return json(res, 200, { ok: true, frame, capabilities: ['ui'] });
+    if (path === '/state') return json(res, 200, { frame, ui: { screen: 'MenuScreen' } });
+    if (path === '/ui')
+      return json(res, 200, {
+        sessionEpoch: 0,
+        frameSequence: ++frameSequence,
+        revision,
+        screen: 'MenuScreen',
+        nodes: [{ id: 'start', role: 'button', name: revision > 1 ? 'Restart' : 'Start' }],
+      });
+    json(res, 404, { error: 'no such endpoint' });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { port, revise: () => void revision++, server };
+}
+
+test.each(ERAS)(
+  '%s era: the ui resource is read, and a subscriber hears a new revision, not a new frameSequence',
+  async (mode) => {
+    const game = await uiGame();
+    try {
+      const client = await open(mode);
+      const uri = `gamebridge://game/${game.port}/ui`;
+      const tree = JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text);
+      expect(tree.nodes[0]).toMatchObject({ id: 'start', role: 'button', name: 'Start' });
+      const seen = counter(client);
+      await subscribe(client, uri);
+      await sleep(2000); // eight looks, each a new frameSequence of the same revision
+      expect(seen.of(uri)).toBe(0);
+      game.revise();
+      await waitFor('an update for the new revision', () => seen.of(uri) >= 1, 5000);
+      await sleep(1000);
+      expect(seen.of(uri)).toBe(1);
+    } finally {
+      game.server.closeAllConnections();
+      game.server.close();
+    }
+  },
+);
 
 describe.each(ERAS)('HTTP /mcp, %s era', (mode) => {
   test('reads, subscribes, hears an update after another session changes the game, none while idle', async () => {
