@@ -118,7 +118,8 @@ describe.each(ERAS)('stdio through the proxy, %s era', (mode) => {
       'gamebridge://game/{port}/screenshot': 'image/png',
     });
 
-    const read = async (uri: string) => (await client.readResource({ uri })).contents[0] as unknown as Record<string, string>;
+    const read = async (uri: string) =>
+      (await client.readResource({ uri })).contents[0] as unknown as Record<string, string>;
     const instances = JSON.parse((await read('gamebridge://instances')).text);
     expect(instances.live.map((l: { port: number }) => l.port)).toContain(port);
     const state = await read(`gamebridge://game/${port}/state`);
