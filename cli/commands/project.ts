@@ -29,7 +29,8 @@ export const projectCommands = [
   }),
   subcommand({
     command: 'init',
-    describe: 'Write a starter gamebridge.json (asks for the name and command on a terminal; asks nothing otherwise)',
+    describe:
+      'Write a starter gamebridge.json (asks for the name and command on a terminal; asks nothing otherwise) and register game-bridge in .mcp.json',
     builder: (y) =>
       y
         .option('dir', textFlag('Write it in this directory (default: the current one)'))
