@@ -20,19 +20,19 @@ module.exports = {
       'shared-is-the-floor',
       'shared/ is used by the proxy, the CLI and the daemon alike: it imports none of them.',
       { path: '^shared/' },
-      { path: '^(proxy|cli|daemon|examples|bench|test)/' },
+      { path: '^(proxy|cli|daemon|kits|examples|bench|test)/' },
     ),
     forbid(
       'proxy-knows-no-games',
       'What a client spawn runs (every file but the bin) relays bytes; it never loads the engine or the CLI.',
       { path: '^proxy/', pathNot: '^proxy/main\\.ts$' },
-      { path: '^(cli|daemon|examples|bench)/' },
+      { path: '^(cli|daemon|kits|examples|bench)/' },
     ),
     forbid(
       'bin-dispatches-only',
       'proxy/main.ts (the bin) lazily picks one entry: the CLI, the daemon, or the in-process engine.',
       { path: '^proxy/main\\.ts$' },
-      { path: '^(cli|daemon|examples|bench)/', pathNot: '^(cli/cli|daemon/main|daemon/stdio)\\.ts$' },
+      { path: '^(cli|daemon|kits|examples|bench)/', pathNot: '^(cli/cli|daemon/main|daemon/stdio)\\.ts$' },
     ),
     forbid(
       'proxy-stays-light',
@@ -45,15 +45,15 @@ module.exports = {
       'The subcommands read what the daemon reads (gamebridge.json, the registry) or start it; they never reach into sessions or tools.',
       { path: '^cli/' },
       {
-        path: '^(proxy|examples|bench)/|^daemon/(sessions|tools|composites|sync)/|' + DAEMON_TOP,
+        path: '^(proxy|kits|examples|bench)/|^daemon/(sessions|tools|composites|sync)/|' + DAEMON_TOP,
         pathNot: '^daemon/main\\.ts$',
       },
     ),
     forbid(
       'daemon-is-not-a-client',
-      'The daemon never imports the proxy, the CLI, the examples or the benchmarks.',
+      'The daemon never imports the proxy, the CLI, the kits, the examples or the benchmarks.',
       { path: '^daemon/' },
-      { path: '^(proxy|cli|examples|bench|test)/' },
+      { path: '^(proxy|cli|kits|examples|bench|test)/' },
     ),
     forbid(
       'game-is-the-daemon-floor',
@@ -92,6 +92,12 @@ module.exports = {
       { path: '^daemon/sessions/|' + DAEMON_TOP },
     ),
     forbid(
+      'bridge-tools-see-a-context',
+      'The bridge toolset (daemon/bridge/) is declared like the MCP tools and sees the same ToolContext: never sessions or the daemon-wide objects above them.',
+      { path: '^daemon/bridge/' },
+      { path: '^daemon/sessions/|' + DAEMON_TOP },
+    ),
+    forbid(
       'sessions-below-transports',
       'A session is transport-agnostic: the server, the ws transport and the stdio engine connect to it, not the other way.',
       { path: '^daemon/sessions/' },
@@ -106,7 +112,7 @@ module.exports = {
     forbid(
       'kit-core-is-platform-neutral',
       'The game kit core runs in Node and in a browser page: no node builtins (the carriers index.ts and registry.ts may).',
-      { path: '^examples/game-kit/(core|args|input|clock|builtins|types|web)\\.ts$' },
+      { path: '^kits/js/(core|args|input|clock|builtins|types|web)\\.ts$' },
       { dependencyTypes: ['core'] },
     ),
     forbid(
@@ -119,12 +125,12 @@ module.exports = {
       'page-is-browser-code',
       "dashboard/ (the page) runs in the browser: it takes only types from the daemon (the event stream's shapes).",
       { path: '^dashboard/' },
-      { path: '^(proxy|cli|daemon|shared|examples|bench|test)/', dependencyTypesNot: ['type-only'] },
+      { path: '^(proxy|cli|daemon|shared|kits|examples|bench|test)/', dependencyTypesNot: ['type-only'] },
     ),
     forbid(
       'examples-use-the-package-surface',
-      'The game kit and the example game are what a game author writes: they use shared/ helpers at most, never the daemon.',
-      { path: '^examples/' },
+      'The game kits and the example games are what a game author writes: they use shared/ helpers at most, never the daemon.',
+      { path: '^(kits|examples)/' },
       { path: '^(proxy|cli|daemon|bench|test)/' },
     ),
   ],

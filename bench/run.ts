@@ -22,6 +22,7 @@ import { bareNode, measureStartup } from './startup.js';
 import { measureThroughput } from './throughput.js';
 import { measureConcurrency } from './concurrency.js';
 import { measurePlay } from './play.js';
+import { measureKits } from './kits.js';
 import { measureWeb } from './web.js';
 import { measureResources } from './resources.js';
 import type { BenchConfig, Measurement, Row } from './types.js';
@@ -57,6 +58,7 @@ const MEASUREMENTS: Record<string, (r: Reaper, c: BenchConfig) => Promise<Measur
   concurrency: measureConcurrency,
   web: measureWeb,
   play: measurePlay,
+  kits: measureKits,
   resources: measureResources,
 };
 

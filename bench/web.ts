@@ -61,7 +61,7 @@ surface.listen();
       launch: { portRange: `${range[0]}-${range[0]}`, readyTimeoutMs: 120000, web: { static: 'www' } },
     }),
   );
-  const kit = pathToFileURL(join(DIST, 'examples', 'game-kit', 'index.js')).href;
+  const kit = pathToFileURL(join(DIST, 'kits', 'js', 'index.js')).href;
   writeFileSync(
     join(dir, 'node', 'game.mjs'),
     `import { createGameSurface } from ${JSON.stringify(kit)};${GAME_BODY}

@@ -49,7 +49,8 @@ export type { Health, CommandAnswer, State, GameClientOptions } from './game/cli
 export { Launcher } from './launcher/index.js';
 export { readRegistry } from './discovery/registry.js';
 export type { RegistryEntry, RegistryRead } from './discovery/registry.js';
-export { normaliseManifest, BRIDGE_TOOLSET } from './game/manifest.js';
+export { BRIDGE_TOOLSET } from './game/manifest.js';
+export { normaliseManifest } from './bridge/index.js';
 export type { Manifest, Toolset, GameTool, ToolArg } from './game/manifest.js';
 export { commandAndSync } from './sync/command.js';
 export type { SyncResult } from './sync/command.js';

@@ -147,6 +147,29 @@ test('10 sequential drops each see their own crate (state after the command)', a
   }
 });
 
+test("a game tool's arguments are checked against its manifest before anything is sent", async () => {
+  await gameCall(mcp, crate, 'start');
+  const crates = async () => (await gameCall(mcp, crate, 'get_state', { path: 'game.crates' })).json.value.length;
+  const before = await crates();
+  const missing = await gameCall(mcp, crate, 'drop', { y: 3 });
+  expect(missing.text).toMatch(
+    /^BridgeUsageError: drop: (missing required argument 'x'|no argument 'y')\. It takes: x \(number\)/,
+  );
+  const unknown = await gameCall(mcp, crate, 'drop', { x: 3, y: 3 });
+  expect(unknown.text).toMatch(/^BridgeUsageError: drop: no argument 'y'\. It takes: x \(number\), settle \(boolean\)/);
+  const wrong = await gameCall(mcp, crate, 'drop', { x: 'left' });
+  expect(wrong.text).toMatch(/^BridgeUsageError: drop: argument 'x' must be number, got "left"/);
+  expect(await crates()).toBe(before); // none of them reached the game
+  // a number or a flag as its text passes, as a typed serializer or a shell sends it
+  const text = await gameCall(mcp, crate, 'drop', { x: '12.5', settle: 'false' });
+  expect(text.json).toMatchObject({ tool: 'drop', via: 'manifest', applied: true });
+  expect(await crates()).toBe(before + 1);
+  // raw_command sends what it is given, unchecked: the door for what a manifest does not say
+  const raw = await gameCall(mcp, crate, 'raw_command', { cmd: 'drop', args: { x: 20, y: 1 } });
+  expect(raw.json).toMatchObject({ tool: 'raw_command', applied: true });
+  expect(await crates()).toBe(before + 2);
+});
+
 test('python game: manifest call, state after command, passthrough, unknown command', async () => {
   const r = await gameCall(mcp, py, 'add', { n: 5 });
   expect(r.json).toMatchObject({ applied: true, confirmation: 'completedCommandId' });

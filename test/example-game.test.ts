@@ -180,7 +180,7 @@ describe('Crate Stack', () => {
       name: 'Stack Two',
       version: '9.9.9',
       protocol: 1,
-      capabilities: ['input', 'clock'],
+      capabilities: ['input', 'clock', 'ui', 'world'],
       inputs: ['left', 'right'],
     });
     expect(m.toolsets.map((t: any) => t.name)).toEqual(['play', 'debug']);
@@ -380,7 +380,7 @@ describe('Crate Stack in time', () => {
     expect(await getJson(port, '/health')).toEqual({
       ok: true,
       frame: expect.any(Number),
-      capabilities: ['input', 'clock'],
+      capabilities: ['input', 'clock', 'ui', 'world'],
       sessionEpoch: 0,
     });
     const started = await applied(port, 'start');

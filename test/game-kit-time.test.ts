@@ -3,7 +3,7 @@
  * with owners and game-enforced leases, the agent's clock (pause, resume, step exactly N), and
  * session epochs. The same core serves the web kit (web-kit.test.ts drives it in Chromium).
  */
-import { createGameSurface, type GameSurface, type GameSurfaceOptions } from '../examples/game-kit/index.js';
+import { createGameSurface, type GameSurface, type GameSurfaceOptions } from '../kits/js/index.js';
 import { removeDir, tempHome } from './helpers/procs.js';
 
 const surfaces: GameSurface[] = [];

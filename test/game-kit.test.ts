@@ -12,7 +12,7 @@ import {
   ArgError,
   type GameSurface,
   type GameSurfaceOptions,
-} from '../examples/game-kit/index.js';
+} from '../kits/js/index.js';
 import { removeDir, tempHome } from './helpers/procs.js';
 
 const homes: string[] = [];

@@ -5,10 +5,12 @@ import { join } from 'node:path';
 import { GameClient } from '../daemon/game/client.js';
 import { ManifestCache } from '../daemon/game/cache.js';
 import { findTool, toolInputSchema, type Manifest } from '../daemon/game/manifest.js';
+import { withBridge } from '../daemon/bridge/index.js';
 import { freePort } from './helpers/ports.js';
 import { PY_GAME, Reaper, removeDir, startPyGame, tempHome } from './helpers/procs.js';
 
-const toolsetNames = (m: Manifest) => m.toolsets.map((t) => t.name);
+/** The toolsets an agent is shown of a cached manifest: the game's own, then the bridge toolset. */
+const toolsetNames = (m: Manifest) => withBridge(m).toolsets.map((t) => t.name);
 const play = (m: Manifest) => m.toolsets.find((t) => t.name === 'play')!;
 
 /** A tiny in-process game surface whose /tools answer the test controls. */

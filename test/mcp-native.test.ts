@@ -19,7 +19,7 @@ import { writeProject } from './helpers/project.js';
 import { startExampleGame } from './helpers/procs.js';
 import { PROMPTS, toolsNamedBy } from '../daemon/prompts/prompts.js';
 import { TOOLS } from '../daemon/tools/index.js';
-import { BRIDGE_TOOL_NAMES } from '../daemon/game/manifest.js';
+import { BRIDGE_TOOL_NAMES } from '../daemon/bridge/index.js';
 
 const reaper = new Reaper();
 const clients: Client[] = [];
@@ -133,8 +133,9 @@ describe.each(ERAS)('stdio through the proxy, %s era', (mode) => {
     expect(Buffer.from(png.blob, 'base64').subarray(1, 4).toString()).toBe('PNG');
     // a game this bridge did not launch has no log here: instance_log's refusal
     await expect(read(`gamebridge://game/${port}/log`)).rejects.toThrow(/BridgeUsageError: No log for port/);
-    // Crate Stack publishes no UI tree: the same refusal a tool gives, class first
-    await expect(read(`gamebridge://game/${port}/ui`)).rejects.toThrow(/CommandRejected: .*capability "ui"/);
+    const ui = JSON.parse((await read(`gamebridge://game/${port}/ui`)).text);
+    expect(ui).toMatchObject({ screen: 'MenuScreen', revision: expect.any(Number) });
+    expect(JSON.stringify(ui.nodes)).toContain('"role":"button","name":"Start"');
   });
 
   test('a port with no game: the error class and next step a tool call gives', async () => {
@@ -150,6 +151,11 @@ describe.each(ERAS)('stdio through the proxy, %s era', (mode) => {
       (e: Error) => e,
     );
     expect(err?.message).toContain(toolText.split('\n')[0]);
+    // a game without a UI tree: the refusal a tool gives, class first
+    const plain = await startFixture(reaper, env(), (g) => groups.push(g));
+    await expect(client.readResource({ uri: `gamebridge://game/${plain}/ui` })).rejects.toThrow(
+      /CommandRejected: .*capability "ui"/,
+    );
     await expect(client.readResource({ uri: 'gamebridge://nothing' })).rejects.toThrow(
       /BridgeUsageError: There is no resource/,
     );

@@ -100,7 +100,7 @@ test('the tarball holds the bin, the proxy and daemon bundles, the kits and the 
     'package/dist/daemon/boot.js',
     'package/dist/daemon/bundle.cjs',
     'package/dist/daemon/bundle.cache',
-    'package/dist/examples/game-kit/index.js',
+    'package/dist/kits/js/index.js',
     'package/dist/examples/crate-stack/main.js',
     'package/README.md',
     'package/docs/LAUNCHING.md',

@@ -51,6 +51,20 @@ test('stop_instance lets go of held inputs before it asks the game to close', as
   );
 }, 60000);
 
+test('through the daemon, a session that ends lets go of its held inputs at once, and only its own', async () => {
+  const { h: a, home } = await setup();
+  const b = await connect({ env: { GAME_BRIDGE_HOME: home }, cwd: home, args: ['--no-scan'] });
+  handles.push(b);
+  const { port } = (await call(a, 'launch_instance')).json;
+  await gameCall(a, port, 'hold', { input: 'left', ms: 60000 });
+  await gameCall(b, port, 'hold', { input: 'left', ms: 60000 });
+  expect(await heldOn(port)).toEqual(['left', 'left']); // one hold per owner
+  await b.close();
+  // The leases run for a minute: only the daemon letting go can end the other hold this soon.
+  await waitFor('the ended session released', async () => ((await heldOn(port)).join() === 'left' ? true : null), 5000);
+  expect(await heldOn(port)).toEqual(['left']);
+}, 60000);
+
 test('daemon shutdown (game-bridge-mcp stop) lets go of held inputs before it reaps the games', async () => {
   const { h, home } = await setup();
   const { port, logFile } = (await call(h, 'launch_instance')).json;

@@ -12,7 +12,7 @@ import { endHttpDaemon, startHttpDaemon, type HttpDaemon } from './helpers/http-
 import { httpClientV2, stdioClient, toolJson, type EraMode } from './helpers/v2-client.js';
 import { daemonFacts, gameState, liveDaemon, reapAndReport, sleep, unreadBytesAt } from './helpers/fault.js';
 import { discoverResult, INSTRUCTIONS } from '../shared/server-identity.js';
-import { BRIDGE_TOOL_NAMES } from '../daemon/game/manifest.js';
+import { BRIDGE_TOOL_NAMES } from '../daemon/bridge/index.js';
 
 const reaper = new Reaper();
 const clients: Client[] = [];

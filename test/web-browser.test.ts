@@ -65,13 +65,13 @@ test('the Phaser page joined; /health, /tools, /state and /command answer throug
   expect(await get('/health')).toEqual({
     ok: true,
     frame: expect.any(Number),
-    capabilities: ['input', 'clock'],
+    capabilities: ['input', 'clock', 'ui', 'world'],
     sessionEpoch: 0,
   });
   const tools = await get('/tools');
   expect(tools.game).toMatchObject({
     name: 'Star Catcher',
-    capabilities: ['input', 'clock'],
+    capabilities: ['input', 'clock', 'ui', 'world'],
     inputs: ['left', 'right'],
   });
   expect(

@@ -10,7 +10,7 @@
 import type { SessionConfig } from '../../shared/config.js';
 import type { ManifestCache } from '../game/cache.js';
 import type { GameClient, State } from '../game/client.js';
-import type { Manifest } from '../game/manifest.js';
+import { BRIDGE_TOOLSET, type Manifest } from '../game/manifest.js';
 import { pruneEntry, readRegistry, type RegistryEntry } from './registry.js';
 import { scanPorts, type Probe } from './scan.js';
 import { pidAlive } from '../../shared/daemon-file.js';
@@ -193,7 +193,8 @@ async function describeLive(
     cwd: entry?.cwd ?? launched?.cwd ?? null,
     screen: text(ui?.screen),
     frame: num(state?.frame) ?? num(h.frame),
-    toolsets: manifest ? manifest.toolsets.map((t) => t.name) : ['bridge'],
+    // every game has the bridge toolset, listed last (a game's own `bridge` toolset is merged into it)
+    toolsets: [...(manifest?.toolsets ?? []).map((t) => t.name).filter((n) => n !== BRIDGE_TOOLSET), BRIDGE_TOOLSET],
     launchedByThisBridge: launched !== undefined,
   };
   if (entry?.started) item.started = entry.started;

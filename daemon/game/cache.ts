@@ -14,7 +14,7 @@
 import { readFile } from 'node:fs/promises';
 import { isBridgeError } from '../../shared/errors.js';
 import type { GameClient } from './client.js';
-import { fallbackManifest, normaliseManifest, type Manifest } from './manifest.js';
+import { emptyManifest, readManifest, type Manifest } from './manifest.js';
 import { RestartWatch } from './restarts.js';
 
 /** A manifest file bigger than this is refused (it is a command list, not data). */
@@ -87,16 +87,16 @@ export class ManifestCache {
       raw = await client.tools();
     } catch (e) {
       if (isBridgeError(e) && e.kind === 'GameOffline') throw e;
-      const m = fallbackManifest();
+      const m = emptyManifest();
       transient.add(m);
       m.warnings.push(
         `Could not read the game's manifest (GET /tools): ${isBridgeError(e) ? e.message : String(e)} Only the bridge toolset is listed; it will be fetched again next time.`,
       );
       return m;
     }
-    if (raw !== null) return normaliseManifest(raw, 'game');
+    if (raw !== null) return readManifest(raw, 'game');
     if (opts.manifestPath) return readManifestFile(opts.manifestPath, client.port);
-    return fallbackManifest(
+    return emptyManifest(
       `The game on port ${client.port} publishes no command list (GET /tools returned 404): only the bridge toolset is listed. ` +
         'Commands can still be sent by name through call_tool (they pass through as raw commands), or give the bridge a manifest with --manifest FILE.',
     );
@@ -127,10 +127,10 @@ export async function readManifestFile(path: string, port?: number): Promise<Man
     } catch (e) {
       throw new Error(`it is not valid JSON (${(e as Error).message})`);
     }
-    return normaliseManifest(json, 'file');
+    return readManifest(json, 'file');
   } catch (e) {
     const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (e as Error).message;
-    const m = fallbackManifest(
+    const m = emptyManifest(
       `The game${where} publishes no command list and the manifest file ${path} could not be used: ${why}. Only the bridge toolset is listed.`,
     );
     m.warnings.push(`Manifest file ${path}: ${why}.`);

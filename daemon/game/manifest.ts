@@ -13,24 +13,22 @@
  *   the game", the safe reading for replay).
  * - a tool whose arguments cannot be parsed is dropped whole: advertising it with half its
  *   arguments would mislead the agent.
- * - a game toolset named `bridge` is merged into the built-in one: the built-in tools win a name
- *   clash (the bridge implements them, so the game's version could never be reached), the game's
- *   other tools are added.
  * - a top-level `tools` list without `toolsets` becomes a toolset named `game`.
- * - every game/file manifest also lists the `bridge` toolset (last), because every conformant
- *   game supports it. A game tool with a bridge tool's name (`health`) is kept; the toolset
- *   name tells them apart.
+ * - what an agent is shown also lists the built-in `bridge` toolset (last), because every
+ *   conformant game supports it: `mergeBridge` adds it, given the toolset the bridge declares
+ *   (daemon/bridge/, a layer above this one). A game toolset named `bridge` is merged into it:
+ *   the built-in tools win a name clash (the bridge implements them, so the game's version could
+ *   never be reached), the game's other tools are added. A game tool with a bridge tool's name
+ *   (`health`) in another toolset is kept; the toolset name tells them apart.
  */
 
 import { BRIDGE_TOOLSET, type GameTool, type Manifest, type Toolset } from './types.js';
-import { bridgeToolset } from './bridge-toolset.js';
 import { isObj, parseArgs, str, truthy, type Obj } from './manifest-args.js';
 
-// The shapes, the bridge toolset, argument reading and tool lookup live in their own files;
-// importers keep reading them from here.
-export type { ArgType, ToolArg, GameTool, Toolset, Manifest, BridgeToolName } from './types.js';
-export { BRIDGE_TOOLSET, BRIDGE_TOOL_NAMES } from './types.js';
-export { bridgeToolset } from './bridge-toolset.js';
+// The shapes, argument reading and tool lookup live in their own files; importers keep reading
+// them from here.
+export type { ArgType, ToolArg, GameTool, Toolset, Manifest } from './types.js';
+export { BRIDGE_TOOLSET } from './types.js';
 export { defaultText } from './manifest-args.js';
 export { findTool, toolInputSchema } from './manifest-tools.js';
 
@@ -141,8 +139,8 @@ function parsePassthrough(raw: unknown): Manifest['passthrough'] {
   return p;
 }
 
-/** Any JSON a game served (or a file held) → a Manifest. Never throws. */
-export function normaliseManifest(raw: unknown, source: 'game' | 'file' = 'game'): Manifest {
+/** Any JSON a game served (or a file held) → a Manifest of the game's own toolsets. Never throws. */
+export function readManifest(raw: unknown, source: 'game' | 'file' = 'game'): Manifest {
   const warnings: string[] = [];
   const m: Manifest = { game: {}, toolsets: [], source, warnings };
   if (!isObj(raw)) {
@@ -181,14 +179,14 @@ export function normaliseManifest(raw: unknown, source: 'game' | 'file' = 'game'
       m.toolsets.push(ts);
     }
   }
-  m.toolsets = withBridge(m.toolsets, warnings);
   return m;
 }
 
-/** Appends the bridge toolset, merging a game-defined `bridge` toolset into it. */
-function withBridge(toolsets: Toolset[], warnings: string[]): Toolset[] {
-  const bridge = bridgeToolset();
-  const fromGame = toolsets.find((t) => t.name === BRIDGE_TOOLSET);
+/** The manifest with the bridge's toolset appended, a game-defined `bridge` toolset merged into it. */
+export function mergeBridge(m: Manifest, bridgeToolset: Toolset): Manifest {
+  const bridge: Toolset = { ...bridgeToolset, tools: [...bridgeToolset.tools] };
+  const warnings = [...m.warnings];
+  const fromGame = m.toolsets.find((t) => t.name === BRIDGE_TOOLSET);
   if (fromGame) {
     for (const tool of fromGame.tools) {
       if (bridge.tools.some((b) => b.name === tool.name)) {
@@ -198,12 +196,12 @@ function withBridge(toolsets: Toolset[], warnings: string[]): Toolset[] {
       } else bridge.tools.push(tool);
     }
   }
-  return [...toolsets.filter((t) => t !== fromGame), bridge];
+  return { ...m, toolsets: [...m.toolsets.filter((t) => t !== fromGame), bridge], warnings };
 }
 
-/** The manifest used when the game publishes none: the bridge toolset only. */
-export function fallbackManifest(notice?: string): Manifest {
-  const m: Manifest = { game: {}, toolsets: [bridgeToolset()], source: 'fallback', warnings: [] };
+/** The manifest used when the game publishes none: no toolset of its own. */
+export function emptyManifest(notice?: string): Manifest {
+  const m: Manifest = { game: {}, toolsets: [], source: 'fallback', warnings: [] };
   if (notice) m.notice = notice;
   return m;
 }

@@ -37,19 +37,3 @@ export interface Manifest {
 }
 
 export const BRIDGE_TOOLSET = 'bridge';
-
-/** The built-in bridge toolset's tools: bridgeToolset() describes them, tools/bridge-toolset.ts runs them. */
-export const BRIDGE_TOOL_NAMES = [
-  'get_state',
-  'wait_for',
-  'raw_command',
-  'health',
-  'screenshot',
-  'press',
-  'hold',
-  'release',
-  'pause',
-  'resume',
-  'step',
-] as const;
-export type BridgeToolName = (typeof BRIDGE_TOOL_NAMES)[number];

@@ -3,7 +3,7 @@
  * game that is not there fails with the same error class and next step a tool call would give.
  */
 import { commandRejected } from '../../shared/errors.js';
-import { runBridgeTool } from '../tools/bridge-toolset.js';
+import { runBridgeTool } from '../bridge/index.js';
 import { truncateAnswer } from '../tools/answer.js';
 import { TOOLS_BY_NAME } from '../tools/index.js';
 import type { ToolContext } from '../tools/context.js';

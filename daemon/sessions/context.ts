@@ -6,6 +6,7 @@ import { DEFAULT_PORT, parsePort, type SessionConfig } from '../../shared/config
 import type { DaemonState } from '../state.js';
 import type { GameClient } from '../game/client.js';
 import type { Manifest } from '../game/manifest.js';
+import { withBridge } from '../bridge/index.js';
 import type { CompositeRegistry } from '../composites/registry.js';
 import type { ToolContext } from '../tools/context.js';
 
@@ -65,12 +66,14 @@ export class SessionContext implements ToolContext {
     this.state.owners.adoptIfDetached(port, this.sessionId);
   }
 
+  /** The game's manifest as the agent is shown it, the bridge toolset included. */
   async manifest(port: number): Promise<Manifest> {
-    return this.state.cache.get(this.client(port), { manifestPath: this.config.manifestPath });
+    return withBridge(await this.state.cache.get(this.client(port), { manifestPath: this.config.manifestPath }));
   }
 
   knownManifest(port: number): Manifest | undefined {
-    return this.state.cache.settled(port, { manifestPath: this.config.manifestPath });
+    const m = this.state.cache.settled(port, { manifestPath: this.config.manifestPath });
+    return m && withBridge(m);
   }
 
   /** Changes when another process is known to answer on `port` (see game/restarts.ts). */

@@ -1,15 +1,17 @@
 /**
  * call_tool: the one door to a game's own tools (README.md, "The seven tools"). Resolution order:
  * (1) composites (they shadow a game command of the same name), (2) the game's manifest
- * including the built-in bridge toolset (a miss drops the cache and refetches once),
+ * including the built-in bridge toolset (a miss drops the cache and refetches once; a listed
+ * tool's arguments are checked against it before anything is sent: game-args.ts),
  * (3) passthrough: anything else is sent as a raw command; if the game rejects it as
  * unknown, the error lists what it accepts.
  */
 import { commandRejected, isBridgeError, usageError } from '../../shared/errors.js';
 import type { ReplayVerdict } from '../../shared/frames.js';
-import { fallbackManifest, findTool, BRIDGE_TOOLSET, type GameTool, type Manifest } from '../game/manifest.js';
+import { findTool, BRIDGE_TOOLSET, type GameTool, type Manifest } from '../game/manifest.js';
+import { fallbackManifest, runBridgeTool } from '../bridge/index.js';
 import { runComposite } from '../composites/run.js';
-import { runBridgeTool } from './bridge-toolset.js';
+import { checkGameToolArgs } from './game-args.js';
 import { syncAnswer } from './sync-answer.js';
 import { defineTool, portArg, z } from './define.js';
 import type { ToolAnswer, ToolCallExtra } from './types.js';
@@ -81,6 +83,7 @@ export async function callGameTool(
   args = withoutRoutingPort(args, tool);
   if (tool && tool.toolset === BRIDGE_TOOLSET) return runBridgeTool(ctx, port, tool.name, args, extra);
   if (tool) {
+    checkGameToolArgs(tool, args);
     const result = await syncAnswer(ctx, port, tool.name, args, extra);
     return { json: { port, tool: name, via: 'manifest', ...result } };
   }

@@ -1,12 +1,14 @@
 /**
  * `defineTool`: one declaration (zod input schema, effect, handler) → everything the session
- * needs. The JSON Schema an agent reads is derived from the zod schema; the MCP hints and the
+ * needs, for an MCP tool and a bridge tool alike. The JSON Schema an agent reads and the
+ * argument rows describe_toolset lists are derived from the zod schema; the MCP hints and the
  * replay verdict from the effect, by the same functions --eager uses for a game's own tools.
  */
 import { z } from 'zod/v4';
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/server';
 import { usageError } from '../../shared/errors.js';
 import type { ReplayVerdict } from '../../shared/frames.js';
+import type { ArgType, ToolArg } from '../game/types.js';
 import type { ToolContext } from './context.js';
 import type { Effect, ToolAnswer, ToolCallExtra, ToolDef } from './types.js';
 
@@ -52,15 +54,20 @@ const isTrivial = (k: string, v: Record<string, unknown>) =>
 
 const TYPE_NAMES: Record<string, string> = { int: 'integer', record: 'object', object: 'object' };
 
+/** What a tool takes, as an error says it: each argument with its type. */
+function takesText(rows: ToolArg[]): string {
+  if (!rows.length) return 'It takes no arguments.';
+  return `It takes: ${rows.map((a) => (a.type === 'any' ? a.name : `${a.name} (${a.type})`)).join(', ')}.`;
+}
+
 /** One zod issue as the sentence an agent can act on (which argument, what it must be). */
-function explain(
-  tool: string,
-  shape: Record<string, unknown>,
-  args: Record<string, unknown>,
-  issue: z.core.$ZodIssue,
-): string {
+function explain(tool: string, rows: ToolArg[], args: Record<string, unknown>, issue: z.core.$ZodIssue): string {
   const key = String(issue.path[0] ?? '');
-  const takes = Object.keys(shape).length ? `It takes: ${Object.keys(shape).join(', ')}.` : 'It takes no arguments.';
+  const takes = takesText(rows);
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((k) => `'${k}'`).join(', ');
+    return `${tool}: no argument ${keys}. ${takes}`;
+  }
   if (!key) return `${tool}: ${issue.message}. ${takes}`;
   if (args[key] === undefined) return `${tool}: missing required argument '${key}'. ${takes}`;
   switch (issue.code) {
@@ -75,7 +82,51 @@ function explain(
   }
 }
 
-export interface ToolDeclaration<S extends z.ZodObject> {
+const ARG_TYPES: readonly string[] = ['string', 'number', 'integer', 'boolean', 'object', 'array'];
+
+/** A JSON Schema's properties as the argument rows of a toolset (the first of several types; none: any). */
+function argsOf(schema: { properties?: Record<string, Record<string, unknown>>; required?: string[] }): ToolArg[] {
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties ?? {}).map(([name, p]) => {
+    const type = Array.isArray(p.type) ? p.type[0] : p.type;
+    const arg: ToolArg = {
+      name,
+      type: typeof type === 'string' && ARG_TYPES.includes(type) ? (type as ArgType) : 'any',
+      description: typeof p.description === 'string' ? p.description : '',
+      required: required.has(name),
+    };
+    if (p.default !== undefined) arg.default = typeof p.default === 'string' ? p.default : JSON.stringify(p.default);
+    return arg;
+  });
+}
+
+/**
+ * Arguments checked against a tool's schema, the one check every tool's arguments pass (an MCP
+ * tool's, a bridge tool's, a game tool's from its manifest). null is how many clients say "not
+ * given", so it is dropped, except for an argument that takes any value (a wait_for operand).
+ * Returns the parsed arguments, or throws a BridgeUsageError naming the argument and what the
+ * tool takes.
+ */
+export function checkArguments(
+  tool: string,
+  schema: z.ZodObject,
+  rows: ToolArg[],
+  raw: unknown,
+): Record<string, unknown> {
+  const args = raw ?? {};
+  if (typeof args !== 'object' || Array.isArray(args)) throw usageError(`${tool}: arguments must be a JSON object.`);
+  const anyValue = new Set(rows.filter((a) => a.type === 'any').map((a) => a.name));
+  const given = Object.fromEntries(
+    Object.entries(args as Record<string, unknown>).filter(
+      ([k, v]) => v !== undefined && (v !== null || anyValue.has(k)),
+    ),
+  );
+  const r = schema.safeParse(given);
+  if (!r.success) throw usageError(explain(tool, rows, given, r.error.issues[0]));
+  return r.data;
+}
+
+export interface ToolDeclaration<S extends z.ZodObject, X extends ToolCallExtra = ToolCallExtra> {
   name: string;
   title: string;
   description: string;
@@ -84,15 +135,19 @@ export interface ToolDeclaration<S extends z.ZodObject> {
   effect: Effect;
   /** the replay verdict when it depends on the (raw, unchecked) arguments; default: from the effect */
   replay?(args: Record<string, unknown>, ctx: ToolContext): ReplayVerdict;
-  handler(args: z.output<S>, ctx: ToolContext, extra: ToolCallExtra): Promise<ToolAnswer>;
+  handler(args: z.output<S>, ctx: ToolContext, extra: X): Promise<ToolAnswer>;
 }
 
-export function defineTool<S extends z.ZodObject>(decl: ToolDeclaration<S>): ToolDef {
+export function defineTool<S extends z.ZodObject, X extends ToolCallExtra = ToolCallExtra>(
+  decl: ToolDeclaration<S, X>,
+): ToolDef<X> {
   const schema = decl.input.loose();
   const inputSchema = tidy(z.toJSONSchema(schema, { io: 'input' })) as Tool['inputSchema'];
+  const args = argsOf(inputSchema as Parameters<typeof argsOf>[0]);
   return {
     name: decl.name,
     effect: decl.effect,
+    args,
     advertised: {
       name: decl.name,
       title: decl.title,
@@ -100,18 +155,7 @@ export function defineTool<S extends z.ZodObject>(decl: ToolDeclaration<S>): Too
       inputSchema,
       annotations: annotationsOf(decl.effect, decl.title),
     },
-    parse(raw) {
-      const args = raw ?? {};
-      if (typeof args !== 'object' || Array.isArray(args))
-        throw usageError(`${decl.name}: arguments must be a JSON object.`);
-      // null is how many clients say "not given"
-      const given = Object.fromEntries(
-        Object.entries(args as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined),
-      );
-      const r = schema.safeParse(given);
-      if (!r.success) throw usageError(explain(decl.name, decl.input.shape, given, r.error.issues[0]));
-      return r.data;
-    },
+    parse: (raw) => checkArguments(decl.name, schema, args, raw),
     replay: (args, ctx) => (decl.replay ? decl.replay(args, ctx) : replayOf(decl.effect)),
     run: (args, ctx, extra) => decl.handler(args as z.output<S>, ctx, extra),
   };

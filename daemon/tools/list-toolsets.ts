@@ -1,4 +1,4 @@
-import { BRIDGE_TOOL_NAMES } from '../game/manifest.js';
+import { BRIDGE_TOOL_NAMES } from '../bridge/index.js';
 import { COMPOSITES_TOOLSET } from '../composites/run.js';
 import { defineTool, portArg, z } from './define.js';
 

@@ -1,10 +1,12 @@
 /**
- * What a tool is made of. Each of the seven is declared once with `defineTool` (define.ts):
- * its zod input schema, its effect, its handler. Everything else (the JSON Schema an agent
- * reads, the MCP annotations, the replay verdict the daemon acks with) is derived from that.
+ * What a tool is made of. Every tool, MCP tool or bridge tool, is declared once with `defineTool`
+ * (define.ts): its zod input schema, its effect, its handler. Everything else (the JSON Schema an
+ * agent reads, the MCP annotations, the replay verdict the daemon acks with, the row
+ * describe_toolset shows) is derived from that.
  */
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ReplayVerdict } from '../../shared/frames.js';
+import type { ToolArg } from '../game/types.js';
 import type { ToolContext } from './context.js';
 
 export interface ToolCallExtra {
@@ -33,25 +35,25 @@ export interface Effect {
 }
 
 /** A declared tool as the session uses it: advertised, checked, judged for replay, run. */
-export interface ToolDef {
+export interface ToolDef<X extends ToolCallExtra = ToolCallExtra> {
   name: string;
   effect: Effect;
   /** the MCP tool an agent sees in tools/list */
   advertised: Tool;
+  /** its arguments as a toolset row lists them (describe_toolset, for a bridge tool), from the same schema */
+  args: ToolArg[];
   /** the arguments checked against the schema; a BridgeUsageError that names the argument when they do not fit */
   parse(args: unknown): Record<string, unknown>;
   /** may this request be re-sent after a daemon restart? (checked arguments, or the raw ones when they do not parse) */
   replay(args: Record<string, unknown>, ctx: ToolContext): ReplayVerdict;
-  run(args: Record<string, unknown>, ctx: ToolContext, extra: ToolCallExtra): Promise<ToolAnswer>;
+  run(args: Record<string, unknown>, ctx: ToolContext, extra: X): Promise<ToolAnswer>;
 }
 
 /** What every answer of a bridge tool starts with: the port, the tool's name, and `via: 'bridge'`. */
 export type BridgeToolBase = { port: number; tool: string; via: 'bridge' };
 
-/** A tool of the built-in `bridge` toolset (reached through call_tool), given its answer's base. */
-export type BridgeToolHandler = (
-  ctx: ToolContext,
-  base: BridgeToolBase,
-  args: Record<string, unknown>,
-  extra: ToolCallExtra,
-) => Promise<ToolAnswer>;
+/** What a bridge tool (reached through call_tool) is given beside the call's extras: its game and its answer's base. */
+export interface BridgeCall extends ToolCallExtra {
+  port: number;
+  base: BridgeToolBase;
+}

@@ -59,6 +59,8 @@ export class CrateStack {
   /** Where `drop_here` drops the next crate; moved by holding `left` / `right`. */
   dropperX = WORLD_WIDTH / 2;
   overReason: string | null = null;
+  /** The menu's volume setting, 0 to 1 (the game makes no sound; the setting is what a menu has). */
+  volume = 0.8;
   readonly received: Record<string, number> = {};
   readonly bumps: Record<string, number> = {};
   private rng: () => number;
@@ -125,6 +127,11 @@ export class CrateStack {
   /** Drops the next crate at the dropper's position. */
   dropHere(): void {
     this.drop(this.dropperX, true);
+  }
+
+  setVolume(volume: number): void {
+    this.volume = Math.min(1, Math.max(0, volume));
+    this.emit({ m: `volume:${this.volume}` });
   }
 
   bump(tag: string): void {

@@ -9,9 +9,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { createGameSurface, type CommandArgs } from '../game-kit/index.js';
+import { createGameSurface, type CommandArgs } from '../../kits/js/index.js';
 import { CrateStack } from './game.js';
 import { crateStackManifest } from './manifest.js';
+import { crateStackUi, crateStackWorld } from './menu.js';
 
 const argv = yargs(hideBin(process.argv))
   .scriptName('crate-stack')
@@ -46,7 +47,7 @@ const argv = yargs(hideBin(process.argv))
   .option('time', {
     type: 'boolean',
     default: true,
-    describe: 'Held inputs, the agent clock and epochs (--no-time: none, like an older game)',
+    describe: 'Held inputs, the agent clock, epochs and the UI and world trees (--no-time: none, like an older game)',
   })
   .option('child', {
     type: 'boolean',
@@ -102,6 +103,8 @@ async function main(): Promise<void> {
     inputs: argv.time ? ['left', 'right'] : undefined,
     clock: argv.time,
     sessionEpoch: argv.time ? 0 : undefined,
+    ui: argv.time ? () => crateStackUi(game, actions) : undefined,
+    world: argv.time ? () => crateStackWorld(game) : undefined,
     commands: {
       start: cmd('start', () => newRound(() => game.start())),
       drop: {
@@ -122,6 +125,11 @@ async function main(): Promise<void> {
       },
       bump: { validate: (a) => void a.string('tag'), apply: cmd('bump', (a) => game.bump(a.string('tag'))) },
       peek: cmd('peek', () => undefined),
+      // Not in the manifest (a passthrough command): its handler throws, as a game's bug would.
+      // The kit turns that into the command's result (ok: false, this message); the game runs on.
+      throw_error: cmd('throw_error', (a) => {
+        throw new Error(a.string('message', 'the handler threw'));
+      }),
       freeze: {
         validate: (a) => (a.number('ms') < 0 ? "argument 'ms' must be >= 0" : undefined),
         // Blocks the whole thread, HTTP included: a game stuck in a long frame.
@@ -141,6 +149,15 @@ async function main(): Promise<void> {
       process.exit(0);
     },
   });
+
+  /** What the menu's buttons press: what the commands of the same names do. */
+  const actions = {
+    start: () => newRound(() => game.start()),
+    pause: () => game.pause(),
+    resume: () => game.resume(),
+    restart: () => newRound(() => game.restart()),
+    menu: () => game.menu(),
+  };
 
   /** A new round is a new run in the same process: a new session epoch (when the game publishes them). */
   function newRound(run: () => void): void {

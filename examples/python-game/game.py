@@ -3,7 +3,9 @@
 
 The walker moves while `left` or `right` is held, jumps on `jump`, and collects coins along a
 track; `reset` starts a new run (a new session epoch). The agent holds inputs, pauses and
-steps the clock through the kit's built-in `input.*` and `clock.*` commands.
+steps the clock through the kit's built-in `input.*` and `clock.*` commands. The HUD's Menu
+button opens a small pause menu (the UI tree at GET /ui); the walker and the coins left are
+the world objects (GET /world).
 """
 import argparse
 import os
@@ -26,20 +28,29 @@ class Walker:
 
     def __init__(self):
         self.run = 0
+        self.menu_open, self.volume = False, 0.8
         self.new_run()
 
     def new_run(self):
         self.run += 1
+        self.menu_open = False
         self.x, self.y, self.vy = 0.0, 0.0, 0.0
         self.coins, self.jumps, self.events = [], 0, []
 
+    def on_ground(self):
+        return self.y == 0 and self.vy == 0
+
     def jump(self):
-        if self.y == 0:
-            self.vy, self.jumps = JUMP_SPEED, self.jumps + 1
-            self.events.append({"m": "jump:%d" % self.jumps})
+        """Raises in the air: the kit turns it into the command's failed result, with these words."""
+        if not self.on_ground():
+            raise ValueError("the walker is in the air (jump again once it lands)")
+        self.vy, self.jumps = JUMP_SPEED, self.jumps + 1
+        self.events.append({"m": "jump:%d" % self.jumps})
 
     def step(self, held):
         """One simulated frame, with held(input) telling which inputs are down."""
+        if self.menu_open:  # the pause menu stops the walk
+            return
         dx = (SPEED if held("right") else 0) - (SPEED if held("left") else 0)
         self.x = min(max(self.x + dx, 0.0), TRACK_END)
         if self.y > 0 or self.vy > 0:
@@ -52,10 +63,42 @@ class Walker:
                 self.events.append({"m": "coin:%d" % c})
         self.events = self.events[-20:]
 
+    def screen(self):
+        return "MenuScreen" if self.menu_open else "FinishScreen" if self.x >= TRACK_END else "GameScreen"
+
     def snapshot(self):
-        screen = "FinishScreen" if self.x >= TRACK_END else "GameScreen"
-        return {"ui": {"screen": screen}, "events": list(self.events),
+        return {"ui": {"screen": self.screen()}, "events": list(self.events),
                 "game": {"run": self.run, "x": self.x, "y": self.y, "jumps": self.jumps, "coins": list(self.coins)}}
+
+
+def ui_tree(walker, new_run):
+    """What the player sees: the HUD, or the pause menu with its buttons and settings."""
+    def opened(flag):
+        return lambda: setattr(walker, "menu_open", flag)
+
+    if walker.menu_open:
+        nodes = [{"id": "menu", "role": "dialog", "name": "Paused", "children": [
+            {"id": "resume", "role": "button", "name": "Resume", "activate": opened(False)},
+            {"id": "new-run", "role": "button", "name": "New run", "activate": new_run},
+            {"id": "options", "role": "button", "name": "Options", "enabled": False},
+            {"id": "volume", "role": "slider", "name": "Volume", "value": walker.volume, "min": 0, "max": 1,
+             "setValue": lambda v: setattr(walker, "volume", v)},
+        ]}]
+    else:
+        nodes = [
+            {"id": "coins", "role": "text", "name": "Coins %d/%d" % (len(walker.coins), len(COINS))},
+            # a jump needs the ground under the walker: in the air the button is disabled
+            {"id": "jump", "role": "button", "name": "Jump", "enabled": walker.on_ground(), "activate": walker.jump},
+            {"id": "open-menu", "role": "button", "name": "Menu", "activate": opened(True)},
+        ]
+    return {"screen": walker.screen(), "nodes": nodes}
+
+
+def world_objects(walker):
+    """The walker and the coins still on the track (a player sees them all)."""
+    return [{"id": "walker", "type": "player", "name": "Walker", "pos": [walker.x, walker.y], "player": True}] + [
+        {"id": "coin-%d" % c, "type": "coin", "name": "Coin at %d" % c, "pos": [c, 0], "tags": ["coin"], "player": True}
+        for c in COINS if c not in walker.coins]
 
 
 MANIFEST = {"toolsets": [{"name": "play", "description": "Walk the track (hold left/right with the bridge's hold tool)", "tools": [
@@ -85,16 +128,17 @@ def main():
         surface = gamebridge.GameSurface(
             opts.debug_port, "Walker", "1.0.0", snapshot=walker.snapshot, manifest=MANIFEST,
             inputs=["left", "right"],
+            ui=lambda: ui_tree(walker, lambda: reset(None)), world=lambda: world_objects(walker),
             commands={"jump": lambda _a: walker.jump(), "reset": reset,
                       "teleport": gamebridge.Command(lambda a: setattr(walker, "x", a.number("x")), teleport_ok)})
         try:
             surface.listen()
-        except OSError as e:
-            print("walker: %s" % e.strerror, file=sys.stderr)
-            return 2
-        print("walker: listening on 127.0.0.1:%d (pid %d)" % (surface.port, os.getpid()), flush=True)
+            print("walker: listening on 127.0.0.1:%d (pid %d)" % (surface.port, os.getpid()), flush=True)
+        except OSError as e:  # the game is still a game without its debug surface: play on
+            print("walker: %s; playing on without the bridge" % e.strerror, file=sys.stderr, flush=True)
 
     held = surface.is_held if surface else (lambda _input: False)
+    # a surface that could not bind still runs the loop (and ends it on SIGINT/SIGTERM)
     frames = 0
     while surface.running if surface else frames < opts.frames:
         started = time.monotonic()

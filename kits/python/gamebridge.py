@@ -11,8 +11,14 @@ Copy this one file next to your game. See docs/KITS.md for the contract it imple
     surface.close()                        # stops serving, removes the registry entry
 
 HTTP threads never touch game state: /command validates and queues; tick() (the game loop)
-applies the queue in order. `input.*` and `clock.*` are built in, and the kit enforces input
-leases itself, so a held input is released even if the bridge is gone.
+applies the queue in order and records each command's result (/state's commandResults).
+`input.*` and `clock.*` are built in, and the kit enforces input leases itself, so a held input
+is released even if the bridge is gone.
+
+The UI and world trees (optional): pass ui=lambda: {"screen": "MenuScreen", "nodes": [...]}
+and world=lambda: [{"id": "walker", "type": "player", "pos": [x, y]}]. A node is a dict with
+id, role, name and the optional fields of docs/CONTRACT.md, plus callables the kit calls on
+the tick: "activate": fn(), "setValue": fn(value), "focus": fn() (left out of GET /ui).
 """
 import argparse
 import atexit
@@ -28,9 +34,16 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, urlsplit
 
 CLOSE = "close"
-RESERVED = ["input.hold", "input.release", "input.releaseAll", "clock.pause", "clock.resume", "clock.step"]
+RESERVED = ["input.hold", "input.release", "input.releaseAll", "clock.pause", "clock.resume", "clock.step",
+            "ui.activate", "ui.setValue", "ui.focus"]
 MAX_LEASE_MS = 3600000  # a hold is meant to end; the bridge re-holds
 MAX_STEP_FRAMES = 10000  # later commands wait behind a step, so keep it bounded
+RESULTS_KEPT = 32  # recent command results in /state
+MAX_ERROR_CHARS = 500  # a failing handler's message goes to the agent: bounded
+HANDLERS = ("activate", "setValue", "focus")
+NUMERIC_ROLES = ("slider", "spinbutton", "scrollbar", "progressbar")
+CHECKABLE_ROLES = ("checkbox", "switch", "radio", "menuitemcheckbox", "menuitemradio")
+CHOICE_ROLES = ("combobox", "listbox", "radiogroup", "tablist")
 
 
 class ArgError(ValueError):
@@ -108,13 +121,19 @@ class GameSurface:
 
     def __init__(self, port, name, version, snapshot, commands=None, manifest=None, inputs=None,
                  clock=True, screenshot=None, on_close=None, protocol=1, handle_signals=True,
-                 register=True, log=None):
+                 register=True, log=None, ui=None, world=None):
         """inputs: the input names the game reads (declares the "input" capability);
-        clock: the agent may pause and step the game (the "clock" capability)."""
+        clock: the agent may pause and step the game (the "clock" capability);
+        ui, world: the tree providers (the "ui" and "world" capabilities, GET /ui and /world)."""
         if port is None or isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
             raise ValueError("gamebridge: the debug port must be an integer 0-65535, got %r" % (port,))
         self.name, self.version, self.protocol = name, version, protocol
-        self.capabilities = (["input"] if inputs is not None else []) + (["clock"] if clock else [])
+        self.capabilities = ((["input"] if inputs is not None else []) + (["clock"] if clock else [])
+                             + (["ui"] if ui else []) + (["world"] if world else []))
+        self._ui = ui
+        self._ui_tree = _Tree(lambda: _ui_content(ui())) if ui else None
+        self._world_tree = _Tree(lambda: {"objects": [_plain_object(o) for o in world()]}) if world else None
+        self._results = []
         self._snapshot, self._manifest, self._screenshot = snapshot, manifest, screenshot
         self._inputs = list(inputs) if inputs is not None else None
         self._on_close = on_close or (lambda reason: self.stop())
@@ -122,8 +141,8 @@ class GameSurface:
         self._log = log or (lambda line: print("gamebridge: " + line, file=sys.stderr, flush=True))
         self._commands = {}
         for cmd_name, handler in (commands or {}).items():
-            if cmd_name == CLOSE or cmd_name.startswith(("input.", "clock.")):
-                raise ValueError("gamebridge: command name '%s' is reserved (close, input.* and clock.* are the kit's)" % cmd_name)
+            if cmd_name == CLOSE or cmd_name.startswith(("input.", "clock.", "ui.")):
+                raise ValueError("gamebridge: command name '%s' is reserved (close, input.*, clock.* and ui.* are the kit's)" % cmd_name)
             self._commands[cmd_name] = handler if isinstance(handler, Command) else Command(handler)
         self._requested_port = port
         self._lock = threading.RLock()  # snapshot() and simulate() may call is_held()
@@ -136,8 +155,13 @@ class GameSurface:
 
     # ---- the game's side -------------------------------------------------------------
     def listen(self):
-        """Bind 127.0.0.1 (a clear OSError when the port is taken), serve, then register."""
+        """Bind 127.0.0.1 (a clear OSError when the port is taken: the game may play on without
+        its surface, tick() works the same), serve, then register."""
         handler = type("Handler", (_Handler,), {"surface": self})
+        # Signals first: a game that plays on without its surface (port taken) still ends cleanly.
+        if self._handle_signals and threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(sig, self._on_signal)
         try:
             self._server = ThreadingHTTPServer(("127.0.0.1", self._requested_port), handler)
         except OSError as e:
@@ -148,9 +172,6 @@ class GameSurface:
         # a short poll interval: close() waits for one poll at most
         threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
                          name="gamebridge-http", daemon=True).start()
-        if self._handle_signals and threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                signal.signal(sig, self._on_signal)
         atexit.register(self._unregister)
         if self._register:
             self._write_registry_entry()
@@ -217,11 +238,26 @@ class GameSurface:
             now = time.monotonic()
             s = dict(self._snapshot())
             s.update({"frame": self.frame, "simFrame": self.sim_frame, "completedCommandId": self._completed,
-                      "sessionEpoch": self.session_epoch, "clock": {"paused": self._paused, "stepFramesLeft": self._step_left}})
+                      "commandResults": list(self._results), "sessionEpoch": self.session_epoch,
+                      "clock": {"paused": self._paused, "stepFramesLeft": self._step_left}})
             if "input" in self.capabilities:
                 s["input"] = {"held": [{"input": i, "owner": o, "leaseMsLeft": math.ceil((d - now) * 1000)}
                                        for (i, o), d in self._held.items()]}
             return s
+
+    def ui(self):
+        """GET /ui: this frame's UI tree publication, or None (404)."""
+        if self._ui_tree is None:
+            return None
+        with self._lock:
+            return self._ui_tree.publish(self.frame, self.session_epoch)
+
+    def world(self):
+        """GET /world: this frame's world publication, or None (404)."""
+        if self._world_tree is None:
+            return None
+        with self._lock:
+            return self._world_tree.publish(self.frame, self.session_epoch)
 
     def tools(self):
         """GET /tools: the game's manifest with name, version and capabilities, or None (404)."""
@@ -269,6 +305,10 @@ class GameSurface:
             return "argument 'leaseMs' must be > 0 and <= %d, got %s" % (MAX_LEASE_MS, args.raw["leaseMs"])
         if cmd in ("input.hold", "input.release") and args.string("input") not in self._inputs:
             return "unknown input '%s' (this game reads: %s)" % (args.raw["input"], ", ".join(self._inputs) or "none")
+        if cmd.startswith("ui."):
+            args.string("id")
+            if cmd == "ui.setValue":
+                args.string("value")
         if cmd == "clock.step":
             frames = args.number("frames")
             if frames != int(frames) or not 1 <= frames <= MAX_STEP_FRAMES:
@@ -281,10 +321,14 @@ class GameSurface:
         # so hold -> step -> release sent back to back does what it says.
         while self._queue and self._step_left == 0:
             cid, cmd, args = self._queue.pop(0)
+            result = {"id": cid, "ok": True}
             try:
                 self._apply(cid, cmd, args)
-            except Exception as e:  # a failing command still completes: the bridge must not wait forever
+            except Exception as e:  # a failing command still completes (the bridge must not wait
+                # forever), and its result carries the game's words for the agent
+                result = {"id": cid, "ok": False, "error": (str(e) or type(e).__name__)[:MAX_ERROR_CHARS]}
                 self._log("command #%d '%s' failed: %r" % (cid, cmd, e))
+            self._results = (self._results + [result])[-RESULTS_KEPT:]
             if self._step_left == 0:
                 self._completed = cid
 
@@ -303,10 +347,30 @@ class GameSurface:
             self._paused = False
         elif cmd == "clock.step":
             self._paused, self._step_left, self._step_id = True, int(args.number("frames")), cid
+        elif cmd.startswith("ui."):
+            self._apply_ui(cmd, args)
         elif cmd == CLOSE:
             self._on_close("command")
         else:
             self._commands[cmd].apply(args)
+
+    def _apply_ui(self, cmd, args):
+        """ui.*: re-checks the node as it is on this tick, then calls the game's handler."""
+        node = _usable_node((self._ui() or {}).get("nodes") or [], args.string("id"))
+        what = "'%s' (%s)" % (_label(node), node.get("role"))
+        if cmd == "ui.activate":
+            if not callable(node.get("activate")):
+                raise ValueError("%s cannot be activated" % what)
+            node["activate"]()
+        elif cmd == "ui.setValue":
+            value = _parse_value(node, args.string("value"))
+            if not callable(node.get("setValue")):
+                raise ValueError("%s takes no value" % what)
+            node["setValue"](value)
+        else:
+            if not callable(node.get("focus")):
+                raise ValueError("%s cannot take focus" % what)
+            node["focus"]()
 
     def _expire_leases(self):
         """Drops the holds whose lease ran out: the game, not the bridge, enforces leases."""
@@ -348,9 +412,124 @@ class GameSurface:
                 pass
 
 
+class _Tree:
+    """One tree's publications: built at most once a frame (a request in the same frame gets the
+    same snapshot), swapped in whole. frameSequence counts publications; revision grows only when
+    the serialized content differs from the previous publication's."""
+
+    def __init__(self, build):
+        self._build, self._frame, self._body, self._content = build, None, None, None
+        self._revision, self._sequence = 0, 0
+
+    def publish(self, frame, session_epoch):
+        if self._body is not None and frame == self._frame:
+            return self._body
+        content = self._build()
+        text = json.dumps(content, sort_keys=True)
+        if text != self._content:
+            self._content, self._revision = text, self._revision + 1
+        self._sequence, self._frame = self._sequence + 1, frame
+        self._body = dict({"sessionEpoch": session_epoch, "frameSequence": self._sequence,
+                           "revision": self._revision}, **content)
+        return self._body
+
+
+def _ui_content(tree):
+    tree = tree or {}
+    content = {"screen": tree["screen"]} if tree.get("screen") is not None else {}
+    content["nodes"] = [_plain_node(n) for n in tree.get("nodes") or []]
+    return content
+
+
+def _plain_node(node):
+    """A node as GET /ui shows it: no handlers, visible/enabled left out at their default."""
+    out = {}
+    for key, value in node.items():
+        if value is None or callable(value) or (key in ("visible", "enabled") and value is True):
+            continue
+        if key == "children":
+            if value:
+                out["children"] = [_plain_node(c) for c in value]
+            continue
+        out[key] = value
+    return out
+
+
+def _plain_object(obj):
+    out = {k: v for k, v in obj.items() if v is not None and not callable(v)}
+    if out.get("player") is not True:
+        out.pop("player", None)
+    return out
+
+
+def _label(node):
+    return node.get("name") or node.get("id")
+
+
+def _find_path(nodes, node_id):
+    for n in nodes:
+        if n.get("id") == node_id:
+            return [n]
+        below = _find_path(n.get("children") or [], node_id)
+        if below:
+            return [n] + below
+    return None
+
+
+def _usable_node(nodes, node_id):
+    """The node as it is now; under a hidden or disabled parent it is hidden or disabled too."""
+    path = _find_path(nodes, node_id)
+    if not path:
+        raise ValueError("no UI node '%s'" % node_id)
+    node = path[-1]
+    if any(n.get("visible") is False for n in path):
+        raise ValueError("'%s' is hidden" % _label(node))
+    if any(n.get("enabled") is False for n in path):
+        raise ValueError("'%s' is disabled" % _label(node))
+    return node
+
+
+def _parse_value(node, text):
+    """The value as the node's role takes it; out of range or not one of its options fails."""
+    name, role = _label(node), node.get("role")
+    if role in NUMERIC_ROLES:
+        try:
+            value = float(text)
+        except ValueError:
+            value = float("nan")
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError("'%s' takes a number, got '%s'" % (name, text[:40]))
+        lo, hi = node.get("min"), node.get("max")
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            raise ValueError("'%s' takes %s to %s, got %s" % (name, _num(lo, "-\u221e"), _num(hi, "\u221e"), _num(value, "")))
+        return value
+    if role in CHECKABLE_ROLES:
+        if text in ("true", "false"):
+            return text == "true"
+        raise ValueError("'%s' takes true or false, got '%s'" % (name, text[:40]))
+    if role in CHOICE_ROLES and node.get("children"):
+        options = [c.get("name") for c in node["children"]]
+        if text not in options:
+            raise ValueError("'%s' has no option '%s' (options: %s)" % (name, text[:40], ", ".join(map(str, options))))
+    return text
+
+
+def _num(x, absent):
+    """5.0 -> '5', as the Node kit writes numbers."""
+    if x is None:
+        return absent
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive: the bridge polls /state on one connection
     timeout = 30  # an idle kept-alive connection frees its thread
+    # On a kept-alive connection a response split in two writes (headers, then body) makes
+    # Nagle's algorithm hold the body until the client's delayed ACK of the headers: every poll
+    # waits for it. So a response is buffered and leaves in one write (the server flushes once
+    # after do_GET), and the socket sends at once (TCP_NODELAY) for what exceeds the buffer.
+    wbufsize = -1
+    disable_nagle_algorithm = True
     surface = None
 
     def do_GET(self):
@@ -370,12 +549,18 @@ class _Handler(BaseHTTPRequestHandler):
         if url.path == "/tools":
             m = s.tools()
             return self._json(200, m) if m is not None else self._json(404, {"error": "this game publishes no manifest"})
+        if url.path in ("/ui", "/world"):
+            tree = s.ui() if url.path == "/ui" else s.world()
+            if tree is None:
+                return self._json(404, {"error": "this game publishes no %s" % ("UI tree" if url.path == "/ui" else "world tree")})
+            return self._json(200, tree)
         if url.path == "/screenshot":
             png = s.screenshot()
             if png is None:
                 return self._json(404, {"error": "this game takes no screenshots"})
             return self._send(200, "image/png", png)
-        self._json(404, {"error": "no such endpoint '%s'" % url.path, "endpoints": ["/health", "/state", "/command", "/tools"]})
+        endpoints = ["/health", "/state", "/command", "/tools"] + ["/" + c for c in ("ui", "world") if c in s.capabilities]
+        self._json(404, {"error": "no such endpoint '%s'" % url.path, "endpoints": endpoints + ["/screenshot"]})
 
     def _json(self, status, body):
         self._send(status, "application/json; charset=utf-8", json.dumps(body).encode("utf-8"))

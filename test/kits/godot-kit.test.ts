@@ -1,18 +1,13 @@
 /**
- * The Godot 3 kit (kits/godot3/GameBridge.gd) through its example project,
- * examples/godot-game, run headless by the real godot3-server over HTTP.
+ * The Godot 3 kit (kits/godot3/GameBridge.gd) beyond the conformance suite (conformance.test.ts
+ * runs the contract on its example, examples/godot-game, headless): start-up and packaging.
  */
 import { realpathSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { freePort } from '../helpers/ports.js';
 import { ROOT, Reaper, exitCode, removeDir, tempHome } from '../helpers/procs.js';
-import { describeKitContract } from './contract-suite.js';
 import { GODOT_EXAMPLE, GODOT_READY_MS, spawnKitGame } from './kit-game.js';
-
-describe('Godot 3 kit: the contract on the Walker example (headless)', () => {
-  describeKitContract('godot', GODOT_READY_MS);
-});
 
 describe('Godot 3 kit: start-up and packaging', () => {
   const reaper = new Reaper();

@@ -8,7 +8,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { normaliseManifest } from '../../daemon/game/manifest.js';
+import { normaliseManifest } from '../../daemon/bridge/index.js';
 import { call, connect, type McpHandle } from '../helpers/mcp.js';
 import { freePort } from '../helpers/ports.js';
 import { CLI, removeDir, tempHome, waitFor, waitGone } from '../helpers/procs.js';

@@ -1,17 +1,9 @@
 /** The options and surface API both carriers share (the Node HTTP server and the browser page). */
-import type { CommandArgs } from './args.js';
+import type { CommandHandler } from './args.js';
 import type { HeldInput } from './input.js';
+import type { UiTree, WorldObject } from './trees.js';
 
-export interface CommandHandler {
-  /**
-   * Runs when the command arrives (on the carrier's side, before queueing). Return a reason (or
-   * throw an ArgError, e.g. from `args.number('x')`) to refuse it with `accepted: false`.
-   * Must not touch game state: it is not on the game's tick.
-   */
-  validate?: (args: CommandArgs) => string | undefined | void;
-  /** Runs on the game's tick, in arrival order. */
-  apply: (args: CommandArgs, info: { commandId: number; frame: number }) => void;
-}
+export type { CommandHandler };
 
 export interface SharedSurfaceOptions {
   name: string;
@@ -36,6 +28,15 @@ export interface SharedSurfaceOptions {
    * capability and accepts `clock.pause/resume/step`.
    */
   clock?: boolean;
+  /**
+   * The UI tree as it is now: what a player sees, with handlers for `ui.activate`,
+   * `ui.setValue` and `ui.focus`. Given, the game declares the "ui" capability and serves
+   * GET /ui; the kit calls it at most once a frame for /ui, and again on the tick that applies
+   * a ui.* command, to re-check the node.
+   */
+  ui?: () => UiTree;
+  /** The world objects the game publishes at GET /world (declares the "world" capability). */
+  world?: () => WorldObject[];
   /** Publish `sessionEpoch` from the start, at this value (otherwise from the first `newEpoch()`). */
   sessionEpoch?: number;
   /** Where the surface's own diagnostics go (default: the platform's error output). */
@@ -65,7 +66,7 @@ export interface SurfaceControls {
   readonly sessionEpoch: number | null;
   /** Names the game accepts, `close` and the reserved ones included. */
   readonly commandNames: string[];
-  /** What /health and /tools declare: "input", "clock". */
+  /** What /health and /tools declare: "input", "clock", "ui", "world". */
   readonly capabilities: string[];
   /** Live holds, as /state reports them. */
   held(): HeldInput[];

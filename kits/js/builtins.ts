@@ -13,7 +13,7 @@ export const MAX_LEASE_MS = 3_600_000;
 /** Most frames one `clock.step` may ask for; later commands wait behind a step, so keep it bounded. */
 export const MAX_STEP_FRAMES = 10_000;
 
-export const RESERVED_PREFIXES = ['input.', 'clock.'];
+export const RESERVED_PREFIXES = ['input.', 'clock.', 'ui.'];
 
 /** The reserved handlers for the capabilities the game enabled. */
 export function builtinCommands(inputs: HeldInputs | null, clock: GameClock | null): Map<string, CommandHandler> {

@@ -12,11 +12,10 @@ import { getPath } from '../sync/path.js';
 import { waitFor } from '../sync/wait.js';
 import { INPUT_FORMS } from '../web/inputs.js';
 import { OwnedHands } from '../web/owned-hands.js';
-import type { ToolContext } from './context.js';
-import { syncCommand } from './sync-answer.js';
-import type { ToolAnswer, ToolCallExtra } from './types.js';
-
-type Base = { port: number; tool: string; via: 'bridge' };
+import type { ToolContext } from '../tools/context.js';
+import { syncCommand } from '../tools/sync-answer.js';
+import type { BridgeToolBase, ToolAnswer, ToolCallExtra } from '../tools/types.js';
+import { simFrameOf } from './play.js';
 
 /** The page to send `input` to, or undefined when the game's kit takes it (or no browser of ours shows the game). */
 export async function browserFor(
@@ -37,14 +36,6 @@ export async function browserFor(
   return web;
 }
 
-/** The simulation's frame count: simFrame when the game publishes one, else frame. */
-const simFrameOf = (s: State): { path: string; value: number } | undefined =>
-  typeof s.simFrame === 'number'
-    ? { path: 'simFrame', value: s.simFrame }
-    : typeof s.frame === 'number'
-      ? { path: 'frame', value: s.frame }
-      : undefined;
-
 /** What a browser-input answer says about the game after it. */
 function after(s: State): Record<string, unknown> {
   return {
@@ -59,7 +50,7 @@ function after(s: State): Record<string, unknown> {
 export async function browserPress(
   ctx: ToolContext,
   web: WebGame,
-  base: Base,
+  base: BridgeToolBase,
   input: string,
   frames: number,
   leaseMs: number,
@@ -92,7 +83,7 @@ export async function browserPress(
 export async function browserHold(
   ctx: ToolContext,
   web: WebGame,
-  base: Base,
+  base: BridgeToolBase,
   input: string,
   ms: number,
   extra: ToolCallExtra,
@@ -114,7 +105,7 @@ export async function browserHold(
 export async function browserRelease(
   ctx: ToolContext,
   web: WebGame,
-  base: Base,
+  base: BridgeToolBase,
   input: string | undefined,
   extra: ToolCallExtra,
 ): Promise<ToolAnswer> {

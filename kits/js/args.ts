@@ -62,3 +62,15 @@ export class CommandArgs {
 function clip(s: string): string {
   return s.length > 40 ? `${s.slice(0, 40)}…` : s;
 }
+
+/** One game command: how its arguments are checked on arrival and how it is applied on the tick. */
+export interface CommandHandler {
+  /**
+   * Runs when the command arrives (on the carrier's side, before queueing). Return a reason (or
+   * throw an ArgError, e.g. from `args.number('x')`) to refuse it with `accepted: false`.
+   * Must not touch game state: it is not on the game's tick.
+   */
+  validate?: (args: CommandArgs) => string | undefined | void;
+  /** Runs on the game's tick, in arrival order. */
+  apply: (args: CommandArgs, info: { commandId: number; frame: number }) => void;
+}

@@ -21,6 +21,7 @@ import type { SharedSurfaceOptions, SurfaceControls } from './types.js';
 export { ArgError, CommandArgs } from './args.js';
 export type { CommandHandler, SharedSurfaceOptions, SurfaceControls } from './types.js';
 export type { HeldInput } from './input.js';
+export type { UiNode, UiTree, WorldObject } from './trees.js';
 
 export interface WebSurfaceOptions extends SharedSurfaceOptions {
   /** The carrier's WebSocket URL. Default: `#gamebridge=` in the page's location.hash. */

@@ -1,13 +1,14 @@
 /**
  * The platform-neutral heart of the game kit: it answers the contract's paths (/health,
- * /state, /command, /tools) as `{status, body}`, queues commands, and applies them on the
- * game's tick. No I/O and no platform imports: the Node carrier feeds it HTTP requests, the
+ * /state, /command, /tools, /ui, /world) as `{status, body}`, queues commands, applies them on
+ * the game's tick and records each one's result. No I/O and no platform imports: the Node carrier feeds it HTTP requests, the
  * web carrier feeds it the page carrier's relayed paths, and both answer with what it returns.
  */
 import { ArgError, CommandArgs } from './args.js';
 import { builtinCommands, RESERVED_PREFIXES } from './builtins.js';
 import { GameClock } from './clock.js';
 import { HeldInputs } from './input.js';
+import { TreePublisher, uiCommands, uiContent, worldContent } from './trees.js';
 import type { CommandHandler, SharedSurfaceOptions, SurfaceControls } from './types.js';
 
 export interface CoreOptions extends SharedSurfaceOptions {
@@ -37,6 +38,10 @@ interface Queued {
 }
 
 const CLOSE = 'close';
+/** How many recent command results /state carries. */
+const RESULTS_KEPT = 32;
+/** A failing handler's message is the game's words to the agent: bounded. */
+const MAX_ERROR_CHARS = 500;
 
 export function createSurfaceCore(options: CoreOptions): SurfaceCore {
   const { log } = options;
@@ -44,17 +49,35 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
   const now = options.now ?? (() => performance.now());
   const inputs = options.inputs ? new HeldInputs([...options.inputs], now) : null;
   const clock = options.clock ? new GameClock() : null;
-  const capabilities = [...(inputs ? ['input'] : []), ...(clock ? ['clock'] : [])];
+  const { ui, world } = options;
+  const capabilities = [
+    ...(inputs ? ['input'] : []),
+    ...(clock ? ['clock'] : []),
+    ...(ui ? ['ui'] : []),
+    ...(world ? ['world'] : []),
+  ];
   const handlers = gameHandlers(options.commands ?? {});
   for (const [name, h] of builtinCommands(inputs, clock)) handlers.set(name, h);
+  if (ui) for (const [name, h] of uiCommands(ui)) handlers.set(name, h);
   const commandNames = [...new Set([...handlers.keys(), CLOSE])];
-  const endpoints = ['/health', '/state', '/command', '/tools', ...(options.extraEndpoints ?? [])];
+  const endpoints = [
+    '/health',
+    '/state',
+    '/command',
+    '/tools',
+    ...(ui ? ['/ui'] : []),
+    ...(world ? ['/world'] : []),
+    ...(options.extraEndpoints ?? []),
+  ];
+  const uiTree = ui ? new TreePublisher(() => uiContent(ui())) : null;
+  const worldTree = world ? new TreePublisher(() => worldContent(world())) : null;
 
   let frame = 0;
   let nextId = 1;
   let completedCommandId = 0;
   let sessionEpoch: number | null = options.sessionEpoch ?? null;
   const queue: Queued[] = [];
+  const results: { id: number; ok: boolean; error?: string }[] = [];
 
   function health(): Record<string, unknown> {
     const h: Record<string, unknown> = { ok: true, frame };
@@ -66,8 +89,13 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
   function state(): Record<string, unknown> {
     const s: Record<string, unknown> = { frame, ...options.snapshot() };
     s.frame = frame; // the surface owns the frame counter, whatever the snapshot says
-    if (options.publishCompletedId === false) delete s.completedCommandId;
-    else s.completedCommandId = completedCommandId;
+    if (options.publishCompletedId === false) {
+      delete s.completedCommandId;
+      delete s.commandResults;
+    } else {
+      s.completedCommandId = completedCommandId;
+      s.commandResults = results.slice();
+    }
     if (clock) {
       // A game that counts its own simulated frames knows better (e.g. only while a round runs).
       if (typeof s.simFrame !== 'number') s.simFrame = clock.simFrame;
@@ -120,13 +148,23 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
   }
 
   function apply(c: Queued): void {
-    if (c.cmd === CLOSE) return options.onCloseCommand();
+    let error: string | undefined;
     try {
-      handlers.get(c.cmd)!.apply(c.args, { commandId: c.id, frame });
+      if (c.cmd === CLOSE) options.onCloseCommand();
+      else handlers.get(c.cmd)!.apply(c.args, { commandId: c.id, frame });
     } catch (e) {
-      // A failing command still completes: the bridge must not wait forever for it.
-      log(`command #${c.id} '${c.cmd}' failed: ${(e as Error).message}`);
+      // A failing command still completes (the bridge must not wait forever for it), and its
+      // result says why, so the agent reads the game's own words.
+      error = (e instanceof Error ? e.message : String(e)).slice(0, MAX_ERROR_CHARS) || 'failed';
+      log(`command #${c.id} '${c.cmd}' failed: ${error}`);
     }
+    results.push(error === undefined ? { id: c.id, ok: true } : { id: c.id, ok: false, error });
+    if (results.length > RESULTS_KEPT) results.shift();
+  }
+
+  function tree(publisher: TreePublisher | null, what: string): Answer {
+    if (!publisher) return { status: 404, body: { error: `this game publishes no ${what}` } };
+    return { status: 200, body: publisher.publish(frame, sessionEpoch) };
   }
 
   return {
@@ -144,6 +182,10 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
           return command(new URLSearchParams(q < 0 ? '' : target.slice(q + 1)));
         case '/tools':
           return tools();
+        case '/ui':
+          return tree(uiTree, 'UI tree');
+        case '/world':
+          return tree(worldTree, 'world tree');
         default:
           return { status: 404, body: { error: `no such endpoint '${path}'`, endpoints } };
       }
@@ -198,7 +240,7 @@ function gameHandlers(commands: Record<string, CommandHandler | CommandHandler['
   for (const [name, h] of Object.entries(commands)) {
     if (RESERVED_PREFIXES.some((p) => name.startsWith(p))) {
       throw new Error(
-        `command name '${name}' is reserved (input.* and clock.* are the kit's; enable them with the inputs/clock options)`,
+        `command name '${name}' is reserved (input.*, clock.* and ui.* are the kit's; enable them with the inputs, clock and ui options)`,
       );
     }
     out.set(name, typeof h === 'function' ? { apply: h } : h);

@@ -1,0 +1,79 @@
+/**
+ * The agent's clock (docs/KITS.md): pause, resume, step. Each is an ordinary reserved `/command`
+ * (clock.*) through command sync, on a game that declares the "clock" capability.
+ */
+import { EpochWatch } from '../sync/epoch.js';
+import { conditionFrom, test } from '../sync/wait.js';
+import { defineTool, z } from '../tools/define.js';
+import { shapeSync, syncCommand } from '../tools/sync-answer.js';
+import type { BridgeCall } from '../tools/types.js';
+import { whole } from './args.js';
+import { requireCapability } from './play.js';
+
+const needs = ` Needs the game's "clock" capability.`;
+
+export const pause = defineTool({
+  name: 'pause',
+  title: "Pause the game's clock",
+  description: "Pause the game's simulation clock; the game keeps answering and applying commands." + needs,
+  input: z.object({}),
+  effect: { readOnly: false },
+  async handler(_args, ctx, call: BridgeCall) {
+    await requireCapability(ctx, call.port, 'clock', 'pause');
+    return { json: { ...call.base, ...shapeSync(await syncCommand(ctx, call.port, 'clock.pause', {}, call)) } };
+  },
+});
+
+export const resume = defineTool({
+  name: 'resume',
+  title: "Resume the game's clock",
+  description: "Let the game's simulation clock run again." + needs,
+  input: z.object({}),
+  effect: { readOnly: false },
+  async handler(_args, ctx, call: BridgeCall) {
+    await requireCapability(ctx, call.port, 'clock', 'resume');
+    return { json: { ...call.base, ...shapeSync(await syncCommand(ctx, call.port, 'clock.resume', {}, call)) } };
+  },
+});
+
+export const step = defineTool({
+  name: 'step',
+  title: 'Step the clock',
+  description:
+    'Simulate exactly `frames` frames, then stay paused; returns the state after. With `until` (a wait_for condition) it steps one frame at a time and stops as soon as the condition holds: ' +
+    '{matched, stepped} says whether it held or the frames ran out.' +
+    needs,
+  input: z.object({
+    frames: whole(1, 10000).describe('How many frames to simulate (1-10000); with `until`, the most it steps.'),
+    until: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        'A wait_for condition, e.g. {"path": "game.x", "gte": 30} or {"path": "ui.screen", "equals": "GameOver"}.',
+      ),
+  }),
+  effect: { readOnly: false },
+  async handler(args, ctx, call: BridgeCall) {
+    const { port, base } = call;
+    const { frames } = args;
+    const cond = args.until ? conditionFrom(args.until) : undefined;
+    await requireCapability(ctx, port, 'clock', 'step');
+    if (!cond) {
+      const r = await syncCommand(ctx, port, 'clock.step', { frames }, call);
+      return { json: { ...base, stepped: frames, ...shapeSync(r) } };
+    }
+    // One frame at a time, so it stops on the very frame the condition first holds; a new run on the way fails it.
+    const runs = cond.path === 'sessionEpoch' ? undefined : new EpochWatch(port, `step until ${cond.path}`);
+    for (let stepped = 1; ; stepped++) {
+      const r = await syncCommand(ctx, port, 'clock.step', { frames: 1 }, call);
+      if (r.state) runs?.check(r.state);
+      const t = r.state ? test(r.state, cond) : { ok: false, value: undefined };
+      if (t.ok || stepped >= frames) {
+        return { json: { ...base, matched: t.ok, stepped, path: cond.path, value: t.value ?? null, ...shapeSync(r) } };
+      }
+    }
+  },
+});
+
+/** The family, in the order describe_toolset lists it. */
+export const CLOCK_TOOLS = [pause, resume, step];

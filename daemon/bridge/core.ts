@@ -1,0 +1,173 @@
+/**
+ * The bridge tools every conformant game has (docs/CONTRACT.md): read the state, wait for a
+ * condition, send any command by name, check health, take a screenshot.
+ */
+import { usageError } from '../../shared/errors.js';
+import { getPath, hasPath, nearestKeys } from '../sync/path.js';
+import { frameOf } from '../sync/summary.js';
+import { conditionFrom, waitFor } from '../sync/wait.js';
+import { defineTool, z } from '../tools/define.js';
+import { syncAnswer } from '../tools/sync-answer.js';
+import type { BridgeCall } from '../tools/types.js';
+import { flag, number, whole } from './args.js';
+
+export const getState = defineTool({
+  name: 'get_state',
+  title: "Read the game's state",
+  description:
+    "Read the game's current state snapshot (GET /state). Give `path` to read one part of it; a large snapshot is cut, so prefer a path.",
+  input: z.object({
+    path: z
+      .string()
+      .optional()
+      .describe(
+        "Dotted path into the snapshot, e.g. 'ui.screen' or 'game.score'; list items by index ('ui.elements.0'). Omit for the whole snapshot.",
+      ),
+  }),
+  effect: { readOnly: true },
+  async handler(args, ctx, { port, base, signal }: BridgeCall) {
+    const state = await ctx.client(port).state(signal);
+    const frame = frameOf(state);
+    if (!args.path) return { json: { ...base, frame: frame ?? null, state } };
+    if (!hasPath(state, args.path)) {
+      const near = nearestKeys(state, args.path);
+      throw usageError(
+        `get_state: the state on port ${port} has no '${args.path}'. ` +
+          `${near.prefix ? `'${near.prefix}'` : 'The top level'} has: ${near.keys.join(', ') || '(nothing)'}. Ask for one of those.`,
+      );
+    }
+    return { json: { ...base, frame: frame ?? null, path: args.path, value: getPath(state, args.path) } };
+  },
+});
+
+export const waitForTool = defineTool({
+  name: 'wait_for',
+  title: 'Wait for a condition',
+  description:
+    'Re-read fresh snapshots until the value at `path` meets one condition, then return {matched, value, elapsedMs, frame}. Fails on timeout or if the game restarts while waiting. Give exactly one condition.',
+  input: z.object({
+    path: z.string().describe("Dotted path into the state, e.g. 'ui.screen'."),
+    equals: z
+      .unknown()
+      .optional()
+      .describe('Matches when the value equals this (deep equality for objects and lists).'),
+    notEquals: z.unknown().optional().describe('Matches when the value differs from this.'),
+    exists: flag().optional().describe('true: matches when the path is present; false: when it is absent.'),
+    gt: number().optional().describe('Matches when the value is a number greater than this.'),
+    gte: number().optional().describe('Matches when the value is a number greater than or equal to this.'),
+    lt: number().optional().describe('Matches when the value is a number less than this.'),
+    lte: number().optional().describe('Matches when the value is a number less than or equal to this.'),
+    contains: z.unknown().optional().describe('Matches when the value (a string or a list) contains this.'),
+    matches: z.string().optional().describe('Matches when the value, as text, matches this regular expression.'),
+    timeoutMs: whole(0, 600000)
+      .optional()
+      .describe("Give up after this many milliseconds. Default: the bridge's --timeout (5000 unless set)."),
+  }),
+  effect: { readOnly: true },
+  async handler(args, ctx, { port, base, signal }: BridgeCall) {
+    const r = await waitFor(ctx.client(port), conditionFrom(args), {
+      timeoutMs: args.timeoutMs ?? ctx.config.timeoutMs,
+      signal,
+      generation: ctx.generation(port),
+    });
+    return {
+      json: {
+        ...base,
+        matched: r.matched,
+        path: r.path,
+        value: r.value,
+        elapsedMs: r.elapsedMs,
+        frame: r.frame ?? null,
+      },
+    };
+  },
+});
+
+export const rawCommand = defineTool({
+  name: 'raw_command',
+  title: 'Send any command',
+  description:
+    'Send any command to the game by name (GET /command?cmd=...), including ones its manifest does not list, and wait until the game has applied it.',
+  input: z.object({
+    cmd: z.string().describe("The command's name, e.g. 'close' or 'set_seed'."),
+    args: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('The command\'s arguments as an object, e.g. {"seed": 42}; each becomes a query parameter.'),
+    sync: flag()
+      .prefault(true)
+      .describe(
+        'Wait until the game confirms it applied the command and return the state after it; false returns as soon as the command is queued.',
+      ),
+  }),
+  effect: { readOnly: false },
+  async handler(args, ctx, call: BridgeCall) {
+    const cmd = args.cmd.trim();
+    if (!cmd) throw usageError("raw_command needs 'cmd', the command's name, e.g. {cmd: \"close\"}.");
+    const r = await syncAnswer(ctx, call.port, cmd, args.args ?? {}, call, args.sync);
+    return { json: { ...call.base, ...r } };
+  },
+});
+
+export const health = defineTool({
+  name: 'health',
+  title: 'Check the game answers',
+  description: 'Check that the game answers (GET /health): returns {ok, frame}. Cheap; changes nothing.',
+  input: z.object({}),
+  effect: { readOnly: true },
+  async handler(_args, ctx, { port, base }: BridgeCall) {
+    const h = await ctx.client(port).health();
+    return { json: { ...base, ...h } };
+  },
+});
+
+export const screenshot = defineTool({
+  name: 'screenshot',
+  title: 'Take a screenshot',
+  description:
+    'Capture the game window as a PNG image (GET /screenshot, an optional extension; says so when the game does not implement it).',
+  input: z.object({}),
+  effect: { readOnly: true },
+  async handler(_args, ctx, { port, base }: BridgeCall) {
+    // A page this daemon opened: the browser's picture, canvas and DOM together, at the frame it was taken.
+    const web = ctx.launcher.webGame(port);
+    if (web) {
+      // The frame is asked while the browser captures (not before it): one round trip less.
+      const [frame, shot] = await Promise.all([
+        ctx
+          .client(port)
+          .health()
+          .then(
+            (h) => h.frame,
+            () => undefined,
+          ),
+        web.screenshot(),
+      ]);
+      const size = shot.length >= 24 ? { width: shot.readUInt32BE(16), height: shot.readUInt32BE(20) } : {};
+      return {
+        json: {
+          ...base,
+          source: 'browser',
+          mimeType: 'image/png',
+          bytes: shot.length,
+          ...size,
+          ...(typeof frame === 'number' ? { frame } : {}),
+        },
+        images: [{ data: shot.toString('base64'), mimeType: 'image/png' }],
+      };
+    }
+    const png = await ctx.client(port).screenshot();
+    if (!png) {
+      throw usageError(
+        `The game on port ${port} does not implement GET /screenshot (an optional extension). Use get_state to read what is on screen.`,
+      );
+    }
+    return {
+      json: { ...base, mimeType: 'image/png', bytes: png.length },
+      images: [{ data: png.toString('base64'), mimeType: 'image/png' }],
+    };
+  },
+});
+
+/** The family, in the order describe_toolset lists it. */
+export const CORE_TOOLS = [getState, waitForTool, rawCommand, health, screenshot];

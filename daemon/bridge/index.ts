@@ -1,0 +1,89 @@
+/**
+ * The built-in `bridge` toolset: the tools every conformant game gets through call_tool
+ * (docs/CONTRACT.md), whatever engine it runs on. This list is the one place that knows them:
+ * describe_toolset's rows, the replay verdict and the dispatch are all read from it.
+ *
+ * To add a bridge tool:
+ *   1. Declare it with `defineTool` (tools/define.ts) in the file of its family (core.ts,
+ *      input.ts, clock.ts), or in a new family file: name, title, description, a zod `input`,
+ *      its `effect` (readOnly decides whether a restarted daemon may re-send it), and a handler
+ *      `(args, ctx, call: BridgeCall)`; `call.port` is its game, `call.base` starts its answer.
+ *   2. Put it in its family's list (`CORE_TOOLS` …); a new family joins `BRIDGE_TOOLS` below
+ *      with one line.
+ *   3. Document its answer in docs/TOOLS.md (test/tools-doc.test.ts holds the two together).
+ * Its arguments are checked against the zod schema before the handler runs, and the row
+ * describe_toolset shows is derived from the same schema.
+ */
+import { usageError } from '../../shared/errors.js';
+import {
+  BRIDGE_TOOLSET,
+  emptyManifest,
+  mergeBridge,
+  readManifest,
+  type Manifest,
+  type Toolset,
+} from '../game/manifest.js';
+import type { ToolContext } from '../tools/context.js';
+import type { BridgeCall, ToolAnswer, ToolCallExtra, ToolDef } from '../tools/types.js';
+import { CLOCK_TOOLS } from './clock.js';
+import { CORE_TOOLS } from './core.js';
+import { INPUT_TOOLS } from './input.js';
+
+/** Every bridge tool, in the order describe_toolset lists them. */
+export const BRIDGE_TOOLS: readonly ToolDef<BridgeCall>[] = [...CORE_TOOLS, ...INPUT_TOOLS, ...CLOCK_TOOLS];
+
+export const BRIDGE_TOOL_NAMES: readonly string[] = BRIDGE_TOOLS.map((t) => t.name);
+
+const BY_NAME = new Map(BRIDGE_TOOLS.map((t) => [t.name, t]));
+
+const TOOLSET: Toolset = {
+  name: BRIDGE_TOOLSET,
+  description:
+    'Contract-level tools that work on every game: read the state, wait for a condition, send any command by name, check health, take a screenshot; ' +
+    'and, on games that declare the "input"/"clock" capabilities, hold inputs and control the clock (press, hold, release, pause, resume, step).',
+  tools: BRIDGE_TOOLS.map((t) => ({
+    name: t.name,
+    description: t.advertised.description ?? '',
+    args: t.args,
+    readOnly: t.effect.readOnly,
+    toolset: BRIDGE_TOOLSET,
+  })),
+};
+
+/** The bridge toolset as a manifest lists it (a fresh copy: a caller may add to it). */
+export function bridgeToolset(): Toolset {
+  return { ...TOOLSET, tools: TOOLSET.tools.map((t) => ({ ...t, args: t.args.map((a) => ({ ...a })) })) };
+}
+
+/** One merged view per manifest the cache holds: the same game manifest gives the same answer. */
+const merged = new WeakMap<Manifest, Manifest>();
+
+/** A game's manifest as an agent is shown it: its own toolsets, then the bridge toolset. */
+export function withBridge(m: Manifest): Manifest {
+  let view = merged.get(m);
+  if (!view) merged.set(m, (view = mergeBridge(m, TOOLSET)));
+  return view;
+}
+
+/** Any JSON a game served (or a file held) → the manifest an agent is shown. Never throws. */
+export function normaliseManifest(raw: unknown, source: 'game' | 'file' = 'game'): Manifest {
+  return withBridge(readManifest(raw, source));
+}
+
+/** What an agent is shown of a game that publishes no manifest: the bridge toolset only. */
+export function fallbackManifest(notice?: string): Manifest {
+  return withBridge(emptyManifest(notice));
+}
+
+/** Run the bridge tool `name` on the game on `port`, its arguments checked first. */
+export async function runBridgeTool(
+  ctx: ToolContext,
+  port: number,
+  name: string,
+  args: Record<string, unknown>,
+  extra: ToolCallExtra,
+): Promise<ToolAnswer> {
+  const tool = BY_NAME.get(name);
+  if (!tool) throw usageError(`Unknown bridge tool '${name}'. The bridge toolset has ${BRIDGE_TOOL_NAMES.join(', ')}.`);
+  return tool.run(tool.parse(args), ctx, { ...extra, port, base: { port, tool: name, via: 'bridge' } });
+}

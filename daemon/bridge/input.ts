@@ -1,0 +1,114 @@
+/**
+ * The held-input tools (docs/KITS.md): press, hold, release. Each is an ordinary reserved
+ * `/command` (input.*) through command sync; the owner of a held input is this MCP session,
+ * and the daemon remembers what it holds (play/held.ts). On a page this daemon opened, an input
+ * the game does not declare is sent by the browser instead (browser-input.ts).
+ */
+import { getPath } from '../sync/path.js';
+import { waitFor } from '../sync/wait.js';
+import { defineTool, z } from '../tools/define.js';
+import { shapeSync, syncCommand } from '../tools/sync-answer.js';
+import type { BridgeCall } from '../tools/types.js';
+import { inputName, whole } from './args.js';
+import { browserFor, browserHold, browserPress, browserRelease } from './browser-input.js';
+import { capabilitiesOf, inputOf, requireCapability, simFrameOf } from './play.js';
+
+/** A press holds its input at most this long on the game's side, whatever happens to us meanwhile. */
+const PRESS_LEASE_MS = 60000;
+
+const needs = ` Needs the game's "input" capability.`;
+
+export const press = defineTool({
+  name: 'press',
+  title: 'Press an input',
+  description:
+    'Press an input: hold it, let `frames` simulation frames pass (stepping the clock when the game is paused), release it; returns the state after.' +
+    needs,
+  input: z.object({
+    input: inputName(),
+    frames: whole(1, 600).default(1).describe('How many simulation frames to hold it (1-600).'),
+  }),
+  effect: { readOnly: false },
+  async handler(args, ctx, call: BridgeCall) {
+    const { port, base } = call;
+    const input = inputOf('press', args.input);
+    const frames = args.frames;
+    const web = await browserFor(ctx, port, input);
+    if (web) return browserPress(ctx, web, base, input, frames, PRESS_LEASE_MS, call);
+    await requireCapability(ctx, port, 'input', 'press');
+    const owner = ctx.sessionId;
+    const paused = getPath(await ctx.client(port).state(call.signal), 'clock.paused') === true;
+    ctx.held.hold(port, owner, input, PRESS_LEASE_MS);
+    try {
+      const held = await syncCommand(ctx, port, 'input.hold', { input, owner, leaseMs: PRESS_LEASE_MS }, call, !paused);
+      if (paused) {
+        // A step holds back the commands after it, so hold, step N, release hold it for exactly N frames.
+        await syncCommand(ctx, port, 'clock.step', { frames }, call, false);
+      } else {
+        const from = simFrameOf(held.state) ?? { path: 'frame', value: 0 };
+        await waitFor(
+          ctx.client(port),
+          { path: from.path, op: 'gte', operand: from.value + frames },
+          { timeoutMs: ctx.config.timeoutMs, signal: call.signal, generation: ctx.generation(port) },
+        );
+      }
+    } finally {
+      ctx.held.released(port, owner, input);
+    }
+    const r = await syncCommand(ctx, port, 'input.release', { input, owner }, call);
+    return { json: { ...base, input, frames, ...shapeSync(r) } };
+  },
+});
+
+export const hold = defineTool({
+  name: 'hold',
+  title: 'Hold an input',
+  description:
+    'Hold an input for this session for `ms` milliseconds (the game releases it itself when that runs out, even if the bridge is gone). Holding again renews it. The bridge releases it when this session ends.' +
+    needs,
+  input: z.object({
+    input: inputName(),
+    ms: whole(1, 3600000).describe('How long to hold it, in milliseconds (1-3600000).'),
+  }),
+  effect: { readOnly: false },
+  async handler(args, ctx, call: BridgeCall) {
+    const { port, base } = call;
+    const input = inputOf('hold', args.input);
+    const web = await browserFor(ctx, port, input);
+    if (web) return browserHold(ctx, web, base, input, args.ms, call);
+    await requireCapability(ctx, port, 'input', 'hold');
+    ctx.held.hold(port, ctx.sessionId, input, args.ms);
+    const r = await syncCommand(ctx, port, 'input.hold', { input, owner: ctx.sessionId, leaseMs: args.ms }, call);
+    return { json: { ...base, input, ms: args.ms, ...shapeSync(r) } };
+  },
+});
+
+export const release = defineTool({
+  name: 'release',
+  title: 'Release inputs',
+  description:
+    "Release an input this session holds, or everything it holds when `input` is left out. Never touches another session's inputs." +
+    needs,
+  input: z.object({ input: inputName().optional() }),
+  effect: { readOnly: false },
+  async handler(args, ctx, call: BridgeCall) {
+    const { port, base } = call;
+    const input = args.input === undefined || args.input === '' ? undefined : inputOf('release', args.input);
+    const web = await browserFor(ctx, port, input);
+    // Everything this session holds on a page: its browser inputs, then its kit inputs when the game has them.
+    if (web && (input !== undefined || !(await capabilitiesOf(ctx, port)).includes('input')))
+      return browserRelease(ctx, web, base, input, call);
+    if (web) await web.hands.release(ctx.sessionId);
+    await requireCapability(ctx, port, 'input', 'release');
+    const owner = ctx.sessionId;
+    const r =
+      input === undefined
+        ? await syncCommand(ctx, port, 'input.releaseAll', { owner }, call)
+        : await syncCommand(ctx, port, 'input.release', { input, owner }, call);
+    ctx.held.released(port, owner, input);
+    return { json: { ...base, released: input ?? 'everything this session holds', ...shapeSync(r) } };
+  },
+});
+
+/** The family, in the order describe_toolset lists it. */
+export const INPUT_TOOLS = [press, hold, release];

@@ -1,0 +1,561 @@
+/**
+ * The kit conformance suite: every kit's example game (the list in examples.ts) on its real
+ * runtime, over real HTTP, through the same checks: the contract endpoints and frame growth,
+ * refusals and garbage, command confirmation and command results, held inputs with
+ * game-enforced leases, the clock with exact steps, session epochs, the UI and world trees
+ * with ui.* and their re-check, the screenshot, the registry entry and `close`, a busy port,
+ * and the keep-alive round trip (reported, not asserted). A check an entry does not declare
+ * (no "ui", no command results) is skipped by name; a missing runtime skips the kit here and
+ * fails under CI=true. docs/KITS.md's conformance table is checked against the list.
+ */
+import http from 'node:http';
+import net from 'node:net';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { decodePng } from '../helpers/png.js';
+import { freePort } from '../helpers/ports.js';
+import { ROOT, Reaper, exitCode, removeDir, tempHome, waitFor, waitGone } from '../helpers/procs.js';
+import { KIT_EXAMPLES, type Cmd, type KitExample, type Running } from './examples.js';
+import { killWithHome, sleep } from './kit-game.js';
+
+const CI = process.env.CI === 'true';
+
+async function getJson(port: number, path: string): Promise<any> {
+  return (await fetch(`http://127.0.0.1:${port}${path}`)).json();
+}
+
+function send(port: number, [cmd, args = {}]: Cmd): Promise<any> {
+  const q = new URLSearchParams({ cmd });
+  for (const [k, v] of Object.entries(args)) q.set(k, String(v));
+  return getJson(port, `/command?${q}`);
+}
+
+function untilState(port: number, what: string, pred: (s: any) => boolean, timeoutMs = 15000): Promise<any> {
+  return waitFor(
+    what,
+    async () => {
+      const s = await getJson(port, '/state');
+      return pred(s) ? s : null;
+    },
+    timeoutMs,
+    5,
+  );
+}
+
+/** Sends one command, waits until completedCommandId covers it; returns that state. */
+async function applied(port: number, cmd: Cmd): Promise<any> {
+  const r = await send(port, cmd);
+  if (r.accepted !== true) throw new Error(`${cmd[0]} refused: ${JSON.stringify(r)}`);
+  const s = await untilState(port, `${cmd[0]} #${r.commandId} applied`, (st) => st.completedCommandId >= r.commandId);
+  return Object.assign(s, { sentId: r.commandId as number });
+}
+
+async function appliedAll(port: number, cmds: Cmd[]): Promise<any> {
+  let s: any = null;
+  for (const c of cmds) s = await applied(port, c);
+  return s;
+}
+
+/** The result /state gives for command `id`. */
+async function resultOf(port: number, id: number): Promise<any> {
+  const s = await untilState(port, `command #${id} completed`, (st) => st.completedCommandId >= id);
+  return s.commandResults?.find((r: any) => r.id === id);
+}
+
+/** Waits until /health's frame has grown by `n`. */
+async function framesPass(port: number, n: number): Promise<void> {
+  const f0 = (await getJson(port, '/health')).frame;
+  await waitFor(`${n} frames`, async () => (await getJson(port, '/health')).frame >= f0 + n, 15000, 5);
+}
+
+function collectIds(nodes: any[], out: string[] = []): string[] {
+  for (const n of nodes) {
+    out.push(n.id);
+    if (n.children) collectIds(n.children, out);
+  }
+  return out;
+}
+
+function findNode(nodes: any[], id: string): any {
+  for (const n of nodes) {
+    if (n.id === id) return n;
+    const below = n.children && findNode(n.children, id);
+    if (below) return below;
+  }
+  return null;
+}
+
+/** `n` GET /state on one kept-alive connection after 20 untimed: the p50 in ms. */
+async function keepAliveP50(port: number, n = 50): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const once = () =>
+    new Promise<void>((resolve, reject) => {
+      http
+        .get({ host: '127.0.0.1', port, path: '/state', agent }, (res) => {
+          res.resume();
+          res.on('end', resolve);
+        })
+        .on('error', reject);
+    });
+  try {
+    for (let i = 0; i < 20; i++) await once();
+    const times: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t = performance.now();
+      await once();
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    return times[Math.floor(n / 2)];
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** Raw bytes on a fresh connection; resolves when the peer answers or closes (or after 3 s). */
+function rawExchange(port: number, bytes: Buffer): Promise<string> {
+  return new Promise((resolve) => {
+    const sock = net.connect(port, '127.0.0.1');
+    let got = '';
+    const done = () => {
+      sock.destroy();
+      resolve(got);
+    };
+    sock.on('data', (d) => {
+      got += d.toString('latin1');
+      if (got.includes('\r\n\r\n')) done();
+    });
+    sock.on('error', done);
+    sock.on('close', done);
+    sock.setTimeout(3000, done);
+    sock.write(bytes);
+  });
+}
+
+const GARBAGE_PATHS = [
+  '/command?cmd=%',
+  '/command?cmd=%zz&x=%E0%A4%A',
+  '/state?%%%',
+  '/%2e%2e/%2e%2e/etc/passwd',
+  '//health',
+  `/command?cmd=${'x'.repeat(5000)}`,
+  '/command?cmd=ui.activate&id=%00',
+  '/ui?since=abc',
+  '/nope',
+];
+
+test("docs/KITS.md's conformance table lists every kit the suite runs, as declared", () => {
+  const doc = readFileSync(join(ROOT, 'docs', 'KITS.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## What the conformance suite runs'));
+  const rows = section
+    .split('\n')
+    .filter((l) => l.startsWith('| ') && !l.startsWith('| kit ') && !l.startsWith('|---'))
+    .map((l) =>
+      l
+        .slice(1, -1)
+        .split('|')
+        .map((c) => c.trim()),
+    );
+  const yes = (b: boolean) => (b ? 'yes' : 'no');
+  const expected = KIT_EXAMPLES.map((e) => [
+    e.kit,
+    e.example,
+    yes(e.capabilities.includes('input')),
+    yes(e.capabilities.includes('clock')),
+    yes(e.capabilities.includes('ui')),
+    yes(e.capabilities.includes('world')),
+    yes(!!e.fails),
+    yes(!!e.screenshot),
+    e.busyPort ?? 'n/a (a page)',
+  ]);
+  expect(rows).toEqual(expected);
+});
+
+describe.each(KIT_EXAMPLES.map((e) => [`${e.kit} kit (${e.example})`, e] as const))('%s', (_name, kit) => {
+  const why = kit.missing();
+  if (why) {
+    if (CI) test(`its runtime is installed (CI=true): ${why}`, () => expect(why).toBeNull());
+    else test.skip(`all checks: ${why}`, () => undefined);
+    return;
+  }
+  describeConformance(kit);
+});
+
+function describeConformance(kit: KitExample): void {
+  const reaper = new Reaper();
+  const homes: string[] = [];
+  let game: Running;
+  let port: number;
+  const newHome = () => {
+    const h = tempHome('gb-conform-');
+    homes.push(h);
+    return h;
+  };
+  /** A test only some kits declare: run it, or skip it by name saying why. */
+  const testIf = (declared: unknown, name: string, fn: () => Promise<void>, timeout?: number) =>
+    declared ? test(name, fn, timeout) : test.skip(`${name} (not declared by ${kit.kit})`, () => undefined);
+
+  beforeAll(async () => {
+    port = await freePort();
+    game = await kit.start(reaper, port, newHome());
+  }, kit.readyMs + 30000);
+
+  afterAll(async () => {
+    await game?.stop();
+    await reaper.reap();
+    homes.forEach(killWithHome);
+    homes.forEach(removeDir);
+  });
+
+  test('health, state, tools: the contract fields, the capabilities, frames growing', async () => {
+    const h1 = await getJson(port, '/health');
+    expect(h1).toEqual({
+      ok: true,
+      frame: expect.any(Number),
+      capabilities: kit.capabilities,
+      sessionEpoch: expect.any(Number),
+    });
+    await framesPass(port, 3);
+    const s = await getJson(port, '/state');
+    expect(s).toMatchObject({
+      frame: expect.any(Number),
+      simFrame: expect.any(Number),
+      completedCommandId: expect.any(Number),
+      ui: { screen: expect.any(String) },
+      input: { held: [] },
+      clock: { paused: false },
+      sessionEpoch: h1.sessionEpoch,
+    });
+    expect(s.frame).toBeGreaterThanOrEqual(h1.frame + 3);
+    if (kit.fails) expect(s.commandResults).toEqual(expect.any(Array));
+    const tools = await getJson(port, '/tools');
+    expect(tools.game).toMatchObject({
+      version: kit.version,
+      protocol: 1,
+      capabilities: kit.capabilities,
+      inputs: kit.inputs,
+    });
+    expect(tools.toolsets.flatMap((t: any) => t.tools.map((x: any) => x.name)).sort()).toEqual(kit.tools);
+  });
+
+  test(kit.screenshot ? 'the screenshot is a PNG of the game' : 'no screenshot: 404', async () => {
+    const shot = await fetch(`http://127.0.0.1:${port}/screenshot`);
+    if (!kit.screenshot) {
+      expect(shot.status).toBe(404);
+      return void (await shot.text());
+    }
+    expect(shot.status).toBe(200);
+    expect(shot.headers.get('content-type')).toBe('image/png');
+    const img = decodePng(Buffer.from(await shot.arrayBuffer()));
+    expect([img.width, img.height]).toEqual(kit.screenshot);
+  });
+
+  test('refusals: unknown command with the known names, bad arguments, missing cmd', async () => {
+    const unknown = await send(port, ['fly']);
+    expect(unknown).toMatchObject({ accepted: false, error: "unknown command 'fly'" });
+    expect(unknown.known).toEqual(expect.arrayContaining(['close', 'input.hold', 'input.releaseAll', 'clock.step']));
+    if (kit.ui) expect(unknown.known).toEqual(expect.arrayContaining(['ui.activate', 'ui.setValue', 'ui.focus']));
+    for (const frames of [0, 1.5, 10001]) {
+      expect(await send(port, ['clock.step', { frames }])).toMatchObject({
+        accepted: false,
+        error: expect.stringMatching(/^argument 'frames' must be a whole number from 1 to 10000/),
+      });
+    }
+    expect(await send(port, ['input.hold', { input: 'up', owner: 'a', leaseMs: 1000 }])).toMatchObject({
+      accepted: false,
+      error: `unknown input 'up' (this game reads: ${kit.inputs.join(', ')})`,
+    });
+    expect(await send(port, ['input.hold', { input: kit.mover.input, leaseMs: 1000 }])).toMatchObject({
+      accepted: false,
+      error: "missing argument 'owner'",
+    });
+    expect(await send(port, ['input.releaseAll', { owner: ' ' }])).toMatchObject({
+      accepted: false,
+      error: expect.stringMatching(/'owner' must not be empty/),
+    });
+    expect(await send(port, ['input.hold', { input: kit.mover.input, owner: 'a', leaseMs: 0 }])).toMatchObject({
+      accepted: false,
+      error: expect.stringMatching(/'leaseMs' must be > 0 and <= 3600000/),
+    });
+    expect(await send(port, kit.badArg.cmd)).toMatchObject({
+      accepted: false,
+      error: expect.stringMatching(kit.badArg.error),
+    });
+    const missing = await fetch(`http://127.0.0.1:${port}/command?x=1`);
+    expect(missing.status).toBe(400);
+    await missing.text();
+  });
+
+  test('garbage queries and bytes get an answer or a closed socket; the game keeps serving', async () => {
+    for (const path of GARBAGE_PATHS) {
+      const r = await fetch(`http://127.0.0.1:${port}${path}`);
+      expect([path, r.status >= 200 && r.status < 500]).toEqual([path, true]);
+      await r.text();
+    }
+    for (const bytes of ['GET\r\n\r\n', 'NOT HTTP AT ALL\r\n\r\n', '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03']) {
+      const answer = await rawExchange(port, Buffer.from(bytes, 'latin1'));
+      expect(answer).not.toMatch(/^HTTP\/1\.[01] 2/); // never a success for garbage
+    }
+    expect((await getJson(port, '/health')).ok).toBe(true);
+    const home = await appliedAll(port, kit.mover.home);
+    expect(home.completedCommandId).toBeGreaterThan(0);
+  });
+
+  test('a command is fire and forget, then confirmed by completedCommandId', async () => {
+    const r = await send(port, kit.mover.home[kit.mover.home.length - 1]);
+    expect(r).toEqual({ accepted: true, commandId: expect.any(Number), frame: expect.any(Number) });
+    const s = await untilState(port, 'applied', (st) => st.completedCommandId >= r.commandId);
+    expect(s.completedCommandId).toBeGreaterThanOrEqual(r.commandId);
+    if (kit.fails) expect(s.commandResults).toContainEqual({ id: r.commandId, ok: true });
+  });
+
+  testIf(kit.fails, 'a command that fails on the game side: ok false with its words; the game runs on', async () => {
+    const f = kit.fails!;
+    await appliedAll(port, f.before ?? []);
+    const sent = await send(port, f.cmd);
+    expect(sent).toMatchObject({ accepted: true });
+    const result = await resultOf(port, sent.commandId);
+    expect(result).toEqual({ id: sent.commandId, ok: false, error: expect.stringMatching(f.error) });
+    await appliedAll(port, f.after ?? []);
+    await framesPass(port, 3);
+    const next = await applied(port, kit.mover.home[0]);
+    expect(next.commandResults).toContainEqual({ id: next.sentId, ok: true });
+    expect(next.completedCommandId).toBe(next.sentId); // completedCommandId rose past the failure
+  });
+
+  test('clock: paused keeps answering and applying; step 5 runs exactly 5 frames, completes after them, stays paused', async () => {
+    const { input, x, speed } = kit.mover;
+    await appliedAll(port, kit.mover.home);
+    await applied(port, ['clock.pause']);
+    const p1 = await getJson(port, '/state');
+    expect(p1.clock.paused).toBe(true);
+    await framesPass(port, 4);
+    const p2 = await getJson(port, '/state');
+    expect(p2.frame).toBeGreaterThan(p1.frame + 3); // frame keeps growing
+    expect(p2.simFrame).toBe(p1.simFrame); // simFrame does not
+    const moved = await applied(port, kit.mover.home[kit.mover.home.length - 1]); // other commands still apply
+    expect(moved.simFrame).toBe(p1.simFrame);
+    const x0 = x(moved);
+
+    await applied(port, ['input.hold', { input, owner: 'stepper', leaseMs: 20000 }]);
+    const s0 = (await getJson(port, '/state')).simFrame;
+    const step = await send(port, ['clock.step', { frames: 5 }]);
+    const seen: any[] = [];
+    const done = await untilState(port, 'step done', (s) => {
+      seen.push(s);
+      return s.completedCommandId >= step.commandId;
+    });
+    expect(done.simFrame).toBe(s0 + 5);
+    expect(x(done)).toBeCloseTo(x0 + 5 * speed, 3); // the game read the held input on each stepped frame
+    for (const s of seen) {
+      expect(s.simFrame).toBeLessThanOrEqual(s0 + 5);
+      if (s.completedCommandId >= step.commandId) expect(s.simFrame).toBe(s0 + 5);
+    }
+    await framesPass(port, 10);
+    const after = await getJson(port, '/state');
+    expect(after).toMatchObject({ simFrame: s0 + 5, clock: { paused: true } });
+    expect(x(after)).toBeCloseTo(x0 + 5 * speed, 3);
+
+    await applied(port, ['input.release', { input, owner: 'stepper' }]);
+    const resumed = await applied(port, ['clock.resume']);
+    await untilState(port, 'simFrame moving again', (s) => s.simFrame > resumed.simFrame + 3);
+  });
+
+  test('hold → step → release sent back to back: the release waits for the step', async () => {
+    const { input, x, speed } = kit.mover;
+    await appliedAll(port, kit.mover.home);
+    await applied(port, ['clock.pause']);
+    const x0 = x(await applied(port, kit.mover.home[kit.mover.home.length - 1]));
+    await send(port, ['input.hold', { input, owner: 'press', leaseMs: 20000 }]);
+    await send(port, ['clock.step', { frames: 3 }]);
+    const release = await send(port, ['input.release', { input, owner: 'press' }]);
+    const s = await untilState(port, 'release applied', (st) => st.completedCommandId >= release.commandId);
+    expect(x(s)).toBeCloseTo(x0 + 3 * speed, 3);
+    expect(s.input.held).toEqual([]);
+    await applied(port, ['clock.resume']);
+  });
+
+  test('a held input with a short lease is released by the game itself (as when the bridge is killed)', async () => {
+    const { input, x } = kit.mover;
+    const x0 = x(await appliedAll(port, kit.mover.home));
+    const sentAt = Date.now();
+    const held = await applied(port, ['input.hold', { input, owner: 'gone-agent', leaseMs: 1500 }]);
+    expect(held.input.held).toEqual([{ input, owner: 'gone-agent', leaseMsLeft: expect.any(Number) }]);
+    expect(held.input.held[0].leaseMsLeft).toBeLessThanOrEqual(1500);
+    const released = await untilState(port, 'lease expired', (s) => s.input.held.length === 0, 10000);
+    expect(Date.now() - sentAt).toBeGreaterThanOrEqual(1400);
+    expect(x(released)).toBeGreaterThan(x0); // it moved while held
+    await framesPass(port, 2);
+    const x1 = x(await getJson(port, '/state'));
+    await framesPass(port, 8);
+    expect(x(await getJson(port, '/state'))).toBe(x1); // and stopped once released
+  });
+
+  test("releaseAll releases only that owner's inputs; release never touches another owner's", async () => {
+    const [a, b] = kit.inputs;
+    await applied(port, ['input.hold', { input: a, owner: 'a', leaseMs: 20000 }]);
+    await applied(port, ['input.hold', { input: b, owner: 'a', leaseMs: 20000 }]);
+    await applied(port, ['input.hold', { input: b, owner: 'b', leaseMs: 20000 }]);
+    await applied(port, ['input.release', { input: b, owner: 'c' }]); // not c's: nothing happens
+    expect((await getJson(port, '/state')).input.held).toHaveLength(3);
+    const s = await applied(port, ['input.releaseAll', { owner: 'a' }]);
+    expect(s.input.held).toEqual([{ input: b, owner: 'b', leaseMsLeft: expect.any(Number) }]);
+    const none = await applied(port, ['input.releaseAll', { owner: 'b' }]);
+    expect(none.input.held).toEqual([]);
+  });
+
+  test('sessionEpoch changes on a new run, in /health and /state', async () => {
+    const e0 = (await getJson(port, '/health')).sessionEpoch;
+    const s = await applied(port, kit.newEpoch);
+    expect(s.sessionEpoch).toBe(e0 + 1);
+    expect((await getJson(port, '/health')).sessionEpoch).toBe(e0 + 1);
+  });
+
+  testIf(
+    kit.ui,
+    'the UI tree: its fields, revision unchanged while nothing changes, frameSequence growing',
+    async () => {
+      const ui = kit.ui!;
+      await appliedAll(port, ui.open);
+      const a = await getJson(port, '/ui');
+      expect(a).toMatchObject({
+        sessionEpoch: (await getJson(port, '/health')).sessionEpoch,
+        frameSequence: expect.any(Number),
+        revision: expect.any(Number),
+        screen: ui.screen,
+        nodes: expect.any(Array),
+      });
+      const ids = collectIds(a.nodes);
+      expect(new Set(ids).size).toBe(ids.length); // ids are unique
+      for (const id of [ui.button, ui.disabled, ui.slider]) expect(ids).toContain(id);
+      expect(findNode(a.nodes, ui.disabled)).toMatchObject({ role: 'button', enabled: false });
+      expect(findNode(a.nodes, ui.slider)).toMatchObject({ role: 'slider', min: 0, max: 1 });
+      expect(findNode(a.nodes, ui.button)).toEqual(
+        expect.objectContaining({ role: 'button', name: expect.any(String) }),
+      );
+      expect(findNode(a.nodes, ui.button).enabled).toBeUndefined(); // defaults are left out
+      await framesPass(port, 3);
+      const b = await getJson(port, '/ui');
+      expect(b.frameSequence).toBeGreaterThan(a.frameSequence);
+      expect(b.revision).toBe(a.revision);
+      expect(b.nodes).toEqual(a.nodes);
+    },
+  );
+
+  testIf(
+    kit.ui,
+    'ui.setValue and ui.activate act on the game frame; the re-check fails missing, disabled and gone nodes',
+    async () => {
+      const ui = kit.ui!;
+      await appliedAll(port, ui.open);
+      const before = await getJson(port, '/ui');
+      const fail = async (cmd: Cmd, error: string) => {
+        const sent = await send(port, cmd);
+        expect(sent).toMatchObject({ accepted: true });
+        expect(await resultOf(port, sent.commandId)).toEqual({ id: sent.commandId, ok: false, error });
+      };
+      const name = (id: string) => findNode(before.nodes, id).name;
+      await fail(['ui.activate', { id: 'no-such-node' }], "no UI node 'no-such-node'");
+      await fail(['ui.activate', { id: ui.disabled }], `'${name(ui.disabled)}' is disabled`);
+      await fail(['ui.setValue', { id: ui.slider, value: 5 }], `'${name(ui.slider)}' takes 0 to 1, got 5`);
+      expect(await send(port, ['ui.activate', {}])).toMatchObject({ accepted: false, error: "missing argument 'id'" });
+
+      const set = await applied(port, ['ui.setValue', { id: ui.slider, value: 0.25 }]);
+      expect(set.commandResults).toContainEqual({ id: set.sentId, ok: true });
+      const valued = await getJson(port, '/ui');
+      expect(findNode(valued.nodes, ui.slider).value).toBeCloseTo(0.25, 6);
+      expect(valued.revision).toBeGreaterThan(before.revision);
+
+      // Pressed twice back to back: the first leaves the screen, so on its frame the second finds no such node.
+      const first = await send(port, ['ui.activate', { id: ui.button }]);
+      const second = await send(port, ['ui.activate', { id: ui.button }]);
+      expect(await resultOf(port, first.commandId)).toEqual({ id: first.commandId, ok: true });
+      expect(await resultOf(port, second.commandId)).toEqual({
+        id: second.commandId,
+        ok: false,
+        error: `no UI node '${ui.button}'`,
+      });
+      expect((await getJson(port, '/state')).ui.screen).toBe(ui.after);
+      const after = await getJson(port, '/ui');
+      expect(after.screen).toBe(ui.after);
+      expect(after.revision).toBeGreaterThan(valued.revision);
+    },
+  );
+
+  testIf(kit.world, 'the world tree: objects with ids and types, its own counters', async () => {
+    await appliedAll(port, kit.mover.home);
+    const a = await getJson(port, '/world');
+    expect(a).toMatchObject({
+      sessionEpoch: expect.any(Number),
+      frameSequence: expect.any(Number),
+      revision: expect.any(Number),
+      objects: expect.any(Array),
+    });
+    const ids = a.objects.map((o: any) => o.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const o of a.objects)
+      expect(o).toEqual(expect.objectContaining({ id: expect.any(String), type: expect.any(String) }));
+    expect(a.objects.map((o: any) => o.type)).toContain(kit.world!.type);
+    await framesPass(port, 3);
+    expect((await getJson(port, '/world')).frameSequence).toBeGreaterThan(a.frameSequence);
+  });
+
+  test('the keep-alive round trip of GET /state (reported, not asserted)', async () => {
+    const p50 = await keepAliveP50(port);
+    process.stdout.write(`conformance: ${kit.kit} (${kit.example}) keep-alive GET /state p50 ${p50.toFixed(2)} ms\n`);
+    expect(p50).toBeGreaterThan(0);
+  });
+
+  testIf(
+    kit.carrier === 'process',
+    'registry entry written after bind and removed on close; close exits cleanly',
+    async () => {
+      const home = newHome();
+      const g = await kit.start(reaper, await freePort(), home);
+      const entryFile = join(home, 'instances', `${g.child!.pid}.json`);
+      await waitFor('registry entry', () => existsSync(entryFile), 10000);
+      expect(JSON.parse(readFileSync(entryFile, 'utf8'))).toMatchObject({
+        port: g.port,
+        pid: g.child!.pid,
+        host: '127.0.0.1',
+        protocol: 1,
+        version: kit.version,
+        started: expect.any(String),
+        cwd: expect.any(String),
+      });
+      const code = exitCode(g.child!);
+      expect(await send(g.port, ['close'])).toMatchObject({ accepted: true });
+      expect(await code).toBe(0);
+      expect(await waitGone(g.child!.pid!)).toBe(true);
+      expect(existsSync(entryFile)).toBe(false);
+    },
+    kit.readyMs + 15000,
+  );
+
+  testIf(
+    kit.busyPort,
+    `a port already taken: it says so and ${kit.busyPort === 'plays on' ? 'plays on without its surface' : 'exits'}`,
+    async () => {
+      const taken = await freePort();
+      const blocker = net.createServer().listen(taken, '127.0.0.1');
+      try {
+        await new Promise((r) => blocker.once('listening', r));
+        const { child, output } = kit.spawn!(reaper, String(taken), newHome());
+        const code = exitCode(child);
+        await waitFor('it says the port is taken', () => /cannot listen on 127\.0\.0\.1:\d+/.test(output.text), 30000);
+        expect(output.text).toContain(`${taken}`);
+        if (kit.busyPort === 'exits') {
+          expect(await code).not.toBe(0);
+          return;
+        }
+        await sleep(1500);
+        expect(child.exitCode).toBeNull(); // still running, without its surface
+        child.kill('SIGTERM');
+        expect(await code).toBe(0); // and it still ends cleanly
+      } finally {
+        blocker.close();
+      }
+    },
+    kit.readyMs + 15000,
+  );
+}
