@@ -134,7 +134,9 @@ export function getPrompt(name: string, args: Record<string, unknown> = {}) {
   };
 }
 
-/** The tool names a prompt's text names in backquotes (what the test checks exist). */
+/** The tool names a prompt's text names: in backquotes, and as call_tool's `name: "…"` (what the test checks exist). */
 export function toolsNamedBy(text: string): string[] {
-  return [...text.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]);
+  const quoted = [...text.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]);
+  const called = [...text.matchAll(/name: "([a-z_]+)"/g)].map((m) => m[1]);
+  return [...new Set([...quoted, ...called])];
 }
