@@ -55,8 +55,13 @@ const env = (extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
-async function open(mode: EraMode, extra: Record<string, string> = {}, cwd?: string): Promise<Client> {
-  const { client, transport } = await stdioClient(mode, env(extra), [], cwd);
+async function open(
+  mode: EraMode,
+  extra: Record<string, string> = {},
+  cwd?: string,
+  args: string[] = [],
+): Promise<Client> {
+  const { client, transport } = await stdioClient(mode, env(extra), args, cwd);
   reaper.track(transport.pid ?? undefined);
   clients.push(client);
   return client;
@@ -315,6 +320,17 @@ test.each(ERAS)(
     }
   },
 );
+
+test.each(ERAS)('--no-daemon, %s era: a subscriber hears another change of the game', async (mode) => {
+  const port = await startFixture(reaper, env(), (g) => groups.push(g));
+  const client = await open(mode, {}, undefined, ['--no-daemon']);
+  const seen = counter(client);
+  const uri = `gamebridge://game/${port}/state`;
+  await subscribe(client, uri);
+  await sleep(600);
+  await bump(client, port, 'in-process');
+  await waitFor('an update from the in-process engine', () => seen.of(uri) >= 1, 5000);
+});
 
 describe.each(ERAS)('HTTP /mcp, %s era', (mode) => {
   test('reads, subscribes, hears an update after another session changes the game, none while idle', async () => {
