@@ -58,6 +58,28 @@ const KITS: KitExample[] = [
     missing: () => (onPath('godot3-server') ? null : 'godot3-server is not on PATH'),
     readyMs: 90000,
   },
+  {
+    name: 'LÖVE',
+    // SDL's offscreen driver: real GL frames without an X server.
+    start: (port) => ({
+      cmd: 'love',
+      args: ['.', '--debug-port', String(port)],
+      cwd: join(EXAMPLES, 'love-game'),
+      env: { SDL_VIDEODRIVER: 'offscreen' },
+    }),
+    missing: () => (onPath('love') ? null : 'love is not on PATH'),
+    readyMs: 30000,
+  },
+  {
+    name: 'C# (Mono)',
+    start: (port) => ({
+      cmd: 'sh',
+      args: ['run.sh', '--debug-port', String(port)],
+      cwd: join(EXAMPLES, 'csharp-game'),
+    }),
+    missing: () => (onPath('mcs') && onPath('mono') ? null : 'mcs or mono is not on PATH'),
+    readyMs: 60000,
+  },
 ];
 
 export async function measureKits(r: Reaper, cfg: BenchConfig): Promise<Measurement> {

@@ -1,7 +1,10 @@
 # Walker (Godot): a KinematicBody2D that walks while `left`/`right` is held and jumps on
 # `jump`, collecting coins along a floor. `reset` starts a new run (a new session epoch).
 # Everything the game simulates happens in _physics_process, so the bridge's clock
-# (pause / step N frames) governs it exactly.
+# (pause / step N frames) governs it exactly. The HUD (coins, Jump, Menu) and the pause menu
+# (Start, a disabled Options, a Volume slider) are ordinary Controls in the scene: the kit
+# publishes them as the UI tree with no code here, and the walker is in the gamebridge_world
+# group, so it is a world object.
 extends Node2D
 
 const SPEED := 120.0          # px per second: 2 px per physics frame at 60 fps
@@ -11,6 +14,8 @@ const COINS := [40, 90, 160, 240, 320]
 const TRACK_END := 400.0
 
 onready var player: KinematicBody2D = $Player
+onready var menu: Control = $Menu
+onready var hud: Control = $HUD
 var velocity := Vector2.ZERO
 var run := 1
 var jumps := 0
@@ -24,9 +29,15 @@ func _ready() -> void:
 	GameBridge.add_command("jump", self, "_jump")
 	GameBridge.add_command("reset", self, "_reset")
 	GameBridge.add_command("teleport", self, "_teleport", "_teleport_invalid")
+	$HUD/Jump.connect("pressed", self, "_jump", [{}])
+	$HUD/OpenMenu.connect("pressed", self, "_open_menu", [true])
+	$Menu/Start.connect("pressed", self, "_open_menu", [false])
 
 
 func _physics_process(delta: float) -> void:
+	$HUD/Jump.disabled = not _on_ground()
+	if menu.visible:  # the pause menu stops the walk
+		return
 	var direction := 0
 	if GameBridge.is_held("right"):
 		direction += 1
@@ -40,20 +51,38 @@ func _physics_process(delta: float) -> void:
 		if not coins.has(c) and abs(player.position.x - c) < 2.0:
 			coins.append(c)
 			_event("coin:%d" % c)
+	$HUD/Coins.text = "Coins %d/%d" % [coins.size(), COINS.size()]
+
+
+func _on_ground() -> bool:
+	return player.is_on_floor() and velocity.y >= 0
+
+
+func _screen() -> String:
+	if menu.visible:
+		return "MenuScreen"
+	return "FinishScreen" if player.position.x >= TRACK_END else "GameScreen"
 
 
 func snapshot() -> Dictionary:
-	var screen := "FinishScreen" if player.position.x >= TRACK_END else "GameScreen"
-	return {"ui": {"screen": screen}, "events": events.duplicate(),
+	return {"ui": {"screen": _screen()}, "events": events.duplicate(),
 		"game": {"run": run, "x": player.position.x, "y": player.position.y, "onFloor": player.is_on_floor(),
-			"jumps": jumps, "coins": coins.duplicate()}}
+			"jumps": jumps, "coins": coins.duplicate(), "volume": $Menu/Volume.value}}
 
 
-func _jump(_args: Dictionary) -> void:
-	if player.is_on_floor():
-		velocity.y = -JUMP_SPEED
-		jumps += 1
-		_event("jump:%d" % jumps)
+func _open_menu(open: bool) -> void:
+	menu.visible = open
+	hud.visible = not open
+
+
+# Fails in the air: the kit reports the returned reason as the command's result.
+func _jump(_args: Dictionary):
+	if not _on_ground():
+		return "the walker is in the air (jump again once it lands)"
+	velocity.y = -JUMP_SPEED
+	jumps += 1
+	_event("jump:%d" % jumps)
+	return ""
 
 
 func _reset(_args: Dictionary) -> void:
@@ -63,6 +92,7 @@ func _reset(_args: Dictionary) -> void:
 	jumps = 0
 	coins = []
 	events = []
+	_open_menu(false)
 	GameBridge.new_epoch()
 
 

@@ -4,51 +4,83 @@
 #
 #   GameBridge.configure({"name": "Walker", "version": "1.0.0", "inputs": ["left", "right"], "manifest": {...}})
 #   GameBridge.set_snapshot(self, "snapshot")            # func snapshot() -> Dictionary
-#   GameBridge.add_command("jump", self, "_on_jump")     # func _on_jump(args: Dictionary)
+#   GameBridge.add_command("jump", self, "_on_jump")     # func _on_jump(args: Dictionary); return a String to fail
 #   if GameBridge.is_held("right"): ...                  # in _physics_process
 #
-# Everything runs on the main thread in this node's _physics_process (autoloads come first in
-# the tree): HTTP requests are answered there, and commands are queued and applied on the next
-# physics frame. The clock pauses the SceneTree (this node keeps processing), so game code in
-# _physics_process simply stops; `clock.step N` lets exactly N physics frames through.
+# Two threads. The main thread, in this node's _physics_process (autoloads come first in the
+# tree), applies the queued commands, runs the clock and publishes the frame: /health, /state,
+# /ui and /world serialized once, swapped in whole under a mutex. A server thread answers HTTP
+# between frames from that last publication, so a request never waits for the next frame; it
+# only validates and queues commands, never touches the scene. The clock pauses the SceneTree
+# (this node keeps processing), so game code in _physics_process simply stops; `clock.step N`
+# lets exactly N physics frames through.
+#
+# The UI tree needs no game code: every Control in the scene (buttons, labels, text fields,
+# check boxes, sliders, option buttons, tabs...) with its text, state and rect, its id its node
+# path. World objects are the nodes the game adds to the group "gamebridge_world".
 extends Node
 
 signal close_requested(reason)  # connect to override the default exit (get_tree().quit())
 
-const RESERVED := ["input.hold", "input.release", "input.releaseAll", "clock.pause", "clock.resume", "clock.step"]
+const RESERVED := ["input.hold", "input.release", "input.releaseAll", "clock.pause", "clock.resume", "clock.step",
+	"ui.activate", "ui.setValue", "ui.focus"]
 const MAX_LEASE_MS := 3600000   # a hold is meant to end; the bridge re-holds
 const MAX_STEP_FRAMES := 10000  # later commands wait behind a step, so keep it bounded
 const MAX_REQUEST_BYTES := 65536
 const REQUEST_TIMEOUT_MS := 10000
+const MAX_PEERS := 64
+const MAX_RESULTS := 32
+const IDLE_POLL_USEC := 500     # how long the server thread sleeps when nothing arrived
+const WORLD_GROUP := "gamebridge_world"
+const PLAYER_GROUP := "gamebridge_player"  # world objects a player can see
 
 var port := 0
 var frame := 0
 var sim_frame := 0
 var session_epoch := 1
-var capabilities := ["clock"]  # "input" too once configure() names the inputs
+var capabilities := ["clock", "ui", "world"]  # "input" too once configure() names the inputs
 var registry_file := ""
 
 var _info := {"name": "", "version": "0.0.0", "protocol": 1}
 var _manifest = null        # Dictionary served at /tools, or null (404)
 var _inputs = null          # Array of the input names the game reads, or null (no "input" capability)
 var _clock := true
+var _ui := true
+var _world := true
 var _snapshot_target: Object = null
 var _snapshot_method := ""
 var _commands := {}         # name -> [target, apply method, validate method or ""]
 var _server := TCP_Server.new()
-var _peers := []            # [{peer, text, since}]
-var _queue := []            # [id, cmd, args]
-var _next_id := 1
+var _pending := []          # [id, cmd, args], the main thread's
 var _completed := 0
+var _results := []          # [{id, ok, error?}], the most recent MAX_RESULTS
 var _held := {}             # "input\nowner" -> {input, owner, until (msec)}
 var _paused := false
 var _step_left := 0
 var _step_id := 0
 var _simulated_last := false
 var _closing := false
+var _sequence := 0
+var _ui_content := ""
+var _ui_revision := 0
+var _world_content := ""
+var _world_revision := 0
+var _last_state := {}       # the game's own snapshot, as last published
+
+# Shared with the server thread, only under _mutex.
+var _mutex := Mutex.new()
+var _thread: Thread = null
+var _stop := false
+var _incoming := []         # [id, cmd, args] queued by the server thread
+var _next_id := 1
+var _pub := {}              # path -> JSON text of the last publication, and "frame"
+
+# The server thread's own.
+var _peers := []            # [{peer, text, since}]
 
 
-# Binds the debug port when one is given; a bad or busy port ends the game with code 2.
+# Binds the debug port when one is given; a bad one ends the game with code 2, a busy one is
+# said on stderr and the game plays on without its surface.
 func _ready() -> void:
 	pause_mode = Node.PAUSE_MODE_PROCESS
 	_info.name = ProjectSettings.get_setting("application/config/name")
@@ -62,7 +94,9 @@ func _ready() -> void:
 	port = int(arg)
 	var err := _server.listen(port, "127.0.0.1")
 	if err != OK:
-		_fail("cannot listen on 127.0.0.1:%d (error %d: the port is probably in use)" % [port, err])
+		# The game is still a game without its debug surface: say so and play on.
+		printerr("GameBridge: cannot listen on 127.0.0.1:%d (error %d: the port is probably in use); the game runs without its bridge surface" % [port, err])
+		set_physics_process(false)
 		return
 	print("GameBridge: listening on 127.0.0.1:%d" % port)
 	call_deferred("_write_registry_entry")  # after the main scene's configure()
@@ -70,19 +104,27 @@ func _ready() -> void:
 
 # --- the game's side ------------------------------------------------------------------------
 # name, version, protocol; inputs (Array: the names the game reads, declares "input");
-# clock (bool, default true: the agent may pause and step); manifest (Dictionary for /tools).
+# clock (bool, default true: the agent may pause and step); ui and world (bool, default true:
+# publish the scene's Controls and the "gamebridge_world" group); manifest (Dictionary for /tools).
 func configure(options: Dictionary) -> void:
 	for key in ["name", "version", "protocol"]:
 		if options.has(key):
 			_info[key] = options[key]
 	_inputs = options.get("inputs", _inputs)
 	_clock = options.get("clock", _clock)
+	_ui = options.get("ui", _ui)
+	_world = options.get("world", _world)
 	_manifest = options.get("manifest", _manifest)
-	capabilities = []
+	var caps := []
 	if _inputs != null:
-		capabilities.append("input")
+		caps.append("input")
 	if _clock:
-		capabilities.append("clock")
+		caps.append("clock")
+	if _ui:
+		caps.append("ui")
+	if _world:
+		caps.append("world")
+	capabilities = caps
 
 
 func set_snapshot(target: Object, method: String) -> void:
@@ -90,10 +132,12 @@ func set_snapshot(target: Object, method: String) -> void:
 	_snapshot_method = method
 
 
-# validate (optional): func(args) -> String, "" to accept; it runs when the request arrives.
+# apply: func(args); it runs on the main thread and fails the command by returning a String
+# (GDScript has no exceptions to catch). validate (optional): func(args) -> String, "" to
+# accept; it runs on the server thread when the request arrives, so it must only read args.
 func add_command(name: String, target: Object, apply: String, validate := "") -> void:
-	if name == "close" or name.begins_with("input.") or name.begins_with("clock."):
-		push_error("GameBridge: command name '%s' is reserved (close, input.* and clock.* are the kit's)" % name)
+	if name == "close" or name.begins_with("input.") or name.begins_with("clock.") or name.begins_with("ui."):
+		push_error("GameBridge: command name '%s' is reserved (close, input.*, clock.* and ui.* are the kit's)" % name)
 		return
 	_commands[name] = [target, apply, validate]
 
@@ -114,7 +158,7 @@ func is_paused() -> bool:
 	return _paused
 
 
-# --- the frame -------------------------------------------------------------------------------
+# --- the frame (main thread) -----------------------------------------------------------------
 func _physics_process(_delta: float) -> void:
 	frame += 1
 	if _simulated_last:  # the previous physics frame ran the game: count it
@@ -125,7 +169,10 @@ func _physics_process(_delta: float) -> void:
 				_completed = _step_id
 	_expire_leases()
 	_apply_queue()
-	_serve()
+	_publish()
+	if _thread == null:  # first frame: configure() has run and there is a publication to serve
+		_thread = Thread.new()
+		_thread.start(self, "_serve_loop")
 	var simulate := not _paused or _step_left > 0
 	if simulate != _simulated_last:  # only on a change, so a game's own pausing is not undone every frame
 		get_tree().paused = not simulate
@@ -134,14 +181,25 @@ func _physics_process(_delta: float) -> void:
 
 # In order; a clock.step holds back what follows until its frames have run.
 func _apply_queue() -> void:
-	while not _queue.empty() and _step_left == 0:
-		var c = _queue.pop_front()
-		_apply(c[0], c[1], c[2])
+	_mutex.lock()
+	_pending += _incoming
+	_incoming = []
+	_mutex.unlock()
+	while not _pending.empty() and _step_left == 0:
+		var c = _pending.pop_front()
+		var error = _apply(c[0], c[1], c[2])
+		var result := {"id": c[0], "ok": true}
+		if typeof(error) == TYPE_STRING and error != "":
+			result = {"id": c[0], "ok": false, "error": error}
+		_results.append(result)
+		if _results.size() > MAX_RESULTS:
+			_results.pop_front()
 		if _step_left == 0:
 			_completed = c[0]
 
 
-func _apply(id: int, cmd: String, args: Dictionary) -> void:
+# Returns "" or the reason the command failed.
+func _apply(id: int, cmd: String, args: Dictionary):
 	var who: String = args.get("owner", "")
 	match cmd:
 		"input.hold":
@@ -161,11 +219,14 @@ func _apply(id: int, cmd: String, args: Dictionary) -> void:
 			_paused = true
 			_step_left = int(args.frames)
 			_step_id = id
+		"ui.activate", "ui.setValue", "ui.focus":
+			return _apply_ui(cmd, args)
 		"close":
 			_request_close("command")
 		_:
 			var c = _commands[cmd]
-			c[0].call(c[1], args)
+			return c[0].call(c[1], args)
+	return ""
 
 
 func _expire_leases() -> void:
@@ -185,7 +246,54 @@ func _request_close(reason: String) -> void:
 		emit_signal("close_requested", reason)
 
 
-# --- what the wire reads ---------------------------------------------------------------------
+# Serializes this frame once and swaps it in whole: every answer until the next frame reads it.
+func _publish() -> void:
+	_sequence += 1
+	var pub := {"frame": frame, "/health": to_json(health()), "/state": to_json(state())}
+	var m = tools()
+	if m != null:
+		pub["/tools"] = to_json(m)
+	if _ui:
+		var nodes := []
+		for child in get_tree().root.get_children():
+			_ui_nodes(child, nodes)
+		var content := {"nodes": nodes}
+		var screen := _screen()
+		if screen != "":
+			content["screen"] = screen
+		var text := to_json(content)
+		if text != _ui_content:
+			_ui_content = text
+			_ui_revision += 1
+		content["sessionEpoch"] = session_epoch
+		content["frameSequence"] = _sequence
+		content["revision"] = _ui_revision
+		pub["/ui"] = to_json(content)
+	if _world:
+		var objects := []
+		for n in get_tree().get_nodes_in_group(WORLD_GROUP):
+			objects.append(_world_object(n))
+		var text := to_json(objects)
+		if text != _world_content:
+			_world_content = text
+			_world_revision += 1
+		pub["/world"] = to_json({"sessionEpoch": session_epoch, "frameSequence": _sequence,
+			"revision": _world_revision, "objects": objects})
+	_mutex.lock()
+	_pub = pub
+	_mutex.unlock()
+
+
+# The screen is the one the game's snapshot names (ui.screen), else the current scene's name.
+func _screen() -> String:
+	var ui = _last_state.get("ui")
+	if typeof(ui) == TYPE_DICTIONARY and typeof(ui.get("screen")) == TYPE_STRING:
+		return ui.screen
+	var scene = get_tree().current_scene
+	return scene.name if scene != null else ""
+
+
+# --- what the wire reads (built on the main thread) -----------------------------------------
 func health() -> Dictionary:
 	return {"ok": true, "frame": frame, "capabilities": capabilities, "sessionEpoch": session_epoch}
 
@@ -194,6 +302,7 @@ func state() -> Dictionary:
 	var s := {}
 	if _snapshot_target != null:
 		s = _snapshot_target.call(_snapshot_method).duplicate()
+	_last_state = s
 	var now := OS.get_ticks_msec()
 	if _inputs != null:
 		var held := []
@@ -203,6 +312,7 @@ func state() -> Dictionary:
 	s["frame"] = frame
 	s["simFrame"] = sim_frame
 	s["completedCommandId"] = _completed
+	s["commandResults"] = _results.duplicate()
 	s["sessionEpoch"] = session_epoch
 	s["clock"] = {"paused": _paused, "stepFramesLeft": _step_left}
 	return s
@@ -230,17 +340,302 @@ func known() -> Array:
 	return names
 
 
-# The /command answer: validate now, apply on the next physics frame.
-func enqueue(cmd: String, args: Dictionary) -> Dictionary:
+# --- the UI tree, from the scene ---------------------------------------------------------------
+# Appends the node for `n` (a Control) or, for anything else, the nodes of its children.
+func _ui_nodes(n: Node, out: Array) -> void:
+	if n is CanvasItem and not n is Control and not n.visible:
+		return  # a hidden Node2D hides the Controls under it
+	if not n is Control:
+		for child in n.get_children():
+			_ui_nodes(child, out)
+		return
+	var c: Control = n
+	var node := _ui_node(c)
+	if not c.visible:
+		if not node.empty():
+			node["visible"] = false
+			out.append(node)
+		return  # nothing under a hidden Control shows
+	var children := []
+	if c is TabContainer:
+		children = _tabs(c, c.get_tab_count(), c.current_tab, "get_tab_title")
+	elif c is Tabs:
+		children = _tabs(c, c.get_tab_count(), c.current_tab, "get_tab_title")
+	for child in c.get_children():
+		_ui_nodes(child, children)
+	if node.empty():  # a container or bare Control: its children stand in its place
+		if children.size() > 1 and (c is Container or c is Panel or c is PanelContainer):
+			node = {"id": _id(c), "role": "group", "name": c.hint_tooltip if c.hint_tooltip != "" else c.name}
+		else:
+			out += children
+			return
+	if not children.empty():
+		node["children"] = children
+	out.append(node)
+
+
+func _tabs(c: Control, count: int, current: int, title: String) -> Array:
+	var tabs := []
+	for i in count:
+		var tab := {"id": "%s#tab%d" % [_id(c), i], "role": "tab", "name": c.call(title, i)}
+		if i == current:
+			tab["selected"] = true
+		tabs.append(tab)
+	return tabs
+
+
+# The node's own fields, or {} for a Control a player does not read (a container, a rect).
+func _ui_node(c: Control) -> Dictionary:
+	var node := {}
+	var label: String = c.hint_tooltip if c.hint_tooltip != "" else c.name
+	if c is OptionButton:
+		node = {"role": "combobox", "name": label, "value": c.text}
+	elif c is CheckBox or c is CheckButton:
+		node = {"role": "checkbox", "name": c.text if c.text != "" else label, "checked": c.pressed}
+	elif c is LinkButton:
+		node = {"role": "link", "name": c.text if c.text != "" else label}
+	elif c is BaseButton:
+		node = {"role": "button", "name": c.text if c is Button and c.text != "" else label}
+		if c.toggle_mode:
+			node["checked"] = c.pressed
+	elif c is LineEdit:
+		node = {"role": "textbox", "name": c.placeholder_text if c.placeholder_text != "" else label, "value": c.text}
+		if not c.editable:
+			node["enabled"] = false
+	elif c is TextEdit:
+		node = {"role": "textbox", "name": label, "value": c.text}
+		if c.readonly:
+			node["enabled"] = false
+	elif c is Label or c is RichTextLabel:
+		var text: String = c.text
+		if text == "":
+			return {}
+		node = {"role": "text", "name": text}
+	elif c is SpinBox:
+		node = {"role": "spinbutton", "name": label, "value": c.value, "min": c.min_value, "max": c.max_value}
+		if not c.editable:
+			node["enabled"] = false
+	elif c is Slider:
+		node = {"role": "slider", "name": label, "value": c.value, "min": c.min_value, "max": c.max_value}
+		if not c.editable:
+			node["enabled"] = false
+	elif c is ProgressBar:
+		node = {"role": "progressbar", "name": label, "value": c.value, "min": c.min_value, "max": c.max_value}
+	elif c is TabContainer or c is Tabs:
+		node = {"role": "tablist", "name": label}
+	elif c is ItemList:
+		node = {"role": "listbox", "name": label}
+		var items := []
+		for i in c.get_item_count():
+			var item := {"id": "%s#item%d" % [_id(c), i], "role": "option", "name": c.get_item_text(i)}
+			if c.is_selected(i):
+				item["selected"] = true
+			items.append(item)
+		node["children"] = items
+	elif c is WindowDialog:
+		node = {"role": "dialog", "name": c.window_title if c.window_title != "" else label}
+	else:
+		return {}
+	node["id"] = _id(c)
+	if c is BaseButton and c.disabled:
+		node["enabled"] = false
+	if c.has_focus():
+		node["focused"] = true
+	var xf := c.get_global_transform_with_canvas()
+	var size := c.rect_size * xf.get_scale()
+	node["rect"] = [round(xf.origin.x), round(xf.origin.y), round(size.x), round(size.y)]
+	return node
+
+
+func _id(n: Node) -> String:
+	return str(get_tree().root.get_path_to(n))
+
+
+func _world_object(n: Node) -> Dictionary:
+	var o := {"id": _id(n), "type": n.get_meta("type") if n.has_meta("type") else n.get_class(), "name": n.name}
+	if n is Node2D:
+		o["pos"] = [n.global_position.x, n.global_position.y]
+	elif n is Spatial:
+		var p: Vector3 = n.global_transform.origin
+		o["pos"] = [p.x, p.y, p.z]
+	var tags := []
+	for g in n.get_groups():
+		if g != WORLD_GROUP and g != PLAYER_GROUP and not str(g).begins_with("_"):
+			tags.append(str(g))
+	if not tags.empty():
+		o["tags"] = tags
+	if n.has_method("gamebridge_props"):
+		o["props"] = n.gamebridge_props()
+	if n.is_in_group(PLAYER_GROUP):
+		o["player"] = true
+	return o
+
+
+# ui.* on the main thread: the node is looked up and re-checked now, as it is on this frame.
+func _apply_ui(cmd: String, args: Dictionary) -> String:
+	var id: String = args.id
+	var base := id.split("#")[0]
+	var n = get_tree().root.get_node_or_null(NodePath(base)) if base != "" else null
+	if n == null or not n is Control:
+		return "no UI node '%s'" % id
+	var c: Control = n
+	var name := _display_name(c)
+	if not c.visible:  # published with visible false
+		return "'%s' is hidden" % name
+	if not c.is_visible_in_tree():  # under a hidden parent: left out of the tree
+		return "no UI node '%s'" % id
+	if (c is BaseButton and c.disabled) or ((c is LineEdit or c is Range) and "editable" in c and not c.editable):
+		return "'%s' is disabled" % name
+	if id.find("#tab") >= 0 and (c is TabContainer or c is Tabs):
+		var i := int(id.split("#tab")[1])
+		if i < 0 or i >= c.get_tab_count():
+			return "no UI node '%s'" % id
+		if cmd == "ui.focus":
+			c.grab_focus()
+		else:
+			c.current_tab = i
+		return ""
+	match cmd:
+		"ui.focus":
+			if c.focus_mode == Control.FOCUS_NONE:
+				return "'%s' cannot take focus" % name
+			c.grab_focus()
+		"ui.activate":
+			if not c is BaseButton:
+				return "'%s' cannot be activated: it is not a button (set its value or focus it)" % name
+			var b: BaseButton = c
+			if b.toggle_mode:
+				b.pressed = not b.pressed  # emits toggled, as a click does
+			b.emit_signal("pressed")
+		"ui.setValue":
+			return _set_value(c, name, str(args.value))
+	return ""
+
+
+func _set_value(c: Control, name: String, value: String) -> String:
+	if c is OptionButton:
+		for i in c.get_item_count():
+			if c.get_item_text(i) == value:
+				c.select(i)
+				c.emit_signal("item_selected", i)
+				return ""
+		var options := []
+		for i in c.get_item_count():
+			options.append(c.get_item_text(i))
+		return "'%s' has no option '%s' (options: %s)" % [name, value, PoolStringArray(options).join(", ")]
+	if c is BaseButton and (c.toggle_mode or c is CheckBox or c is CheckButton):
+		if value != "true" and value != "false":
+			return "'%s' takes true or false, got '%s'" % [name, value]
+		c.pressed = value == "true"
+		return ""
+	if c is LineEdit:
+		c.text = value
+		c.emit_signal("text_changed", value)
+		return ""
+	if c is TextEdit:
+		c.text = value
+		return ""
+	if c is Range:
+		if not value.is_valid_float():
+			return "'%s' takes a number, got '%s'" % [name, value]
+		var v := float(value)
+		if v < c.min_value or v > c.max_value:
+			return "'%s' takes %s to %s, got %s" % [name, str(c.min_value), str(c.max_value), str(v)]
+		c.value = v  # emits value_changed
+		return ""
+	return "'%s' takes no value" % name
+
+
+func _display_name(c: Control) -> String:
+	if (c is Button or c is LinkButton) and c.text != "":
+		return c.text
+	return c.hint_tooltip if c.hint_tooltip != "" else c.name
+
+
+# --- the server thread: HTTP over TCP_Server, GET only, Connection: close --------------------
+func _serve_loop(_userdata) -> void:
+	while true:
+		_mutex.lock()
+		var stop := _stop
+		_mutex.unlock()
+		if stop:
+			return
+		if not _serve():
+			OS.delay_usec(IDLE_POLL_USEC)
+
+
+# One pass over the server and its connections; true when it did something.
+func _serve() -> bool:
+	var busy := false
+	while _server.is_connection_available():
+		var peer: StreamPeerTCP = _server.take_connection()
+		if _peers.size() >= MAX_PEERS:
+			peer.disconnect_from_host()
+			continue
+		peer.set_no_delay(true)
+		_peers.append({"peer": peer, "text": "", "since": OS.get_ticks_msec()})
+		busy = true
+	var now := OS.get_ticks_msec()
+	for p in _peers.duplicate():
+		var peer: StreamPeerTCP = p.peer
+		var n := peer.get_available_bytes()
+		if n > 0:
+			p.text += peer.get_data(n)[1].get_string_from_utf8()
+			busy = true
+		if p.text.length() > MAX_REQUEST_BYTES:
+			_send(peer, 431, to_json({"error": "request over %d bytes" % MAX_REQUEST_BYTES}))
+			_drop(p)
+		elif p.text.find("\r\n\r\n") >= 0:
+			_answer(peer, p.text.split("\r\n")[0].split(" "))
+			_drop(p)
+		elif peer.get_status() != StreamPeerTCP.STATUS_CONNECTED or now - p.since > REQUEST_TIMEOUT_MS:
+			_drop(p)  # gone, or never finished its request
+	return busy
+
+
+func _answer(peer: StreamPeerTCP, request_line: PoolStringArray) -> void:
+	if request_line.size() < 2 or request_line[0] != "GET":
+		_send(peer, 405, to_json({"error": "the game surface answers GET only"}))
+		return
+	var target: String = request_line[1]
+	var path: String = target.split("?")[0]
+	var query := _parse_query(target.right(path.length() + 1) if target.find("?") >= 0 else "")
+	_mutex.lock()
+	var pub := _pub
+	_mutex.unlock()
+	match path:
+		"/command":
+			var cmd: String = query.get("cmd", "")
+			query.erase("cmd")
+			if cmd == "":
+				_send(peer, 400, to_json({"accepted": false, "error": "missing 'cmd' (GET /command?cmd=NAME&arg=value)", "known": known()}))
+			else:
+				_send(peer, 200, to_json(enqueue(cmd, query, pub.frame)))
+		"/health", "/state", "/ui", "/world":
+			if pub.has(path):
+				_send(peer, 200, pub[path])
+			else:
+				_send(peer, 404, to_json({"error": "this game publishes no %s" % path.substr(1)}))
+		"/tools":
+			_send(peer, 200 if pub.has("/tools") else 404, pub.get("/tools", to_json({"error": "this game publishes no manifest"})))
+		_:  # no /screenshot: a headless server renders nothing
+			_send(peer, 404, to_json({"error": "no such endpoint '%s'" % path,
+				"endpoints": ["/health", "/state", "/command", "/tools", "/ui", "/world"]}))
+
+
+# The /command answer (server thread): validate now, apply on the next physics frame.
+func enqueue(cmd: String, args: Dictionary, at_frame: int) -> Dictionary:
 	if not known().has(cmd):
 		return {"accepted": false, "error": "unknown command '%s'" % cmd, "known": known()}
 	var why := _validate(cmd, args)
 	if why != "":
 		return {"accepted": false, "error": why}  # the bridge names the command itself
+	_mutex.lock()
 	var id := _next_id
 	_next_id += 1
-	_queue.append([id, cmd, args])
-	return {"accepted": true, "commandId": id, "frame": frame}
+	_incoming.append([id, cmd, args])
+	_mutex.unlock()
+	return {"accepted": true, "commandId": id, "frame": at_frame}
 
 
 # Why the command is refused ("" accepts it); the reserved ones are checked here.
@@ -260,56 +655,14 @@ func _validate(cmd: String, args: Dictionary) -> String:
 		var frames: String = args.get("frames", "")
 		if not frames.is_valid_integer() or int(frames) < 1 or int(frames) > MAX_STEP_FRAMES:
 			return "argument 'frames' must be a whole number from 1 to %d, got '%s'" % [MAX_STEP_FRAMES, frames]
+	if cmd.begins_with("ui.") and args.get("id", "") == "":
+		return "missing argument 'id'"
+	if cmd == "ui.setValue" and not args.has("value"):
+		return "missing argument 'value'"
 	if _commands.has(cmd) and _commands[cmd][2] != "":
 		var c = _commands[cmd]
 		return str(c[0].call(c[2], args))
 	return ""
-
-
-# --- HTTP over TCP_Server: GET only, Connection: close -------------------------------------
-func _serve() -> void:
-	while _server.is_connection_available():
-		_peers.append({"peer": _server.take_connection(), "text": "", "since": OS.get_ticks_msec()})
-	var now := OS.get_ticks_msec()
-	for p in _peers.duplicate():
-		var peer: StreamPeerTCP = p.peer
-		var n := peer.get_available_bytes()
-		if n > 0:
-			p.text += peer.get_data(n)[1].get_string_from_utf8()
-		if p.text.find("\r\n\r\n") >= 0:
-			_answer(peer, p.text.split("\r\n")[0].split(" "))
-			_drop(p)
-		elif p.text.length() > MAX_REQUEST_BYTES:
-			_send(peer, 431, {"error": "request over %d bytes" % MAX_REQUEST_BYTES})
-			_drop(p)
-		elif peer.get_status() != StreamPeerTCP.STATUS_CONNECTED or now - p.since > REQUEST_TIMEOUT_MS:
-			_drop(p)  # gone, or never finished its request
-
-
-func _answer(peer: StreamPeerTCP, request_line: PoolStringArray) -> void:
-	if request_line.size() < 2 or request_line[0] != "GET":
-		_send(peer, 405, {"error": "the game surface answers GET only"})
-		return
-	var target: String = request_line[1]
-	var path: String = target.split("?")[0]
-	var query := _parse_query(target.right(path.length() + 1) if target.find("?") >= 0 else "")
-	match path:
-		"/health":
-			_send(peer, 200, health())
-		"/state":
-			_send(peer, 200, state())
-		"/command":
-			var cmd: String = query.get("cmd", "")
-			query.erase("cmd")
-			if cmd == "":
-				_send(peer, 400, {"accepted": false, "error": "missing 'cmd' (GET /command?cmd=NAME&arg=value)", "known": known()})
-			else:
-				_send(peer, 200, enqueue(cmd, query))
-		"/tools":
-			var m = tools()
-			_send(peer, 200 if m != null else 404, m if m != null else {"error": "this game publishes no manifest"})
-		_:  # no /screenshot: a headless server renders nothing
-			_send(peer, 404, {"error": "no such endpoint '%s'" % path, "endpoints": ["/health", "/state", "/command", "/tools"]})
 
 
 func _parse_query(text: String) -> Dictionary:
@@ -321,9 +674,10 @@ func _parse_query(text: String) -> Dictionary:
 	return out
 
 
-func _send(peer: StreamPeerTCP, status: int, body) -> void:
+# Head and body in one write.
+func _send(peer: StreamPeerTCP, status: int, json: String) -> void:
 	var reason := {200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 431: "Request Header Fields Too Large"}
-	var data := to_json(body).to_utf8()
+	var data := json.to_utf8()
 	var head := "HTTP/1.1 %d %s\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % [status, reason.get(status, "OK"), data.size()]
 	peer.put_data(head.to_ascii() + data)
 
@@ -380,6 +734,12 @@ func _exit_tree() -> void:
 	if registry_file != "":
 		Directory.new().remove(registry_file)
 		registry_file = ""
+	if _thread != null:
+		_mutex.lock()
+		_stop = true
+		_mutex.unlock()
+		_thread.wait_to_finish()
+		_thread = null
 	for p in _peers:
 		p.peer.disconnect_from_host()
 	_server.stop()

@@ -1,11 +1,16 @@
-# GameBridge for Godot 4: a port of kits/godot3/GameBridge.gd (same contract, same API).
+# GameBridge for Godot 4: a port of kits/godot3/GameBridge.gd (same contract, same design, same API).
 # NOT RUN HERE: the project's tests run the Godot 3 file on godot3-server; this port is kept in
 # step with it by hand. See docs/KITS.md. Add it as an autoload named GameBridge and start the
 # game with `godot --headless --path . -- --debug-port=7820`.
 #
+# As in Godot 3: the main thread applies commands, runs the clock and publishes each physics
+# frame (health, state, ui, world serialized once, swapped in under a Mutex); a server thread
+# answers HTTP between frames from that publication and only validates and queues commands.
+# The UI tree is the scene's Controls (no game code); world objects are the "gamebridge_world" group.
+#
 # What differs from the Godot 3 file, and why this is a separate file:
 #   TCP_Server -> TCPServer, and a StreamPeerTCP must be poll()ed before its status is read
-#   to_json() / parse_json() -> JSON.stringify() / JSON.parse_string()
+#   to_json() -> JSON.stringify(); Thread.start(self, "f") -> Thread.start(f)
 #   OS.get_cmdline_args() -> OS.get_cmdline_user_args() (only what follows `--`)
 #   pause_mode = PAUSE_MODE_PROCESS -> process_mode = PROCESS_MODE_ALWAYS
 #   OS.get_ticks_msec() / OS.get_datetime() -> Time.get_ticks_msec() / Time.get_datetime_string_from_system()
@@ -14,49 +19,76 @@
 #   right(position) -> substr(position) (right() now counts characters from the end),
 #   to_utf8 / to_ascii -> to_utf8_buffer / to_ascii_buffer; PoolStringArray -> PackedStringArray
 #   Array/Dictionary .empty() -> .is_empty(); emit_signal("x", r) -> x.emit(r)
+#   Controls: rect_size -> size, hint_tooltip -> tooltip_text, pressed -> button_pressed,
+#   Tabs -> TabBar, TextEdit.readonly -> editable, Spatial -> Node3D; no WindowDialog (a Window is not a Control)
 #   Commands and the snapshot are Callables (add_command("jump", _on_jump)) instead of object + method name.
 #
 #   GameBridge.configure({"name": "Walker", "version": "1.0.0", "inputs": ["left", "right"], "manifest": {...}})
 #   GameBridge.set_snapshot(snapshot)                     # func snapshot() -> Dictionary
-#   GameBridge.add_command("jump", _on_jump)              # func _on_jump(args: Dictionary) -> void
+#   GameBridge.add_command("jump", _on_jump)              # func _on_jump(args: Dictionary); return a String to fail
 #   if GameBridge.is_held("right"): ...                   # in _physics_process
 extends Node
 
 signal close_requested(reason: String)  # connect to override the default exit (get_tree().quit())
 
-const RESERVED := ["input.hold", "input.release", "input.releaseAll", "clock.pause", "clock.resume", "clock.step"]
+const RESERVED := ["input.hold", "input.release", "input.releaseAll", "clock.pause", "clock.resume", "clock.step",
+	"ui.activate", "ui.setValue", "ui.focus"]
 const MAX_LEASE_MS := 3600000   # a hold is meant to end; the bridge re-holds
 const MAX_STEP_FRAMES := 10000  # later commands wait behind a step, so keep it bounded
 const MAX_REQUEST_BYTES := 65536
 const REQUEST_TIMEOUT_MS := 10000
+const MAX_PEERS := 64
+const MAX_RESULTS := 32
+const IDLE_POLL_USEC := 500     # how long the server thread sleeps when nothing arrived
+const WORLD_GROUP := "gamebridge_world"
+const PLAYER_GROUP := "gamebridge_player"  # world objects a player can see
 
 var port := 0
 var frame := 0
 var sim_frame := 0
 var session_epoch := 1
-var capabilities := ["clock"]  # "input" too once configure() names the inputs
+var capabilities := ["clock", "ui", "world"]  # "input" too once configure() names the inputs
 var registry_file := ""
 
 var _info := {"name": "", "version": "0.0.0", "protocol": 1}
 var _manifest = null        # Dictionary served at /tools, or null (404)
 var _inputs = null          # Array of the input names the game reads, or null (no "input" capability)
 var _clock := true
+var _ui := true
+var _world := true
 var _snapshot := Callable()
 var _commands := {}         # name -> [apply Callable, validate Callable (or an empty one)]
 var _server := TCPServer.new()
-var _peers := []            # [{peer, text, since}]
-var _queue := []            # [id, cmd, args]
-var _next_id := 1
+var _pending := []          # [id, cmd, args], the main thread's
 var _completed := 0
+var _results := []          # [{id, ok, error?}], the most recent MAX_RESULTS
 var _held := {}             # "input\nowner" -> {input, owner, until (msec)}
 var _paused := false
 var _step_left := 0
 var _step_id := 0
 var _simulated_last := false
 var _closing := false
+var _sequence := 0
+var _ui_content := ""
+var _ui_revision := 0
+var _world_content := ""
+var _world_revision := 0
+var _last_state := {}       # the game's own snapshot, as last published
+
+# Shared with the server thread, only under _mutex.
+var _mutex := Mutex.new()
+var _thread: Thread = null
+var _stop := false
+var _incoming := []         # [id, cmd, args] queued by the server thread
+var _next_id := 1
+var _pub := {}              # path -> JSON text of the last publication, and "frame"
+
+# The server thread's own.
+var _peers := []            # [{peer, text, since}]
 
 
-# Binds the debug port when one is given; a bad or busy port ends the game with code 2.
+# Binds the debug port when one is given; a bad one ends the game with code 2, a busy one is
+# said on stderr and the game plays on without its surface.
 func _ready() -> void:
 	process_mode = Node.PROCESS_MODE_ALWAYS
 	_info["name"] = ProjectSettings.get_setting("application/config/name")
@@ -70,7 +102,9 @@ func _ready() -> void:
 	port = int(arg)
 	var err := _server.listen(port, "127.0.0.1")
 	if err != OK:
-		_fail("cannot listen on 127.0.0.1:%d (error %d: the port is probably in use)" % [port, err])
+		# The game is still a game without its debug surface: say so and play on.
+		printerr("GameBridge: cannot listen on 127.0.0.1:%d (error %d: the port is probably in use); the game runs without its bridge surface" % [port, err])
+		set_physics_process(false)
 		return
 	print("GameBridge: listening on 127.0.0.1:%d" % port)
 	call_deferred("_write_registry_entry")  # after the main scene's configure()
@@ -78,29 +112,39 @@ func _ready() -> void:
 
 # --- the game's side ------------------------------------------------------------------------
 # name, version, protocol; inputs (Array: the names the game reads, declares "input");
-# clock (bool, default true: the agent may pause and step); manifest (Dictionary for /tools).
+# clock (bool, default true: the agent may pause and step); ui and world (bool, default true:
+# publish the scene's Controls and the "gamebridge_world" group); manifest (Dictionary for /tools).
 func configure(options: Dictionary) -> void:
 	for key in ["name", "version", "protocol"]:
 		if options.has(key):
 			_info[key] = options[key]
 	_inputs = options.get("inputs", _inputs)
 	_clock = options.get("clock", _clock)
+	_ui = options.get("ui", _ui)
+	_world = options.get("world", _world)
 	_manifest = options.get("manifest", _manifest)
-	capabilities = []
+	var caps := []
 	if _inputs != null:
-		capabilities.append("input")
+		caps.append("input")
 	if _clock:
-		capabilities.append("clock")
+		caps.append("clock")
+	if _ui:
+		caps.append("ui")
+	if _world:
+		caps.append("world")
+	capabilities = caps
 
 
 func set_snapshot(snapshot: Callable) -> void:
 	_snapshot = snapshot
 
 
-# validate (optional): func(args) -> String, "" to accept; it runs when the request arrives.
+# apply: func(args); it runs on the main thread and fails the command by returning a String
+# (GDScript has no exceptions to catch). validate (optional): func(args) -> String, "" to
+# accept; it runs on the server thread when the request arrives, so it must only read args.
 func add_command(name: String, apply: Callable, validate := Callable()) -> void:
-	if name == "close" or name.begins_with("input.") or name.begins_with("clock."):
-		push_error("GameBridge: command name '%s' is reserved (close, input.* and clock.* are the kit's)" % name)
+	if name == "close" or name.begins_with("input.") or name.begins_with("clock.") or name.begins_with("ui."):
+		push_error("GameBridge: command name '%s' is reserved (close, input.*, clock.* and ui.* are the kit's)" % name)
 		return
 	_commands[name] = [apply, validate]
 
@@ -121,7 +165,7 @@ func is_paused() -> bool:
 	return _paused
 
 
-# --- the frame -------------------------------------------------------------------------------
+# --- the frame (main thread) -----------------------------------------------------------------
 func _physics_process(_delta: float) -> void:
 	frame += 1
 	if _simulated_last:  # the previous physics frame ran the game: count it
@@ -132,7 +176,10 @@ func _physics_process(_delta: float) -> void:
 				_completed = _step_id
 	_expire_leases()
 	_apply_queue()
-	_serve()
+	_publish()
+	if _thread == null:  # first frame: configure() has run and there is a publication to serve
+		_thread = Thread.new()
+		_thread.start(_serve_loop)
 	var simulate := not _paused or _step_left > 0
 	if simulate != _simulated_last:  # only on a change, so a game's own pausing is not undone every frame
 		get_tree().paused = not simulate
@@ -141,14 +188,25 @@ func _physics_process(_delta: float) -> void:
 
 # In order; a clock.step holds back what follows until its frames have run.
 func _apply_queue() -> void:
-	while not _queue.is_empty() and _step_left == 0:
-		var c = _queue.pop_front()
-		_apply(c[0], c[1], c[2])
+	_mutex.lock()
+	_pending += _incoming
+	_incoming = []
+	_mutex.unlock()
+	while not _pending.is_empty() and _step_left == 0:
+		var c = _pending.pop_front()
+		var error = _apply(c[0], c[1], c[2])
+		var result := {"id": c[0], "ok": true}
+		if typeof(error) == TYPE_STRING and error != "":
+			result = {"id": c[0], "ok": false, "error": error}
+		_results.append(result)
+		if _results.size() > MAX_RESULTS:
+			_results.pop_front()
 		if _step_left == 0:
 			_completed = c[0]
 
 
-func _apply(id: int, cmd: String, args: Dictionary) -> void:
+# Returns "" or the reason the command failed.
+func _apply(id: int, cmd: String, args: Dictionary):
 	var who: String = args.get("owner", "")
 	match cmd:
 		"input.hold":
@@ -168,10 +226,13 @@ func _apply(id: int, cmd: String, args: Dictionary) -> void:
 			_paused = true
 			_step_left = int(args["frames"])
 			_step_id = id
+		"ui.activate", "ui.setValue", "ui.focus":
+			return _apply_ui(cmd, args)
 		"close":
 			_request_close("command")
 		_:
-			_commands[cmd][0].call(args)
+			return _commands[cmd][0].call(args)
+	return ""
 
 
 func _expire_leases() -> void:
@@ -191,7 +252,54 @@ func _request_close(reason: String) -> void:
 		close_requested.emit(reason)
 
 
-# --- what the wire reads ---------------------------------------------------------------------
+# Serializes this frame once and swaps it in whole: every answer until the next frame reads it.
+func _publish() -> void:
+	_sequence += 1
+	var pub := {"frame": frame, "/health": JSON.stringify(health()), "/state": JSON.stringify(state())}
+	var m = tools()
+	if m != null:
+		pub["/tools"] = JSON.stringify(m)
+	if _ui:
+		var nodes := []
+		for child in get_tree().root.get_children():
+			_ui_nodes(child, nodes)
+		var content := {"nodes": nodes}
+		var screen := _screen()
+		if screen != "":
+			content["screen"] = screen
+		var text := JSON.stringify(content)
+		if text != _ui_content:
+			_ui_content = text
+			_ui_revision += 1
+		content["sessionEpoch"] = session_epoch
+		content["frameSequence"] = _sequence
+		content["revision"] = _ui_revision
+		pub["/ui"] = JSON.stringify(content)
+	if _world:
+		var objects := []
+		for n in get_tree().get_nodes_in_group(WORLD_GROUP):
+			objects.append(_world_object(n))
+		var text := JSON.stringify(objects)
+		if text != _world_content:
+			_world_content = text
+			_world_revision += 1
+		pub["/world"] = JSON.stringify({"sessionEpoch": session_epoch, "frameSequence": _sequence,
+			"revision": _world_revision, "objects": objects})
+	_mutex.lock()
+	_pub = pub
+	_mutex.unlock()
+
+
+# The screen is the one the game's snapshot names (ui.screen), else the current scene's name.
+func _screen() -> String:
+	var ui = _last_state.get("ui")
+	if typeof(ui) == TYPE_DICTIONARY and typeof(ui.get("screen")) == TYPE_STRING:
+		return ui["screen"]
+	var scene = get_tree().current_scene
+	return scene.name if scene != null else ""
+
+
+# --- what the wire reads (built on the main thread) -----------------------------------------
 func health() -> Dictionary:
 	return {"ok": true, "frame": frame, "capabilities": capabilities, "sessionEpoch": session_epoch}
 
@@ -200,6 +308,7 @@ func state() -> Dictionary:
 	var s := {}
 	if _snapshot.is_valid():
 		s = _snapshot.call().duplicate()
+	_last_state = s
 	var now := Time.get_ticks_msec()
 	if _inputs != null:
 		var held := []
@@ -209,6 +318,7 @@ func state() -> Dictionary:
 	s["frame"] = frame
 	s["simFrame"] = sim_frame
 	s["completedCommandId"] = _completed
+	s["commandResults"] = _results.duplicate()
 	s["sessionEpoch"] = session_epoch
 	s["clock"] = {"paused": _paused, "stepFramesLeft": _step_left}
 	return s
@@ -236,45 +346,239 @@ func known() -> Array:
 	return names
 
 
-# The /command answer: validate now, apply on the next physics frame.
-func enqueue(cmd: String, args: Dictionary) -> Dictionary:
-	if not known().has(cmd):
-		return {"accepted": false, "error": "unknown command '%s'" % cmd, "known": known()}
-	var why := _validate(cmd, args)
-	if why != "":
-		return {"accepted": false, "error": why}  # the bridge names the command itself
-	var id := _next_id
-	_next_id += 1
-	_queue.append([id, cmd, args])
-	return {"accepted": true, "commandId": id, "frame": frame}
+# --- the UI tree, from the scene ---------------------------------------------------------------
+# Appends the node for `n` (a Control) or, for anything else, the nodes of its children.
+func _ui_nodes(n: Node, out: Array) -> void:
+	if n is CanvasItem and not (n is Control) and not n.visible:
+		return  # a hidden Node2D hides the Controls under it
+	if not (n is Control):
+		for child in n.get_children():
+			_ui_nodes(child, out)
+		return
+	var c: Control = n
+	var node := _ui_node(c)
+	if not c.visible:
+		if not node.is_empty():
+			node["visible"] = false
+			out.append(node)
+		return  # nothing under a hidden Control shows
+	var children := []
+	if c is TabContainer:
+		children = _tabs(c, c.get_tab_count(), c.current_tab, "get_tab_title")
+	elif c is TabBar:
+		children = _tabs(c, c.get_tab_count(), c.current_tab, "get_tab_title")
+	for child in c.get_children():
+		_ui_nodes(child, children)
+	if node.is_empty():  # a container or bare Control: its children stand in its place
+		if children.size() > 1 and (c is Container or c is Panel or c is PanelContainer):
+			node = {"id": _id(c), "role": "group", "name": c.tooltip_text if c.tooltip_text != "" else c.name}
+		else:
+			out += children
+			return
+	if not children.is_empty():
+		node["children"] = children
+	out.append(node)
 
 
-# Why the command is refused ("" accepts it); the reserved ones are checked here.
-func _validate(cmd: String, args: Dictionary) -> String:
-	if cmd.begins_with("input.") and not args.has("owner"):
-		return "missing argument 'owner'"
-	if cmd.begins_with("input.") and str(args.get("owner", "")).strip_edges() == "":
-		return "argument 'owner' must not be empty (whoever holds the input)"
-	if cmd == "input.hold":
-		var lease: String = args.get("leaseMs", "")
-		if not lease.is_valid_float() or float(lease) <= 0 or float(lease) > MAX_LEASE_MS:
-			return "argument 'leaseMs' must be > 0 and <= %d, got '%s'" % [MAX_LEASE_MS, lease]
-	if cmd == "input.hold" or cmd == "input.release":
-		if not _inputs.has(args.get("input", "")):
-			return "unknown input '%s' (this game reads: %s)" % [args.get("input", ""), ", ".join(PackedStringArray(_inputs))]
-	if cmd == "clock.step":
-		var frames: String = args.get("frames", "")
-		if not frames.is_valid_int() or int(frames) < 1 or int(frames) > MAX_STEP_FRAMES:
-			return "argument 'frames' must be a whole number from 1 to %d, got '%s'" % [MAX_STEP_FRAMES, frames]
-	if _commands.has(cmd) and _commands[cmd][1].is_valid():
-		return str(_commands[cmd][1].call(args))
+func _tabs(c: Control, count: int, current: int, title: String) -> Array:
+	var tabs := []
+	for i in count:
+		var tab := {"id": "%s#tab%d" % [_id(c), i], "role": "tab", "name": c.call(title, i)}
+		if i == current:
+			tab["selected"] = true
+		tabs.append(tab)
+	return tabs
+
+
+# The node's own fields, or {} for a Control a player does not read (a container, a rect).
+func _ui_node(c: Control) -> Dictionary:
+	var node := {}
+	var label: String = c.tooltip_text if c.tooltip_text != "" else c.name
+	if c is OptionButton:
+		node = {"role": "combobox", "name": label, "value": c.text}
+	elif c is CheckBox or c is CheckButton:
+		node = {"role": "checkbox", "name": c.text if c.text != "" else label, "checked": c.button_pressed}
+	elif c is LinkButton:
+		node = {"role": "link", "name": c.text if c.text != "" else label}
+	elif c is BaseButton:
+		node = {"role": "button", "name": c.text if c is Button and c.text != "" else label}
+		if c.toggle_mode:
+			node["checked"] = c.button_pressed
+	elif c is LineEdit:
+		node = {"role": "textbox", "name": c.placeholder_text if c.placeholder_text != "" else label, "value": c.text}
+		if not c.editable:
+			node["enabled"] = false
+	elif c is TextEdit:
+		node = {"role": "textbox", "name": label, "value": c.text}
+		if not c.editable:
+			node["enabled"] = false
+	elif c is Label or c is RichTextLabel:
+		var text: String = c.text
+		if text == "":
+			return {}
+		node = {"role": "text", "name": text}
+	elif c is SpinBox:
+		node = {"role": "spinbutton", "name": label, "value": c.value, "min": c.min_value, "max": c.max_value}
+		if not c.editable:
+			node["enabled"] = false
+	elif c is Slider:
+		node = {"role": "slider", "name": label, "value": c.value, "min": c.min_value, "max": c.max_value}
+		if not c.editable:
+			node["enabled"] = false
+	elif c is ProgressBar:
+		node = {"role": "progressbar", "name": label, "value": c.value, "min": c.min_value, "max": c.max_value}
+	elif c is TabContainer or c is TabBar:
+		node = {"role": "tablist", "name": label}
+	elif c is ItemList:
+		node = {"role": "listbox", "name": label}
+		var items := []
+		for i in c.get_item_count():
+			var item := {"id": "%s#item%d" % [_id(c), i], "role": "option", "name": c.get_item_text(i)}
+			if c.is_selected(i):
+				item["selected"] = true
+			items.append(item)
+		node["children"] = items
+	else:
+		return {}
+	node["id"] = _id(c)
+	if c is BaseButton and c.disabled:
+		node["enabled"] = false
+	if c.has_focus():
+		node["focused"] = true
+	var xf: Transform2D = c.get_global_transform_with_canvas()
+	var size := c.size * xf.get_scale()
+	node["rect"] = [round(xf.origin.x), round(xf.origin.y), round(size.x), round(size.y)]
+	return node
+
+
+func _id(n: Node) -> String:
+	return str(get_tree().root.get_path_to(n))
+
+
+func _world_object(n: Node) -> Dictionary:
+	var o := {"id": _id(n), "type": n.get_meta("type") if n.has_meta("type") else n.get_class(), "name": n.name}
+	if n is Node2D:
+		o["pos"] = [n.global_position.x, n.global_position.y]
+	elif n is Node3D:
+		var p: Vector3 = n.global_transform.origin
+		o["pos"] = [p.x, p.y, p.z]
+	var tags := []
+	for g in n.get_groups():
+		if g != WORLD_GROUP and g != PLAYER_GROUP and not str(g).begins_with("_"):
+			tags.append(str(g))
+	if not tags.is_empty():
+		o["tags"] = tags
+	if n.has_method("gamebridge_props"):
+		o["props"] = n.gamebridge_props()
+	if n.is_in_group(PLAYER_GROUP):
+		o["player"] = true
+	return o
+
+
+# ui.* on the main thread: the node is looked up and re-checked now, as it is on this frame.
+func _apply_ui(cmd: String, args: Dictionary) -> String:
+	var id: String = args["id"]
+	var base := id.split("#")[0]
+	var n = get_tree().root.get_node_or_null(NodePath(base)) if base != "" else null
+	if n == null or not (n is Control):
+		return "no UI node '%s'" % id
+	var c: Control = n
+	var name := _display_name(c)
+	if not c.visible:  # published with visible false
+		return "'%s' is hidden" % name
+	if not c.is_visible_in_tree():  # under a hidden parent: left out of the tree
+		return "no UI node '%s'" % id
+	if (c is BaseButton and c.disabled) or ((c is LineEdit or c is Range) and "editable" in c and not c.editable):
+		return "'%s' is disabled" % name
+	if id.find("#tab") >= 0 and (c is TabContainer or c is TabBar):
+		var i := int(id.split("#tab")[1])
+		if i < 0 or i >= c.get_tab_count():
+			return "no UI node '%s'" % id
+		if cmd == "ui.focus":
+			c.grab_focus()
+		else:
+			c.current_tab = i
+		return ""
+	match cmd:
+		"ui.focus":
+			if c.focus_mode == Control.FOCUS_NONE:
+				return "'%s' cannot take focus" % name
+			c.grab_focus()
+		"ui.activate":
+			if not (c is BaseButton):
+				return "'%s' cannot be activated: it is not a button (set its value or focus it)" % name
+			var b: BaseButton = c
+			if b.toggle_mode:
+				b.button_pressed = not b.button_pressed  # emits toggled, as a click does
+			b.emit_signal("pressed")
+		"ui.setValue":
+			return _set_value(c, name, str(args["value"]))
 	return ""
 
 
-# --- HTTP over TCPServer: GET only, Connection: close -------------------------------------
-func _serve() -> void:
+func _set_value(c: Control, name: String, value: String) -> String:
+	if c is OptionButton:
+		for i in c.get_item_count():
+			if c.get_item_text(i) == value:
+				c.select(i)
+				c.emit_signal("item_selected", i)
+				return ""
+		var options := []
+		for i in c.get_item_count():
+			options.append(c.get_item_text(i))
+		return "'%s' has no option '%s' (options: %s)" % [name, value, PackedStringArray(options).join(", ")]
+	if c is BaseButton and (c.toggle_mode or c is CheckBox or c is CheckButton):
+		if value != "true" and value != "false":
+			return "'%s' takes true or false, got '%s'" % [name, value]
+		c.button_pressed = value == "true"
+		return ""
+	if c is LineEdit:
+		c.text = value
+		c.emit_signal("text_changed", value)
+		return ""
+	if c is TextEdit:
+		c.text = value
+		return ""
+	if c is Range:
+		if not value.is_valid_float():
+			return "'%s' takes a number, got '%s'" % [name, value]
+		var v := float(value)
+		if v < c.min_value or v > c.max_value:
+			return "'%s' takes %s to %s, got %s" % [name, str(c.min_value), str(c.max_value), str(v)]
+		c.value = v  # emits value_changed
+		return ""
+	return "'%s' takes no value" % name
+
+
+func _display_name(c: Control) -> String:
+	if (c is Button or c is LinkButton) and c.text != "":
+		return c.text
+	return c.tooltip_text if c.tooltip_text != "" else c.name
+
+
+# --- the server thread: HTTP over TCP_Server, GET only, Connection: close --------------------
+func _serve_loop() -> void:
+	while true:
+		_mutex.lock()
+		var stop := _stop
+		_mutex.unlock()
+		if stop:
+			return
+		if not _serve():
+			OS.delay_usec(IDLE_POLL_USEC)
+
+
+# One pass over the server and its connections; true when it did something.
+func _serve() -> bool:
+	var busy := false
 	while _server.is_connection_available():
-		_peers.append({"peer": _server.take_connection(), "text": "", "since": Time.get_ticks_msec()})
+		var peer: StreamPeerTCP = _server.take_connection()
+		if _peers.size() >= MAX_PEERS:
+			peer.disconnect_from_host()
+			continue
+		peer.set_no_delay(true)
+		_peers.append({"peer": peer, "text": "", "since": Time.get_ticks_msec()})
+		busy = true
 	var now := Time.get_ticks_msec()
 	for p in _peers.duplicate():
 		var peer: StreamPeerTCP = p["peer"]
@@ -282,40 +586,87 @@ func _serve() -> void:
 		var n := peer.get_available_bytes()
 		if n > 0:
 			p["text"] += peer.get_data(n)[1].get_string_from_utf8()
-		if p["text"].find("\r\n\r\n") >= 0:
-			_answer(peer, p["text"].split("\r\n")[0].split(" "))
+			busy = true
+		if p["text"].length() > MAX_REQUEST_BYTES:
+			_send(peer, 431, JSON.stringify({"error": "request over %d bytes" % MAX_REQUEST_BYTES}))
 			_drop(p)
-		elif p["text"].length() > MAX_REQUEST_BYTES:
-			_send(peer, 431, {"error": "request over %d bytes" % MAX_REQUEST_BYTES})
+		elif p["text"].find("\r\n\r\n") >= 0:
+			_answer(peer, p["text"].split("\r\n")[0].split(" "))
 			_drop(p)
 		elif peer.get_status() != StreamPeerTCP.STATUS_CONNECTED or now - p["since"] > REQUEST_TIMEOUT_MS:
 			_drop(p)  # gone, or never finished its request
+	return busy
 
 
 func _answer(peer: StreamPeerTCP, request_line: PackedStringArray) -> void:
 	if request_line.size() < 2 or request_line[0] != "GET":
-		_send(peer, 405, {"error": "the game surface answers GET only"})
+		_send(peer, 405, JSON.stringify({"error": "the game surface answers GET only"}))
 		return
 	var target: String = request_line[1]
 	var path: String = target.split("?")[0]
 	var query := _parse_query(target.substr(path.length() + 1) if target.find("?") >= 0 else "")
+	_mutex.lock()
+	var pub := _pub
+	_mutex.unlock()
 	match path:
-		"/health":
-			_send(peer, 200, health())
-		"/state":
-			_send(peer, 200, state())
 		"/command":
 			var cmd: String = query.get("cmd", "")
 			query.erase("cmd")
 			if cmd == "":
-				_send(peer, 400, {"accepted": false, "error": "missing 'cmd' (GET /command?cmd=NAME&arg=value)", "known": known()})
+				_send(peer, 400, JSON.stringify({"accepted": false, "error": "missing 'cmd' (GET /command?cmd=NAME&arg=value)", "known": known()}))
 			else:
-				_send(peer, 200, enqueue(cmd, query))
+				_send(peer, 200, JSON.stringify(enqueue(cmd, query, pub["frame"])))
+		"/health", "/state", "/ui", "/world":
+			if pub.has(path):
+				_send(peer, 200, pub[path])
+			else:
+				_send(peer, 404, JSON.stringify({"error": "this game publishes no %s" % path.substr(1)}))
 		"/tools":
-			var m = tools()
-			_send(peer, 200 if m != null else 404, m if m != null else {"error": "this game publishes no manifest"})
+			_send(peer, 200 if pub.has("/tools") else 404, pub.get("/tools", JSON.stringify({"error": "this game publishes no manifest"})))
 		_:  # no /screenshot: a headless server renders nothing
-			_send(peer, 404, {"error": "no such endpoint '%s'" % path, "endpoints": ["/health", "/state", "/command", "/tools"]})
+			_send(peer, 404, JSON.stringify({"error": "no such endpoint '%s'" % path,
+				"endpoints": ["/health", "/state", "/command", "/tools", "/ui", "/world"]}))
+
+
+# The /command answer (server thread): validate now, apply on the next physics frame.
+func enqueue(cmd: String, args: Dictionary, at_frame: int) -> Dictionary:
+	if not known().has(cmd):
+		return {"accepted": false, "error": "unknown command '%s'" % cmd, "known": known()}
+	var why := _validate(cmd, args)
+	if why != "":
+		return {"accepted": false, "error": why}  # the bridge names the command itself
+	_mutex.lock()
+	var id := _next_id
+	_next_id += 1
+	_incoming.append([id, cmd, args])
+	_mutex.unlock()
+	return {"accepted": true, "commandId": id, "frame": at_frame}
+
+
+# Why the command is refused ("" accepts it); the reserved ones are checked here.
+func _validate(cmd: String, args: Dictionary) -> String:
+	if cmd.begins_with("input.") and not args.has("owner"):
+		return "missing argument 'owner'"
+	if cmd.begins_with("input.") and args.get("owner", "").strip_edges() == "":
+		return "argument 'owner' must not be empty (whoever holds the input)"
+	if cmd == "input.hold":
+		var lease: String = args.get("leaseMs", "")
+		if not lease.is_valid_float() or float(lease) <= 0 or float(lease) > MAX_LEASE_MS:
+			return "argument 'leaseMs' must be > 0 and <= %d, got '%s'" % [MAX_LEASE_MS, lease]
+	if cmd == "input.hold" or cmd == "input.release":
+		if not _inputs.has(args.get("input", "")):
+			return "unknown input '%s' (this game reads: %s)" % [args.get("input", ""), PackedStringArray(_inputs).join(", ")]
+	if cmd == "clock.step":
+		var frames: String = args.get("frames", "")
+		if not frames.is_valid_int() or int(frames) < 1 or int(frames) > MAX_STEP_FRAMES:
+			return "argument 'frames' must be a whole number from 1 to %d, got '%s'" % [MAX_STEP_FRAMES, frames]
+	if cmd.begins_with("ui.") and args.get("id", "") == "":
+		return "missing argument 'id'"
+	if cmd == "ui.setValue" and not args.has("value"):
+		return "missing argument 'value'"
+	if _commands.has(cmd) and _commands[cmd][1].is_valid():
+		return str(_commands[cmd][1].call(args))
+	return ""
 
 
 func _parse_query(text: String) -> Dictionary:
@@ -327,9 +678,10 @@ func _parse_query(text: String) -> Dictionary:
 	return out
 
 
-func _send(peer: StreamPeerTCP, status: int, body) -> void:
+# Head and body in one write.
+func _send(peer: StreamPeerTCP, status: int, json: String) -> void:
 	var reason := {200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 431: "Request Header Fields Too Large"}
-	var data := JSON.stringify(body).to_utf8_buffer()
+	var data := json.to_utf8_buffer()
 	var head := "HTTP/1.1 %d %s\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % [status, reason.get(status, "OK"), data.size()]
 	peer.put_data(head.to_ascii_buffer() + data)
 
@@ -386,6 +738,12 @@ func _exit_tree() -> void:
 	if registry_file != "":
 		DirAccess.remove_absolute(registry_file)
 		registry_file = ""
+	if _thread != null:
+		_mutex.lock()
+		_stop = true
+		_mutex.unlock()
+		_thread.wait_to_finish()
+		_thread = null
 	for p in _peers:
 		p["peer"].disconnect_from_host()
 	_server.stop()

@@ -6,78 +6,99 @@
  */
 import { join } from 'node:path';
 import { call, connect, gameCall } from '../helpers/mcp.js';
-import { removeDir, tempHome, waitFor, waitGone } from '../helpers/procs.js';
-import { GODOT_EXAMPLE, GODOT_READY_MS, PY_EXAMPLE, killWithHome, processesWithHome } from './kit-game.js';
+import { Reaper, removeDir, tempHome, waitFor, waitGone } from '../helpers/procs.js';
+import {
+  CSHARP_EXAMPLE,
+  CSHARP_READY_MS,
+  GODOT_EXAMPLE,
+  GODOT_READY_MS,
+  LOVE_EXAMPLE,
+  LOVE_READY_MS,
+  PY_EXAMPLE,
+  describeIfRuntime,
+  killWithHome,
+  startDisplay,
+  processesWithHome,
+} from './kit-game.js';
 
 const homes: string[] = [];
-afterAll(() => {
+const reaper = new Reaper();
+afterAll(async () => {
   homes.forEach(killWithHome);
   homes.forEach(removeDir);
+  await reaper.reap();
 });
 
 describe.each([
-  ['Python', PY_EXAMPLE, 'Walker', 60000],
-  ['Godot', GODOT_EXAMPLE, 'Walker (Godot)', GODOT_READY_MS],
-])('%s Walker through the bridge', (_kit, exampleDir, name, readyMs) => {
-  test(
-    'launch from its gamebridge.json, drive it, step its clock, stop it, nothing left',
-    async () => {
-      const home = tempHome('gb-kitbridge-');
-      homes.push(home);
-      const h = await connect({
-        args: ['--no-daemon', '--no-scan', '--config', join(exampleDir, 'gamebridge.json')],
-        env: { GAME_BRIDGE_HOME: home },
-      });
-      try {
-        const launched = await call(h, 'launch_instance', {}, readyMs + 10000);
-        expect(launched.isError).toBe(false);
-        const { port, pid } = launched.json;
-        expect(launched.json).toMatchObject({ name, version: '1.0.0', cwd: exampleDir });
-
-        const sets = await call(h, 'list_toolsets', { port });
-        expect(sets.json.toolsets.map((t: any) => t.name)).toEqual(expect.arrayContaining(['play', 'bridge']));
-
-        const jump = await gameCall(h, port, 'jump');
-        expect(jump.json).toMatchObject({
-          applied: true,
-          confirmation: 'completedCommandId',
-          screen: 'GameScreen',
-          game: { jumps: 1 },
+  ['Python', 'python', PY_EXAMPLE, 'Walker', 60000],
+  ['Godot', 'godot', GODOT_EXAMPLE, 'Walker (Godot)', GODOT_READY_MS],
+  ['C#', 'csharp', CSHARP_EXAMPLE, 'Walker (C#)', CSHARP_READY_MS],
+  ['LÖVE', 'love', LOVE_EXAMPLE, 'Walker (LÖVE)', LOVE_READY_MS],
+] as const)('%s Walker through the bridge', (_title, kit, exampleDir, name, readyMs) => {
+  describeIfRuntime(kit, () =>
+    test(
+      'launch from its gamebridge.json, drive it, step its clock, stop it, nothing left',
+      async () => {
+        const home = tempHome('gb-kitbridge-');
+        homes.push(home);
+        // A LÖVE game needs a display: a virtual one of its own, passed on as a desktop's would be.
+        const display: Record<string, string> =
+          kit === 'love' ? { DISPLAY: await startDisplay(reaper, process.env) } : {};
+        const h = await connect({
+          args: ['--no-daemon', '--no-scan', '--config', join(exampleDir, 'gamebridge.json')],
+          env: { GAME_BRIDGE_HOME: home, ...display },
         });
+        try {
+          const launched = await call(h, 'launch_instance', {}, readyMs + 10000);
+          expect(launched.isError).toBe(false);
+          const { port, pid } = launched.json;
+          expect(launched.json).toMatchObject({ name, version: '1.0.0', cwd: exampleDir });
 
-        // The bridge's play tools, on the kit's reserved commands.
-        expect((await gameCall(h, port, 'bridge.pause')).json).toMatchObject({ applied: true });
-        await gameCall(h, port, 'teleport', { x: 20 });
-        const hold = await gameCall(h, port, 'hold', { input: 'right', ms: 30000 });
-        expect(hold.json).toMatchObject({ applied: true, input: 'right' });
-        const s0 = (await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value;
-        const step = await gameCall(h, port, 'step', { frames: 5 });
-        expect(step.json).toMatchObject({
-          applied: true,
-          stepped: 5,
-          confirmation: 'completedCommandId',
-          sessionEpoch: 1,
-        });
-        expect(step.json.game.x).toBeCloseTo(30, 3); // the answer is the state after the 5 frames, right held on each
-        expect((await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value).toBe(s0 + 5);
-        const held = await gameCall(h, port, 'get_state', { path: 'input.held' });
-        expect(held.json.value).toEqual([expect.objectContaining({ input: 'right', owner: expect.any(String) })]);
-        expect((await gameCall(h, port, 'release', {})).json).toMatchObject({ applied: true });
-        expect((await gameCall(h, port, 'get_state', { path: 'input.held' })).json.value).toEqual([]);
-        const press = await gameCall(h, port, 'press', { input: 'right', frames: 3 });
-        expect(press.json).toMatchObject({ applied: true, input: 'right', frames: 3 });
-        expect(press.json.game.x).toBeCloseTo(36, 3); // held for exactly the 3 stepped frames, then released
-        expect((await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value).toBe(s0 + 8);
+          const sets = await call(h, 'list_toolsets', { port });
+          expect(sets.json.toolsets.map((t: any) => t.name)).toEqual(expect.arrayContaining(['play', 'bridge']));
 
-        expect(processesWithHome(home)).toContain(pid); // what the final check looks for is findable
-        const stop = await call(h, 'stop_instance', { port });
-        expect(stop.json).toEqual({ port, stopped: true, how: 'closed cleanly' });
-        expect(await waitGone(pid, 5000)).toBe(true);
-      } finally {
-        await h.close();
-      }
-      await waitFor('every process of this test gone', () => processesWithHome(home).length === 0, 10000);
-    },
-    readyMs + 40000,
+          const jump = await gameCall(h, port, 'jump');
+          expect(jump.json).toMatchObject({
+            applied: true,
+            confirmation: 'completedCommandId',
+            screen: 'GameScreen',
+            game: { jumps: 1 },
+          });
+
+          // The bridge's play tools, on the kit's reserved commands.
+          expect((await gameCall(h, port, 'bridge.pause')).json).toMatchObject({ applied: true });
+          await gameCall(h, port, 'teleport', { x: 20 });
+          const hold = await gameCall(h, port, 'hold', { input: 'right', ms: 30000 });
+          expect(hold.json).toMatchObject({ applied: true, input: 'right' });
+          const s0 = (await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value;
+          const step = await gameCall(h, port, 'step', { frames: 5 });
+          expect(step.json).toMatchObject({
+            applied: true,
+            stepped: 5,
+            confirmation: 'completedCommandId',
+            sessionEpoch: 1,
+          });
+          expect(step.json.game.x).toBeCloseTo(30, 3); // the answer is the state after the 5 frames, right held on each
+          expect((await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value).toBe(s0 + 5);
+          const held = await gameCall(h, port, 'get_state', { path: 'input.held' });
+          expect(held.json.value).toEqual([expect.objectContaining({ input: 'right', owner: expect.any(String) })]);
+          expect((await gameCall(h, port, 'release', {})).json).toMatchObject({ applied: true });
+          expect((await gameCall(h, port, 'get_state', { path: 'input.held' })).json.value).toEqual([]);
+          const press = await gameCall(h, port, 'press', { input: 'right', frames: 3 });
+          expect(press.json).toMatchObject({ applied: true, input: 'right', frames: 3 });
+          expect(press.json.game.x).toBeCloseTo(36, 3); // held for exactly the 3 stepped frames, then released
+          expect((await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value).toBe(s0 + 8);
+
+          expect(processesWithHome(home)).toContain(pid); // what the final check looks for is findable
+          const stop = await call(h, 'stop_instance', { port });
+          expect(stop.json).toEqual({ port, stopped: true, how: 'closed cleanly' });
+          expect(await waitGone(pid, 5000)).toBe(true);
+        } finally {
+          await h.close();
+        }
+        await waitFor('every process of this test gone', () => processesWithHome(home).length === 0, 10000);
+      },
+      readyMs + 40000,
+    ),
   );
 });

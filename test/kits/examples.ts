@@ -58,6 +58,8 @@ export interface KitExample {
   screenshot: [number, number] | null;
   /** A process whose debug port is taken: plays on without its surface, or exits (either way saying so). */
   busyPort?: 'plays on' | 'exits';
+  /** false: the process cannot end cleanly on SIGTERM (Godot 3; Mono without Mono.Posix): the busy-port check stops at "still running". */
+  endsOnSigterm?: false;
   /** What holding `input` moves: its x in /state, by `speed` per simulated frame; `home` puts it mid-field, in a round. */
   mover: { input: string; x: (state: any) => number; speed: number; home: Cmd[] };
   /** A command refused on arrival for a bad argument, and the refusal's words. */
@@ -87,6 +89,23 @@ const CRATE_TOOLS = [
   'start',
 ];
 const SYSTEM_PYTHON = '/usr/bin/python3';
+
+/** The Walkers on the engine kits play as the Python Walker does: a jump in the air fails... */
+const WALKER_FAILS: KitExample['fails'] = {
+  before: [['reset'], ['clock.pause'], ['jump']],
+  cmd: ['jump'],
+  error: /^the walker is in the air/,
+  after: [['clock.resume']],
+};
+/** ...and the HUD's Menu opens a pause menu. */
+const WALKER_MENU: KitExample['ui'] = {
+  open: [['reset'], ['ui.activate', { id: 'open-menu' }]],
+  screen: 'MenuScreen',
+  button: 'resume',
+  after: 'GameScreen',
+  disabled: 'options',
+  slider: 'volume',
+};
 const PHASER_WWW = join(DIST, 'examples', 'phaser-game', 'www');
 
 function spawnEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -317,14 +336,86 @@ export const KIT_EXAMPLES: KitExample[] = [
       return { child, output: collectOutput(child) };
     },
     start: processStart(60000),
-    capabilities: ['input', 'clock'],
+    capabilities: ['input', 'clock', 'ui', 'world'],
     version: '1.0.0',
     tools: ['jump', 'reset', 'teleport'],
     inputs: ['left', 'right'],
     screenshot: null,
-    busyPort: 'exits',
-    mover: { input: 'right', x: (s) => s.game.x, speed: 2, home: [['teleport', { x: 50 }]] },
+    busyPort: 'plays on',
+    // Godot 3 gives scripts no hook on SIGTERM: the engine dies of it.
+    endsOnSigterm: false,
+    mover: { input: 'right', x: (s) => s.game.x, speed: 2, home: [['reset'], ['teleport', { x: 50 }]] },
     badArg: { cmd: ['teleport', { x: 'far' }], error: /\bx\b.* must be a number/ },
     newEpoch: ['reset'],
+    fails: WALKER_FAILS,
+    // No tree code in the game: the kit reads the scene's Controls, their ids are node paths.
+    ui: {
+      open: [['reset'], ['ui.activate', { id: 'Main/HUD/OpenMenu' }]],
+      screen: 'MenuScreen',
+      button: 'Main/Menu/Start',
+      after: 'GameScreen',
+      disabled: 'Main/Menu/Options',
+      slider: 'Main/Menu/Volume',
+    },
+    world: { type: 'player' },
+  },
+  {
+    kit: 'LÖVE',
+    example: 'Walker (LÖVE)',
+    missing: () => (onPath('love') ? null : 'love is not on PATH (apt-get install love)'),
+    carrier: 'process',
+    readyMs: 30000,
+    // SDL's offscreen driver: a real GL context and real frames, without an X server.
+    spawn: (reaper, portArg, home) => {
+      const child = reaper.spawn('love', ['.', '--debug-port', portArg], {
+        cwd: join(ROOT, 'examples', 'love-game'),
+        env: spawnEnv(home, { SDL_VIDEODRIVER: 'offscreen' }),
+      });
+      return { child, output: collectOutput(child) };
+    },
+    start: processStart(30000),
+    capabilities: ['input', 'clock', 'ui', 'world'],
+    version: '1.0.0',
+    tools: ['jump', 'reset', 'teleport'],
+    inputs: ['left', 'right'],
+    screenshot: [1280, 720],
+    busyPort: 'plays on',
+    mover: { input: 'right', x: (s) => s.game.x, speed: 2, home: [['reset'], ['teleport', { x: 50 }]] },
+    badArg: { cmd: ['teleport', { x: 'far' }], error: /\bx\b.* must be a number/ },
+    newEpoch: ['reset'],
+    fails: WALKER_FAILS,
+    ui: WALKER_MENU,
+    world: { type: 'player' },
+  },
+  {
+    kit: 'C# (Mono)',
+    example: 'Walker (C#)',
+    missing: () =>
+      onPath('mcs') && onPath('mono') ? null : 'mcs or mono is not on PATH (apt-get install mono-mcs mono-runtime)',
+    carrier: 'process',
+    // run.sh builds the example with mcs on its first start.
+    readyMs: 60000,
+    spawn: (reaper, portArg, home) => {
+      const child = reaper.spawn('sh', ['run.sh', '--debug-port', portArg], {
+        cwd: join(ROOT, 'examples', 'csharp-game'),
+        env: spawnEnv(home),
+      });
+      return { child, output: collectOutput(child) };
+    },
+    start: processStart(60000),
+    capabilities: ['input', 'clock', 'ui', 'world'],
+    version: '1.0.0',
+    tools: ['jump', 'reset', 'teleport'],
+    inputs: ['left', 'right'],
+    screenshot: null,
+    busyPort: 'plays on',
+    // Mono runs no handler on SIGTERM without Mono.Posix: the game cannot end cleanly on it.
+    endsOnSigterm: false,
+    mover: { input: 'right', x: (s) => s.game.x, speed: 2, home: [['reset'], ['teleport', { x: 50 }]] },
+    badArg: { cmd: ['teleport', { x: 'far' }], error: /\bx\b.* must be a number/ },
+    newEpoch: ['reset'],
+    fails: WALKER_FAILS,
+    ui: WALKER_MENU,
+    world: { type: 'player' },
   },
 ];

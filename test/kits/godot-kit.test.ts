@@ -6,7 +6,7 @@ import { realpathSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { freePort } from '../helpers/ports.js';
-import { ROOT, Reaper, exitCode, removeDir, tempHome } from '../helpers/procs.js';
+import { ROOT, Reaper, exitCode, removeDir, tempHome, waitFor } from '../helpers/procs.js';
 import { GODOT_EXAMPLE, GODOT_READY_MS, spawnKitGame } from './kit-game.js';
 
 describe('Godot 3 kit: start-up and packaging', () => {
@@ -39,19 +39,23 @@ describe('Godot 3 kit: start-up and packaging', () => {
   );
 
   test(
-    'a port already in use is refused clearly, exit code 2',
+    'a port already in use is said on stderr and the game plays on without its surface',
     async () => {
       const port = await freePort();
       const blocker = net.createServer().listen(port, '127.0.0.1');
       try {
         await new Promise((r) => blocker.once('listening', r));
         const { child, output } = spawnKitGame(reaper, 'godot', String(port), dir());
-        expect(await exitCode(child)).toBe(2);
-        expect(output.text).toContain(`GameBridge: cannot listen on 127.0.0.1:${port}`);
+        await waitFor('the refusal', () => output.text.includes('GameBridge: cannot listen'), GODOT_READY_MS);
+        expect(output.text).toContain(
+          `GameBridge: cannot listen on 127.0.0.1:${port} (error 22: the port is probably in use); the game runs without its bridge surface`,
+        );
+        await new Promise((r) => setTimeout(r, 1500));
+        expect(child.exitCode).toBeNull();
       } finally {
         blocker.close();
       }
     },
-    GODOT_READY_MS,
+    GODOT_READY_MS + 5000,
   );
 });

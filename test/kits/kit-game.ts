@@ -1,19 +1,54 @@
 /**
- * The kit example games (Python and Godot Walker) as real processes, and small HTTP helpers
- * for talking the contract to them. Every process is found again by the temp
+ * The kit example games (the Python, Godot, LÖVE and C# Walkers) as real processes, and small
+ * HTTP helpers for talking the contract to them. Every process is found again by the temp
  * GAME_BRIDGE_HOME in its environment, so a test can prove nothing it started is left.
  */
-import type { ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, Reaper, collectOutput, healthOk, pythonExe, waitFor } from '../helpers/procs.js';
 
 export const PY_EXAMPLE = join(ROOT, 'examples', 'python-game');
 export const GODOT_EXAMPLE = join(ROOT, 'examples', 'godot-game');
+export const LOVE_EXAMPLE = join(ROOT, 'examples', 'love-game');
+export const CSHARP_EXAMPLE = join(ROOT, 'examples', 'csharp-game');
 /** Godot's first start in a fresh container imports the project; a loaded machine is slower still. */
 export const GODOT_READY_MS = 60000;
 /** Python starts in well under a second, but other suites may be loading the machine. */
 export const PYTHON_READY_MS = 30000;
+export const LOVE_READY_MS = 30000;
+/** C# compiles the example with mcs on its first start. */
+export const CSHARP_READY_MS = 60000;
+
+export type KitName = 'python' | 'godot' | 'love' | 'csharp';
+
+const RUNTIMES: Record<KitName, string[]> = {
+  python: ['python3'],
+  godot: ['godot3-server'],
+  love: ['love'],
+  csharp: ['mcs', 'mono'],
+};
+const TITLES: Record<KitName, string> = { python: 'Python', godot: 'Godot 3', love: 'LÖVE', csharp: 'C#' };
+
+/** The programs `kit` needs that are not on PATH (empty when it can run here). */
+export function missingRuntimes(kit: KitName, extra: string[] = []): string[] {
+  return [...RUNTIMES[kit], ...extra].filter((r) => spawnSync('sh', ['-c', `command -v ${r}`]).status !== 0);
+}
+
+/**
+ * Declares the kit's tests with `body`, or, when a program it needs is missing, one test saying
+ * so: skipped on a developer's machine, failing under CI=true.
+ */
+export function describeIfRuntime(kit: KitName, body: () => void, extra: string[] = []): void {
+  const missing = missingRuntimes(kit, extra);
+  if (!missing.length) return body();
+  const why = `${TITLES[kit]} kit: ${missing.join(', ')} not installed (.ci/run installs it)`;
+  if (process.env.CI === 'true')
+    test(why, () => {
+      throw new Error(`${why}; under CI every kit runs`);
+    });
+  else test.skip(why, () => undefined);
+}
 
 export interface KitGame {
   port: number;
@@ -21,32 +56,78 @@ export interface KitGame {
   output: { readonly text: string };
 }
 
-/** Spawn a kit game with its debug port (the arguments exactly as gamebridge.json gives them). */
+/** A virtual X display of its own for one LÖVE game (Xvfb picks a free number and writes it on fd 3). */
+export async function startDisplay(reaper: Reaper, env: NodeJS.ProcessEnv): Promise<string> {
+  const x = reaper.spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x720x24', '-nolisten', 'tcp'], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
+  const fd3 = x.stdio[3] as NodeJS.ReadableStream;
+  let text = '';
+  return waitFor(
+    'Xvfb display number',
+    () => {
+      const chunk = fd3.read() as Buffer | null;
+      if (chunk) text += chunk.toString();
+      return /\d+\n/.test(text) ? `:${text.trim()}` : null;
+    },
+    10000,
+    20,
+  );
+}
+
+/** How long each kit's example may take to answer /health. */
+export const READY_MS: Record<KitName, number> = {
+  python: PYTHON_READY_MS,
+  godot: GODOT_READY_MS,
+  love: LOVE_READY_MS,
+  csharp: CSHARP_READY_MS,
+};
+
+/**
+ * Spawn a kit game with its debug port (the arguments exactly as gamebridge.json gives them).
+ * LÖVE draws through SDL's offscreen driver here (a real GL context, no display); pass
+ * `display` to run it on an X display instead.
+ */
 export function spawnKitGame(
   reaper: Reaper,
-  kit: 'python' | 'godot',
+  kit: KitName,
   portArg: string,
   home: string,
+  display?: string,
 ): { child: ChildProcess; output: { readonly text: string } } {
   const env: NodeJS.ProcessEnv = { ...process.env, GAME_BRIDGE_HOME: home };
   delete env.GAME_BRIDGE_INSTANCES;
-  const child =
-    kit === 'python'
-      ? reaper.spawn(pythonExe(), ['game.py', '--debug-port', portArg], { cwd: PY_EXAMPLE, env })
-      : reaper.spawn('godot3-server', ['--path', '.', '--', `--debug-port=${portArg}`], { cwd: GODOT_EXAMPLE, env });
+  let child: ChildProcess;
+  if (kit === 'python')
+    child = reaper.spawn(pythonExe(), ['game.py', '--debug-port', portArg], { cwd: PY_EXAMPLE, env });
+  else if (kit === 'godot')
+    child = reaper.spawn('godot3-server', ['--path', '.', '--', `--debug-port=${portArg}`], {
+      cwd: GODOT_EXAMPLE,
+      env,
+    });
+  else if (kit === 'love') {
+    if (display) env.DISPLAY = display;
+    else env.SDL_VIDEODRIVER = 'offscreen';
+    child = reaper.spawn('love', ['.', '--debug-port', portArg], { cwd: LOVE_EXAMPLE, env });
+  } else child = reaper.spawn('sh', ['run.sh', '--debug-port', portArg], { cwd: CSHARP_EXAMPLE, env });
   return { child, output: collectOutput(child) };
 }
 
 /** Start a kit game on `port`; resolves once /health answers. */
 export async function startKitGame(
   reaper: Reaper,
-  kit: 'python' | 'godot',
+  kit: KitName,
   port: number,
   home: string,
+  display?: string,
 ): Promise<KitGame> {
-  const { child, output } = spawnKitGame(reaper, kit, String(port), home);
-  const timeout = kit === 'godot' ? GODOT_READY_MS : PYTHON_READY_MS;
-  await waitFor(`${kit} Walker on ${port} (output so far: ${output.text.slice(-300)})`, () => healthOk(port), timeout);
+  const { child, output } = spawnKitGame(reaper, kit, String(port), home, display);
+  await waitFor(
+    `${kit} Walker on ${port} (output so far: ${output.text.slice(-300)})`,
+    () => healthOk(port),
+    READY_MS[kit],
+  );
   return { port, child, output };
 }
 

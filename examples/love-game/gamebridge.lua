@@ -1,0 +1,1 @@
+../../kits/love/gamebridge.lua

@@ -1,0 +1,831 @@
+// GameBridge: the game side of the game-bridge contract for any C# game (one file, no engine
+// dependency: .NET Framework 4.x / Mono / .NET, C# 7). See docs/KITS.md.
+//
+//   var bridge = new GameBridge("Walker", "1.0.0") { Inputs = new[] { "left", "right" }, Snapshot = () => state };
+//   bridge.AddCommand("jump", args => Jump());
+//   bridge.AddCommand("teleport", args => x = args.Number("x"), args => args.Number("x") >= 0 ? null : "x must be >= 0");
+//   bridge.Listen(GameBridge.DebugPort(args));         // 127.0.0.1 only; false (and a stderr line) if it cannot
+//   while (bridge.Running) { bridge.Tick(Simulate); Thread.Sleep(16); }
+//   bridge.Dispose();                                  // stops serving, removes the registry entry
+//
+// Two sides. A background thread (TcpListener, one thread per connection, keep-alive) answers
+// HTTP from the last publication: health, state, ui and world serialized once a frame on the
+// game thread and swapped in whole, so a request never waits for a frame and never sees half of
+// one. It only validates and queues commands. The game thread applies them in Tick() (or
+// BeginFrame/EndFrame for engines that run their own loop): in order, a handler that throws
+// becomes a failed result with its message, and the game runs on.
+using System;
+using System.Collections;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Globalization;
+using System.IO;
+using System.Linq;
+using System.Net;
+using System.Net.Sockets;
+using System.Text;
+using System.Threading;
+
+namespace GameBridgeKit
+{
+    /// <summary>Command arguments as sent (strings), with coercion helpers that throw ArgException.</summary>
+    public sealed class Args
+    {
+        public readonly IDictionary<string, string> Raw;
+        public Args(IDictionary<string, string> raw) { Raw = raw; }
+        public bool Has(string name) => Raw.ContainsKey(name);
+
+        public string String(string name, string fallback = null)
+        {
+            string v;
+            if (Raw.TryGetValue(name, out v)) return v;
+            if (fallback != null) return fallback;
+            throw new ArgException($"missing argument '{name}'");
+        }
+
+        public double Number(string name)
+        {
+            string v;
+            if (!Raw.TryGetValue(name, out v) || v.Trim() == "") throw new ArgException($"missing argument '{name}' (a number)");
+            double d;
+            if (!double.TryParse(v, NumberStyles.Float, CultureInfo.InvariantCulture, out d) || double.IsNaN(d) || double.IsInfinity(d))
+                throw new ArgException($"argument '{name}' must be a number, got '{Clip(v)}'");
+            return d;
+        }
+
+        internal static string Clip(string s) => s.Length > 40 ? s.Substring(0, 40) + "…" : s;
+    }
+
+    /// <summary>A bad argument: in a validator it becomes the refusal text.</summary>
+    public sealed class ArgException : Exception
+    {
+        public ArgException(string message) : base(message) { }
+    }
+
+    /// <summary>One node of the UI tree. Fields at their default are left out of /ui.</summary>
+    public sealed class UiNode
+    {
+        public string Id, Role, Name;
+        public object Value;
+        public double? Min, Max;
+        public bool? Checked, Selected, Focused;
+        public bool Visible = true, Enabled = true;
+        public int[] Rect;                          // x, y, w, h in screenshot pixels
+        public List<UiNode> Children;
+        public string[] Options;                    // a combobox's choices (ui.setValue checks them)
+        public Action Activate, Focus;              // run on the game thread by ui.activate / ui.focus
+        public Action<object> SetValue;             // a double (slider), bool (checkbox) or string
+    }
+
+    /// <summary>One published world object.</summary>
+    public sealed class WorldObject
+    {
+        public string Id, Type, Name;
+        public double[] Pos;
+        public string[] Tags;
+        public IDictionary<string, object> Props;
+        public bool Player;                         // a player can see it
+    }
+
+    public sealed class GameBridge : IDisposable
+    {
+        const int MaxLeaseMs = 3600000;   // a hold is meant to end; the bridge re-holds
+        const int MaxStepFrames = 10000;  // later commands wait behind a step, so keep it bounded
+        const int MaxRequestBytes = 65536;
+        const int MaxPeers = 64;
+        const int MaxResults = 32;
+        static readonly string[] Reserved = { "input.hold", "input.release", "input.releaseAll", "clock.pause", "clock.resume",
+            "clock.step", "ui.activate", "ui.setValue", "ui.focus" };
+
+        public readonly string Name, Version;
+        public int Protocol = 1;
+        /// <summary>The input names the game reads (declares the "input" capability).</summary>
+        public string[] Inputs;
+        public bool Clock = true;
+        /// <summary>The game's own state for /state; called on the game thread once a frame.</summary>
+        public Func<object> Snapshot = () => new Dictionary<string, object>();
+        /// <summary>The UI tree ("ui" capability) and the current screen's name.</summary>
+        public Func<IList<UiNode>> Ui;
+        public Func<string> Screen;
+        /// <summary>The published world objects ("world" capability).</summary>
+        public Func<IList<WorldObject>> World;
+        /// <summary>PNG bytes of the current frame, taken on the game thread at the end of a frame.</summary>
+        public Func<byte[]> Screenshot;
+        /// <summary>The manifest for /tools (dictionaries and lists), or null for a 404.</summary>
+        public object Manifest;
+        /// <summary>Replaces the default reaction to `close` (Running = false).</summary>
+        public Action<string> OnClose;
+
+        public int Port { get; private set; }
+        public long Frame { get; private set; }
+        public long SimFrame { get; private set; }
+        public int SessionEpoch { get; private set; } = 1;
+        public bool Paused { get; private set; }
+        public bool Running { get; private set; } = true;
+
+        sealed class Command { public Action<Args> Apply; public Func<Args, string> Validate; }
+        sealed class Queued { public long Id; public string Cmd; public Args Args; }
+        sealed class Held { public string Input, Owner; public long Until; }
+        sealed class Published { public long Frame; public Dictionary<string, byte[]> Bodies = new Dictionary<string, byte[]>(); }
+        sealed class Tree { public string Content; public long Revision; }
+
+        readonly Dictionary<string, Command> commands = new Dictionary<string, Command>();
+        readonly object gate = new object();            // guards incoming, nextId, shotWaiters
+        List<Queued> incoming = new List<Queued>();
+        long nextId = 1;
+        readonly List<Queued> pending = new List<Queued>();
+        readonly List<Dictionary<string, object>> results = new List<Dictionary<string, object>>();
+        readonly Dictionary<string, Held> held = new Dictionary<string, Held>();
+        readonly Stopwatch clock = Stopwatch.StartNew();
+        long completed, stepId;
+        int stepLeft;
+        long sequence;
+        readonly Tree uiTree = new Tree(), worldTree = new Tree();
+        volatile Published published = new Published();
+        readonly List<ManualResetEventSlim> shotWaiters = new List<ManualResetEventSlim>();
+        byte[] lastShot;
+        TcpListener listener;
+        int peers;
+        string registryFile;
+        bool closing;
+
+        public GameBridge(string name, string version)
+        {
+            Name = name;
+            Version = version;
+            AppDomain.CurrentDomain.ProcessExit += (s, e) => Unregister();
+        }
+
+        public string[] Capabilities
+        {
+            get
+            {
+                var caps = new List<string>();
+                if (Inputs != null) caps.Add("input");
+                if (Clock) caps.Add("clock");
+                if (Ui != null) caps.Add("ui");
+                if (World != null) caps.Add("world");
+                return caps.ToArray();
+            }
+        }
+
+        /// <summary>apply runs on the game thread (throw to fail the command); validate runs when the
+        /// request arrives, on the server's thread, so it must only read its args (return a reason or null).</summary>
+        public void AddCommand(string name, Action<Args> apply, Func<Args, string> validate = null)
+        {
+            if (name == "close" || name.StartsWith("input.") || name.StartsWith("clock.") || name.StartsWith("ui."))
+                throw new ArgumentException($"command name '{name}' is reserved (close, input.*, clock.* and ui.* are the kit's)");
+            commands[name] = new Command { Apply = apply, Validate = validate };
+        }
+
+        public bool IsHeld(string input) => held.Values.Any(h => h.Input == input);
+
+        /// <summary>A new run or level in the same process: waits that span it fail instead of lying.</summary>
+        public void NewEpoch() => SessionEpoch++;
+
+        /// <summary>The value of --debug-port N / --debug-port=N, or null without the flag.</summary>
+        public static string DebugPort(string[] args)
+        {
+            for (int i = 0; i < args.Length; i++)
+            {
+                if (args[i] == "--debug-port") return i + 1 < args.Length ? args[i + 1] : "(nothing)";
+                if (args[i].StartsWith("--debug-port=")) return args[i].Substring("--debug-port=".Length);
+            }
+            return null;
+        }
+
+        /// <summary>Binds 127.0.0.1:port, starts serving and writes the registry entry. Without a port
+        /// (null) nothing is served. A bad or busy port is said on stderr and the game runs on without
+        /// its surface (the answer is false).</summary>
+        public bool Listen(string port)
+        {
+            if (port == null) return false;
+            int n;
+            if (!int.TryParse(port, NumberStyles.None, CultureInfo.InvariantCulture, out n) || n < 1 || n > 65535)
+            {
+                Console.Error.WriteLine($"GameBridge: --debug-port must be a port number (1-65535), got '{Args.Clip(port)}'; the game runs without its bridge surface");
+                return false;
+            }
+            var l = new TcpListener(IPAddress.Loopback, n);
+            l.ExclusiveAddressUse = true;
+            try { l.Start(); }
+            catch (SocketException e)
+            {
+                Console.Error.WriteLine($"GameBridge: cannot listen on 127.0.0.1:{n} ({e.Message}); the game runs without its bridge surface");
+                return false;
+            }
+            listener = l;
+            Port = n;
+            Publish();
+            new Thread(AcceptLoop) { IsBackground = true, Name = "GameBridge accept" }.Start();
+            Console.WriteLine($"GameBridge: listening on 127.0.0.1:{n}");
+            WriteRegistryEntry();
+            return true;
+        }
+
+        // --- the frame (game thread) ---------------------------------------------------------------
+
+        /// <summary>One frame: queued commands, then simulate() unless the clock is paused, then the
+        /// publication. Returns the frames simulated (1, or 0 while paused).</summary>
+        public int Tick(Action simulate)
+        {
+            bool s = BeginFrame();
+            if (s && simulate != null) simulate();
+            EndFrame(s);
+            return s ? 1 : 0;
+        }
+
+        /// <summary>The start of a frame: leases expire, queued commands apply in order (a clock.step
+        /// holds back what follows until its frames have run). True when this frame simulates.</summary>
+        public bool BeginFrame()
+        {
+            Frame++;
+            long now = clock.ElapsedMilliseconds;
+            foreach (var key in held.Where(kv => kv.Value.Until <= now).Select(kv => kv.Key).ToList()) held.Remove(key);
+            lock (gate)
+            {
+                pending.AddRange(incoming);
+                incoming = new List<Queued>();
+            }
+            while (pending.Count > 0 && stepLeft == 0)
+            {
+                var c = pending[0];
+                pending.RemoveAt(0);
+                var result = new Dictionary<string, object> { { "id", c.Id }, { "ok", true } };
+                try { Apply(c); }
+                catch (Exception e)
+                {
+                    result["ok"] = false;
+                    result["error"] = (e is System.Reflection.TargetInvocationException && e.InnerException != null ? e.InnerException : e).Message;
+                }
+                results.Add(result);
+                if (results.Count > MaxResults) results.RemoveAt(0);
+                if (stepLeft == 0) completed = c.Id;
+            }
+            return !Paused || stepLeft > 0;
+        }
+
+        /// <summary>The end of a frame: counts a simulated frame (a step completes once its frames
+        /// have run), publishes, and takes the screenshot someone waits for.</summary>
+        public void EndFrame(bool simulated)
+        {
+            if (simulated)
+            {
+                SimFrame++;
+                if (stepLeft > 0 && --stepLeft == 0) completed = stepId;
+            }
+            Publish();
+            List<ManualResetEventSlim> waiters;
+            lock (gate)
+            {
+                waiters = new List<ManualResetEventSlim>(shotWaiters);
+                shotWaiters.Clear();
+            }
+            if (waiters.Count == 0) return;
+            try { lastShot = Screenshot(); } catch (Exception e) { Console.Error.WriteLine("GameBridge: screenshot failed: " + e.Message); lastShot = null; }
+            foreach (var w in waiters) w.Set();
+        }
+
+        void Apply(Queued c)
+        {
+            var a = c.Args;
+            string who = a.String("owner", "");
+            switch (c.Cmd)
+            {
+                case "input.hold":
+                    held[a.Raw["input"] + "\n" + who] = new Held
+                    {
+                        Input = a.Raw["input"], Owner = who,
+                        Until = clock.ElapsedMilliseconds + (long)Math.Ceiling(a.Number("leaseMs")),
+                    };
+                    break;
+                case "input.release": held.Remove(a.Raw["input"] + "\n" + who); break;
+                case "input.releaseAll":
+                    foreach (var key in held.Where(kv => kv.Value.Owner == who).Select(kv => kv.Key).ToList()) held.Remove(key);
+                    break;
+                case "clock.pause": Paused = true; break;
+                case "clock.resume": Paused = false; break;
+                case "clock.step":
+                    Paused = true;
+                    stepLeft = int.Parse(a.Raw["frames"].Trim(), CultureInfo.InvariantCulture);
+                    stepId = c.Id;
+                    break;
+                case "ui.activate":
+                case "ui.setValue":
+                case "ui.focus":
+                    ApplyUi(c.Cmd, a);
+                    break;
+                case "close": RequestClose("command"); break;
+                default: commands[c.Cmd].Apply(a); break;
+            }
+        }
+
+        void RequestClose(string reason)
+        {
+            if (closing) return;
+            closing = true;
+            if (OnClose != null) OnClose(reason); else Running = false;
+        }
+
+        /// <summary>Stops the game loop (Running = false) as `close` does.</summary>
+        public void Stop() => Running = false;
+
+        // --- the trees ----------------------------------------------------------------------------
+
+        // The node with `id`, and whether it or a parent is hidden, or disabled.
+        static UiNode Find(IList<UiNode> nodes, string id, bool hidden, bool disabled, out bool isHidden, out bool isDisabled)
+        {
+            foreach (var n in nodes ?? new List<UiNode>())
+            {
+                bool h = hidden || !n.Visible, d = disabled || !n.Enabled;
+                if (n.Id == id) { isHidden = h; isDisabled = d; return n; }
+                var found = Find(n.Children, id, h, d, out isHidden, out isDisabled);
+                if (found != null) return found;
+            }
+            isHidden = isDisabled = false;
+            return null;
+        }
+
+        // ui.* on the game thread: the node is looked up again and re-checked as it is now.
+        void ApplyUi(string cmd, Args a)
+        {
+            string id = a.Raw["id"];
+            bool hidden, disabled;
+            var n = Find(Ui(), id, false, false, out hidden, out disabled);
+            if (n == null) throw new InvalidOperationException($"no UI node '{id}'");
+            string name = n.Name ?? n.Id;
+            if (hidden) throw new InvalidOperationException($"'{name}' is hidden");
+            if (disabled) throw new InvalidOperationException($"'{name}' is disabled");
+            if (cmd == "ui.activate")
+            {
+                if (n.Activate == null) throw new InvalidOperationException($"'{name}' cannot be activated (a {n.Role})");
+                n.Activate();
+            }
+            else if (cmd == "ui.focus")
+            {
+                if (n.Focus == null) throw new InvalidOperationException($"'{name}' cannot take focus");
+                n.Focus();
+            }
+            else
+            {
+                if (n.SetValue == null) throw new InvalidOperationException($"'{name}' takes no value");
+                string v = a.Raw["value"];
+                if (n.Role == "slider" || n.Role == "spinbutton" || n.Value is double || n.Value is int)
+                {
+                    double d;
+                    if (!double.TryParse(v, NumberStyles.Float, CultureInfo.InvariantCulture, out d))
+                        throw new InvalidOperationException($"'{name}' takes a number, got '{Args.Clip(v)}'");
+                    if ((n.Min.HasValue && d < n.Min) || (n.Max.HasValue && d > n.Max))
+                        throw new InvalidOperationException($"'{name}' takes {(n.Min.HasValue ? Json.Number(n.Min.Value) : "-∞")} to {(n.Max.HasValue ? Json.Number(n.Max.Value) : "∞")}, got {Json.Number(d)}");
+                    n.SetValue(d);
+                }
+                else if (n.Role == "checkbox" || n.Role == "switch")
+                {
+                    if (v != "true" && v != "false") throw new InvalidOperationException($"'{name}' takes true or false, got '{Args.Clip(v)}'");
+                    n.SetValue(v == "true");
+                }
+                else
+                {
+                    if (n.Options != null && !n.Options.Contains(v))
+                        throw new InvalidOperationException($"'{name}' has no option '{Args.Clip(v)}' (options: {string.Join(", ", n.Options)})");
+                    n.SetValue(v);
+                }
+            }
+        }
+
+        static Dictionary<string, object> NodeJson(UiNode n)
+        {
+            var d = new Dictionary<string, object> { { "id", n.Id }, { "role", n.Role }, { "name", n.Name ?? "" } };
+            if (n.Value != null) d["value"] = n.Value;
+            if (n.Min.HasValue) d["min"] = n.Min.Value;
+            if (n.Max.HasValue) d["max"] = n.Max.Value;
+            if (n.Checked.HasValue) d["checked"] = n.Checked.Value;
+            if (n.Selected.HasValue) d["selected"] = n.Selected.Value;
+            if (n.Focused == true) d["focused"] = true;
+            if (!n.Visible) d["visible"] = false;
+            if (!n.Enabled) d["enabled"] = false;
+            if (n.Rect != null) d["rect"] = n.Rect;
+            if (n.Children != null && n.Children.Count > 0) d["children"] = n.Children.Select(NodeJson).ToList();
+            return d;
+        }
+
+        static Dictionary<string, object> ObjectJson(WorldObject o)
+        {
+            var d = new Dictionary<string, object> { { "id", o.Id }, { "type", o.Type } };
+            if (o.Name != null) d["name"] = o.Name;
+            if (o.Pos != null) d["pos"] = o.Pos;
+            if (o.Tags != null && o.Tags.Length > 0) d["tags"] = o.Tags;
+            if (o.Props != null) d["props"] = o.Props;
+            if (o.Player) d["player"] = true;
+            return d;
+        }
+
+        // One publication: the revision grows only when the content differs from the last one's.
+        byte[] TreeBody(Tree t, Dictionary<string, object> content)
+        {
+            string text = Json.Write(content);
+            if (text != t.Content) { t.Content = text; t.Revision++; }
+            content["sessionEpoch"] = SessionEpoch;
+            content["frameSequence"] = sequence;
+            content["revision"] = t.Revision;
+            return Encoding.UTF8.GetBytes(Json.Write(content));
+        }
+
+        // --- what the wire reads: built on the game thread, swapped in whole ----------------------
+        void Publish()
+        {
+            sequence++;
+            var p = new Published { Frame = Frame };
+            p.Bodies["/health"] = Encoding.UTF8.GetBytes(Json.Write(new Dictionary<string, object> {
+                { "ok", true }, { "frame", Frame }, { "capabilities", Capabilities }, { "sessionEpoch", SessionEpoch } }));
+            p.Bodies["/state"] = Encoding.UTF8.GetBytes(Json.Write(State()));
+            var tools = Tools();
+            if (tools != null) p.Bodies["/tools"] = Encoding.UTF8.GetBytes(Json.Write(tools));
+            if (Ui != null)
+            {
+                var content = new Dictionary<string, object> { { "nodes", (Ui() ?? new List<UiNode>()).Select(NodeJson).ToList() } };
+                string screen = Screen?.Invoke();
+                if (screen != null) content["screen"] = screen;
+                p.Bodies["/ui"] = TreeBody(uiTree, content);
+            }
+            if (World != null)
+            {
+                var content = new Dictionary<string, object> { { "objects", (World() ?? new List<WorldObject>()).Select(ObjectJson).ToList() } };
+                p.Bodies["/world"] = TreeBody(worldTree, content);
+            }
+            published = p;
+        }
+
+        Dictionary<string, object> State()
+        {
+            var s = new Dictionary<string, object>();
+            var game = Snapshot?.Invoke() as IDictionary;
+            if (game != null) foreach (DictionaryEntry e in game) s[e.Key.ToString()] = e.Value;
+            if (Inputs != null)
+            {
+                long now = clock.ElapsedMilliseconds;
+                s["input"] = new Dictionary<string, object> { { "held", held.Values.OrderBy(h => h.Input + "\n" + h.Owner, StringComparer.Ordinal)
+                    .Select(h => new Dictionary<string, object> { { "input", h.Input }, { "owner", h.Owner }, { "leaseMsLeft", Math.Max(0, h.Until - now) } }).ToList() } };
+            }
+            s["frame"] = Frame;
+            s["simFrame"] = SimFrame;
+            s["completedCommandId"] = completed;
+            s["commandResults"] = results.ToList();
+            s["sessionEpoch"] = SessionEpoch;
+            s["clock"] = new Dictionary<string, object> { { "paused", Paused }, { "stepFramesLeft", stepLeft } };
+            return s;
+        }
+
+        object Tools()
+        {
+            var m = Manifest as IDictionary;
+            if (m == null) return null;
+            var copy = new Dictionary<string, object>();
+            foreach (DictionaryEntry e in m) copy[e.Key.ToString()] = e.Value;
+            var game = new Dictionary<string, object> { { "name", Name }, { "version", Version }, { "protocol", Protocol } };
+            var given = m["game"] as IDictionary;
+            if (given != null) foreach (DictionaryEntry e in given) game[e.Key.ToString()] = e.Value;
+            game["capabilities"] = Capabilities;
+            if (Inputs != null) game["inputs"] = Inputs;
+            copy["game"] = game;
+            return copy;
+        }
+
+        List<string> Known()
+        {
+            var names = commands.Keys.OrderBy(k => k, StringComparer.Ordinal).ToList();
+            names.Add("close");
+            var caps = Capabilities;
+            names.AddRange(Reserved.Where(r => caps.Contains(r.Split('.')[0])));
+            return names;
+        }
+
+        // --- the server's threads ------------------------------------------------------------------
+
+        // Why a command is refused, or null; the reserved ones are checked here.
+        string Validate(string cmd, Args a)
+        {
+            if (cmd.StartsWith("input."))
+            {
+                if (!a.Has("owner")) return "missing argument 'owner'";
+                if (a.Raw["owner"].Trim() == "") return "argument 'owner' must not be empty (whoever holds the input)";
+            }
+            if (cmd == "input.hold")
+            {
+                double lease;
+                string text = a.String("leaseMs", "");
+                if (!double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out lease) || !(lease > 0) || lease > MaxLeaseMs)
+                    return $"argument 'leaseMs' must be > 0 and <= {MaxLeaseMs}, got '{Args.Clip(text)}'";
+            }
+            if ((cmd == "input.hold" || cmd == "input.release") && !Inputs.Contains(a.String("input", "")))
+                return $"unknown input '{Args.Clip(a.String("input", ""))}' (this game reads: {string.Join(", ", Inputs)})";
+            if (cmd == "clock.step")
+            {
+                int f;
+                string text = a.String("frames", "");
+                if (!int.TryParse(text.Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out f) || f < 1 || f > MaxStepFrames)
+                    return $"argument 'frames' must be a whole number from 1 to {MaxStepFrames}, got '{Args.Clip(text)}'";
+            }
+            if (cmd.StartsWith("ui.") && a.String("id", "") == "") return "missing argument 'id'";
+            if (cmd == "ui.setValue" && !a.Has("value")) return "missing argument 'value'";
+            Command c;
+            if (commands.TryGetValue(cmd, out c) && c.Validate != null)
+            {
+                try { return c.Validate(a); }
+                catch (Exception e) { return e.Message; }
+            }
+            return null;
+        }
+
+        Dictionary<string, object> Enqueue(string cmd, Args a, long frame)
+        {
+            var known = Known();
+            if (!known.Contains(cmd))
+                return new Dictionary<string, object> { { "accepted", false }, { "error", $"unknown command '{Args.Clip(cmd)}'" }, { "known", known } };
+            string why = Validate(cmd, a);
+            if (why != null) return new Dictionary<string, object> { { "accepted", false }, { "error", why } };
+            long id;
+            lock (gate)
+            {
+                id = nextId++;
+                incoming.Add(new Queued { Id = id, Cmd = cmd, Args = a });
+            }
+            return new Dictionary<string, object> { { "accepted", true }, { "commandId", id }, { "frame", frame } };
+        }
+
+        void AcceptLoop()
+        {
+            while (true)
+            {
+                TcpClient client;
+                try { client = listener.AcceptTcpClient(); }
+                catch (Exception) { return; } // stopped
+                if (Interlocked.Increment(ref peers) > MaxPeers)
+                {
+                    Interlocked.Decrement(ref peers);
+                    client.Close();
+                    continue;
+                }
+                new Thread(() => Serve(client)) { IsBackground = true, Name = "GameBridge connection" }.Start();
+            }
+        }
+
+        static int HeaderEnd(byte[] buf, int len)
+        {
+            for (int i = 3; i < len; i++)
+                if (buf[i] == '\n' && buf[i - 1] == '\r' && buf[i - 2] == '\n' && buf[i - 3] == '\r') return i + 1;
+            return -1;
+        }
+
+        // One connection: requests answered in turn (keep-alive), each answer in one write.
+        void Serve(TcpClient client)
+        {
+            try
+            {
+                client.NoDelay = true;
+                var stream = client.GetStream();
+                stream.ReadTimeout = 30000; // an idle kept-alive connection frees its thread
+                var buf = new byte[MaxRequestBytes + 1];
+                int len = 0;
+                while (true)
+                {
+                    int end;
+                    while ((end = HeaderEnd(buf, len)) < 0)
+                    {
+                        if (len >= buf.Length)
+                        {
+                            Send(stream, 431, Json.Write(new Dictionary<string, object> { { "error", $"request over {MaxRequestBytes} bytes" } }), true);
+                            return;
+                        }
+                        int n = stream.Read(buf, len, buf.Length - len);
+                        if (n <= 0) return;
+                        len += n;
+                    }
+                    string head = Encoding.UTF8.GetString(buf, 0, end);
+                    Buffer.BlockCopy(buf, end, buf, 0, len - end);
+                    len -= end;
+                    var lines = head.Split(new[] { "\r\n" }, StringSplitOptions.None);
+                    var parts = lines[0].Split(' ');
+                    bool close = parts.Length < 3 || parts[2] != "HTTP/1.1"
+                        || lines.Any(l => l.StartsWith("connection:", StringComparison.OrdinalIgnoreCase) && l.IndexOf("close", StringComparison.OrdinalIgnoreCase) >= 0);
+                    if (parts.Length < 3 || !parts[2].StartsWith("HTTP/"))
+                    {
+                        Send(stream, 400, Json.Write(new Dictionary<string, object> { { "error", "not an HTTP request" } }), true);
+                        return;
+                    }
+                    if (parts[0] != "GET")
+                    {
+                        Send(stream, 405, Json.Write(new Dictionary<string, object> { { "error", "the game surface answers GET only" } }), true);
+                        return; // a body may follow: do not read it as a request
+                    }
+                    Answer(stream, parts[1], close);
+                    if (close) return;
+                }
+            }
+            catch (Exception) { /* the client went away or timed out */ }
+            finally
+            {
+                client.Close();
+                Interlocked.Decrement(ref peers);
+            }
+        }
+
+        void Answer(Stream stream, string target, bool close)
+        {
+            int q = target.IndexOf('?');
+            string path = q >= 0 ? target.Substring(0, q) : target;
+            var pub = published;
+            byte[] body;
+            switch (path)
+            {
+                case "/command":
+                    var raw = ParseQuery(q >= 0 ? target.Substring(q + 1) : "");
+                    string cmd;
+                    raw.TryGetValue("cmd", out cmd);
+                    raw.Remove("cmd");
+                    if (string.IsNullOrEmpty(cmd))
+                        Send(stream, 400, Json.Write(new Dictionary<string, object> { { "accepted", false },
+                            { "error", "missing 'cmd' (GET /command?cmd=NAME&arg=value)" }, { "known", Known() } }), close);
+                    else Send(stream, 200, Json.Write(Enqueue(cmd, new Args(raw), pub.Frame)), close);
+                    return;
+                case "/screenshot":
+                    if (Screenshot == null) break;
+                    var done = new ManualResetEventSlim();
+                    lock (gate) shotWaiters.Add(done);
+                    if (!done.Wait(5000) || lastShot == null)
+                    {
+                        Send(stream, 503, Json.Write(new Dictionary<string, object> { { "error", "no frame was drawn to take a screenshot of; try again" } }), close);
+                        return;
+                    }
+                    SendBytes(stream, 200, "image/png", lastShot, close);
+                    return;
+                default:
+                    if (pub.Bodies.TryGetValue(path, out body)) { SendBytes(stream, 200, "application/json; charset=utf-8", body, close); return; }
+                    break;
+            }
+            if (path == "/tools")
+                Send(stream, 404, Json.Write(new Dictionary<string, object> { { "error", "this game publishes no manifest" } }), close);
+            else
+                Send(stream, 404, Json.Write(new Dictionary<string, object> { { "error", $"no such endpoint '{Args.Clip(path)}'" },
+                    { "endpoints", pub.Bodies.Keys.Concat(new[] { "/command" }).OrderBy(k => k, StringComparer.Ordinal).ToList() } }), close);
+        }
+
+        static Dictionary<string, string> ParseQuery(string q)
+        {
+            var d = new Dictionary<string, string>();
+            foreach (var pair in q.Split(new[] { '&' }, StringSplitOptions.RemoveEmptyEntries))
+            {
+                int eq = pair.IndexOf('=');
+                string k = eq >= 0 ? pair.Substring(0, eq) : pair, v = eq >= 0 ? pair.Substring(eq + 1) : "";
+                d[Unescape(k)] = Unescape(v);
+            }
+            return d;
+        }
+
+        static string Unescape(string s)
+        {
+            try { return Uri.UnescapeDataString(s.Replace('+', ' ')); }
+            catch (Exception) { return s; }
+        }
+
+        static readonly Dictionary<int, string> Reasons = new Dictionary<int, string> {
+            { 200, "OK" }, { 400, "Bad Request" }, { 404, "Not Found" }, { 405, "Method Not Allowed" },
+            { 431, "Request Header Fields Too Large" }, { 503, "Service Unavailable" } };
+
+        static void Send(Stream s, int status, string json, bool close) =>
+            SendBytes(s, status, "application/json; charset=utf-8", Encoding.UTF8.GetBytes(json), close);
+
+        static void SendBytes(Stream s, int status, string type, byte[] body, bool close)
+        {
+            string reason;
+            Reasons.TryGetValue(status, out reason);
+            var head = Encoding.ASCII.GetBytes($"HTTP/1.1 {status} {reason ?? "OK"}\r\nContent-Type: {type}\r\nContent-Length: {body.Length}\r\n"
+                + (close ? "Connection: close\r\n" : "Connection: keep-alive\r\n") + "\r\n");
+            var all = new byte[head.Length + body.Length];
+            Buffer.BlockCopy(head, 0, all, 0, head.Length);
+            Buffer.BlockCopy(body, 0, all, head.Length, body.Length);
+            s.Write(all, 0, all.Length);
+        }
+
+        // --- registry --------------------------------------------------------------------------------
+        static string RegistryDir()
+        {
+            string dir = Environment.GetEnvironmentVariable("GAME_BRIDGE_INSTANCES");
+            if (!string.IsNullOrEmpty(dir)) return dir;
+            string home = Environment.GetEnvironmentVariable("GAME_BRIDGE_HOME");
+            if (string.IsNullOrEmpty(home))
+                home = Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.UserProfile), ".game-bridge");
+            return Path.Combine(home, "instances");
+        }
+
+        // Atomic (temp file + rename), after the bind; a registry failure never breaks the game.
+        void WriteRegistryEntry()
+        {
+            int pid = Process.GetCurrentProcess().Id;
+            string path = Path.Combine(RegistryDir(), pid + ".json");
+            try
+            {
+                Directory.CreateDirectory(RegistryDir());
+                string tmp = path + ".tmp";
+                File.WriteAllText(tmp, Json.Write(new Dictionary<string, object> {
+                    { "name", Name }, { "version", Version }, { "protocol", Protocol }, { "port", Port }, { "pid", pid },
+                    { "host", "127.0.0.1" }, { "started", DateTime.UtcNow.ToString("yyyy-MM-ddTHH:mm:ssZ", CultureInfo.InvariantCulture) },
+                    { "cwd", Environment.CurrentDirectory } }));
+                if (File.Exists(path)) File.Delete(path);
+                File.Move(tmp, path);
+                registryFile = path;
+            }
+            catch (Exception e)
+            {
+                Console.Error.WriteLine($"GameBridge: could not write the registry entry {path} ({e.Message}); discovery falls back to port scans");
+            }
+        }
+
+        void Unregister()
+        {
+            string path = Interlocked.Exchange(ref registryFile, null);
+            if (path == null) return;
+            try { File.Delete(path); } catch (Exception) { /* gone already */ }
+        }
+
+        /// <summary>Stops serving and removes the registry entry.</summary>
+        public void Dispose()
+        {
+            Unregister();
+            var l = Interlocked.Exchange(ref listener, null);
+            if (l != null) l.Stop();
+        }
+    }
+
+    /// <summary>A small JSON writer: dictionaries, lists, strings, numbers, booleans, null.</summary>
+    public static class Json
+    {
+        public static string Write(object v)
+        {
+            var sb = new StringBuilder();
+            Write(sb, v);
+            return sb.ToString();
+        }
+
+        public static string Number(double d) =>
+            double.IsNaN(d) || double.IsInfinity(d) ? "null" : d.ToString("R", CultureInfo.InvariantCulture);
+
+        static void Write(StringBuilder sb, object v)
+        {
+            if (v == null) sb.Append("null");
+            else if (v is bool) sb.Append((bool)v ? "true" : "false");
+            else if (v is string) Quote(sb, (string)v);
+            else if (v is double || v is float) sb.Append(Number(Convert.ToDouble(v, CultureInfo.InvariantCulture)));
+            else if (v is int || v is long || v is short || v is byte || v is uint || v is ulong || v is decimal)
+                sb.Append(Convert.ToString(v, CultureInfo.InvariantCulture));
+            else if (v is IDictionary)
+            {
+                sb.Append('{');
+                bool first = true;
+                foreach (DictionaryEntry e in (IDictionary)v)
+                {
+                    if (!first) sb.Append(',');
+                    first = false;
+                    Quote(sb, e.Key.ToString());
+                    sb.Append(':');
+                    Write(sb, e.Value);
+                }
+                sb.Append('}');
+            }
+            else if (v is IEnumerable)
+            {
+                sb.Append('[');
+                bool first = true;
+                foreach (var x in (IEnumerable)v)
+                {
+                    if (!first) sb.Append(',');
+                    first = false;
+                    Write(sb, x);
+                }
+                sb.Append(']');
+            }
+            else Quote(sb, v.ToString());
+        }
+
+        static void Quote(StringBuilder sb, string s)
+        {
+            sb.Append('"');
+            foreach (char c in s)
+            {
+                switch (c)
+                {
+                    case '"': sb.Append("\\\""); break;
+                    case '\\': sb.Append("\\\\"); break;
+                    case '\n': sb.Append("\\n"); break;
+                    case '\r': sb.Append("\\r"); break;
+                    case '\t': sb.Append("\\t"); break;
+                    default:
+                        if (c < 0x20) sb.Append("\\u").Append(((int)c).ToString("x4"));
+                        else sb.Append(c);
+                        break;
+                }
+            }
+            sb.Append('"');
+        }
+    }
+}

@@ -1,0 +1,664 @@
+--[[ gamebridge: the game side of the game-bridge contract for LÖVE 11 (one file, LuaSocket only).
+
+Copy this file into your game and see docs/KITS.md. In main.lua:
+
+    local gamebridge = require("gamebridge")
+    local bridge = gamebridge.new({
+      name = "Walker", version = "1.0.0", inputs = {"left", "right"},
+      snapshot = function() return {ui = {screen = "GameScreen"}, game = {x = x}} end,
+      commands = {jump = jump, teleport = {apply = teleport, validate = function(args) ... end}},
+      ui = function() return {screen = "MenuScreen", nodes = {...}} end,   -- optional
+      world = function() return {{id = "hero", type = "walker", pos = {x, y}}} end, -- optional
+      manifest = {toolsets = {...}},
+    })
+    love.run = bridge:loop()                     -- the kit's frame loop (60 fps)
+    function love.load(arg) bridge:listen(gamebridge.debugPort(arg)) end
+    function love.update(dt) if bridge:isHeld("right") then x = x + 2 end end
+
+Everything runs on LÖVE's main thread, so game code never races the kit. The kit's loop runs
+one frame (events, queued commands, love.update unless the clock is paused, love.draw), then
+waits for the next frame in socket.select on the server and its connections, so a request is
+answered as soon as it arrives, between frames, and the game loop never blocks on a client.
+A command is validated when its request arrives and applied at the start of the next frame;
+a handler that raises becomes a failed result with its message, and the game runs on.
+]]
+local socket = require("socket")
+
+local M = {}
+
+local RESERVED = {"input.hold", "input.release", "input.releaseAll", "clock.pause", "clock.resume", "clock.step",
+  "ui.activate", "ui.setValue", "ui.focus"}
+local MAX_LEASE_MS = 3600000 -- a hold is meant to end; the bridge re-holds
+local MAX_STEP_FRAMES = 10000 -- later commands wait behind a step, so keep it bounded
+local MAX_REQUEST_BYTES = 65536
+local REQUEST_TIMEOUT = 10 -- seconds a connection may take to send its request
+local MAX_PEERS = 64
+local MAX_RESULTS = 32
+
+-- --- JSON -----------------------------------------------------------------------------------
+-- An empty table is written as [] (lists are the common case in a snapshot); M.object() makes
+-- an empty table that is written as {}.
+local OBJECT = {}
+function M.object(t) return setmetatable(t or {}, OBJECT) end
+
+local function isArray(t)
+  if getmetatable(t) == OBJECT then return false end
+  local n = 0
+  for k in pairs(t) do
+    if type(k) ~= "number" or k < 1 or k % 1 ~= 0 then return false end
+    n = n + 1
+  end
+  for i = 1, n do if t[i] == nil then return false end end
+  return true
+end
+
+local ESCAPES = {['"'] = '\\"', ["\\"] = "\\\\", ["\b"] = "\\b", ["\f"] = "\\f", ["\n"] = "\\n", ["\r"] = "\\r", ["\t"] = "\\t"}
+local function quote(s)
+  return '"' .. s:gsub('[%c"\\]', function(c) return ESCAPES[c] or string.format("\\u%04x", c:byte()) end) .. '"'
+end
+
+local function encode(v, out)
+  local t = type(v)
+  if t == "nil" then out[#out + 1] = "null"
+  elseif t == "boolean" then out[#out + 1] = v and "true" or "false"
+  elseif t == "number" then
+    if v ~= v or v == math.huge or v == -math.huge then out[#out + 1] = "null"
+    elseif v % 1 == 0 and math.abs(v) < 1e15 then out[#out + 1] = string.format("%d", v)
+    else out[#out + 1] = string.format("%.14g", v) end
+  elseif t == "string" then out[#out + 1] = quote(v)
+  elseif t == "table" then
+    if isArray(v) then
+      out[#out + 1] = "["
+      for i, x in ipairs(v) do
+        if i > 1 then out[#out + 1] = "," end
+        encode(x, out)
+      end
+      out[#out + 1] = "]"
+    else
+      local keys = {}
+      for k, x in pairs(v) do
+        if type(x) ~= "function" then keys[#keys + 1] = tostring(k) end
+      end
+      table.sort(keys)
+      out[#out + 1] = "{"
+      for i, k in ipairs(keys) do
+        if i > 1 then out[#out + 1] = "," end
+        out[#out + 1] = quote(k) .. ":"
+        local x = v[k]
+        if x == nil then x = v[tonumber(k)] end
+        encode(x, out)
+      end
+      out[#out + 1] = "}"
+    end
+  else out[#out + 1] = "null" end -- functions and userdata are not data
+end
+
+function M.json(v)
+  local out = {}
+  encode(v, out)
+  return table.concat(out)
+end
+
+-- --- small helpers ----------------------------------------------------------------------------
+local function contains(list, x)
+  for _, y in ipairs(list or {}) do if y == x then return true end end
+  return false
+end
+
+local function now() return socket.gettime() end
+
+local function decode(s)
+  s = s:gsub("+", " ")
+  return (s:gsub("%%(%x%x)", function(h) return string.char(tonumber(h, 16)) end))
+end
+
+local function parseQuery(q)
+  local out = {}
+  for pair in q:gmatch("[^&]+") do
+    local k, v = pair:match("^([^=]*)=?(.*)$")
+    out[decode(k)] = decode(v)
+  end
+  return out
+end
+
+-- The port from LÖVE's arg: `--debug-port 7820` or `--debug-port=7820`; nil without the flag.
+function M.debugPort(args)
+  for i, a in ipairs(args or {}) do
+    if a == "--debug-port" then return args[i + 1] or "(nothing)" end
+    local v = a:match("^%-%-debug%-port=(.*)$")
+    if v then return v end
+  end
+  return nil
+end
+
+-- The process id, the working directory and private files through LuaJIT's FFI (POSIX; on
+-- other systems the registry entry is skipped, which never breaks the game).
+local posix = (function()
+  local ok, ffi = pcall(require, "ffi")
+  if not ok or ffi.os == "Windows" then return nil end
+  local defined = pcall(ffi.cdef, [[
+    int getpid(void);
+    char *getcwd(char *buf, size_t size);
+    int mkdir(const char *path, unsigned int mode);
+    unsigned int umask(unsigned int mask);
+  ]])
+  if not defined then return nil end
+  return {
+    pid = function() return ffi.C.getpid() end,
+    cwd = function()
+      local buf = ffi.new("char[4096]")
+      return ffi.C.getcwd(buf, 4096) ~= nil and ffi.string(buf) or "."
+    end,
+    mkdirs = function(path)
+      local sofar = ""
+      for part in path:gmatch("[^/]+") do
+        sofar = sofar .. "/" .. part
+        ffi.C.mkdir(sofar, tonumber("700", 8))
+      end
+    end,
+    umask = function(m) return ffi.C.umask(m) end,
+  }
+end)()
+
+local function registryDir()
+  local dir = os.getenv("GAME_BRIDGE_INSTANCES")
+  if dir and dir ~= "" then return dir end
+  local home = os.getenv("GAME_BRIDGE_HOME")
+  if not home or home == "" then home = (os.getenv("HOME") or ".") .. "/.game-bridge" end
+  return home .. "/instances"
+end
+
+-- --- the surface -------------------------------------------------------------------------------
+local Bridge = {}
+Bridge.__index = Bridge
+
+-- options: name, version, protocol, snapshot (function -> table), commands (name -> function(args)
+-- or {apply, validate}), inputs (the names the game reads: the "input" capability), clock
+-- (default true), ui (function -> {screen, nodes}), world (function -> objects), manifest,
+-- fps (default 60), onClose (function(reason); default love.event.quit()).
+function M.new(options)
+  local self = setmetatable({}, Bridge)
+  self.name = options.name or "LÖVE game"
+  self.version = options.version or "0.0.0"
+  self.protocol = options.protocol or 1
+  self.snapshotFn = options.snapshot or function() return {} end
+  self.commands = {}
+  for name, c in pairs(options.commands or {}) do
+    if name == "close" or name:match("^input%.") or name:match("^clock%.") or name:match("^ui%.") then
+      error("gamebridge: command name '" .. name .. "' is reserved (close, input.*, clock.* and ui.* are the kit's)")
+    end
+    self.commands[name] = type(c) == "function" and {apply = c} or c
+  end
+  self.inputs = options.inputs
+  self.clock = options.clock ~= false
+  self.uiFn, self.worldFn = options.ui, options.world
+  self.manifest = options.manifest
+  self.fps = options.fps or 60
+  self.onClose = options.onClose
+  self.capabilities = {}
+  if self.inputs then table.insert(self.capabilities, "input") end
+  if self.clock then table.insert(self.capabilities, "clock") end
+  if self.uiFn then table.insert(self.capabilities, "ui") end
+  if self.worldFn then table.insert(self.capabilities, "world") end
+  self.frame, self.simFrame, self.sessionEpoch = 0, 0, 1
+  self.queue, self.nextId, self.completed, self.results = {}, 1, 0, {}
+  self.held = {} -- "input\nowner" -> {input, owner, untilT (seconds)}
+  self.paused, self.stepLeft, self.stepId = false, 0, 0
+  self.peers = {}
+  self.published = {ui = {sequence = 0, revision = 0}, world = {sequence = 0, revision = 0}}
+  self.shotWaiters = {}
+  return self
+end
+
+-- Binds 127.0.0.1:port and writes the registry entry. Without a port (nil) nothing is served.
+-- A bad or busy port is said on stderr and the game runs on without its surface.
+function Bridge:listen(port)
+  if port == nil then return false end
+  local n = tonumber(port)
+  if not n or n % 1 ~= 0 or n < 1 or n > 65535 then
+    io.stderr:write(string.format("GameBridge: --debug-port must be a port number (1-65535), got '%s'; the game runs without its bridge surface\n", tostring(port)))
+    return false
+  end
+  local server, err = socket.bind("127.0.0.1", n)
+  if not server then
+    io.stderr:write(string.format("GameBridge: cannot listen on 127.0.0.1:%d (%s); the game runs without its bridge surface\n", n, tostring(err)))
+    return false
+  end
+  server:settimeout(0)
+  self.server, self.port = server, n
+  print(string.format("GameBridge: listening on 127.0.0.1:%d", n))
+  io.stdout:flush()
+  self:writeRegistryEntry()
+  return true
+end
+
+function Bridge:isHeld(input)
+  for _, h in pairs(self.held) do
+    if h.input == input then return true end
+  end
+  return false
+end
+
+-- A new run or level in the same process: waits that span it fail instead of lying.
+function Bridge:newEpoch() self.sessionEpoch = self.sessionEpoch + 1 end
+
+function Bridge:isPaused() return self.paused end
+
+-- --- the frame -----------------------------------------------------------------------------
+-- The start of a frame: leases, then queued commands in order (a clock.step holds back what
+-- follows until its frames have run). Returns whether this frame simulates.
+function Bridge:beginFrame()
+  self.frame = self.frame + 1
+  local t = now()
+  for key, h in pairs(self.held) do
+    if h.untilT <= t then self.held[key] = nil end
+  end
+  while #self.queue > 0 and self.stepLeft == 0 do
+    local c = table.remove(self.queue, 1)
+    local ok, err = pcall(self.apply, self, c.id, c.cmd, c.args)
+    local result = {id = c.id, ok = true}
+    if not ok then result = {id = c.id, ok = false, error = tostring(err)} end
+    table.insert(self.results, result)
+    if #self.results > MAX_RESULTS then table.remove(self.results, 1) end
+    if self.stepLeft == 0 then self.completed = c.id end
+  end
+  return not self.paused or self.stepLeft > 0
+end
+
+-- After a frame that simulated: count it, and complete a step once its frames have run.
+function Bridge:endFrame(simulated)
+  if not simulated then return end
+  self.simFrame = self.simFrame + 1
+  if self.stepLeft > 0 then
+    self.stepLeft = self.stepLeft - 1
+    if self.stepLeft == 0 then self.completed = self.stepId end
+  end
+end
+
+function Bridge:apply(id, cmd, args)
+  local who = args.owner or ""
+  if cmd == "input.hold" then
+    self.held[args.input .. "\n" .. who] = {input = args.input, owner = who, untilT = now() + tonumber(args.leaseMs) / 1000}
+  elseif cmd == "input.release" then
+    self.held[args.input .. "\n" .. who] = nil
+  elseif cmd == "input.releaseAll" then
+    for key, h in pairs(self.held) do
+      if h.owner == who then self.held[key] = nil end
+    end
+  elseif cmd == "clock.pause" then self.paused = true
+  elseif cmd == "clock.resume" then self.paused = false
+  elseif cmd == "clock.step" then
+    self.paused, self.stepLeft, self.stepId = true, tonumber(args.frames), id
+  elseif cmd:match("^ui%.") then self:applyUi(cmd, args)
+  elseif cmd == "close" then self:requestClose("command")
+  else self.commands[cmd].apply(args) end
+end
+
+function Bridge:requestClose(reason)
+  if self.closing then return end
+  self.closing = true
+  if self.onClose then self.onClose(reason) else love.event.quit(0) end
+end
+
+-- --- the trees ---------------------------------------------------------------------------------
+-- Finds the node with `id` in a fresh tree, with whether it or a parent is hidden, or disabled.
+local function findNode(nodes, id, hidden, disabled)
+  for _, n in ipairs(nodes or {}) do
+    local h, d = hidden or n.visible == false, disabled or n.enabled == false
+    if n.id == id then return n, h, d end
+    local found, fh, fd = findNode(n.children, id, h, d)
+    if found then return found, fh, fd end
+  end
+  return nil
+end
+
+-- ui.* on the game's frame: the node is looked up again and re-checked as it is now.
+function Bridge:applyUi(cmd, args)
+  local tree = self.uiFn() or {}
+  local n, hidden, disabled = findNode(tree.nodes, args.id, false, false)
+  if not n then error("no UI node '" .. args.id .. "'", 0) end
+  local name = n.name or n.id
+  if hidden then error("'" .. name .. "' is hidden", 0) end
+  if disabled then error("'" .. name .. "' is disabled", 0) end
+  if cmd == "ui.activate" then
+    if not n.activate then error("'" .. name .. "' cannot be activated (a " .. tostring(n.role) .. ")", 0) end
+    n.activate()
+  elseif cmd == "ui.focus" then
+    if not n.focus then error("'" .. name .. "' cannot take focus", 0) end
+    n.focus()
+  else
+    if not n.setValue then error("'" .. name .. "' takes no value", 0) end
+    local v = args.value
+    if n.role == "slider" or n.role == "spinbutton" or type(n.value) == "number" then
+      local x = tonumber(v)
+      if not x then error("'" .. name .. "' takes a number, got '" .. v .. "'", 0) end
+      if (n.min and x < n.min) or (n.max and x > n.max) then
+        error(string.format("'%s' takes %s to %s, got %s", name, M.json(n.min or -math.huge):gsub("null", "-inf"),
+          M.json(n.max or math.huge):gsub("null", "inf"), M.json(x)), 0)
+      end
+      v = x
+    elseif n.role == "checkbox" or n.role == "switch" then
+      if v ~= "true" and v ~= "false" then error("'" .. name .. "' takes true or false, got '" .. v .. "'", 0) end
+      v = v == "true"
+    elseif n.options and not contains(n.options, v) then
+      error("'" .. name .. "' has no option '" .. v .. "' (options: " .. table.concat(n.options, ", ") .. ")", 0)
+    end
+    n.setValue(v)
+  end
+end
+
+-- One publication of a tree: the counters around the content, revision bumped on a change.
+function Bridge:publishTree(which, content)
+  local p = self.published[which]
+  p.sequence = p.sequence + 1
+  local text = M.json(content)
+  if text ~= p.content then
+    p.content, p.revision = text, p.revision + 1
+  end
+  content.sessionEpoch, content.frameSequence, content.revision = self.sessionEpoch, p.sequence, p.revision
+  return content
+end
+
+-- The tree as of this frame, built once per frame however many ask.
+function Bridge:tree(which)
+  local p = self.published[which]
+  if p.frame ~= self.frame then
+    local content
+    if which == "ui" then
+      local t = self.uiFn() or {}
+      content = {nodes = t.nodes or {}, screen = t.screen}
+    else
+      content = {objects = self.worldFn() or {}}
+    end
+    p.frame, p.text = self.frame, M.json(self:publishTree(which, content))
+  end
+  return p.text
+end
+
+-- --- what the wire reads ---------------------------------------------------------------------
+function Bridge:health()
+  return {ok = true, frame = self.frame, capabilities = self.capabilities, sessionEpoch = self.sessionEpoch}
+end
+
+function Bridge:state()
+  local s = {}
+  for k, v in pairs(self.snapshotFn() or {}) do s[k] = v end
+  if self.inputs then
+    local held, t = {}, now()
+    for _, h in pairs(self.held) do
+      table.insert(held, {input = h.input, owner = h.owner, leaseMsLeft = math.max(0, math.floor((h.untilT - t) * 1000))})
+    end
+    table.sort(held, function(a, b) return a.input .. a.owner < b.input .. b.owner end)
+    s.input = {held = held}
+  end
+  s.frame, s.simFrame, s.completedCommandId, s.sessionEpoch = self.frame, self.simFrame, self.completed, self.sessionEpoch
+  s.commandResults = self.results
+  s.clock = {paused = self.paused, stepFramesLeft = self.stepLeft}
+  return s
+end
+
+function Bridge:tools()
+  if not self.manifest then return nil end
+  local m = {}
+  for k, v in pairs(self.manifest) do m[k] = v end
+  local game = {}
+  for k, v in pairs(self.manifest.game or {name = self.name, version = self.version, protocol = self.protocol}) do game[k] = v end
+  game.capabilities, game.inputs = self.capabilities, self.inputs
+  m.game = game
+  return m
+end
+
+function Bridge:known()
+  local names = {}
+  for name in pairs(self.commands) do table.insert(names, name) end
+  table.sort(names)
+  table.insert(names, "close")
+  for _, r in ipairs(RESERVED) do
+    if contains(self.capabilities, r:match("^(%a+)%.")) then table.insert(names, r) end
+  end
+  return names
+end
+
+-- Why a command is refused, or nil; the reserved ones are checked here.
+function Bridge:validate(cmd, args)
+  if cmd:match("^input%.") then
+    if args.owner == nil then return "missing argument 'owner'" end
+    if args.owner:match("^%s*$") then return "argument 'owner' must not be empty (whoever holds the input)" end
+  end
+  if cmd == "input.hold" then
+    local lease = tonumber(args.leaseMs or "")
+    if not lease or lease <= 0 or lease > MAX_LEASE_MS then
+      return string.format("argument 'leaseMs' must be > 0 and <= %d, got '%s'", MAX_LEASE_MS, args.leaseMs or "")
+    end
+  end
+  if (cmd == "input.hold" or cmd == "input.release") and not contains(self.inputs, args.input) then
+    return string.format("unknown input '%s' (this game reads: %s)", args.input or "", table.concat(self.inputs, ", "))
+  end
+  if cmd == "clock.step" then
+    local f = tonumber(args.frames or "")
+    if not f or f % 1 ~= 0 or f < 1 or f > MAX_STEP_FRAMES or not (args.frames or ""):match("^%s*%d+%s*$") then
+      return string.format("argument 'frames' must be a whole number from 1 to %d, got '%s'", MAX_STEP_FRAMES, args.frames or "")
+    end
+  end
+  if cmd:match("^ui%.") and (args.id or "") == "" then return "missing argument 'id'" end
+  if cmd == "ui.setValue" and args.value == nil then return "missing argument 'value'" end
+  local c = self.commands[cmd]
+  if c and c.validate then
+    local ok, why = pcall(c.validate, args)
+    if not ok then return tostring(why) end
+    return why
+  end
+  return nil
+end
+
+function Bridge:enqueue(cmd, args)
+  if not contains(self:known(), cmd) then
+    return {accepted = false, error = "unknown command '" .. cmd .. "'", known = self:known()}
+  end
+  local why = self:validate(cmd, args)
+  if why then return {accepted = false, error = why} end
+  local id = self.nextId
+  self.nextId = id + 1
+  table.insert(self.queue, {id = id, cmd = cmd, args = args})
+  return {accepted = true, commandId = id, frame = self.frame}
+end
+
+-- --- HTTP: GET only, Connection: close, each answer in one write --------------------------------
+local REASONS = {[200] = "OK", [400] = "Bad Request", [404] = "Not Found", [405] = "Method Not Allowed",
+  [431] = "Request Header Fields Too Large", [500] = "Internal Server Error", [503] = "Service Unavailable"}
+
+local function respond(peer, status, body, contentType)
+  peer.out = string.format("HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n",
+    status, REASONS[status] or "OK", contentType or "application/json; charset=utf-8", #body) .. body
+  peer.sent = 0
+end
+
+function Bridge:answer(peer, method, target)
+  if method ~= "GET" then return respond(peer, 405, M.json({error = "the game surface answers GET only"})) end
+  local path, query = target:match("^([^?]*)%??(.*)$")
+  if path == "/health" then respond(peer, 200, M.json(self:health()))
+  elseif path == "/state" then respond(peer, 200, M.json(self:state()))
+  elseif path == "/command" then
+    local args = parseQuery(query)
+    local cmd = args.cmd
+    args.cmd = nil
+    if not cmd or cmd == "" then
+      respond(peer, 400, M.json({accepted = false, error = "missing 'cmd' (GET /command?cmd=NAME&arg=value)", known = self:known()}))
+    else
+      respond(peer, 200, M.json(self:enqueue(cmd, args)))
+    end
+  elseif path == "/tools" then
+    local m = self:tools()
+    if m then respond(peer, 200, M.json(m)) else respond(peer, 404, M.json({error = "this game publishes no manifest"})) end
+  elseif path == "/ui" and self.uiFn then respond(peer, 200, self:tree("ui"))
+  elseif path == "/world" and self.worldFn then respond(peer, 200, self:tree("world"))
+  elseif path == "/screenshot" then
+    peer.waitingShot = now() -- answered when this frame's picture is taken (see loop)
+    table.insert(self.shotWaiters, peer)
+  else
+    respond(peer, 404, M.json({error = "no such endpoint '" .. path .. "'",
+      endpoints = {"/health", "/state", "/command", "/tools", "/ui", "/world", "/screenshot"}}))
+  end
+end
+
+-- One pass over the server and its connections, never blocking.
+function Bridge:pump()
+  if not self.server then return end
+  while #self.peers < MAX_PEERS do
+    local client = self.server:accept()
+    if not client then break end
+    client:settimeout(0)
+    client:setoption("tcp-nodelay", true)
+    table.insert(self.peers, {sock = client, text = "", since = now()})
+  end
+  local t = now()
+  for i = #self.peers, 1, -1 do
+    local p = self.peers[i]
+    local done = false
+    if p.waitingShot and t - p.waitingShot > 5 then -- no frame drawn (a minimized window): say so
+      p.waitingShot = nil
+      respond(p, 503, M.json({error = "no frame was drawn to take a screenshot of; try again"}))
+    end
+    if not p.out and not p.waitingShot then
+      local data, err, partial = p.sock:receive(MAX_REQUEST_BYTES + 1)
+      p.text = p.text .. (data or partial or "")
+      if #p.text > MAX_REQUEST_BYTES then
+        respond(p, 431, M.json({error = "request over " .. MAX_REQUEST_BYTES .. " bytes"}))
+      elseif p.text:find("\r\n\r\n", 1, true) then
+        local method, target = p.text:match("^(%S+) (%S+)")
+        if method then
+          local ok, e = pcall(self.answer, self, p, method, target)
+          if not ok then respond(p, 500, M.json({error = tostring(e)})) end
+        else
+          respond(p, 400, M.json({error = "not an HTTP request"}))
+        end
+      elseif err == "closed" or t - p.since > REQUEST_TIMEOUT then
+        done = true
+      end
+    end
+    if p.out then
+      local last, err, partialLast = p.sock:send(p.out, p.sent + 1)
+      p.sent = last or partialLast or p.sent
+      if p.sent >= #p.out or (err and err ~= "timeout") then done = true end
+    end
+    if done then
+      p.sock:close()
+      table.remove(self.peers, i)
+    end
+  end
+end
+
+-- Waits until `deadline` (socket.gettime()), answering whatever arrives meanwhile.
+function Bridge:serveUntil(deadline)
+  if not self.server then
+    local left = deadline - now()
+    if left > 0 then socket.sleep(left) end
+    return
+  end
+  repeat
+    self:pump()
+    local readers, writers = {self.server}, {}
+    for _, p in ipairs(self.peers) do
+      if p.out then table.insert(writers, p.sock) elseif not p.waitingShot then table.insert(readers, p.sock) end
+    end
+    local left = deadline - now()
+    if left > 0 then socket.select(readers, writers, left) end
+  until now() >= deadline
+  self:pump()
+end
+
+-- Takes this frame's picture for the waiting /screenshot requests (call after love.draw).
+function Bridge:captureForWaiters()
+  if #self.shotWaiters == 0 then return end
+  local waiters = self.shotWaiters
+  self.shotWaiters = {}
+  love.graphics.captureScreenshot(function(image)
+    local png = image:encode("png"):getString()
+    for _, p in ipairs(waiters) do
+      if p.waitingShot then
+        p.waitingShot = nil
+        respond(p, 200, png, "image/png")
+      end
+    end
+  end)
+end
+
+-- love.run for a game on the kit: a 60 fps loop that serves the contract between frames.
+function Bridge:loop()
+  local bridge = self
+  return function()
+    if love.load then love.load(love.arg.parseGameArguments(arg), arg) end
+    if love.timer then love.timer.step() end
+    local nextFrame = now()
+    return function()
+      if love.event then
+        love.event.pump()
+        for name, a, b, c, d, e, f in love.event.poll() do
+          if name == "quit" and not (love.quit and love.quit()) then
+            bridge:close()
+            return a or 0
+          end
+          love.handlers[name](a, b, c, d, e, f)
+        end
+      end
+      local dt = love.timer and love.timer.step() or 0
+      local simulate = bridge:beginFrame()
+      if simulate and love.update then
+        love.update(bridge.stepLeft > 0 and 1 / bridge.fps or dt)
+      end
+      bridge:endFrame(simulate)
+      bridge:pump() -- what arrived during the update is answered before the draw
+      if love.graphics and love.graphics.isActive() then
+        love.graphics.origin()
+        love.graphics.clear(love.graphics.getBackgroundColor())
+        if love.draw then love.draw() end
+        bridge:captureForWaiters()
+        love.graphics.present()
+      end
+      nextFrame = math.max(nextFrame + 1 / bridge.fps, now() - 1 / bridge.fps)
+      bridge:serveUntil(nextFrame)
+    end
+  end
+end
+
+-- --- registry ----------------------------------------------------------------------------------
+-- Atomic (temp file + rename), private, after the bind; a registry failure never breaks the game.
+function Bridge:writeRegistryEntry()
+  if not posix then
+    io.stderr:write("GameBridge: no registry entry on this system; discovery falls back to port scans\n")
+    return
+  end
+  local dir = registryDir()
+  local path = string.format("%s/%d.json", dir, posix.pid())
+  local tmp = path .. ".tmp"
+  local entry = {name = self.name, version = self.version, protocol = self.protocol, port = self.port,
+    pid = posix.pid(), host = "127.0.0.1", started = os.date("!%Y-%m-%dT%H:%M:%SZ"), cwd = posix.cwd()}
+  local ok = pcall(function()
+    posix.mkdirs(dir)
+    local old = posix.umask(tonumber("077", 8))
+    local f = io.open(tmp, "w")
+    posix.umask(old)
+    assert(f, "cannot open")
+    f:write(M.json(entry))
+    f:close()
+    assert(os.rename(tmp, path))
+  end)
+  if ok then self.registryFile = path
+  else io.stderr:write("GameBridge: could not write the registry entry " .. path .. "; discovery falls back to port scans\n") end
+end
+
+-- Stops serving and removes the registry entry (the kit's loop calls it on quit).
+function Bridge:close()
+  if self.registryFile then
+    os.remove(self.registryFile)
+    self.registryFile = nil
+  end
+  for _, p in ipairs(self.peers) do p.sock:close() end
+  self.peers = {}
+  if self.server then
+    self.server:close()
+    self.server = nil
+  end
+end
+
+return M

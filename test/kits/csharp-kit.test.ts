@@ -1,0 +1,86 @@
+/**
+ * The C# kit (kits/csharp/GameBridge.cs) beyond the conformance suite (conformance.test.ts runs
+ * the contract on its example, examples/csharp-game: a console Walker built by Mono's mcs and
+ * run by mono through run.sh): a taken port and a bad one, and no flag at all.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import { join } from 'node:path';
+import { freePort } from '../helpers/ports.js';
+import { Reaper, alive, removeDir, tempHome, waitFor } from '../helpers/procs.js';
+import { CSHARP_EXAMPLE, CSHARP_READY_MS, describeIfRuntime, spawnKitGame } from './kit-game.js';
+
+describe('C# kit: start-up, a taken port, the end', () => {
+  describeIfRuntime('csharp', () => {
+    const reaper = new Reaper();
+    const dirs: string[] = [];
+    const dir = () => {
+      const d = tempHome('gb-cskit-');
+      dirs.push(d);
+      return d;
+    };
+    afterAll(async () => {
+      await reaper.reap();
+      dirs.forEach(removeDir);
+    });
+
+    test('the example compiles the kit file itself (users add the same file to their project)', () => {
+      expect(readFileSync(join(CSHARP_EXAMPLE, 'run.sh'), 'utf8')).toContain('../../kits/csharp/GameBridge.cs');
+    });
+
+    test(
+      'a port already in use is said on stderr and the game runs on without its surface',
+      async () => {
+        const port = await freePort();
+        const blocker = net.createServer((s) => s.destroy()).listen(port, '127.0.0.1');
+        try {
+          await new Promise((r) => blocker.once('listening', r));
+          const { child, output } = spawnKitGame(reaper, 'csharp', String(port), dir());
+          await waitFor(
+            'the refusal on stderr',
+            () => output.text.includes('GameBridge: cannot listen'),
+            CSHARP_READY_MS,
+          );
+          expect(output.text).toMatch(
+            new RegExp(
+              `GameBridge: cannot listen on 127\\.0\\.0\\.1:${port} \\(.+\\); the game runs without its bridge surface`,
+            ),
+          );
+          await new Promise((r) => setTimeout(r, 1000));
+          expect(child.exitCode).toBeNull();
+          expect(alive(child.pid!)).toBe(true);
+        } finally {
+          blocker.close();
+        }
+      },
+      CSHARP_READY_MS + 5000,
+    );
+
+    test(
+      'a bad debug port is said on stderr; the game still runs',
+      async () => {
+        const { child, output } = spawnKitGame(reaper, 'csharp', '70000', dir());
+        await waitFor('the refusal', () => output.text.includes('GameBridge: --debug-port'), CSHARP_READY_MS);
+        expect(output.text).toContain("GameBridge: --debug-port must be a port number (1-65535), got '70000'");
+        await new Promise((r) => setTimeout(r, 500));
+        expect(child.exitCode).toBeNull();
+      },
+      CSHARP_READY_MS + 5000,
+    );
+
+    test(
+      'without --debug-port there is no surface and no registry entry; the game runs',
+      async () => {
+        const home = dir();
+        const child = reaper.spawn('sh', ['run.sh'], {
+          cwd: CSHARP_EXAMPLE,
+          env: { ...process.env, GAME_BRIDGE_HOME: home },
+        });
+        await new Promise((r) => setTimeout(r, 3000));
+        expect(child.exitCode).toBeNull();
+        expect(existsSync(join(home, 'instances'))).toBe(false);
+      },
+      CSHARP_READY_MS,
+    );
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * The LÖVE kit (kits/love/gamebridge.lua) beyond the conformance suite (conformance.test.ts runs
+ * the contract on its example, examples/love-game, through SDL's offscreen driver): the game
+ * under a real X server as `xvfb-run` gives it, a bad port, SIGTERM, and the kit file itself.
+ */
+import { existsSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { decodePng } from '../helpers/png.js';
+import { freePort } from '../helpers/ports.js';
+import { ROOT, Reaper, exitCode, removeDir, tempHome, waitFor } from '../helpers/procs.js';
+import {
+  LOVE_EXAMPLE,
+  LOVE_READY_MS,
+  command,
+  describeIfRuntime,
+  getJson,
+  spawnKitGame,
+  startDisplay,
+  startKitGame,
+  untilState,
+} from './kit-game.js';
+
+describe('LÖVE kit: on an X display, a bad port, SIGTERM', () => {
+  describeIfRuntime(
+    'love',
+    () => {
+      const reaper = new Reaper();
+      const dirs: string[] = [];
+      const dir = () => {
+        const d = tempHome('gb-lovekit-');
+        dirs.push(d);
+        return d;
+      };
+      afterAll(async () => {
+        await reaper.reap();
+        dirs.forEach(removeDir);
+      });
+
+      test('the example runs the kit file itself (a link to kits/love; users copy the file the same way)', () => {
+        expect(realpathSync(join(LOVE_EXAMPLE, 'gamebridge.lua'))).toBe(
+          realpathSync(join(ROOT, 'kits', 'love', 'gamebridge.lua')),
+        );
+      });
+
+      test(
+        'under Xvfb: the menu drawn, clicked through the tree, seen in the screenshot; SIGTERM quits cleanly',
+        async () => {
+          const home = dir();
+          const g = await startKitGame(reaper, 'love', await freePort(), home, await startDisplay(reaper, process.env));
+          const entry = join(home, 'instances', `${g.child.pid}.json`);
+          await waitFor('registry entry', () => existsSync(entry), 5000);
+          const hud = await fetch(`http://127.0.0.1:${g.port}/screenshot`);
+          expect(hud.headers.get('content-type')).toBe('image/png');
+          const before = decodePng(Buffer.from(await hud.arrayBuffer()));
+          expect([before.width, before.height]).toEqual([1280, 720]);
+          const open = await command(g.port, 'ui.activate', { id: 'open-menu' });
+          await untilState(g.port, 'the menu open', (s) => s.completedCommandId >= open.commandId);
+          expect((await getJson(g.port, '/ui')).screen).toBe('MenuScreen');
+          const menu = decodePng(
+            Buffer.from(await (await fetch(`http://127.0.0.1:${g.port}/screenshot`)).arrayBuffer()),
+          );
+          // The Resume button's box (540, 240, 200x48) is drawn now and was background before.
+          const at = (img: typeof menu, x: number, y: number) =>
+            img.pixels
+              .subarray((y * img.width + x) * img.channels, (y * img.width + x + 1) * img.channels)
+              .toString('hex');
+          expect(at(menu, 560, 250)).not.toBe(at(before, 560, 250));
+          const code = exitCode(g.child);
+          g.child.kill('SIGTERM'); // SDL turns it into a quit event: the kit's normal exit
+          expect(await code).toBe(0);
+          expect(existsSync(entry)).toBe(false);
+        },
+        LOVE_READY_MS + 15000,
+      );
+
+      test(
+        'a bad debug port is said on stderr; the game still runs',
+        async () => {
+          const { child, output } = spawnKitGame(reaper, 'love', 'abc', dir());
+          await waitFor('the refusal', () => output.text.includes('GameBridge: --debug-port'), LOVE_READY_MS);
+          expect(output.text).toContain("GameBridge: --debug-port must be a port number (1-65535), got 'abc'");
+          await new Promise((r) => setTimeout(r, 500));
+          expect(child.exitCode).toBeNull();
+        },
+        LOVE_READY_MS + 5000,
+      );
+    },
+    ['Xvfb'],
+  );
+});
