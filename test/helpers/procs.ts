@@ -9,7 +9,8 @@ export const ROOT = resolve(process.cwd());
 export const DIST = join(ROOT, 'dist');
 export const CLI = join(DIST, 'proxy', 'main.js');
 export const EXAMPLE_GAME = join(DIST, 'examples', 'crate-stack', 'main.js');
-export const PY_GAME = join(ROOT, 'test', 'fixtures', 'pygame_stub.py');
+/** A hand-written contract game in plain Python (no kit, no pygame): the bridge against another language. */
+export const PY_GAME = join(ROOT, 'test', 'fixtures', 'python_contract_stub.py');
 
 /** Running (a zombie waiting for its parent to reap it is not). */
 export function alive(pid: number): boolean {

@@ -2,11 +2,14 @@
  * Each kit example driven through the real bridge (in-process server, official SDK client):
  * launch_instance from the example's own gamebridge.json, list_toolsets, a game command,
  * the play tools (pause, hold, step, release, press) on the kit's clock and held inputs,
- * stop_instance, and nothing left running.
+ * stop_instance, and nothing left running. Frog Hop (pygame) too: launched with the
+ * environment its gamebridge.json sets (the dummy video driver), its screenshot the pygame surface.
  */
 import { join } from 'node:path';
+import { decodePng } from '../helpers/png.js';
 import { call, connect, gameCall } from '../helpers/mcp.js';
-import { Reaper, removeDir, tempHome, waitFor, waitGone } from '../helpers/procs.js';
+import { ROOT, Reaper, removeDir, tempHome, waitFor, waitGone } from '../helpers/procs.js';
+import { KIT_EXAMPLES } from './examples.js';
 import {
   CSHARP_EXAMPLE,
   CSHARP_READY_MS,
@@ -100,5 +103,44 @@ describe.each([
       },
       readyMs + 40000,
     ),
+  );
+});
+
+const pygameMissing = KIT_EXAMPLES.find((k) => k.example === 'Frog Hop')!.missing();
+const pygameTest = pygameMissing && process.env.CI !== 'true' ? test.skip : test;
+
+describe('Frog Hop (pygame) through the bridge', () => {
+  pygameTest(
+    `launch with its gamebridge.json's environment, screenshot the pygame surface, stop it${pygameMissing ? ` (${pygameMissing})` : ''}`,
+    async () => {
+      expect(pygameMissing).toBeNull(); // under CI=true a missing pygame fails here
+      const home = tempHome('gb-kitbridge-');
+      homes.push(home);
+      const example = join(ROOT, 'examples', 'pygame-game');
+      const h = await connect({
+        args: ['--no-daemon', '--no-scan', '--config', join(example, 'gamebridge.json')],
+        env: { GAME_BRIDGE_HOME: home },
+      });
+      try {
+        const launched = await call(h, 'launch_instance', {}, 70000);
+        expect(launched.isError).toBe(false);
+        const { port, pid } = launched.json;
+        expect(launched.json).toMatchObject({ name: 'Frog Hop', version: '1.0.0', cwd: example });
+        const shot = await gameCall(h, port, 'screenshot');
+        expect(shot.isError).toBe(false);
+        const image = (shot.res as any).content.find((c: any) => c.type === 'image');
+        const png = decodePng(Buffer.from(image.data, 'base64'));
+        expect([png.width, png.height]).toEqual([480, 320]);
+        expect((await gameCall(h, port, 'start')).json).toMatchObject({ applied: true, screen: 'GameScreen' });
+        expect((await gameCall(h, port, 'step', { frames: 1 })).json).toMatchObject({ applied: true, stepped: 1 });
+        const stop = await call(h, 'stop_instance', { port });
+        expect(stop.json).toEqual({ port, stopped: true, how: 'closed cleanly' });
+        expect(await waitGone(pid, 5000)).toBe(true);
+      } finally {
+        await h.close();
+      }
+      await waitFor('every process of this test gone', () => processesWithHome(home).length === 0, 10000);
+    },
+    100000,
   );
 });

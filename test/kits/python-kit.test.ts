@@ -83,6 +83,61 @@ describe('Python kit: start-up, signals, copying', () => {
     expect(sends).toEqual([true, true, true, true]); // four responses, one send each, no Nagle
   });
 
+  test('trees and results in-process: hidden through a parent, choices, checkboxes, raised errors, the last 32, once a frame', () => {
+    const script = [
+      'import json, sys',
+      `sys.path.insert(0, ${JSON.stringify(join(ROOT, 'kits', 'python'))})`,
+      'import gamebridge',
+      'g = {"level": "Easy", "sound": True, "open": False}',
+      'def boom(_a): raise RuntimeError("the crate fell through the floor")',
+      'ui = lambda: {"screen": "Menu", "nodes": [',
+      '    {"id": "level", "role": "combobox", "name": "Level", "value": g["level"], "setValue": lambda v: g.update(level=v),',
+      '     "children": [{"id": "e", "role": "option", "name": "Easy"}, {"id": "h", "role": "option", "name": "Hard"}]},',
+      '    {"id": "sound", "role": "checkbox", "name": "Sound", "checked": g["sound"], "setValue": lambda v: g.update(sound=v)},',
+      '    {"id": "panel", "role": "dialog", "name": "Panel", "visible": g["open"], "children": [',
+      '        {"id": "ok", "role": "button", "name": "OK", "activate": lambda: None}]}]}',
+      's = gamebridge.GameSurface(0, "T", "0", snapshot=lambda: {}, commands={"boom": boom}, ui=ui, handle_signals=False, register=False, log=lambda l: None)',
+      'def run(cmd, **args):',
+      '    r = s.enqueue(cmd, {k: str(v) for k, v in args.items()})',
+      '    s.tick()',
+      '    return [x for x in s.state()["commandResults"] if x["id"] == r["commandId"]][0]',
+      'out = {"hidden": run("ui.activate", id="ok"), "option": run("ui.setValue", id="level", value="Hard"),',
+      '       "noOption": run("ui.setValue", id="level", value="Nightmare"), "check": run("ui.setValue", id="sound", value="false"),',
+      '       "badCheck": run("ui.setValue", id="sound", value="maybe"), "boom": run("boom"), "g": dict(g)}',
+      'a = s.ui(); b = s.ui(); s.tick(); c = s.ui()',
+      'out["sequence"] = [a["frameSequence"], b["frameSequence"], c["frameSequence"], a["revision"], c["revision"]]',
+      'out["tree"] = a["nodes"][2]',
+      'for _ in range(40): s.enqueue("boom", {})',
+      's.tick()',
+      'res = s.state()["commandResults"]',
+      'out["kept"] = [len(res), res[0]["id"], res[-1]["id"]]',
+      'out["health"] = s.health()["capabilities"]',
+      'print(json.dumps(out))',
+    ].join('\n');
+    const out = JSON.parse(execFileSync(pythonExe(), ['-c', script], { encoding: 'utf8' }));
+    expect(out.hidden).toEqual({ id: 1, ok: false, error: "'OK' is hidden" });
+    expect(out.option).toEqual({ id: 2, ok: true });
+    expect(out.noOption).toEqual({
+      id: 3,
+      ok: false,
+      error: "'Level' has no option 'Nightmare' (options: Easy, Hard)",
+    });
+    expect(out.check).toEqual({ id: 4, ok: true });
+    expect(out.badCheck).toEqual({ id: 5, ok: false, error: "'Sound' takes true or false, got 'maybe'" });
+    expect(out.boom).toEqual({ id: 6, ok: false, error: 'the crate fell through the floor' });
+    expect(out.g).toEqual({ level: 'Hard', sound: false, open: false });
+    expect(out.sequence).toEqual([1, 1, 2, 1, 1]); // once a frame; content unchanged, revision unchanged
+    expect(out.tree).toEqual({
+      id: 'panel',
+      role: 'dialog',
+      name: 'Panel',
+      visible: false,
+      children: [{ id: 'ok', role: 'button', name: 'OK' }],
+    });
+    expect(out.kept).toEqual([32, 15, 46]);
+    expect(out.health).toEqual(['clock', 'ui']);
+  });
+
   test('the kit is one file: copied next to a tiny game, it serves the contract', async () => {
     const d = dir();
     copyFileSync(join(ROOT, 'kits', 'python', 'gamebridge.py'), join(d, 'gamebridge.py'));
