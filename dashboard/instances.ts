@@ -77,7 +77,7 @@ export class InstanceCards {
     const facts = new Map<string, HTMLElement>();
     const dl = h('dl', { class: 'facts' });
     for (const f of FACTS) {
-      const dd = h('dd', { class: TEXT_FACTS.has(f) ? 'text' : undefined });
+      const dd = h('dd', { class: TEXT_FACTS.has(f) ? `text${f === 'Owner' ? ' wraps' : ''}` : undefined });
       facts.set(f, dd);
       dl.append(h('div', {}, h('dt', {}, f), dd));
     }

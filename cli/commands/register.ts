@@ -1,5 +1,5 @@
 /** `register`: add the bridge to a project's MCP client files (cli/register.ts). */
-import { subcommand, textFlag } from './subcommand.js';
+import { examples, subcommand, textFlag } from './subcommand.js';
 
 export const registerCommand = subcommand({
   command: 'register',
@@ -17,8 +17,12 @@ export const registerCommand = subcommand({
           'Which clients to register with: claude (.mcp.json), cursor (.cursor/mcp.json), vscode (.vscode/mcp.json)',
       })
       .option('force', { type: 'boolean', default: false, describe: 'Replace a "game-bridge" entry that differs' })
-      .example('$0 register', 'add game-bridge to ./.mcp.json')
-      .example('$0 register --client cursor --client vscode', 'to .cursor/mcp.json and .vscode/mcp.json'),
+      .epilogue(
+        examples(
+          ['$0 register', 'add game-bridge to ./.mcp.json'],
+          ['$0 register --client cursor --client vscode', 'to .cursor/mcp.json and .vscode/mcp.json'],
+        ),
+      ),
   run: async (a) => {
     const { runRegister } = await import('../register.js');
     return runRegister({

@@ -1,5 +1,5 @@
 /** `skill`: write an agent skill (SKILL.md) for the project's game (cli/skill.ts). */
-import { subcommand, textFlag } from './subcommand.js';
+import { examples, subcommand, textFlag } from './subcommand.js';
 
 export const skillCommand = subcommand({
   command: 'skill',
@@ -13,8 +13,12 @@ export const skillCommand = subcommand({
       )
       .option('config', textFlag('Use this gamebridge.json instead of the nearest one'))
       .option('force', { type: 'boolean', default: false, describe: 'Replace a SKILL.md this command did not write' })
-      .example('$0 skill', 'write .claude/skills/<game>/SKILL.md for the game gamebridge.json declares')
-      .example('$0 skill --out docs/agent', 'write docs/agent/SKILL.md'),
+      .epilogue(
+        examples(
+          ['$0 skill', 'write .claude/skills/<game>/SKILL.md for the game gamebridge.json declares'],
+          ['$0 skill --out docs/agent', 'write docs/agent/SKILL.md'],
+        ),
+      ),
   run: async (a) => {
     const { runSkill } = await import('../skill.js');
     return runSkill({
