@@ -7,7 +7,7 @@
  */
 import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { exitFacts, type ExitRecord } from '../daemon/launcher/exits.js';
+import { exitFacts, type ExitRecord } from '../daemon/launcher/exit-records.js';
 import { tailFile } from '../daemon/launcher/logfile.js';
 import { readLaunchedFile } from '../daemon/launcher/persist.js';
 import type { LaunchedInstance } from '../daemon/launcher/types.js';

@@ -289,7 +289,7 @@ test("a launch of several where one fails fails as a whole, with that failure's 
   expect(r.isError).toBe(true);
   const lines = r.text.split('\n');
   expect(lines[0]).toMatch(
-    /^BridgeUsageError: Launch failed on port \d+ \(profile laggard, index [12]\): the game did not answer \/health within 6000ms\.$/,
+    /^LaunchFailed: Launch failed on port \d+ \(profile laggard, index [12]\): the game did not answer \/health within 6000ms\.$/,
   );
   expect(lines[1]).toMatch(
     /^The launch of 3 failed as a whole: instance [12] failed; the one that had started was stopped: \d+ \(closed cleanly\)\.$/,

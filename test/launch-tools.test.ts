@@ -93,7 +93,7 @@ test("a crash at start is loud: exit code, command, log path, the game's own las
   try {
     const r = await call(h, 'launch_instance');
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(/^BridgeUsageError: Launch failed on port \d+: the process exited with code 3\./);
+    expect(r.text).toMatch(/^LaunchFailed: Launch failed on port \d+: the process exited with code 3\./);
     expect(r.text).toContain(EXAMPLE_GAME);
     expect(r.text).toContain(join(p.home, 'logs'));
     expect(r.text).toMatch(/could not open save file/);

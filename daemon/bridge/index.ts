@@ -75,6 +75,41 @@ export function fallbackManifest(notice?: string): Manifest {
   return withBridge(emptyManifest(notice));
 }
 
+/** What a bridge tool needs of its game beyond the contract: a capability, or GET /screenshot. */
+const NEEDS: Record<string, 'input' | 'clock' | 'screenshot'> = {
+  press: 'input',
+  hold: 'input',
+  release: 'input',
+  pause: 'clock',
+  resume: 'clock',
+  step: 'clock',
+  screenshot: 'screenshot',
+};
+
+/**
+ * The bridge tools the game on `port` can serve: the contract's always, the input and clock
+ * tools when it declares those capabilities (or, for inputs and screenshots, when it is a page
+ * this daemon opened), screenshot when it answers GET /screenshot. Asked only on an error path.
+ */
+export async function servedBridgeTools(ctx: ToolContext, port: number): Promise<string[]> {
+  const client = ctx.client(port);
+  const page = ctx.launcher.webGame(port) !== undefined;
+  const [caps, shots] = await Promise.all([
+    client.health().then(
+      (h) => (Array.isArray(h.capabilities) ? h.capabilities.map(String) : []),
+      () => [] as string[],
+    ),
+    page
+      ? true
+      : client.screenshot().then(
+          (png) => png !== null,
+          () => false,
+        ),
+  ]);
+  const has = { input: page || caps.includes('input'), clock: caps.includes('clock'), screenshot: shots };
+  return BRIDGE_TOOL_NAMES.filter((name) => !NEEDS[name] || has[NEEDS[name]]);
+}
+
 /** Run the bridge tool `name` on the game on `port`, its arguments checked first. */
 export async function runBridgeTool(
   ctx: ToolContext,

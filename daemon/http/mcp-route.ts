@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { rpcError, RpcCode } from '../../shared/jsonrpc.js';
 import {
   NodeStreamableHTTPServerTransport,
   toNodeHandler,
@@ -19,9 +20,10 @@ import { createMcpHandler, isInitializeRequest, type McpHttpHandler } from '@mod
 import type { EngineSession } from '../sessions/session.js';
 import { readJsonBody } from './body.js';
 import { HttpListenWatches } from './listen-watch.js';
+import { numberSetting, SETTINGS } from '../../shared/settings.js';
 
 /** A 2025-era HTTP session no request has touched for this long, with no stream open, is ended. */
-export const HTTP_SESSION_IDLE_MS = Number(process.env.GAME_BRIDGE_HTTP_SESSION_IDLE_MS) || 30 * 60 * 1000;
+export const HTTP_SESSION_IDLE_MS = numberSetting(SETTINGS.httpSessionIdleMs);
 
 export interface HttpSessionHost {
   /** a new engine session for an HTTP client, under `id` */
@@ -99,16 +101,12 @@ export class McpHttpRoute {
   private async inSession(sid: string, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const s = this.legacy.get(sid);
     if (!s) {
-      const answer = {
-        jsonrpc: '2.0',
-        id: null,
-        error: {
-          code: -32001,
-          message:
-            'Session not found: this daemon does not know that Mcp-Session-Id (it restarted, or the session ended); initialize again',
-        },
-      };
-      return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+      const answer = rpcError(
+        null,
+        RpcCode.SessionNotFound,
+        'Session not found: this daemon does not know that Mcp-Session-Id (it restarted, or the session ended); initialize again',
+      );
+      return void res.writeHead(404, { 'content-type': 'application/json' }).end(answer);
     }
     s.lastSeen = Date.now();
     if (req.method === 'GET') {

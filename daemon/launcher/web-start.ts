@@ -8,7 +8,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { GameClient, type Health } from '../game/client.js';
-import { usageError } from '../../shared/errors.js';
+import { chromiumMissing, isBridgeError, launchFailed, type LaunchFacts } from '../../shared/errors.js';
 import { ensureDir } from '../../shared/paths.js';
 import { openBrowser, type WebBrowser } from '../web/browser.js';
 import { startPageCarrier, type PageCarrier } from '../web/carrier.js';
@@ -37,8 +37,8 @@ export async function startWebGame(
   const t0 = Date.now();
   const deadline = t0 + decl.readyTimeoutMs;
   const progress = ticker(opts, t0);
-  const fail = (what: string, facts: Record<string, unknown> = {}) =>
-    usageError(`Launch failed on port ${port}: ${what}`, { port, cwd: decl.cwd, logFile, ...facts });
+  const fail = (what: string, facts: Omit<LaunchFacts, 'port'> = {}, cause?: unknown) =>
+    launchFailed(`Launch failed on port ${port}: ${what}`, { port, cwd: decl.cwd, logFile, ...facts }, cause);
   refuseIfClosing(ctx, port);
 
   let logFile = '';
@@ -59,7 +59,9 @@ export async function startWebGame(
     if (web.static) {
       ensureDir(ctx.paths.logsDir);
       logFile = logFileName(ctx.paths.logsDir, port);
-      site = await serveStatic({ root: web.static });
+      site = await serveStatic({ root: web.static }).catch((e: unknown) => {
+        throw isBridgeError(e) ? e : fail((e as Error).message, {}, e);
+      });
       url =
         web.url && /^https?:\/\//.test(web.url)
           ? withWebPorts(web.url, port, site.port)
@@ -93,7 +95,9 @@ export async function startWebGame(
       );
     }
     const log = (line: string) => appendLogLine(logFile, line);
-    carrier = await startPageCarrier({ port, log: (l) => log(`${HEADER_PREFIX} ${l}`) });
+    carrier = await startPageCarrier({ port, log: (l) => log(`${HEADER_PREFIX} ${l}`) }).catch((e: unknown) => {
+      throw fail((e as Error).message, {}, e);
+    });
     progress(`Opening ${url} in Chromium`);
     try {
       browser = await openBrowser({
@@ -103,7 +107,10 @@ export async function startWebGame(
         onConsole: log,
       });
     } catch (e) {
-      throw fail((e as Error).message);
+      // No Chromium is its own class: the next step is installing it, not fixing the game.
+      if (isBridgeError(e) && e.kind === 'ChromiumMissing')
+        throw chromiumMissing(`Launch failed on port ${port}: ${e.message}`, port);
+      throw fail((e as Error).message, {}, e);
     }
     const record: WebRecord = {
       key: carrier.key,
