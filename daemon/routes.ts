@@ -108,12 +108,12 @@ export class DaemonRoutes {
       this.mcpRoute ??= import('./http/mcp-route.js').then(
         ({ McpHttpRoute }) =>
           new McpHttpRoute({
-            open: (id) =>
-              createEngineSession(
-                this.deps.state,
-                httpSessionConfig(this.deps.httpCwd ?? process.cwd(), process.env),
-                id,
-              ),
+            open: (id, view) => {
+              const config = httpSessionConfig(this.deps.httpCwd ?? process.cwd(), process.env);
+              // the URL can narrow the daemon's own view to the player's, never widen it
+              if (view === 'player') config.view = 'player';
+              return createEngineSession(this.deps.state, config, id);
+            },
             log: this.deps.log,
           }),
       );

@@ -31,6 +31,8 @@ export interface SessionInfo {
   startedAt: string;
   /** the MCP client's name and version, from its initialize */
   client?: { name: string; version: string };
+  /** what it may see and do: `debug`, or `player` (only what a player could) */
+  view?: 'debug' | 'player';
 }
 
 /** Game clients kept at once (ports × timeouts × hints), least recently used dropped first. */

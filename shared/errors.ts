@@ -10,6 +10,7 @@ export const ERROR_CLASSES = [
   'NotAGameSurface',
   'CommandTimeout',
   'CommandRejected',
+  'CommandFailed',
   'BridgeUsageError',
   'LaunchFailed',
   'ChromiumMissing',
@@ -26,6 +27,7 @@ interface ErrorFacts {
   NotAGameSurface: { port: number; detail: string };
   CommandTimeout: { port: number; cmd?: string; timeoutMs: number; path?: string; lastValue?: unknown; frame?: number };
   CommandRejected: { port: number; cmd: string; reason: string; known: string[] };
+  CommandFailed: CommandFailedFacts;
   BridgeUsageError: UsageFacts;
   NotLaunchedHere: { port: number };
   CallInterrupted: object;
@@ -33,6 +35,21 @@ interface ErrorFacts {
   GameExited: ExitFacts;
   LaunchFailed: LaunchFacts;
   ChromiumMissing: { port?: number };
+}
+
+/** A command the game applied and reported failed (`commandResults`): its words, and the state after it. */
+export interface CommandFailedFacts {
+  port: number;
+  cmd: string;
+  commandId: number;
+  applied: false;
+  /** the game's own words */
+  reason: string;
+  frame?: number;
+  sessionEpoch?: number;
+  screen?: string;
+  game?: unknown;
+  events: string[];
 }
 
 /** What is known of a launched game that exited by itself (docs/LAUNCHING.md). */
@@ -92,6 +109,9 @@ export interface UsageFacts {
   /** a launch profile that does not exist, and the ones that do */
   profile?: string;
   known?: string[];
+  /** a UI node refused before anything was sent: the ref, and the nodes named like it */
+  ref?: string;
+  similar?: string[];
 }
 
 /** An error's data: `kind` says which class, and which facts come with it. */
@@ -198,6 +218,15 @@ export function commandRejected(
     text ??
       `The game on port ${port} rejected '${cmd}': ${reason || 'no reason given'}.${knownText} ` +
         'Check the name and arguments with describe_toolset.',
+  );
+}
+
+/** The game applied the command on its own thread and it failed there: nothing is retried, the game's words are the reason. */
+export function commandFailed(facts: Omit<CommandFailedFacts, 'applied'>): BridgeError {
+  return new BridgeError(
+    { kind: 'CommandFailed', applied: false, ...facts },
+    `The game on port ${facts.port} refused '${facts.cmd}' (command ${facts.commandId}) when it applied it: ${facts.reason || 'no reason given'}. ` +
+      'Nothing was done; read the state (snapshot or get_state) to see why, then act on what is there.',
   );
 }
 

@@ -86,6 +86,8 @@ export const TEXT_SETTINGS: Record<string, string> = {
   GAME_BRIDGE_SCAN_RANGE: 'the ports list_instances probes (same as --scan-range; GAME_BRIDGE_SCAN is read too)',
   GAME_BRIDGE_CONFIG: 'the gamebridge.json to launch from (same as --config)',
   GAME_BRIDGE_MANIFEST: 'a manifest file for a game that serves no /tools (same as --manifest)',
+  GAME_BRIDGE_VIEW:
+    'player: a session sees and does only what a player could; debug (default) has everything (same as --view)',
   GAME_BRIDGE_LAUNCH_HINT: 'the command GameOffline names (same as --launch-hint; GAME_BRIDGE_LAUNCH is read too)',
   GAME_BRIDGE_DAEMON_PORT: "the daemon's own port (same as daemon --port; default: any free port)",
   GAME_BRIDGE_STANDBY: 'the standby daemon: light (default), 1 (a warm one), 0 (none)',

@@ -223,7 +223,7 @@ test('GameOffline and NotAGameSurface texts', async () => {
   expect(off.text).toMatch(
     new RegExp(`^GameOffline: No game is answering on http://127.0.0.1:${dead}\\..*launch_instance`),
   );
-  expect(off.res.structuredContent).toEqual({ kind: 'GameOffline', port: dead }); // the facts, for a program to read
+  expect(off.res.structuredContent).toEqual({ kind: 'GameOffline', port: dead, view: 'debug' }); // the facts, for a program to read
   const nag = await call(mcp, 'list_toolsets', { port: notGame });
   expect(nag.text).toMatch(
     new RegExp(

@@ -111,7 +111,12 @@ test('a killed game: GameExited with the facts (not GameOffline on 7777), listed
 
   const stop = await call(h, 'stop_instance', {});
   reportFigures('evidence', `KILLED GAME: stop_instance → ${stop.text}`);
-  expect(stop.json).toEqual({ port: inst.port, stopped: true, how: 'had already exited (signal SIGKILL)' });
+  expect(stop.json).toEqual({
+    port: inst.port,
+    stopped: true,
+    how: 'had already exited (signal SIGKILL)',
+    view: 'debug',
+  });
   const log = (await call(h, 'instance_log', {})).json;
   expect(log).toMatchObject({ port: inst.port, running: false, exited: { how: 'killed by signal SIGKILL' } });
   // The facts outlive the daemon.

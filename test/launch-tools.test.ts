@@ -73,7 +73,7 @@ test('launch from a gamebridge.json two folders up, drive it, read its log, stop
     const regDir = join(p.home, 'instances');
     expect(readdirSync(regDir).length).toBe(1);
     const stop = await call(h, 'stop_instance', {});
-    expect(stop.json).toEqual({ port: inst.port, stopped: true, how: 'closed cleanly' });
+    expect(stop.json).toEqual({ port: inst.port, stopped: true, how: 'closed cleanly', view: 'debug' });
     expect(await waitGone(inst.pid)).toBe(true);
     expect(readdirSync(regDir)).toEqual([]);
     const gone = await gameCall(h, inst.port, 'health');

@@ -1,6 +1,6 @@
 /**
  * The page's data routes beyond the event stream: one call's JSON, a game's toolsets with
- * their schemas, its latest screenshot, and the form's call.
+ * their schemas, its latest screenshot, its UI tree, and the form's call.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DashboardHost } from './host.js';
@@ -49,6 +49,16 @@ export async function screenshot(host: DashboardHost, res: ServerResponse, port:
   } catch (e) {
     sendJson(res, 502, { error: (e as { text?: string }).text ?? String(e) });
   }
+}
+
+/** GET /dashboard/api/ui?port=N → the game's UI tree as the snapshot tool renders it, or 404 when it has none. */
+export async function uiTree(host: DashboardHost, res: ServerResponse, port: number): Promise<void> {
+  const r = await host.call('call_tool', { port, name: 'snapshot' }, false);
+  const first = r.content[0];
+  const words = first?.type === 'text' ? first.text : '';
+  if (r.isError) return sendJson(res, 404, { error: words });
+  const snap = (r.structuredContent as { snapshot?: { revision?: number } } | undefined)?.snapshot;
+  sendJson(res, 200, { port, text: words, revision: snap?.revision ?? null });
 }
 
 /** POST /dashboard/api/call {port, name, arguments} → call_tool's answer, shown in the feed. */

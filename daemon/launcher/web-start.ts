@@ -12,6 +12,7 @@ import { chromiumMissing, isBridgeError, launchFailed, type LaunchFacts } from '
 import { ensureDir } from '../../shared/paths.js';
 import { openBrowser, type WebBrowser } from '../web/browser.js';
 import { startPageCarrier, type PageCarrier } from '../web/carrier.js';
+import { createStandIn } from '../web/stand-in.js';
 import { serveStatic, type StaticSite } from '../web/static.js';
 import type { LaunchDeclaration } from './declaration.js';
 import { appendLogLine, HEADER_PREFIX, headerLine, logFileName } from './logfile.js';
@@ -95,13 +96,19 @@ export async function startWebGame(
       );
     }
     const log = (line: string) => appendLogLine(logFile, line);
-    carrier = await startPageCarrier({ port, log: (l) => log(`${HEADER_PREFIX} ${l}`) }).catch((e: unknown) => {
+    const standIn = web.kit ? undefined : createStandIn();
+    carrier = await startPageCarrier({
+      port,
+      log: (l) => log(`${HEADER_PREFIX} ${l}`),
+      ...(standIn ? { standIn: standIn.answer } : {}),
+    }).catch((e: unknown) => {
       throw fail((e as Error).message, {}, e);
     });
     progress(`Opening ${url} in Chromium`);
     try {
       browser = await openBrowser({
-        url: url + carrier.fragment,
+        // a page without the kit has nothing that would read the fragment
+        url: standIn ? url : url + carrier.fragment,
         headless: web.headless,
         env: opts.env,
         onConsole: log,
@@ -119,6 +126,7 @@ export async function startWebGame(
       browser: browser.record,
       static: site && web.static ? { root: web.static, port: site.port } : undefined,
       serverPgid: spawned?.pid,
+      ...(standIn ? { kit: false as const } : {}),
     };
     const base = {
       port,
@@ -136,12 +144,14 @@ export async function startWebGame(
     let health: Health | undefined;
     const client = new GameClient(port, { timeoutMs: Math.min(ctx.timeoutMs, 5000) });
     try {
-      await waitForPage(carrier, browser, deadline, opts.signal, progress, (why) =>
-        fail(`${why}${consoleText(browser!)}${serverText(logFile, spawned)}`, {
-          timeoutMs: decl.readyTimeoutMs,
-          pid: browser!.pid,
-        }),
-      );
+      if (standIn) standIn.attach(browser.page);
+      else
+        await waitForPage(carrier, browser, deadline, opts.signal, progress, (why) =>
+          fail(`${why}${consoleText(browser!)}${serverText(logFile, spawned)}`, {
+            timeoutMs: decl.readyTimeoutMs,
+            pid: browser!.pid,
+          }),
+        );
       health = await client.health();
       const { name, version } = await identify(client, health, decl);
       const inst: LaunchedInstance = { ...base, name, version, readyInMs: Date.now() - t0 };

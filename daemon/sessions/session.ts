@@ -19,7 +19,7 @@ import type { Composite } from '../composites/types.js';
 import { EagerTools } from './eager.js';
 import { SessionContext } from './context.js';
 import { TOOLS, TOOLS_BY_NAME } from '../tools/index.js';
-import type { ToolCallExtra } from '../tools/types.js';
+import type { ToolAnswer, ToolCallExtra } from '../tools/types.js';
 import { projectComposites } from '../composites/project.js';
 import { SessionResources, tapInbound } from '../resources/session.js';
 import { watchesOf } from '../resources/watch.js';
@@ -67,6 +67,11 @@ export function createEngineSession(
  * `recordedCall` puts it in the call feed, `buildServer` makes an SDK server that answers with
  * them, `close` ends it all.
  */
+/** Every answer names the session's view. */
+function viewedAs(view: SessionConfig['view'], answer: ToolAnswer): ToolAnswer {
+  return { ...answer, json: { ...answer.json, view } };
+}
+
 class McpSession implements EngineSession {
   readonly context: SessionContext;
   private readonly eager?: EagerTools;
@@ -89,7 +94,13 @@ class McpSession implements EngineSession {
     // composites loads them; until then a replay verdict treats an unknown name as unsafe.
     this.context = new SessionContext(state, config, sessionId, composites, opts.observer === true);
     this.eager = config.eager ? new EagerTools(this.context) : undefined;
-    this.registration = { id: sessionId, cwd: config.cwd, pid: opts.pid, startedAt: new Date().toISOString() };
+    this.registration = {
+      id: sessionId,
+      cwd: config.cwd,
+      pid: opts.pid,
+      startedAt: new Date().toISOString(),
+      view: config.view,
+    };
     if (!opts.observer) state.addSession(this.registration);
     this.eager?.onChange(() => {
       for (const server of this.servers) void server.sendToolListChanged().catch(() => undefined);
@@ -118,18 +129,24 @@ class McpSession implements EngineSession {
       }
       const def = TOOLS_BY_NAME.get(name);
       if (def) {
-        return okResult(await def.run(def.parse(rawArgs), context, toolExtra), config.maxAnswerChars);
+        return okResult(
+          viewedAs(config.view, await def.run(def.parse(rawArgs), context, toolExtra)),
+          config.maxAnswerChars,
+        );
       }
       if (eager) {
         const out = await eager.call(name, (rawArgs ?? {}) as Record<string, unknown>, toolExtra);
-        if (out) return okResult(out, config.maxAnswerChars);
+        if (out) return okResult(viewedAs(config.view, out), config.maxAnswerChars);
       }
       throw usageError(
         `There is no MCP tool '${name}'. The tools are: ${TOOLS.map((t) => t.name).join(', ')}. ` +
           `A game's own tools are called with call_tool {port, name: '${name}', arguments}.`,
       );
     } catch (e) {
-      return errorResult(await explainExit(this.state.launcher, e), config.maxAnswerChars, (l) => this.state.log(l));
+      const result = errorResult(await explainExit(this.state.launcher, e), config.maxAnswerChars, (l) =>
+        this.state.log(l),
+      );
+      return { ...result, structuredContent: { ...(result.structuredContent as object), view: config.view } };
     }
   }
 

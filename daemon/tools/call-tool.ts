@@ -16,6 +16,7 @@ import { syncAnswer } from './sync-answer.js';
 import { defineTool, portArg, z } from './define.js';
 import type { ToolAnswer, ToolCallExtra } from './types.js';
 import type { ToolContext } from './context.js';
+import { checkPlayerCall } from './view.js';
 
 /** How games say they have no such command ("unknown command 'x'" from every kit). */
 const UNKNOWN = /\bunknown\b|\bno such\b|\bdoes not know\b|\bnot a (known )?command\b/i;
@@ -64,6 +65,7 @@ export async function callGameTool(
   // (1) composites
   const composite = await ctx.composites.find(name, manifest.game.name);
   if (composite) {
+    checkPlayerCall(ctx, name, 'composite');
     const json = await runComposite(composite, args, {
       port,
       client,
@@ -84,6 +86,7 @@ export async function callGameTool(
     tool = findTool(manifest, name);
   }
   args = withoutRoutingPort(args, tool);
+  checkPlayerCall(ctx, name, !tool ? 'passthrough' : tool.toolset === BRIDGE_TOOLSET ? 'bridge' : 'manifest', tool);
   if (tool && tool.toolset === BRIDGE_TOOLSET) return runBridgeTool(ctx, port, tool.name, args, extra);
   if (tool) {
     checkGameToolArgs(tool, args);
