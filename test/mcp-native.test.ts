@@ -359,11 +359,11 @@ describe.each(ERAS)('HTTP /mcp, %s era', (mode) => {
 });
 
 /*
- * DEPENDS ON BRANCHES trees (snapshot, click, wait_for_node) and saved-tests (assert, save_test,
- * run_test): the prompts name the tools those add. Until both have landed, the names they add
- * are listed here as pending, and the check covers every other name.
+ * DEPENDS ON BRANCH saved-tests (assert, save_test, run_test): the prompts name the tools it
+ * adds. Until it has landed, those names are listed here as pending and the check covers every
+ * other name (trees' snapshot, click and wait_for_node have landed and are checked).
  */
-const PENDING_ON_OTHER_BRANCHES = ['snapshot', 'click', 'wait_for_node', 'assert', 'save_test', 'run_test'];
+const PENDING_ON_OTHER_BRANCHES = ['assert', 'save_test', 'run_test'];
 
 test('every tool a prompt names is an MCP tool or a bridge tool', () => {
   const known = new Set<string>([...TOOLS.map((t) => t.name), ...BRIDGE_TOOL_NAMES]);
