@@ -13,11 +13,12 @@ import { examples, type Subcommand } from './commands/subcommand.js';
 import { daemonCommands } from './commands/daemon.js';
 import { gameCommands } from './commands/games.js';
 import { projectCommands } from './commands/project.js';
+import { testCommands } from './commands/test.js';
 import { registerCommand } from './commands/register.js';
 import { skillCommand } from './commands/skill.js';
 
 /** Every subcommand, grouped as the help lists them: the daemon, a project's game, setting a project up. */
-const SUBCOMMANDS: Subcommand[] = [...daemonCommands, ...gameCommands, ...projectCommands];
+const SUBCOMMANDS: Subcommand[] = [...daemonCommands, ...gameCommands, ...projectCommands, ...testCommands];
 SUBCOMMANDS.push(registerCommand);
 SUBCOMMANDS.push(skillCommand);
 
