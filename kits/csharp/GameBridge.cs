@@ -618,6 +618,13 @@ namespace GameBridgeKit
                         Send(stream, 405, Json.Write(new Dictionary<string, object> { { "error", "the game surface answers GET only" } }), true);
                         return; // a body may follow: do not read it as a request
                     }
+                    string refused = Refusal(lines);
+                    if (refused != null)
+                    {
+                        Send(stream, 403, Json.Write(new Dictionary<string, object> { { "ok", false }, { "accepted", false }, { "error", refused } }), close);
+                        if (close) return;
+                        continue;
+                    }
                     Answer(stream, parts[1], close);
                     if (close) return;
                 }
@@ -628,6 +635,26 @@ namespace GameBridgeKit
                 client.Close();
                 Interlocked.Decrement(ref peers);
             }
+        }
+
+        // Why a request is refused as a browser's (docs/CONTRACT.md, "Refuse browsers"), or null.
+        // Any web page can make the user's browser call a loopback port, and a DNS-rebinding page
+        // does so under its own Host name; the bridge and curl send neither Origin nor Sec-Fetch-Site.
+        string Refusal(string[] lines)
+        {
+            string host = "";
+            bool browser = false;
+            foreach (var line in lines.Skip(1))
+            {
+                int colon = line.IndexOf(':');
+                if (colon <= 0) continue;
+                string key = line.Substring(0, colon).Trim().ToLowerInvariant(), value = line.Substring(colon + 1).Trim();
+                if (key == "host") host = value;
+                else if (key == "origin" || (key == "sec-fetch-site" && value != "none")) browser = true;
+            }
+            if (host != $"127.0.0.1:{Port}" && host != $"localhost:{Port}")
+                return $"Forbidden: unexpected Host header '{Args.Clip(host)}' (this port answers 127.0.0.1:{Port} only)";
+            return browser ? "Forbidden: browser requests are refused on a game port" : null;
         }
 
         void Answer(Stream stream, string target, bool close)
@@ -689,7 +716,7 @@ namespace GameBridgeKit
         }
 
         static readonly Dictionary<int, string> Reasons = new Dictionary<int, string> {
-            { 200, "OK" }, { 400, "Bad Request" }, { 404, "Not Found" }, { 405, "Method Not Allowed" },
+            { 200, "OK" }, { 400, "Bad Request" }, { 403, "Forbidden" }, { 404, "Not Found" }, { 405, "Method Not Allowed" },
             { 431, "Request Header Fields Too Large" }, { 503, "Service Unavailable" } };
 
         static void Send(Stream s, int status, string json, bool close) =>

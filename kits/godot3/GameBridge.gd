@@ -586,11 +586,38 @@ func _serve() -> bool:
 			_send(peer, 431, to_json({"error": "request over %d bytes" % MAX_REQUEST_BYTES}))
 			_drop(p)
 		elif p.text.find("\r\n\r\n") >= 0:
-			_answer(peer, p.text.split("\r\n")[0].split(" "))
+			var refused := _refusal(p.text)
+			if refused != "":
+				_send(peer, 403, to_json({"ok": false, "accepted": false, "error": refused}))
+			else:
+				_answer(peer, p.text.split("\r\n")[0].split(" "))
 			_drop(p)
 		elif peer.get_status() != StreamPeerTCP.STATUS_CONNECTED or now - p.since > REQUEST_TIMEOUT_MS:
 			_drop(p)  # gone, or never finished its request
 	return busy
+
+
+# Why a request is refused as a browser's (docs/CONTRACT.md, "Refuse browsers"), or "". Any
+# web page can make the user's browser call a loopback port, and a DNS-rebinding page does so
+# under its own Host name; the bridge and curl send neither Origin nor Sec-Fetch-Site.
+func _refusal(head: String) -> String:
+	var host := ""
+	var browser := false
+	for line in head.split("\r\n\r\n")[0].split("\r\n"):
+		var colon: int = line.find(":")
+		if colon <= 0:
+			continue
+		var key: String = line.left(colon).strip_edges().to_lower()
+		var value: String = line.substr(colon + 1).strip_edges()
+		if key == "host":
+			host = value
+		elif key == "origin" or (key == "sec-fetch-site" and value != "none"):
+			browser = true
+	if host != "127.0.0.1:%d" % port and host != "localhost:%d" % port:
+		return "Forbidden: unexpected Host header '%s' (this port answers 127.0.0.1:%d only)" % [host.left(100), port]
+	if browser:
+		return "Forbidden: browser requests are refused on a game port"
+	return ""
 
 
 func _answer(peer: StreamPeerTCP, request_line: PoolStringArray) -> void:
@@ -676,7 +703,7 @@ func _parse_query(text: String) -> Dictionary:
 
 # Head and body in one write.
 func _send(peer: StreamPeerTCP, status: int, json: String) -> void:
-	var reason := {200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 431: "Request Header Fields Too Large"}
+	var reason := {200: "OK", 400: "Bad Request", 404: "Not Found", 403: "Forbidden", 405: "Method Not Allowed", 431: "Request Header Fields Too Large"}
 	var data := json.to_utf8()
 	var head := "HTTP/1.1 %d %s\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % [status, reason.get(status, "OK"), data.size()]
 	peer.put_data(head.to_ascii() + data)

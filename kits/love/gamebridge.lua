@@ -464,13 +464,34 @@ function Bridge:enqueue(cmd, args)
 end
 
 -- --- HTTP: GET only, Connection: close, each answer in one write --------------------------------
-local REASONS = {[200] = "OK", [400] = "Bad Request", [404] = "Not Found", [405] = "Method Not Allowed",
+local REASONS = {[200] = "OK", [400] = "Bad Request", [403] = "Forbidden", [404] = "Not Found", [405] = "Method Not Allowed",
   [431] = "Request Header Fields Too Large", [500] = "Internal Server Error", [503] = "Service Unavailable"}
 
 local function respond(peer, status, body, contentType)
   peer.out = string.format("HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n",
     status, REASONS[status] or "OK", contentType or "application/json; charset=utf-8", #body) .. body
   peer.sent = 0
+end
+
+-- Why a request is refused as a browser's (docs/CONTRACT.md, "Refuse browsers"), or nil. Any
+-- web page can make the user's browser call a loopback port, and a DNS-rebinding page does so
+-- under its own Host name; the bridge and curl send neither Origin nor Sec-Fetch-Site.
+function Bridge:refusal(text)
+  local head = text:sub(1, (text:find("\r\n\r\n", 1, true) or #text))
+  local host, browser = "", false
+  for line in head:gmatch("[^\r\n]+") do
+    local key, value = line:match("^([^:]+):%s*(.-)%s*$")
+    if key then
+      key = key:lower()
+      if key == "host" then host = value
+      elseif key == "origin" or (key == "sec-fetch-site" and value ~= "none") then browser = true end
+    end
+  end
+  if host ~= "127.0.0.1:" .. self.port and host ~= "localhost:" .. self.port then
+    return string.format("Forbidden: unexpected Host header '%s' (this port answers 127.0.0.1:%d only)", host:sub(1, 100), self.port)
+  end
+  if browser then return "Forbidden: browser requests are refused on a game port" end
+  return nil
 end
 
 function Bridge:answer(peer, method, target)
@@ -526,7 +547,10 @@ function Bridge:pump()
         respond(p, 431, M.json({error = "request over " .. MAX_REQUEST_BYTES .. " bytes"}))
       elseif p.text:find("\r\n\r\n", 1, true) then
         local method, target = p.text:match("^(%S+) (%S+)")
-        if method then
+        local refused = method and self:refusal(p.text)
+        if refused then
+          respond(p, 403, M.json({ok = false, accepted = false, error = refused}))
+        elseif method then
           local ok, e = pcall(self.answer, self, p, method, target)
           if not ok then respond(p, 500, M.json({error = tostring(e)})) end
         else

@@ -112,6 +112,24 @@ async function keepAliveP50(port: number, n = 50): Promise<number> {
   }
 }
 
+/** GET `path` with exactly these headers (fetch will not send a foreign Host); status and body. */
+function getWith(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+      .on('error', reject);
+  });
+}
+
 /** Raw bytes on a fresh connection; resolves when the peer answers or closes (or after 3 s). */
 function rawExchange(port: number, bytes: Buffer): Promise<string> {
   return new Promise((resolve) => {
@@ -284,6 +302,32 @@ function describeConformance(kit: KitExample): void {
     const missing = await fetch(`http://127.0.0.1:${port}/command?x=1`);
     expect(missing.status).toBe(400);
     await missing.text();
+  });
+
+  test('browsers are refused: a foreign Host, any Origin, a Sec-Fetch-Site other than none get 403 and change nothing', async () => {
+    const own = { Host: `127.0.0.1:${port}` };
+    const before = (await getJson(port, '/state')).completedCommandId;
+    const cmd = `/command?${new URLSearchParams({ cmd: kit.newEpoch[0] })}`;
+    for (const headers of [
+      { Host: `evil.example:${port}` },
+      { Host: `127.0.0.1:${port + 1}` },
+      { ...own, Origin: 'https://evil.example' },
+      { ...own, 'Sec-Fetch-Site': 'cross-site' },
+      { ...own, 'Sec-Fetch-Site': 'same-site' },
+      { Host: `evil.example:${port}`, Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+    ]) {
+      for (const path of [cmd, '/health', '/state']) {
+        const r = await getWith(port, path, headers);
+        expect([headers, path, r.status]).toEqual([headers, path, 403]);
+        expect(JSON.parse(r.body).error).toMatch(/^Forbidden: /);
+      }
+    }
+    for (const headers of [own, { Host: `localhost:${port}` }, { ...own, 'Sec-Fetch-Site': 'none' }]) {
+      const r = await getWith(port, '/health', headers);
+      expect([headers, r.status]).toEqual([headers, 200]);
+    }
+    await framesPass(port, 3);
+    expect((await getJson(port, '/state')).completedCommandId).toBe(before); // nothing was queued
   });
 
   test('garbage queries and bytes get an answer or a closed socket; the game keeps serving', async () => {
