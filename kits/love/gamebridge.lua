@@ -347,6 +347,26 @@ function Bridge:applyUi(cmd, args)
   end
 end
 
+-- A node as GET /ui shows it (as the Node kit's plainNode): no handlers, visible and enabled
+-- left out at their default (true), no empty children.
+local function plainNode(n)
+  local out = M.object()
+  for k, v in pairs(n) do
+    if type(v) == "function" or ((k == "visible" or k == "enabled") and v == true) then
+      -- left out
+    elseif k == "children" then
+      if type(v) == "table" and #v > 0 then
+        local kids = {}
+        for i, c in ipairs(v) do kids[i] = plainNode(c) end
+        out.children = kids
+      end
+    else
+      out[k] = v
+    end
+  end
+  return out
+end
+
 -- One publication of a tree: the counters around the content, revision bumped on a change.
 function Bridge:publishTree(which, content)
   local p = self.published[which]
@@ -366,7 +386,9 @@ function Bridge:tree(which)
     local content
     if which == "ui" then
       local t = self.uiFn() or {}
-      content = {nodes = t.nodes or {}, screen = t.screen}
+      local nodes = {}
+      for i, n in ipairs(t.nodes or {}) do nodes[i] = plainNode(n) end
+      content = {nodes = nodes, screen = t.screen}
     else
       content = {objects = self.worldFn() or {}}
     end

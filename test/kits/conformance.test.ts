@@ -76,6 +76,36 @@ function collectIds(nodes: any[], out: string[] = []): string[] {
   return out;
 }
 
+/** The keys a /ui node may carry (docs/CONTRACT.md); anything else is a kit's own. */
+const UI_NODE_KEYS = new Set([
+  'id',
+  'role',
+  'name',
+  'value',
+  'min',
+  'max',
+  'checked',
+  'selected',
+  'focused',
+  'visible',
+  'enabled',
+  'rect',
+  'children',
+]);
+
+/** Every node's problems: keys outside the contract, or fields at their default (which are left out). */
+function nodeProblems(nodes: any[], out: string[] = []): string[] {
+  for (const n of nodes) {
+    for (const k of Object.keys(n)) if (!UI_NODE_KEYS.has(k)) out.push(`${n.id}: '${k}' is not a contract key`);
+    if (n.visible === true) out.push(`${n.id}: visible true (the default)`);
+    if (n.enabled === true) out.push(`${n.id}: enabled true (the default)`);
+    if (n.children !== undefined && !(Array.isArray(n.children) && n.children.length))
+      out.push(`${n.id}: children ${JSON.stringify(n.children)} (empty children are left out)`);
+    if (Array.isArray(n.children)) nodeProblems(n.children, out);
+  }
+  return out;
+}
+
 function findNode(nodes: any[], id: string): any {
   for (const n of nodes) {
     if (n.id === id) return n;
@@ -478,6 +508,7 @@ function describeConformance(kit: KitExample): void {
         expect.objectContaining({ role: 'button', name: expect.any(String) }),
       );
       expect(findNode(a.nodes, ui.button).enabled).toBeUndefined(); // defaults are left out
+      expect(nodeProblems(a.nodes)).toEqual([]); // everywhere in the tree, and only contract keys
       await framesPass(port, 3);
       const b = await getJson(port, '/ui');
       expect(b.frameSequence).toBeGreaterThan(a.frameSequence);
@@ -522,6 +553,7 @@ function describeConformance(kit: KitExample): void {
       expect((await getJson(port, '/state')).ui.screen).toBe(ui.after);
       const after = await getJson(port, '/ui');
       expect(after.screen).toBe(ui.after);
+      expect(nodeProblems(after.nodes)).toEqual([]);
       expect(after.revision).toBeGreaterThan(valued.revision);
     },
   );
