@@ -72,7 +72,6 @@ namespace GameBridgeKit
         public bool Visible = true, Enabled = true;
         public int[] Rect;                          // x, y, w, h in screenshot pixels
         public List<UiNode> Children;
-        public string[] Options;                    // a combobox's choices (ui.setValue checks them)
         public Action Activate, Focus;              // run on the game thread by ui.activate / ui.focus
         public Action<object> SetValue;             // a double (slider), bool (checkbox) or string
     }
@@ -93,6 +92,7 @@ namespace GameBridgeKit
         const int MaxStepFrames = 10000;  // later commands wait behind a step, so keep it bounded
         const int MaxRequestBytes = 65536;
         const int MaxPeers = 64;
+        const int MaxErrorChars = 500;       // a failed command's words, as every kit
         const int MaxResults = 32;
         static readonly string[] Reserved = { "input.hold", "input.release", "input.releaseAll", "clock.pause", "clock.resume",
             "clock.step", "ui.activate", "ui.setValue", "ui.focus" };
@@ -256,7 +256,8 @@ namespace GameBridgeKit
                 catch (Exception e)
                 {
                     result["ok"] = false;
-                    result["error"] = (e is System.Reflection.TargetInvocationException && e.InnerException != null ? e.InnerException : e).Message;
+                    string message = (e is System.Reflection.TargetInvocationException && e.InnerException != null ? e.InnerException : e).Message ?? "";
+                    result["error"] = message == "" ? "failed" : message.Length > MaxErrorChars ? message.Substring(0, MaxErrorChars) : message;
                 }
                 results.Add(result);
                 if (results.Count > MaxResults) results.RemoveAt(0);
@@ -346,6 +347,11 @@ namespace GameBridgeKit
             return null;
         }
 
+        // The roles whose value is a number, true/false, or one of their children's names (as every kit).
+        static readonly HashSet<string> NumericRoles = new HashSet<string> { "slider", "spinbutton", "scrollbar", "progressbar" };
+        static readonly HashSet<string> CheckableRoles = new HashSet<string> { "checkbox", "switch", "radio", "menuitemcheckbox", "menuitemradio" };
+        static readonly HashSet<string> ChoiceRoles = new HashSet<string> { "combobox", "listbox", "radiogroup", "tablist" };
+
         // ui.* on the game thread: the node is looked up again and re-checked as it is now.
         void ApplyUi(string cmd, Args a)
         {
@@ -353,44 +359,52 @@ namespace GameBridgeKit
             bool hidden, disabled;
             var n = Find(Ui(), id, false, false, out hidden, out disabled);
             if (n == null) throw new InvalidOperationException($"no UI node '{id}'");
-            string name = n.Name ?? n.Id;
+            string name = string.IsNullOrEmpty(n.Name) ? n.Id : n.Name, what = $"'{name}' ({n.Role})";
             if (hidden) throw new InvalidOperationException($"'{name}' is hidden");
             if (disabled) throw new InvalidOperationException($"'{name}' is disabled");
             if (cmd == "ui.activate")
             {
-                if (n.Activate == null) throw new InvalidOperationException($"'{name}' cannot be activated (a {n.Role})");
+                if (n.Activate == null) throw new InvalidOperationException($"{what} cannot be activated");
                 n.Activate();
             }
             else if (cmd == "ui.focus")
             {
-                if (n.Focus == null) throw new InvalidOperationException($"'{name}' cannot take focus");
+                if (n.Focus == null) throw new InvalidOperationException($"{what} cannot take focus");
                 n.Focus();
             }
             else
             {
-                if (n.SetValue == null) throw new InvalidOperationException($"'{name}' takes no value");
-                string v = a.Raw["value"];
-                if (n.Role == "slider" || n.Role == "spinbutton" || n.Value is double || n.Value is int)
-                {
-                    double d;
-                    if (!double.TryParse(v, NumberStyles.Float, CultureInfo.InvariantCulture, out d))
-                        throw new InvalidOperationException($"'{name}' takes a number, got '{Args.Clip(v)}'");
-                    if ((n.Min.HasValue && d < n.Min) || (n.Max.HasValue && d > n.Max))
-                        throw new InvalidOperationException($"'{name}' takes {(n.Min.HasValue ? Json.Number(n.Min.Value) : "-∞")} to {(n.Max.HasValue ? Json.Number(n.Max.Value) : "∞")}, got {Json.Number(d)}");
-                    n.SetValue(d);
-                }
-                else if (n.Role == "checkbox" || n.Role == "switch")
-                {
-                    if (v != "true" && v != "false") throw new InvalidOperationException($"'{name}' takes true or false, got '{Args.Clip(v)}'");
-                    n.SetValue(v == "true");
-                }
-                else
-                {
-                    if (n.Options != null && !n.Options.Contains(v))
-                        throw new InvalidOperationException($"'{name}' has no option '{Args.Clip(v)}' (options: {string.Join(", ", n.Options)})");
-                    n.SetValue(v);
-                }
+                object v = ParseValue(n, name, a.Raw["value"]);
+                if (n.SetValue == null) throw new InvalidOperationException($"{what} takes no value");
+                n.SetValue(v);
             }
+        }
+
+        // The value as the node's role takes it; out of range or not one of its options fails.
+        static object ParseValue(UiNode n, string name, string text)
+        {
+            string shown = text.Length > 40 ? text.Substring(0, 40) : text;
+            if (NumericRoles.Contains(n.Role))
+            {
+                double d;
+                if (!double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out d) || double.IsNaN(d) || double.IsInfinity(d))
+                    throw new InvalidOperationException($"'{name}' takes a number, got '{shown}'");
+                if ((n.Min.HasValue && d < n.Min) || (n.Max.HasValue && d > n.Max))
+                    throw new InvalidOperationException($"'{name}' takes {(n.Min.HasValue ? Json.Number(n.Min.Value) : "-∞")} to {(n.Max.HasValue ? Json.Number(n.Max.Value) : "∞")}, got {Json.Number(d)}");
+                return d;
+            }
+            if (CheckableRoles.Contains(n.Role))
+            {
+                if (text != "true" && text != "false") throw new InvalidOperationException($"'{name}' takes true or false, got '{shown}'");
+                return text == "true";
+            }
+            if (ChoiceRoles.Contains(n.Role) && n.Children != null && n.Children.Count > 0)
+            {
+                var options = n.Children.Select(c => c.Name ?? "").ToList();
+                if (!options.Contains(text))
+                    throw new InvalidOperationException($"'{name}' has no option '{shown}' (options: {string.Join(", ", options)})");
+            }
+            return text;
         }
 
         static Dictionary<string, object> NodeJson(UiNode n)

@@ -190,7 +190,7 @@ func _apply_queue() -> void:
 		var error = _apply(c[0], c[1], c[2])
 		var result := {"id": c[0], "ok": true}
 		if typeof(error) == TYPE_STRING and error != "":
-			result = {"id": c[0], "ok": false, "error": error}
+			result = {"id": c[0], "ok": false, "error": error.left(500)}  # bounded, as every kit
 		_results.append(result)
 		if _results.size() > MAX_RESULTS:
 			_results.pop_front()
@@ -479,7 +479,12 @@ func _apply_ui(cmd: String, args: Dictionary) -> String:
 	if n == null or not n is Control:
 		return "no UI node '%s'" % id
 	var c: Control = n
-	var name := _display_name(c)
+	# The node's name and role as /ui shows them, so an error names what the agent read.
+	var shown := _ui_node(c)
+	var name := str(shown.get("name", ""))
+	if name == "":
+		name = id
+	var what := "'%s' (%s)" % [name, shown.get("role", "group")]
 	if not c.visible:  # published with visible false
 		return "'%s' is hidden" % name
 	if not c.is_visible_in_tree():  # under a hidden parent: left out of the tree
@@ -498,21 +503,21 @@ func _apply_ui(cmd: String, args: Dictionary) -> String:
 	match cmd:
 		"ui.focus":
 			if c.focus_mode == Control.FOCUS_NONE:
-				return "'%s' cannot take focus" % name
+				return "%s cannot take focus" % what
 			c.grab_focus()
 		"ui.activate":
 			if not c is BaseButton:
-				return "'%s' cannot be activated: it is not a button (set its value or focus it)" % name
+				return "%s cannot be activated" % what
 			var b: BaseButton = c
 			if b.toggle_mode:
 				b.pressed = not b.pressed  # emits toggled, as a click does
 			b.emit_signal("pressed")
 		"ui.setValue":
-			return _set_value(c, name, str(args.value))
+			return _set_value(c, name, what, str(args.value))
 	return ""
 
 
-func _set_value(c: Control, name: String, value: String) -> String:
+func _set_value(c: Control, name: String, what: String, value: String) -> String:
 	if c is OptionButton:
 		for i in c.get_item_count():
 			if c.get_item_text(i) == value:
@@ -522,10 +527,10 @@ func _set_value(c: Control, name: String, value: String) -> String:
 		var options := []
 		for i in c.get_item_count():
 			options.append(c.get_item_text(i))
-		return "'%s' has no option '%s' (options: %s)" % [name, value, PoolStringArray(options).join(", ")]
+		return "'%s' has no option '%s' (options: %s)" % [name, value.left(40), PoolStringArray(options).join(", ")]
 	if c is BaseButton and (c.toggle_mode or c is CheckBox or c is CheckButton):
 		if value != "true" and value != "false":
-			return "'%s' takes true or false, got '%s'" % [name, value]
+			return "'%s' takes true or false, got '%s'" % [name, value.left(40)]
 		c.pressed = value == "true"
 		return ""
 	if c is LineEdit:
@@ -536,20 +541,14 @@ func _set_value(c: Control, name: String, value: String) -> String:
 		c.text = value
 		return ""
 	if c is Range:
-		if not value.is_valid_float():
-			return "'%s' takes a number, got '%s'" % [name, value]
-		var v := float(value)
+		var v := float(value) if value.is_valid_float() else NAN
+		if is_nan(v) or is_inf(v):
+			return "'%s' takes a number, got '%s'" % [name, value.left(40)]
 		if v < c.min_value or v > c.max_value:
 			return "'%s' takes %s to %s, got %s" % [name, str(c.min_value), str(c.max_value), str(v)]
 		c.value = v  # emits value_changed
 		return ""
-	return "'%s' takes no value" % name
-
-
-func _display_name(c: Control) -> String:
-	if (c is Button or c is LinkButton) and c.text != "":
-		return c.text
-	return c.hint_tooltip if c.hint_tooltip != "" else c.name
+	return "%s takes no value" % what
 
 
 # --- the server thread: HTTP over TCP_Server, GET only, Connection: close --------------------

@@ -34,6 +34,7 @@ local MAX_REQUEST_BYTES = 65536
 local REQUEST_TIMEOUT = 10 -- seconds a connection may take to send its request
 local MAX_PEERS = 64
 local MAX_RESULTS = 32
+local MAX_ERROR_CHARS = 500
 
 -- --- JSON -----------------------------------------------------------------------------------
 -- An empty table is written as [] (lists are the common case in a snapshot); M.object() makes
@@ -244,6 +245,15 @@ function Bridge:newEpoch() self.sessionEpoch = self.sessionEpoch + 1 end
 
 function Bridge:isPaused() return self.paused end
 
+-- A failed command's words: Lua's "file:line: " prefix (error() called without level 0) is
+-- the game's source position, not what happened; at most MAX_ERROR_CHARS, as every kit.
+local function errorText(err)
+  local text = tostring(err)
+  if type(err) == "string" then text = text:gsub("^[^:\n]+:%d+: ", "", 1) end
+  if text == "" then text = "failed" end
+  return text:sub(1, MAX_ERROR_CHARS)
+end
+
 -- --- the frame -----------------------------------------------------------------------------
 -- The start of a frame: leases, then queued commands in order (a clock.step holds back what
 -- follows until its frames have run). Returns whether this frame simulates.
@@ -257,7 +267,7 @@ function Bridge:beginFrame()
     local c = table.remove(self.queue, 1)
     local ok, err = pcall(self.apply, self, c.id, c.cmd, c.args)
     local result = {id = c.id, ok = true}
-    if not ok then result = {id = c.id, ok = false, error = tostring(err)} end
+    if not ok then result = {id = c.id, ok = false, error = errorText(err)} end
     table.insert(self.results, result)
     if #self.results > MAX_RESULTS then table.remove(self.results, 1) end
     if self.stepLeft == 0 then self.completed = c.id end
@@ -312,37 +322,63 @@ local function findNode(nodes, id, hidden, disabled)
   return nil
 end
 
+-- The roles whose value is a number, true/false, or one of their children's names (as every kit).
+local NUMERIC_ROLES = {slider = true, spinbutton = true, scrollbar = true, progressbar = true}
+local CHECKABLE_ROLES = {checkbox = true, switch = true, radio = true, menuitemcheckbox = true, menuitemradio = true}
+local CHOICE_ROLES = {combobox = true, listbox = true, radiogroup = true, tablist = true}
+
+-- A number as the Node kit writes it: 5, 0.25, ∞ for an open end.
+local function num(x)
+  if x == math.huge then return "∞" elseif x == -math.huge then return "-∞" end
+  return M.json(x)
+end
+
+-- The value as the node's role takes it; out of range or not one of its options is an error.
+local function parseValue(n, name, text)
+  if NUMERIC_ROLES[n.role] then
+    local x = tonumber(text)
+    if text:match("^%s*$") or not x or x ~= x or x == math.huge or x == -math.huge then
+      error(string.format("'%s' takes a number, got '%s'", name, text:sub(1, 40)), 0)
+    end
+    if (n.min and x < n.min) or (n.max and x > n.max) then
+      error(string.format("'%s' takes %s to %s, got %s", name, num(n.min or -math.huge), num(n.max or math.huge), num(x)), 0)
+    end
+    return x
+  end
+  if CHECKABLE_ROLES[n.role] then
+    if text ~= "true" and text ~= "false" then
+      error(string.format("'%s' takes true or false, got '%s'", name, text:sub(1, 40)), 0)
+    end
+    return text == "true"
+  end
+  if CHOICE_ROLES[n.role] and n.children and #n.children > 0 then
+    local options = {}
+    for i, c in ipairs(n.children) do options[i] = tostring(c.name) end
+    if not contains(options, text) then
+      error(string.format("'%s' has no option '%s' (options: %s)", name, text:sub(1, 40), table.concat(options, ", ")), 0)
+    end
+  end
+  return text
+end
+
 -- ui.* on the game's frame: the node is looked up again and re-checked as it is now.
 function Bridge:applyUi(cmd, args)
   local tree = self.uiFn() or {}
   local n, hidden, disabled = findNode(tree.nodes, args.id, false, false)
   if not n then error("no UI node '" .. args.id .. "'", 0) end
-  local name = n.name or n.id
+  local name = (n.name ~= nil and n.name ~= "") and tostring(n.name) or tostring(n.id)
+  local what = string.format("'%s' (%s)", name, tostring(n.role))
   if hidden then error("'" .. name .. "' is hidden", 0) end
   if disabled then error("'" .. name .. "' is disabled", 0) end
   if cmd == "ui.activate" then
-    if not n.activate then error("'" .. name .. "' cannot be activated (a " .. tostring(n.role) .. ")", 0) end
+    if not n.activate then error(what .. " cannot be activated", 0) end
     n.activate()
   elseif cmd == "ui.focus" then
-    if not n.focus then error("'" .. name .. "' cannot take focus", 0) end
+    if not n.focus then error(what .. " cannot take focus", 0) end
     n.focus()
   else
-    if not n.setValue then error("'" .. name .. "' takes no value", 0) end
-    local v = args.value
-    if n.role == "slider" or n.role == "spinbutton" or type(n.value) == "number" then
-      local x = tonumber(v)
-      if not x then error("'" .. name .. "' takes a number, got '" .. v .. "'", 0) end
-      if (n.min and x < n.min) or (n.max and x > n.max) then
-        error(string.format("'%s' takes %s to %s, got %s", name, M.json(n.min or -math.huge):gsub("null", "-inf"),
-          M.json(n.max or math.huge):gsub("null", "inf"), M.json(x)), 0)
-      end
-      v = x
-    elseif n.role == "checkbox" or n.role == "switch" then
-      if v ~= "true" and v ~= "false" then error("'" .. name .. "' takes true or false, got '" .. v .. "'", 0) end
-      v = v == "true"
-    elseif n.options and not contains(n.options, v) then
-      error("'" .. name .. "' has no option '" .. v .. "' (options: " .. table.concat(n.options, ", ") .. ")", 0)
-    end
+    local v = parseValue(n, name, args.value)
+    if not n.setValue then error(what .. " takes no value", 0) end
     n.setValue(v)
   end
 end

@@ -558,6 +558,42 @@ function describeConformance(kit: KitExample): void {
     },
   );
 
+  testIf(
+    kit.ui,
+    'ui.* failures in the words every kit uses: not a number (NaN, Infinity too), not activatable, takes no value',
+    async () => {
+      const ui = kit.ui!;
+      await appliedAll(port, ui.open);
+      const tree = await getJson(port, '/ui');
+      const slider = findNode(tree.nodes, ui.slider);
+      const button = findNode(tree.nodes, ui.button);
+      const failures: [Cmd, string][] = [
+        ...['abc', 'nan', 'NaN', 'Infinity', '-inf', '1e999', ' '].map((value): [Cmd, string] => [
+          ['ui.setValue', { id: ui.slider, value }],
+          `'${slider.name}' takes a number, got '${value}'`,
+        ]),
+        [['ui.activate', { id: ui.slider }], `'${slider.name}' (slider) cannot be activated`],
+        [['ui.setValue', { id: ui.button, value: 'x' }], `'${button.name}' (button) takes no value`],
+      ];
+      const got: unknown[] = [];
+      for (const [cmd] of failures) {
+        const sent = await send(port, cmd);
+        expect(sent).toMatchObject({ accepted: true });
+        got.push((await resultOf(port, sent.commandId))?.error);
+      }
+      expect(got).toEqual(failures.map(([, error]) => error));
+      expect(findNode((await getJson(port, '/ui')).nodes, ui.slider).value).toBe(slider.value); // nothing was set
+    },
+  );
+
+  testIf(kit.fails, 'commandResults keeps the last 32 results, oldest first', async () => {
+    const cmd = kit.mover.home[kit.mover.home.length - 1];
+    const ids: number[] = [];
+    for (let i = 0; i < 40; i++) ids.push((await send(port, cmd)).commandId);
+    const s = await untilState(port, 'all 40 applied', (st) => st.completedCommandId >= ids[39]);
+    expect(s.commandResults.map((r: any) => r.id)).toEqual(ids.slice(-32));
+  });
+
   testIf(kit.world, 'the world tree: objects with ids and types, its own counters', async () => {
     await appliedAll(port, kit.mover.home);
     const a = await getJson(port, '/world');

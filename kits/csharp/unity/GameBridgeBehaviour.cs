@@ -151,7 +151,8 @@ public sealed class GameBridgeBehaviour : MonoBehaviour
                 var d = (Dropdown)s;
                 n.Role = "combobox";
                 n.Name = s.name;
-                n.Options = d.options.Select(o => o.text).ToArray();
+                // Its options as children, as every kit reads a combobox's choices.
+                n.Children = d.options.Select((o, i) => new UiNode { Id = n.Id + "#option" + i, Role = "option", Name = o.text, Selected = i == d.value ? true : (bool?)null }).ToList();
                 n.Value = d.options.Count > d.value ? d.options[d.value].text : "";
                 n.SetValue = v => d.value = d.options.FindIndex(o => o.text == (string)v);
             }
