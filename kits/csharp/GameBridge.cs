@@ -766,8 +766,14 @@ namespace GameBridgeKit
             string path = Path.Combine(RegistryDir(), pid + ".json");
             try
             {
-                Directory.CreateDirectory(RegistryDir());
+                string dir = RegistryDir();
+                bool created = !Directory.Exists(dir);
+                Directory.CreateDirectory(dir);
+                if (created) Private(dir, 0x1C0); // 0700
                 string tmp = path + ".tmp";
+                // Made private while still empty: the entry says which port takes commands.
+                using (File.Create(tmp)) { }
+                Private(tmp, 0x180); // 0600
                 File.WriteAllText(tmp, Json.Write(new Dictionary<string, object> {
                     { "name", Name }, { "version", Version }, { "protocol", Protocol }, { "port", Port }, { "pid", pid },
                     { "host", "127.0.0.1" }, { "started", DateTime.UtcNow.ToString("yyyy-MM-ddTHH:mm:ssZ", CultureInfo.InvariantCulture) },
@@ -779,6 +785,24 @@ namespace GameBridgeKit
             catch (Exception e)
             {
                 Console.Error.WriteLine($"GameBridge: could not write the registry entry {path} ({e.Message}); discovery falls back to port scans");
+            }
+        }
+
+        [System.Runtime.InteropServices.DllImport("libc", SetLastError = true)]
+        static extern int chmod(string path, uint mode);
+
+        // chmod through libc: .NET Framework and Mono have no managed call for it (Mono.Posix
+        // is not always there); on Windows, where there is no libc, the user's profile is private.
+        static void Private(string path, uint mode)
+        {
+            if (Environment.OSVersion.Platform != PlatformID.Unix && Environment.OSVersion.Platform != PlatformID.MacOSX) return;
+            try
+            {
+                if (chmod(path, mode) != 0) Console.Error.WriteLine($"GameBridge: could not make {path} private (errno {System.Runtime.InteropServices.Marshal.GetLastWin32Error()})");
+            }
+            catch (Exception e) when (e is DllNotFoundException || e is EntryPointNotFoundException)
+            {
+                Console.Error.WriteLine($"GameBridge: could not make {path} private ({e.Message})");
             }
         }
 

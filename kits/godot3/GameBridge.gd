@@ -747,7 +747,18 @@ func _write_registry_entry() -> void:
 		"pid": OS.get_process_id(), "host": "127.0.0.1", "cwd": ProjectSettings.globalize_path("res://").trim_suffix("/"),
 		"started": "%04d-%02d-%02dT%02d:%02d:%02dZ" % [t.year, t.month, t.day, t.hour, t.minute, t.second]}
 	var file := File.new()
+	var created := not dir.dir_exists(_registry_dir())
 	if dir.make_dir_recursive(_registry_dir()) != OK or file.open(tmp, File.WRITE) != OK:
+		printerr("GameBridge: could not write the registry entry %s; discovery falls back to port scans" % path)
+		return
+	file.close()
+	# Private, made so while still empty: the entry says which port takes commands. Godot 3 has
+	# no chmod of its own, so the system's (once, at start; nothing to do on Windows).
+	if OS.get_name() != "Windows":
+		if created:
+			OS.execute("chmod", ["700", _registry_dir()], true)
+		OS.execute("chmod", ["600", tmp], true)
+	if file.open(tmp, File.WRITE) != OK:
 		printerr("GameBridge: could not write the registry entry %s; discovery falls back to port scans" % path)
 		return
 	file.store_string(to_json(entry))

@@ -749,8 +749,14 @@ func _write_registry_entry() -> void:
 		"pid": OS.get_process_id(), "host": "127.0.0.1", "cwd": ProjectSettings.globalize_path("res://").trim_suffix("/"),
 		"started": Time.get_datetime_string_from_system(true) + "Z"}
 	var file: FileAccess = null
+	var created := not DirAccess.dir_exists_absolute(_registry_dir())
 	if DirAccess.make_dir_recursive_absolute(_registry_dir()) == OK:
 		file = FileAccess.open(tmp, FileAccess.WRITE)
+	if file != null and OS.get_name() != "Windows":
+		# Private, made so while still empty: the entry says which port takes commands.
+		if created:
+			FileAccess.set_unix_permissions(_registry_dir(), FileAccess.UNIX_READ_OWNER | FileAccess.UNIX_WRITE_OWNER | FileAccess.UNIX_EXECUTE_OWNER)
+		FileAccess.set_unix_permissions(tmp, FileAccess.UNIX_READ_OWNER | FileAccess.UNIX_WRITE_OWNER)
 	if file == null:
 		printerr("GameBridge: could not write the registry entry %s; discovery falls back to port scans" % path)
 		return

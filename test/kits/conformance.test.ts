@@ -10,7 +10,7 @@
  */
 import http from 'node:http';
 import net from 'node:net';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodePng } from '../helpers/png.js';
 import { freePort } from '../helpers/ports.js';
@@ -626,6 +626,9 @@ function describeConformance(kit: KitExample): void {
       const g = await kit.start(reaper, await freePort(), home);
       const entryFile = join(home, 'instances', `${g.child!.pid}.json`);
       await waitFor('registry entry', () => existsSync(entryFile), 10000);
+      // Private to the user: the entry says which port takes commands.
+      expect((statSync(entryFile).mode & 0o777).toString(8)).toBe('600');
+      expect((statSync(join(home, 'instances')).mode & 0o077).toString(8)).toBe('0');
       expect(JSON.parse(readFileSync(entryFile, 'utf8'))).toMatchObject({
         port: g.port,
         pid: g.child!.pid,
