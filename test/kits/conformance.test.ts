@@ -363,8 +363,15 @@ function describeConformance(kit: KitExample): void {
   test('garbage queries and bytes get an answer or a closed socket; the game keeps serving', async () => {
     for (const path of GARBAGE_PATHS) {
       const r = await fetch(`http://127.0.0.1:${port}${path}`);
+      const body = await r.text();
       expect([path, r.status >= 200 && r.status < 500]).toEqual([path, true]);
-      await r.text();
+      expect([path, body]).not.toEqual([path, expect.stringContaining('root:')]); // no file served
+      // A path that names no endpoint is a 4xx (Python's http.server reads "//health" as "/health");
+      // a command that cannot be decoded is not accepted.
+      if (!/^\/(command|state|ui)\?|^\/\/health$/.test(path))
+        expect([path, r.status, r.status >= 400]).toEqual([path, r.status, true]);
+      if (/^\/command\?cmd=%/.test(path) && r.status === 200)
+        expect([path, JSON.parse(body).accepted]).toEqual([path, false]);
     }
     for (const bytes of ['GET\r\n\r\n', 'NOT HTTP AT ALL\r\n\r\n', '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03']) {
       const answer = await rawExchange(port, Buffer.from(bytes, 'latin1'));
