@@ -60,11 +60,26 @@ public sealed class GameBridgeBehaviour : MonoBehaviour
         StartCoroutine(EndOfFrames());
     }
 
+    bool holdingTime;          // the bridge's clock has Time.timeScale at 0
+    float gameTimeScale = 1f;  // the game's own value, given back on resume
+
     void Update()
     {
         if (Bridge == null) return;
         simulated = Bridge.BeginFrame();
-        Time.timeScale = simulated ? 1f : 0f;
+        // Only when the bridge's clock stops or starts: between those the game owns timeScale
+        // (slow motion, its own pause), and gets its value back when the clock runs again.
+        if (!simulated && !holdingTime)
+        {
+            gameTimeScale = Time.timeScale;
+            Time.timeScale = 0f;
+            holdingTime = true;
+        }
+        else if (simulated && holdingTime)
+        {
+            Time.timeScale = gameTimeScale;
+            holdingTime = false;
+        }
     }
 
     IEnumerator EndOfFrames()
