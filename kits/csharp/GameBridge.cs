@@ -142,8 +142,9 @@ namespace GameBridgeKit
         long sequence;
         readonly Tree uiTree = new Tree(), worldTree = new Tree();
         volatile Published published = new Published();
-        readonly List<ManualResetEventSlim> shotWaiters = new List<ManualResetEventSlim>();
-        byte[] lastShot;
+        // One slot per waiting /screenshot request: a later frame's failure never empties an answer.
+        sealed class ShotWaiter { public readonly ManualResetEventSlim Done = new ManualResetEventSlim(); public byte[] Png; }
+        readonly List<ShotWaiter> shotWaiters = new List<ShotWaiter>();
         TcpListener listener;
         int peers;
         string registryFile;
@@ -276,15 +277,20 @@ namespace GameBridgeKit
                 if (stepLeft > 0 && --stepLeft == 0) completed = stepId;
             }
             Publish();
-            List<ManualResetEventSlim> waiters;
+            List<ShotWaiter> waiters;
             lock (gate)
             {
-                waiters = new List<ManualResetEventSlim>(shotWaiters);
+                waiters = new List<ShotWaiter>(shotWaiters);
                 shotWaiters.Clear();
             }
             if (waiters.Count == 0) return;
-            try { lastShot = Screenshot(); } catch (Exception e) { Console.Error.WriteLine("GameBridge: screenshot failed: " + e.Message); lastShot = null; }
-            foreach (var w in waiters) w.Set();
+            byte[] png = null;
+            try { png = Screenshot(); } catch (Exception e) { Console.Error.WriteLine("GameBridge: screenshot failed: " + e.Message); }
+            foreach (var w in waiters)
+            {
+                w.Png = png;
+                w.Done.Set();
+            }
         }
 
         void Apply(Queued c)
@@ -691,14 +697,14 @@ namespace GameBridgeKit
                     return;
                 case "/screenshot":
                     if (Screenshot == null) break;
-                    var done = new ManualResetEventSlim();
-                    lock (gate) shotWaiters.Add(done);
-                    if (!done.Wait(5000) || lastShot == null)
+                    var waiter = new ShotWaiter();
+                    lock (gate) shotWaiters.Add(waiter);
+                    if (!waiter.Done.Wait(5000) || waiter.Png == null)
                     {
                         Send(stream, 503, Json.Write(new Dictionary<string, object> { { "error", "no frame was drawn to take a screenshot of; try again" } }), close);
                         return;
                     }
-                    SendBytes(stream, 200, "image/png", lastShot, close);
+                    SendBytes(stream, 200, "image/png", waiter.Png, close);
                     return;
                 default:
                     if (pub.Bodies.TryGetValue(path, out body)) { SendBytes(stream, 200, "application/json; charset=utf-8", body, close); return; }
