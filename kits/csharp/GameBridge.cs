@@ -126,7 +126,16 @@ namespace GameBridgeKit
         sealed class Command { public Action<Args> Apply; public Func<Args, string> Validate; }
         sealed class Queued { public long Id; public string Cmd; public Args Args; }
         sealed class Held { public string Input, Owner; public long Until; }
-        sealed class Published { public long Frame; public Dictionary<string, byte[]> Bodies = new Dictionary<string, byte[]>(); }
+        // What the server's threads read, made on the game thread and swapped in whole: the bodies,
+        // and the game's configuration as of that frame (commands, inputs), never read live.
+        sealed class Published
+        {
+            public long Frame;
+            public Dictionary<string, byte[]> Bodies = new Dictionary<string, byte[]>();
+            public List<string> Known = new List<string>();
+            public string[] Inputs = new string[0];
+            public Dictionary<string, Func<Args, string>> Validators = new Dictionary<string, Func<Args, string>>();
+        }
         sealed class Tree { public string Content; public long Revision; }
 
         readonly Dictionary<string, Command> commands = new Dictionary<string, Command>();
@@ -455,7 +464,8 @@ namespace GameBridgeKit
         void Publish()
         {
             sequence++;
-            var p = new Published { Frame = Frame };
+            var p = new Published { Frame = Frame, Known = Known(), Inputs = (string[])(Inputs ?? new string[0]).Clone(),
+                Validators = commands.Where(c => c.Value.Validate != null).ToDictionary(c => c.Key, c => c.Value.Validate) };
             p.Bodies["/health"] = Encoding.UTF8.GetBytes(Json.Write(new Dictionary<string, object> {
                 { "ok", true }, { "frame", Frame }, { "capabilities", Capabilities }, { "sessionEpoch", SessionEpoch } }));
             p.Bodies["/state"] = Encoding.UTF8.GetBytes(Json.Write(State()));
@@ -523,7 +533,7 @@ namespace GameBridgeKit
         // --- the server's threads ------------------------------------------------------------------
 
         // Why a command is refused, or null; the reserved ones are checked here.
-        string Validate(string cmd, Args a)
+        static string Validate(string cmd, Args a, Published pub)
         {
             if (cmd.StartsWith("input."))
             {
@@ -537,8 +547,8 @@ namespace GameBridgeKit
                 if (!double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out lease) || !(lease > 0) || lease > MaxLeaseMs)
                     return $"argument 'leaseMs' must be > 0 and <= {MaxLeaseMs}, got '{Args.Clip(text)}'";
             }
-            if ((cmd == "input.hold" || cmd == "input.release") && !Inputs.Contains(a.String("input", "")))
-                return $"unknown input '{Args.Clip(a.String("input", ""))}' (this game reads: {string.Join(", ", Inputs)})";
+            if ((cmd == "input.hold" || cmd == "input.release") && !pub.Inputs.Contains(a.String("input", "")))
+                return $"unknown input '{Args.Clip(a.String("input", ""))}' (this game reads: {string.Join(", ", pub.Inputs)})";
             if (cmd == "clock.step")
             {
                 int f;
@@ -548,21 +558,21 @@ namespace GameBridgeKit
             }
             if (cmd.StartsWith("ui.") && a.String("id", "") == "") return "missing argument 'id'";
             if (cmd == "ui.setValue" && !a.Has("value")) return "missing argument 'value'";
-            Command c;
-            if (commands.TryGetValue(cmd, out c) && c.Validate != null)
+            Func<Args, string> validate;
+            if (pub.Validators.TryGetValue(cmd, out validate))
             {
-                try { return c.Validate(a); }
+                try { return validate(a); }
                 catch (Exception e) { return e.Message; }
             }
             return null;
         }
 
-        Dictionary<string, object> Enqueue(string cmd, Args a, long frame)
+        Dictionary<string, object> Enqueue(string cmd, Args a, Published pub)
         {
-            var known = Known();
+            var known = pub.Known;
             if (!known.Contains(cmd))
                 return new Dictionary<string, object> { { "accepted", false }, { "error", $"unknown command '{Args.Clip(cmd)}'" }, { "known", known } };
-            string why = Validate(cmd, a);
+            string why = Validate(cmd, a, pub);
             if (why != null) return new Dictionary<string, object> { { "accepted", false }, { "error", why } };
             long id;
             lock (gate)
@@ -570,7 +580,7 @@ namespace GameBridgeKit
                 id = nextId++;
                 incoming.Add(new Queued { Id = id, Cmd = cmd, Args = a });
             }
-            return new Dictionary<string, object> { { "accepted", true }, { "commandId", id }, { "frame", frame } };
+            return new Dictionary<string, object> { { "accepted", true }, { "commandId", id }, { "frame", pub.Frame } };
         }
 
         void AcceptLoop()
@@ -692,8 +702,8 @@ namespace GameBridgeKit
                     raw.Remove("cmd");
                     if (string.IsNullOrEmpty(cmd))
                         Send(stream, 400, Json.Write(new Dictionary<string, object> { { "accepted", false },
-                            { "error", "missing 'cmd' (GET /command?cmd=NAME&arg=value)" }, { "known", Known() } }), close);
-                    else Send(stream, 200, Json.Write(Enqueue(cmd, new Args(raw), pub.Frame)), close);
+                            { "error", "missing 'cmd' (GET /command?cmd=NAME&arg=value)" }, { "known", pub.Known } }), close);
+                    else Send(stream, 200, Json.Write(Enqueue(cmd, new Args(raw), pub)), close);
                     return;
                 case "/screenshot":
                     if (Screenshot == null) break;

@@ -256,6 +256,10 @@ func _request_close(reason: String) -> void:
 func _publish() -> void:
 	_sequence += 1
 	var pub := {"frame": frame, "/health": JSON.stringify(health()), "/state": JSON.stringify(state())}
+	# The game's configuration as of this frame, for the server thread (it never reads it live).
+	pub["known"] = known()
+	pub["inputs"] = _inputs.duplicate() if _inputs != null else []
+	pub["commands"] = _commands.duplicate()
 	var m = tools()
 	if m != null:
 		pub["/tools"] = JSON.stringify(m)
@@ -639,9 +643,9 @@ func _answer(peer: StreamPeerTCP, request_line: PackedStringArray) -> void:
 			var cmd: String = query.get("cmd", "")
 			query.erase("cmd")
 			if cmd == "":
-				_send(peer, 400, JSON.stringify({"accepted": false, "error": "missing 'cmd' (GET /command?cmd=NAME&arg=value)", "known": known()}))
+				_send(peer, 400, JSON.stringify({"accepted": false, "error": "missing 'cmd' (GET /command?cmd=NAME&arg=value)", "known": pub.get("known", [])}))
 			else:
-				_send(peer, 200, JSON.stringify(enqueue(cmd, query, pub["frame"])))
+				_send(peer, 200, JSON.stringify(enqueue(cmd, query, pub)))
 		"/health", "/state", "/ui", "/world":
 			if pub.has(path):
 				_send(peer, 200, pub[path])
@@ -655,10 +659,11 @@ func _answer(peer: StreamPeerTCP, request_line: PackedStringArray) -> void:
 
 
 # The /command answer (server thread): validate now, apply on the next physics frame.
-func enqueue(cmd: String, args: Dictionary, at_frame: int) -> Dictionary:
-	if not known().has(cmd):
-		return {"accepted": false, "error": "unknown command '%s'" % cmd, "known": known()}
-	var why := _validate(cmd, args)
+func enqueue(cmd: String, args: Dictionary, pub: Dictionary) -> Dictionary:
+	var known_names: Array = pub.get("known", [])
+	if not known_names.has(cmd):
+		return {"accepted": false, "error": "unknown command '%s'" % cmd, "known": known_names}
+	var why := _validate(cmd, args, pub)
 	if why != "":
 		return {"accepted": false, "error": why}  # the bridge names the command itself
 	_mutex.lock()
@@ -666,11 +671,13 @@ func enqueue(cmd: String, args: Dictionary, at_frame: int) -> Dictionary:
 	_next_id += 1
 	_incoming.append([id, cmd, args])
 	_mutex.unlock()
-	return {"accepted": true, "commandId": id, "frame": at_frame}
+	return {"accepted": true, "commandId": id, "frame": pub.get("frame", 0)}
 
 
 # Why the command is refused ("" accepts it); the reserved ones are checked here.
-func _validate(cmd: String, args: Dictionary) -> String:
+func _validate(cmd: String, args: Dictionary, pub: Dictionary) -> String:
+	var inputs: Array = pub.get("inputs", [])
+	var commands: Dictionary = pub.get("commands", {})
 	if cmd.begins_with("input.") and not args.has("owner"):
 		return "missing argument 'owner'"
 	if cmd.begins_with("input.") and args.get("owner", "").strip_edges() == "":
@@ -680,8 +687,8 @@ func _validate(cmd: String, args: Dictionary) -> String:
 		if not lease.is_valid_float() or float(lease) <= 0 or float(lease) > MAX_LEASE_MS:
 			return "argument 'leaseMs' must be > 0 and <= %d, got '%s'" % [MAX_LEASE_MS, lease]
 	if cmd == "input.hold" or cmd == "input.release":
-		if not _inputs.has(args.get("input", "")):
-			return "unknown input '%s' (this game reads: %s)" % [args.get("input", ""), PackedStringArray(_inputs).join(", ")]
+		if not inputs.has(args.get("input", "")):
+			return "unknown input '%s' (this game reads: %s)" % [args.get("input", ""), PackedStringArray(inputs).join(", ")]
 	if cmd == "clock.step":
 		var frames: String = args.get("frames", "")
 		if not frames.is_valid_int() or int(frames) < 1 or int(frames) > MAX_STEP_FRAMES:
@@ -690,8 +697,8 @@ func _validate(cmd: String, args: Dictionary) -> String:
 		return "missing argument 'id'"
 	if cmd == "ui.setValue" and not args.has("value"):
 		return "missing argument 'value'"
-	if _commands.has(cmd) and _commands[cmd][1].is_valid():
-		return str(_commands[cmd][1].call(args))
+	if commands.has(cmd) and commands[cmd][1].is_valid():
+		return str(commands[cmd][1].call(args))
 	return ""
 
 
