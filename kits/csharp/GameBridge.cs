@@ -92,7 +92,8 @@ namespace GameBridgeKit
         const int MaxStepFrames = 10000;  // later commands wait behind a step, so keep it bounded
         const int MaxRequestBytes = 65536;
         const int MaxPeers = 64;
-        const int MaxErrorChars = 500;       // a failed command's words, as every kit
+        const int MaxErrorChars = 500;
+        const int RequestTimeoutMs = 10000;  // a connection's time from waiting for a request to its answer sent       // a failed command's words, as every kit
         const int MaxResults = 32;
         static readonly string[] Reserved = { "input.hold", "input.release", "input.releaseAll", "clock.pause", "clock.resume",
             "clock.step", "ui.activate", "ui.setValue", "ui.focus" };
@@ -614,14 +615,20 @@ namespace GameBridgeKit
             {
                 client.NoDelay = true;
                 var stream = client.GetStream();
-                stream.ReadTimeout = 30000; // an idle kept-alive connection frees its thread
                 var buf = new byte[MaxRequestBytes + 1];
                 int len = 0;
                 while (true)
                 {
+                    // One deadline from waiting for a request to the end of its answer, reading and
+                    // writing: a client trickling bytes or never reading cannot keep a slot for ever.
+                    var deadline = Stopwatch.StartNew();
+                    stream.WriteTimeout = RequestTimeoutMs;
                     int end;
                     while ((end = HeaderEnd(buf, len)) < 0)
                     {
+                        long left = RequestTimeoutMs - deadline.ElapsedMilliseconds;
+                        if (left <= 0) return;
+                        stream.ReadTimeout = (int)left;
                         if (len >= buf.Length)
                         {
                             Send(stream, 431, Json.Write(new Dictionary<string, object> { { "error", $"request over {MaxRequestBytes} bytes" } }), true);
@@ -655,8 +662,11 @@ namespace GameBridgeKit
                         if (close) return;
                         continue;
                     }
+                    long writeLeft = RequestTimeoutMs - deadline.ElapsedMilliseconds;
+                    if (writeLeft <= 0) return;
+                    stream.WriteTimeout = (int)writeLeft;
                     Answer(stream, parts[1], close);
-                    if (close) return;
+                    if (close || deadline.ElapsedMilliseconds > RequestTimeoutMs) return;
                 }
             }
             catch (Exception) { /* the client went away or timed out */ }

@@ -31,7 +31,7 @@ local RESERVED = {"input.hold", "input.release", "input.releaseAll", "clock.paus
 local MAX_LEASE_MS = 3600000 -- a hold is meant to end; the bridge re-holds
 local MAX_STEP_FRAMES = 10000 -- later commands wait behind a step, so keep it bounded
 local MAX_REQUEST_BYTES = 65536
-local REQUEST_TIMEOUT = 10 -- seconds a connection may take to send its request
+local REQUEST_TIMEOUT = 10 -- seconds a connection may take from connect to its answer sent
 local MAX_PEERS = 64
 local MAX_RESULTS = 32
 local MAX_ERROR_CHARS = 500
@@ -623,6 +623,9 @@ function Bridge:pump()
       p.sent = last or partialLast or p.sent
       if p.sent >= #p.out or (err and err ~= "timeout") then done = true end
     end
+    -- One deadline from connect to the end of the answer, reading and writing: a client that
+    -- trickles its request or never reads the answer cannot keep a slot for ever.
+    if t - p.since > REQUEST_TIMEOUT then done = true end
     if done then
       p.sock:close()
       table.remove(self.peers, i)

@@ -360,6 +360,34 @@ function describeConformance(kit: KitExample): void {
     expect((await getJson(port, '/state')).completedCommandId).toBe(before); // nothing was queued
   });
 
+  testIf(
+    kit.connectionCap,
+    'slow clients cannot freeze it: connections trickling a request are closed by its deadline, and it answers again',
+    async () => {
+      const slow: net.Socket[] = [];
+      let closed = 0;
+      let trickle: NodeJS.Timeout | undefined;
+      try {
+        for (let i = 0; i < kit.connectionCap!; i++) {
+          const s = net.connect(port, '127.0.0.1');
+          s.on('error', () => undefined);
+          s.on('close', () => (closed += 1));
+          s.write(`GET /health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`);
+          slow.push(s);
+        }
+        // A byte a second: never a whole request, never idle long enough for a per-read timeout.
+        trickle = setInterval(() => slow.forEach((s) => s.writable && s.write('X')), 1000);
+        // The kits' deadline: 10 s from connect to the answer sent.
+        await waitFor('the game closing the slow connections', () => closed === slow.length, 30000, 100);
+        expect((await getWith(port, '/health', { Host: `127.0.0.1:${port}` })).status).toBe(200);
+      } finally {
+        clearInterval(trickle);
+        slow.forEach((s) => s.destroy());
+      }
+    },
+    45000,
+  );
+
   test('garbage queries and bytes get an answer or a closed socket; the game keeps serving', async () => {
     for (const path of GARBAGE_PATHS) {
       const r = await fetch(`http://127.0.0.1:${port}${path}`);

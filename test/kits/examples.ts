@@ -70,6 +70,8 @@ export interface KitExample {
   fails?: { before?: Cmd[]; cmd: Cmd; error: RegExp; after?: Cmd[] };
   /** Its menu: `open` shows `screen`, whose `button` leads to `after`; `disabled` is a disabled button, `slider` a 0-1 slider. Absent: no "ui". */
   ui?: { open: Cmd[]; screen: string; button: string; after: string; disabled: string; slider: string };
+  /** The most connections it serves at once (more are closed or wait); absent: no cap. */
+  connectionCap?: number;
   /** A type of world object it always publishes. Absent: no "world". */
   world?: { type: string };
 }
@@ -341,6 +343,7 @@ export const KIT_EXAMPLES: KitExample[] = [
     tools: ['jump', 'reset', 'teleport'],
     inputs: ['left', 'right'],
     screenshot: null,
+    connectionCap: 64,
     busyPort: 'plays on',
     // Godot 3 gives scripts no hook on SIGTERM: the engine dies of it.
     endsOnSigterm: false,
@@ -379,6 +382,7 @@ export const KIT_EXAMPLES: KitExample[] = [
     tools: ['jump', 'reset', 'teleport'],
     inputs: ['left', 'right'],
     screenshot: [1280, 720],
+    connectionCap: 64,
     busyPort: 'plays on',
     mover: { input: 'right', x: (s) => s.game.x, speed: 2, home: [['reset'], ['teleport', { x: 50 }]] },
     badArg: { cmd: ['teleport', { x: 'far' }], error: /\bx\b.* must be a number/ },
@@ -408,6 +412,7 @@ export const KIT_EXAMPLES: KitExample[] = [
     tools: ['jump', 'reset', 'teleport'],
     inputs: ['left', 'right'],
     screenshot: null,
+    connectionCap: 64,
     busyPort: 'plays on',
     // Mono runs no handler on SIGTERM without Mono.Posix: the game cannot end cleanly on it.
     endsOnSigterm: false,
