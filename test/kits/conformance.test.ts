@@ -16,43 +16,13 @@ import { decodePng } from '../helpers/png.js';
 import { freePort } from '../helpers/ports.js';
 import { ROOT, Reaper, exitCode, removeDir, tempHome, waitFor, waitGone } from '../helpers/procs.js';
 import { KIT_EXAMPLES, type Cmd, type KitExample, type Running } from './examples.js';
-import { killWithHome, sleep } from './kit-game.js';
+import { applied, command, getJson, killWithHome, sleep, untilState } from './kit-game.js';
 
 const CI = process.env.CI === 'true';
 
-async function getJson(port: number, path: string): Promise<any> {
-  return (await fetch(`http://127.0.0.1:${port}${path}`)).json();
-}
-
-function send(port: number, [cmd, args = {}]: Cmd): Promise<any> {
-  const q = new URLSearchParams({ cmd });
-  for (const [k, v] of Object.entries(args)) q.set(k, String(v));
-  return getJson(port, `/command?${q}`);
-}
-
-function untilState(port: number, what: string, pred: (s: any) => boolean, timeoutMs = 15000): Promise<any> {
-  return waitFor(
-    what,
-    async () => {
-      const s = await getJson(port, '/state');
-      return pred(s) ? s : null;
-    },
-    timeoutMs,
-    5,
-  );
-}
-
-/** Sends one command, waits until completedCommandId covers it; returns that state. */
-async function applied(port: number, cmd: Cmd): Promise<any> {
-  const r = await send(port, cmd);
-  if (r.accepted !== true) throw new Error(`${cmd[0]} refused: ${JSON.stringify(r)}`);
-  const s = await untilState(port, `${cmd[0]} #${r.commandId} applied`, (st) => st.completedCommandId >= r.commandId);
-  return Object.assign(s, { sentId: r.commandId as number });
-}
-
 async function appliedAll(port: number, cmds: Cmd[]): Promise<any> {
   let s: any = null;
-  for (const c of cmds) s = await applied(port, c);
+  for (const c of cmds) s = await applied(port, ...c);
   return s;
 }
 
@@ -299,33 +269,33 @@ function describeConformance(kit: KitExample): void {
   });
 
   test('refusals: unknown command with the known names, bad arguments, missing cmd', async () => {
-    const unknown = await send(port, ['fly']);
+    const unknown = await command(port, 'fly');
     expect(unknown).toMatchObject({ accepted: false, error: "unknown command 'fly'" });
     expect(unknown.known).toEqual(expect.arrayContaining(['close', 'input.hold', 'input.releaseAll', 'clock.step']));
     if (kit.ui) expect(unknown.known).toEqual(expect.arrayContaining(['ui.activate', 'ui.setValue', 'ui.focus']));
     for (const frames of [0, 1.5, 10001]) {
-      expect(await send(port, ['clock.step', { frames }])).toMatchObject({
+      expect(await command(port, 'clock.step', { frames })).toMatchObject({
         accepted: false,
         error: expect.stringMatching(/^argument 'frames' must be a whole number from 1 to 10000/),
       });
     }
-    expect(await send(port, ['input.hold', { input: 'up', owner: 'a', leaseMs: 1000 }])).toMatchObject({
+    expect(await command(port, 'input.hold', { input: 'up', owner: 'a', leaseMs: 1000 })).toMatchObject({
       accepted: false,
       error: `unknown input 'up' (this game reads: ${kit.inputs.join(', ')})`,
     });
-    expect(await send(port, ['input.hold', { input: kit.mover.input, leaseMs: 1000 }])).toMatchObject({
+    expect(await command(port, 'input.hold', { input: kit.mover.input, leaseMs: 1000 })).toMatchObject({
       accepted: false,
       error: "missing argument 'owner'",
     });
-    expect(await send(port, ['input.releaseAll', { owner: ' ' }])).toMatchObject({
+    expect(await command(port, 'input.releaseAll', { owner: ' ' })).toMatchObject({
       accepted: false,
       error: expect.stringMatching(/'owner' must not be empty/),
     });
-    expect(await send(port, ['input.hold', { input: kit.mover.input, owner: 'a', leaseMs: 0 }])).toMatchObject({
+    expect(await command(port, 'input.hold', { input: kit.mover.input, owner: 'a', leaseMs: 0 })).toMatchObject({
       accepted: false,
       error: expect.stringMatching(/'leaseMs' must be > 0 and <= 3600000/),
     });
-    expect(await send(port, kit.badArg.cmd)).toMatchObject({
+    expect(await command(port, ...kit.badArg.cmd)).toMatchObject({
       accepted: false,
       error: expect.stringMatching(kit.badArg.error),
     });
@@ -338,14 +308,15 @@ function describeConformance(kit: KitExample): void {
     const own = { Host: `127.0.0.1:${port}` };
     const before = (await getJson(port, '/state')).completedCommandId;
     const cmd = `/command?${new URLSearchParams({ cmd: kit.newEpoch[0] })}`;
-    for (const headers of [
+    const refused: Record<string, string>[] = [
       { Host: `evil.example:${port}` },
       { Host: `127.0.0.1:${port + 1}` },
       { ...own, Origin: 'https://evil.example' },
       { ...own, 'Sec-Fetch-Site': 'cross-site' },
       { ...own, 'Sec-Fetch-Site': 'same-site' },
       { Host: `evil.example:${port}`, Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' },
-    ]) {
+    ];
+    for (const headers of refused) {
       for (const path of [cmd, '/health', '/state']) {
         const r = await getWith(port, path, headers);
         expect([headers, path, r.status]).toEqual([headers, path, 403]);
@@ -411,7 +382,7 @@ function describeConformance(kit: KitExample): void {
   });
 
   test('a command is fire and forget, then confirmed by completedCommandId', async () => {
-    const r = await send(port, kit.mover.home[kit.mover.home.length - 1]);
+    const r = await command(port, ...kit.mover.home[kit.mover.home.length - 1]);
     expect(r).toEqual({ accepted: true, commandId: expect.any(Number), frame: expect.any(Number) });
     const s = await untilState(port, 'applied', (st) => st.completedCommandId >= r.commandId);
     expect(s.completedCommandId).toBeGreaterThanOrEqual(r.commandId);
@@ -421,13 +392,13 @@ function describeConformance(kit: KitExample): void {
   testIf(kit.fails, 'a command that fails on the game side: ok false with its words; the game runs on', async () => {
     const f = kit.fails!;
     await appliedAll(port, f.before ?? []);
-    const sent = await send(port, f.cmd);
+    const sent = await command(port, ...f.cmd);
     expect(sent).toMatchObject({ accepted: true });
     const result = await resultOf(port, sent.commandId);
     expect(result).toEqual({ id: sent.commandId, ok: false, error: expect.stringMatching(f.error) });
     await appliedAll(port, f.after ?? []);
     await framesPass(port, 3);
-    const next = await applied(port, kit.mover.home[0]);
+    const next = await applied(port, ...kit.mover.home[0]);
     expect(next.commandResults).toContainEqual({ id: next.sentId, ok: true });
     expect(next.completedCommandId).toBe(next.sentId); // completedCommandId rose past the failure
   });
@@ -435,20 +406,20 @@ function describeConformance(kit: KitExample): void {
   test('clock: paused keeps answering and applying; step 5 runs exactly 5 frames, completes after them, stays paused', async () => {
     const { input, x, speed } = kit.mover;
     await appliedAll(port, kit.mover.home);
-    await applied(port, ['clock.pause']);
+    await applied(port, 'clock.pause');
     const p1 = await getJson(port, '/state');
     expect(p1.clock.paused).toBe(true);
     await framesPass(port, 4);
     const p2 = await getJson(port, '/state');
     expect(p2.frame).toBeGreaterThan(p1.frame + 3); // frame keeps growing
     expect(p2.simFrame).toBe(p1.simFrame); // simFrame does not
-    const moved = await applied(port, kit.mover.home[kit.mover.home.length - 1]); // other commands still apply
+    const moved = await applied(port, ...kit.mover.home[kit.mover.home.length - 1]); // other commands still apply
     expect(moved.simFrame).toBe(p1.simFrame);
     const x0 = x(moved);
 
-    await applied(port, ['input.hold', { input, owner: 'stepper', leaseMs: 20000 }]);
+    await applied(port, 'input.hold', { input, owner: 'stepper', leaseMs: 20000 });
     const s0 = (await getJson(port, '/state')).simFrame;
-    const step = await send(port, ['clock.step', { frames: 5 }]);
+    const step = await command(port, 'clock.step', { frames: 5 });
     const seen: any[] = [];
     const done = await untilState(port, 'step done', (s) => {
       seen.push(s);
@@ -465,30 +436,30 @@ function describeConformance(kit: KitExample): void {
     expect(after).toMatchObject({ simFrame: s0 + 5, clock: { paused: true } });
     expect(x(after)).toBeCloseTo(x0 + 5 * speed, 3);
 
-    await applied(port, ['input.release', { input, owner: 'stepper' }]);
-    const resumed = await applied(port, ['clock.resume']);
+    await applied(port, 'input.release', { input, owner: 'stepper' });
+    const resumed = await applied(port, 'clock.resume');
     await untilState(port, 'simFrame moving again', (s) => s.simFrame > resumed.simFrame + 3);
   });
 
   test('hold → step → release sent back to back: the release waits for the step', async () => {
     const { input, x, speed } = kit.mover;
     await appliedAll(port, kit.mover.home);
-    await applied(port, ['clock.pause']);
-    const x0 = x(await applied(port, kit.mover.home[kit.mover.home.length - 1]));
-    await send(port, ['input.hold', { input, owner: 'press', leaseMs: 20000 }]);
-    await send(port, ['clock.step', { frames: 3 }]);
-    const release = await send(port, ['input.release', { input, owner: 'press' }]);
+    await applied(port, 'clock.pause');
+    const x0 = x(await applied(port, ...kit.mover.home[kit.mover.home.length - 1]));
+    await command(port, 'input.hold', { input, owner: 'press', leaseMs: 20000 });
+    await command(port, 'clock.step', { frames: 3 });
+    const release = await command(port, 'input.release', { input, owner: 'press' });
     const s = await untilState(port, 'release applied', (st) => st.completedCommandId >= release.commandId);
     expect(x(s)).toBeCloseTo(x0 + 3 * speed, 3);
     expect(s.input.held).toEqual([]);
-    await applied(port, ['clock.resume']);
+    await applied(port, 'clock.resume');
   });
 
   test('a held input with a short lease is released by the game itself (as when the bridge is killed)', async () => {
     const { input, x } = kit.mover;
     const x0 = x(await appliedAll(port, kit.mover.home));
     const sentAt = Date.now();
-    const held = await applied(port, ['input.hold', { input, owner: 'gone-agent', leaseMs: 1500 }]);
+    const held = await applied(port, 'input.hold', { input, owner: 'gone-agent', leaseMs: 1500 });
     expect(held.input.held).toEqual([{ input, owner: 'gone-agent', leaseMsLeft: expect.any(Number) }]);
     expect(held.input.held[0].leaseMsLeft).toBeLessThanOrEqual(1500);
     const released = await untilState(port, 'lease expired', (s) => s.input.held.length === 0, 10000);
@@ -502,20 +473,20 @@ function describeConformance(kit: KitExample): void {
 
   test("releaseAll releases only that owner's inputs; release never touches another owner's", async () => {
     const [a, b] = kit.inputs;
-    await applied(port, ['input.hold', { input: a, owner: 'a', leaseMs: 20000 }]);
-    await applied(port, ['input.hold', { input: b, owner: 'a', leaseMs: 20000 }]);
-    await applied(port, ['input.hold', { input: b, owner: 'b', leaseMs: 20000 }]);
-    await applied(port, ['input.release', { input: b, owner: 'c' }]); // not c's: nothing happens
+    await applied(port, 'input.hold', { input: a, owner: 'a', leaseMs: 20000 });
+    await applied(port, 'input.hold', { input: b, owner: 'a', leaseMs: 20000 });
+    await applied(port, 'input.hold', { input: b, owner: 'b', leaseMs: 20000 });
+    await applied(port, 'input.release', { input: b, owner: 'c' }); // not c's: nothing happens
     expect((await getJson(port, '/state')).input.held).toHaveLength(3);
-    const s = await applied(port, ['input.releaseAll', { owner: 'a' }]);
+    const s = await applied(port, 'input.releaseAll', { owner: 'a' });
     expect(s.input.held).toEqual([{ input: b, owner: 'b', leaseMsLeft: expect.any(Number) }]);
-    const none = await applied(port, ['input.releaseAll', { owner: 'b' }]);
+    const none = await applied(port, 'input.releaseAll', { owner: 'b' });
     expect(none.input.held).toEqual([]);
   });
 
   test('sessionEpoch changes on a new run, in /health and /state', async () => {
     const e0 = (await getJson(port, '/health')).sessionEpoch;
-    const s = await applied(port, kit.newEpoch);
+    const s = await applied(port, ...kit.newEpoch);
     expect(s.sessionEpoch).toBe(e0 + 1);
     expect((await getJson(port, '/health')).sessionEpoch).toBe(e0 + 1);
   });
@@ -560,7 +531,7 @@ function describeConformance(kit: KitExample): void {
       await appliedAll(port, ui.open);
       const before = await getJson(port, '/ui');
       const fail = async (cmd: Cmd, error: string) => {
-        const sent = await send(port, cmd);
+        const sent = await command(port, ...cmd);
         expect(sent).toMatchObject({ accepted: true });
         expect(await resultOf(port, sent.commandId)).toEqual({ id: sent.commandId, ok: false, error });
       };
@@ -568,17 +539,17 @@ function describeConformance(kit: KitExample): void {
       await fail(['ui.activate', { id: 'no-such-node' }], "no UI node 'no-such-node'");
       await fail(['ui.activate', { id: ui.disabled }], `'${name(ui.disabled)}' is disabled`);
       await fail(['ui.setValue', { id: ui.slider, value: 5 }], `'${name(ui.slider)}' takes 0 to 1, got 5`);
-      expect(await send(port, ['ui.activate', {}])).toMatchObject({ accepted: false, error: "missing argument 'id'" });
+      expect(await command(port, 'ui.activate', {})).toMatchObject({ accepted: false, error: "missing argument 'id'" });
 
-      const set = await applied(port, ['ui.setValue', { id: ui.slider, value: 0.25 }]);
+      const set = await applied(port, 'ui.setValue', { id: ui.slider, value: 0.25 });
       expect(set.commandResults).toContainEqual({ id: set.sentId, ok: true });
       const valued = await getJson(port, '/ui');
       expect(findNode(valued.nodes, ui.slider).value).toBeCloseTo(0.25, 6);
       expect(valued.revision).toBeGreaterThan(before.revision);
 
       // Pressed twice back to back: the first leaves the screen, so on its frame the second finds no such node.
-      const first = await send(port, ['ui.activate', { id: ui.button }]);
-      const second = await send(port, ['ui.activate', { id: ui.button }]);
+      const first = await command(port, 'ui.activate', { id: ui.button });
+      const second = await command(port, 'ui.activate', { id: ui.button });
       expect(await resultOf(port, first.commandId)).toEqual({ id: first.commandId, ok: true });
       expect(await resultOf(port, second.commandId)).toEqual({
         id: second.commandId,
@@ -612,7 +583,7 @@ function describeConformance(kit: KitExample): void {
       ];
       const got: unknown[] = [];
       for (const [cmd] of failures) {
-        const sent = await send(port, cmd);
+        const sent = await command(port, ...cmd);
         expect(sent).toMatchObject({ accepted: true });
         got.push((await resultOf(port, sent.commandId))?.error);
       }
@@ -624,7 +595,7 @@ function describeConformance(kit: KitExample): void {
   testIf(kit.fails, 'commandResults keeps the last 32 results, oldest first', async () => {
     const cmd = kit.mover.home[kit.mover.home.length - 1];
     const ids: number[] = [];
-    for (let i = 0; i < 40; i++) ids.push((await send(port, cmd)).commandId);
+    for (let i = 0; i < 40; i++) ids.push((await command(port, ...cmd)).commandId);
     const s = await untilState(port, 'all 40 applied', (st) => st.completedCommandId >= ids[39]);
     expect(s.commandResults.map((r: any) => r.id)).toEqual(ids.slice(-32));
   });
@@ -674,7 +645,7 @@ function describeConformance(kit: KitExample): void {
         cwd: expect.any(String),
       });
       const code = exitCode(g.child!);
-      expect(await send(g.port, ['close'])).toMatchObject({ accepted: true });
+      expect(await command(g.port, 'close')).toMatchObject({ accepted: true });
       expect(await code).toBe(0);
       expect(await waitGone(g.child!.pid!)).toBe(true);
       expect(existsSync(entryFile)).toBe(false);

@@ -12,16 +12,8 @@ import { openBrowser } from '../../daemon/web/browser.js';
 import { startPageCarrier } from '../../daemon/web/carrier.js';
 import { findChromium } from '../../daemon/web/chromium.js';
 import { serveStatic } from '../../daemon/web/static.js';
-import {
-  DIST,
-  EXAMPLE_GAME,
-  ROOT,
-  collectOutput,
-  healthOk,
-  pythonExe,
-  waitFor,
-  type Reaper,
-} from '../helpers/procs.js';
+import { DIST, EXAMPLE_GAME, ROOT, collectOutput, healthOk, waitFor, type Reaper } from '../helpers/procs.js';
+import { spawnExample } from './kit-game.js';
 
 /** A command and its arguments, as sent to GET /command. */
 export type Cmd = [string, Record<string, string | number>?];
@@ -251,13 +243,7 @@ export const KIT_EXAMPLES: KitExample[] = [
     missing: () => null,
     carrier: 'process',
     readyMs: 30000,
-    spawn: (reaper, portArg, home) => {
-      const child = reaper.spawn(pythonExe(), ['game.py', '--debug-port', portArg], {
-        cwd: join(ROOT, 'examples', 'python-game'),
-        env: spawnEnv(home),
-      });
-      return { child, output: collectOutput(child) };
-    },
+    spawn: (reaper, portArg, home) => spawnExample(reaper, join(ROOT, 'examples', 'python-game'), portArg, home),
     start: processStart(30000),
     capabilities: ['input', 'clock', 'ui', 'world'],
     version: '1.0.0',
@@ -290,13 +276,7 @@ export const KIT_EXAMPLES: KitExample[] = [
     missing: pygameMissing,
     carrier: 'process',
     readyMs: 30000,
-    spawn: (reaper, portArg, home) => {
-      const child = reaper.spawn(SYSTEM_PYTHON, ['game.py', '--debug-port', portArg], {
-        cwd: join(ROOT, 'examples', 'pygame-game'),
-        env: spawnEnv(home, { SDL_VIDEODRIVER: 'dummy', SDL_AUDIODRIVER: 'dummy' }),
-      });
-      return { child, output: collectOutput(child) };
-    },
+    spawn: (reaper, portArg, home) => spawnExample(reaper, join(ROOT, 'examples', 'pygame-game'), portArg, home),
     start: processStart(30000),
     capabilities: ['input', 'clock', 'ui', 'world'],
     version: '1.0.0',
@@ -330,13 +310,7 @@ export const KIT_EXAMPLES: KitExample[] = [
     carrier: 'process',
     // Godot's first start in a fresh container imports the project; a loaded machine is slower still.
     readyMs: 60000,
-    spawn: (reaper, portArg, home) => {
-      const child = reaper.spawn('godot3-server', ['--path', '.', '--', `--debug-port=${portArg}`], {
-        cwd: join(ROOT, 'examples', 'godot-game'),
-        env: spawnEnv(home),
-      });
-      return { child, output: collectOutput(child) };
-    },
+    spawn: (reaper, portArg, home) => spawnExample(reaper, join(ROOT, 'examples', 'godot-game'), portArg, home),
     start: processStart(60000),
     capabilities: ['input', 'clock', 'ui', 'world'],
     version: '1.0.0',
@@ -369,13 +343,8 @@ export const KIT_EXAMPLES: KitExample[] = [
     carrier: 'process',
     readyMs: 30000,
     // SDL's offscreen driver: a real GL context and real frames, without an X server.
-    spawn: (reaper, portArg, home) => {
-      const child = reaper.spawn('love', ['.', '--debug-port', portArg], {
-        cwd: join(ROOT, 'examples', 'love-game'),
-        env: spawnEnv(home, { SDL_VIDEODRIVER: 'offscreen' }),
-      });
-      return { child, output: collectOutput(child) };
-    },
+    spawn: (reaper, portArg, home) =>
+      spawnExample(reaper, join(ROOT, 'examples', 'love-game'), portArg, home, { SDL_VIDEODRIVER: 'offscreen' }),
     start: processStart(30000),
     capabilities: ['input', 'clock', 'ui', 'world'],
     version: '1.0.0',
@@ -399,13 +368,7 @@ export const KIT_EXAMPLES: KitExample[] = [
     carrier: 'process',
     // run.sh builds the example with mcs on its first start.
     readyMs: 60000,
-    spawn: (reaper, portArg, home) => {
-      const child = reaper.spawn('sh', ['run.sh', '--debug-port', portArg], {
-        cwd: join(ROOT, 'examples', 'csharp-game'),
-        env: spawnEnv(home),
-      });
-      return { child, output: collectOutput(child) };
-    },
+    spawn: (reaper, portArg, home) => spawnExample(reaper, join(ROOT, 'examples', 'csharp-game'), portArg, home),
     start: processStart(60000),
     capabilities: ['input', 'clock', 'ui', 'world'],
     version: '1.0.0',
