@@ -104,6 +104,12 @@ module.exports = {
       { path: DAEMON_TOP, pathNot: '^daemon/state\\.ts$' },
     ),
     forbid(
+      'ui-trees-are-a-model',
+      'daemon/ui/ (the UI and world trees: reading, rendering, refs) is pure logic over what a game published: shared/ at most.',
+      { path: '^daemon/ui/' },
+      { path: '^daemon/', pathNot: '^daemon/ui/' },
+    ),
+    forbid(
       'web-is-self-contained',
       'daemon/web/ (page carrier, Chromium, static files) is a service of its own: shared/ at most from the rest of the tree.',
       { path: '^daemon/web/' },

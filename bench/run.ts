@@ -23,6 +23,7 @@ import { measureThroughput } from './throughput.js';
 import { measureConcurrency } from './concurrency.js';
 import { measurePlay } from './play.js';
 import { measureKits } from './kits.js';
+import { measureTrees } from './trees.js';
 import { measureWeb } from './web.js';
 import type { BenchConfig, Measurement, Row } from './types.js';
 
@@ -58,6 +59,7 @@ const MEASUREMENTS: Record<string, (r: Reaper, c: BenchConfig) => Promise<Measur
   web: measureWeb,
   play: measurePlay,
   kits: measureKits,
+  trees: measureTrees,
 };
 
 function machine() {

@@ -12,6 +12,7 @@ import {
 } from '../shared/daemon-file.js';
 import { bridgeHome, homePaths, type HomePaths } from '../shared/paths.js';
 import { sleep } from '../shared/sleep.js';
+import { printable } from './printable.js';
 
 /** One authenticated request (the token never crosses the wire); the answer counts only when it proves the token too. */
 async function call(info: DaemonInfo, method: 'GET' | 'POST', path: string): Promise<unknown> {
@@ -100,12 +101,15 @@ export async function runStop(timeoutMs = 35000): Promise<number> {
     }
     await sleep(50);
   }
-  process.stdout.write(`daemon pid ${info.pid} stopped\n`);
+  // in the order it happened: the daemon stops its games, then itself
   if (games === undefined) process.stdout.write('(the daemon did not say which games it had launched)\n');
-  else if (!games.length) process.stdout.write('it had launched no games\n');
+  else if (!games.length) process.stdout.write('no launched games to stop\n');
   else
     for (const g of games)
-      process.stdout.write(`stopped game ${g.name ?? '(unnamed)'} on port ${g.port} (pid ${g.pid})\n`);
+      process.stdout.write(
+        `stopped game ${printable(g.name ?? '(unnamed)')} on port ${printable(g.port)} (pid ${printable(g.pid)})\n`,
+      );
+  process.stdout.write(`daemon pid ${info.pid} stopped\n`);
   return 0;
 }
 

@@ -9,7 +9,7 @@ import { withSessionOptions } from '../shared/session-args.js';
 import { VERSION } from '../shared/version.js';
 import { isBridgeError } from '../shared/errors.js';
 import { selfCommand } from '../shared/self-command.js';
-import type { Subcommand } from './commands/subcommand.js';
+import { examples, type Subcommand } from './commands/subcommand.js';
 import { daemonCommands } from './commands/daemon.js';
 import { gameCommands } from './commands/games.js';
 import { projectCommands } from './commands/project.js';
@@ -39,23 +39,34 @@ export async function runCli(argv: string[]): Promise<void> {
     .scriptName(selfCommand())
     .usage(
       '$0 [options]\n\n' +
-        'The stdio MCP server an MCP client spawns: it finds or starts the game-bridge daemon and forwards MCP to it.\n' +
-        `Register it with your client, e.g.: claude mcp add -s user game-bridge -- ${selfCommand()}`,
+        'The stdio MCP server an MCP client spawns: it finds or starts the game-bridge daemon\n' +
+        'and forwards MCP to it. Register it with your client, e.g.:\n' +
+        `  claude mcp add -s user game-bridge -- ${selfCommand()}\n` +
+        'See what the agent does, live: $0 dashboard\n\n' +
+        // the commands listed like the examples, each whole on its own line (yargs's table wraps them)
+        ['Commands (each has --help):', ...SUBCOMMANDS.map((c) => `  $0 ${c.command}\n      ${c.describe}`)].join('\n'),
     )
-    .example('$0', 'serve MCP on stdio (what MCP clients run)')
-    .example('$0 --port 7820', 'default every call to the game on port 7820')
-    .example('$0 --scan-range 7777,7800-7839 --eager', 'scan more ports; advertise every game tool flatly')
-    .example('$0 --no-daemon', 'run the engine in this process, no daemon')
-    .example('$0 doctor', 'find out what is wrong')
     .epilogue(
-      'Environment: GAME_BRIDGE_HOME (default ~/.game-bridge), GAME_BRIDGE_PORT, GAME_BRIDGE_SCAN_RANGE, GAME_BRIDGE_LAUNCH_HINT, GAME_BRIDGE_MANIFEST, GAME_BRIDGE_CONFIG, GAME_BRIDGE_INSTANCES.',
+      examples(
+        ['$0', 'serve MCP on stdio (what MCP clients run)'],
+        ['$0 --port 7820', 'default every call to the game on port 7820'],
+        ['$0 --scan-range 7777,7800-7839 --eager', 'scan more ports; advertise every game tool flatly'],
+        ['$0 --no-daemon', 'run the engine in this process, no daemon'],
+        ['$0 doctor', 'find out what is wrong'],
+      ),
+    )
+    .epilogue(
+      '\nEnvironment: GAME_BRIDGE_HOME (default ~/.game-bridge), GAME_BRIDGE_PORT, GAME_BRIDGE_SCAN_RANGE,\n' +
+        'GAME_BRIDGE_LAUNCH_HINT, GAME_BRIDGE_MANIFEST, GAME_BRIDGE_CONFIG, GAME_BRIDGE_INSTANCES.',
     )
     .alias('h', 'help')
     .version(VERSION)
     .alias('v', 'version')
     .strict()
     .recommendCommands()
-    .wrap(Math.min(110, process.stdout.columns || 100))
+    // No wrapping: yargs wraps a table's first column at half the width, which breaks a clone's
+    // `node <abs path>/dist/proxy/main.js` mid-path; unwrapped, each command is one copyable line.
+    .wrap(null)
     .exitProcess(false)
     .fail((msg, err) => {
       // Throwing is what stops yargs: a fail handler that returns lets the command run anyway.
@@ -63,10 +74,11 @@ export async function runCli(argv: string[]): Promise<void> {
     });
   for (const c of SUBCOMMANDS) {
     // Every subcommand rejects flags it does not know, so a typo never silently does something else.
+    // Listed in the usage text above, so yargs's own table (describe: false) stays out of the help.
     cli = cli.command(
       c.command,
-      c.describe,
-      (y) => c.builder(y.strict()),
+      false,
+      (y) => c.builder(y.strict().usage(`$0 ${c.command}\n\n${c.describe}`)),
       async (a) => {
         exitCode = (await c.run(a)) ?? 0;
       },

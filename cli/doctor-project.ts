@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { DEFAULT_SCAN_RANGE, parsePortList } from '../shared/config.js';
 import { isBridgeError } from '../shared/errors.js';
 import { registryDir, type Env } from '../shared/paths.js';
-import { pidAlive as alive } from '../shared/daemon-file.js';
+import { pidAlive } from '../shared/daemon-file.js';
 import { selfCommand } from '../shared/self-command.js';
 import { findDeclaration } from '../daemon/launcher/index.js';
 import { readRegistry } from '../daemon/discovery/registry.js';
@@ -135,7 +135,7 @@ export async function checkRegistry(env: Env, f: Finding[]): Promise<void> {
     f.push({
       level: 'problem',
       what: `stale registry entry ${e.file}: ${e.name ?? 'a game'} (pid ${e.pid}) on port ${e.port} does not answer /health`,
-      fix: alive(e.pid)
+      fix: pidAlive(e.pid)
         ? `pid ${e.pid} still runs: if it is not a game any more, rm ${e.file}`
         : `rm ${e.file} (or call list_instances {prune: true})`,
     });

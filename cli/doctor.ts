@@ -6,7 +6,7 @@
 import { clientCredentials, PROOF_HEADER, proofOk } from '../shared/auth.js';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { bridgeHome, homePaths, type Env } from '../shared/paths.js';
-import { pidAlive as alive } from '../shared/daemon-file.js';
+import { pidAlive } from '../shared/daemon-file.js';
 import { selfCommand } from '../shared/self-command.js';
 import { printFindings, type Finding } from './findings.js';
 import { checkDeclaration, checkRegistry, checkScanRange } from './doctor-project.js';
@@ -79,7 +79,7 @@ async function checkDaemon(home: string, f: Finding[]): Promise<void> {
     });
   }
   const pid = Number(info.pid);
-  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) {
+  if (!Number.isInteger(pid) || pid <= 0 || !pidAlive(pid)) {
     f.push({
       level: 'problem',
       what: `daemon.json names pid ${String(info.pid)}, which is not running (the daemon died without cleaning up)`,

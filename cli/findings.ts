@@ -1,4 +1,5 @@
 /** What `doctor` found, one line each, and how they are printed. */
+import { printable } from './printable.js';
 
 export type Level = 'ok' | 'note' | 'problem';
 
@@ -14,8 +15,9 @@ const MARK: Record<Level, string> = { ok: '✔', note: '·', problem: '✖' };
 /** Print each finding (its fix indented below it) and a last line; answers how many were problems. */
 export function printFindings(findings: Finding[], out: (line: string) => void): number {
   for (const x of findings) {
-    out(`${MARK[x.level]} ${x.what}`);
-    if (x.fix) out(`    fix: ${x.fix}`);
+    // findings quote registry entries and files any local process may have written
+    out(`${MARK[x.level]} ${printable(x.what)}`);
+    if (x.fix) out(`    fix: ${printable(x.fix)}`);
   }
   const problems = findings.filter((x) => x.level === 'problem').length;
   out(problems ? `${problems} problem(s) found.` : 'No problems found.');

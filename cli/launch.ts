@@ -6,12 +6,20 @@
  * and prints what came up. The game stays running, detached: the next session that uses it
  * adopts it (docs/LAUNCHING.md).
  */
+import { realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { readLaunchedFile } from '../daemon/launcher/persist.js';
+import type { LaunchedInstance } from '../daemon/launcher/types.js';
+import { sameProcess } from '../shared/daemon-file.js';
+import { locateDeclaration } from '../shared/declaration-path.js';
 import { stringEnv } from '../shared/env.js';
+import { bridgeHome, homePaths } from '../shared/paths.js';
+import { selfCommand } from '../shared/self-command.js';
 import { VERSION } from '../shared/version.js';
+import { printable } from './printable.js';
 import { table } from './table.js';
 
 export interface LaunchCliOptions {
@@ -50,7 +58,44 @@ function progressDisplay(tty: boolean) {
   };
 }
 
+const real = (p: string) => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+};
+
+/** The games this home's daemon launched from the declaration `launch` would use, with the same profile, still running. */
+function alreadyRunning(opts: LaunchCliOptions): LaunchedInstance[] {
+  const file = locateDeclaration(process.cwd(), opts.config ?? process.env.GAME_BRIDGE_CONFIG).file;
+  if (!file) return [];
+  const paths = homePaths(bridgeHome());
+  return readLaunchedFile(paths.launchedJson, paths.logsDir).instances.filter(
+    (i) =>
+      !i.starting && real(i.declaration) === real(file) && i.profile === opts.profile && sameProcess(i.pid, i.pidStart),
+  );
+}
+
 export async function runLaunch(opts: LaunchCliOptions): Promise<number> {
+  // A plain `launch` makes sure the game runs: a second one says where it already does rather
+  // than quietly starting another copy. --count and --restart say what they want.
+  if (opts.count === undefined && opts.restart === undefined) {
+    const running = alreadyRunning(opts);
+    if (running.length) {
+      const self = selfCommand();
+      const profile = opts.profile !== undefined ? ` --profile ${opts.profile}` : '';
+      for (const i of running)
+        process.stdout.write(
+          `${printable(i.name)} is already running on port ${i.port} (pid ${i.pid}${i.profile !== undefined ? `, profile ${printable(i.profile)} #${i.index ?? 0}` : ''}), launched from ${printable(i.declaration)}.\n`,
+        );
+      const port = running[0].port;
+      process.stdout.write(
+        `Its output: ${self} logs ${port}; restart it: ${self} launch --restart ${port}; start another copy: ${self} launch${profile} --count 1\n`,
+      );
+      return 0;
+    }
+  }
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [PROXY, ...(opts.config ? ['--config', opts.config] : [])],
@@ -71,19 +116,20 @@ export async function runLaunch(opts: LaunchCliOptions): Promise<number> {
       {
         timeout: 24 * 3600 * 1000, // the declaration's readyTimeoutMs is the deadline that matters
         resetTimeoutOnProgress: true,
-        onprogress: (p) => p.message && show.update(p.message),
+        onprogress: (p) => p.message && show.update(printable(p.message)),
       },
     )) as { content: Array<{ type: string; text?: string }>; structuredContent?: Json; isError?: boolean };
     const text = res.content.find((c) => c.type === 'text')?.text ?? '';
     if (res.isError) {
       show.done('✖ launch failed');
-      process.stderr.write(text + '\n');
+      // the daemon's answer quotes the game's last output: each line inert
+      process.stderr.write(text.split('\n').map(printable).join('\n') + '\n');
       return 1;
     }
     const json = res.structuredContent ?? JSON.parse(text);
     const all = (json.instances ?? [json]) as Json[];
     show.done(
-      `✔ ${all.length === 1 ? `${all[0].name} is up on port ${all[0].port}` : `${all.length} instances are up`}`,
+      `✔ ${all.length === 1 ? `${printable(all[0].name)} is up on port ${printable(all[0].port)}` : `${all.length} instances are up`}`,
     );
     process.stdout.write(
       table(
@@ -100,12 +146,13 @@ export async function runLaunch(opts: LaunchCliOptions): Promise<number> {
         '',
       ),
     );
-    if (json.previous) process.stdout.write(`  replaced pid ${json.previous.pid} (${json.previous.how})\n`);
+    if (json.previous)
+      process.stdout.write(`  replaced pid ${printable(json.previous.pid)} (${printable(json.previous.how)})\n`);
     process.stdout.write(
       'It keeps running, detached: the next MCP session that uses it adopts it (unused, it is stopped after the detached TTL, 15 minutes by default).\n',
     );
     process.stdout.write(
-      `Follow its output: game-bridge-mcp logs ${all[0].port} -f; see everything: game-bridge-mcp status\n`,
+      `Follow its output: ${selfCommand()} logs ${all[0].port} -f; see everything: ${selfCommand()} status\n`,
     );
     return 0;
   } catch (e) {

@@ -2,6 +2,7 @@
  * `game-bridge-mcp status` for people: the daemon in one line, then its sessions, its running
  * games and the games that exited, as tables. `--json` prints the daemon's facts unchanged.
  */
+import { printable } from './printable.js';
 import { duration, since, table } from './table.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers read field by field for printing; their shapes are in docs/TOOLS.md
@@ -22,7 +23,7 @@ const gameRow = (g: Json, middle: string[]) => [
 /** Which standby waits to take over, if any (daemon/standby.ts). */
 function standbyLine(standby: Json | undefined): string {
   return standby
-    ? `  standby pid ${String(standby.pid)} (${String(standby.kind)}): takes over if the daemon dies\n`
+    ? `  standby pid ${printable(standby.pid)} (${printable(standby.kind)}): takes over if the daemon dies\n`
     : '';
 }
 
@@ -32,8 +33,8 @@ export function statusText(facts: Json, log: string): string {
   const instances = (facts.instances ?? []) as Json[];
   const exited = (facts.exited ?? []) as Json[];
   const head =
-    `game-bridge daemon ${facts.version ?? '?'}: pid ${facts.pid ?? '?'}, port ${facts.port ?? '?'}, up ${duration(Number(facts.uptimeMs))}, ` +
-    `${sessions.length} session(s), ${instances.length} game(s) running\n  home ${facts.home ?? '?'}; log ${log}\n` +
+    `game-bridge daemon ${printable(facts.version ?? '?')}: pid ${printable(facts.pid ?? '?')}, port ${printable(facts.port ?? '?')}, up ${duration(Number(facts.uptimeMs))}, ` +
+    `${sessions.length} session(s), ${instances.length} game(s) running\n  home ${printable(facts.home ?? '?')}; log ${printable(log)}\n` +
     standbyLine(facts.standby as Json | undefined);
   const short = (id: unknown) => (typeof id === 'string' ? id.slice(0, 8) : '-');
   return [

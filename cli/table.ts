@@ -2,10 +2,13 @@
  * Plain-text tables and durations for the people-facing subcommands (status, launch): columns
  * padded to their widest cell, nothing the terminal has to interpret.
  */
+import { printable } from './printable.js';
 
 /** Rows under a header, each column as wide as its widest cell; empty → `none` line. */
 export function table(header: string[], rows: string[][], none: string): string {
   if (!rows.length) return `  ${none}\n`;
+  // cells come from games (names, versions): inert before they are measured
+  rows = rows.map((r) => r.map(printable));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
     '  ' +

@@ -5,14 +5,13 @@
  * truncated in place. With O_APPEND, the next line lands at the new start.
  */
 import { copyFileSync, fstatSync, ftruncateSync, statSync } from 'node:fs';
+import { numberSetting, SETTINGS } from '../shared/settings.js';
 
-const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 const CHECK_EVERY_MS = 2000;
 
-/** The limit: GAME_BRIDGE_LOG_MAX_BYTES (tests), else 10 MiB. */
+/** The limit: GAME_BRIDGE_LOG_MAX_BYTES (shared/settings.ts). */
 export function logMaxBytes(env = process.env): number {
-  const n = Number(env.GAME_BRIDGE_LOG_MAX_BYTES);
-  return Number.isInteger(n) && n > 0 ? n : DEFAULT_MAX_BYTES;
+  return numberSetting(SETTINGS.logMaxBytes, env);
 }
 
 /** Rotate `file` when it is our stderr (fd 2) and larger than `maxBytes`. Never throws. */

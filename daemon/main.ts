@@ -4,32 +4,28 @@
  * One per GAME_BRIDGE_HOME. The lock is taken before binding, so of several daemons started at
  * once exactly one serves and the others exit quietly (code 0; 1 for `daemon` run by hand).
  */
-import { existsSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { format } from 'node:util';
 import { CLOSE_HANDOVER, CLOSE_SHUTDOWN } from '../shared/frames.js';
 import { bridgeHome, ensureDir, homePaths, type HomePaths } from '../shared/paths.js';
-import { writePrivateFile } from '../shared/private-files.js';
 import { VERSION } from '../shared/version.js';
 import { parsePort } from '../shared/config.js';
 import { isBridgeError } from '../shared/errors.js';
 import { readOrCreateToken } from '../shared/token.js';
-import { processStart, readDaemonFile, type DaemonInfo } from '../shared/daemon-file.js';
+import { processStart, type DaemonInfo } from '../shared/daemon-file.js';
+import { ourStandby, readDaemonJson, removeDaemonJsonIfOurs, republishDaemonJson, writeDaemonJson } from './publish.js';
 import { DaemonState } from './state.js';
 import { DaemonServer } from './server.js';
 import { HomeLock } from './lock.js';
 import { startLogRotation } from './log-rotation.js';
 import { selfCommand } from '../shared/self-command.js';
 import { isStandby, StandbyKeeper, standbyKind, standbySettingWarning, waitAsStandby } from './standby.js';
+import { numberSetting, SETTINGS } from '../shared/settings.js';
 
-export const DEFAULT_IDLE_EXIT_MS = 10 * 60 * 1000;
 /** How long after publishing daemon.json a daemon starts its standby. */
 const STANDBY_DELAY_MS = 1000;
 
 export type { DaemonInfo };
-
-export function readDaemonJson(paths: HomePaths): DaemonInfo | undefined {
-  return readDaemonFile(paths.daemonJson);
-}
 
 /** Every line the daemon prints is stamped with time and pid (stdout/stderr go to daemon.log). */
 function log(...args: unknown[]): void {
@@ -49,19 +45,6 @@ function routeConsoleToLog(): void {
   process.on('unhandledRejection', (e) => log('unhandled rejection:', e));
 }
 
-function writeDaemonJson(paths: HomePaths, info: DaemonInfo): void {
-  writePrivateFile(paths.daemonJson, JSON.stringify(info) + '\n');
-}
-
-function removeDaemonJsonIfOurs(paths: HomePaths): void {
-  if (readDaemonJson(paths)?.pid !== process.pid) return;
-  try {
-    unlinkSync(paths.daemonJson);
-  } catch {
-    /* already gone */
-  }
-}
-
 /** The pinned daemon port: `daemon --port`, else GAME_BRIDGE_DAEMON_PORT, else 0 (any free port). */
 function pinnedPort(port: number | undefined): number {
   if (port !== undefined) return port;
@@ -70,136 +53,165 @@ function pinnedPort(port: number | undefined): number {
 }
 
 /** `foreground`: a person ran `daemon` in a terminal, so finding another daemon there is a failure to report, not a lost race. */
-export async function runDaemon(opts: { port?: number; foreground?: boolean; takeover?: boolean } = {}): Promise<void> {
+export async function runDaemon(opts: DaemonOptions = {}): Promise<void> {
   routeConsoleToLog();
   const paths = homePaths(bridgeHome());
-  // A standby that is not light (GAME_BRIDGE_STANDBY=1, or a standby of a daemon run from the
-  // compiled modules or by `daemon` in a terminal) waits here, loaded, until its primary dies.
+  const role = await roleOf(opts, paths);
+  const port = portOrExit(role.port);
+  const startedIn = enterHome(paths);
+  const run = new DaemonRun(paths);
+  run.lockOrExit(role.foreground === true);
+  run.watch();
+  await run.start(port, startedIn);
+}
+
+type DaemonOptions = { port?: number; foreground?: boolean; takeover?: boolean };
+
+/**
+ * What this process is to be: a standby that is not light (GAME_BRIDGE_STANDBY=1, or a standby
+ * of a daemon run from the compiled modules or by `daemon` in a terminal) waits here, loaded,
+ * until its primary dies, then takes over. A standby taking over a home removed meanwhile (its
+ * primary killed by whoever removed it) leaves: making the home again would leave an empty one.
+ */
+async function roleOf(opts: DaemonOptions, paths: HomePaths): Promise<DaemonOptions> {
+  let role = opts;
   if (isStandby()) {
     if (!(await waitAsStandby(paths.daemonDir, 'warm'))) process.exit(0);
     log('the primary daemon is gone; the warm standby takes over');
-    opts = { ...opts, foreground: false, takeover: true };
+    role = { ...opts, foreground: false, takeover: true };
   }
-  // A standby taking over a home removed meanwhile (its primary killed by whoever removed it)
-  // leaves: making the home again would leave an empty one behind.
-  if (opts.takeover && !existsSync(paths.daemonDir)) process.exit(0);
-  let port = 0;
+  if (role.takeover && !existsSync(paths.daemonDir)) process.exit(0);
+  return role;
+}
+
+/** The port to listen on; a bad GAME_BRIDGE_DAEMON_PORT ends the process with code 2. */
+function portOrExit(port: number | undefined): number {
   try {
-    port = pinnedPort(opts.port);
+    return pinnedPort(port);
   } catch (e) {
     log(isBridgeError(e) ? e.text : String(e));
     process.exit(2);
   }
+}
+
+/** The home made and daemon.log kept bounded; the daemon then stands in its home, never in a client's project. Returns where it was started. */
+function enterHome(paths: HomePaths): string {
   ensureDir(paths.home);
   ensureDir(paths.daemonDir);
   startLogRotation(paths.daemonLog, log);
   const startedIn = process.cwd();
-  process.chdir(paths.home); // never hold a client's project directory
+  process.chdir(paths.home);
+  return startedIn;
+}
 
-  let state: DaemonState | undefined;
-  let server: DaemonServer | undefined;
-  let standby: StandbyKeeper | undefined;
-  const lock = new HomeLock(paths.daemonDir);
-  let ending = false;
-  const finish = async (why: string, how: 'reap' | 'handover', code: number) => {
-    if (ending) return;
-    ending = true;
+/** One daemon's life in its home: the lock, the state and server it serves with, and its end. */
+class DaemonRun {
+  private state?: DaemonState;
+  private server?: DaemonServer;
+  private standby?: StandbyKeeper;
+  /** daemon.json's content, once published */
+  private info?: DaemonInfo;
+  private ending = false;
+  private readonly lock: HomeLock;
+
+  constructor(private readonly paths: HomePaths) {
+    this.lock = new HomeLock(paths.daemonDir);
+  }
+
+  /** The one way out: stop the standby, reap or hand over the games, give up the lock, close. */
+  readonly finish: Finish = async (why, how, code) => {
+    if (this.ending) return;
+    this.ending = true;
     log(`shutting down: ${why}`);
     const guard = setTimeout(() => {
       log('shutdown took too long; exiting');
       process.exit(code);
     }, 30000);
-    await standby?.stop(); // first: it must not take the lock this daemon gives up on purpose
+    await this.standby?.stop(); // first: it must not take the lock this daemon gives up on purpose
     try {
-      if (how === 'reap') await state?.reapAll();
-      else state?.handover();
+      if (how === 'reap') await this.state?.reapAll();
+      else this.state?.handover();
     } catch (e) {
       log(`${how} failed:`, e);
     }
-    if (lock.held()) removeDaemonJsonIfOurs(paths);
-    lock.release();
-    await server?.closeAll(how === 'reap' ? CLOSE_SHUTDOWN : CLOSE_HANDOVER, why).catch(() => undefined);
+    if (this.lock.held()) removeDaemonJsonIfOurs(this.paths);
+    this.lock.release();
+    await this.server?.closeAll(how === 'reap' ? CLOSE_SHUTDOWN : CLOSE_HANDOVER, why).catch(() => undefined);
     clearTimeout(guard);
     log('bye');
     process.exit(code);
   };
 
-  if (!lock.acquire(log)) {
-    const holder = readDaemonJson(paths);
-    log(
-      `another daemon${holder ? ` (pid ${holder.pid})` : ''} already serves ${paths.home}; exiting. ` +
-        `\`${selfCommand()} status\` shows it, \`${selfCommand()} stop\` stops it.`,
-    );
-    // Daemons started at once by several proxies lose this race quietly; a person is told it failed.
-    process.exit(opts.foreground ? 1 : 0);
+  /** The home's lock, or leave: daemons started at once by several proxies lose this race quietly; a person is told it failed. */
+  lockOrExit(foreground: boolean): void {
+    const { paths } = this;
+    if (!this.lock.acquire(log)) {
+      const holder = readDaemonJson(paths);
+      log(
+        `another daemon${holder ? ` (pid ${holder.pid})` : ''} already serves ${paths.home}; exiting. ` +
+          `\`${selfCommand()} status\` shows it, \`${selfCommand()} stop\` stops it.`,
+      );
+      process.exit(foreground ? 1 : 0);
+    }
+    // Any daemon.json now is a dead holder's: drop it before a racing taker trusts its pid.
+    if (readDaemonJson(paths)?.pid !== process.pid) rmSync(paths.daemonJson, { force: true });
   }
-  // Any daemon.json now is a dead holder's: drop it before a racing taker trusts its pid.
-  if (readDaemonJson(paths)?.pid !== process.pid) rmSync(paths.daemonJson, { force: true });
 
-  // From the lock on, every second: still the holder? (If not, or the home was removed, stop
-  // writing and leave.) And, once published, daemon.json still ours? (Deleted or corrupted, it
-  // wedged every client: the live daemon writes it again.) launched.json last written by another
-  // process (a daemon frozen mid-save that woke up) gets this daemon's table back. Armed before
-  // anything can fail: a home removed mid-start once left a daemon listening for hours with none
-  // of its timers.
-  let info: DaemonInfo | undefined;
-  setInterval(() => {
-    if (ending) return;
-    if (!lock.held()) return void finish('the home lock is no longer ours (or the home is gone)', 'handover', 0);
-    if (info) republishDaemonJson(paths, info);
-    if (state?.launcher.repairLaunched())
-      log("launched.json was last written by another process; wrote this daemon's table again");
-  }, 1000).unref();
+  /**
+   * From the lock on, every second: still the holder? (If not, or the home was removed, stop
+   * writing and leave.) And, once published, daemon.json still ours? (Deleted or corrupted, it
+   * wedged every client: the live daemon writes it again.) launched.json last written by another
+   * process (a daemon frozen mid-save that woke up) gets this daemon's table back. Armed before
+   * anything can fail: a home removed mid-start once left a daemon listening for hours with none
+   * of its timers.
+   */
+  watch(): void {
+    setInterval(() => {
+      if (this.ending) return;
+      if (!this.lock.held())
+        return void this.finish('the home lock is no longer ours (or the home is gone)', 'handover', 0);
+      if (this.info) republishDaemonJson(this.paths, this.info, log);
+      if (this.state?.launcher.repairLaunched())
+        log("launched.json was last written by another process; wrote this daemon's table again");
+    }, 1000).unref();
+  }
 
-  try {
-    const theState = new DaemonState({ home: paths.home, mode: 'daemon', log, mayWrite: () => lock.held() });
-    state = theState;
-    const served = await serve(paths, port, theState, startedIn, finish, () => ending);
-    server = served.server;
-    info = {
-      pid: process.pid,
-      port: server.port,
-      token: served.token,
-      version: VERSION,
-      startedAt: served.startedAt.toISOString(),
-      pidStart: processStart(process.pid),
-    };
-    lock.publish(info.port);
-    writeDaemonJson(paths, info);
-    log(
-      `daemon v${VERSION} listening on 127.0.0.1:${info.port} (MCP over HTTP at http://127.0.0.1:${info.port}/mcp), home ${paths.home}`,
-    );
-    const standbyWarning = standbySettingWarning();
-    if (standbyWarning) log(standbyWarning);
-    if (standbyKind() !== 'none') standby = keepStandby(paths, info, () => !ending && lock.held());
-    exitWhenIdle(server, theState, finish);
-  } catch (e) {
-    // Half a daemon (no daemon.json, no timers) must not stay: nothing could find or stop it.
-    if (isBridgeError(e)) log(e.text);
-    else log('start-up failed:', e);
-    void finish('start-up failed', 'reap', 2);
+  /** Serve, publish daemon.json, keep a standby, leave when idle; a start that fails ends the daemon. */
+  async start(port: number, startedIn: string): Promise<void> {
+    const { paths, lock } = this;
+    try {
+      const theState = new DaemonState({ home: paths.home, mode: 'daemon', log, mayWrite: () => lock.held() });
+      this.state = theState;
+      const served = await serve(paths, port, theState, startedIn, this.finish, () => this.ending);
+      const server = (this.server = served.server);
+      const info: DaemonInfo = {
+        pid: process.pid,
+        port: server.port,
+        token: served.token,
+        version: VERSION,
+        startedAt: served.startedAt.toISOString(),
+        pidStart: processStart(process.pid),
+      };
+      this.info = info;
+      lock.publish(info.port);
+      writeDaemonJson(paths, info);
+      log(
+        `daemon v${VERSION} listening on 127.0.0.1:${info.port} (MCP over HTTP at http://127.0.0.1:${info.port}/mcp), home ${paths.home}`,
+      );
+      const standbyWarning = standbySettingWarning();
+      if (standbyWarning) log(standbyWarning);
+      if (standbyKind() !== 'none') this.standby = keepStandby(paths, info, () => !this.ending && lock.held());
+      exitWhenIdle(server, theState, this.finish);
+    } catch (e) {
+      // Half a daemon (no daemon.json, no timers) must not stay: nothing could find or stop it.
+      if (isBridgeError(e)) log(e.text);
+      else log('start-up failed:', e);
+      void this.finish('start-up failed', 'reap', 2);
+    }
   }
 }
 
 type Finish = (why: string, how: 'reap' | 'handover', code: number) => Promise<void>;
-
-/** The standby daemon.json names, when daemon.json is this daemon's. */
-function ourStandby(paths: HomePaths): DaemonInfo['standby'] {
-  const info = readDaemonJson(paths);
-  return info?.pid === process.pid ? info.standby : undefined;
-}
-
-/** daemon.json again when it no longer names this daemon (a failed write is retried next second). */
-function republishDaemonJson(paths: HomePaths, info: DaemonInfo): void {
-  const now = readDaemonJson(paths);
-  if (now?.pid === info.pid && now.port === info.port && now.token === info.token) return;
-  log('daemon.json was missing or not ours; publishing it again');
-  try {
-    writeDaemonJson(paths, info);
-  } catch (e) {
-    log('writing daemon.json failed:', e);
-  }
-}
 
 /** The standby (unless GAME_BRIDGE_STANDBY=0): its facts go into daemon.json while this daemon holds the lock. */
 function keepStandby(paths: HomePaths, info: DaemonInfo, mayWrite: () => boolean): StandbyKeeper {
@@ -258,9 +270,10 @@ async function serve(
   return { server: theServer, token, startedAt };
 }
 
-/** Leave after GAME_BRIDGE_IDLE_EXIT_MS (default ten minutes) with no connection, session or game. */
+/** Leave after GAME_BRIDGE_IDLE_EXIT_MS (shared/settings.ts) with no connection, session or game. */
 function exitWhenIdle(theServer: DaemonServer, theState: DaemonState, finish: Finish): void {
-  const idleMs = Number(process.env.GAME_BRIDGE_IDLE_EXIT_MS) || DEFAULT_IDLE_EXIT_MS;
+  const idleMs = numberSetting(SETTINGS.idleExitMs);
+  if (idleMs === 0) return; // 0: stay, as a detached TTL of 0 keeps a game
   let idleSince = Date.now();
   setInterval(
     () => {

@@ -6,6 +6,7 @@
  * their first request, so a daemon no HTTP client or page uses never pays for them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { rpcError, RpcCode } from '../shared/jsonrpc.js';
 import type { DaemonState } from './state.js';
 import { createEngineSession } from './sessions/session.js';
 import { isDashboardPage, loadDashboard, type Dashboard } from './dashboard-loader.js';
@@ -107,12 +108,12 @@ export class DaemonRoutes {
       this.mcpRoute ??= import('./http/mcp-route.js').then(
         ({ McpHttpRoute }) =>
           new McpHttpRoute({
-            open: (id) =>
-              createEngineSession(
-                this.deps.state,
-                httpSessionConfig(this.deps.httpCwd ?? process.cwd(), process.env),
-                id,
-              ),
+            open: (id, view) => {
+              const config = httpSessionConfig(this.deps.httpCwd ?? process.cwd(), process.env);
+              // the URL can narrow the daemon's own view to the player's, never widen it
+              if (view === 'player') config.view = 'player';
+              return createEngineSession(this.deps.state, config, id);
+            },
             log: this.deps.log,
           }),
       );
@@ -120,9 +121,7 @@ export class DaemonRoutes {
     } catch (e) {
       this.deps.log(`/mcp failed: ${e instanceof Error ? e.stack : String(e)}`);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: `Internal error: ${String(e)}` } }),
-      );
+      res.end(rpcError(null, RpcCode.InternalError, `Internal error: ${String(e)}`));
     }
   }
 }

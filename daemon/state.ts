@@ -7,7 +7,8 @@ import { homePaths } from '../shared/paths.js';
 import { GameClient } from './game/client.js';
 import { ManifestCache } from './game/cache.js';
 import { exitHow, Launcher } from './launcher/index.js';
-import { DEFAULT_DETACHED_TTL_MS, Owners } from './launcher/owners.js';
+import { Owners } from './launcher/owners.js';
+import { numberSetting, SETTINGS } from '../shared/settings.js';
 import { CallFeed } from './feed/calls.js';
 import { HeldInputs } from './play/held.js';
 
@@ -30,6 +31,8 @@ export interface SessionInfo {
   startedAt: string;
   /** the MCP client's name and version, from its initialize */
   client?: { name: string; version: string };
+  /** what it may see and do: `debug`, or `player` (only what a player could) */
+  view?: 'debug' | 'player';
 }
 
 /** Game clients kept at once (ports × timeouts × hints), least recently used dropped first. */
@@ -54,10 +57,7 @@ export class DaemonState {
   constructor(readonly opts: DaemonStateOptions) {
     this.launcher = new Launcher({ home: opts.home, persist: opts.mode === 'daemon', mayWrite: opts.mayWrite });
     this.launcher.on('warning', (w: string) => this.log(w));
-    const envTtl = Number(process.env.GAME_BRIDGE_DETACHED_TTL_MS);
-    const ttl =
-      opts.detachedTtlMs ??
-      (Number.isFinite(envTtl) && process.env.GAME_BRIDGE_DETACHED_TTL_MS ? envTtl : DEFAULT_DETACHED_TTL_MS);
+    const ttl = opts.detachedTtlMs ?? numberSetting(SETTINGS.detachedTtlMs);
     this.owners = new Owners(
       this.launcher,
       (id) => this.sessions.has(id),

@@ -22,6 +22,7 @@ function applyState(state: DashboardState): void {
   for (const [id, name] of sessions.names()) names.set(id, name);
   instances.setSessionNames(names);
   feed.setSessionNames(names);
+  feed.setInstances(state.instances);
   instances.update(state.instances);
   form.setGames(state.instances);
 }

@@ -1,5 +1,9 @@
-/** The calls feed: newest first, bounded, each row expands to its arguments and answer. */
-import type { CallSummary } from '../daemon/dashboard/view.js';
+/**
+ * The calls feed: newest first, bounded, each row expands to its arguments and answer. A row
+ * names its client and its game; a call to a port made before the game running there now
+ * started is marked as one to an earlier game.
+ */
+import type { CallSummary, InstanceView } from '../daemon/dashboard/view.js';
 import { byId, clock, getJson, h, setText, shortId } from './dom.js';
 
 const MAX_ROWS = 200;
@@ -14,6 +18,8 @@ export class CallFeed {
   private readonly list = byId<HTMLOListElement>('feed');
   private readonly errorsOnly = byId<HTMLInputElement>('errors-only');
   private sessionNames = new Map<string, string>();
+  /** the game on each port now: its name, and when it started */
+  private games = new Map<number, { name: string | null; startedAt: number }>();
   private queued: CallSummary[] = [];
   private frame?: number;
 
@@ -23,6 +29,33 @@ export class CallFeed {
 
   setSessionNames(names: Map<string, string>): void {
     this.sessionNames = names;
+  }
+
+  /** The games as they are now; the rows already shown say again which game each call went to. */
+  setInstances(views: InstanceView[]): void {
+    const games = new Map<number, { name: string | null; startedAt: number }>();
+    for (const v of views) games.set(v.port, { name: v.name, startedAt: v.startedAt ? Date.parse(v.startedAt) : NaN });
+    const changed =
+      games.size !== this.games.size ||
+      [...games].some(([p, g]) => this.games.get(p)?.name !== g.name || this.games.get(p)?.startedAt !== g.startedAt);
+    this.games = games;
+    if (!changed) return;
+    for (const li of this.list.querySelectorAll<HTMLLIElement>('li.call[data-port]')) this.markGame(li);
+  }
+
+  /** Which game a row's call went to: the one on its port now, or an earlier one. */
+  private markGame(li: HTMLElement): void {
+    const port = Number(li.dataset.port);
+    const game = this.games.get(port);
+    // launch_instance {restart} starts before the game it brings up: it is never an earlier game's call
+    const earlier =
+      li.dataset.tool !== 'launch_instance' && game !== undefined && Date.parse(li.dataset.at!) < game.startedAt;
+    li.classList.toggle('earlier', earlier);
+    const target = li.querySelector('.target')!;
+    setText(target, earlier ? `an earlier game on :${port}` : game?.name ? `${game.name} :${port}` : `:${port}`);
+    (target as HTMLElement).title = earlier
+      ? `Called before the game on port ${port} now (${game?.name ?? 'unnamed'}) started`
+      : `port ${port}`;
   }
 
   /** The daemon's kept calls (oldest first), replacing what is shown. */
@@ -73,16 +106,22 @@ export class CallFeed {
       ? h('span', { class: 'badge s-live' }, 'OK')
       : h('span', { class: 'badge s-bad' }, c.errorClass ?? 'Error');
     const who = c.client ?? this.sessionNames.get(c.session) ?? shortId(c.session);
+    // the tool on the first line; the client and the game below it, where they have the row's width
     const summary = h(
       'summary',
       {},
       h('time', { datetime: c.at }, clock(c.at, true)),
-      h('span', { class: 'sess', title: `session ${c.session}` }, who),
       tool,
-      h('span', { class: 'port' }, c.port !== undefined ? `:${c.port}` : ''),
+      h(
+        'span',
+        { class: 'who' },
+        h('span', { class: 'sess', title: `session ${c.session}` }, who),
+        c.port !== undefined ? h('span', { class: 'target' }, `:${c.port}`) : '',
+      ),
       h('span', { class: 'ms' }, `${c.ms < 10 ? c.ms.toFixed(1) : Math.round(c.ms)} ms`),
       result,
     );
+    tool.title = c.gameTool ? `${c.tool} › ${c.gameTool}` : c.tool;
     const body = h('div', { class: 'call-body' });
     const details = h('details', {}, summary, body);
     details.addEventListener('toggle', () => {
@@ -95,10 +134,13 @@ export class CallFeed {
         'data-id': c.id,
         'data-ok': String(c.ok),
         'data-tool': c.gameTool ?? c.tool,
+        'data-at': c.at,
+        'data-port': c.port !== undefined ? String(c.port) : undefined,
       },
       details,
     );
     li.hidden = this.errorsOnly.checked && c.ok;
+    if (c.port !== undefined) this.markGame(li);
     return li;
   }
 

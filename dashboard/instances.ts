@@ -2,6 +2,7 @@
 import type { InstanceView } from '../daemon/dashboard/view.js';
 import { byId, duration, h, setText, shortId, since } from './dom.js';
 import { Screenshots } from './screenshots.js';
+import { UiTrees } from './ui-trees.js';
 
 const STATUS: Record<InstanceView['status'], { label: string; cls: string }> = {
   live: { label: 'Live', cls: 's-live' },
@@ -35,6 +36,7 @@ export class InstanceCards {
   private cards = new Map<number, Card>();
   private readonly root = byId('instances');
   private readonly shots = new Screenshots();
+  private readonly trees = new UiTrees();
   private sessionNames = new Map<string, string>();
 
   /** Owner ids read better as the client's name. */
@@ -53,6 +55,7 @@ export class InstanceCards {
         card.el.remove();
         this.cards.delete(port);
         this.shots.forget(port);
+        this.trees.forget(port);
       }
     }
     const empty = this.root.querySelector('.empty');
@@ -77,7 +80,7 @@ export class InstanceCards {
     const facts = new Map<string, HTMLElement>();
     const dl = h('dl', { class: 'facts' });
     for (const f of FACTS) {
-      const dd = h('dd', { class: TEXT_FACTS.has(f) ? 'text' : undefined });
+      const dd = h('dd', { class: TEXT_FACTS.has(f) ? `text${f === 'Owner' ? ' wraps' : ''}` : undefined });
       facts.set(f, dd);
       dl.append(h('div', {}, h('dt', {}, f), dd));
     }
@@ -138,6 +141,7 @@ export class InstanceCards {
       !card.logPre.isConnected || card.logPre.scrollTop + card.logPre.clientHeight >= card.logPre.scrollHeight - 4;
     setText(card.logPre, text);
     this.shots.attach(card.media, v);
+    this.trees.attach(card.media, v);
   }
 }
 

@@ -72,7 +72,8 @@ export class Screenshots {
   private async fetchOne(port: number, s: Shot): Promise<void> {
     try {
       const res = await fetch(`/dashboard/api/screenshot?port=${port}`, { credentials: 'same-origin' });
-      if (res.status === 404) {
+      // 204: the game serves no /screenshot (404 from a daemon before that)
+      if (res.status === 204 || res.status === 404) {
         s.supported = false;
         s.figure.hidden = true;
         s.figure.parentElement?.classList.remove('with-shot');

@@ -28,6 +28,7 @@ export class SessionList {
             h('span', {}, `proxy pid ${s.pid ?? '—'}`),
             h('span', { 'data-since': s.since }, `for ${since(s.since)}`),
             h('span', {}, `${s.calls} call${s.calls === 1 ? '' : 's'}`),
+            h('span', { class: s.view === 'player' ? 'view-player' : undefined }, `${s.view} view`),
             s.owns.length ? h('span', {}, `owns ${s.owns.map((p) => `:${p}`).join(' ')}`) : '',
           ),
         ),

@@ -5,6 +5,7 @@
  * fill the proxy's memory.
  */
 import { rpcFrame } from '../shared/frames.js';
+import { rpcRequest } from '../shared/jsonrpc.js';
 import type { Stdio } from '../shared/stdio-lines.js';
 import type { Link } from './link.js';
 import type { ClientRequest, PendingTable, SessionMemory } from './replay.js';
@@ -41,7 +42,7 @@ export class Outbox {
   /** The proxy's own initialize / tools/list after a reconnect; their answers never reach the client. */
   hidden(kind: 'initialize' | 'tools/list', params: unknown): void {
     const id = this.memory.hiddenId(kind, this.sessionId);
-    this.frame(rpcFrame(++this.seq, JSON.stringify({ jsonrpc: '2.0', id, method: kind, params: params ?? {} })));
+    this.frame(rpcFrame(++this.seq, rpcRequest(id, kind, params ?? {})));
   }
 
   /** Backpressure: stop reading stdin while the socket's buffer is high. */

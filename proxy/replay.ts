@@ -4,6 +4,7 @@
  * last tool list it saw.
  */
 import { callInterrupted, usageError } from '../shared/errors.js';
+import { rpcError, rpcResult, RpcCode } from '../shared/jsonrpc.js';
 
 export type PendingState = 'unacked' | 'safe' | 'unsafe';
 
@@ -125,9 +126,9 @@ export function failureAnswer(req: ClientRequest, text: string): string {
       isError: true,
       ...(req.modern ? { resultType: 'complete' } : {}),
     };
-    return JSON.stringify({ jsonrpc: '2.0', id: req.id, result });
+    return rpcResult(req.id, result);
   }
-  return JSON.stringify({ jsonrpc: '2.0', id: req.id, error: { code: -32000, message: text } });
+  return rpcError(req.id, RpcCode.ServerError, text);
 }
 
 export function interruptedAnswer(req: ClientRequest): string {

@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { CLOSE_SHUTDOWN } from '../shared/frames.js';
+import { rpcNotification, rpcResult } from '../shared/jsonrpc.js';
 import { bridgeHome, homePaths, type HomePaths } from '../shared/paths.js';
 import { VERSION } from '../shared/version.js';
 import { classifyLine, Stdio, tooLongText, type Json } from '../shared/stdio-lines.js';
@@ -29,9 +30,10 @@ import {
   type ClientRequest,
 } from './replay.js';
 import { QUEUE_LIMIT, WaitingRoom } from './waiting.js';
+import { numberSetting, SETTINGS } from '../shared/settings.js';
 
 /** How long a request may wait for a daemon that is down before it is answered with an error. */
-export const RECONNECT_DEADLINE_MS = Number(process.env.GAME_BRIDGE_RECONNECT_DEADLINE_MS) || 30000;
+export const RECONNECT_DEADLINE_MS = numberSetting(SETTINGS.reconnectDeadlineMs);
 
 const log = (line: string) => process.stderr.write(`game-bridge-mcp: ${line}\n`);
 
@@ -136,7 +138,7 @@ export class StdioProxy {
     if (typeof (params._meta as Json | undefined)?.[PROTOCOL_VERSION_META] === 'string') req.modern = true;
     this.memory.noteRequest(req, m.params);
     if (this.link.isUp) return this.outbox.request(req);
-    if (method === 'ping') return void this.stdio.write(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
+    if (method === 'ping') return void this.stdio.write(rpcResult(id, {}));
     if (method === 'server/discover') return this.answerDiscover(id);
     if (this.link.refusal) return void this.stdio.write(refusedAnswer(req, this.link.refusal));
     if (this.link.gaveUp)
@@ -185,7 +187,7 @@ export class StdioProxy {
   /** The answer to a hidden request: the client already has its own from the first daemon. */
   private onHiddenAnswer(key: string, msg: Json): void {
     if (this.memory.takeHidden(key) === 'tools/list' && this.memory.toolsChanged(msg.result)) {
-      this.stdio.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }));
+      this.stdio.write(rpcNotification('notifications/tools/list_changed'));
     }
   }
 
@@ -204,8 +206,7 @@ export class StdioProxy {
     const memo = this.memory;
     if (memo.initialize && memo.initializeAnswered) {
       this.outbox.hidden('initialize', memo.initialize.params);
-      if (memo.initializedSent)
-        this.outbox.other(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+      if (memo.initializedSent) this.outbox.other(rpcNotification('notifications/initialized'));
       if (memo.toolsSeen !== undefined) this.outbox.hidden('tools/list', {});
     }
     const { resend, interrupted, exhausted } = planReplay(this.pending.drain());
@@ -228,18 +229,13 @@ export class StdioProxy {
     this.memory.clearHidden();
     for (const [, id] of this.serverRequests) {
       this.stdio.write(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          method: 'notifications/cancelled',
-          params: { requestId: id, reason: 'the bridge daemon restarted' },
-        }),
+        rpcNotification('notifications/cancelled', { requestId: id, reason: 'the bridge daemon restarted' }),
       );
     }
     this.serverRequests.clear();
     if (this.exiting) return;
     // A ping or a discover caught in flight needs no daemon: answer it now, not after the reconnect.
-    for (const p of this.pending.take((p) => p.method === 'ping'))
-      this.stdio.write(JSON.stringify({ jsonrpc: '2.0', id: p.id, result: {} }));
+    for (const p of this.pending.take((p) => p.method === 'ping')) this.stdio.write(rpcResult(p.id, {}));
     for (const p of this.pending.take((p) => p.method === 'server/discover')) this.answerDiscover(p.id);
     this.waiting.downSince = Date.now();
     // After `game-bridge-mcp stop`, start a daemon again only when the client needs one.
@@ -249,7 +245,7 @@ export class StdioProxy {
 
   /** `server/discover` while the daemon is down: what the last daemon said, else the same facts built here. */
   private answerDiscover(id: string | number): void {
-    this.stdio.write(JSON.stringify({ jsonrpc: '2.0', id, result: this.memory.discover ?? discoverResult() }));
+    this.stdio.write(rpcResult(id, this.memory.discover ?? discoverResult()));
   }
 
   private checkDeadline(): void {

@@ -38,7 +38,12 @@ export interface SessionConfig {
   /** the client's environment (launched games inherit it) */
   env: Record<string, string>;
   home: string;
+  /** --view / GAME_BRIDGE_VIEW: `player` sees and does only what a player could (README.md, "See what is on screen") */
+  view: View;
 }
+
+export const VIEWS = ['debug', 'player'] as const;
+export type View = (typeof VIEWS)[number];
 
 /** "7777,7800-7810" → [7777, 7800, ..., 7810]; throws BridgeUsageError on anything else. */
 export function parsePortList(text: string): number[] {
@@ -91,6 +96,11 @@ export function sessionConfigFrom(opts: Record<string, unknown>, env: Env, cwd: 
   const maxAnswerChars = Number(opts['max-chars'] ?? DEFAULT_MAX_ANSWER_CHARS);
   if (!Number.isFinite(maxAnswerChars) || maxAnswerChars < 500)
     throw usageError(`Bad --max-chars ${String(opts['max-chars'])}: give at least 500.`);
+  const viewText = String(opts.view ?? pick(env, 'GAME_BRIDGE_VIEW') ?? 'debug');
+  if (!(VIEWS as readonly string[]).includes(viewText))
+    throw usageError(
+      `Bad ${opts.view !== undefined ? '--view' : 'GAME_BRIDGE_VIEW'} '${viewText}': give debug or player.`,
+    );
   const abs = (p: unknown) => (p === undefined ? undefined : resolve(cwd, String(p)));
   const cleanEnv = stringEnv(env);
   return {
@@ -111,5 +121,6 @@ export function sessionConfigFrom(opts: Record<string, unknown>, env: Env, cwd: 
     cwd,
     env: cleanEnv,
     home: bridgeHome(env),
+    view: viewText as View,
   };
 }

@@ -2,19 +2,24 @@
  * The one error taxonomy. Every failure an agent can see is a BridgeError whose text starts
  * with its class name and ends with what to do next. Tools turn it into a result with
  * `isError: true` whose structuredContent is the error's data (its facts, keyed by `kind`);
- * JSON-RPC errors are kept for malformed protocol traffic only. The classes and their texts
+ * JSON-RPC errors (shared/jsonrpc.ts) are kept for malformed protocol traffic only. The classes and their texts
  * are listed for agents in README.md ("Troubleshooting by error class"); BridgeInternalError in docs/DECISIONS.md.
  */
-export type ErrorClass =
-  | 'GameOffline'
-  | 'NotAGameSurface'
-  | 'CommandTimeout'
-  | 'CommandRejected'
-  | 'BridgeUsageError'
-  | 'NotLaunchedHere'
-  | 'CallInterrupted'
-  | 'BridgeInternalError'
-  | 'GameExited';
+export const ERROR_CLASSES = [
+  'GameOffline',
+  'NotAGameSurface',
+  'CommandTimeout',
+  'CommandRejected',
+  'CommandFailed',
+  'BridgeUsageError',
+  'LaunchFailed',
+  'ChromiumMissing',
+  'NotLaunchedHere',
+  'CallInterrupted',
+  'BridgeInternalError',
+  'GameExited',
+] as const;
+export type ErrorClass = (typeof ERROR_CLASSES)[number];
 
 /** The machine-readable facts each class carries, beside its text. */
 interface ErrorFacts {
@@ -22,11 +27,29 @@ interface ErrorFacts {
   NotAGameSurface: { port: number; detail: string };
   CommandTimeout: { port: number; cmd?: string; timeoutMs: number; path?: string; lastValue?: unknown; frame?: number };
   CommandRejected: { port: number; cmd: string; reason: string; known: string[] };
+  CommandFailed: CommandFailedFacts;
   BridgeUsageError: UsageFacts;
   NotLaunchedHere: { port: number };
   CallInterrupted: object;
   BridgeInternalError: object;
   GameExited: ExitFacts;
+  LaunchFailed: LaunchFacts;
+  ChromiumMissing: { port?: number };
+}
+
+/** A command the game applied and reported failed (`commandResults`): its words, and the state after it. */
+export interface CommandFailedFacts {
+  port: number;
+  cmd: string;
+  commandId: number;
+  applied: false;
+  /** the game's own words */
+  reason: string;
+  frame?: number;
+  sessionEpoch?: number;
+  screen?: string;
+  game?: unknown;
+  events: string[];
 }
 
 /** What is known of a launched game that exited by itself (docs/LAUNCHING.md). */
@@ -54,14 +77,9 @@ export interface ExitFacts {
   logFile: string;
 }
 
-/** What a usage error may point at: the argument, file or field to fix, the launch that failed. */
-export interface UsageFacts {
+/** A launch that failed: its process, command, exit code, signal, log and whether it was cancelled. */
+export interface LaunchFacts {
   port?: number;
-  file?: string;
-  field?: string;
-  /** the directories searched for gamebridge.json, when none was found */
-  looked?: string[];
-  /** a launch that failed: its process, command, exit code, signal, log and whether it was cancelled */
   pid?: number;
   command?: string;
   cwd?: string;
@@ -70,6 +88,19 @@ export interface UsageFacts {
   logFile?: string;
   timeoutMs?: number;
   cancelled?: boolean;
+  /** a launch of several that failed as a whole: how many, which one failed, what was stopped */
+  count?: number;
+  failedIndex?: number;
+  reaped?: string[];
+}
+
+/** What a usage error may point at: the argument, file or field to fix. */
+export interface UsageFacts {
+  port?: number;
+  file?: string;
+  field?: string;
+  /** the directories searched for gamebridge.json, when none was found */
+  looked?: string[];
   /** a declaration not believed: the file or directory that is not trusted */
   refused?: string;
   /** launch_instance {config} outside the session's project */
@@ -78,10 +109,9 @@ export interface UsageFacts {
   /** a launch profile that does not exist, and the ones that do */
   profile?: string;
   known?: string[];
-  /** a launch of several that failed as a whole: how many, which one failed, what was stopped */
-  count?: number;
-  failedIndex?: number;
-  reaped?: string[];
+  /** a UI node refused before anything was sent: the ref, and the nodes named like it */
+  ref?: string;
+  similar?: string[];
 }
 
 /** An error's data: `kind` says which class, and which facts come with it. */
@@ -191,8 +221,27 @@ export function commandRejected(
   );
 }
 
+/** The game applied the command on its own thread and it failed there: nothing is retried, the game's words are the reason. */
+export function commandFailed(facts: Omit<CommandFailedFacts, 'applied'>): BridgeError {
+  return new BridgeError(
+    { kind: 'CommandFailed', applied: false, ...facts },
+    `The game on port ${facts.port} refused '${facts.cmd}' (command ${facts.commandId}) when it applied it: ${facts.reason || 'no reason given'}. ` +
+      'Nothing was done; read the state (snapshot or get_state) to see why, then act on what is there.',
+  );
+}
+
 export function usageError(message: string, facts: UsageFacts = {}, cause?: unknown): BridgeError {
   return new BridgeError({ kind: 'BridgeUsageError', ...facts }, message, cause === undefined ? undefined : { cause });
+}
+
+/** A launch that failed (the process exited, never answered, was cancelled): what ran, where, and its log. */
+export function launchFailed(message: string, facts: LaunchFacts, cause?: unknown): BridgeError {
+  return new BridgeError({ kind: 'LaunchFailed', ...facts }, message, cause === undefined ? undefined : { cause });
+}
+
+/** A browser game needs Chromium, and the one named or on PATH is not there. */
+export function chromiumMissing(message: string, port?: number): BridgeError {
+  return new BridgeError(port === undefined ? { kind: 'ChromiumMissing' } : { kind: 'ChromiumMissing', port }, message);
 }
 
 export function notLaunchedHere(port: number): BridgeError {

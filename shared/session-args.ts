@@ -78,6 +78,12 @@ export function withSessionOptions<T>(y: Argv<T>) {
       describe: `Cut answers longer than this (default ${DEFAULT_MAX_ANSWER_CHARS})`,
       global: false,
     })
+    .option('view', {
+      type: 'string',
+      requiresArg: true,
+      describe: 'debug (default) or player: see and do only what a player could (env GAME_BRIDGE_VIEW)',
+      global: false,
+    })
     .option('daemon', {
       type: 'boolean',
       default: true,

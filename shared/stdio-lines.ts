@@ -3,6 +3,7 @@
  * Only MCP frames ever reach stdout. The proxy exits when stdin ends or stdout breaks.
  */
 import { MAX_FRAME_BYTES } from './frames.js';
+import { rpcError, RpcCode } from './jsonrpc.js';
 
 /** A client line longer than this is answered -32600 by us: the daemon's frame limit (64 MiB,
  *  shared/frames.ts) would otherwise close the link, and the re-sent line close it again. */
@@ -147,11 +148,11 @@ function sniffId(head: string, tail: string): string | number | null {
 
 /** The answer to a line that is not JSON (the SDK's framing has no other way to say it). */
 export function parseErrorText(detail: string): string {
-  return JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: ${detail}` } });
+  return rpcError(null, RpcCode.ParseError, `Parse error: ${detail}`);
 }
 
 export function invalidRequestText(detail: string, id: string | number | null = null): string {
-  return JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message: `Invalid Request: ${detail}` } });
+  return rpcError(id, RpcCode.InvalidRequest, `Invalid Request: ${detail}`);
 }
 
 /** The answer to a line over the limit (it was skipped, never parsed). */

@@ -134,3 +134,75 @@ test('launch --profile --count shows progress and a table; status shows them; lo
     stderr: expect.stringMatching(/no log for port 1 under /),
   });
 }, 120000);
+
+test('what a game reports is printed inert: escapes and line clears in its name and version reach no terminal from launch, status, logs or stop', async () => {
+  const evil = 'Evil\u001b[2J\u001b[HGame\r\u001b[2K\u009b31m\u202e';
+  const cwd = writeProject(join(home, 'project'), {
+    ports: await freeRange(2),
+    name: evil,
+    gameArgs: `--name "${evil}" --version-tag "1.0\u001b]0;owned\u0007"`,
+  }).cwd;
+  const outputs: string[] = [];
+  const launched = await cli(['launch'], cwd);
+  expect(launched.code).toBe(0);
+  const port = Number(/is up on port (\d+)/.exec(launched.stderr)?.[1]);
+  outputs.push(launched.stdout, launched.stderr);
+  const status = await cli(['status']);
+  expect(status.stdout).toContain('Evil\\x1b[2J\\x1b[HGame\\r\\x1b[2K\\x9b31m\\u202e');
+  outputs.push(status.stdout, status.stderr);
+  const logs = await cli(['logs', String(port)]);
+  expect(logs.code).toBe(0);
+  outputs.push(logs.stderr); // the header; the log itself is the game's own output, printed as it wrote it
+  const stop = await cli(['stop']);
+  expect(stop.stdout).toMatch(/stopped game Evil\\x1b\[2J/);
+  outputs.push(stop.stdout, stop.stderr);
+  for (const text of outputs) {
+    // nothing but newlines (and launch's own spinner, which is off when stderr is not a terminal)
+    expect(text.replace(/\n/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
+  }
+}, 120000);
+
+test('logs without a port names the launched games; logs says whose log it prints; a second launch says where it runs; stop tells the games before the daemon', async () => {
+  const cwd = await project();
+  const first = await cli(['launch'], cwd);
+  expect(first.code).toBe(0);
+  const [port, pid] = first.stdout
+    .split('\n')
+    .find((l) => /^\s+\d+\s+\d+\s+Crate Stack/.test(l))!
+    .trim()
+    .split(/\s+/)
+    .map(Number);
+  reaper.track(pid);
+
+  const bare = await cli(['logs']);
+  expect(bare.code).toBe(2);
+  expect(bare.stderr).not.toMatch(/non-option/);
+  expect(bare.stderr).toMatch(
+    new RegExp(`logs needs the port of a launched game.*Launched from .*: ${port} \\(Crate Stack, running\\)`),
+  );
+
+  const logs = await cli(['logs', String(port)]);
+  expect(logs.code).toBe(0);
+  expect(logs.stderr).toMatch(
+    new RegExp(
+      `^\\[game-bridge\\] Crate Stack on port ${port} \\(pid ${pid}\\), running since \\S+; log \\S+instance-${port}-\\d+\\.log\\n$`,
+    ),
+  );
+  expect(logs.stdout).toContain(`crate-stack: listening on 127.0.0.1:${port}`);
+
+  const second = await cli(['launch'], cwd);
+  expect(second.code).toBe(0);
+  expect(second.stdout).toMatch(
+    new RegExp(
+      `^Crate Stack is already running on port ${port} \\(pid ${pid}\\), launched from \\S+gamebridge\\.json\\.\\n`,
+    ),
+  );
+  expect(second.stdout).toMatch(/start another copy: .* launch --count 1\n$/);
+  const status = JSON.parse((await cli(['status', '--json'])).stdout);
+  expect(status.instances).toHaveLength(1);
+
+  const stop = await cli(['stop']);
+  expect(stop.stdout).toMatch(
+    new RegExp(`^stopped game Crate Stack on port ${port} \\(pid ${pid}\\)\\ndaemon pid \\d+ stopped\\n$`),
+  );
+}, 120000);

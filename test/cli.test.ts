@@ -5,6 +5,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import {
   chmodSync,
+  cpSync,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -13,10 +14,22 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { readDeclaration } from '../daemon/launcher/index.js';
 import { freePort, freeRange } from './helpers/ports.js';
-import { alive, CLI, Reaper, removeDir, startExampleGame, tempHome, waitFor, waitGone } from './helpers/procs.js';
+import {
+  alive,
+  CLI,
+  DIST,
+  ROOT,
+  Reaper,
+  removeDir,
+  startExampleGame,
+  tempHome,
+  waitFor,
+  waitGone,
+} from './helpers/procs.js';
 
 interface Ran {
   code: number;
@@ -47,6 +60,13 @@ function cli(
       },
     );
   });
+}
+
+function bridgeFree(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env))
+    if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) env[k] = v;
+  return env;
 }
 
 /** What the CLI prints for itself in a clone, where no game-bridge-mcp is on PATH. */
@@ -155,6 +175,72 @@ describe('help, version and usage errors', () => {
     const r = await cli(['init', '--dir'], { cwd: dir() });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/Not enough arguments following: dir/);
+  });
+});
+
+describe('help in a clone at a long path', () => {
+  // A clone's commands read `node <abs path>/dist/proxy/main.js …`; at an ordinary home path that
+  // is wider than half a terminal, the width where a help table wraps its first column.
+  const clone = join(
+    tmpdir(),
+    `gb-long-clone-${process.pid}`,
+    'home',
+    'someone',
+    'src',
+    'games',
+    'tools',
+    'game-bridge-mcp',
+  );
+  const main = join(clone, 'dist', 'proxy', 'main.js');
+  const self = `node ${main}`;
+  beforeAll(() => {
+    expect(self.length).toBeGreaterThan(80);
+    cpSync(DIST, join(clone, 'dist'), { recursive: true });
+    cpSync(join(ROOT, 'package.json'), join(clone, 'package.json'));
+    symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'));
+    dirs.push(join(tmpdir(), `gb-long-clone-${process.pid}`));
+  });
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    new Promise<Ran>((res) =>
+      execFile(process.execPath, [main, ...args], { env: { ...bridgeFree(), ...env } }, (err, stdout, stderr) =>
+        res({ code: err ? 1 : 0, stdout, stderr }),
+      ),
+    );
+
+  test.each(['', 'daemon', 'token', 'status', 'stop', 'dashboard', 'launch', 'logs', 'doctor', 'init', 'demo'])(
+    '`%s --help`: every command it shows is whole on one line',
+    async (name) => {
+      const cmd = name ? [name] : [];
+      const help = (await run([...cmd, '--help'])).stdout;
+      const whole = help.split(self).length - 1;
+      expect(whole).toBeGreaterThan(0);
+      // every mention of the clone is the whole command: none is broken across lines
+      expect(help.split('game-bridge-mcp/dist').length - 1).toBe(whole);
+      expect(help.split('gb-long-clone-').length - 1).toBe(whole);
+      // each example is a line of its own that begins with the command
+      const examples = help.slice(help.indexOf('Examples:\n'));
+      expect(examples).toMatch(
+        new RegExp(`^  ${self.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${cmd.length ? ` ${cmd[0]}` : ''}`, 'm'),
+      );
+    },
+  );
+
+  test('an example copied from the help runs as written', async () => {
+    const help = (await run(['status', '--help'])).stdout;
+    const line = help.split('\n').find((l) => l.trim() === `${self} status`);
+    expect(line).toBeDefined();
+    const home = dir();
+    const [node, file, ...args] = line!.trim().split(' ');
+    expect(node).toBe('node');
+    const r = await new Promise<Ran>((res) =>
+      execFile(
+        process.execPath,
+        [file, ...args],
+        { env: { ...bridgeFree(), GAME_BRIDGE_HOME: home } },
+        (err, stdout, stderr) => res({ code: err ? 1 : 0, stdout, stderr }),
+      ),
+    );
+    expect(r.stdout).toContain(`no daemon is running for ${home}`);
   });
 });
 
@@ -377,7 +463,7 @@ describe('daemon, status, stop', () => {
     );
 
     const stop = await cli(['stop'], { env });
-    expect(stop).toMatchObject({ code: 0, stdout: `daemon pid ${daemon.pid} stopped\nit had launched no games\n` });
+    expect(stop).toMatchObject({ code: 0, stdout: `no launched games to stop\ndaemon pid ${daemon.pid} stopped\n` });
     expect(await waitGone(daemon.pid!, 5000)).toBe(true);
     expect(alive(daemon.pid!)).toBe(false);
     expect(await cli(['stop'], { env })).toMatchObject({

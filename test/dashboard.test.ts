@@ -232,3 +232,66 @@ test('`dashboard` without a running daemon says how to get one and exits 1; with
   const [a, b] = [await dashboardUrl(suite.home), await dashboardUrl(suite.home)];
   expect(new URL(a).searchParams.get('key')).not.toBe(new URL(b).searchParams.get('key'));
 });
+
+test('at 390 and 1280 px a call row shows its time, tool, client and game whole; a call to an earlier game on the port says so; a game with no screenshots logs nothing', async () => {
+  const dir = join(suite.home, 'no-shots');
+  mkdirSync(dir, { recursive: true });
+  const port = await freePort();
+  writeFileSync(
+    join(dir, 'gamebridge.json'),
+    JSON.stringify({
+      name: 'Crate Stack',
+      launch: { command: `node "${EXAMPLE_GAME}" --port {port}`, portRange: String(port), readyTimeoutMs: 30000 },
+    }),
+  );
+  const h = await suite.open(dir);
+  const launch = async () => {
+    const l = await call(h, 'launch_instance', {}, 60000);
+    expect(l.isError ? l.text : 'launched').toBe('launched');
+    suite.trackGroup(l.json.pid as number);
+  };
+  await launch();
+  expect((await gameCall(h, port, 'bump', { tag: 'first' })).isError).toBe(false);
+  expect((await call(h, 'stop_instance', { port }, 60000)).isError).toBe(false);
+  await launch();
+  expect((await gameCall(h, port, 'bump', { tag: 'second' })).isError).toBe(false);
+  expect((await gameCall(h, port, 'no_such_tool')).isError).toBe(true);
+
+  for (const width of [390, 1280]) {
+    const context = await chromium.browser.newContext({ viewport: { width, height: 900 } });
+    const page = await context.newPage();
+    const complaints: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && complaints.push(m.text()));
+    await page.goto(await dashboardUrl(suite.home));
+    await page.locator(`article.card[data-port="${port}"][data-status="live"]`).waitFor({ timeout: 10000 });
+    const rows = page.locator('#feed li.call[data-tool="bump"]');
+    await expect(rows.count()).resolves.toBe(2);
+    // newest first: the call to the game running now, then the one to the game before it
+    await expect(rows.nth(0).locator('.target').textContent()).resolves.toBe(`Crate Stack :${port}`);
+    await expect(rows.nth(1).locator('.target').textContent()).resolves.toBe(`an earlier game on :${port}`);
+    // nothing drawn over anything else, and nothing cut: the client's name and the refused tool read whole
+    const layout = await page.evaluate(() =>
+      [...document.querySelectorAll('#feed li.call summary')].map((s) => {
+        const box = (sel: string) => s.querySelector(sel)?.getBoundingClientRect();
+        const parts = ['time', '.tool', '.ms', '.badge', '.who'].map(box).filter((b) => b !== undefined);
+        const overlaps = parts.some((a, i) =>
+          parts.some(
+            (b, j) =>
+              i < j && a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1,
+          ),
+        );
+        const cut = ['.tool', '.who'].some((sel) => {
+          const el = s.querySelector(sel) as HTMLElement;
+          return el.scrollWidth > el.clientWidth + 1;
+        });
+        return { text: s.textContent, overlaps, cut };
+      }),
+    );
+    expect(layout.filter((r) => r.overlaps || r.cut)).toEqual([]);
+    expect(layout.some((r) => /call_tool › no_such_tool.*CommandRejected/.test(r.text ?? ''))).toBe(true);
+    // the page asked for a screenshot and learned the game serves none, without a failed load
+    await page.waitForTimeout(1500);
+    expect(complaints).toEqual([]);
+    await context.close();
+  }
+});

@@ -178,6 +178,19 @@ test('python game: manifest call, state after command, passthrough, unknown comm
   const unknown = await gameCall(mcp, py, 'fly_to_moon');
   expect(unknown.isError).toBe(true);
   expect(unknown.text).toMatch(/^CommandRejected: .*fly_to_moon.*drop/);
+  // what it accepts is what this game can serve: no input, clock or /screenshot here
+  const accepts = /It accepts: ([^.]*)\./.exec(unknown.text)![1].split(', ');
+  expect(accepts).toEqual(expect.arrayContaining(['drop', 'get_state', 'wait_for', 'raw_command', 'health']));
+  for (const absent of ['press', 'hold', 'release', 'pause', 'resume', 'step', 'screenshot'])
+    expect(accepts).not.toContain(absent);
+});
+
+test('a command the game knows but refused is "refused" with its reason, not "does not know"', async () => {
+  // input.hold is a reserved command of the kit, not in Crate Stack's manifest: a passthrough
+  const r = await gameCall(mcp, crate, 'input.hold', { leaseMs: 100 });
+  expect(r.text).toMatch(/^CommandRejected: The game on port \d+ refused 'input\.hold': \S/);
+  expect(r.text).not.toMatch(/does not know/);
+  expect(r.json).toMatchObject({ kind: 'CommandRejected', cmd: 'input.hold' });
 });
 
 test('frames-advanced when the game publishes no completedCommandId', async () => {
@@ -210,7 +223,7 @@ test('GameOffline and NotAGameSurface texts', async () => {
   expect(off.text).toMatch(
     new RegExp(`^GameOffline: No game is answering on http://127.0.0.1:${dead}\\..*launch_instance`),
   );
-  expect(off.res.structuredContent).toEqual({ kind: 'GameOffline', port: dead }); // the facts, for a program to read
+  expect(off.res.structuredContent).toEqual({ kind: 'GameOffline', port: dead, view: 'debug' }); // the facts, for a program to read
   const nag = await call(mcp, 'list_toolsets', { port: notGame });
   expect(nag.text).toMatch(
     new RegExp(

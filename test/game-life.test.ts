@@ -111,7 +111,12 @@ test('a killed game: GameExited with the facts (not GameOffline on 7777), listed
 
   const stop = await call(h, 'stop_instance', {});
   reportFigures('evidence', `KILLED GAME: stop_instance → ${stop.text}`);
-  expect(stop.json).toEqual({ port: inst.port, stopped: true, how: 'had already exited (signal SIGKILL)' });
+  expect(stop.json).toEqual({
+    port: inst.port,
+    stopped: true,
+    how: 'had already exited (signal SIGKILL)',
+    view: 'debug',
+  });
   const log = (await call(h, 'instance_log', {})).json;
   expect(log).toMatchObject({ port: inst.port, running: false, exited: { how: 'killed by signal SIGKILL' } });
   // The facts outlive the daemon.
@@ -289,7 +294,7 @@ test("a launch of several where one fails fails as a whole, with that failure's 
   expect(r.isError).toBe(true);
   const lines = r.text.split('\n');
   expect(lines[0]).toMatch(
-    /^BridgeUsageError: Launch failed on port \d+ \(profile laggard, index [12]\): the game did not answer \/health within 6000ms\.$/,
+    /^LaunchFailed: Launch failed on port \d+ \(profile laggard, index [12]\): the game did not answer \/health within 6000ms\.$/,
   );
   expect(lines[1]).toMatch(
     /^The launch of 3 failed as a whole: instance [12] failed; the one that had started was stopped: \d+ \(closed cleanly\)\.$/,

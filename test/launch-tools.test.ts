@@ -73,7 +73,7 @@ test('launch from a gamebridge.json two folders up, drive it, read its log, stop
     const regDir = join(p.home, 'instances');
     expect(readdirSync(regDir).length).toBe(1);
     const stop = await call(h, 'stop_instance', {});
-    expect(stop.json).toEqual({ port: inst.port, stopped: true, how: 'closed cleanly' });
+    expect(stop.json).toEqual({ port: inst.port, stopped: true, how: 'closed cleanly', view: 'debug' });
     expect(await waitGone(inst.pid)).toBe(true);
     expect(readdirSync(regDir)).toEqual([]);
     const gone = await gameCall(h, inst.port, 'health');
@@ -93,7 +93,7 @@ test("a crash at start is loud: exit code, command, log path, the game's own las
   try {
     const r = await call(h, 'launch_instance');
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(/^BridgeUsageError: Launch failed on port \d+: the process exited with code 3\./);
+    expect(r.text).toMatch(/^LaunchFailed: Launch failed on port \d+: the process exited with code 3\./);
     expect(r.text).toContain(EXAMPLE_GAME);
     expect(r.text).toContain(join(p.home, 'logs'));
     expect(r.text).toMatch(/could not open save file/);

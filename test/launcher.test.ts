@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Launcher, findDeclaration, type ExitRecord, type LaunchedInstance } from '../daemon/launcher/index.js';
 import { readLaunchedFile } from '../daemon/launcher/persist.js';
 import { GameClient } from '../daemon/game/client.js';
-import { BridgeError, type UsageFacts } from '../shared/errors.js';
+import { BridgeError, type LaunchFacts } from '../shared/errors.js';
 import { homePaths } from '../shared/paths.js';
 import { freePort, freeRange } from './helpers/ports.js';
 import { writeProject, type Project, type ProjectOptions } from './helpers/project.js';
@@ -159,7 +159,7 @@ test('a game that crashes at start fails loudly: exit code, command, cwd, log pa
   const { root, cwd } = project({ command: `${GAME} --crash-at-start`, ports: [port], readyTimeoutMs: 20000 });
   const err = await rejection(launch(cwd));
   expect(err).toBeInstanceOf(BridgeError);
-  expect(err.kind).toBe('BridgeUsageError');
+  expect(err.kind).toBe('LaunchFailed');
   const lines = err.message.split('\n');
   expect(lines[0]).toBe(`Launch failed on port ${port}: the process exited with code 3.`);
   expect(lines).toContain(`Command: node "${EXAMPLE_GAME}" --port ${port} --crash-at-start`);
@@ -178,14 +178,14 @@ test('a game slower than readyTimeoutMs gets a clear timeout error and is reaped
   const [port] = await freeRange(1);
   const { cwd } = project({ command: `${GAME} --slow-start 60000`, ports: [port], readyTimeoutMs: 1500 });
   const err = await rejection(launch(cwd));
-  expect(err.kind).toBe('BridgeUsageError');
+  expect(err.kind).toBe('LaunchFailed');
   expect(err.message.split('\n')[0]).toBe(
     `Launch failed on port ${port}: the game did not answer /health within 1500ms.`,
   );
   expect(err.message).toContain('slow start: waiting 60000ms');
-  const pid = (err.data as UsageFacts).pid as number;
+  const pid = (err.data as LaunchFacts).pid as number;
   groups.add(pid);
-  const gamePid = await pidFromLog((err.data as UsageFacts).logFile as string, /\(pid (\d+)\)/);
+  const gamePid = await pidFromLog((err.data as LaunchFacts).logFile as string, /\(pid (\d+)\)/);
   expect(await waitGone(pid, 3000)).toBe(true);
   expect(await waitGone(gamePid, 3000)).toBe(true);
   expect(await groupGone(pid)).toBe(true);
@@ -448,11 +448,11 @@ test('cancelling a launch through its AbortSignal kills what it started', async 
   const gamePid = await pidFromLog(logFile, /\(pid (\d+)\)/);
   ac.abort();
   const err = await pending;
-  expect(err.kind).toBe('BridgeUsageError');
+  expect(err.kind).toBe('LaunchFailed');
   expect(err.message).toMatch(/^Launch cancelled/);
-  expect((err.data as UsageFacts).logFile).toBe(logFile);
-  groups.add((err.data as UsageFacts).pid as number);
+  expect((err.data as LaunchFacts).logFile).toBe(logFile);
+  groups.add((err.data as LaunchFacts).pid as number);
   expect(await waitGone(gamePid, 3000)).toBe(true);
-  expect(await groupGone((err.data as UsageFacts).pid as number)).toBe(true);
+  expect(await groupGone((err.data as LaunchFacts).pid as number)).toBe(true);
   expect(launcher.isLaunched(port)).toBe(false);
 });

@@ -6,25 +6,20 @@
  * project. No test or bench file ships.
  *
  * Offline by design: when the npm cache lacks a dependency (or Claude Code), the affected test
- * says so and skips instead of reaching the network. Warm the cache once with
- * `npm i --prefer-offline` of the tarball (and `npm i @anthropic-ai/claude-code@<CLAUDE_CODE>`).
+ * is a visible skip instead of reaching the network, and a failure under CI=true. `npm ci` puts
+ * the dependencies in the cache; `.ci/run` adds the Claude Code test/clients.json pins.
  */
 import { reportFigures } from './helpers/fault.js';
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freeRange } from './helpers/ports.js';
+import { pinnedClient, testNeeding } from './helpers/offline-npm.js';
 import { removeDir, ROOT, tempHome } from './helpers/procs.js';
 
 /** The Claude Code release the registration is checked with (pinned, as every dependency). */
-const CLAUDE_CODE = '2.1.332';
+const CLAUDE_CODE = pinnedClient('@anthropic-ai/claude-code');
 const NPM_CACHE = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
-
-let work: string;
-let tarball: string;
-let prefixBin: string | undefined;
-let installSkip: string | undefined;
-let gbHome: string;
 
 /** Run a command; resolves with its exit code and output (never rejects). */
 function run(
@@ -64,33 +59,30 @@ async function installOffline(args: string[], cwd: string): Promise<string | und
   throw new Error(`npm i ${args.join(' ')} failed:\n${r.out}`);
 }
 
-beforeAll(async () => {
-  work = tempHome('gb-package-');
-  gbHome = join(work, 'gb-home');
-  // --ignore-scripts: pack the dist/ this run built; prepack's clean rebuild would pull dist/ from under concurrent tests.
-  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
-    cwd: ROOT,
-    timeoutMs: 60000,
-  });
-  if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.out}`);
-  tarball = join(
-    work,
-    readdirSync(work).find((f) => f.endsWith('.tgz'))!,
-  );
-  installSkip = await installOffline(['-g', '--prefix', join(work, 'prefix'), tarball], work);
-  if (!installSkip) prefixBin = join(work, 'prefix', 'bin', 'game-bridge-mcp');
-}, 300000);
+// Packed and installed before the tests are declared: what the cache lacks decides which run.
+const work = tempHome('gb-package-');
+const gbHome = join(work, 'gb-home');
+// --ignore-scripts: pack the dist/ this run built; prepack's clean rebuild would pull dist/ from under concurrent tests.
+const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
+  cwd: ROOT,
+  timeoutMs: 60000,
+});
+if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.out}`);
+const tarball = join(
+  work,
+  readdirSync(work).find((f) => f.endsWith('.tgz'))!,
+);
+const installSkip = await installOffline(['-g', '--prefix', join(work, 'prefix'), tarball], work);
+const prefixBin = installSkip ? undefined : join(work, 'prefix', 'bin', 'game-bridge-mcp');
+const cc = join(work, 'claude-code');
+mkdirSync(cc);
+writeFileSync(join(cc, 'package.json'), '{"private": true}\n');
+const ccSkip = installSkip ?? (await installOffline([CLAUDE_CODE], cc));
 
 afterAll(async () => {
   if (prefixBin) await run(prefixBin, ['stop'], { timeoutMs: 40000 });
   removeDir(work);
 }, 60000);
-
-/** Print why a test cannot run here, once, and tell the caller to return. */
-function skipped(why: string | undefined): boolean {
-  if (why) console.warn(`SKIPPED (verify by hand): ${why}`);
-  return why !== undefined;
-}
 
 test('the tarball holds the bin, the proxy and daemon bundles, the kits and the docs, and no tests or bench', () => {
   const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean);
@@ -113,83 +105,111 @@ test('the tarball holds the bin, the proxy and daemon bundles, the kits and the 
   reportFigures('evidence', `PACKAGE ${tarball.split('/').pop()}: ${files.length} files`);
 });
 
-test('installed globally: --version from another directory, then demo drives the bundled game', async () => {
-  if (skipped(installSkip)) return;
-  const elsewhere = join(work, 'elsewhere');
-  mkdirSync(elsewhere);
-  const version = await run(prefixBin!, ['--version'], { cwd: elsewhere });
-  expect(version.out.trim()).toMatch(/^\d+\.\d+\.\d+/);
-  const range = await freeRange(3);
-  const demo = await run(prefixBin!, ['demo', '--port-range', `${range[0]}-${range[2]}`], { cwd: elsewhere });
-  reportFigures('evidence', `INSTALLED DEMO (exit ${demo.code}):\n${demo.out}`);
-  expect(demo.out).toContain(join(work, 'prefix')); // it launched the installed copy's game
-  expect(demo.out).toMatch(/stop_instance: port \d+ stopped/);
-  expect(demo.code).toBe(0);
-}, 180000);
+testNeeding(installSkip)(
+  'installed globally: --version from another directory, then demo drives the bundled game',
+  async () => {
+    const elsewhere = join(work, 'elsewhere');
+    mkdirSync(elsewhere);
+    const version = await run(prefixBin!, ['--version'], { cwd: elsewhere });
+    expect(version.out.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const range = await freeRange(3);
+    const demo = await run(prefixBin!, ['demo', '--port-range', `${range[0]}-${range[2]}`], { cwd: elsewhere });
+    reportFigures('evidence', `INSTALLED DEMO (exit ${demo.code}):\n${demo.out}`);
+    expect(demo.out).toContain(join(work, 'prefix')); // it launched the installed copy's game
+    expect(demo.out).toMatch(/stop_instance: port \d+ stopped/);
+    expect(demo.code).toBe(0);
+  },
+  180000,
+);
 
-test('npx --package <tarball> game-bridge-mcp runs from any directory', async () => {
-  if (skipped(installSkip)) return; // the global install proved the cache holds every dependency
-  const elsewhere = join(work, 'npx-here');
-  mkdirSync(elsewhere);
-  const r = await run('npx', ['--yes', '--offline', '--package', tarball, 'game-bridge-mcp', '--version'], {
-    cwd: elsewhere,
-    timeoutMs: 240000,
-  });
-  expect(r.out.trim().split('\n').pop()).toMatch(/^\d+\.\d+\.\d+$/);
-  expect(r.code).toBe(0);
-}, 300000);
+// the global install proved the cache holds every dependency
+testNeeding(installSkip)(
+  'npx --package <tarball> game-bridge-mcp runs from any directory',
+  async () => {
+    const elsewhere = join(work, 'npx-here');
+    mkdirSync(elsewhere);
+    const r = await run('npx', ['--yes', '--offline', '--package', tarball, 'game-bridge-mcp', '--version'], {
+      cwd: elsewhere,
+      timeoutMs: 240000,
+    });
+    expect(r.out.trim().split('\n').pop()).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(r.code).toBe(0);
+  },
+  300000,
+);
 
-test('registered with Claude Code (temp HOME), the installed bin shows ✔ Connected', async () => {
-  if (skipped(installSkip)) return;
-  const cc = join(work, 'claude-code');
-  mkdirSync(cc);
-  writeFileSync(join(cc, 'package.json'), '{"private": true}\n');
-  const ccSkip = await installOffline([`@anthropic-ai/claude-code@${CLAUDE_CODE}`], cc);
-  if (skipped(ccSkip && `Claude Code ${CLAUDE_CODE} is ${ccSkip}`)) return;
-  // Its postinstall puts the platform's native binary in place; run it explicitly (npm's script policy varies).
-  const placed = await run(
-    process.execPath,
-    [join(cc, 'node_modules', '@anthropic-ai', 'claude-code', 'install.cjs')],
-    { cwd: cc, timeoutMs: 60000 },
-  );
-  expect(placed.code).toBe(0);
-  const claude = join(cc, 'node_modules', '.bin', 'claude');
-  const home = join(work, 'claude-home');
-  mkdirSync(home);
-  const env = { HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
-  const added = await run(claude, ['mcp', 'add', '-s', 'user', 'gb', '--', prefixBin!], { env, timeoutMs: 60000 });
-  expect(added.code).toBe(0);
-  // README's line for a clone, `claude mcp add -s user game-bridge -- node "$PWD/dist/proxy/main.js"`, run in the clone
-  const fromClone = await run(
-    'bash',
-    ['-c', `${claude} mcp add -s user game-bridge -- node "$PWD/dist/proxy/main.js"`],
-    { cwd: ROOT, env, timeoutMs: 60000 },
-  );
-  expect(fromClone.code).toBe(0);
-  // `claude mcp list` exits 0 whatever the health: read what it says.
-  const listed = await run(claude, ['mcp', 'list'], { env, timeoutMs: 120000 });
-  reportFigures('evidence', `CLAUDE MCP LIST:\n${listed.out}`);
-  expect(listed.out).toMatch(new RegExp(`gb: ${prefixBin!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+- ✔ Connected`));
-  expect(listed.out).toMatch(
-    new RegExp(
-      `game-bridge: node ${join(ROOT, 'dist', 'proxy', 'main.js').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+- ✔ Connected`,
-    ),
-  );
-}, 300000);
+testNeeding(ccSkip && `${CLAUDE_CODE} or a dependency is ${ccSkip}`)(
+  'registered with Claude Code (temp HOME), the installed bin shows ✔ Connected',
+  async () => {
+    // Its postinstall puts the platform's native binary in place; run it explicitly (npm's script policy varies).
+    const placed = await run(
+      process.execPath,
+      [join(cc, 'node_modules', '@anthropic-ai', 'claude-code', 'install.cjs')],
+      { cwd: cc, timeoutMs: 60000 },
+    );
+    expect(placed.code).toBe(0);
+    const claude = join(cc, 'node_modules', '.bin', 'claude');
+    const home = join(work, 'claude-home');
+    mkdirSync(home);
+    const env = { HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
+    const added = await run(claude, ['mcp', 'add', '-s', 'user', 'gb', '--', prefixBin!], { env, timeoutMs: 60000 });
+    expect(added.code).toBe(0);
+    // README's line for a clone, `claude mcp add -s user game-bridge -- node "$PWD/dist/proxy/main.js"`, run in the clone
+    const fromClone = await run(
+      'bash',
+      ['-c', `${claude} mcp add -s user game-bridge -- node "$PWD/dist/proxy/main.js"`],
+      { cwd: ROOT, env, timeoutMs: 60000 },
+    );
+    expect(fromClone.code).toBe(0);
+    // README's line for a game's folder once `game-bridge-mcp` is on PATH (npm link there; the
+    // global install here), run as written from that folder, under a HOME of its own
+    const line = /^(claude mcp add -s user game-bridge -- game-bridge-mcp)\s/m.exec(
+      readFileSync(join(ROOT, 'README.md'), 'utf8'),
+    )?.[1];
+    expect(line).toBeDefined();
+    const gameDir = join(work, 'a-game');
+    const gameHome = join(work, 'claude-home-game');
+    mkdirSync(gameDir);
+    mkdirSync(gameHome);
+    const onPath = {
+      HOME: gameHome,
+      XDG_CONFIG_HOME: join(gameHome, '.config'),
+      PATH: `${join(work, 'prefix', 'bin')}:${join(cc, 'node_modules', '.bin')}:${process.env.PATH}`,
+    };
+    expect((await run('bash', ['-c', line!], { cwd: gameDir, env: onPath, timeoutMs: 60000 })).code).toBe(0);
+    const listedInGame = await run(claude, ['mcp', 'list'], { cwd: gameDir, env: onPath, timeoutMs: 120000 });
+    reportFigures('evidence', `CLAUDE MCP LIST (game folder):\n${listedInGame.out}`);
+    expect(listedInGame.out).toMatch(/game-bridge: game-bridge-mcp\s+- ✔ Connected/);
+    // `claude mcp list` exits 0 whatever the health: read what it says.
+    const listed = await run(claude, ['mcp', 'list'], { env, timeoutMs: 120000 });
+    reportFigures('evidence', `CLAUDE MCP LIST:\n${listed.out}`);
+    expect(listed.out).toMatch(new RegExp(`gb: ${prefixBin!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+- ✔ Connected`));
+    expect(listed.out).toMatch(
+      new RegExp(
+        `game-bridge: node ${join(ROOT, 'dist', 'proxy', 'main.js').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+- ✔ Connected`,
+      ),
+    );
+  },
+  300000,
+);
 
-test("a project that installed the tarball imports 'game-bridge-mcp/game'", async () => {
-  const project = join(work, 'project');
-  mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), '{"name": "my-game", "private": true, "type": "module"}\n');
-  const skip = await installOffline([tarball], project);
-  if (skipped(skip)) return;
-  writeFileSync(
-    join(project, 'probe.mjs'),
-    "const kit = await import('game-bridge-mcp/game');\nconsole.log(JSON.stringify(Object.keys(kit).sort()));\n",
-  );
-  const r = await run(process.execPath, ['probe.mjs'], { cwd: project });
-  expect(r.code).toBe(0);
-  const exports = JSON.parse(r.out.trim().split('\n').pop()!) as string[];
-  expect(exports.length).toBeGreaterThan(0);
-  reportFigures('evidence', `game-bridge-mcp/game exports: ${exports.join(', ')}`);
-}, 300000);
+testNeeding(installSkip)(
+  "a project that installed the tarball imports 'game-bridge-mcp/game'",
+  async () => {
+    const project = join(work, 'project');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), '{"name": "my-game", "private": true, "type": "module"}\n');
+    // the global install of the same tarball found every dependency in the cache
+    expect(await installOffline([tarball], project)).toBeUndefined();
+    writeFileSync(
+      join(project, 'probe.mjs'),
+      "const kit = await import('game-bridge-mcp/game');\nconsole.log(JSON.stringify(Object.keys(kit).sort()));\n",
+    );
+    const r = await run(process.execPath, ['probe.mjs'], { cwd: project });
+    expect(r.code).toBe(0);
+    const exports = JSON.parse(r.out.trim().split('\n').pop()!) as string[];
+    expect(exports.length).toBeGreaterThan(0);
+    reportFigures('evidence', `game-bridge-mcp/game exports: ${exports.join(', ')}`);
+  },
+  300000,
+);

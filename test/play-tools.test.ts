@@ -104,6 +104,20 @@ test('press holds for the frames asked, then releases', async () => {
   await gameCall(h, walker, 'bridge.resume');
 }, 60000);
 
+test('a hold while the clock is paused says so: the input is held, but nothing moves', async () => {
+  const h = await client();
+  await gameCall(h, walker, 'bridge.pause');
+  const held = await gameCall(h, walker, 'hold', { input: 'right', ms: 5000 });
+  expect(held.json).toMatchObject({ applied: true, input: 'right', clockPaused: true });
+  expect(held.json.note).toMatch(/clock is paused.*nothing moves until resume/);
+  await gameCall(h, walker, 'release', {});
+  await gameCall(h, walker, 'bridge.resume');
+  const running = await gameCall(h, walker, 'hold', { input: 'right', ms: 5000 });
+  expect(running.json).toMatchObject({ applied: true, input: 'right' });
+  expect(running.json).not.toHaveProperty('clockPaused');
+  await gameCall(h, walker, 'release', {});
+}, 60000);
+
 test('two sessions hold inputs on one game; one client leaving releases only its own', async () => {
   const a = await client();
   const b = await client();

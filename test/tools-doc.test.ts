@@ -12,6 +12,7 @@ import { pairSuite } from './helpers/pair.js';
 import { freeRange } from './helpers/ports.js';
 import { writeProject } from './helpers/project.js';
 import { waitFor } from './helpers/procs.js';
+import { startTreeGame } from './helpers/tree-game.js';
 
 const suite = pairSuite('gb-tools-doc-');
 type Json = Record<string, unknown>;
@@ -112,6 +113,24 @@ test('every field of every tool answer is documented in docs/TOOLS.md, and every
   keep('launch_instance', again.json);
   suite.trackGroup(again.json.pid as number);
   keep('stop_instance', (await call(h, 'stop_instance', { port: b.port }, 60000)).json);
+
+  // the UI and world tools, on a game that publishes both trees
+  const trees = await startTreeGame(suite.reaper);
+  const rev = (await gameCall(h, trees, 'snapshot')).json.snapshot.revision as number;
+  keep('snapshot', (await gameCall(h, trees, 'snapshot', { includeHidden: true })).json);
+  keep('snapshot', (await gameCall(h, trees, 'snapshot', { role: 'slider' })).json);
+  keep('snapshot', (await gameCall(h, trees, 'snapshot', { tree: 'world' })).json);
+  keep('snapshot', (await gameCall(h, trees, 'snapshot', { tree: 'both' })).json);
+  keep('click', (await gameCall(h, trees, 'click', { ref: 'start' })).json);
+  keep('snapshot', (await gameCall(h, trees, 'snapshot', { since: rev })).json);
+  keep('set_value', (await gameCall(h, trees, 'set_value', { ref: 'vol', value: 0.5 })).json);
+  keep('wait_for_node', (await gameCall(h, trees, 'wait_for_node', { ref: 'opts', state: 'present' })).json);
+  keep('wait_for_node', (await gameCall(h, trees, 'wait_for_node', { ref: 'nothing', state: 'gone' })).json);
+  keep('find_objects', (await gameCall(h, trees, 'find_objects', { near: { ref: 'hero', within: 50 } })).json);
+  keep('find_objects', (await gameCall(h, trees, 'find_objects', { type: 'crate' })).json);
+  keep('wait_for_object', (await gameCall(h, trees, 'wait_for_object', { tag: 'wood' })).json);
+  keep('errors', (await gameCall(h, trees, 'click', { ref: 'strat' })).json);
+  keep('errors', (await gameCall(h, trees, 'click', { ref: 'buy' })).json);
 
   const docs = documented();
   const undocumented: string[] = [];

@@ -75,7 +75,7 @@ test('a page that throws at load and never joins: the launch fails naming the co
   const r = await launch(h);
   expect(r.isError).toBe(true);
   expect(r.text).toMatch(
-    /^BridgeUsageError: Launch failed on port \d+: the page did not join the bridge within the declaration's readyTimeoutMs/,
+    /^LaunchFailed: Launch failed on port \d+: the page did not join the bridge within the declaration's readyTimeoutMs/,
   );
   expect(r.text).toMatch(/uncaught Error: boom at load: no game here/);
   expect(r.json.pid).toEqual(expect.any(Number));
@@ -89,7 +89,7 @@ test('a server command that exits: the launch fails with its exit code and its l
   });
   const r = await launch(h);
   expect(r.text).toMatch(
-    /^BridgeUsageError: Launch failed on port \d+: the page's server did not answer http:\/\/127\.0\.0\.1:\d+\/: its command exited with code 3/,
+    /^LaunchFailed: Launch failed on port \d+: the page's server did not answer http:\/\/127\.0\.0\.1:\d+\/: its command exited with code 3/,
   );
   expect(r.text).toMatch(/no such bundler/);
 });
@@ -98,7 +98,7 @@ test('no Chromium on PATH: the launch fails with the install line', async () => 
   const { h } = await project({ web: { static: CANVAS_WWW } }, { PATH: '/nonexistent' });
   const r = await launch(h);
   expect(r.isError).toBe(true);
-  expect(r.text).toMatch(/^BridgeUsageError: Launch failed on port \d+: ChromiumMissing: browser games need Chromium/);
+  expect(r.text).toMatch(/^ChromiumMissing: Launch failed on port \d+: browser games need Chromium/);
   expect(r.text).toMatch(/apt-get install -y chromium/);
 });
 

@@ -4,7 +4,7 @@
  */
 import { parsePort } from '../../shared/config.js';
 import { bridgeHome, homePaths } from '../../shared/paths.js';
-import { subcommand } from './subcommand.js';
+import { examples, subcommand } from './subcommand.js';
 
 export const daemonCommands = [
   subcommand({
@@ -17,9 +17,13 @@ export const daemonCommands = [
           describe:
             'pin the daemon port, so an HTTP client can keep http://127.0.0.1:<port>/mcp (env GAME_BRIDGE_DAEMON_PORT)',
         })
-        .example('$0 daemon', 'run the daemon here; logs go to <home>/daemon/daemon.log')
-        .example('$0 daemon --port 7790', 'MCP over HTTP at http://127.0.0.1:7790/mcp')
-        .example('GAME_BRIDGE_HOME=/tmp/gb $0 daemon', 'a separate daemon with its own home'),
+        .epilogue(
+          examples(
+            ['$0 daemon', 'run the daemon here; logs go to <home>/daemon/daemon.log'],
+            ['$0 daemon --port 7790', 'MCP over HTTP at http://127.0.0.1:7790/mcp'],
+            ['GAME_BRIDGE_HOME=/tmp/gb $0 daemon', 'a separate daemon with its own home'],
+          ),
+        ),
     run: async (a) => {
       const port = a.port === undefined ? undefined : parsePort(a.port, 'daemon port');
       const { runDaemon } = await import('../../daemon/main.js');
@@ -31,9 +35,11 @@ export const daemonCommands = [
     describe:
       "Print the bearer token HTTP clients send to the daemon's /mcp (created on first use, kept across daemon restarts)",
     builder: (y) =>
-      y.example(
-        '$0 token',
-        'claude mcp add --transport http game-bridge http://127.0.0.1:7790/mcp --header "Authorization: Bearer $($0 token)"',
+      y.epilogue(
+        examples([
+          '$0 token',
+          'claude mcp add --transport http game-bridge http://127.0.0.1:7790/mcp --header "Authorization: Bearer $($0 token)"',
+        ]),
       ),
     run: async () => {
       const { readOrCreateToken } = await import('../../shared/token.js');
@@ -51,8 +57,12 @@ export const daemonCommands = [
           default: false,
           describe: "Print the daemon's facts as JSON instead of tables",
         })
-        .example('$0 status', 'the running daemon as tables (exit 1 when none runs)')
-        .example('$0 status --json', 'the same facts as JSON, for scripts'),
+        .epilogue(
+          examples(
+            ['$0 status', 'the running daemon as tables (exit 1 when none runs)'],
+            ['$0 status --json', 'the same facts as JSON, for scripts'],
+          ),
+        ),
     run: async (a) => {
       const { runStatus } = await import('../admin.js');
       return runStatus(a.json === true);
@@ -62,9 +72,12 @@ export const daemonCommands = [
     command: 'stop',
     describe: 'Stop the daemon; it first stops every game it launched',
     builder: (y) =>
-      y
-        .example('$0 stop', 'stop the daemon of ~/.game-bridge')
-        .example('GAME_BRIDGE_HOME=/tmp/gb $0 stop', 'stop the daemon of another home'),
+      y.epilogue(
+        examples(
+          ['$0 stop', 'stop the daemon of ~/.game-bridge'],
+          ['GAME_BRIDGE_HOME=/tmp/gb $0 stop', 'stop the daemon of another home'],
+        ),
+      ),
     run: async () => {
       const { runStop } = await import('../admin.js');
       return runStop();
@@ -77,8 +90,12 @@ export const daemonCommands = [
     builder: (y) =>
       y
         .option('open', { type: 'boolean', default: true, describe: '--no-open: only print the URL' })
-        .example('$0 dashboard', 'print the URL and open it')
-        .example('$0 dashboard --no-open', 'print the URL only (e.g. over SSH, then forward the port)'),
+        .epilogue(
+          examples(
+            ['$0 dashboard', 'print the URL and open it'],
+            ['$0 dashboard --no-open', 'print the URL only (e.g. over SSH, then forward the port)'],
+          ),
+        ),
     run: async (a) => {
       const { runDashboard } = await import('../dashboard.js');
       return runDashboard({ open: a.open !== false });

@@ -1,5 +1,6 @@
 /** The subcommands about a project's game: launch it through the daemon, read its log. */
-import { numberFlag, subcommand, textFlag } from './subcommand.js';
+import { parsePort } from '../../shared/config.js';
+import { examples, numberFlag, subcommand, textFlag } from './subcommand.js';
 
 export const gameCommands = [
   subcommand({
@@ -14,9 +15,13 @@ export const gameCommands = [
           'restart',
           numberFlag('Relaunch the game launched on this port (same declaration and profile, same port)'),
         )
-        .example('$0 launch', 'start the game, wait until it answers, print its port and pid')
-        .example('$0 launch --profile server && $0 launch --profile client --count 3', 'a server and three clients')
-        .example('$0 launch --restart 7820', 'restart the game on port 7820'),
+        .epilogue(
+          examples(
+            ['$0 launch', 'start the game, wait until it answers, print its port and pid'],
+            ['$0 launch --profile server && $0 launch --profile client --count 3', 'a server and three clients'],
+            ['$0 launch --restart 7820', 'restart the game on port 7820'],
+          ),
+        ),
     run: async (a) => {
       const { runLaunch } = await import('../launch.js');
       return runLaunch({
@@ -29,11 +34,11 @@ export const gameCommands = [
     },
   }),
   subcommand({
-    command: 'logs <port>',
+    command: 'logs [port]',
     describe: "Print a launched game's log (running or exited); -f follows it",
     builder: (y) =>
       y
-        .positional('port', { type: 'number', describe: 'The port the game was launched on' })
+        .positional('port', { type: 'string', describe: 'The port the game was launched on' })
         .option('follow', {
           alias: 'f',
           type: 'boolean',
@@ -46,11 +51,16 @@ export const gameCommands = [
           default: 50,
           describe: 'How many of the last lines to print first',
         })
-        .example('$0 logs 7820', 'the last 50 lines of the game on port 7820')
-        .example('$0 logs 7820 -f', 'follow it'),
+        .epilogue(
+          examples(['$0 logs 7820', 'the last 50 lines of the game on port 7820'], ['$0 logs 7820 -f', 'follow it']),
+        ),
     run: async (a) => {
       const { runLogs } = await import('../logs.js');
-      return runLogs({ port: Number(a.port), lines: Number(a.lines), follow: a.follow === true });
+      return runLogs({
+        port: a.port === undefined ? undefined : parsePort(a.port),
+        lines: Number(a.lines),
+        follow: a.follow === true,
+      });
     },
   }),
 ];

@@ -1,5 +1,5 @@
 /** The subcommands for setting a project up: check it (doctor), start it (init), see it work (demo). */
-import { subcommand, textFlag } from './subcommand.js';
+import { examples, subcommand, textFlag } from './subcommand.js';
 
 export const projectCommands = [
   subcommand({
@@ -11,10 +11,14 @@ export const projectCommands = [
         .option('dir', textFlag('Resolve gamebridge.json from this directory (default: the current one)'))
         .option('config', textFlag('Check this gamebridge.json instead of the one --dir resolves to'))
         .option('scan-range', textFlag('Check this scan range instead of GAME_BRIDGE_SCAN_RANGE / the default'))
-        .example('$0 doctor', 'check everything from the current directory')
-        .example(
-          '$0 doctor --dir ~/games/orbital',
-          'which gamebridge.json that project resolves to, and whether it parses',
+        .epilogue(
+          examples(
+            ['$0 doctor', 'check everything from the current directory'],
+            [
+              '$0 doctor --dir ~/games/orbital',
+              'which gamebridge.json that project resolves to, and whether it parses',
+            ],
+          ),
         )
         .epilogue('Exit code 0: no problems; 1: at least one problem (each printed with "fix:").'),
     run: async (a) => {
@@ -42,13 +46,14 @@ export const projectCommands = [
           default: 'single',
           describe: 'multiplayer: add a server profile and a client profile',
         })
-        .example('$0 init', 'write ./gamebridge.json with a placeholder command')
-        .example('$0 init --template multiplayer', 'with "server" and "client" launch profiles')
-        .example(
-          '$0 init --name "Orbital Freight" --command "./gradlew run -PdebugPort={port}"',
-          'write it ready to use',
-        )
-        .example('$0 init --dir ../mygame --force', 'overwrite the one in ../mygame'),
+        .epilogue(
+          examples(
+            ['$0 init', 'write ./gamebridge.json with a placeholder command'],
+            ['$0 init --template multiplayer', 'with "server" and "client" launch profiles'],
+            ['$0 init --name "Orbital Freight" --command "./gradlew run -PdebugPort={port}"', 'write it ready to use'],
+            ['$0 init --dir ../mygame --force', 'overwrite the one in ../mygame'],
+          ),
+        ),
     run: async (a) => {
       const { runInit } = await import('../init.js');
       return runInit({
@@ -79,9 +84,13 @@ export const projectCommands = [
           describe: 'Play the Phaser example in headless Chromium instead, and save a screenshot',
         })
         .option('screenshot', textFlag('With --web: where the screenshot goes (default: the temp folder)'))
-        .example('$0 demo', 'through the proxy and the daemon (started if needed)')
-        .example('$0 demo --no-daemon', 'with the engine inside the proxy process instead')
-        .example('$0 demo --web', 'a browser game (Phaser) in headless Chromium, with a screenshot'),
+        .epilogue(
+          examples(
+            ['$0 demo', 'through the proxy and the daemon (started if needed)'],
+            ['$0 demo --no-daemon', 'with the engine inside the proxy process instead'],
+            ['$0 demo --web', 'a browser game (Phaser) in headless Chromium, with a screenshot'],
+          ),
+        ),
     run: async (a) => {
       const portRange = a['port-range'] as string | undefined;
       if (a.web === true) {

@@ -22,3 +22,13 @@ export const textFlag = (describe: string) => ({ type: 'string' as const, requir
 
 /** A flag that takes a number (`--count 3`): a bare `--count` is a usage error. */
 export const numberFlag = (describe: string) => ({ type: 'number' as const, requiresArg: true, describe });
+
+/**
+ * A help's examples, each command whole on a line of its own with what it does below it. yargs's
+ * own example table wraps its command column at half the width, which splits a clone's
+ * `node <abs path>/dist/proxy/main.js` in the middle; these lines are never wrapped (cli.ts
+ * turns wrapping off), so every command can be copied as printed.
+ */
+export function examples(...rows: Array<[command: string, what: string]>): string {
+  return ['Examples:', ...rows.map(([command, what]) => `  ${command}\n      ${what}`)].join('\n');
+}

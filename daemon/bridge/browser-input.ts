@@ -15,7 +15,7 @@ import { OwnedHands } from '../web/owned-hands.js';
 import type { ToolContext } from '../tools/context.js';
 import { syncCommand } from '../tools/sync-answer.js';
 import type { BridgeToolBase, ToolAnswer, ToolCallExtra } from '../tools/types.js';
-import { simFrameOf } from './play.js';
+import { pausedNote, simFrameOf } from './play.js';
 
 /** The page to send `input` to, or undefined when the game's kit takes it (or no browser of ours shows the game). */
 export async function browserFor(
@@ -89,15 +89,9 @@ export async function browserHold(
   extra: ToolCallExtra,
 ): Promise<ToolAnswer> {
   await web.hands.hold(ctx.sessionId, input, ms);
+  const state = await ctx.client(base.port).state(extra.signal);
   return {
-    json: {
-      ...base,
-      input,
-      ms,
-      via: 'browser',
-      held: heldBy(ctx, web),
-      ...after(await ctx.client(base.port).state(extra.signal)),
-    },
+    json: { ...base, input, ms, via: 'browser', held: heldBy(ctx, web), ...after(state), ...pausedNote(state) },
   };
 }
 

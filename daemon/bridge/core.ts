@@ -8,6 +8,7 @@ import { frameOf } from '../sync/summary.js';
 import { conditionFrom, waitFor } from '../sync/wait.js';
 import { defineTool, z } from '../tools/define.js';
 import { syncAnswer } from '../tools/sync-answer.js';
+import { inPlayerView, playerState } from '../tools/view.js';
 import type { BridgeCall } from '../tools/types.js';
 import { flag, number, whole } from './args.js';
 
@@ -26,7 +27,9 @@ export const getState = defineTool({
   }),
   effect: { readOnly: true },
   async handler(args, ctx, { port, base, signal }: BridgeCall) {
-    const state = await ctx.client(port).state(signal);
+    const read = await ctx.client(port).state(signal);
+    // a player sees ui and the game's player section, nothing more
+    const state = inPlayerView(ctx) ? playerState(read) : read;
     const frame = frameOf(state);
     if (!args.path) return { json: { ...base, frame: frame ?? null, state } };
     if (!hasPath(state, args.path)) {

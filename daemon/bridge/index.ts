@@ -5,7 +5,7 @@
  *
  * To add a bridge tool:
  *   1. Declare it with `defineTool` (tools/define.ts) in the file of its family (core.ts,
- *      input.ts, clock.ts), or in a new family file: name, title, description, a zod `input`,
+ *      input.ts, clock.ts, ui.ts, world.ts), or in a new family file: name, title, description, a zod `input`,
  *      its `effect` (readOnly decides whether a restarted daemon may re-send it), and a handler
  *      `(args, ctx, call: BridgeCall)`; `call.port` is its game, `call.base` starts its answer.
  *   2. Put it in its family's list (`CORE_TOOLS` …); a new family joins `BRIDGE_TOOLS` below
@@ -28,9 +28,17 @@ import type { BridgeCall, ToolAnswer, ToolCallExtra, ToolDef } from '../tools/ty
 import { CLOCK_TOOLS } from './clock.js';
 import { CORE_TOOLS } from './core.js';
 import { INPUT_TOOLS } from './input.js';
+import { UI_TOOLS } from './ui.js';
+import { WORLD_TOOLS } from './world.js';
 
 /** Every bridge tool, in the order describe_toolset lists them. */
-export const BRIDGE_TOOLS: readonly ToolDef<BridgeCall>[] = [...CORE_TOOLS, ...INPUT_TOOLS, ...CLOCK_TOOLS];
+export const BRIDGE_TOOLS: readonly ToolDef<BridgeCall>[] = [
+  ...CORE_TOOLS,
+  ...INPUT_TOOLS,
+  ...CLOCK_TOOLS,
+  ...UI_TOOLS,
+  ...WORLD_TOOLS,
+];
 
 export const BRIDGE_TOOL_NAMES: readonly string[] = BRIDGE_TOOLS.map((t) => t.name);
 
@@ -40,7 +48,8 @@ const TOOLSET: Toolset = {
   name: BRIDGE_TOOLSET,
   description:
     'Contract-level tools that work on every game: read the state, wait for a condition, send any command by name, check health, take a screenshot; ' +
-    'and, on games that declare the "input"/"clock" capabilities, hold inputs and control the clock (press, hold, release, pause, resume, step).',
+    'and, on games that declare the "input"/"clock" capabilities, hold inputs and control the clock (press, hold, release, pause, resume, step); ' +
+    'and, on games that publish a UI or world tree ("ui"/"world") or a page this bridge opened, see what is on screen and act on it by reference (snapshot, click, set_value, wait_for_node, find_objects, wait_for_object).',
   tools: BRIDGE_TOOLS.map((t) => ({
     name: t.name,
     description: t.advertised.description ?? '',
@@ -73,6 +82,41 @@ export function normaliseManifest(raw: unknown, source: 'game' | 'file' = 'game'
 /** What an agent is shown of a game that publishes no manifest: the bridge toolset only. */
 export function fallbackManifest(notice?: string): Manifest {
   return withBridge(emptyManifest(notice));
+}
+
+/** What a bridge tool needs of its game beyond the contract: a capability, or GET /screenshot. */
+const NEEDS: Record<string, 'input' | 'clock' | 'screenshot'> = {
+  press: 'input',
+  hold: 'input',
+  release: 'input',
+  pause: 'clock',
+  resume: 'clock',
+  step: 'clock',
+  screenshot: 'screenshot',
+};
+
+/**
+ * The bridge tools the game on `port` can serve: the contract's always, the input and clock
+ * tools when it declares those capabilities (or, for inputs and screenshots, when it is a page
+ * this daemon opened), screenshot when it answers GET /screenshot. Asked only on an error path.
+ */
+export async function servedBridgeTools(ctx: ToolContext, port: number): Promise<string[]> {
+  const client = ctx.client(port);
+  const page = ctx.launcher.webGame(port) !== undefined;
+  const [caps, shots] = await Promise.all([
+    client.health().then(
+      (h) => (Array.isArray(h.capabilities) ? h.capabilities.map(String) : []),
+      () => [] as string[],
+    ),
+    page
+      ? true
+      : client.screenshot().then(
+          (png) => png !== null,
+          () => false,
+        ),
+  ]);
+  const has = { input: page || caps.includes('input'), clock: caps.includes('clock'), screenshot: shots };
+  return BRIDGE_TOOL_NAMES.filter((name) => !NEEDS[name] || has[NEEDS[name]]);
 }
 
 /** Run the bridge tool `name` on the game on `port`, its arguments checked first. */

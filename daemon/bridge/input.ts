@@ -11,7 +11,7 @@ import { shapeSync, syncCommand } from '../tools/sync-answer.js';
 import type { BridgeCall } from '../tools/types.js';
 import { inputName, whole } from './args.js';
 import { browserFor, browserHold, browserPress, browserRelease } from './browser-input.js';
-import { capabilitiesOf, inputOf, requireCapability, simFrameOf } from './play.js';
+import { capabilitiesOf, inputOf, pausedNote, requireCapability, simFrameOf } from './play.js';
 
 /** A press holds its input at most this long on the game's side, whatever happens to us meanwhile. */
 const PRESS_LEASE_MS = 60000;
@@ -79,7 +79,7 @@ export const hold = defineTool({
     await requireCapability(ctx, port, 'input', 'hold');
     ctx.held.hold(port, ctx.sessionId, input, args.ms);
     const r = await syncCommand(ctx, port, 'input.hold', { input, owner: ctx.sessionId, leaseMs: args.ms }, call);
-    return { json: { ...base, input, ms: args.ms, ...shapeSync(r) } };
+    return { json: { ...base, input, ms: args.ms, ...shapeSync(r), ...pausedNote(r.state) } };
   },
 });
 

@@ -36,6 +36,15 @@ export function simFrameOf(s: State | undefined): { path: 'simFrame' | 'frame'; 
   return undefined;
 }
 
+/** What a hold's answer adds when the game's clock is paused: the input is held, but nothing moves. */
+export function pausedNote(s: State | undefined): Record<string, unknown> {
+  if (s?.clock === undefined || (s.clock as { paused?: unknown }).paused !== true) return {};
+  return {
+    clockPaused: true,
+    note: "The game's clock is paused: the input is held, but nothing moves until resume (or step, frame by frame).",
+  };
+}
+
 /** A held input's name, trimmed; a blank one is refused with what to give instead. */
 export function inputOf(tool: string, input: string): string {
   const name = input.trim();

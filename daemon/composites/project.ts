@@ -15,6 +15,7 @@ import type { SessionConfig } from '../../shared/config.js';
 import type { Composite } from './types.js';
 import { selfCommand } from '../../shared/self-command.js';
 import { loadModule } from '../../shared/load-module.js';
+import { numberSetting, SETTINGS } from '../../shared/settings.js';
 
 interface Loaded {
   mtimeMs: number;
@@ -28,8 +29,7 @@ const imported = new Map<string, number>();
 
 /** Versions of one composites file a daemon imports (GAME_BRIDGE_COMPOSITE_VERSIONS, else 50). */
 export function maxModuleVersions(env = process.env): number {
-  const n = Number(env.GAME_BRIDGE_COMPOSITE_VERSIONS);
-  return Number.isInteger(n) && n > 0 ? n : 50;
+  return numberSetting(SETTINGS.compositeVersions, env);
 }
 
 /** A changed module past the cap: its text is the whole explanation, with the way out. */

@@ -1,11 +1,11 @@
 /**
  * The page's data routes beyond the event stream: one call's JSON, a game's toolsets with
- * their schemas, its latest screenshot, and the form's call.
+ * their schemas, its latest screenshot, its UI tree, and the form's call.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DashboardHost } from './host.js';
 import type { ToolsetView } from './view.js';
-import { sendJson } from './respond.js';
+import { SECURITY_HEADERS, sendJson } from './respond.js';
 
 const MAX_BODY = 256 * 1024;
 
@@ -33,19 +33,32 @@ export async function toolsets(host: DashboardHost, res: ServerResponse, port: n
   sendJson(res, 200, { port, game: listed.game ?? null, toolsets: out });
 }
 
-/** GET /dashboard/api/screenshot?port=N → the game's PNG, or 404 when it serves none. */
+/** GET /dashboard/api/screenshot?port=N → the game's PNG, or 204 when it serves none (a 404 would be logged by the page's console as a failed load). */
 export async function screenshot(host: DashboardHost, res: ServerResponse, port: number): Promise<void> {
   try {
     // A browser game this daemon opened is pictured by its browser, like the screenshot tool does.
     const web = host.state.launcher.webGame(port);
     const png = web ? await web.screenshot() : await host.state.client(port, 3000).screenshot();
-    if (!png) return sendJson(res, 404, { error: 'this game serves no /screenshot' });
+    if (!png) {
+      res.writeHead(204, { ...SECURITY_HEADERS, 'cache-control': 'no-store' }).end();
+      return;
+    }
     res
       .writeHead(200, { 'content-type': 'image/png', 'content-length': png.length, 'cache-control': 'no-store' })
       .end(png);
   } catch (e) {
     sendJson(res, 502, { error: (e as { text?: string }).text ?? String(e) });
   }
+}
+
+/** GET /dashboard/api/ui?port=N → the game's UI tree as the snapshot tool renders it, or 404 when it has none. */
+export async function uiTree(host: DashboardHost, res: ServerResponse, port: number): Promise<void> {
+  const r = await host.call('call_tool', { port, name: 'snapshot' }, false);
+  const first = r.content[0];
+  const words = first?.type === 'text' ? first.text : '';
+  if (r.isError) return sendJson(res, 404, { error: words });
+  const snap = (r.structuredContent as { snapshot?: { revision?: number } } | undefined)?.snapshot;
+  sendJson(res, 200, { port, text: words, revision: snap?.revision ?? null });
 }
 
 /** POST /dashboard/api/call {port, name, arguments} → call_tool's answer, shown in the feed. */

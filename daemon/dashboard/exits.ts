@@ -14,7 +14,7 @@ export interface EndedGame {
   exit: ExitView;
 }
 
-/** How it ended, in the launcher's words (daemon/launcher/exits.ts exitHow; this module may import only types). */
+/** How it ended, in the launcher's words (daemon/launcher/exit-records.ts exitHow; this module may import only types). */
 function howOf(rec: ExitRecord): string {
   if (rec.signal) return `killed by signal ${rec.signal}`;
   if (rec.exitCode !== null) return `exited with code ${rec.exitCode}`;

@@ -15,7 +15,7 @@ export interface DashboardHost {
   startedAt: string;
   log(line: string): void;
   /**
-   * Run one of the seven tools in-process as the dashboard's own session: it never adopts a
+   * Run one of the MCP tools in-process as the dashboard's own session: it never adopts a
    * game, and it is shown in the call feed only when `record` is true (the form's calls).
    */
   call(name: string, args: Record<string, unknown>, record: boolean): Promise<CallToolResult>;

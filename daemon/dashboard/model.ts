@@ -223,6 +223,7 @@ export class DashboardModel {
       cwd: s.cwd,
       pid: s.pid ?? null,
       since: s.startedAt,
+      view: s.view ?? 'debug',
       calls: calls.get(s.id) ?? 0,
       owns: launched.filter((i) => i.owner === s.id).map((i) => i.port),
     }));

@@ -53,6 +53,8 @@ export interface SessionView {
   calls: number;
   /** ports of the games it owns */
   owns: number[];
+  /** `debug`, or `player`: what it may see and do */
+  view: 'debug' | 'player';
 }
 
 export interface DashboardState {

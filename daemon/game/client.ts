@@ -236,6 +236,11 @@ export class GameClient {
     return status === 404 ? null : json;
   }
 
+  /** `GET /ui` or `GET /world` as served (docs/CONTRACT.md, "The UI and world trees"), or null when the game serves none (404). */
+  async tree(which: 'ui' | 'world', signal?: AbortSignal, timeoutMs?: number): Promise<unknown> {
+    return this.getJson(`/${which}`, timeoutMs, signal).then(({ status, json }) => (status === 404 ? null : json));
+  }
+
   /** PNG bytes, or null when the game does not implement the extension. */
   async screenshot(): Promise<Buffer | null> {
     const ans = await this.get('/screenshot');

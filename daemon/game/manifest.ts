@@ -65,6 +65,7 @@ function parseTool(
       args: parseArgs(raw),
       readOnly: readOnlyFlag(raw),
       toolset,
+      ...(truthy(raw.player) ? { player: true as const } : {}),
     };
   } catch (e) {
     warnings.push(`Dropped tool '${name}' in ${where}: ${(e as Error).message}.`);

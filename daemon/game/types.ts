@@ -17,6 +17,8 @@ export interface GameTool {
   args: ToolArg[];
   readOnly: boolean;
   toolset: string;
+  /** the manifest marks it as something a player does: a player-view session may call it */
+  player?: true;
 }
 
 export interface Toolset {

@@ -6,11 +6,11 @@
  * requests open and the daemon, at its descriptor limit, failed a real client.
  */
 import type { ServerOptions } from 'node:http';
+import { numberSetting, SETTINGS } from '../../shared/settings.js';
 
 /** Connections at once (proxies, HTTP clients, upgrades and strays alike); override for tests. */
 export function maxConnections(env = process.env): number {
-  const n = Number(env.GAME_BRIDGE_MAX_CONNECTIONS);
-  return Number.isInteger(n) && n > 0 ? n : 1000;
+  return numberSetting(SETTINGS.maxConnections, env);
 }
 
 /** node:http options: a request's headers within 5 s, its body within 30 s, checked every second. */

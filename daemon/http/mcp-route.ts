@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { rpcError, RpcCode } from '../../shared/jsonrpc.js';
 import {
   NodeStreamableHTTPServerTransport,
   toNodeHandler,
@@ -17,14 +18,16 @@ import {
 import { getRequestListener } from '@hono/node-server';
 import { createMcpHandler, isInitializeRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { EngineSession } from '../sessions/session.js';
+import { VIEWS, type View } from '../../shared/config.js';
 import { readJsonBody } from './body.js';
+import { numberSetting, SETTINGS } from '../../shared/settings.js';
 
 /** A 2025-era HTTP session no request has touched for this long, with no stream open, is ended. */
-export const HTTP_SESSION_IDLE_MS = Number(process.env.GAME_BRIDGE_HTTP_SESSION_IDLE_MS) || 30 * 60 * 1000;
+export const HTTP_SESSION_IDLE_MS = numberSetting(SETTINGS.httpSessionIdleMs);
 
 export interface HttpSessionHost {
-  /** a new engine session for an HTTP client, under `id` */
-  open(id: string): EngineSession;
+  /** a new engine session for an HTTP client, under `id`; `view` from the URL (`/mcp?view=player`) */
+  open(id: string, view?: View): EngineSession;
   log(line: string): void;
 }
 
@@ -50,6 +53,9 @@ export class McpHttpRoute {
   private readonly legacy = new Map<string, LegacySession>();
   private readonly modernHandler: McpHttpHandler;
   private readonly modern: NodeMcpRequestHandler;
+  /** 2026-era requests of the player view: a handler of their own, so the view is fixed by the URL alone */
+  private readonly modernPlayerHandler: McpHttpHandler;
+  private readonly modernPlayer: NodeMcpRequestHandler;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly host: HttpSessionHost) {
@@ -57,6 +63,8 @@ export class McpHttpRoute {
     const onerror = (e: Error) => host.log(`http /mcp: ${e.message}`);
     this.modernHandler = createMcpHandler(() => this.requestServer(), { legacy: 'reject', onerror });
     this.modern = toNodeHandler(this.modernHandler, { onerror });
+    this.modernPlayerHandler = createMcpHandler(() => this.requestServer('player'), { legacy: 'reject', onerror });
+    this.modernPlayer = toNodeHandler(this.modernPlayerHandler, { onerror });
     this.sweeper = setInterval(() => this.sweep(), Math.min(60000, HTTP_SESSION_IDLE_MS / 4));
     this.sweeper.unref();
   }
@@ -75,10 +83,17 @@ export class McpHttpRoute {
         return void res.writeHead(read.status, { 'content-type': 'application/json' }).end(JSON.stringify(read.answer));
       body = read.body;
     }
+    const view = new URL(req.url ?? '/', 'http://x').searchParams.get('view') ?? undefined;
+    if (view !== undefined && !(VIEWS as readonly string[]).includes(view)) {
+      const message = `BridgeUsageError: bad view '${view.slice(0, 40)}' in the URL: give /mcp?view=player (or debug).`;
+      const answer = { jsonrpc: '2.0', id: null, error: { code: -32602, message } };
+      return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    }
     const sid = req.headers['mcp-session-id'];
+    // a session keeps the view it was opened with: a later request cannot change it
     if (typeof sid === 'string') return this.inSession(sid, req, res, body);
-    if (req.method === 'POST' && isInitializeRequest(body)) return this.openSession(req, res, body);
-    return this.modern(req, res, body);
+    if (req.method === 'POST' && isInitializeRequest(body)) return this.openSession(req, res, body, view as View);
+    return view === 'player' ? this.modernPlayer(req, res, body) : this.modern(req, res, body);
   }
 
   /** Shutdown: end every HTTP session and refuse further requests. */
@@ -86,22 +101,19 @@ export class McpHttpRoute {
     clearInterval(this.sweeper);
     await Promise.all([...this.legacy.values()].map((s) => s.transport.close().catch(() => undefined)));
     await this.modernHandler.close().catch(() => undefined);
+    await this.modernPlayerHandler.close().catch(() => undefined);
   }
 
   /** A request of a 2025-era session; an unknown id is a 404, which tells the client to initialize again. */
   private async inSession(sid: string, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const s = this.legacy.get(sid);
     if (!s) {
-      const answer = {
-        jsonrpc: '2.0',
-        id: null,
-        error: {
-          code: -32001,
-          message:
-            'Session not found: this daemon does not know that Mcp-Session-Id (it restarted, or the session ended); initialize again',
-        },
-      };
-      return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+      const answer = rpcError(
+        null,
+        RpcCode.SessionNotFound,
+        'Session not found: this daemon does not know that Mcp-Session-Id (it restarted, or the session ended); initialize again',
+      );
+      return void res.writeHead(404, { 'content-type': 'application/json' }).end(answer);
     }
     s.lastSeen = Date.now();
     if (req.method === 'GET') {
@@ -115,9 +127,9 @@ export class McpHttpRoute {
   }
 
   /** `initialize` without a session id: a new 2025-era session, one engine session for it. */
-  private async openSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  private async openSession(req: IncomingMessage, res: ServerResponse, body: unknown, view?: View): Promise<void> {
     const id = randomUUID();
-    const session = this.host.open(`http-${id}`);
+    const session = this.host.open(`http-${id}`, view);
     // Plain JSON answers, not an SSE stream per POST: about a quarter less CPU per call (bench item 9);
     // what is lost is progress notifications during a call. Notifications outside calls use the GET stream.
     const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => id, enableJsonResponse: true });
@@ -137,8 +149,8 @@ export class McpHttpRoute {
   }
 
   /** The server for one 2026-era request; its engine session ends with the request. */
-  private requestServer() {
-    const session = this.host.open(`http-${randomUUID()}`);
+  private requestServer(view?: View) {
+    const session = this.host.open(`http-${randomUUID()}`, view);
     const server = session.buildServer();
     server.onclose = () => void session.close().catch(() => undefined);
     return server;

@@ -4,7 +4,7 @@
  * the next step, never a bare GameOffline. Used where every tool's failure passes (the session).
  */
 import { isBridgeError, isTimeout } from '../../shared/errors.js';
-import { exitedError } from './exits.js';
+import { exitedError } from './exit-records.js';
 import type { Launcher } from './launcher.js';
 
 /** A refused connection on a launched game's port: its exit is noticed a moment after the port closes. */

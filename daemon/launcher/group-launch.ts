@@ -4,7 +4,7 @@
  * launches still starting, stops the ones that came up, and is what the caller sees, with
  * a line saying what was reaped.
  */
-import { toBridgeError, usageError, type BridgeError } from '../../shared/errors.js';
+import { launchFailed, toBridgeError, usageError, type BridgeError, type LaunchFacts } from '../../shared/errors.js';
 import type { Launcher } from './launcher.js';
 import type { LaunchedInstance, LaunchOptions } from './types.js';
 
@@ -19,7 +19,7 @@ export async function launchMany(
   if (!Number.isInteger(count) || count < 1 || count > MAX_COUNT) {
     throw usageError(
       `launch_instance: count must be a whole number from 1 to ${MAX_COUNT}; got ${JSON.stringify(count)}.`,
-      { count },
+      { field: 'count' },
     );
   }
   const cancel = new AbortController();
@@ -60,7 +60,15 @@ function reapedError(e: BridgeError, index: number, count: number, stopped: stri
     ? `The launch of ${count} failed as a whole: instance ${index} failed; ${stopped.length === 1 ? 'the one that had started was' : `the ${stopped.length} that had started were`} stopped: ${stopped.join(', ')}.`
     : `The launch of ${count} failed as a whole: instance ${index} failed; none of the others had started, and none is left running.`;
   const message = [head, siblings, ...rest].join('\n');
-  const { kind: _kind, ...facts } = e.data.kind === 'BridgeUsageError' ? e.data : { kind: e.data.kind };
-  const data = { ...facts, failedIndex: index, count, reaped: stopped };
-  return usageError(message, data); // a launch failure is a BridgeUsageError (docs/CONTRACT.md), cancelled siblings included
+  return launchFailed(message, { ...launchFactsOf(e), failedIndex: index, count, reaped: stopped }, e);
+}
+
+/** What a failure says of the launch: all of a LaunchFailed's facts, the port of anything else. */
+function launchFactsOf(e: BridgeError): LaunchFacts {
+  if (e.data.kind === 'LaunchFailed') {
+    const { kind: _kind, ...facts } = e.data;
+    return facts;
+  }
+  const port = (e.data as { port?: unknown }).port;
+  return typeof port === 'number' ? { port } : {};
 }

@@ -21,7 +21,7 @@ export type {
 export { groupOf } from './types.js';
 export { PortAllocator } from './ports.js';
 export { MAX_LOG_LINES } from './logfile.js';
-export { exitedError, exitFacts, exitHow, exitShort, exitSummary, type ExitRecord } from './exits.js';
+export { exitedError, exitFacts, exitHow, exitShort, exitSummary, type ExitRecord } from './exit-records.js';
 export { launchMany, MAX_COUNT } from './group-launch.js';
 export { restartGame, type Restarted } from './restart.js';
 export type { LaunchProfile } from './profiles.js';

@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import { notLaunchedHere, usageError } from '../../shared/errors.js';
 import { homePaths, type HomePaths } from '../../shared/paths.js';
 import { findDeclaration, type LaunchDeclaration } from './declaration.js';
-import { ExitBook, exitRecord, exitShort, type ExitRecord, type ExitStatus } from './exits.js';
+import { ExitBook, exitRecord, exitShort, type ExitRecord, type ExitStatus } from './exit-records.js';
 import { MAX_LOG_LINES, readLog, RecentLogs } from './logfile.js';
 import { LaunchedWriter, readLaunchedFile } from './persist.js';
 import { PortAllocator } from './ports.js';

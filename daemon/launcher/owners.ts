@@ -10,8 +10,6 @@ import type { LaunchedInstance } from './types.js';
 
 export type OwnerLabel = 'you' | 'another session' | 'detached';
 
-export const DEFAULT_DETACHED_TTL_MS = 15 * 60 * 1000;
-
 export class Owners {
   private detachedSince = new Map<number, number>();
   private timer?: NodeJS.Timeout;

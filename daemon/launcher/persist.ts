@@ -13,7 +13,7 @@ import { renameSync } from 'node:fs';
 import { dirname, isAbsolute, relative } from 'node:path';
 import { ensureDir } from '../../shared/paths.js';
 import { readPrivateFile, writePrivateFile } from '../../shared/private-files.js';
-import type { ExitRecord } from './exits.js';
+import type { ExitRecord } from './exit-records.js';
 import type { LaunchedInstance } from './types.js';
 
 interface LaunchedFile {

@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import { GameClient, type Health } from '../game/client.js';
-import { usageError, type BridgeError, type UsageFacts } from '../../shared/errors.js';
+import { launchFailed, type BridgeError, type LaunchFacts } from '../../shared/errors.js';
 import type { LaunchDeclaration } from './declaration.js';
 import { tailFile } from './logfile.js';
 import { killTree, treeAlive, waitUntil } from './processes.js';
@@ -34,7 +34,7 @@ export async function launchFailure(
   spec: ReadySpec,
   what: string,
   exitCode: number | null,
-  extra: UsageFacts = {},
+  extra: Omit<LaunchFacts, 'port'> = {},
 ): Promise<BridgeError> {
   const { port, command, decl, spawned } = spec;
   const pid = spawned.pid;
@@ -43,7 +43,7 @@ export async function launchFailure(
     await waitUntil(() => !treeAlive(pid), KILL_WAIT_MS);
   }
   const tail = tailFile(spawned.logFile, FAILURE_TAIL_LINES, { skipHeaders: true }).lines;
-  return usageError(
+  return launchFailed(
     `${what}\nCommand: ${command}\nWorking directory: ${decl.cwd}\nLog: ${spawned.logFile}\nLast output:\n` +
       (tail.length ? tail.join('\n') : '(the process wrote nothing)'),
     { port, exitCode, logFile: spawned.logFile, pid, command, cwd: decl.cwd, ...extra },

@@ -6,7 +6,7 @@
  * launch_instance call was interrupted, and nobody else would ever stop it.
  */
 import { answersHealth } from '../game/probe.js';
-import { exitRecord, type ExitRecord } from './exits.js';
+import { exitRecord, type ExitRecord } from './exit-records.js';
 import type { LaunchedRead } from './persist.js';
 import { pidAlive, sameProcess, treeAlive } from './processes.js';
 import { escalate } from './stop.js';

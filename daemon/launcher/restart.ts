@@ -6,7 +6,7 @@
  */
 import { usageError } from '../../shared/errors.js';
 import { readDeclaration } from './declaration.js';
-import { exitShort } from './exits.js';
+import { exitShort } from './exit-records.js';
 import type { Launcher } from './launcher.js';
 import type { LaunchedInstance, LaunchOptions } from './types.js';
 

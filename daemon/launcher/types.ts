@@ -48,6 +48,8 @@ export interface WebRecord {
   serverPgid?: number;
   /** browser inputs held down now: a successor daemon lets go of them (Chromium has no leases) */
   held?: string[];
+  /** a page without the game kit: the carrier answers for it through the browser */
+  kit?: false;
 }
 
 export interface LastCommand {

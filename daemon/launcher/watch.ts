@@ -4,7 +4,7 @@
  * a game under a wrapper, or one re-adopted from an earlier daemon, is polled, and its status
  * is the wrapper's (a shell's 128+N read as signal N) or unknown.
  */
-import { fromWrapper, type ExitStatus } from './exits.js';
+import { fromWrapper, type ExitStatus } from './exit-records.js';
 import { pidAlive, treeAlive, waitUntil } from './processes.js';
 import type { Exit, Spawned } from './spawn.js';
 import type { LaunchedInstance } from './types.js';

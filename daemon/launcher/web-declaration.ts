@@ -20,6 +20,8 @@ export interface WebDeclaration {
   url?: string;
   /** default true; false opens a window a person can watch */
   headless: boolean;
+  /** false: the page has no game kit, and the page carrier answers the contract itself through the browser */
+  kit: boolean;
 }
 
 type Bad = (field: string, why: string) => BridgeError;
@@ -44,6 +46,8 @@ export function parseWebDeclaration(raw: unknown, dir: string, bad: Bad): WebDec
   const url = optString('url');
   if (web.headless !== undefined && typeof web.headless !== 'boolean')
     throw bad('"launch.web.headless"', 'must be true or false');
+  if (web.kit !== undefined && typeof web.kit !== 'boolean')
+    throw bad('"launch.web.kit"', 'must be true or false (false: a page without the game kit)');
   if (command && staticDir)
     throw bad(
       '"launch.web"',
@@ -67,7 +71,7 @@ export function parseWebDeclaration(raw: unknown, dir: string, bad: Bad): WebDec
     if (!existsSync(folder) || !statSync(folder).isDirectory())
       throw bad('"launch.web.static"', `points at ${folder}, which is not a directory (build the game first?)`);
   }
-  return { static: folder, command, url, headless: web.headless !== false };
+  return { static: folder, command, url, headless: web.headless !== false, kit: web.kit !== false };
 }
 
 /** `{webPort}` and `{port}` → the ports, in a command or a URL. */

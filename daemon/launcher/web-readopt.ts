@@ -5,6 +5,7 @@
  */
 import { attachBrowser, endChromium, type WebBrowser } from '../web/browser.js';
 import { startPageCarrier, type PageCarrier } from '../web/carrier.js';
+import { createStandIn } from '../web/stand-in.js';
 import { serveStatic, type StaticSite } from '../web/static.js';
 import { appendLogLine, HEADER_PREFIX } from './logfile.js';
 import { treeAlive } from './processes.js';
@@ -28,7 +29,13 @@ export async function readoptWebGame(inst: LaunchedInstance): Promise<WebGame | 
   let browser: WebBrowser | undefined;
   try {
     if (inst.starting || !treeAlive(rec.browser.pid)) throw new Error('Chromium is gone');
-    carrier = await startPageCarrier({ port: inst.port, key: rec.key, log: (l) => log(`${HEADER_PREFIX} ${l}`) });
+    const standIn = rec.kit === false ? createStandIn() : undefined;
+    carrier = await startPageCarrier({
+      port: inst.port,
+      key: rec.key,
+      log: (l) => log(`${HEADER_PREFIX} ${l}`),
+      ...(standIn ? { standIn: standIn.answer } : {}),
+    });
     if (rec.static)
       site = await serveStatic({ root: rec.static.root, port: rec.static.port }).catch(() =>
         serveStatic({ root: rec.static!.root }),
@@ -40,8 +47,11 @@ export async function readoptWebGame(inst: LaunchedInstance): Promise<WebGame | 
         .hold(name)
         .then(() => browser!.release(name))
         .catch(() => undefined);
-    await carrier.waitForJoin(REJOIN_TIMEOUT_MS);
-    log(`${HEADER_PREFIX} re-adopted by daemon pid ${process.pid}: the page joined again`);
+    if (standIn) standIn.attach(browser.page);
+    else await carrier.waitForJoin(REJOIN_TIMEOUT_MS);
+    log(
+      `${HEADER_PREFIX} re-adopted by daemon pid ${process.pid}: ${standIn ? 'the page (without a kit) taken back' : 'the page joined again'}`,
+    );
     return new WebGame(
       inst.port,
       { ...rec, held: undefined, static: rec.static && site ? { root: rec.static.root, port: site.port } : undefined },

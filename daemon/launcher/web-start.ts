@@ -8,10 +8,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { GameClient, type Health } from '../game/client.js';
-import { usageError } from '../../shared/errors.js';
+import { chromiumMissing, isBridgeError, launchFailed, type LaunchFacts } from '../../shared/errors.js';
 import { ensureDir } from '../../shared/paths.js';
 import { openBrowser, type WebBrowser } from '../web/browser.js';
 import { startPageCarrier, type PageCarrier } from '../web/carrier.js';
+import { createStandIn } from '../web/stand-in.js';
 import { serveStatic, type StaticSite } from '../web/static.js';
 import type { LaunchDeclaration } from './declaration.js';
 import { appendLogLine, HEADER_PREFIX, headerLine, logFileName } from './logfile.js';
@@ -37,8 +38,8 @@ export async function startWebGame(
   const t0 = Date.now();
   const deadline = t0 + decl.readyTimeoutMs;
   const progress = ticker(opts, t0);
-  const fail = (what: string, facts: Record<string, unknown> = {}) =>
-    usageError(`Launch failed on port ${port}: ${what}`, { port, cwd: decl.cwd, logFile, ...facts });
+  const fail = (what: string, facts: Omit<LaunchFacts, 'port'> = {}, cause?: unknown) =>
+    launchFailed(`Launch failed on port ${port}: ${what}`, { port, cwd: decl.cwd, logFile, ...facts }, cause);
   refuseIfClosing(ctx, port);
 
   let logFile = '';
@@ -59,7 +60,9 @@ export async function startWebGame(
     if (web.static) {
       ensureDir(ctx.paths.logsDir);
       logFile = logFileName(ctx.paths.logsDir, port);
-      site = await serveStatic({ root: web.static });
+      site = await serveStatic({ root: web.static }).catch((e: unknown) => {
+        throw isBridgeError(e) ? e : fail((e as Error).message, {}, e);
+      });
       url =
         web.url && /^https?:\/\//.test(web.url)
           ? withWebPorts(web.url, port, site.port)
@@ -93,17 +96,28 @@ export async function startWebGame(
       );
     }
     const log = (line: string) => appendLogLine(logFile, line);
-    carrier = await startPageCarrier({ port, log: (l) => log(`${HEADER_PREFIX} ${l}`) });
+    const standIn = web.kit ? undefined : createStandIn();
+    carrier = await startPageCarrier({
+      port,
+      log: (l) => log(`${HEADER_PREFIX} ${l}`),
+      ...(standIn ? { standIn: standIn.answer } : {}),
+    }).catch((e: unknown) => {
+      throw fail((e as Error).message, {}, e);
+    });
     progress(`Opening ${url} in Chromium`);
     try {
       browser = await openBrowser({
-        url: url + carrier.fragment,
+        // a page without the kit has nothing that would read the fragment
+        url: standIn ? url : url + carrier.fragment,
         headless: web.headless,
         env: opts.env,
         onConsole: log,
       });
     } catch (e) {
-      throw fail((e as Error).message);
+      // No Chromium is its own class: the next step is installing it, not fixing the game.
+      if (isBridgeError(e) && e.kind === 'ChromiumMissing')
+        throw chromiumMissing(`Launch failed on port ${port}: ${e.message}`, port);
+      throw fail((e as Error).message, {}, e);
     }
     const record: WebRecord = {
       key: carrier.key,
@@ -112,6 +126,7 @@ export async function startWebGame(
       browser: browser.record,
       static: site && web.static ? { root: web.static, port: site.port } : undefined,
       serverPgid: spawned?.pid,
+      ...(standIn ? { kit: false as const } : {}),
     };
     const base = {
       port,
@@ -129,12 +144,14 @@ export async function startWebGame(
     let health: Health | undefined;
     const client = new GameClient(port, { timeoutMs: Math.min(ctx.timeoutMs, 5000) });
     try {
-      await waitForPage(carrier, browser, deadline, opts.signal, progress, (why) =>
-        fail(`${why}${consoleText(browser!)}${serverText(logFile, spawned)}`, {
-          timeoutMs: decl.readyTimeoutMs,
-          pid: browser!.pid,
-        }),
-      );
+      if (standIn) standIn.attach(browser.page);
+      else
+        await waitForPage(carrier, browser, deadline, opts.signal, progress, (why) =>
+          fail(`${why}${consoleText(browser!)}${serverText(logFile, spawned)}`, {
+            timeoutMs: decl.readyTimeoutMs,
+            pid: browser!.pid,
+          }),
+        );
       health = await client.health();
       const { name, version } = await identify(client, health, decl);
       const inst: LaunchedInstance = { ...base, name, version, readyInMs: Date.now() - t0 };

@@ -1,6 +1,6 @@
 /**
  * One MCP session for one client: its settings, its context, and the SDK servers that
- * speak for it, exposing the seven tools (plus every game tool flatly with --eager).
+ * speak for it, exposing the MCP tools (plus every game tool flatly with --eager).
  * Transport-agnostic: stdio (--no-daemon), the daemon's WebSocket and HTTP all build their
  * servers here. A session may build more than one server: the SDK's era-pinning entry builds a
  * throwaway one to answer a `server/discover` probe (docs/DECISIONS.md, "Protocol versions and HTTP").
@@ -19,7 +19,7 @@ import type { Composite } from '../composites/types.js';
 import { EagerTools } from './eager.js';
 import { SessionContext } from './context.js';
 import { TOOLS, TOOLS_BY_NAME } from '../tools/index.js';
-import type { ToolCallExtra } from '../tools/types.js';
+import type { ToolAnswer, ToolCallExtra } from '../tools/types.js';
 import { projectComposites } from '../composites/project.js';
 
 export { INSTRUCTIONS };
@@ -52,25 +52,56 @@ export function createEngineSession(
   sessionId: string,
   opts: EngineSessionOptions = {},
 ): EngineSession {
-  const composites = new CompositeRegistry(
-    opts.composites ?? [],
-    projectComposites(config, (l) => state.log(l)),
-  );
-  // Not loaded here: a session that starts runs no project code. The first tool that needs the
-  // composites loads them; until then a replay verdict treats an unknown name as unsafe.
-  const context = new SessionContext(state, config, sessionId, composites, opts.observer === true);
-  const eager = config.eager ? new EagerTools(context) : undefined;
-  const registration: SessionInfo = {
-    id: sessionId,
-    cwd: config.cwd,
-    pid: opts.pid,
-    startedAt: new Date().toISOString(),
-  };
-  if (!opts.observer) state.addSession(registration);
-  const servers = new Set<Server>();
+  return new McpSession(state, config, sessionId, opts);
+}
+
+/**
+ * The session itself: one role per method. `runTool` is the one path of a tool call,
+ * `recordedCall` puts it in the call feed, `buildServer` makes an SDK server that answers with
+ * them, `close` ends it all.
+ */
+/** Every answer names the session's view. */
+function viewedAs(view: SessionConfig['view'], answer: ToolAnswer): ToolAnswer {
+  return { ...answer, json: { ...answer.json, view } };
+}
+
+class McpSession implements EngineSession {
+  readonly context: SessionContext;
+  private readonly eager?: EagerTools;
+  private readonly registration: SessionInfo;
+  private readonly servers = new Set<Server>();
+  private closed = false;
+
+  constructor(
+    private readonly state: DaemonState,
+    private readonly config: SessionConfig,
+    private readonly sessionId: string,
+    private readonly opts: EngineSessionOptions,
+  ) {
+    const composites = new CompositeRegistry(
+      opts.composites ?? [],
+      projectComposites(config, (l) => state.log(l)),
+    );
+    // Not loaded here: a session that starts runs no project code. The first tool that needs the
+    // composites loads them; until then a replay verdict treats an unknown name as unsafe.
+    this.context = new SessionContext(state, config, sessionId, composites, opts.observer === true);
+    this.eager = config.eager ? new EagerTools(this.context) : undefined;
+    this.registration = {
+      id: sessionId,
+      cwd: config.cwd,
+      pid: opts.pid,
+      startedAt: new Date().toISOString(),
+      view: config.view,
+    };
+    if (!opts.observer) state.addSession(this.registration);
+    this.eager?.onChange(() => {
+      for (const server of this.servers) void server.sendToolListChanged().catch(() => undefined);
+    });
+  }
 
   /** One tool call, whichever server or era it came through (or the dashboard's form). */
-  async function runTool(name: string, rawArgs: unknown, toolExtra: ToolCallExtra): Promise<CallToolResult> {
+  private async runTool(name: string, rawArgs: unknown, toolExtra: ToolCallExtra): Promise<CallToolResult> {
+    const { config, opts, context, eager } = this;
     try {
       if (opts.configError) {
         throw usageError(
@@ -80,35 +111,41 @@ export function createEngineSession(
       }
       const def = TOOLS_BY_NAME.get(name);
       if (def) {
-        return okResult(await def.run(def.parse(rawArgs), context, toolExtra), config.maxAnswerChars);
+        return okResult(
+          viewedAs(config.view, await def.run(def.parse(rawArgs), context, toolExtra)),
+          config.maxAnswerChars,
+        );
       }
       if (eager) {
         const out = await eager.call(name, (rawArgs ?? {}) as Record<string, unknown>, toolExtra);
-        if (out) return okResult(out, config.maxAnswerChars);
+        if (out) return okResult(viewedAs(config.view, out), config.maxAnswerChars);
       }
       throw usageError(
         `There is no MCP tool '${name}'. The tools are: ${TOOLS.map((t) => t.name).join(', ')}. ` +
           `A game's own tools are called with call_tool {port, name: '${name}', arguments}.`,
       );
     } catch (e) {
-      return errorResult(await explainExit(state.launcher, e), config.maxAnswerChars, (l) => state.log(l));
+      const result = errorResult(await explainExit(this.state.launcher, e), config.maxAnswerChars, (l) =>
+        this.state.log(l),
+      );
+      return { ...result, structuredContent: { ...(result.structuredContent as object), view: config.view } };
     }
   }
 
   /** Run a call and put it in the daemon's call feed (the dashboard shows it as it lands). */
-  async function recordedCall(name: string, rawArgs: unknown, toolExtra: ToolCallExtra): Promise<CallToolResult> {
+  private async recordedCall(name: string, rawArgs: unknown, toolExtra: ToolCallExtra): Promise<CallToolResult> {
     const at = Date.now();
     const t0 = performance.now();
-    const result = await runTool(name, rawArgs, toolExtra);
+    const result = await this.runTool(name, rawArgs, toolExtra);
     const args = (rawArgs && typeof rawArgs === 'object' ? rawArgs : {}) as Record<string, unknown>;
     const first = result.content[0];
-    state.feed.record({
+    this.state.feed.record({
       at,
-      session: sessionId,
-      client: opts.observer ? 'dashboard' : registration.client?.name,
+      session: this.sessionId,
+      client: this.opts.observer ? 'dashboard' : this.registration.client?.name,
       tool: name,
       args,
-      port: portOf(name, args, context),
+      port: portOf(name, args, this.context),
       ms: performance.now() - t0,
       isError: result.isError === true,
       text: first?.type === 'text' ? first.text : '',
@@ -117,64 +154,67 @@ export function createEngineSession(
     return result;
   }
 
-  function buildServer(): Server {
+  /** A new SDK server answering for this session (connect it to one transport). */
+  buildServer(): Server {
     const server = new Server(SERVER_INFO, { capabilities: SERVER_CAPABILITIES, instructions: INSTRUCTIONS });
     server.setRequestHandler('tools/list', async () => {
       const tools = TOOLS.map((t) => t.advertised);
-      if (eager) tools.push(...(await eager.list()));
+      if (this.eager) tools.push(...(await this.eager.list()));
       return { tools };
     });
     server.setRequestHandler('tools/call', async (req, ctx) => {
       const params = req.params as CallParams;
-      const token = params._meta?.progressToken;
-      return recordedCall(params.name, params.arguments, {
+      return this.recordedCall(params.name, params.arguments, {
         signal: ctx.mcpReq.signal,
-        async progress(progress, total, message) {
-          if (token === undefined) return;
-          const note = {
-            progressToken: token,
-            progress,
-            ...(total !== undefined ? { total } : {}),
-            ...(message ? { message } : {}),
-          };
-          await ctx.mcpReq.notify({ method: 'notifications/progress', params: note }).catch(() => undefined);
-        },
+        progress: progressOf(params._meta?.progressToken, (note) => ctx.mcpReq.notify(note)),
       });
     });
     // The client's name and version, for the dashboard's session list.
     server.oninitialized = () => {
       const v = server.getClientVersion();
-      if (v) registration.client = { name: String(v.name), version: String(v.version) };
+      if (v) this.registration.client = { name: String(v.name), version: String(v.version) };
     };
-    servers.add(server);
+    this.servers.add(server);
     const onclose = server.onclose;
     server.onclose = () => {
-      servers.delete(server);
+      this.servers.delete(server);
       onclose?.();
     };
     return server;
   }
 
-  eager?.onChange(() => {
-    for (const server of servers) void server.sendToolListChanged().catch(() => undefined);
-  });
+  replayVerdict(msg: unknown): ReplayVerdict {
+    return replayVerdict(msg, this.context, this.eager);
+  }
 
-  let closed = false;
-  return {
-    context,
-    buildServer,
-    replayVerdict: (msg) => replayVerdict(msg, context, eager),
-    call(name, args, record = true) {
-      const extra: ToolCallExtra = { signal: new AbortController().signal, progress: async () => undefined };
-      return record ? recordedCall(name, args, extra) : runTool(name, args, extra);
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      eager?.stop();
-      state.endSession(registration);
-      await Promise.all([...servers].map((s) => s.close().catch(() => undefined)));
-    },
+  call(name: string, args: Record<string, unknown>, record = true): Promise<CallToolResult> {
+    const extra: ToolCallExtra = { signal: new AbortController().signal, progress: async () => undefined };
+    return record ? this.recordedCall(name, args, extra) : this.runTool(name, args, extra);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.eager?.stop();
+    this.state.endSession(this.registration);
+    await Promise.all([...this.servers].map((s) => s.close().catch(() => undefined)));
+  }
+}
+
+/** notifications/progress for a request that carried a progressToken; a no-op for one that did not. */
+function progressOf(
+  token: string | number | undefined,
+  notify: (note: { method: 'notifications/progress'; params: Record<string, unknown> }) => Promise<void>,
+): ToolCallExtra['progress'] {
+  return async (progress, total, message) => {
+    if (token === undefined) return;
+    const params = {
+      progressToken: token,
+      progress,
+      ...(total !== undefined ? { total } : {}),
+      ...(message ? { message } : {}),
+    };
+    await notify({ method: 'notifications/progress', params }).catch(() => undefined);
   };
 }
 

@@ -10,14 +10,14 @@
  * generation changing (another pid, the launcher starting or losing the game). Never another
  * call's reply: under concurrency those arrive in any order (game/restarts.ts).
  */
-import { callInterrupted, commandTimeout, isBridgeError, isTimeout } from '../../shared/errors.js';
+import { callInterrupted, commandFailed, commandTimeout, isBridgeError, isTimeout } from '../../shared/errors.js';
 import type { GameClient, State } from '../game/client.js';
 import { EpochWatch } from './epoch.js';
 import { pollDelay, pollState } from './poll.js';
 import { sleep } from '../../shared/sleep.js';
 import { frameOf, summarise, type Summary } from './summary.js';
 
-export type Confirmation = 'completedCommandId' | 'frames-advanced' | 'port-closed' | 'not-waited';
+export type Confirmation = 'completedCommandId' | 'frames-advanced' | 'port-closed' | 'not-waited' | 'browser';
 
 export interface SyncResult extends Summary {
   command: string;
@@ -27,6 +27,8 @@ export interface SyncResult extends Summary {
   /** polls of /state this sync needed (for the benchmark) */
   polls: number;
   state?: State;
+  /** the game's `player` section, in place of `game` for a player-view session */
+  player?: unknown;
 }
 
 export interface SyncOptions {
@@ -149,8 +151,36 @@ export async function commandAndSync(
   }
 
   function done(state: State, confirmation: Confirmation): SyncResult {
+    const failure = commandId !== undefined ? failureOf(state, commandId) : undefined;
+    if (failure !== undefined) {
+      const epoch = state.sessionEpoch;
+      throw commandFailed({
+        port: client.port,
+        cmd,
+        commandId: commandId!,
+        reason: failure,
+        ...(typeof epoch === 'number' ? { sessionEpoch: epoch } : {}),
+        ...summarise(state),
+      });
+    }
     return { command: cmd, applied: true, commandId, confirmation, polls, ...summarise(state), state };
   }
+}
+
+/**
+ * The game's own words when its `commandResults` say the command `id` failed; undefined when it
+ * succeeded or the game publishes no result for it (then completion is all there is to know).
+ */
+export function failureOf(state: State, id: number): string | undefined {
+  const results = state.commandResults;
+  if (!Array.isArray(results)) return undefined;
+  for (let i = results.length - 1; i >= 0; i--) {
+    const r = results[i] as { id?: unknown; ok?: unknown; error?: unknown } | null;
+    if (!r || typeof r !== 'object' || r.id !== id) continue;
+    if (r.ok !== false) return undefined;
+    return typeof r.error === 'string' ? r.error.slice(0, 500) : '';
+  }
+  return undefined;
 }
 
 /** After `close`: the answer is the port going quiet, not a completion that can never come. */

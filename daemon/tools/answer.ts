@@ -64,7 +64,14 @@ export function truncateAnswer(
 }
 
 export function okResult(answer: ToolAnswer, maxChars: number): CallToolResult {
-  const { json, text } = truncateAnswer(answer.json, maxChars);
+  const { json, text: jsonText } = truncateAnswer(answer.json, maxChars);
+  const text =
+    answer.text === undefined
+      ? jsonText
+      : answer.text.length <= maxChars
+        ? answer.text
+        : answer.text.slice(0, Math.max(0, maxChars - 120)) +
+          '\n… (cut: the answer is longer than the limit; filter it with role or name)';
   const content: CallToolResult['content'] = [{ type: 'text', text }];
   for (const img of answer.images ?? []) content.push({ type: 'image', data: img.data, mimeType: img.mimeType });
   return { content, structuredContent: json };

@@ -1,5 +1,5 @@
 /**
- * call_tool: the one door to a game's own tools (README.md, "The seven tools"). Resolution order:
+ * call_tool: the one door to a game's own tools (README.md, "The MCP tools"). Resolution order:
  * (1) composites (they shadow a game command of the same name), (2) the game's manifest
  * including the built-in bridge toolset (a miss drops the cache and refetches once; a listed
  * tool's arguments are checked against it before anything is sent: game-args.ts),
@@ -9,13 +9,17 @@
 import { commandRejected, isBridgeError, usageError } from '../../shared/errors.js';
 import type { ReplayVerdict } from '../../shared/frames.js';
 import { findTool, BRIDGE_TOOLSET, type GameTool, type Manifest } from '../game/manifest.js';
-import { fallbackManifest, runBridgeTool } from '../bridge/index.js';
+import { BRIDGE_TOOL_NAMES, fallbackManifest, runBridgeTool, servedBridgeTools } from '../bridge/index.js';
 import { runComposite } from '../composites/run.js';
 import { checkGameToolArgs } from './game-args.js';
 import { syncAnswer } from './sync-answer.js';
 import { defineTool, portArg, z } from './define.js';
 import type { ToolAnswer, ToolCallExtra } from './types.js';
 import type { ToolContext } from './context.js';
+import { checkPlayerCall } from './view.js';
+
+/** How games say they have no such command ("unknown command 'x'" from every kit). */
+const UNKNOWN = /\bunknown\b|\bno such\b|\bdoes not know\b|\bnot a (known )?command\b/i;
 
 /** Before any manifest is known, the bridge toolset (every game has it) still answers for its own tools. */
 const BRIDGE_ONLY = fallbackManifest();
@@ -61,6 +65,7 @@ export async function callGameTool(
   // (1) composites
   const composite = await ctx.composites.find(name, manifest.game.name);
   if (composite) {
+    checkPlayerCall(ctx, name, 'composite');
     const json = await runComposite(composite, args, {
       port,
       client,
@@ -81,6 +86,7 @@ export async function callGameTool(
     tool = findTool(manifest, name);
   }
   args = withoutRoutingPort(args, tool);
+  checkPlayerCall(ctx, name, !tool ? 'passthrough' : tool.toolset === BRIDGE_TOOLSET ? 'bridge' : 'manifest', tool);
   if (tool && tool.toolset === BRIDGE_TOOLSET) return runBridgeTool(ctx, port, tool.name, args, extra);
   if (tool) {
     checkGameToolArgs(tool, args);
@@ -94,15 +100,24 @@ export async function callGameTool(
     return { json: { port, tool: name, via: 'passthrough', ...result } };
   } catch (e) {
     if (isBridgeError(e) && e.data.kind === 'CommandRejected') {
-      const fromGame = e.data.known;
-      const fromManifest = manifest.toolsets.flatMap((t) => t.tools.map((x) => x.name));
-      const composites = (await ctx.composites.forGame(manifest.game.name)).map((c) => c.name);
-      const known = [...new Set([...fromGame, ...fromManifest, ...composites])];
+      const { reason, known: fromGame } = e.data;
+      const builtIn = new Set(BRIDGE_TOOL_NAMES);
+      const fromManifest = manifest.toolsets.flatMap((t) => t.tools.map((x) => x.name)).filter((n) => !builtIn.has(n));
+      const [bridge, composites] = await Promise.all([
+        servedBridgeTools(ctx, port),
+        ctx.composites.forGame(manifest.game.name).then((cs) => cs.map((c) => c.name)),
+      ]);
+      const known = [...new Set([...fromGame, ...fromManifest, ...bridge, ...composites])];
+      // "does not know" only when the game says so; a command it knows but refused keeps its reason
+      const unknown = UNKNOWN.test(reason) || (!reason && fromGame.length > 0 && !fromGame.includes(name));
       const text =
-        `The game on port ${port} does not know '${name}': ${e.data.reason || 'rejected'}. It accepts: ${known.join(', ')}. ` +
-        `Use describe_toolset {port: ${port}, toolset} for arguments.` +
+        (unknown
+          ? `The game on port ${port} does not know '${name}': ${reason || 'rejected'}. It accepts: ${known.join(', ')}. ` +
+            `Use describe_toolset {port: ${port}, toolset} for arguments.`
+          : `The game on port ${port} refused '${name}': ${reason || 'no reason given'}. ` +
+            `Fix the arguments as the game says and call it again ('${name}' is not in its manifest, so describe_toolset cannot show them).`) +
         (ctx.composites.problem() ? ` (${ctx.composites.problem()})` : '');
-      throw commandRejected(e.data.cmd, port, e.data.reason, known, text);
+      throw commandRejected(e.data.cmd, port, reason, known, text);
     }
     throw e;
   }

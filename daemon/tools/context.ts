@@ -11,17 +11,24 @@ import type { Launcher } from '../launcher/index.js';
 import type { Owners } from '../launcher/owners.js';
 import type { HeldInputs } from '../play/held.js';
 
+/** What tools ask of the composites: find one, list a game's, say why the project's module failed. */
+export type ToolComposites = Pick<CompositeRegistry, 'find' | 'findSync' | 'forGame' | 'problem'>;
+/** What tools ask of the owners: whose a launched game is. */
+export type ToolOwners = Pick<Owners, 'label' | 'ownedByAnotherLiveSession'>;
+/** What tools tell the held-input book: a hold, a release, a port whose inputs all went. */
+export type ToolHeld = Pick<HeldInputs, 'hold' | 'released' | 'releasePort'>;
+
 export interface ToolContext {
   /** this client's settings (argv + env of the process the client spawned) */
   readonly config: SessionConfig;
   readonly sessionId: string;
-  readonly composites: CompositeRegistry;
+  readonly composites: ToolComposites;
   /** daemon-wide: the games launched here, their owners, and what is known of each port's manifest */
   readonly launcher: Launcher;
-  readonly owners: Owners;
+  readonly owners: ToolOwners;
   readonly cache: ManifestCache;
   /** daemon-wide: which inputs each session holds on which port */
-  readonly held: HeldInputs;
+  readonly held: ToolHeld;
   /** The port a call means: its `port` argument, else the client's default, else the one game it launched. */
   resolvePort(args: Record<string, unknown>): number;
   /** The keep-alive client for the game on `port`, with this session's timeout and launch hint. */

@@ -56,6 +56,7 @@ export const describeToolsetTool = defineTool({
           name: t.name,
           description: t.description,
           readOnly: t.readOnly,
+          ...(t.player ? { player: true } : {}),
           inputSchema: toolInputSchema(t),
         })),
       },

@@ -1,4 +1,4 @@
-/** The seven advertised tools, in the order an agent meets them. */
+/** The MCP tools an agent sees in tools/list, in the order it meets them (the bridge toolset: daemon/bridge/). */
 import { callToolTool } from './call-tool.js';
 import { describeToolsetTool } from './describe-toolset.js';
 import { instanceLogTool } from './instance-log.js';

@@ -1,5 +1,6 @@
 import { exitSummary } from '../launcher/index.js';
 import { defineTool, portArg, z } from './define.js';
+import { inPlayerView, notForPlayers } from './view.js';
 
 export const instanceLogTool = defineTool({
   name: 'instance_log',
@@ -13,6 +14,8 @@ export const instanceLogTool = defineTool({
   }),
   effect: { readOnly: true },
   async handler(args, ctx) {
+    // a game's own output is the developer's, not what a player sees
+    if (inPlayerView(ctx)) throw notForPlayers('instance_log');
     const port = ctx.resolvePort(args);
     const launcher = ctx.launcher;
     if (launcher.get(port)) ctx.adoptIfDetached(port);

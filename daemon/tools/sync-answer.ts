@@ -2,6 +2,14 @@
 import { commandAndSync, type SyncResult } from '../sync/command.js';
 import type { ToolContext } from './context.js';
 import type { ToolCallExtra } from './types.js';
+import { commandFailed, isBridgeError } from '../../shared/errors.js';
+import { inPlayerView, playerState } from './view.js';
+
+/** A result as a player sees it: no game state or events, the game's `player` section instead. */
+function asPlayerSees(r: SyncResult): SyncResult {
+  const state = r.state ? playerState(r.state) : undefined;
+  return { ...r, game: undefined, events: [], state, ...(state?.player !== undefined ? { player: state.player } : {}) };
+}
 
 /** One command through command sync, the full result (with the state after it). */
 export async function syncCommand(
@@ -12,12 +20,23 @@ export async function syncCommand(
   extra: ToolCallExtra,
   sync = true,
 ): Promise<SyncResult> {
-  const r = await commandAndSync(ctx.client(port), command, args, {
-    timeoutMs: ctx.config.timeoutMs,
-    signal: extra.signal,
-    generation: ctx.generation(port),
-    sync,
-  });
+  let r: SyncResult;
+  try {
+    r = await commandAndSync(ctx.client(port), command, args, {
+      timeoutMs: ctx.config.timeoutMs,
+      signal: extra.signal,
+      generation: ctx.generation(port),
+      sync,
+    });
+  } catch (e) {
+    // the game's words stay; its debug state does not reach a player
+    if (inPlayerView(ctx) && isBridgeError(e) && e.data.kind === 'CommandFailed') {
+      const { kind: _kind, applied: _applied, game: _game, ...facts } = e.data;
+      throw commandFailed({ ...facts, events: [] });
+    }
+    throw e;
+  }
+  if (inPlayerView(ctx)) r = asPlayerSees(r);
   // The last command a launched game confirmed is part of the facts if it later exits.
   if (r.applied)
     ctx.launcher.noteCommand(port, {
@@ -40,6 +59,7 @@ export function shapeSync(r: SyncResult): Record<string, unknown> {
     ...(typeof epoch === 'number' ? { sessionEpoch: epoch } : {}),
     ...(r.screen !== undefined ? { screen: r.screen } : {}),
     ...(r.game !== undefined ? { game: r.game } : {}),
+    ...(r.player !== undefined ? { player: r.player } : {}),
     events: r.events,
   };
 }

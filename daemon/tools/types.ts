@@ -18,6 +18,8 @@ export interface ToolCallExtra {
 /** What every handler returns: one JSON object, plus optional image blocks (screenshot). */
 export interface ToolAnswer {
   json: Record<string, unknown>;
+  /** the text an agent reads instead of the JSON's own (a snapshot's compact rendering); the JSON stays the structured content */
+  text?: string;
   images?: Array<{ data: string; mimeType: string }>;
 }
 

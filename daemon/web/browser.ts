@@ -88,7 +88,7 @@ export async function openBrowser(options: OpenBrowserOptions): Promise<WebBrows
   try {
     opener = await openTab(proc.wsEndpoint, viewport, (line) => options.onConsole?.(line)).catch((e: Error) => {
       throw new Error(
-        `BrowserFailed: cannot reach Chromium (pid ${record.pid}) at ${proc.wsEndpoint}: ${e.message}. Its last output:\n${readTail(record.logFile)}`,
+        `cannot reach Chromium (pid ${record.pid}) at ${proc.wsEndpoint}: ${e.message}. Its last output:\n${readTail(record.logFile)}`,
       );
     });
     const tab = opener;
@@ -97,7 +97,7 @@ export async function openBrowser(options: OpenBrowserOptions): Promise<WebBrows
     const loaded = tab.navigate(options.url, options.loadTimeoutMs ?? 30_000).catch((e: Error) => {
       const errors = tab.errors();
       throw new Error(
-        `BrowserFailed: the page ${options.url} did not load: ${e.message.split('\n')[0]}${errors.length ? `; console errors:\n${errors.join('\n')}` : ''}`,
+        `the page ${options.url} did not load: ${e.message.split('\n')[0]}${errors.length ? `; console errors:\n${errors.join('\n')}` : ''}`,
       );
     });
     loaded.catch(() => undefined);
@@ -140,7 +140,7 @@ async function connect(
     browser = await chromium.connectOverCDP(endpoint, { timeout: 30_000 });
   } catch (e) {
     throw new Error(
-      `BrowserFailed: cannot reach Chromium (pid ${record.pid}) at ${endpoint}: ${(e as Error).message.split('\n')[0]}. Its last output:\n${readTail(record.logFile)}`,
+      `cannot reach Chromium (pid ${record.pid}) at ${endpoint}: ${(e as Error).message.split('\n')[0]}. Its last output:\n${readTail(record.logFile)}`,
     );
   }
   const context = browser.contexts()[0] ?? (await browser.newContext());

@@ -47,6 +47,8 @@ export interface PageCarrierOptions {
    * 503 (default 10 s: an engine page reloading on a loaded machine takes seconds): a reload then looks like a quick restart, not like a game gone offline.
    */
   rejoinGraceMs?: number;
+  /** A page without the kit: every contract request is answered by this instead of a joined page (stand-in.ts). */
+  standIn?: (target: string) => Promise<CarrierAnswer>;
 }
 
 export interface PageCarrier extends EventEmitter {
@@ -118,6 +120,7 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
   async function answer(target: string): Promise<CarrierAnswer> {
     if (Buffer.byteLength(target) > MAX_TARGET_BYTES)
       return { status: 414, body: { accepted: false, error: `request too long (over ${MAX_TARGET_BYTES} bytes)` } };
+    if (options.standIn) return options.standIn(target);
     return relay(target);
   }
 

@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { chromiumMissing } from '../../shared/errors.js';
 
 export const CHROMIUM_INSTALL = 'apt-get install -y chromium';
 
@@ -27,8 +28,8 @@ export interface ChromiumProcess {
 export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
   if (env.GAME_BRIDGE_CHROMIUM) {
     if (executable(env.GAME_BRIDGE_CHROMIUM)) return env.GAME_BRIDGE_CHROMIUM;
-    throw new Error(
-      `ChromiumMissing: GAME_BRIDGE_CHROMIUM names '${env.GAME_BRIDGE_CHROMIUM}', which is not an executable file; fix the variable or unset it`,
+    throw chromiumMissing(
+      `GAME_BRIDGE_CHROMIUM names '${env.GAME_BRIDGE_CHROMIUM}', which is not an executable file; fix the variable or unset it`,
     );
   }
   for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
@@ -36,8 +37,8 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
       if (executable(join(dir, name))) return join(dir, name);
     }
   }
-  throw new Error(
-    `ChromiumMissing: browser games need Chromium, and none is on PATH. Install it (Debian/Ubuntu: sudo ${CHROMIUM_INSTALL}) or set GAME_BRIDGE_CHROMIUM to its path`,
+  throw chromiumMissing(
+    `browser games need Chromium, and none is on PATH. Install it (Debian/Ubuntu: sudo ${CHROMIUM_INSTALL}) or set GAME_BRIDGE_CHROMIUM to its path`,
   );
 }
 
@@ -125,7 +126,7 @@ export async function startChromium(opts: {
       const tail = readTail(logFile);
       if (child.pid) killGroup(child.pid);
       rmSync(dir, { recursive: true, force: true });
-      throw new Error(`BrowserFailed: Chromium (${opts.executable}) ${why}. Its last output:\n${tail}`);
+      throw new Error(`Chromium (${opts.executable}) ${why}. Its last output:\n${tail}`);
     }
     // Short: every millisecond here is launch time, and reading a missing file costs next to nothing.
     await new Promise((r) => setTimeout(r, 10));

@@ -3,6 +3,7 @@
  * a DOM key name (`ArrowLeft`, `a`, `Space`, `Enter`), `mouse:<left|right|middle>@x,y`, or
  * `tap@x,y` (a touch), coordinates in CSS pixels of the page's viewport.
  */
+import { usageError } from '../../shared/errors.js';
 
 export type BrowserInput =
   | { kind: 'key'; key: string }
@@ -19,14 +20,12 @@ export function parseBrowserInput(name: string): BrowserInput {
   const text = name.trim();
   if (text.startsWith('mouse:') || text.startsWith('tap@')) {
     const m = AT.exec(text);
-    if (!m) throw new Error(`BridgeUsageError: '${name}' is not an input the browser can send; use ${INPUT_FORMS}`);
+    if (!m) throw usageError(`'${name}' is not an input the browser can send; use ${INPUT_FORMS}`);
     const [x, y] = [Number(m[2]), Number(m[3])];
     return m[1] ? { kind: 'mouse', button: m[1] as 'left' | 'right' | 'middle', x, y } : { kind: 'tap', x, y };
   }
   if (!text || /\s/.test(text) || text.includes('+')) {
-    throw new Error(
-      `BridgeUsageError: '${name}' is not an input the browser can send; use ${INPUT_FORMS} (one key, no combinations)`,
-    );
+    throw usageError(`'${name}' is not an input the browser can send; use ${INPUT_FORMS} (one key, no combinations)`);
   }
   return { kind: 'key', key: text };
 }

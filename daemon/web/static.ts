@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, statSync } from 'node:fs';
 import sirv from 'sirv';
+import { usageError } from '../../shared/errors.js';
 
 export interface StaticSite {
   port: number;
@@ -19,7 +20,7 @@ export interface StaticSite {
 
 export async function serveStatic(options: { root: string; port?: number }): Promise<StaticSite> {
   if (!existsSync(options.root) || !statSync(options.root).isDirectory()) {
-    throw new Error(`BridgeUsageError: the static folder '${options.root}' does not exist (build the game first?)`);
+    throw usageError(`the static folder '${options.root}' does not exist (build the game first?)`);
   }
   // dev: re-read files on each request, so a rebuilt game is served without restarting anything.
   const files = sirv(options.root, { dev: true, etag: true, dotfiles: false });

@@ -2,6 +2,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { bridgeFreeEnv, CLI, removeDir, stopDaemon } from './procs.js';
+import { ERROR_CLASSES } from '../../shared/errors.js';
 
 export interface McpHandle {
   client: Client;
@@ -47,12 +48,26 @@ export async function call(h: McpHandle, name: string, args: Record<string, unkn
     isError?: boolean;
   };
   const text = res.content.find((c) => c.type === 'text')?.text ?? '';
+  if (res.isError) expectOneClass(text);
   return {
     res,
     text,
     json: (res.structuredContent ?? (res.isError ? undefined : JSON.parse(text))) as Record<string, any>,
     isError: res.isError === true,
   };
+}
+
+/**
+ * Every error answer any suite meets is checked here: its text starts with its class, and names
+ * no class of ours after that. A class inside the text is an error of ours passed on as a plain
+ * message (`BridgeUsageError: Launch failed…: ChromiumMissing: …`), which an agent reads as two.
+ */
+function expectOneClass(text: string): void {
+  const head = /^([A-Za-z]+): /.exec(text);
+  if (!head || !(ERROR_CLASSES as readonly string[]).includes(head[1]))
+    throw new Error(`An error answer does not start with its class: ${text.slice(0, 300)}`);
+  const inner = new RegExp(`\\b(${[...ERROR_CLASSES, 'BrowserFailed'].join('|')}): `).exec(text.slice(head[0].length));
+  if (inner) throw new Error(`An error answer names a second class (${inner[1]}): ${text.slice(0, 300)}`);
 }
 
 /** call_tool shorthand */

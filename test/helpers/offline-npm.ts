@@ -1,11 +1,19 @@
 /**
- * Third-party clients (Claude Code, the MCP Inspector) installed from the npm cache only: a test
- * that needs one skips with the reason when the cache lacks it, and never reaches the network.
- * Warm the cache once with `npm i <package>@<version>` anywhere.
+ * Third-party clients (Claude Code, the MCP Inspector) installed from the npm cache only, at the
+ * versions test/clients.json pins; tests never reach the network. `.ci/run` puts them in the
+ * cache; on a developer's machine `npm i <package>@<version>` anywhere does. A test whose client
+ * is missing is a visible skip there, and a failure under CI=true (testNeeding).
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+/** `name@version` of a client the tests drive, as test/clients.json pins it. */
+export function pinnedClient(name: string): string {
+  const pins = JSON.parse(readFileSync(join(process.cwd(), 'test', 'clients.json'), 'utf8')) as Record<string, string>;
+  if (!pins[name]) throw new Error(`test/clients.json pins no version of ${name}`);
+  return `${name}@${pins[name]}`;
+}
 
 const NPM_CACHE = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
 
@@ -55,8 +63,19 @@ export async function installOffline(dir: string, packages: string[]): Promise<s
   throw new Error(`npm i ${packages.join(' ')} failed:\n${r.out}`);
 }
 
-/** Print why a test cannot run here and tell the caller to return. */
-export function skipped(why: string | undefined): boolean {
-  if (why) console.warn(`SKIPPED (verify by hand): ${why}`);
-  return why !== undefined;
+/**
+ * `test` when nothing it needs is missing. Otherwise a skip jest's summary counts, and under
+ * CI=true a test that fails saying what is missing: a test that cannot run must not pass.
+ */
+export function testNeeding(missing: string | undefined): typeof test {
+  if (missing === undefined) return test;
+  if (process.env.CI === 'true') {
+    const failing = (name: string) =>
+      test(name, () => {
+        throw new Error(`cannot run: ${missing}. .ci/run puts the clients test/clients.json pins in the npm cache.`);
+      });
+    return failing as unknown as typeof test;
+  }
+  console.warn(`SKIPPED (verify by hand): ${missing}`);
+  return test.skip;
 }

@@ -223,6 +223,13 @@ describe('bridge toolset, fallback and schemas', () => {
       ['pause', false],
       ['resume', false],
       ['step', false],
+      ['snapshot', true],
+      ['click', false],
+      ['activate', false],
+      ['set_value', false],
+      ['wait_for_node', true],
+      ['find_objects', true],
+      ['wait_for_object', true],
     ]);
     const waitFor = b.tools.find((t) => t.name === 'wait_for')!;
     expect(waitFor.args.map((a) => a.name)).toEqual([

@@ -1,0 +1,236 @@
+/**
+ * The UI tools of the bridge toolset (README.md, "See what is on screen"): snapshot, click
+ * (also activate), set_value, wait_for_node. Each reads the game's own `GET /ui` (and
+ * `GET /world` for a snapshot of it, or a page's own tree), names the snapshot it read, and acts
+ * only through the reserved `ui.*` commands (ui-act.ts). Needs the game's "ui" capability, or a
+ * page this daemon opened.
+ */
+import { BridgeError, usageError } from '../../shared/errors.js';
+import { ProcessWatch } from '../sync/command.js';
+import { pollDelay } from '../sync/poll.js';
+import { sleep } from '../../shared/sleep.js';
+import { filterTree, idOf, matchesFilter, renderUi, walk, type UiSnapshot, type Walked } from '../ui/tree.js';
+import { look, renderLook } from '../ui/world.js';
+import { isPlayer, readTree, seenBy } from './trees.js';
+import { defineTool, z } from '../tools/define.js';
+import type { ToolContext } from '../tools/context.js';
+import type { BridgeCall, ToolAnswer } from '../tools/types.js';
+import { click, clickInput, setValue, setValueInput } from './ui-act.js';
+
+// ---------------------------------------------------------------- snapshot
+
+export const snapshotInput = z.object({
+  tree: z.enum(['ui', 'world', 'both']).optional().describe('Which tree: ui (default), world, or both.'),
+  since: z
+    .int()
+    .min(0)
+    .optional()
+    .describe('A revision you already have: when the tree is still at it, the answer is one line.'),
+  role: z.string().max(60).optional().describe("Only nodes of this role, e.g. 'button' (listed flat)."),
+  name: z.string().max(200).optional().describe('Only nodes whose name contains this (case-insensitive, listed flat).'),
+  includeHidden: z.boolean().optional().describe('Also list hidden nodes (debug view only). Default false.'),
+});
+
+export async function snapshot(
+  ctx: ToolContext,
+  port: number,
+  args: z.output<typeof snapshotInput>,
+  signal?: AbortSignal,
+): Promise<ToolAnswer> {
+  const tree = args.tree ?? 'ui';
+  const view = ctx.config.view;
+  if (args.since !== undefined && tree === 'both')
+    throw usageError("snapshot: 'since' is one tree's revision; give tree 'ui' or 'world' with it.");
+  if (args.includeHidden && isPlayer(ctx))
+    throw usageError(
+      'snapshot: includeHidden is not available in the player view: a player does not see hidden nodes.',
+    );
+  const [ui, world] = await Promise.all([
+    tree === 'world' ? undefined : readTree(ctx, port, 'ui', signal),
+    tree === 'ui' ? undefined : readTree(ctx, port, 'world', signal),
+  ]);
+  const current = ui ?? world!;
+  if (args.since !== undefined && current.revision === args.since) {
+    const text = `unchanged since ${tree} revision ${args.since} (frame ${current.frameSequence ?? '?'}, epoch ${current.sessionEpoch ?? '?'})`;
+    return { json: { view, tree, unchanged: true, snapshot: idOf(current) }, text };
+  }
+  const json: Record<string, unknown> = { view, tree };
+  const texts: string[] = [];
+  if (ui) {
+    const nodes = filterTree(ui.nodes, { ...args, includeHidden: args.includeHidden === true });
+    texts.push(renderUi(ui, nodes));
+    json.snapshot = idOf(ui);
+    if (ui.screen !== undefined) json.screen = ui.screen;
+    json.nodes = nodes;
+  }
+  if (world) {
+    const l = look(world, { limit: 200 }, seenBy(ctx));
+    texts.push(renderLook(l));
+    if (ui) json.world = { snapshot: l.snapshot, objects: l.matches, total: l.total };
+    else Object.assign(json, { snapshot: l.snapshot, objects: l.matches, total: l.total });
+  }
+  return { json, text: texts.join('\n\n') };
+}
+
+// ---------------------------------------------------------------- wait_for_node
+
+export const NODE_STATES = ['present', 'visible', 'hidden', 'enabled', 'gone'] as const;
+
+export const waitForNodeInput = z.object({
+  ref: z.string().min(1).max(200).optional().describe('The node by its ref.'),
+  role: z.string().max(60).optional().describe('Or by role (with name, or alone).'),
+  name: z.string().max(200).optional().describe('Or by a part of its name (case-insensitive).'),
+  state: z
+    .enum(NODE_STATES)
+    .describe(
+      'present: in the tree; visible: in it and shown; hidden: hidden or absent; enabled: shown and enabled; gone: absent.',
+    ),
+  timeoutMs: z
+    .int()
+    .min(0)
+    .max(600000)
+    .optional()
+    .describe("Give up after this long. Default: the bridge's --timeout."),
+});
+
+type NodeQuery = z.output<typeof waitForNodeInput>;
+
+function candidates(ui: UiSnapshot, q: NodeQuery, player: boolean): Walked[] {
+  return walk(ui.nodes).filter(
+    (w) => (q.ref === undefined || w.node.id === q.ref) && matchesFilter(w, q) && (!player || !w.hidden),
+  );
+}
+
+function holds(found: Walked[], state: NodeQuery['state']): Walked | null | undefined {
+  switch (state) {
+    case 'present':
+      return found[0];
+    case 'visible':
+      return found.find((w) => !w.hidden);
+    case 'enabled':
+      return found.find((w) => !w.hidden && !w.disabled);
+    case 'hidden':
+      return found.length === 0 ? null : found.every((w) => w.hidden) ? found[0] : undefined;
+    case 'gone':
+      return found.length === 0 ? null : undefined;
+  }
+}
+
+export async function waitForNode(
+  ctx: ToolContext,
+  port: number,
+  q: NodeQuery,
+  signal?: AbortSignal,
+): Promise<ToolAnswer> {
+  if (q.ref === undefined && q.role === undefined && q.name === undefined)
+    throw usageError('wait_for_node needs ref, or role and/or name, to say which node.');
+  const timeoutMs = q.timeoutMs ?? ctx.config.timeoutMs;
+  const what = `wait_for_node ${q.ref ? `[ref=${q.ref}]` : [q.role, q.name && JSON.stringify(q.name)].filter(Boolean).join(' ')} ${q.state}`;
+  const started = Date.now();
+  const watch = new ProcessWatch(port, what, ctx.generation(port));
+  let last: UiSnapshot | undefined;
+  let seen: string = 'no snapshot read';
+  for (let attempt = 0; ; attempt++) {
+    const ui = await readTree(ctx, port, 'ui', signal);
+    watch.check(ui.frameSequence);
+    // a new publication each time: the same frameSequence again says nothing new
+    if (!last || ui.frameSequence === undefined || ui.frameSequence !== last.frameSequence) {
+      last = ui;
+      const found = candidates(ui, q, isPlayer(ctx));
+      const hit = holds(found, q.state);
+      if (hit !== undefined)
+        return {
+          json: {
+            view: ctx.config.view,
+            matched: true,
+            state: q.state,
+            node: hit ? { ...hit.node, children: undefined } : null,
+            elapsedMs: Date.now() - started,
+            snapshot: idOf(ui),
+          },
+        };
+      seen = found.length
+        ? `${found.length} node(s) like it, ${found[0].hidden ? 'hidden' : found[0].disabled ? 'disabled' : 'visible'} (first: [ref=${found[0].node.id}])`
+        : 'no such node';
+    }
+    const remaining = timeoutMs - (Date.now() - started);
+    if (remaining <= 0)
+      throw new BridgeError(
+        {
+          kind: 'CommandTimeout',
+          port,
+          timeoutMs,
+          path: what,
+          lastValue: seen,
+          ...(last?.frameSequence !== undefined ? { frame: last.frameSequence } : {}),
+        },
+        `${what} did not hold within ${timeoutMs}ms on port ${port}; last seen in the UI (revision ${last?.revision ?? '?'}, frame ${last?.frameSequence ?? '?'}): ${seen}. ` +
+          'Take a snapshot to see what is there, or raise timeoutMs.',
+      );
+    if (signal?.aborted) throw usageError('wait_for_node was cancelled.');
+    await sleep(Math.min(pollDelay(attempt + 2), remaining), signal);
+  }
+}
+
+const needs = ' Needs the game\'s "ui" capability (GET /ui), or a page this bridge opened.';
+
+export const snapshotTool = defineTool({
+  name: 'snapshot',
+  title: 'See what is on screen',
+  description:
+    'What is on screen as a compact text with refs (plus the same as JSON): the UI tree, the world tree, or both. Hidden nodes are left out unless asked for; `since` a revision you have answers one line when nothing changed.' +
+    needs,
+  input: snapshotInput,
+  effect: { readOnly: true },
+  async handler(args, ctx, call: BridgeCall) {
+    const a = await snapshot(ctx, call.port, args, call.signal);
+    return { ...a, json: { ...call.base, ...a.json } };
+  },
+});
+
+const clickTool = (name: 'click' | 'activate') =>
+  defineTool({
+    name,
+    title: 'Press a UI node',
+    description:
+      'Press a UI node as a player would (ui.activate; on a page, a real mouse click at its box), by the ref snapshot showed. Refused before anything is sent when the latest snapshot lacks it, hides it or disables it (naming similar nodes); otherwise confirmed, with the state and the ui revision after.' +
+      (name === 'activate' ? ' The same as click.' : '') +
+      needs,
+    input: clickInput,
+    effect: { readOnly: false },
+    async handler(args, ctx, call: BridgeCall) {
+      const a = await click(ctx, call.port, args, call, name);
+      return { ...a, json: { ...call.base, ...a.json } };
+    },
+  });
+
+export const setValueTool = defineTool({
+  name: 'set_value',
+  title: "Set a UI node's value",
+  description:
+    "Set a UI node's value (ui.setValue; on a page, a real fill, choice or check): a text box's text, a slider's number (out of its range is refused), a checkbox's true/false, a combobox's option. Refused like click before anything is sent." +
+    needs,
+  input: setValueInput,
+  effect: { readOnly: false },
+  async handler(args, ctx, call: BridgeCall) {
+    const a = await setValue(ctx, call.port, args, call);
+    return { ...a, json: { ...call.base, ...a.json } };
+  },
+});
+
+export const waitForNodeTool = defineTool({
+  name: 'wait_for_node',
+  title: 'Wait for a UI node',
+  description:
+    'Read fresh UI snapshots until a node (by ref, or by role and/or name) is present, visible, hidden, enabled or gone; returns the node and the snapshot it held in.' +
+    needs,
+  input: waitForNodeInput,
+  effect: { readOnly: true },
+  async handler(args, ctx, call: BridgeCall) {
+    const a = await waitForNode(ctx, call.port, args, call.signal);
+    return { ...a, json: { ...call.base, ...a.json } };
+  },
+});
+
+/** The family, in the order describe_toolset lists it. */
+export const UI_TOOLS = [snapshotTool, clickTool('click'), clickTool('activate'), setValueTool, waitForNodeTool];

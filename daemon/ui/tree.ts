@@ -1,0 +1,252 @@
+/**
+ * The UI tree a game publishes (`GET /ui`, docs/CONTRACT.md): reading it forgivingly but
+ * bounded, walking it with what each node inherits (a node inside a hidden group is hidden),
+ * rendering it as the compact text an agent reads with refs, and finding the nodes whose id or
+ * name is close to a ref that is not there.
+ */
+import { z } from 'zod/v4';
+import { notAGameSurface } from '../../shared/errors.js';
+
+/** A tree bigger than this is cut (its rendering would not fit any answer anyway). */
+export const MAX_NODES = 2000;
+export const MAX_DEPTH = 32;
+
+const scalar = z.union([z.string().max(2000), z.number(), z.boolean()]);
+const optional = <T extends z.ZodType>(t: T) => t.optional().catch(undefined);
+
+export interface UiNode {
+  id: string;
+  role: string;
+  name: string;
+  value?: string | number | boolean;
+  min?: number;
+  max?: number;
+  checked?: boolean;
+  selected?: boolean;
+  focused?: boolean;
+  visible?: boolean;
+  enabled?: boolean;
+  rect?: number[];
+  children?: UiNode[];
+}
+
+const NodeShape: z.ZodType<UiNode> = z.lazy(() =>
+  z.object({
+    id: z.union([z.string().min(1).max(200), z.number().transform(String)]),
+    role: z.string().max(60).catch('generic'),
+    name: z.string().max(500).catch(''),
+    value: optional(scalar),
+    min: optional(z.number()),
+    max: optional(z.number()),
+    checked: optional(z.boolean()),
+    selected: optional(z.boolean()),
+    focused: optional(z.boolean()),
+    visible: optional(z.boolean()),
+    enabled: optional(z.boolean()),
+    rect: optional(z.array(z.number()).length(4)),
+    children: optional(z.array(NodeShape)),
+  }),
+);
+
+/** Which publication a reading came from: every answer names it. */
+export interface SnapshotId {
+  sessionEpoch?: number;
+  frameSequence?: number;
+  revision?: number;
+}
+
+export interface UiSnapshot extends SnapshotId {
+  screen?: string;
+  nodes: UiNode[];
+}
+
+const counter = optional(z.number().int().nonnegative());
+const UiShape = z.object({
+  sessionEpoch: counter,
+  frameSequence: counter,
+  revision: counter,
+  screen: optional(z.string().max(200)),
+  nodes: z.array(z.unknown()).max(MAX_NODES),
+});
+
+/** A node that does not read is dropped with its children; one without an id cannot be referred to at all. */
+function readNodes(raw: unknown[], depth: number, budget: { left: number }): UiNode[] {
+  const out: UiNode[] = [];
+  for (const item of raw) {
+    if (budget.left <= 0) break;
+    if (!item || typeof item !== 'object') continue;
+    const { children, ...rest } = item as { children?: unknown };
+    const r = NodeShape.safeParse({ ...rest, children: undefined });
+    if (!r.success) continue;
+    budget.left--;
+    const node: UiNode = { ...r.data };
+    delete node.children;
+    if (Array.isArray(children) && children.length && depth < MAX_DEPTH) {
+      const kids = readNodes(children, depth + 1, budget);
+      if (kids.length) node.children = kids;
+    }
+    out.push(node);
+  }
+  return out;
+}
+
+/** `GET /ui`'s body → a snapshot, or NotAGameSurface naming what is wrong with it. */
+export function readUi(port: number, json: unknown): UiSnapshot {
+  const r = UiShape.safeParse(json);
+  if (!r.success)
+    throw notAGameSurface(
+      port,
+      `GET /ui is not a UI snapshot (${r.error.issues[0]?.path.join('.') || 'top level'}: ${r.error.issues[0]?.message})`,
+    );
+  const { nodes, ...ids } = r.data;
+  return { ...clean(ids), nodes: readNodes(nodes, 0, { left: MAX_NODES }) };
+}
+
+/** The counters alone, without the keys a game left out. */
+export function idOf(s: SnapshotId): SnapshotId {
+  return clean({ sessionEpoch: s.sessionEpoch, frameSequence: s.frameSequence, revision: s.revision });
+}
+
+function clean<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** One node as walked: its depth, and what it inherits from its ancestors. */
+export interface Walked {
+  node: UiNode;
+  depth: number;
+  hidden: boolean;
+  disabled: boolean;
+}
+
+export function walk(nodes: UiNode[]): Walked[] {
+  const out: Walked[] = [];
+  const visit = (list: UiNode[], depth: number, hidden: boolean, disabled: boolean) => {
+    for (const node of list) {
+      const h = hidden || node.visible === false;
+      const d = disabled || node.enabled === false;
+      out.push({ node, depth, hidden: h, disabled: d });
+      if (node.children) visit(node.children, depth + 1, h, d);
+    }
+  };
+  visit(nodes, 0, false, false);
+  return out;
+}
+
+export function findNode(snapshot: UiSnapshot, ref: string): Walked | undefined {
+  return walk(snapshot.nodes).find((w) => w.node.id === ref);
+}
+
+/** What a snapshot answer is filtered by: a role, a name (case-insensitive, part of it), hidden nodes. */
+export interface UiFilter {
+  role?: string;
+  name?: string;
+  includeHidden?: boolean;
+}
+
+export function matchesFilter(w: Walked, f: UiFilter): boolean {
+  if (f.role && w.node.role !== f.role) return false;
+  if (f.name && !w.node.name.toLowerCase().includes(f.name.toLowerCase())) return false;
+  return true;
+}
+
+/**
+ * The tree as an answer shows it: hidden nodes (and what is inside them) left out unless asked
+ * for; with a role or name, only the matching nodes, flat.
+ */
+export function filterTree(nodes: UiNode[], f: UiFilter): UiNode[] {
+  if (f.role || f.name)
+    return walk(nodes)
+      .filter((w) => (f.includeHidden || !w.hidden) && matchesFilter(w, f))
+      .map((w) => {
+        const { children: _children, ...flat } = w.node;
+        return flat;
+      });
+  const prune = (list: UiNode[]): UiNode[] =>
+    list
+      .filter((n) => f.includeHidden || n.visible !== false)
+      .map((n) => (n.children ? { ...n, children: prune(n.children) } : n));
+  return prune(nodes);
+}
+
+const quote = (s: string) => JSON.stringify(s.length > 120 ? s.slice(0, 117) + '...' : s);
+
+function valueText(v: UiNode['value']): string {
+  if (typeof v === 'string') return quote(v);
+  return String(v);
+}
+
+/** One node's line: `- button "Start" [ref=start] disabled`. */
+function line(n: UiNode, depth: number): string {
+  const parts = [`${'  '.repeat(depth)}- ${n.role}${n.name ? ' ' + quote(n.name) : ''} [ref=${n.id}]`];
+  if (n.visible === false) parts.push('hidden');
+  if (n.enabled === false) parts.push('disabled');
+  if (n.checked !== undefined) parts.push(n.checked ? 'checked' : 'unchecked');
+  if (n.selected) parts.push('selected');
+  if (n.focused) parts.push('focused');
+  if (n.value !== undefined && n.value !== '') parts.push(`value=${valueText(n.value)}`);
+  return parts.join(' ');
+}
+
+/** The header line: `MenuScreen · ui revision 12 · frame 3456 · epoch 2`. */
+export function header(tree: 'ui' | 'world', s: SnapshotId & { screen?: string }): string {
+  const parts: string[] = [];
+  if (s.screen) parts.push(s.screen);
+  parts.push(`${tree} revision ${s.revision ?? '?'}`);
+  if (s.frameSequence !== undefined) parts.push(`frame ${s.frameSequence}`);
+  if (s.sessionEpoch !== undefined) parts.push(`epoch ${s.sessionEpoch}`);
+  return parts.join(' · ');
+}
+
+/** The compact text rendering of (already filtered) nodes, under its header. */
+export function renderUi(s: UiSnapshot, nodes: UiNode[]): string {
+  const lines = [header('ui', s)];
+  const visit = (list: UiNode[], depth: number) => {
+    for (const n of list) {
+      lines.push(line(n, depth));
+      if (n.children) visit(n.children, depth + 1);
+    }
+  };
+  visit(nodes, 0);
+  if (!nodes.length) lines.push('(no nodes)');
+  return lines.join('\n');
+}
+
+/** Edit distance, bounded inputs (ids and names are capped when read). */
+export function editDistance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0];
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = prev[j];
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = up;
+    }
+  }
+  return prev[b.length];
+}
+
+/** How far `ref` is from a node: its id or its name, whichever is closer (lower is closer; Infinity: not similar). */
+function distanceTo(ref: string, n: UiNode): number {
+  const r = ref.toLowerCase();
+  let best = Infinity;
+  for (const text of [n.id.toLowerCase(), n.name.toLowerCase()]) {
+    if (!text) continue;
+    if (text === r) return 0;
+    if (text.includes(r) || r.includes(text)) best = Math.min(best, 1);
+    const d = editDistance(r, text);
+    if (d <= Math.max(2, Math.floor(Math.max(r.length, text.length) / 3))) best = Math.min(best, d);
+  }
+  return best;
+}
+
+/** Up to `max` nodes whose id or name is close to `ref`, closest first, as `button "Start" [ref=start]`. */
+export function nearMisses(s: UiSnapshot, ref: string, max = 3): string[] {
+  return walk(s.nodes)
+    .map((w) => ({ w, d: distanceTo(ref, w.node) }))
+    .filter((x) => Number.isFinite(x.d))
+    .sort((a, b) => a.d - b.d)
+    .slice(0, max)
+    .map(({ w }) => line(w.node, 0).slice(2) + (w.hidden && w.node.visible !== false ? ' (inside a hidden node)' : ''));
+}

