@@ -6,6 +6,7 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readDeclaration } from '../../daemon/launcher/declaration.js';
 import { ROOT, Reaper, collectOutput, healthOk, pythonExe, waitFor } from '../helpers/procs.js';
 
 export const PY_EXAMPLE = join(ROOT, 'examples', 'python-game');
@@ -85,16 +86,17 @@ export const READY_MS: Record<KitName, number> = {
 };
 
 /**
- * How the example in `dir` is launched, as its gamebridge.json says (the one place that is
- * written), with `{port}` replaced by `portArg`. A bare `python3` is the Python the tests run.
+ * How the example in `dir` is launched, as its gamebridge.json says (read as the daemon reads
+ * it), on `portArg` (which may be garbage: the bad-port tests). A bare `python3` is the Python
+ * the tests run.
  */
 export function exampleLaunch(
   dir: string,
   portArg: string,
 ): { cmd: string; args: string[]; cwd: string; env: Record<string, string> } {
-  const { launch } = JSON.parse(readFileSync(join(dir, 'gamebridge.json'), 'utf8'));
-  const [cmd, ...args] = (launch.command as string).split(/\s+/).map((w) => w.replaceAll('{port}', portArg));
-  return { cmd: cmd === 'python3' ? pythonExe() : cmd, args, cwd: join(dir, launch.cwd ?? '.'), env: launch.env ?? {} };
+  const d = readDeclaration(join(dir, 'gamebridge.json'));
+  const [cmd, ...args] = d.command.split(/\s+/).map((w) => w.replaceAll('{port}', portArg));
+  return { cmd: cmd === 'python3' ? pythonExe() : cmd, args, cwd: d.cwd, env: d.env };
 }
 
 /** Spawns the example in `dir` as gamebridge.json launches it, in `home`, with `extraEnv` on top. */
