@@ -25,6 +25,7 @@ import { measurePlay } from './play.js';
 import { measureKits } from './kits.js';
 import { measureTrees } from './trees.js';
 import { measureWeb } from './web.js';
+import { measureSavedTests } from './saved-tests.js';
 import type { BenchConfig, Measurement, Row } from './types.js';
 
 const env = process.env;
@@ -60,6 +61,7 @@ const MEASUREMENTS: Record<string, (r: Reaper, c: BenchConfig) => Promise<Measur
   play: measurePlay,
   kits: measureKits,
   trees: measureTrees,
+  'saved-tests': measureSavedTests,
 };
 
 function machine() {

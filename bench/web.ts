@@ -25,7 +25,7 @@ import {
   type Mcp,
   type Reaper,
 } from './harness.js';
-import WebSocket from 'ws';
+import { openBrowser } from '../daemon/web/browser.js';
 import { ms, type BenchConfig, type Measurement } from './types.js';
 
 const FRAME_MS = 1000 / 60;
@@ -100,45 +100,24 @@ async function interleaved(
 }
 
 /**
- * The capture the bridge asks Chromium for, asked straight over CDP: a second DevTools session on
- * the page the daemon opened for `port` (its browser's endpoint is in launched.json). Same
- * browser, page, flags and moment as the bridge's `screenshot`, so the difference is the bridge's.
+ * The capture the bridge asks Chromium for, asked directly: the bridge's browser is driven over
+ * a pipe only its daemon holds, so the reference is a second Chromium opened here the same way
+ * (daemon/web/browser.ts: same flags, same viewport) on the same page (its URL is in
+ * launched.json; without the carrier's fragment the page does not join). The difference is the
+ * bridge's.
  */
 async function directCapture(home: string, port: number): Promise<{ capture(): Promise<void>; close(): void }> {
   const launched = JSON.parse(readFileSync(join(home, 'daemon', 'launched.json'), 'utf8')) as {
-    instances: Array<{ port: number; web?: { browser: { cdpEndpoint: string } } }>;
+    instances: Array<{ port: number; web?: { url: string } }>;
   };
-  const endpoint = launched.instances.find((i) => i.port === port)?.web?.browser.cdpEndpoint;
-  if (!endpoint) throw new Error(`launched.json records no browser for port ${port}`);
-  const targets = (await (await fetch(`${endpoint}/json/list`)).json()) as Array<{
-    type: string;
-    url: string;
-    webSocketDebuggerUrl: string;
-  }>;
-  const page = targets.find((t) => t.type === 'page' && t.url.startsWith('http'));
-  if (!page) throw new Error(`no game page among the browser's targets at ${endpoint}`);
-  const ws = new WebSocket(page.webSocketDebuggerUrl);
-  await new Promise((ok, fail) => ws.once('open', ok).once('error', fail));
-  let id = 0;
-  type Answer = { id?: number; result?: { data?: string }; error?: { message: string } };
-  const waiting = new Map<number, (m: Answer) => void>();
-  ws.on('message', (data) => {
-    const m = JSON.parse(String(data)) as Answer;
-    if (m.id !== undefined) waiting.get(m.id)?.(m);
-  });
+  const url = launched.instances.find((i) => i.port === port)?.web?.url;
+  if (!url) throw new Error(`launched.json records no page for port ${port}`);
+  const browser = await openBrowser({ url });
   return {
     async capture() {
-      const answer = await new Promise<Answer>((ok) => {
-        waiting.set(++id, ok);
-        // what daemon/web/browser.ts asks
-        ws.send(
-          JSON.stringify({ id, method: 'Page.captureScreenshot', params: { format: 'png', optimizeForSpeed: true } }),
-        );
-      });
-      waiting.delete(id);
-      if (!answer.result?.data) throw new Error(`Page.captureScreenshot: ${answer.error?.message ?? 'no image'}`);
+      await browser.screenshot();
     },
-    close: () => ws.close(),
+    close: () => void browser.close(),
   };
 }
 

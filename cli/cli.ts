@@ -13,9 +13,10 @@ import { examples, type Subcommand } from './commands/subcommand.js';
 import { daemonCommands } from './commands/daemon.js';
 import { gameCommands } from './commands/games.js';
 import { projectCommands } from './commands/project.js';
+import { testCommands } from './commands/test.js';
 
 /** Every subcommand, grouped as the help lists them: the daemon, a project's game, setting a project up. */
-const SUBCOMMANDS: Subcommand[] = [...daemonCommands, ...gameCommands, ...projectCommands];
+const SUBCOMMANDS: Subcommand[] = [...daemonCommands, ...gameCommands, ...projectCommands, ...testCommands];
 
 /** The subcommands' names (`logs <port>` is `logs`). */
 export const COMMANDS = SUBCOMMANDS.map((c) => c.command.split(' ')[0]);

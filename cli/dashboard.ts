@@ -1,11 +1,15 @@
 /**
  * `game-bridge-mcp dashboard`: ask the running daemon for a one-time key (authenticated both ways,
  * as status and stop are: the token never crosses the wire, and the answer must prove it), print
- * the page's URL with it, and open a browser when there is a display.
+ * the page's URL with it, and open a browser when there is a display (through a local file only
+ * the user can read, so no other user sees the key in the opener's command line).
  * Opening is best effort: the URL is printed first, and a missing opener never fails the command.
  */
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { writePrivateFile } from '../shared/private-files.js';
 import { clientCredentials, PROOF_HEADER, proofOk } from '../shared/auth.js';
 import { readDaemonFile, sameProcess } from '../shared/daemon-file.js';
 import { bridgeHome, homePaths } from '../shared/paths.js';
@@ -41,8 +45,24 @@ export async function runDashboard(opts: { open: boolean }): Promise<number> {
   process.stderr.write(
     `Open this URL once within ${minutes} minutes; it logs this browser in for the daemon's life.\n`,
   );
-  if (opts.open && openBrowser(answer.url)) process.stderr.write('Opening it in your browser.\n');
+  if (opts.open && opener('')) {
+    // The browser is handed a file only this user can read, which redirects with the key: a
+    // key URL as the opener's argument would be readable by every local user in /proc/*/cmdline.
+    const page = join(paths.daemonDir, 'dashboard-open.html');
+    try {
+      writePrivateFile(page, redirectPage(answer.url));
+      if (openBrowser(pathToFileURL(page).href)) process.stderr.write('Opening it in your browser.\n');
+    } catch (e) {
+      process.stderr.write(`Could not open it in a browser (${(e as Error).message}); open the URL above.\n`);
+    }
+  }
   return 0;
+}
+
+/** A page that sends the browser on to `url` at once. */
+function redirectPage(url: string): string {
+  const safe = url.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer"><meta http-equiv="refresh" content="0;url=${safe}"><title>game-bridge dashboard</title>\n`;
 }
 
 /**

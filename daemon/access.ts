@@ -5,13 +5,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { clientNonce, daemonProof, sameHex } from '../shared/auth.js';
+import { browserRefusal, hostRefusal, ownOrigins, type Refusal } from '../shared/loopback.js';
 import { selfCommand } from '../shared/self-command.js';
-
-/** Why a request was refused: the HTTP status and the one line sent back. */
-export interface Refusal {
-  status: number;
-  text: string;
-}
 
 /** The checks for one daemon: its token, and the port it listens on (known once bound). */
 export class DaemonAccess {
@@ -23,31 +18,22 @@ export class DaemonAccess {
     private readonly port: () => number,
   ) {}
 
-  /** The Host header names our own address (127.0.0.1 or localhost, our port). */
-  hostOk(req: IncomingMessage): boolean {
-    const host = req.headers.host;
-    return host === `127.0.0.1:${this.port()}` || host === `localhost:${this.port()}`;
-  }
-
   /** Why a request may not talk to us, or undefined when it may. */
   refusal(req: IncomingMessage, upgrade: boolean): Refusal | undefined {
-    if (!this.hostOk(req)) {
-      return { status: 403, text: 'Forbidden: unexpected Host header' };
-    }
+    const port = this.port();
     // Browsers always send Origin on a WebSocket upgrade; our proxy never does. Over plain HTTP
     // only a page the daemon served itself may call it (the same origin).
-    const origin = req.headers.origin;
-    const port = this.port();
-    if (
-      origin !== undefined &&
-      (upgrade || (origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`))
-    ) {
-      return { status: 403, text: 'Forbidden: browser origins are refused' };
-    }
+    const refused =
+      hostRefusal(req, port) ??
+      (upgrade && req.headers.origin !== undefined
+        ? { status: 403, error: 'Forbidden: browser origins are refused' }
+        : browserRefusal(req, ownOrigins(port)));
+    if (refused) return refused;
     if (!this.tokenOk(req.headers.authorization))
       return {
         status: 401,
-        text: `Unauthorized: send Authorization: Bearer <token>; \`${selfCommand()} token\` prints it`,
+        error: `Unauthorized: send Authorization: Bearer <token>; \`${selfCommand()} token\` prints it`,
+        headers: { 'www-authenticate': 'Bearer realm="game-bridge"' },
       };
     return undefined;
   }

@@ -24,6 +24,8 @@ export interface LockOwner {
 
 /** An owner.json not written yet is a lock being taken: alive for this long after its mkdir. */
 const BIRTH_GRACE_MS = 5000;
+/** Errors of this process, not of the file: the lock is as it was. */
+const RESOURCE_ERRORS = new Set(['EMFILE', 'ENFILE', 'ENOMEM', 'EAGAIN', 'EINTR']);
 /** A takeover directory older than this belongs to a taker that died mid-takeover. */
 const TAKEOVER_STALE_MS = 5000;
 
@@ -44,16 +46,22 @@ export class HomeLock {
     for (let attempt = 0; attempt < 3; attempt++) {
       if (this.create()) return true;
       const holder = this.owner();
-      if (holder === 'young' || (holder && sameProcess(holder.pid, holder.pidStart))) return false;
+      if (holder === 'young' || holder === 'unreadable' || (holder && sameProcess(holder.pid, holder.pidStart)))
+        return false;
       if (!this.takeOver(holder, log)) return false;
     }
     return false;
   }
 
-  /** Does the lock still name this process? (Cheap: one small file read.) */
+  /**
+   * Does the lock still name this process? (Cheap: one small file read.) A read that fails for
+   * want of a descriptor or memory (EMFILE under a connection flood) says nothing about the
+   * lock: it is still held. Only a lock that is gone, or that names another process, is lost.
+   */
   held(): boolean {
     if (!this.ownedNow) return false;
     const o = this.owner();
+    if (o === 'unreadable') return true;
     this.ownedNow = !!o && o !== 'young' && o.pid === this.me.pid && o.pidStart === this.me.pidStart;
     return this.ownedNow;
   }
@@ -82,12 +90,16 @@ export class HomeLock {
     return true;
   }
 
-  /** The holder, 'young' while a fresh lock has no owner.json yet, undefined when unknowable (dead). */
-  private owner(): LockOwner | 'young' | undefined {
+  /**
+   * The holder, 'young' while a fresh lock has no owner.json yet, undefined when unknowable
+   * (dead), 'unreadable' when the process could not read the file at all (out of descriptors).
+   */
+  private owner(): LockOwner | 'young' | 'unreadable' | undefined {
     try {
       const o = JSON.parse(readFileSync(lockOwnerFileOf(this.dir), 'utf8')) as LockOwner;
       if (Number.isInteger(o?.pid) && o.pid > 0) return o;
-    } catch {
+    } catch (e) {
+      if (RESOURCE_ERRORS.has((e as NodeJS.ErrnoException).code ?? '')) return 'unreadable';
       /* missing or torn */
     }
     try {
@@ -112,7 +124,7 @@ export class HomeLock {
       const same =
         now === undefined
           ? dead === undefined
-          : now !== 'young' && dead !== undefined && now.pid === dead.pid && now.pidStart === dead.pidStart;
+          : typeof now === 'object' && dead !== undefined && now.pid === dead.pid && now.pidStart === dead.pidStart;
       if (!same) return true; // it changed under us: start over
       log(`daemon pid ${dead?.pid ?? '(unknown)'} is gone; taking over its lock`);
       const aside = `${this.dir}.dead-${randomBytes(4).toString('hex')}`;

@@ -2,7 +2,7 @@
  * The daemon's plain-HTTP routes, for requests the server has already let in (daemon/access.ts):
  * `GET /status`, `POST /stop` and `POST /dashboard/key` for the CLI, and `/mcp`, MCP over
  * Streamable HTTP (daemon/http/mcp-route.ts). The dashboard's page (/dashboard...) is checked for
- * Host only, and by its own module for the rest (key, cookie, Origin). Both modules are loaded on
+ * Host and browser origin by the server, and by its own module for the rest (key, cookie). Both modules are loaded on
  * their first request, so a daemon no HTTP client or page uses never pays for them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -34,6 +34,13 @@ export class DaemonRoutes {
   private mcpRoute?: Promise<McpHttpRoute>;
 
   constructor(private readonly deps: RouteDeps) {}
+
+  /** What a refusal of the dashboard's page carries: nothing of it may be framed or run. */
+  static readonly pageHeaders = {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+  };
 
   /** The dashboard's page, which the server lets through before the token check (it has its own key). */
   static isPage(req: IncomingMessage): boolean {

@@ -1,17 +1,27 @@
 /**
- * The daemon's listener: an HTTP server on 127.0.0.1. Every request and WebSocket upgrade is
- * checked first (daemon/access.ts: Host, Origin, token); then a request goes to the plain-HTTP
+ * The daemon's listener: an HTTP server on 127.0.0.1 with the bounds of every door
+ * (shared/loopback.ts). Every request and WebSocket upgrade is checked first (daemon/access.ts:
+ * Host, Origin, token); then a request goes to the plain-HTTP
  * routes (daemon/routes.ts: /status, /stop, /dashboard/key, /mcp, the dashboard's page) and an
  * upgrade becomes one proxy's engine session (daemon/proxy-session.ts).
  */
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { PROOF_HEADER } from '../shared/auth.js';
 import { MAX_FRAME_BYTES } from '../shared/frames.js';
 import { usageError } from '../shared/errors.js';
 import type { DaemonState } from './state.js';
-import { LISTENER_OPTIONS, maxConnections, RefusalLog } from './http/guard.js';
+import {
+  browserRefusal,
+  guardedServer,
+  hostRefusal,
+  maxConnections,
+  ownOrigins,
+  refuse,
+  refuseUpgrade,
+  RefusalLog,
+} from '../shared/loopback.js';
 import { DaemonAccess } from './access.js';
 import { DaemonRoutes } from './routes.js';
 import { acceptProxy } from './proxy-session.js';
@@ -45,8 +55,7 @@ export class DaemonServer {
   private readonly routes: DaemonRoutes;
 
   constructor(private readonly opts: DaemonServerOptions) {
-    this.http = createServer(LISTENER_OPTIONS, (req, res) => this.onRequest(req, res));
-    this.http.maxConnections = maxConnections();
+    this.http = guardedServer({ cap: maxConnections() }, (req, res) => this.onRequest(req, res));
     this.http.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head));
     this.refusals = new RefusalLog(opts.log);
     this.access = new DaemonAccess(opts.token, () => this.port);
@@ -120,21 +129,24 @@ export class DaemonServer {
     await Promise.all(waits);
   }
 
-  /** A plain request: the dashboard's page (Host-checked only), or a checked route. */
+  /**
+   * A plain request: the dashboard's page (Host and browser checks here, its key and cookie in
+   * its own module), or a checked route.
+   */
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
     if (DaemonRoutes.isPage(req)) {
-      if (!this.access.hostOk(req))
-        return void res.writeHead(403, { 'content-type': 'text/plain' }).end('Forbidden: unexpected Host header\n');
+      // The key's own link may be opened from anywhere (a local file, a terminal): a top-level
+      // GET navigation carries no cookie from another site, and the key is worth one login.
+      const keyLink =
+        req.method === 'GET' &&
+        req.headers['sec-fetch-mode'] === 'navigate' &&
+        /^\/dashboard\?key=/.test(req.url ?? '');
+      const refused = hostRefusal(req, this.port) ?? (keyLink ? undefined : browserRefusal(req, ownOrigins(this.port)));
+      if (refused) return refuse(res, refused, 'text', DaemonRoutes.pageHeaders);
       return this.routes.page(req, res);
     }
     const refused = this.access.refusal(req, false);
-    if (refused) {
-      const headers = {
-        'content-type': 'text/plain',
-        ...(refused.status === 401 ? { 'www-authenticate': 'Bearer realm="game-bridge"' } : {}),
-      };
-      return void res.writeHead(refused.status, headers).end(refused.text + '\n');
-    }
+    if (refused) return refuse(res, refused);
     const proof = this.access.proofFor(req);
     if (proof) res.setHeader(PROOF_HEADER, proof);
     this.routes.handle(req, res);
@@ -144,9 +156,8 @@ export class DaemonServer {
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const refused = this.access.refusal(req, true);
     if (refused) {
-      this.refusals.note(`refused an upgrade: ${refused.status} ${refused.text}`);
-      socket.end(`HTTP/1.1 ${refused.status} ${refused.text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-      return;
+      this.refusals.note(`refused an upgrade: ${refused.status} ${refused.error}`);
+      return refuseUpgrade(socket, refused);
     }
     const proof = this.access.proofFor(req);
     this.wss.handleUpgrade(req, socket, head, (ws) => {

@@ -11,6 +11,7 @@ import { Owners } from './launcher/owners.js';
 import { numberSetting, SETTINGS } from '../shared/settings.js';
 import { CallFeed } from './feed/calls.js';
 import { HeldInputs } from './play/held.js';
+import { Recordings } from './recording/recordings.js';
 
 /** A release is one short GET; a game that does not answer in this long releases by its own lease. */
 const RELEASE_TIMEOUT_MS = 2000;
@@ -50,6 +51,8 @@ export class DaemonState {
   readonly feed = new CallFeed();
   /** the inputs each session holds on each game, released when it ends (play/held.ts) */
   readonly held = new HeldInputs();
+  /** what each session did to each game, for save_test (recording/recordings.ts) */
+  readonly recordings = new Recordings();
   private clients = new Map<string, GameClient>();
   /** listeners told when the set of live instances may have changed (eager mode) */
   readonly instanceListeners = new Set<() => void>();
@@ -146,6 +149,7 @@ export class DaemonState {
     if (this.sessions.get(info.id) !== info) return;
     this.sessions.delete(info.id);
     this.owners.sessionEnded(info.id);
+    this.recordings.sessionEnded(info.id);
     void this.held.releaseOwner(info.id, (port) => this.client(port, RELEASE_TIMEOUT_MS));
     for (const inst of this.launcher.list())
       void this.launcher

@@ -2,7 +2,8 @@
  * The last step of `npm run build`: lays out the browser examples as static folders a browser
  * can load with no bundler and no CDN. Each gets its own `www/` plus the web kit
  * (dist/web/gamebridge.js) beside it; the Phaser game also gets Phaser's ESM build, copied from
- * node_modules. Their gamebridge.json is copied next to the folder it names.
+ * node_modules. Their gamebridge.json is copied next to the folder it names, and their saved tests
+ * (gamebridge-tests/) beside it.
  */
 import { copyFileSync, cpSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -20,6 +21,9 @@ function layOut(name: string, extra: Record<string, string> = {}): void {
   copyFileSync(join(from, 'gamebridge.json'), join(to, 'gamebridge.json'));
   copyFileSync(kit, join(to, 'www', 'gamebridge.js'));
   for (const [file, source] of Object.entries(extra)) copyFileSync(source, join(to, 'www', file));
+  // its saved tests run against the laid-out game (docs/TESTS.md)
+  if (existsSync(join(from, 'gamebridge-tests')))
+    cpSync(join(from, 'gamebridge-tests'), join(to, 'gamebridge-tests'), { recursive: true });
 }
 
 if (!existsSync(kit)) throw new Error(`web-build: ${kit} is missing; run 'npm run bundle:web' first`);

@@ -89,7 +89,9 @@ export function spawnDaemon(paths: HomePaths, log: (line: string) => void, force
       cwd: paths.home,
       detached: true,
       stdio: ['ignore', fd, fd],
-      env: process.env,
+      // The home as resolved here: a relative GAME_BRIDGE_HOME would be read again from the
+      // daemon's working directory (the home itself) and name <home>/<home>.
+      env: { ...process.env, GAME_BRIDGE_HOME: paths.home },
     });
     c.on('error', (e) => log(`could not start the daemon: ${e.message}`));
     c.unref();

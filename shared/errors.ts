@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- the whole error taxonomy: every class an agent can meet and how it is built, in one place */
 /**
  * The one error taxonomy. Every failure an agent can see is a BridgeError whose text starts
  * with its class name and ends with what to do next. Tools turn it into a result with
@@ -18,6 +19,7 @@ export const ERROR_CLASSES = [
   'CallInterrupted',
   'BridgeInternalError',
   'GameExited',
+  'AssertionFailed',
 ] as const;
 export type ErrorClass = (typeof ERROR_CLASSES)[number];
 
@@ -35,6 +37,7 @@ interface ErrorFacts {
   GameExited: ExitFacts;
   LaunchFailed: LaunchFacts;
   ChromiumMissing: { port?: number };
+  AssertionFailed: { port: number; path: string; expected: string; actual: unknown; frame?: number };
 }
 
 /** A command the game applied and reported failed (`commandResults`): its words, and the state after it. */
@@ -98,6 +101,8 @@ export interface LaunchFacts {
 export interface UsageFacts {
   port?: number;
   file?: string;
+  /** the line of `file` at fault (a test file's malformed line) */
+  line?: number;
   field?: string;
   /** the directories searched for gamebridge.json, when none was found */
   looked?: string[];
@@ -232,6 +237,29 @@ export function commandFailed(facts: Omit<CommandFailedFacts, 'applied'>): Bridg
 
 export function usageError(message: string, facts: UsageFacts = {}, cause?: unknown): BridgeError {
   return new BridgeError({ kind: 'BridgeUsageError', ...facts }, message, cause === undefined ? undefined : { cause });
+}
+
+/** A check of the state now (assert) that does not hold: the path, the condition and what is there. */
+export function assertionFailed(
+  port: number,
+  path: string,
+  expected: string,
+  actual: unknown,
+  frame?: number,
+): BridgeError {
+  const shown = actual === undefined ? 'nothing (the path is absent)' : JSON.stringify(actual)?.slice(0, 300);
+  return new BridgeError(
+    {
+      kind: 'AssertionFailed',
+      port,
+      path,
+      expected,
+      actual: actual ?? null,
+      ...(frame !== undefined ? { frame } : {}),
+    },
+    `On port ${port}, ${path} is ${shown}${frame !== undefined ? ` at frame ${frame}` : ''}; expected ${expected}. ` +
+      'Read more of the state with get_state, or wait for it with wait_for.',
+  );
 }
 
 /** A launch that failed (the process exited, never answered, was cancelled): what ran, where, and its log. */

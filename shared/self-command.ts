@@ -13,6 +13,9 @@ const MAIN_JS =
     .map((u) => fileURLToPath(u))
     .find((p) => existsSync(p) && p.endsWith('.js')) ?? fileURLToPath(new URL('../proxy/main.js', import.meta.url));
 
+/** The absolute path of this install's bin, dist/proxy/main.js (what run_test runs the CLI with). */
+export const mainJs = (): string => MAIN_JS;
+
 let cached: string | undefined;
 
 /** `game-bridge-mcp` if PATH finds this install under that name, else `node <abs main.js>`. */

@@ -21,7 +21,7 @@ export const INSTRUCTIONS = [
   '→ list_toolsets {port} → describe_toolset {port, toolset} → call_tool {port, name, arguments}.',
   "A game's own tools are NOT separate MCP tools: they are reached through call_tool, so a game tool missing from the tool list still exists.",
   // the bridge toolset's names are daemon/bridge/index.ts BRIDGE_TOOL_NAMES (test/protocol-eras.test.ts checks)
-  'Every game also has the `bridge` toolset (get_state, wait_for, raw_command, health, screenshot; press, hold, release, pause, resume, step on games that declare inputs or a clock; snapshot, click (activate), set_value, wait_for_node, find_objects, wait_for_object on games that publish a UI or world tree): get_state {path} reads one part of the state, wait_for {path, equals|gt|...} waits for a condition.',
+  'Every game also has the `bridge` toolset (get_state, wait_for, raw_command, health, screenshot; press, hold, release, pause, resume, step on games that declare inputs or a clock; snapshot, click (activate), set_value, wait_for_node, find_objects, wait_for_object on games that publish a UI or world tree; assert, save_test, run_test to keep what was found as a test): get_state {path} reads one part of the state, wait_for {path, equals|gt|...} waits for a condition.',
   'call_tool returns the state after the game applied the command. Errors start with their class (GameOffline, CommandRejected, ...) and say what to do next.',
   'stop_instance stops a game launched here; instance_log reads its output.',
 ].join(' ');

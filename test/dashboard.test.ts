@@ -4,8 +4,11 @@
  * calls a tool from its form, and moves a stopped game to "exited". Plain HTTP checks the
  * refusals: no key or cookie, a foreign Origin, a wrong Host, a key used twice.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { startBrowser, type BrowserHandle } from './helpers/browser.js';
 import { dashboardUrl, rawRequest } from './helpers/dashboard.js';
@@ -13,7 +16,9 @@ import { daemonFacts } from './helpers/fault.js';
 import { call, gameCall } from './helpers/mcp.js';
 import { pairSuite } from './helpers/pair.js';
 import { freePort } from './helpers/ports.js';
-import { EXAMPLE_GAME, waitGone } from './helpers/procs.js';
+import { CLI, EXAMPLE_GAME, waitFor, waitGone } from './helpers/procs.js';
+
+const run = promisify(execFile);
 
 const suite = pairSuite('gb-dash-');
 let chromium: BrowserHandle;
@@ -221,6 +226,17 @@ test('refusals: no cookie, a foreign Origin, a wrong Host, a key used twice, a k
   const post = { host, cookie, origin: 'http://evil.example', 'content-type': 'application/json' };
   expect((await rawRequest(port, '/dashboard/api/call', post, 'POST', '{"port":1,"name":"health"}')).status).toBe(403);
   expect((await rawRequest(port, '/dashboard', { host, cookie: `${cookie}x` })).status).toBe(401);
+  // An <img> or no-cors fetch from a page on another local port carries the cookie but no
+  // Origin: same-site without our Origin is refused, on every route; the page's own are not.
+  for (const path of ['/dashboard/api/screenshot?port=1', '/dashboard/events', '/dashboard/app.js', '/dashboard'])
+    expect(`${path} ${(await rawRequest(port, path, { host, cookie, 'sec-fetch-site': 'same-site' })).status}`).toBe(
+      `${path} 403`,
+    );
+  const own = { host, cookie, 'sec-fetch-site': 'same-origin' };
+  const shot = await rawRequest(port, '/dashboard/api/screenshot?port=1', own);
+  expect(shot.status).not.toBe(403);
+  expect(shot.headers['x-frame-options']).toBe('DENY');
+  expect(shot.headers['cross-origin-resource-policy']).toBe('same-origin');
 });
 
 test('`dashboard` without a running daemon says how to get one and exits 1; with one it prints a fresh key each time', async () => {
@@ -231,6 +247,36 @@ test('`dashboard` without a running daemon says how to get one and exits 1; with
   await suite.open();
   const [a, b] = [await dashboardUrl(suite.home), await dashboardUrl(suite.home)];
   expect(new URL(a).searchParams.get('key')).not.toBe(new URL(b).searchParams.get('key'));
+});
+
+test("`dashboard` hands the browser a file only you can read, never the key: the opener's command line is useless to others, and the file logs the browser in", async () => {
+  await suite.open(); // starts the daemon
+  // A stand-in opener that records its arguments, where the real one (xdg-open) would run.
+  const bin = join(suite.home, 'bin');
+  mkdirSync(bin);
+  const argsFile = join(suite.home, 'opener-args');
+  writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\n`, { mode: 0o755 });
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env))
+    if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) env[k] = v;
+  const { stdout } = await run(process.execPath, [CLI, 'dashboard'], {
+    env: { ...env, GAME_BRIDGE_HOME: suite.home, DISPLAY: ':99', PATH: `${bin}:${process.env.PATH}` },
+  });
+  const keyUrl = stdout.trim().split('\n').pop()!;
+  const key = new URL(keyUrl).searchParams.get('key')!;
+  await waitFor('the opener to run', () => existsSync(argsFile), 10_000);
+  const handed = readFileSync(argsFile, 'utf8').trim();
+  expect(handed).toMatch(/^file:\/\/.*dashboard-open\.html$/);
+  expect(handed).not.toContain(key);
+  const file = fileURLToPath(handed);
+  expect(statSync(file).mode & 0o077).toBe(0);
+  expect(readFileSync(file, 'utf8')).toContain(key);
+  // A browser opening that file lands on the dashboard, logged in, the key gone from its address bar.
+  const page = await (await chromium.browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  await page.goto(handed);
+  await page.waitForURL((u) => u.pathname === '/dashboard' && u.search === '', { timeout: 15000 });
+  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10000 });
+  await page.context().close();
 });
 
 test('at 390 and 1280 px a call row shows its time, tool, client and game whole; a call to an earlier game on the port says so; a game with no screenshots logs nothing', async () => {

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { call, connect, type McpHandle } from './helpers/mcp.js';
 import { daemonFacts, liveDaemon, reapAndReport } from './helpers/fault.js';
 import { freeRange } from './helpers/ports.js';
-import { alive, CLI, removeDir, tempHome, waitFor, waitGone } from './helpers/procs.js';
+import { alive, CLI, DIST, removeDir, tempHome, waitFor, waitGone } from './helpers/procs.js';
 import { writeProject } from './helpers/project.js';
 
 const run = promisify(execFile);
@@ -114,4 +114,29 @@ test('launched.json written by another process is put back by the live daemon wi
     () => undefined,
   );
   expect(launchedFile()).toEqual(before);
+}, 60000);
+
+test('a lock check that cannot open its file for want of descriptors is not a lost lock', async () => {
+  // The real HomeLock in a child that takes the lock, then opens files until EMFILE and asks
+  // held(): an fd flood once made a daemon read its own lock as lost and shut down.
+  const dir = tempHome('gb-lock-emfile-');
+  const script = `
+    import { openSync } from 'node:fs';
+    import { HomeLock } from ${JSON.stringify(join(DIST, 'daemon', 'lock.js'))};
+    const lock = new HomeLock(${JSON.stringify(dir)});
+    if (!lock.acquire(() => {})) throw new Error('no lock');
+    const fds = [];
+    try { for (;;) fds.push(openSync('/dev/null', 'r')); } catch (e) { if (e.code !== 'EMFILE') throw e; }
+    const during = lock.held();
+    for (const fd of fds.splice(0, 8)) (await import('node:fs')).closeSync(fd);
+    console.log(JSON.stringify({ opened: fds.length, during, after: lock.held() }));
+  `;
+  try {
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script]);
+    const seen = JSON.parse(stdout) as { opened: number; during: boolean; after: boolean };
+    expect(seen.opened).toBeGreaterThan(0);
+    expect(seen).toMatchObject({ during: true, after: true });
+  } finally {
+    removeDir(dir);
+  }
 }, 60000);

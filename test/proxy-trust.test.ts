@@ -263,3 +263,21 @@ test('`dashboard` tells an impostor on the daemon port nothing, shows nothing it
     await new Promise((r) => impostor.close(r));
   }
 });
+
+test('a relative GAME_BRIDGE_HOME is the folder it names from where the client runs, for the proxy and the daemon alike', async () => {
+  // It once made the daemon start in <home>/<home>, and the client waited 20 s for nothing.
+  const h = await connect({ env: { ...env(), GAME_BRIDGE_HOME: 'rel-home' }, cwd: home });
+  try {
+    const t0 = Date.now();
+    expect((await h.client.listTools()).tools.length).toBeGreaterThan(0);
+    expect((await call(h, 'list_instances')).isError).toBe(false);
+    expect(Date.now() - t0).toBeLessThan(15_000);
+    const d = await liveDaemon(join(home, 'rel-home'));
+    expect(readFileSync(`/proc/${d.pid}/environ`, 'utf8').split('\0')).toContain(
+      `GAME_BRIDGE_HOME=${join(home, 'rel-home')}`,
+    );
+  } finally {
+    await h.close();
+    stopDaemon(join(home, 'rel-home'));
+  }
+}, 60_000);

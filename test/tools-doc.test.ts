@@ -90,6 +90,14 @@ test('every field of every tool answer is documented in docs/TOOLS.md, and every
   );
   keep('press', (await gameCall(h, port, 'press', { input: 'left', frames: 2 })).json);
   keep('call_tool', (await gameCall(h, port, 'resume')).json);
+  keep('assert', (await gameCall(h, port, 'assert', { path: 'ui.screen', equals: 'GameScreen' })).json);
+  const unmet = await gameCall(h, port, 'assert', { path: 'game.score', lt: 0 });
+  expect(unmet.isError).toBe(true);
+  keep('errors', unmet.json);
+  keep('save_test', (await gameCall(h, port, 'save_test', { name: 'tools-doc' })).json);
+  const ran = await gameCall(h, port, 'run_test', { name: 'tools-doc' }, 120000);
+  expect(ran.isError).toBe(false);
+  keep('run_test', ran.json);
   keep('instance_log', (await call(h, 'instance_log', { port, lines: 5 })).json);
   const stopped = await call(h, 'stop_instance', { port }, 60000);
   keep('stop_instance', stopped.json);

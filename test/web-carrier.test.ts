@@ -3,11 +3,15 @@
  * real web kit in real Chromium is covered by web-browser.test.ts): relaying, offline answers,
  * key and single-page refusals, garbage, a page gone mid-request, Host and Origin checks.
  */
+import { spawn } from 'node:child_process';
 import http from 'node:http';
+import { join } from 'node:path';
 import WebSocket from 'ws';
 import { GameClient } from '../daemon/game/client.js';
 import { startPageCarrier, type PageCarrier } from '../daemon/web/carrier.js';
-import { waitFor } from './helpers/procs.js';
+import { connectionOfGroup } from '../daemon/launcher/game-pid.js';
+import { asNobody, asOtherUserTest } from './helpers/nobody.js';
+import { ROOT, waitFor } from './helpers/procs.js';
 
 const carriers: PageCarrier[] = [];
 const sockets: WebSocket[] = [];
@@ -28,8 +32,9 @@ function fakePage(
   url: string,
   answer: (path: string, id: number, ws: WebSocket) => void = () => undefined,
   hello = true,
+  origin?: string,
 ): Promise<WebSocket> {
-  const ws = new WebSocket(url);
+  const ws = new WebSocket(url, origin ? { origin } : {});
   sockets.push(ws);
   ws.on('message', (data) => {
     const m = JSON.parse(data.toString());
@@ -265,3 +270,64 @@ test('through the game client: a page gone with a command is CallInterrupted, an
     client.close();
   }
 });
+
+/** A carrier that takes joins from `pageOrigin` only, and from connections of this process's group only. */
+async function openedPageCarrier(pageOrigin: string): Promise<{ c: PageCarrier; logs: string[] }> {
+  const logs: string[] = [];
+  // The "browser" here is this process's own group; another user's process is not in it.
+  const c: PageCarrier = await startPageCarrier({
+    port: 0,
+    log: (l) => logs.push(l),
+    pageOrigin,
+    acceptPeer: (peerPort) => connectionOfGroup(peerPort, c.port, process.pid) !== false,
+  });
+  carriers.push(c);
+  return { c, logs };
+}
+
+const joins = (url: string, origin?: string) =>
+  fakePage(url, undefined, true, origin).then(
+    (ws) => (ws.close(), 'joined'),
+    (e: Error) => e.message,
+  );
+
+test('a join only from the origin of the page the bridge opened: the key alone is not enough', async () => {
+  const { c, logs } = await openedPageCarrier('http://127.0.0.1:40404');
+  expect(await joins(c.wsUrl, 'http://127.0.0.1:40405')).toBe('HTTP 403');
+  expect(await joins(c.wsUrl)).toBe('HTTP 403');
+  expect(logs.join('\n')).toMatch(/a page of origin http:\/\/127\.0\.0\.1:40405 is not the page the bridge opened/);
+  expect(await joins(c.wsUrl, 'http://127.0.0.1:40404')).toBe('joined');
+});
+
+asOtherUserTest(
+  "a join with the right key and origin from another user's process is refused: it is not the browser the bridge opened",
+  async () => {
+    const pageOrigin = 'http://127.0.0.1:40404';
+    const logs: string[] = [];
+    // The "browser": a process in a group of its own, as Chromium is; acceptPeer asks about that group.
+    let browserPid = 0;
+    const c: PageCarrier = await startPageCarrier({
+      port: 0,
+      log: (l) => logs.push(l),
+      pageOrigin,
+      acceptPeer: (peerPort) => connectionOfGroup(peerPort, c.port, browserPid) !== false,
+    });
+    carriers.push(c);
+    const script = `
+    const { default: WebSocket } = await import(${JSON.stringify(join(ROOT, 'node_modules', 'ws', 'wrapper.mjs'))});
+    const ws = new WebSocket(${JSON.stringify(c.wsUrl)}, { headers: { origin: ${JSON.stringify(pageOrigin)} } });
+    ws.on('open', () => (console.log('joined'), process.exit(0)));
+    ws.on('unexpected-response', (_q, res) => (console.log('refused ' + res.statusCode), process.exit(0)));
+    ws.on('error', (e) => (console.log('error ' + e.message), process.exit(0)));`;
+    expect((await asNobody(script)).trim()).toBe('refused 403');
+    expect(logs.join('\n')).toMatch(/does not come from the browser the bridge opened/);
+    expect(c.page).toBeNull();
+    // The same from the "browser's" own process joins.
+    const browser = spawn(process.execPath, ['--input-type=module', '-e', script], { detached: true });
+    browserPid = browser.pid!;
+    let out = '';
+    browser.stdout!.on('data', (d) => (out += d));
+    await new Promise((r) => browser.once('exit', r));
+    expect(out.trim()).toBe('joined');
+  },
+);

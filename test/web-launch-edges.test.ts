@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { call, cleanedAfterAll, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { freeRange } from './helpers/ports.js';
-import { DIST, groupGone, pythonExe, stopDaemon, tempHome } from './helpers/procs.js';
+import { DIST, groupGone, pythonExe, ROOT, stopDaemon, tempHome } from './helpers/procs.js';
+import { asOtherUserTest, spawnAsNobody } from './helpers/nobody.js';
 
 jest.setTimeout(180_000);
 
@@ -36,6 +37,34 @@ async function project(
 }
 
 const launch = (h: McpHandle) => call(h, 'launch_instance', {}, 120_000);
+
+/** Another user's squatter on {webPort} (test/fixtures/web-squatter.mjs). */
+const SQUATTER = `await import(${JSON.stringify(join(ROOT, 'test', 'fixtures', 'web-squatter.mjs'))});`;
+
+asOtherUserTest(
+  "{webPort} taken first by another user's server: the launch is refused before the browser opens it, naming why",
+  async () => {
+    const squatter = spawnAsNobody(SQUATTER);
+    try {
+      // The game's server starts a little late: the squatter, which reads its command line, binds first.
+      const server = `sh -c 'sleep 2; exec ${pythonExe()} -m http.server "$1" --bind 127.0.0.1 --directory ${CANVAS_WWW}' gb-squat-marker {webPort}`;
+      const { h } = await project({
+        readyTimeoutMs: 30000,
+        web: { command: server, url: 'http://127.0.0.1:{webPort}/' },
+      });
+      const r = await launch(h);
+      expect(squatter.lines.some((l) => l.startsWith('bound '))).toBe(true);
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(/is not the game's command: another process .* holds port \d+/);
+      expect(r.text).toMatch(/nothing was opened in the browser/);
+      // Chromium never asked the squatter for its page (only the bridge's readiness poll reached it).
+      expect(squatter.lines.filter((l) => /Chrome/.test(l))).toEqual([]);
+      expect((await call(h, 'list_instances')).json.live).toEqual([]);
+    } finally {
+      squatter.child.kill('SIGKILL');
+    }
+  },
+);
 
 test("a page served by the game's own command on {webPort}: launched, clicked through the browser, and stopped with its server", async () => {
   const server = `${pythonExe()} -m http.server {webPort} --bind 127.0.0.1 --directory ${CANVAS_WWW}`;

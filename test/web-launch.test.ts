@@ -3,17 +3,27 @@
  * Debian's Chromium, the built Phaser example (dist/examples/phaser-game). launch_instance
  * opens its page, the agent drives it with manifest tools and passthrough, waits for a state
  * change, sees it (the browser's screenshot) and plays it with real key events; a reload is a
- * restart; a daemon killed with -9 is succeeded by one that takes the page back; stop leaves
- * no Chromium, carrier or static server behind.
+ * restart; no port of the browser can be driven (it is spoken to over a pipe); a daemon killed
+ * with -9 takes its browser game with it and the successor says so; stop leaves no Chromium,
+ * carrier or static server behind.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import { chromium } from 'playwright-core';
 import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { decodePng, distinctColours } from './helpers/png.js';
 import { freeRange } from './helpers/ports.js';
-import { alive, DIST, groupGone, removeDir, stopDaemon, tempHome, waitFor, waitGone } from './helpers/procs.js';
+import {
+  alive,
+  DIST,
+  groupGone,
+  listeningPortsOf,
+  removeDir,
+  stopDaemon,
+  tempHome,
+  waitFor,
+  waitGone,
+} from './helpers/procs.js';
 
 jest.setTimeout(240_000);
 
@@ -22,7 +32,7 @@ let home: string;
 let project: string;
 let h: McpHandle;
 let port: number;
-let record: { key: string; browser: { pid: number; cdpEndpoint: string; dir: string }; static: { port: number } };
+let record: { browser: { pid: number; pidStart: number; dir: string }; static: { port: number } };
 
 beforeAll(async () => {
   home = tempHome('gb-weblaunch-');
@@ -65,11 +75,8 @@ test('launch_instance opens the Phaser page in Chromium and returns once it join
     readyInMs: expect.any(Number),
   });
   record = launched().find((i) => i.port === port).web;
-  expect(record).toMatchObject({
-    key: expect.any(String),
-    headless: true,
-    browser: { pid: inst.pid, cdpEndpoint: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) },
-  });
+  expect(record).toMatchObject({ headless: true, browser: { pid: inst.pid, pidStart: expect.any(Number) } });
+  expect(record).not.toHaveProperty('key'); // the carrier's key is nowhere on disk
   expect(alive(inst.pid)).toBe(true);
   expect(progress.some((m) => /Chromium|the page/.test(m))).toBe(true);
   // The relayed port is a game like any other, to curl too.
@@ -156,59 +163,53 @@ test('key input through the browser moves the basket, owned by this session; a d
   );
 });
 
-test('a reload of the page is a restart: a wait in flight fails saying so', async () => {
-  const waiting = gameCall(h, port, 'wait_for', { path: 'game.score', equals: -1, timeoutMs: 60_000 }, 90_000);
-  await new Promise((r) => setTimeout(r, 500));
-  const cdp = await chromium.connectOverCDP(record.browser.cdpEndpoint);
-  try {
-    const page = cdp
-      .contexts()[0]
-      .pages()
-      .find((p) => p.url().includes('gamebridge='))!;
-    await page.reload({ waitUntil: 'commit' });
-  } finally {
-    await cdp.close(); // only the connection: the browser is the daemon's
+test('no port of the browser can be driven: it is spoken to over a pipe, sandboxed unless the daemon is root', async () => {
+  const pid = record.browser.pid;
+  expect(listeningPortsOf(pid)).toEqual([]);
+  const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  expect(args).toContain('--remote-debugging-pipe');
+  expect(args.some((a) => a.startsWith('--remote-debugging-port'))).toBe(false);
+  const log = (await call(h, 'instance_log', { port, lines: 200 })).json.lines.join('\n');
+  if (process.getuid?.() === 0) {
+    expect(args).toContain('--no-sandbox');
+    expect(log).toMatch(/Chromium's sandbox is off: the daemon runs as root/);
+  } else {
+    expect(args).not.toContain('--no-sandbox');
+    expect(log).not.toMatch(/sandbox is off/);
   }
-  const r = await waiting;
-  expect(r.isError).toBe(true);
-  expect(r.text).toMatch(/restart/i);
-  await waitFor('the reloaded page', async () => (await gameCall(h, port, 'health')).json?.ok === true, 60_000, 250);
 });
 
-test('after the daemon is killed with -9, the next one takes the page back: same browser, same game process', async () => {
-  await gameCall(h, port, 'start');
-  // A key held when the daemon dies stays down in Chromium (no lease there): the successor lets go of it.
-  await gameCall(h, port, 'hold', { input: 'ArrowLeft', ms: 600_000 });
-  await waitFor('the held key recorded', () =>
-    launched()
-      .find((i) => i.port === port)
-      .web.held?.includes('ArrowLeft'),
-  );
-  const frameBefore = (await gameCall(h, port, 'health')).json.frame as number;
+test('after the daemon is killed with -9, its browser game is gone with it, and the next daemon says so and what to do', async () => {
   const daemon = JSON.parse(readFileSync(join(home, 'daemon', 'daemon.json'), 'utf8')).pid as number;
   process.kill(daemon, 'SIGKILL');
   await waitGone(daemon);
-  // The proxy starts a new daemon, which re-adopts the web instance; the page's kit rejoins the new carrier.
-  const after = await waitFor(
-    'the page back',
+  expect(await groupGone(record.browser.pid, 15_000)).toBe(true); // its pipe closed: Chromium ends
+  // The proxy starts a new daemon; a call to the port is told what happened.
+  const r = await waitFor(
+    'the successor',
     async () => {
-      const r = await gameCall(h, port, 'health');
-      return r.isError ? null : r.json;
+      const a = await gameCall(h, port, 'health');
+      return /GameExited/.test(a.text) ? a : null;
     },
     60_000,
     250,
   );
-  expect(after.frame).toBeGreaterThan(frameBefore); // the same page (a reload would restart the frame)
-  expect(alive(record.browser.pid)).toBe(true);
+  expect(r.text).toMatch(/ended with the bridge daemon that opened its browser/);
   const list = await call(h, 'list_instances');
-  expect(list.json.live.find((l: any) => l.port === port)).toMatchObject({ launchedByThisBridge: true });
-  const moved = await gameCall(h, port, 'move_to', { x: 123 });
-  expect(moved.json.game.basketX).toBe(123);
-  await new Promise((r) => setTimeout(r, 500));
-  expect(await state('game.basketX')).toBe(123); // ArrowLeft is up again
-  expect(launched().find((i) => i.port === port).web.held).toBeUndefined();
-  const shot = await gameCall(h, port, 'screenshot');
-  expect(shot.json).toMatchObject({ source: 'browser', width: 1280 });
+  expect(list.json.live.find((l: any) => l.port === port)).toBeUndefined();
+  expect(list.json.exited.find((e: any) => e.port === port)).toMatchObject({
+    how: expect.stringMatching(/^ended with the bridge daemon that opened its browser/),
+    next: expect.stringContaining(`launch_instance {restart: ${port}}`),
+  });
+  await expect(fetch(`http://127.0.0.1:${record.static.port}/`)).rejects.toThrow();
+  expect(existsSync(record.browser.dir)).toBe(false);
+  // The next step it names works: the game comes back on its port.
+  const again = await h.client.callTool({ name: 'launch_instance', arguments: { restart: port } }, undefined, {
+    timeout: 120_000,
+  });
+  expect((again as any).isError).toBeFalsy();
+  record = launched().find((i) => i.port === port).web;
+  expect((await gameCall(h, port, 'health')).json).toMatchObject({ ok: true });
 });
 
 test('stop_instance closes the game through its page, then leaves no Chromium, carrier or static server', async () => {

@@ -1,8 +1,10 @@
 /**
  * A launched browser game's port is answered in-process (daemon/game/local-surfaces.ts) while its
- * game runs here: not after it stops or is handed over, again after a relaunch on the same port
- * and after a successor re-adopts it. The launcher in this process, a real Chromium.
+ * game runs here: not after it stops or is handed over, again after a relaunch on the same port.
+ * A browser game ends with its daemon: a successor reports it exited, and never signals a pid
+ * that is no longer the one recorded. The launcher in this process, a real Chromium.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
@@ -12,7 +14,8 @@ import { localSurface } from '../daemon/game/local-surfaces.js';
 import { Launcher } from '../daemon/launcher/launcher.js';
 import { reapAndReport } from './helpers/fault.js';
 import { freeRange } from './helpers/ports.js';
-import { DIST, groupGone, removeDir, tempHome, waitFor } from './helpers/procs.js';
+import { alive, DIST, groupGone, removeDir, tempHome, waitFor } from './helpers/procs.js';
+import { processStart } from '../shared/daemon-file.js';
 
 jest.setTimeout(180_000);
 
@@ -43,7 +46,7 @@ async function dotProject(): Promise<{ home: string; dir: string; port: number; 
   return { home, dir, port, env: { ...(process.env as Record<string, string>), GAME_BRIDGE_HOME: home } };
 }
 
-test('served in-process while it runs here: stop, relaunch, handover and re-adoption', async () => {
+test('served in-process while it runs here: stop, relaunch; a handover ends it and the successor says so', async () => {
   const { home, dir, port, env } = await dotProject();
   let launcher = new Launcher({ home });
   const health = async () => {
@@ -67,15 +70,20 @@ test('served in-process while it runs here: stop, relaunch, handover and re-adop
     const second = localSurface(port);
     expect(second).toBeDefined();
     expect(second).not.toBe(first);
+    const browser = launched(home).find((i: { port: number }) => i.port === port).web.browser;
 
-    launcher.dispose(); // a handover: the browser stays for the successor
+    launcher.dispose(); // a handover: its browser game ends with it
     expect(localSurface(port)).toBeUndefined();
-    // the old carrier lets the port go (a daemon handing over exits; this one only closes it)
+    expect(await groupGone(browser.pid, 10_000)).toBe(true);
     await waitFor('the port let go', async () => !(await listening(port)), 10_000);
     launcher = new Launcher({ home });
     await launcher.readopt();
-    expect(localSurface(port)).toBeDefined();
-    expect((await health()).ok).toBe(true);
+    expect(localSurface(port)).toBeUndefined();
+    expect(launcher.list()).toEqual([]);
+    const [exit] = launcher.exitedList();
+    expect(exit).toMatchObject({ port, reason: expect.stringMatching(/^ended with the bridge daemon that opened/) });
+    expect(existsSync(browser.dir)).toBe(false);
+    expect(readFileSync(exit.logFile, 'utf8')).toMatch(/not re-adopted: this game ended with the bridge daemon/);
   } finally {
     await launcher.stop(port).catch(() => undefined);
     launcher.dispose();
@@ -85,29 +93,36 @@ test('served in-process while it runs here: stop, relaunch, handover and re-adop
   }
 });
 
-test('a re-adoption that cannot take the port back ends the browser and removes its profile', async () => {
+test('a successor never signals a recycled pid: browser and server pids now run other processes, which are left alone', async () => {
   const { home, dir, port, env } = await dotProject();
   const launcher = new Launcher({ home });
-  const squatter = net.createServer();
-  let next: Launcher | undefined;
+  // Two strangers in groups of their own, as recycled pids would be after a reboot.
+  const strangers = [0, 1].map(() => spawn('sleep', ['300'], { detached: true, stdio: 'ignore' }));
   try {
     await launcher.launch({ cwd: dir, env });
-    const launched = JSON.parse(readFileSync(join(home, 'daemon', 'launched.json'), 'utf8'));
-    const browser = launched.instances.find((i: { port: number }) => i.port === port).web.browser;
+    const browser = launched(home).find((i: { port: number }) => i.port === port).web.browser;
     launcher.dispose();
-    await waitFor('the port let go', async () => !(await listening(port)), 10_000);
-    await new Promise<void>((r) => squatter.listen(port, '127.0.0.1', r));
-
-    next = new Launcher({ home });
-    await next.readopt();
-    expect(localSurface(port)).toBeUndefined();
     expect(await groupGone(browser.pid, 10_000)).toBe(true);
-    expect(existsSync(browser.dir)).toBe(false);
+    const file = JSON.parse(readFileSync(join(home, 'daemon', 'launched.json'), 'utf8'));
+    const web = file.instances.find((i: { port: number }) => i.port === port).web;
+    const [b, s] = strangers.map((c) => c.pid!);
+    web.browser = { ...web.browser, pid: b, pidStart: processStart(b)! - 1 };
+    web.serverPgid = s;
+    web.serverStart = processStart(s)! - 1;
+    writeFileSync(join(home, 'daemon', 'launched.json'), JSON.stringify(file));
+
+    const next = new Launcher({ home });
+    await next.readopt();
+    next.dispose();
+    expect(next.exitedList().map((e) => e.port)).toEqual([port]);
+    expect(strangers.map((c) => alive(c.pid!))).toEqual([true, true]);
   } finally {
-    squatter.close();
-    next?.dispose();
+    for (const c of strangers) c.kill('SIGKILL');
     launcher.dispose();
     await reapAndReport(home);
     removeDir(home);
   }
 });
+
+const launched = (home: string) =>
+  JSON.parse(readFileSync(join(home, 'daemon', 'launched.json'), 'utf8')).instances as any[];

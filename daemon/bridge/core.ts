@@ -73,6 +73,7 @@ export const waitForTool = defineTool({
       signal,
       generation: ctx.generation(port),
     });
+    ctx.recordings.of(ctx.sessionId, port).last = r.state;
     return {
       json: {
         ...base,

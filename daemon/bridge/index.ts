@@ -30,6 +30,7 @@ import { CORE_TOOLS } from './core.js';
 import { INPUT_TOOLS } from './input.js';
 import { UI_TOOLS } from './ui.js';
 import { WORLD_TOOLS } from './world.js';
+import { TESTING_TOOLS } from './testing.js';
 
 /** Every bridge tool, in the order describe_toolset lists them. */
 export const BRIDGE_TOOLS: readonly ToolDef<BridgeCall>[] = [
@@ -38,6 +39,7 @@ export const BRIDGE_TOOLS: readonly ToolDef<BridgeCall>[] = [
   ...CLOCK_TOOLS,
   ...UI_TOOLS,
   ...WORLD_TOOLS,
+  ...TESTING_TOOLS,
 ];
 
 export const BRIDGE_TOOL_NAMES: readonly string[] = BRIDGE_TOOLS.map((t) => t.name);
@@ -49,7 +51,8 @@ const TOOLSET: Toolset = {
   description:
     'Contract-level tools that work on every game: read the state, wait for a condition, send any command by name, check health, take a screenshot; ' +
     'and, on games that declare the "input"/"clock" capabilities, hold inputs and control the clock (press, hold, release, pause, resume, step); ' +
-    'and, on games that publish a UI or world tree ("ui"/"world") or a page this bridge opened, see what is on screen and act on it by reference (snapshot, click, set_value, wait_for_node, find_objects, wait_for_object).',
+    'and, on games that publish a UI or world tree ("ui"/"world") or a page this bridge opened, see what is on screen and act on it by reference (snapshot, click, set_value, wait_for_node, find_objects, wait_for_object); ' +
+    'and keep what was found as a test (assert, save_test, run_test).',
   tools: BRIDGE_TOOLS.map((t) => ({
     name: t.name,
     description: t.advertised.description ?? '',

@@ -12,10 +12,12 @@ import type { IncomingMessage } from 'node:http';
 export const KEY_TTL_MS = 5 * 60 * 1000;
 /** Browsers (cookies) kept at once; the oldest is forgotten first. */
 const MAX_COOKIES = 32;
+/** A login lasts this long (a working day), then `game-bridge-mcp dashboard` is asked again. */
+export const COOKIE_TTL_MS = 12 * 60 * 60 * 1000;
 
 export class DashboardAccess {
   private keys = new Map<string, number>();
-  private cookies: string[] = [];
+  private cookies: Array<{ value: string; until: number }> = [];
 
   constructor(private readonly port: () => number) {}
 
@@ -39,22 +41,23 @@ export class DashboardAccess {
     this.keys.delete(key);
     if (until < now) return undefined;
     const cookie = randomBytes(32).toString('base64url');
-    this.cookies.push(cookie);
+    this.cookies.push({ value: cookie, until: now + COOKIE_TTL_MS });
     if (this.cookies.length > MAX_COOKIES) this.cookies.shift();
     return cookie;
   }
 
   setCookieHeader(value: string): string {
-    return `${this.cookieName}=${value}; Path=/dashboard; HttpOnly; SameSite=Strict`;
+    return `${this.cookieName}=${value}; Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=${COOKIE_TTL_MS / 1000}`;
   }
 
   /** Does the request carry a cookie we issued? */
-  hasCookie(req: IncomingMessage): boolean {
+  hasCookie(req: IncomingMessage, now = Date.now()): boolean {
     const given = readCookie(req.headers.cookie, this.cookieName);
     if (!given) return false;
+    this.cookies = this.cookies.filter((c) => c.until > now);
     const g = Buffer.from(given);
     return this.cookies.some((c) => {
-      const b = Buffer.from(c);
+      const b = Buffer.from(c.value);
       return b.length === g.length && timingSafeEqual(b, g);
     });
   }

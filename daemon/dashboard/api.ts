@@ -44,7 +44,12 @@ export async function screenshot(host: DashboardHost, res: ServerResponse, port:
       return;
     }
     res
-      .writeHead(200, { 'content-type': 'image/png', 'content-length': png.length, 'cache-control': 'no-store' })
+      .writeHead(200, {
+        ...SECURITY_HEADERS,
+        'content-type': 'image/png',
+        'content-length': png.length,
+        'cache-control': 'no-store',
+      })
       .end(png);
   } catch (e) {
     sendJson(res, 502, { error: (e as { text?: string }).text ?? String(e) });

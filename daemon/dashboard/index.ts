@@ -1,7 +1,8 @@
 /**
  * The dashboard (docs/DASHBOARD.md): a live page served by the daemon under /dashboard. Loaded
  * on the first request for it, so a daemon nobody looks at pays nothing. The server checks
- * Host before anything reaches here; this module checks the key, the cookie and the Origin.
+ * Host, Origin and Sec-Fetch-Site (shared/loopback.ts) before anything reaches here; this
+ * module checks the key, the cookie and the Origin again.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallSummary } from '../feed/calls.js';
@@ -10,7 +11,7 @@ import { DashboardAccess, KEY_TTL_MS } from './access.js';
 import { callRecord, formCall, screenshot, toolsets, uiTree } from './api.js';
 import type { DashboardHost } from './host.js';
 import { DashboardModel } from './model.js';
-import { sendAsset, sendJson, sendText } from './respond.js';
+import { SECURITY_HEADERS, sendAsset, sendJson, sendText } from './respond.js';
 import { EventStream } from './stream.js';
 import type { DashboardHello } from './view.js';
 
@@ -86,17 +87,28 @@ export function createDashboard(host: DashboardHost): Dashboard {
       const key = url.searchParams.get('key');
       if (req.method === 'GET' && url.pathname === '/dashboard' && key !== null) {
         const cookie = access.redeem(key);
+        // Opened from another site (the local file `game-bridge-mcp dashboard` hands the
+        // browser): a page of ours that moves on to /dashboard, since the SameSite=Strict cookie
+        // would not ride on a redirect of a cross-site navigation. Otherwise a plain redirect.
+        if (cookie && req.headers['sec-fetch-site'] === 'cross-site')
+          return sendText(res, 200, '', {
+            'content-type': 'text/html; charset=utf-8',
+            refresh: '0;url=/dashboard',
+            'set-cookie': access.setCookieHeader(cookie),
+          });
         if (cookie)
           return void res
             .writeHead(303, {
+              ...SECURITY_HEADERS,
               location: '/dashboard',
               'set-cookie': access.setCookieHeader(cookie),
               'cache-control': 'no-store',
-              'referrer-policy': 'no-referrer',
             })
             .end();
         if (access.hasCookie(req))
-          return void res.writeHead(303, { location: '/dashboard', 'cache-control': 'no-store' }).end();
+          return void res
+            .writeHead(303, { ...SECURITY_HEADERS, location: '/dashboard', 'cache-control': 'no-store' })
+            .end();
         return sendText(
           res,
           403,

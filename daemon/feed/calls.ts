@@ -11,6 +11,8 @@ export type { CallSummary };
 export const FEED_SIZE = 200;
 const ARGS_CAP = 4096;
 const ANSWER_CAP = 16384;
+/** A summary's strings (session, client, tool and game tool names) come from clients: each is cut here. */
+const NAME_CAP = 200;
 
 export interface CallRecord extends CallSummary {
   /** the arguments as JSON text, cut at ARGS_CAP */
@@ -44,14 +46,15 @@ export class CallFeed extends EventEmitter {
 
   /** Keep one finished call (and drop the oldest past FEED_SIZE). */
   record(done: CallDone): CallSummary {
-    const errorClass = done.isError ? (/^([A-Z][A-Za-z]+):/.exec(done.text)?.[1] ?? 'Error') : undefined;
-    const gameTool = done.tool === 'call_tool' && typeof done.args.name === 'string' ? done.args.name : undefined;
+    const errorClass = done.isError ? (/^([A-Z][A-Za-z]{0,63}):/.exec(done.text)?.[1] ?? 'Error') : undefined;
+    const gameTool =
+      done.tool === 'call_tool' && typeof done.args.name === 'string' ? cut(done.args.name, NAME_CAP) : undefined;
     const rec: CallRecord = {
       id: this.nextId++,
       at: new Date(done.at).toISOString(),
-      session: done.session,
-      ...(done.client ? { client: done.client } : {}),
-      tool: done.tool,
+      session: cut(done.session, NAME_CAP),
+      ...(done.client ? { client: cut(done.client, NAME_CAP) } : {}),
+      tool: cut(done.tool, NAME_CAP),
       ...(gameTool ? { gameTool } : {}),
       ...(done.port !== undefined ? { port: done.port } : {}),
       ms: Math.round(done.ms * 10) / 10,

@@ -7,6 +7,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { HOST } from './client.js';
+import { localSurface } from './local-surfaces.js';
 
 /** A scan's first look: an idle game answers /health in a few ms, a closed port refuses at once. */
 export const QUICK_LOOK_MS = 300;
@@ -40,6 +41,10 @@ export type Probe =
  * made when something is listening.
  */
 export function probePort(port: number, timeoutMs = QUICK_LOOK_MS): Promise<Probe> {
+  // A browser game this daemon carries is asked in-process: its port is capped against floods,
+  // and the daemon's own look must not queue behind them.
+  const local = localSurface(port);
+  if (local) return probeLocally(port, local, timeoutMs);
   return new Promise<Probe>((resolve) => {
     let done = false;
     let connected = false;
@@ -109,6 +114,26 @@ export function probePort(port: number, timeoutMs = QUICK_LOOK_MS): Promise<Prob
       );
     });
   });
+}
+
+/** probePort's answer from a surface served in this process (local-surfaces.ts). */
+async function probeLocally(
+  port: number,
+  surface: NonNullable<ReturnType<typeof localSurface>>,
+  timeoutMs: number,
+): Promise<Probe> {
+  const sentAt = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), timeoutMs)));
+  const a = await Promise.race([surface('/health'), late]).finally(() => clearTimeout(timer));
+  if (a === 'late')
+    return { port, kind: 'notAGame', detail: `GET /health did not answer within ${timeoutMs}ms`, timedOut: true };
+  if (a.status < 200 || a.status >= 300)
+    return { port, kind: 'notAGame', detail: `GET /health returned HTTP ${a.status}` };
+  const body = a.body as { ok?: unknown } | null;
+  if (!body || typeof body !== 'object' || body.ok !== true)
+    return { port, kind: 'notAGame', detail: 'GET /health did not answer {"ok": true}' };
+  return { port, kind: 'live', health: body as { ok: true }, sentAt, receivedAt: performance.now() };
 }
 
 /** Does a game answer /health on `port` within `timeoutMs`? */

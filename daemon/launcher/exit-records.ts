@@ -32,6 +32,8 @@ export interface ExitRecord extends Omit<LaunchedInstance, 'pidStart' | 'readyIn
   /** when the game ran under a wrapper (make, npm, a shell running more after it): what that wrapper reported, which is not the game's */
   wrapper?: WrapperStatus;
   lastLines: string[];
+  /** how it ended, when the bridge knows better than an exit status (a browser game that ended with its daemon) */
+  reason?: string;
 }
 
 export interface WrapperStatus {
@@ -89,15 +91,17 @@ export function exitShort(rec: ExitRecord): string {
 /** One sentence: what happened, when, after how long, the last command it applied. */
 export function exitFacts(rec: ExitRecord): string {
   const who = `The game on port ${rec.port} (${rec.name || 'launched game'}${rec.profile ? `, profile ${rec.profile} #${rec.index ?? 0}` : ''}, pid ${rec.pid})`;
-  const how = rec.signal
-    ? `was killed by signal ${rec.signal}`
-    : rec.exitCode !== null
-      ? `exited with code ${rec.exitCode}`
-      : rec.wrapper
-        ? `exited (its own exit status cannot be read under the wrapper that launched it, pid ${rec.wrapper.pid}, which reported ${reported(rec.wrapper)})`
-        : rec.exitedAt
-          ? 'exited (its exit status could not be read: it was re-adopted, or ran under a wrapper that outlived it)'
-          : 'exited while no bridge daemon was watching it';
+  const how = rec.reason
+    ? rec.reason
+    : rec.signal
+      ? `was killed by signal ${rec.signal}`
+      : rec.exitCode !== null
+        ? `exited with code ${rec.exitCode}`
+        : rec.wrapper
+          ? `exited (its own exit status cannot be read under the wrapper that launched it, pid ${rec.wrapper.pid}, which reported ${reported(rec.wrapper)})`
+          : rec.exitedAt
+            ? 'exited (its exit status could not be read: it was re-adopted, or ran under a wrapper that outlived it)'
+            : 'exited while no bridge daemon was watching it';
   const when = rec.exitedAt ? ` at ${rec.exitedAt}` : rec.aliveAt ? ` some time after ${rec.aliveAt}` : '';
   const ran = `${rec.exitedAt ? '' : 'at least '}${seconds(rec.uptimeMs)}`;
   const last = rec.lastCommand
@@ -108,6 +112,7 @@ export function exitFacts(rec: ExitRecord): string {
 
 /** "was killed by signal SIGKILL", "exited with code 3", ...: the how of exitFacts, alone. */
 export function exitHow(rec: ExitRecord): string {
+  if (rec.reason) return rec.reason;
   if (rec.signal) return `killed by signal ${rec.signal}`;
   if (rec.exitCode !== null) return `exited with code ${rec.exitCode}`;
   if (rec.wrapper) return `exited (status unknown; its launch wrapper reported ${reported(rec.wrapper)})`;

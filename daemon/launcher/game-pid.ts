@@ -7,7 +7,7 @@
  * holds the port (a build tool whose daemon runs the game outside the tree), the launch pid
  * stands in.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { holdsSocket } from '../../shared/daemon-file.js';
 
 /** The process of the tree under `rootPid` (or of its process group) that listens on `port`, if one can be told. */
@@ -72,4 +72,77 @@ function processFamily(rootPid: number): Map<number, number> {
     if (!family.has(pid) && group.has(pid)) family.set(pid, 64);
   }
   return family;
+}
+
+/**
+ * Who listens on `port`: 'ours' when every listening socket on it belongs to the tree (or
+ * process group) of `rootPid`, 'stranger' when one belongs to anyone else (another program, or
+ * another user, bound it first), 'none' when nothing listens there; undefined where the OS
+ * does not tell (not Linux).
+ */
+export function listenerOwner(port: number, rootPid: number): 'ours' | 'stranger' | 'none' | undefined {
+  if (process.platform !== 'linux') return undefined;
+  const inodes = listeningInodes(port);
+  if (!inodes.size) return 'none';
+  const held = socketsOf([...processFamily(rootPid).keys()]);
+  return [...inodes].every((i) => held.has(i)) ? 'ours' : 'stranger';
+}
+
+/**
+ * Is the loopback connection from `peerPort` to `ourPort` held by a process of the group
+ * `pgid`? (The page carrier asks of each page joining: only the browser the bridge opened may
+ * join.) Undefined where the OS does not tell (not Linux).
+ */
+export function connectionOfGroup(peerPort: number, ourPort: number, pgid: number): boolean | undefined {
+  if (process.platform !== 'linux') return undefined;
+  if (pgid <= 1) return false; // every process descends from these
+  const peer = `:${hex(peerPort)}`;
+  const ours = `:${hex(ourPort)}`;
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const f of rows(table)) {
+      // f[1] local, f[2] remote, f[3] state (01 = ESTABLISHED), f[9] inode
+      if (f[3] === '01' && f[1].endsWith(peer) && f[2].endsWith(ours)) inodes.add(f[9]);
+    }
+  }
+  if (!inodes.size) return false;
+  const group = [...processFamily(pgid).keys()];
+  return group.some((pid) => holdsSocket(pid, inodes));
+}
+
+/** Socket inodes among the descriptors of `pids` (those we may read). */
+function socketsOf(pids: number[]): Set<string> {
+  const out = new Set<string>();
+  for (const pid of pids) {
+    let fds: string[] = [];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (m) out.add(m[1]);
+      } catch {
+        /* closed meanwhile */
+      }
+    }
+  }
+  return out;
+}
+
+const hex = (port: number) => port.toString(16).toUpperCase().padStart(4, '0');
+
+/** The rows of a /proc/net table, split into fields (none when it cannot be read). */
+function rows(table: string): string[][] {
+  try {
+    return readFileSync(table, 'utf8')
+      .split('\n')
+      .slice(1)
+      .map((l) => l.trim().split(/\s+/))
+      .filter((f) => f.length > 9);
+  } catch {
+    return [];
+  }
 }

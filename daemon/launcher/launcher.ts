@@ -181,7 +181,6 @@ export class Launcher extends EventEmitter {
 
   private adoptWeb(port: number, game: WebGame): void {
     this.webGames.set(port, game);
-    game.onHeldChange = () => this.saveAll();
   }
 
   /** The browser game on `port` (its page, hands and screenshot), when this daemon opened it. */
@@ -290,7 +289,6 @@ export class Launcher extends EventEmitter {
       {
         held: (port) => this.table.has(port),
         enter: (inst) => this.enter(inst),
-        adoptWeb: (port, game) => this.adoptWeb(port, game),
         keepExit: (rec) => this.exits.add(rec),
         keepLog: (port, logFile) => this.recentLogs.set(port, logFile),
         warn: (text) => this.emit('warning', text),
@@ -303,15 +301,16 @@ export class Launcher extends EventEmitter {
   }
 
   /**
-   * Stop watching and stop writing launched.json, touching no process and leaving the file
-   * as it is (a handover: the successor re-adopts from it).
+   * Stop watching and stop writing launched.json, leaving the file as it is (a handover: the
+   * successor re-adopts from it). Native games are not touched; browser games end.
    */
   dispose(): void {
     this.disposed = true;
     this.closing = true;
     this.writer.dispose();
     for (const entry of this.table.values()) entry.watch?.stop();
-    for (const web of this.webGames.values()) void web.letGo();
+    // A browser game ends with its daemon (web-readopt.ts): the successor reports it exited.
+    for (const web of this.webGames.values()) void web.end();
     this.webGames.clear();
     this.table.clear();
   }

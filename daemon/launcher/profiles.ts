@@ -35,7 +35,7 @@ export function parseProfiles(raw: unknown, bad: Complain): Record<string, Launc
   if (raw === undefined) return {};
   if (!isObject(raw))
     throw bad('"launch.profiles"', 'must be an object of named profiles, e.g. {"server": {"args": "--server"}}');
-  const profiles: Record<string, LaunchProfile> = {};
+  const profiles: Record<string, LaunchProfile> = Object.create(null) as Record<string, LaunchProfile>;
   for (const [name, p] of Object.entries(raw)) {
     const field = `"launch.profiles.${name}`;
     if (!isObject(p)) throw bad(`${field}"`, 'must be an object with "args", "env" and/or "readyTimeoutMs"');
@@ -78,7 +78,9 @@ export function planLaunch(
   opts: { profile?: string; index?: number; env: Record<string, string> },
 ): LaunchPlan {
   const index = opts.index ?? 0;
-  const profile = opts.profile === undefined ? undefined : decl.profiles[opts.profile];
+  // Own names only: `constructor` or `__proto__` would otherwise read the object's prototype.
+  const profile =
+    opts.profile === undefined || !Object.hasOwn(decl.profiles, opts.profile) ? undefined : decl.profiles[opts.profile];
   if (opts.profile !== undefined && !profile) throw unknownProfile(decl, opts.profile);
   const args = profile?.args?.trim();
   const command = substitute(args ? `${decl.command} ${args}` : decl.command, port, index);

@@ -12,8 +12,7 @@ import { pidAlive, sameProcess, treeAlive } from './processes.js';
 import { escalate } from './stop.js';
 import { groupOf, type LaunchedInstance } from './types.js';
 import { gameAlive } from './watch.js';
-import type { WebGame } from './web-game.js';
-import { readoptWebGame } from './web-readopt.js';
+import { endOrphanWebGame } from './web-readopt.js';
 
 export interface Readoption {
   adopted: LaunchedInstance[];
@@ -58,8 +57,6 @@ export interface ReadoptTarget {
   held(port: number): boolean;
   /** a game still there joins the table, watched for its exit */
   enter(inst: LaunchedInstance): void;
-  /** a browser game taken back: its carrier, page server and Chromium */
-  adoptWeb(port: number, game: WebGame): void;
   keepExit(rec: ExitRecord): void;
   /** a game gone: its log stays readable */
   keepLog(port: number, logFile: string): void;
@@ -68,8 +65,8 @@ export interface ReadoptTarget {
 
 /**
  * Re-adopt what launched.json (as read) lists: keep its exit records, take back the games still
- * there (browser games through web-readopt.ts), and record the games that died while no daemon
- * watched.
+ * there, record the games that died while no daemon watched, and end the browser games (they
+ * end with their daemon: web-readopt.ts).
  */
 export async function readoptFrom(file: LaunchedRead, target: ReadoptTarget, timeoutMs: number): Promise<Readoption> {
   if (file.setAside)
@@ -83,15 +80,14 @@ export async function readoptFrom(file: LaunchedRead, target: ReadoptTarget, tim
     (port) => target.held(port),
     timeoutMs,
   );
-  // Browser games: a carrier on the same port and key, the page taken back over CDP.
-  for (const { starting, ...inst } of file.instances.filter((i) => i.web && !target.held(i.port))) {
-    const game = await readoptWebGame({ ...inst, starting });
-    if (game) target.adoptWeb(inst.port, game);
-    (game ? sorted.adopted : sorted.gone).push(game ? { ...inst, web: game.record } : inst);
+  const aliveAt = file.savedAt ?? new Date().toISOString();
+  // Browser games: what is left of them is ended, and they are reported as exited.
+  for (const { starting: _starting, ...inst } of file.instances.filter((i) => i.web && !target.held(i.port))) {
+    target.keepExit(await endOrphanWebGame(inst, aliveAt));
+    sorted.gone.push(inst);
   }
   for (const inst of sorted.adopted) target.enter(inst);
   for (const inst of sorted.gone) target.keepLog(inst.port, inst.logFile);
-  const aliveAt = file.savedAt ?? new Date().toISOString();
   for (const inst of sorted.died)
     target.keepExit(exitRecord(inst, { code: null, signal: null, from: 'unknown' }, new Date(), aliveAt));
   return sorted;

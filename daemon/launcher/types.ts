@@ -30,14 +30,12 @@ export interface LaunchedInstance {
   lastCommand?: LastCommand;
   /** in launched.json only: the launch had not answered /health yet when this was written */
   starting?: true;
-  /** a browser game (launch.web): what a successor daemon needs to take its page back */
+  /** a browser game (launch.web): what a successor daemon needs to end what is left of it */
   web?: WebRecord;
 }
 
 /** What launched.json keeps of a web instance (launcher/web-start.ts, web-readopt.ts). */
 export interface WebRecord {
-  /** the carrier's join key (the page's fragment holds it) */
-  key: string;
   /** the page as opened, without the fragment */
   url: string;
   headless: boolean;
@@ -46,8 +44,8 @@ export interface WebRecord {
   static?: { root: string; port: number };
   /** the process group of the page's server, when a command serves it */
   serverPgid?: number;
-  /** browser inputs held down now: a successor daemon lets go of them (Chromium has no leases) */
-  held?: string[];
+  /** the start time of `serverPgid`'s leader: a successor daemon signals the group only while it matches */
+  serverStart?: number;
   /** a page without the game kit: the carrier answers for it through the browser */
   kit?: false;
 }

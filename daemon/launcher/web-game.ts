@@ -2,8 +2,7 @@
  * One running browser game this daemon launched (docs/CONTRACT.md, "Browser games"): its page
  * carrier on the instance's port, the page's server (a static folder served here, or the
  * game's own command), and the Chromium that shows the page. Stopping asks the page to close
- * through the carrier, then ends all of it; letting go (a handover) leaves Chromium and the
- * command's server running for the next daemon, which takes them back (web-readopt.ts).
+ * through the carrier, then ends all of it. It ends with its daemon (web-readopt.ts).
  * While it runs, this daemon's own calls to the port are answered by the carrier in-process.
  */
 import { GameClient } from '../game/client.js';
@@ -29,15 +28,9 @@ export class WebGame {
     readonly browser: WebBrowser,
     private readonly site: StaticSite | undefined,
   ) {
-    this.hands = new OwnedHands(browser, (held) => {
-      this.record.held = held.length ? held : undefined;
-      this.onHeldChange();
-    });
+    this.hands = new OwnedHands(browser);
     this.stopServingLocally = serveLocally(port, (target) => carrier.answer(target));
   }
-
-  /** Set by the launcher: what is held went into the record, save it. */
-  onHeldChange: () => void = () => {};
 
   /** PNG of the page as a person would see it (canvas and DOM together). */
   screenshot(): Promise<Buffer> {
@@ -74,15 +67,5 @@ export class WebGame {
     await this.site?.close().catch(() => undefined);
     const server = this.record.serverPgid;
     if (server && treeAlive(server)) await escalate(server).catch(() => undefined);
-  }
-
-  /** A handover: drop our connections, leave Chromium and the page's server running (launched.json names them). */
-  async letGo(): Promise<void> {
-    if (this.ended) return;
-    this.ended = true;
-    this.stopServingLocally();
-    await this.browser.disconnect().catch(() => undefined);
-    await this.carrier.close().catch(() => undefined);
-    await this.site?.close().catch(() => undefined);
   }
 }

@@ -1,71 +1,38 @@
 /**
- * Taking back a browser game a previous daemon launched (after a crash or a handover): a new
- * page carrier on the same port with the same key, which the page's kit rejoins by itself, its
- * static folder served again, and the page taken back over CDP.
+ * What a successor daemon does with a browser game a previous daemon launched (after a crash or
+ * a handover): it cannot take it back. The browser was driven over the previous daemon's pipe
+ * (no DevTools port is ever open, so no other local user can drive it), and that pipe ended with
+ * it; Chromium ends when its pipe closes. So whatever is left (Chromium, the page's server) is
+ * ended, each only while its pid is still the process that was recorded, and the game is
+ * reported as exited, with why and what to do next (docs/DECISIONS.md, "A browser game ends
+ * with its daemon").
  */
-import { attachBrowser, endChromium, type WebBrowser } from '../web/browser.js';
-import { startPageCarrier, type PageCarrier } from '../web/carrier.js';
-import { createStandIn } from '../web/stand-in.js';
-import { serveStatic, type StaticSite } from '../web/static.js';
+import { endChromium, groupStillOurs } from '../web/browser.js';
+import { exitRecord, type ExitRecord } from './exit-records.js';
 import { appendLogLine, HEADER_PREFIX } from './logfile.js';
 import { treeAlive } from './processes.js';
 import { escalate } from './stop.js';
 import type { LaunchedInstance } from './types.js';
-import { WebGame } from './web-game.js';
 
-/** How long a re-adopted page may take to find the new carrier (its kit retries at most every 2 s). */
-const REJOIN_TIMEOUT_MS = 10_000;
+/** How list_instances and a call to the port tell it. */
+export const ENDED_WITH_DAEMON =
+  'ended with the bridge daemon that opened its browser (a browser game is driven over that daemon’s private pipe and does not outlive it)';
 
-/**
- * A web instance a previous daemon launched: Chromium still running and reachable → a carrier
- * on the same port with the same key (the page's kit rejoins it by itself), its static folder
- * served again, the page taken back over CDP. Otherwise everything of it is ended: null.
- */
-export async function readoptWebGame(inst: LaunchedInstance): Promise<WebGame | null> {
+/** Ends what is left of a previous daemon's browser game; its exit record. `aliveAt`: when that daemon last saw it. */
+export async function endOrphanWebGame(inst: LaunchedInstance, aliveAt: string): Promise<ExitRecord> {
   const rec = inst.web!;
-  const log = (line: string) => appendLogLine(inst.logFile, line);
-  let carrier: PageCarrier | undefined;
-  let site: StaticSite | undefined;
-  let browser: WebBrowser | undefined;
-  try {
-    if (inst.starting || !treeAlive(rec.browser.pid)) throw new Error('Chromium is gone');
-    const standIn = rec.kit === false ? createStandIn() : undefined;
-    carrier = await startPageCarrier({
-      port: inst.port,
-      key: rec.key,
-      log: (l) => log(`${HEADER_PREFIX} ${l}`),
-      ...(standIn ? { standIn: standIn.answer } : {}),
-    });
-    if (rec.static)
-      site = await serveStatic({ root: rec.static.root, port: rec.static.port }).catch(() =>
-        serveStatic({ root: rec.static!.root }),
-      );
-    browser = await attachBrowser(rec.browser, { onConsole: log });
-    // What the dead daemon held stays down in Chromium (it has no leases): let go of it now.
-    for (const name of rec.held ?? [])
-      await browser
-        .hold(name)
-        .then(() => browser!.release(name))
-        .catch(() => undefined);
-    if (standIn) standIn.attach(browser.page);
-    else await carrier.waitForJoin(REJOIN_TIMEOUT_MS);
-    log(
-      `${HEADER_PREFIX} re-adopted by daemon pid ${process.pid}: ${standIn ? 'the page (without a kit) taken back' : 'the page joined again'}`,
-    );
-    return new WebGame(
-      inst.port,
-      { ...rec, held: undefined, static: rec.static && site ? { root: rec.static.root, port: site.port } : undefined },
-      carrier,
-      browser,
-      site,
-    );
-  } catch (e) {
-    log(`${HEADER_PREFIX} not re-adopted (${(e as Error).message.split('\n')[0]}): its browser and server were ended`);
-    await browser?.close().catch(() => undefined);
-    await endChromium(rec.browser); // not attached (or attached and closed): its group and profile go all the same
-    await carrier?.close().catch(() => undefined);
-    await site?.close().catch(() => undefined);
-    if (rec.serverPgid && treeAlive(rec.serverPgid)) await escalate(rec.serverPgid).catch(() => undefined);
-    return null;
-  }
+  appendLogLine(
+    inst.logFile,
+    `${HEADER_PREFIX} daemon pid ${process.pid}: not re-adopted: this game ${ENDED_WITH_DAEMON}; what was left of its browser and server was ended. launch_instance {restart: ${inst.port}} starts it again`,
+  );
+  await endChromium(rec.browser);
+  // A live leader without a matching start time (recycled, or an older daemon's file) may be
+  // anyone's: it is left alone.
+  if (rec.serverPgid && treeAlive(rec.serverPgid) && groupStillOurs(rec.serverPgid, rec.serverStart))
+    await escalate(rec.serverPgid).catch(() => undefined);
+  const { web: _web, ...facts } = inst;
+  return {
+    ...exitRecord(facts, { code: null, signal: null, from: 'unknown' }, new Date(), aliveAt),
+    reason: ENDED_WITH_DAEMON,
+  };
 }

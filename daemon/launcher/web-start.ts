@@ -2,9 +2,12 @@
  * Launching a browser game (docs/CONTRACT.md, "Browser games"): the page carrier on the
  * instance's port, then the page's server (the declaration's static folder, served here, or
  * its command on a {webPort} of its own), then Chromium opened on the page with the carrier's
- * fragment; ready once the page joined and /health answers through the carrier. Every failure
- * ends what was started and says what the page and its server said (web-wait.ts). A successor
- * daemon takes the game back in web-readopt.ts.
+ * fragment; ready once the page joined and /health answers through the carrier. The bridge
+ * checks it reached what it started: a {webPort} server must be the game's own command (its
+ * listener belongs to the command's processes), and the carrier takes a join only from the
+ * page's origin and the Chromium it opened. Every failure ends what was started and says what
+ * the page and its server said (web-wait.ts). A browser game ends with its daemon
+ * (web-readopt.ts).
  */
 import { writeFileSync } from 'node:fs';
 import { GameClient, type Health } from '../game/client.js';
@@ -16,7 +19,8 @@ import { createStandIn } from '../web/stand-in.js';
 import { serveStatic, type StaticSite } from '../web/static.js';
 import type { LaunchDeclaration } from './declaration.js';
 import { appendLogLine, HEADER_PREFIX, headerLine, logFileName } from './logfile.js';
-import { treeAlive } from './processes.js';
+import { listenerOwner, connectionOfGroup } from './game-pid.js';
+import { processStart, treeAlive } from './processes.js';
 import { identify } from './readiness.js';
 import { withClientEnv } from './profiles.js';
 import { loadExeca, spawnLogged, type Spawned } from './spawn.js';
@@ -94,13 +98,21 @@ export async function startWebGame(
       await serverAnswers(url, spawned, deadline, progress, (why) =>
         fail(`the page's server did not answer ${url}: ${why}${serverText(logFile, spawned)}`),
       );
+      const squatted = spawned.pid ? squatter(url, spawned.pid) : null;
+      if (squatted) throw fail(`${squatted}${serverText(logFile, spawned)}`);
     }
     const log = (line: string) => appendLogLine(logFile, line);
     const standIn = web.kit ? undefined : createStandIn();
+    // Known once Chromium runs; a join before that is refused (nothing of ours could make it).
+    // -1: a browser whose pid cannot be told (not Linux): the key and the origin decide alone.
+    let chromiumPid = 0;
     carrier = await startPageCarrier({
       port,
       log: (l) => log(`${HEADER_PREFIX} ${l}`),
       ...(standIn ? { standIn: standIn.answer } : {}),
+      pageOrigin: new URL(url).origin,
+      acceptPeer: (peerPort) =>
+        chromiumPid < 0 || (chromiumPid > 0 && connectionOfGroup(peerPort, port, chromiumPid) !== false),
     }).catch((e: unknown) => {
       throw fail((e as Error).message, {}, e);
     });
@@ -119,13 +131,15 @@ export async function startWebGame(
         throw chromiumMissing(`Launch failed on port ${port}: ${e.message}`, port);
       throw fail((e as Error).message, {}, e);
     }
+    chromiumPid = browser.pid || -1;
+    if (browser.sandboxOff) log(`${HEADER_PREFIX} ${browser.sandboxOff}`);
     const record: WebRecord = {
-      key: carrier.key,
       url,
       headless: web.headless,
       browser: browser.record,
       static: site && web.static ? { root: web.static, port: site.port } : undefined,
       serverPgid: spawned?.pid,
+      serverStart: spawned?.pid ? processStart(spawned.pid) : undefined,
       ...(standIn ? { kit: false as const } : {}),
     };
     const base = {
@@ -156,7 +170,7 @@ export async function startWebGame(
       const { name, version } = await identify(client, health, decl);
       const inst: LaunchedInstance = { ...base, name, version, readyInMs: Date.now() - t0 };
       log(
-        `${HEADER_PREFIX} ${name} ${version} ready in ${inst.readyInMs} ms (Chromium pid ${browser.pid}, ${browser.cdpEndpoint})`,
+        `${HEADER_PREFIX} ${name} ${version} ready in ${inst.readyInMs} ms (Chromium pid ${browser.pid}, driven over a pipe)`,
       );
       return { inst, game: new WebGame(port, record, carrier, browser, site) };
     } finally {
@@ -167,4 +181,18 @@ export async function startWebGame(
     await undo();
     throw e;
   }
+}
+
+/**
+ * Why the page's server is not the game's own command, or null: a loopback URL's port must be
+ * listened on by the command's processes alone. The port was free when it was chosen, but it is
+ * written into a command line everyone can read, and another user may bind it first; their page
+ * would get the carrier's key and join as the game.
+ */
+function squatter(url: string, serverPid: number): string | null {
+  const u = new URL(url);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname)) return null;
+  const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+  if (listenerOwner(port, serverPid) !== 'stranger') return null;
+  return `the page's server at ${url} is not the game's command: another process (another program, or another user) holds port ${port}, so nothing was opened in the browser. Launch again: a new {webPort} is chosen each time`;
 }

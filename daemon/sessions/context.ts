@@ -32,6 +32,10 @@ export class SessionContext implements ToolContext {
     return this.state.held;
   }
 
+  get recordings() {
+    return this.state.recordings;
+  }
+
   get cache() {
     return this.state.cache;
   }

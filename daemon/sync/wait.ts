@@ -13,8 +13,9 @@ import { ProcessWatch } from './command.js';
 import { frameOf } from './summary.js';
 import { linearRegex, matchesText } from './regex.js';
 
-export const OPERATORS = ['equals', 'notEquals', 'exists', 'gt', 'gte', 'lt', 'lte', 'contains', 'matches'] as const;
-export type Operator = (typeof OPERATORS)[number];
+import { OPERATORS, type Operator } from '../../shared/test-file.js';
+
+export { OPERATORS, type Operator };
 
 export interface Condition {
   path: string;
@@ -29,6 +30,8 @@ export interface WaitResult {
   elapsedMs: number;
   frame?: number;
   polls: number;
+  /** the snapshot the condition held in */
+  state: State;
 }
 
 /** Pick the one operator present in tool arguments. */
@@ -129,7 +132,8 @@ export async function waitFor(
     runs?.check(state);
     const r = test(state, c);
     lastValue = r.value;
-    if (r.ok) return { matched: true, path: c.path, value: r.value, elapsedMs: Date.now() - started, frame, polls };
+    if (r.ok)
+      return { matched: true, path: c.path, value: r.value, elapsedMs: Date.now() - started, frame, polls, state };
     const remaining = opts.timeoutMs - (Date.now() - started);
     if (remaining <= 0)
       throw waitTimeout(client.port, c.path, conditionText(c), opts.timeoutMs, lastValue, watch.frame);

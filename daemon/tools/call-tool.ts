@@ -17,6 +17,7 @@ import { defineTool, portArg, z } from './define.js';
 import type { ToolAnswer, ToolCallExtra } from './types.js';
 import type { ToolContext } from './context.js';
 import { checkPlayerCall } from './view.js';
+import { recordCall } from './record-call.js';
 
 /** How games say they have no such command ("unknown command 'x'" from every kit). */
 const UNKNOWN = /\bunknown\b|\bno such\b|\bdoes not know\b|\bnot a (known )?command\b/i;
@@ -59,6 +60,8 @@ export async function callGameTool(
     throw usageError(
       `call_tool '${name}': composites nested more than 8 deep; a composite is probably calling itself.`,
     );
+  // run_test launches its own game: the port's game (if any) has no say in it
+  if (name === 'run_test' || name === 'bridge.run_test') return runBridgeTool(ctx, port, 'run_test', args, extra);
   const client = ctx.client(port);
   let manifest: Manifest = await ctx.manifest(port);
 
@@ -146,6 +149,15 @@ export const callToolTool = defineTool({
     const name = args.name.trim();
     if (!name) throw usageError("call_tool needs a tool 'name'; list_toolsets and describe_toolset show them.");
     ctx.adoptIfDetached(port);
-    return callGameTool(ctx, port, name, { ...(args.arguments ?? {}) }, extra);
+    const callArgs = { ...(args.arguments ?? {}) };
+    let answer: ToolAnswer;
+    try {
+      answer = await callGameTool(ctx, port, name, callArgs, extra);
+    } catch (e) {
+      recordCall(ctx, port, name, callArgs, undefined, e);
+      throw e;
+    }
+    recordCall(ctx, port, name, callArgs, answer.json);
+    return answer;
   },
 });

@@ -10,6 +10,7 @@ import type { Manifest } from '../game/manifest.js';
 import type { Launcher } from '../launcher/index.js';
 import type { Owners } from '../launcher/owners.js';
 import type { HeldInputs } from '../play/held.js';
+import type { Recordings } from '../recording/recordings.js';
 
 /** What tools ask of the composites: find one, list a game's, say why the project's module failed. */
 export type ToolComposites = Pick<CompositeRegistry, 'find' | 'findSync' | 'forGame' | 'problem'>;
@@ -29,6 +30,8 @@ export interface ToolContext {
   readonly cache: ManifestCache;
   /** daemon-wide: which inputs each session holds on which port */
   readonly held: ToolHeld;
+  /** daemon-wide: what each session did to each game, for save_test (recording/recordings.ts) */
+  readonly recordings: Recordings;
   /** The port a call means: its `port` argument, else the client's default, else the one game it launched. */
   resolvePort(args: Record<string, unknown>): number;
   /** The keep-alive client for the game on `port`, with this session's timeout and launch hint. */

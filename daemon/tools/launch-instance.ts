@@ -3,6 +3,18 @@ import { inside, projectRoot } from '../../shared/declaration-path.js';
 import { usageError } from '../../shared/errors.js';
 import { launchMany, MAX_COUNT, restartGame, type LaunchedInstance } from '../launcher/index.js';
 import { defineTool, z } from './define.js';
+import type { ToolContext } from './context.js';
+
+/** A launch starts this session's recording of that game afresh (save_test writes it). */
+function recordLaunch(ctx: ToolContext, inst: LaunchedInstance): void {
+  ctx.recordings.launched(ctx.sessionId, inst.port, {
+    config: inst.declaration,
+    ...(inst.profile !== undefined ? { profile: inst.profile } : {}),
+    name: inst.name,
+    version: inst.version,
+    at: Date.now(),
+  });
+}
 
 /** What launch_instance says of one started game. */
 function launched(inst: LaunchedInstance): Record<string, unknown> {
@@ -101,11 +113,13 @@ export const launchInstanceTool = defineTool({
         );
       }
       const { inst, previous } = await restartGame(ctx.launcher, port, common);
+      recordLaunch(ctx, inst);
       return { json: { ...launched(inst), previous, next: next(inst.port) } };
     }
     const opts = { ...common, cwd: ctx.config.cwd, configPath, profile: args.profile };
     if (args.count !== undefined) {
       const all = await launchMany(ctx.launcher, opts, args.count);
+      for (const inst of all) recordLaunch(ctx, inst);
       const ports = all.map((i) => i.port).join(', ');
       return {
         json: {
@@ -116,6 +130,7 @@ export const launchInstanceTool = defineTool({
       };
     }
     const inst = await ctx.launcher.launch(opts);
+    recordLaunch(ctx, inst);
     return { json: { ...launched(inst), next: next(inst.port) } };
   },
 });

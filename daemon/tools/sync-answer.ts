@@ -36,6 +36,8 @@ export async function syncCommand(
     }
     throw e;
   }
+  // The clocks a call was applied at, for the session's recording (a reference, nothing read).
+  if (r.state) ctx.recordings.of(ctx.sessionId, port).last = r.state;
   if (inPlayerView(ctx)) r = asPlayerSees(r);
   // The last command a launched game confirmed is part of the facts if it later exits.
   if (r.applied)

@@ -3,32 +3,35 @@
  * when a browser is opened: a daemon that never opens one never pays for it).
  *
  *   const b = await openBrowser({ url, headless: true, viewport: { width: 1280, height: 720 } });
- *   b.pid, b.cdpEndpoint, b.record     record {pid, cdpEndpoint, dir, logFile} in launched.json
+ *   b.pid, b.record                    record {pid, pidStart, dir} in launched.json
+ *   b.sandboxOff                       why Chromium's sandbox is off (root), or null
  *   b.consoleErrors()                  the page's uncaught errors, console.error lines, failed loads
  *   await b.screenshot()               PNG of the viewport, canvas and DOM together
  *   await b.press('ArrowLeft', 50)     also hold(name, ms?), release(name?), held()
  *                                      names: DOM keys, 'mouse:left@x,y', 'tap@x,y' (see inputs.ts)
  *   await b.reload()
- *   await b.close()                    kills the browser's process group, removes its profile
- *   await b.disconnect()               leaves the browser running (a daemon handing over)
- *   const again = await attachBrowser(record)   a restarted daemon takes the page back over CDP
+ *   await b.close()                    ends the browser's process group, removes its profile
+ *   await endChromium(record)          what a successor daemon does with a browser left behind
  *
- * Chromium: GAME_BRIDGE_CHROMIUM, else `chromium` on PATH (chromium.ts), started by us in its
- * own process group so that it outlives a daemon killed with -9 and can be re-attached.
+ * Chromium: GAME_BRIDGE_CHROMIUM, else `chromium` on PATH (chromium.ts), launched by
+ * playwright-core over a pipe: no DevTools port is open, so no other local user can drive it,
+ * and it ends with the daemon that holds the pipe.
  */
-import { rmSync } from 'node:fs';
-import type { Browser, CDPSession, Page } from 'playwright-core';
-import { findChromium, killGroup, readTail, startChromium } from './chromium.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import { browserEnv, browserPid, chromiumArgs, findChromium, killGroup, sandboxUnavailable } from './chromium.js';
 import { BrowserHands } from './hands.js';
-import { openTab, type TabOpener } from './page-opener.js';
 import { loadModule } from '../../shared/load-module.js';
+import { pidAlive, processStart, sameProcess } from '../../shared/daemon-file.js';
 
 export interface BrowserRecord {
   pid: number;
-  cdpEndpoint: string;
-  /** Temporary folder of the profile and chromium.log. */
+  /** the start time of `pid`: a successor daemon signals the group only while it matches */
+  pidStart?: number;
+  /** Temporary folder of the profile. */
   dir: string;
-  logFile: string;
 }
 
 export interface OpenBrowserOptions {
@@ -46,8 +49,9 @@ export interface OpenBrowserOptions {
 
 export interface WebBrowser {
   readonly pid: number;
-  readonly cdpEndpoint: string;
   readonly record: BrowserRecord;
+  /** Why Chromium's sandbox is off, or null when it is on. */
+  readonly sandboxOff: string | null;
   /** The Playwright page, for what this API does not cover. */
   readonly page: Page;
   consoleErrors(): string[];
@@ -60,108 +64,75 @@ export interface WebBrowser {
   /** Called once if the browser goes away by itself (crash, killed, window closed). */
   onGone(listener: (why: string) => void): void;
   close(): Promise<void>;
-  disconnect(): Promise<void>;
 }
 
 const MAX_ERRORS = 50;
 const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
+const PROFILE_PREFIX = 'gb-chromium-';
+const LAUNCH_TIMEOUT_MS = 30_000;
 
 /**
  * Starts Chromium and opens `url` in its tab; the page's errors are collected from before its
- * first byte. playwright-core loads while Chromium starts, and attaches while the page loads:
- * a plain CDP session (page-opener.ts) turns the error reporting on and navigates first.
- * (Starting Chromium on `url` itself was tried: errors thrown before any attach are lost.)
+ * first byte (the listeners are on the tab before it navigates).
  */
 export async function openBrowser(options: OpenBrowserOptions): Promise<WebBrowser> {
   const executable = findChromium(options.env);
   const viewport = options.viewport ?? DEFAULT_VIEWPORT;
-  const playwright = loadModule<typeof import('playwright-core')>('playwright-core');
-  playwright.catch(() => undefined);
-  const proc = await startChromium({
-    executable,
-    headless: options.headless ?? true,
-    size: viewport,
-    env: options.env,
-  });
-  const record: BrowserRecord = { pid: proc.pid, cdpEndpoint: proc.cdpEndpoint, dir: proc.dir, logFile: proc.logFile };
-  let opener: TabOpener | undefined;
+  const { chromium } = await loadModule<typeof import('playwright-core')>('playwright-core');
+  const dir = mkdtempSync(join(tmpdir(), PROFILE_PREFIX));
+  const profile = join(dir, 'profile');
+  const sandboxOff = sandboxUnavailable();
+  let context: BrowserContext;
   try {
-    opener = await openTab(proc.wsEndpoint, viewport, (line) => options.onConsole?.(line)).catch((e: Error) => {
-      throw new Error(
-        `cannot reach Chromium (pid ${record.pid}) at ${proc.wsEndpoint}: ${e.message}. Its last output:\n${readTail(record.logFile)}`,
-      );
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: executable,
+      headless: options.headless ?? true,
+      chromiumSandbox: sandboxOff === null,
+      args: chromiumArgs(viewport),
+      viewport,
+      env: browserEnv(options.env),
+      timeout: LAUNCH_TIMEOUT_MS,
+      // The daemon ends its games itself, on its own signals.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
     });
-    const tab = opener;
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`Chromium (${executable}) did not start: ${clipLines((e as Error).message, 12)}`);
+  }
+  const pid = browserPid(profile);
+  const record: BrowserRecord = { pid: pid ?? 0, pidStart: pid ? processStart(pid) : undefined, dir };
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    const b = wrap(context, page, record, sandboxOff, options.onConsole);
     // Committed is enough: the page's own join is the readiness signal, and its errors keep
     // being collected (a 1.4 MB engine can take long to run on a loaded machine).
-    const loaded = tab.navigate(options.url, options.loadTimeoutMs ?? 30_000).catch((e: Error) => {
-      const errors = tab.errors();
-      throw new Error(
-        `the page ${options.url} did not load: ${e.message.split('\n')[0]}${errors.length ? `; console errors:\n${errors.join('\n')}` : ''}`,
-      );
-    });
-    loaded.catch(() => undefined);
-    const b = await connect(record, undefined, options.onConsole, playwright, {
-      opener: tab,
-      endpoint: proc.wsEndpoint,
-    });
-    await loaded.catch(async (e) => {
-      await b.disconnect();
-      throw e;
-    });
+    await page
+      .goto(options.url, { waitUntil: 'commit', timeout: options.loadTimeoutMs ?? 30_000 })
+      .catch((e: Error) => {
+        const errors = b.consoleErrors();
+        throw new Error(
+          `the page ${options.url} did not load: ${e.message.split('\n')[0]}${errors.length ? `; console errors:\n${errors.join('\n')}` : ''}`,
+        );
+      });
     return b;
   } catch (e) {
-    opener?.close();
-    killGroup(record.pid);
-    rmSync(record.dir, { recursive: true, force: true });
+    await context.close().catch(() => undefined);
+    await endChromium(record);
     throw e;
   }
 }
 
-/** Connects to a browser this daemon (or a previous one) started; takes back its game page. */
-export async function attachBrowser(
-  record: BrowserRecord,
-  options: { viewport?: { width: number; height: number }; onConsole?: (line: string) => void } = {},
-): Promise<WebBrowser> {
-  return connect(record, options.viewport, options.onConsole);
-}
-
-async function connect(
-  record: BrowserRecord,
-  viewport?: { width: number; height: number },
-  onConsole?: (line: string) => void,
-  playwright: Promise<typeof import('playwright-core')> = loadModule('playwright-core'),
-  fresh?: { opener: TabOpener; endpoint: string },
-): Promise<WebBrowser> {
-  const { chromium } = await playwright;
-  const endpoint = fresh?.endpoint ?? record.cdpEndpoint;
-  let browser: Browser;
-  try {
-    browser = await chromium.connectOverCDP(endpoint, { timeout: 30_000 });
-  } catch (e) {
-    throw new Error(
-      `cannot reach Chromium (pid ${record.pid}) at ${endpoint}: ${(e as Error).message.split('\n')[0]}. Its last output:\n${readTail(record.logFile)}`,
-    );
-  }
-  const context = browser.contexts()[0] ?? (await browser.newContext());
-  const pages = context.pages();
-  const page = pages.find((p) => p.url().includes('gamebridge=')) ?? pages[0] ?? (await context.newPage());
-  if (viewport) await page.setViewportSize(viewport);
-  return wrap(browser, page, record, onConsole, fresh?.opener);
-}
-
 function wrap(
-  browser: Browser,
+  context: BrowserContext,
   page: Page,
   record: BrowserRecord,
+  sandboxOff: string | null,
   onConsole?: (line: string) => void,
-  opener?: TabOpener,
 ): WebBrowser {
-  // What the opener saw before playwright attached; a line both saw is kept once.
-  const errors: string[] = opener?.errors() ?? [];
-  const early = new Set(errors);
+  const errors: string[] = [];
   const note = (line: string) => {
-    if (early.delete(line)) return;
     errors.push(line);
     if (errors.length > MAX_ERRORS) errors.shift();
     if (!line.startsWith('console.error: ')) onConsole?.(line);
@@ -172,19 +143,18 @@ function wrap(
     if (m.type() === 'error') note(`console.error: ${m.text()}`);
   });
   page.on('requestfailed', (r) => note(`failed to load ${r.url()}: ${r.failure()?.errorText ?? 'unknown error'}`));
-  opener?.handOver();
   const hands = new BrowserHands(page);
   let cdp: CDPSession | undefined;
   let ending = false;
   let goneListener: ((why: string) => void) | null = null;
-  browser.on('disconnected', () => {
+  context.on('close', () => {
     if (!ending) goneListener?.(`Chromium (pid ${record.pid}) went away`);
   });
 
   return {
     pid: record.pid,
-    cdpEndpoint: record.cdpEndpoint,
     record,
+    sandboxOff,
     page,
     consoleErrors: () => [...errors],
     // CDP directly, with the fast encoder: Playwright's screenshot adds its own waits (about a third more here).
@@ -207,25 +177,31 @@ function wrap(
     async close() {
       ending = true;
       await hands.release().catch(() => undefined);
-      await browser.close().catch(() => undefined);
-      opener?.close();
+      await context.close().catch(() => undefined);
       await endChromium(record);
-    },
-    async disconnect() {
-      ending = true;
-      await hands.release().catch(() => undefined);
-      // For a browser reached over CDP, close() only drops the connection; Chromium keeps running.
-      await browser.close().catch(() => undefined);
-      opener?.close();
     },
   };
 }
 
-/** Ends a Chromium we started (its whole process group) and removes its profile: nothing of it is left. */
+/**
+ * Ends a Chromium we started (its whole process group) and removes its profile folder: nothing
+ * of it is left. A leader still running is signalled only while it is the process recorded (its
+ * start time matches: a recycled pid is a stranger's); once the leader is gone, what is left of
+ * its group is ours (Linux hands out no pid still in use as a group id).
+ */
 export async function endChromium(record: BrowserRecord): Promise<void> {
-  killGroup(record.pid);
-  await groupGone(record.pid, 5000);
-  rmSync(record.dir, { recursive: true, force: true });
+  if (record.pid > 0 && groupStillOurs(record.pid, record.pidStart)) {
+    killGroup(record.pid);
+    await groupGone(record.pid, 5000);
+  }
+  // Only a profile folder of ours: launched.json names it, and a file is not proof of anything.
+  if (basename(record.dir).startsWith(PROFILE_PREFIX) && dirname(record.dir) === tmpdir())
+    rmSync(record.dir, { recursive: true, force: true });
+}
+
+/** The group led by `pid` is the one recorded with `start` (see endChromium). */
+export function groupStillOurs(pid: number, start: number | undefined): boolean {
+  return pidAlive(pid) ? start !== undefined && sameProcess(pid, start) : true;
 }
 
 // The group is gone once signal 0 to it fails (its members reaped by whoever parented them).
@@ -240,4 +216,10 @@ async function groupGone(pgid: number, timeoutMs: number): Promise<boolean> {
     if (Date.now() > end) return false;
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** The first `n` lines of a message (playwright's launch errors carry the browser's whole log). */
+function clipLines(text: string, n: number): string {
+  const lines = text.split('\n');
+  return lines.length > n ? `${lines.slice(0, n).join('\n')}\n…` : text;
 }

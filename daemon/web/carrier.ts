@@ -19,17 +19,29 @@
  * Answers while no page is joined: 503 `{"ok": false, "error": "GameOffline: …"}` on every
  * contract path (the port stays bound, since the page must find it again after a reload);
  * a request in flight when the page goes also gets 503, a page that does not answer within
- * relayTimeoutMs 504. Refusals: wrong Host 403, a foreign Origin or `Sec-Fetch-Site:
- * cross-site` 403, a join with a wrong or missing key 401, a second page while one is joined
- * 409. A page that sends garbage is closed (code 1008) with a log line saying what it sent.
+ * relayTimeoutMs 504. Refusals (the loopback guard's, shared/loopback.ts, plus the join's):
+ * wrong Host 403, a foreign Origin or `Sec-Fetch-Site: cross-site` 403, a join with a wrong or
+ * missing key 401, a join from another origin than the page opened, or from a process that is
+ * not the browser opened, 403, a second page while one is joined 409. A page that sends garbage is closed (code 1008) with a log line saying what it sent.
  */
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { checkContractOrigin, checkHost, keyMatches, pageOriginOf, type Refusal } from './guards.js';
+import {
+  browserRefusal,
+  CARRIER_CONNECTIONS,
+  closeDoor,
+  guardedServer,
+  hostRefusal,
+  listenLoopback,
+  ownOrigins,
+  refuse,
+  refuseUpgrade,
+  type Refusal,
+} from '../../shared/loopback.js';
+import { keyMatches, pageOriginOf } from './guards.js';
 import { PageLink, RelayError, type PageInfo } from './page-link.js';
 
 export type { PageInfo } from './page-link.js';
@@ -47,6 +59,18 @@ export interface PageCarrierOptions {
    * 503 (default 10 s: an engine page reloading on a loaded machine takes seconds): a reload then looks like a quick restart, not like a game gone offline.
    */
   rejoinGraceMs?: number;
+  /**
+   * The origin of the page the bridge opened (http://127.0.0.1:<site port>): a join from any
+   * other origin is refused. Unset: any origin with the key (tests, a page opened by hand).
+   */
+  pageOrigin?: string;
+  /**
+   * Is the connection from this peer port the browser the bridge opened? (Linux: its socket
+   * belongs to Chromium's process group.) A join from anyone else is refused.
+   */
+  acceptPeer?: (remotePort: number) => boolean;
+  /** connections at once (default CARRIER_CONNECTIONS) */
+  maxConnections?: number;
   /** A page without the kit: every contract request is answered by this instead of a joined page (stand-in.ts). */
   standIn?: (target: string) => Promise<CarrierAnswer>;
 }
@@ -77,10 +101,12 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
   const relayTimeoutMs = options.relayTimeoutMs ?? 30_000;
   const rejoinGraceMs = options.rejoinGraceMs ?? 10_000;
   let leftAt = 0;
-  const server = http.createServer({ maxHeaderSize: MAX_TARGET_BYTES + 16 * 1024 });
-  server.keepAliveTimeout = 30_000;
+  const server = guardedServer({
+    cap: options.maxConnections ?? CARRIER_CONNECTIONS,
+    maxHeaderSize: MAX_TARGET_BYTES + 16 * 1024,
+  });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REPLY_BYTES });
-  const port = await listen(server, options.port);
+  const port = await listenLoopback(server, options.port, 'page carrier');
   const log = (line: string) =>
     (options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(`page carrier 127.0.0.1:${port}: ${line}`);
   const wsUrl = `ws://127.0.0.1:${port}/page?key=${key}`;
@@ -104,17 +130,23 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const target = req.url ?? '/';
     const refusal =
-      checkHost(req, port) ??
-      checkContractOrigin(req, port, link?.info?.origin ?? null) ??
+      hostRefusal(req, port) ??
+      browserRefusal(req, trustedOrigins()) ??
       (req.method !== 'GET' && req.method !== 'HEAD'
         ? { status: 405, error: `method ${req.method} not allowed; the game surface is GET only` }
         : undefined) ??
       (target.split('?')[0] === '/page'
         ? { status: 426, error: '/page is the WebSocket a game page joins with' }
         : undefined);
-    if (refusal) return send(res, refusal.status, { ok: false, accepted: false, error: refusal.error });
+    if (refusal) return refuse(res, refusal, 'json');
     void answer(target).then((a) => send(res, a.status, a.body));
   });
+
+  // The game's own page may call its port (its origin), and so may a page of this port's origin.
+  function trustedOrigins(): string[] {
+    const page = link?.info?.origin ?? options.pageOrigin;
+    return page ? [...ownOrigins(port), page] : ownOrigins(port);
+  }
 
   // A contract request, from the port or from the daemon itself: bounded, then relayed.
   async function answer(target: string): Promise<CarrierAnswer> {
@@ -151,13 +183,20 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
     }
   }
 
-  // A page joining: key, Host, one page at a time.
+  // A page joining: Host, key, the page and the browser the bridge opened, one page at a time.
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const origin = pageOriginOf(req);
     const refusal: Refusal | undefined =
-      checkHost(req, port) ??
+      hostRefusal(req, port) ??
       (url.pathname !== '/page' ? { status: 404, error: 'the only WebSocket here is /page' } : undefined) ??
       (!keyMatches(url.searchParams.get('key'), key) ? { status: 401, error: 'wrong or missing key' } : undefined) ??
+      (options.pageOrigin !== undefined && origin !== options.pageOrigin
+        ? { status: 403, error: `a page of origin ${origin ?? '(none)'} is not the page the bridge opened` }
+        : undefined) ??
+      (options.acceptPeer && !options.acceptPeer(req.socket.remotePort ?? 0)
+        ? { status: 403, error: 'the connection does not come from the browser the bridge opened' }
+        : undefined) ??
       (link
         ? {
             status: 409,
@@ -169,7 +208,7 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
       log(`refused a page joining from ${req.headers.origin ?? 'no origin'}: ${r.error}`);
       return refuseUpgrade(socket, r);
     }
-    wss.handleUpgrade(req, socket, head, (ws) => adopt(ws, pageOriginOf(req)));
+    wss.handleUpgrade(req, socket, head, (ws) => adopt(ws, origin));
   });
 
   function adopt(ws: import('ws').WebSocket, origin: string | null): void {
@@ -195,27 +234,10 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
     closed = true;
     link?.close(1001, 'the bridge stopped this game');
     wss.close();
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+    await closeDoor(server);
   }
 
   return carrier;
-}
-
-// Binds loopback only, exclusively, with a readable error for a busy port.
-function listen(server: http.Server, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', (e: NodeJS.ErrnoException) => {
-      reject(
-        new Error(
-          `cannot listen on 127.0.0.1:${port}: ${e.code === 'EADDRINUSE' ? 'the port is already in use' : e.message}`,
-        ),
-      );
-    });
-    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => resolve((server.address() as AddressInfo).port));
-  });
 }
 
 function waitForJoin(carrier: PageCarrier, timeoutMs: number): Promise<PageInfo> {
@@ -231,13 +253,6 @@ function waitForJoin(carrier: PageCarrier, timeoutMs: number): Promise<PageInfo>
     };
     carrier.once('join', onJoin);
   });
-}
-
-function refuseUpgrade(socket: Duplex, r: Refusal): void {
-  const text = `${r.error}\n`;
-  socket.end(
-    `HTTP/1.1 ${r.status} ${http.STATUS_CODES[r.status]}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
-  );
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {

@@ -1,28 +1,15 @@
 /**
- * Debian's Chromium as a process we own: found on PATH (or named by GAME_BRIDGE_CHROMIUM),
- * started in its own process group with its own temporary profile and a DevTools port, so
- * playwright-core can connect over CDP and a restarted daemon can connect again. We start it
- * ourselves rather than through playwright's launch(): a browser launched that way dies with
- * the connection, and a daemon killed with -9 must be able to find its pages again.
+ * Debian's Chromium as playwright-core launches it (browser.ts): found on PATH (or named by
+ * GAME_BRIDGE_CHROMIUM), spoken to over a pipe only the daemon holds (`--remote-debugging-pipe`:
+ * no DevTools port another local user could reach), sandboxed unless it cannot be, in its own
+ * process group with its own temporary profile. It ends with its daemon (docs/DECISIONS.md,
+ * "A browser game ends with its daemon").
  */
-import { spawn } from 'node:child_process';
-import { accessSync, closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { chromiumMissing } from '../../shared/errors.js';
 
 export const CHROMIUM_INSTALL = 'apt-get install -y chromium';
-
-export interface ChromiumProcess {
-  pid: number;
-  /** http://127.0.0.1:<port>, for chromium.connectOverCDP. */
-  cdpEndpoint: string;
-  /** ws://127.0.0.1:<port>/devtools/browser/<id>: the same browser without asking /json/version first. */
-  wsEndpoint: string;
-  /** Temporary folder holding the profile and chromium.log; removed when the browser is closed. */
-  dir: string;
-  logFile: string;
-}
 
 /** The Chromium executable: GAME_BRIDGE_CHROMIUM, else chromium / chromium-browser on PATH. */
 export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
@@ -42,15 +29,12 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
   );
 }
 
-/** The flags: headless by default, WebGL through SwiftShader (no GPU needed), quiet, timers never throttled. */
-export function chromiumArgs(
-  userDataDir: string,
-  headless: boolean,
-  size: { width: number; height: number },
-): string[] {
+/**
+ * Flags on top of playwright's own (which add the pipe, the profile, headless and the sandbox
+ * switch): WebGL through SwiftShader (no GPU needed), quiet, timers never throttled.
+ */
+export function chromiumArgs(size: { width: number; height: number }): string[] {
   return [
-    ...(headless ? ['--headless=new'] : []),
-    '--no-sandbox',
     '--use-angle=swiftshader',
     '--enable-unsafe-swiftshader',
     // Software compositing: WebGL stays on SwiftShader, but frames and screenshots skip a GL
@@ -72,65 +56,19 @@ export function chromiumArgs(
     '--disable-background-timer-throttling',
     '--disable-backgrounding-occluded-windows',
     '--disable-renderer-backgrounding',
-    '--remote-debugging-address=127.0.0.1',
-    '--remote-debugging-port=0',
-    `--user-data-dir=${userDataDir}`,
     `--window-size=${size.width},${size.height}`,
-    'about:blank',
   ];
 }
 
 /**
- * Starts Chromium detached in its own group, its output to a file (not a pipe: it must outlive a
- * killed daemon); resolves once it wrote its DevTools port to the profile's DevToolsActivePort.
+ * Why Chromium's sandbox cannot run here, or null when it can. As root Chromium refuses to start
+ * sandboxed (it would need a user namespace it does not make for root); every other user gets
+ * the sandbox.
  */
-export async function startChromium(opts: {
-  executable: string;
-  headless: boolean;
-  size: { width: number; height: number };
-  timeoutMs?: number;
-  /** the launching session's environment: a headed browser opens on its display */
-  env?: NodeJS.ProcessEnv;
-}): Promise<ChromiumProcess> {
-  const dir = mkdtempSync(join(tmpdir(), 'gb-chromium-'));
-  const userDataDir = join(dir, 'profile');
-  const logFile = join(dir, 'chromium.log');
-  const out = openSync(logFile, 'a');
-  const child = spawn(opts.executable, chromiumArgs(userDataDir, opts.headless, opts.size), {
-    detached: true,
-    stdio: ['ignore', out, out],
-    env: browserEnv(opts.env),
-  });
-  closeSync(out);
-  let exited: string | null = null;
-  child.on('exit', (code, signal) => (exited = signal ?? `code ${code}`));
-  child.on('error', (e) => (exited = `could not start: ${e.message}`));
-  child.unref();
-  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
-  for (;;) {
-    const active = devToolsActive(userDataDir);
-    if (active && child.pid)
-      return {
-        pid: child.pid,
-        cdpEndpoint: `http://127.0.0.1:${active.port}`,
-        wsEndpoint: `ws://127.0.0.1:${active.port}${active.path}`,
-        dir,
-        logFile,
-      };
-    const why = exited
-      ? `exited at start (${exited})`
-      : Date.now() > deadline
-        ? `did not open its DevTools port within ${opts.timeoutMs ?? 30_000} ms`
-        : null;
-    if (why) {
-      const tail = readTail(logFile);
-      if (child.pid) killGroup(child.pid);
-      rmSync(dir, { recursive: true, force: true });
-      throw new Error(`Chromium (${opts.executable}) ${why}. Its last output:\n${tail}`);
-    }
-    // Short: every millisecond here is launch time, and reading a missing file costs next to nothing.
-    await new Promise((r) => setTimeout(r, 10));
-  }
+export function sandboxUnavailable(): string | null {
+  if (process.getuid?.() === 0)
+    return "Chromium's sandbox is off: the daemon runs as root, where Chromium cannot sandbox its pages without a user namespace; run the bridge as an ordinary user to have it on";
+  return null;
 }
 
 /** What tells a program which screen it opens on. */
@@ -140,7 +78,7 @@ const DISPLAY_VARS = ['DISPLAY', 'WAYLAND_DISPLAY', 'XAUTHORITY', 'XDG_RUNTIME_D
  * The daemon's environment with the launching session's display: the daemon is shared and may
  * have been started from another terminal (or none), but a headed game opens where its agent runs.
  */
-function browserEnv(session: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
+export function browserEnv(session: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
   if (!session) return process.env;
   const env = { ...process.env };
   for (const name of DISPLAY_VARS) {
@@ -150,24 +88,25 @@ function browserEnv(session: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
   return env;
 }
 
-/** The port and browser path in <profile>/DevToolsActivePort (two lines), or null until Chromium wrote both. */
-function devToolsActive(userDataDir: string): { port: number; path: string } | null {
-  try {
-    const [first, path] = readFileSync(join(userDataDir, 'DevToolsActivePort'), 'utf8').split('\n');
-    const port = Number(first);
-    return Number.isInteger(port) && port > 0 && path?.startsWith('/devtools/browser/') ? { port, path } : null;
-  } catch {
-    return null;
+/**
+ * The browser process playwright started on the profile `userDataDir`: our child whose command
+ * line names it (Linux; undefined elsewhere, or when it cannot be told).
+ */
+export function browserPid(userDataDir: string): number | undefined {
+  if (process.platform !== 'linux') return undefined;
+  const flag = `--user-data-dir=${userDataDir}`;
+  for (const name of readdirSync('/proc')) {
+    if (name.charCodeAt(0) > 57) continue; // not a pid
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (state === 'Z' || Number(ppid) !== process.pid) continue;
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').includes(flag)) return Number(name);
+    } catch {
+      /* gone meanwhile */
+    }
   }
-}
-
-/** The last lines of Chromium's output, for an error message. */
-export function readTail(logFile: string, lines = 12): string {
-  try {
-    return readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-  } catch {
-    return '(no output)';
-  }
+  return undefined;
 }
 
 /** SIGKILL to the browser's whole process group (renderers, GPU, zygote). */

@@ -102,6 +102,8 @@ async function main(): Promise<void> {
     manifest: argv.tools ? crateStackManifest(argv.name, argv['version-tag']) : undefined,
     inputs: argv.time ? ['left', 'right'] : undefined,
     clock: argv.time,
+    // its simulation reads no wall clock: a step's frames may all run in one tick
+    stepFramesPerTick: 1000,
     sessionEpoch: argv.time ? 0 : undefined,
     ui: argv.time ? () => crateStackUi(game, actions) : undefined,
     world: argv.time ? () => crateStackWorld(game) : undefined,

@@ -5,7 +5,7 @@
  */
 
 export interface ClockGrant {
-  /** Simulation frames to run this frame: 0 (paused) or 1. */
+  /** Simulation frames to run this frame: 0 (paused), 1, or up to the batch while a step runs. */
   frames: number;
   /** The id of a `clock.step` whose last frame is this one (it completes now). */
   stepDone?: number;
@@ -15,6 +15,12 @@ export class GameClock {
   paused = false;
   simFrame = 0;
   private step: { commandId: number; left: number } | null = null;
+  /** frames of a step one tick may grant (whole numbers from 1; the game opts in) */
+  private readonly batch: number;
+
+  constructor(stepFramesPerTick = 1) {
+    this.batch = Math.max(1, Math.floor(Number.isFinite(stepFramesPerTick) ? stepFramesPerTick : 1));
+  }
 
   pause(): void {
     this.paused = true;
@@ -42,12 +48,13 @@ export class GameClock {
   /** This frame's share of simulation; called once per frame, after the commands. */
   grant(): ClockGrant {
     if (this.step) {
-      this.step.left -= 1;
-      this.simFrame += 1;
-      if (this.step.left > 0) return { frames: 1 };
+      const frames = Math.min(this.batch, this.step.left);
+      this.step.left -= frames;
+      this.simFrame += frames;
+      if (this.step.left > 0) return { frames };
       const stepDone = this.step.commandId;
       this.step = null;
-      return { frames: 1, stepDone };
+      return { frames, stepDone };
     }
     if (this.paused) return { frames: 0 };
     this.simFrame += 1;

@@ -48,7 +48,7 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
   const protocol = options.protocol ?? 1;
   const now = options.now ?? (() => performance.now());
   const inputs = options.inputs ? new HeldInputs([...options.inputs], now) : null;
-  const clock = options.clock ? new GameClock() : null;
+  const clock = options.clock ? new GameClock(options.stepFramesPerTick) : null;
   const { ui, world } = options;
   const capabilities = [
     ...(inputs ? ['input'] : []),

@@ -29,6 +29,12 @@ export interface SharedSurfaceOptions {
    */
   clock?: boolean;
   /**
+   * How many frames of a `clock.step` one `tick()` may grant (default 1: a step takes as many
+   * ticks as frames). A game whose simulation does not read the wall clock can take a whole step
+   * in one tick, so a replay of a saved test runs faster than real time (docs/KITS.md).
+   */
+  stepFramesPerTick?: number;
+  /**
    * The UI tree as it is now: what a player sees, with handlers for `ui.activate`,
    * `ui.setValue` and `ui.focus`. Given, the game declares the "ui" capability and serves
    * GET /ui; the kit calls it at most once a frame for /ui, and again on the tick that applies
@@ -47,7 +53,8 @@ export interface SharedSurfaceOptions {
 export interface SurfaceControls {
   /**
    * One game frame: frame += 1, expired holds come up, queued commands are applied in order.
-   * Returns how many simulation frames the game runs now: 1, or 0 while the clock is paused.
+   * Returns how many simulation frames the game runs now: 1, 0 while the clock is paused, or
+   * up to `stepFramesPerTick` while a step runs.
    * Run them before yielding (in the same turn of the event loop), so a poll of /state never
    * sees a command completed but its frames not yet simulated.
    */

@@ -1,6 +1,6 @@
 /** Process helpers for tests: spawn, wait, and reap only what the test started, by pid. */
 import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { waitFor as benchWaitFor } from '../../bench/harness.js';
@@ -198,4 +198,28 @@ export function stopDaemon(home: string): void {
   } catch {
     /* not running, or the reaper kills it */
   }
+}
+
+/** TCP ports some process of the group `pgid` listens on (Linux: /proc/net/tcp{,6} and each member's descriptors). */
+export function listeningPortsOf(pgid: number): number[] {
+  const listening = new Map<string, number>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6'])
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f[3] === '0A') listening.set(f[9], parseInt(f[1].split(':').pop()!, 16));
+    }
+  const ports: number[] = [];
+  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== pgid) continue;
+      for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (m && listening.has(m[1])) ports.push(listening.get(m[1])!);
+      }
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return ports;
 }

@@ -230,6 +230,9 @@ describe('bridge toolset, fallback and schemas', () => {
       ['wait_for_node', true],
       ['find_objects', true],
       ['wait_for_object', true],
+      ['assert', true],
+      ['save_test', false],
+      ['run_test', false],
     ]);
     const waitFor = b.tools.find((t) => t.name === 'wait_for')!;
     expect(waitFor.args.map((a) => a.name)).toEqual([

@@ -29,6 +29,8 @@ const surface = createGameSurface({
   manifest,
   inputs: ['left', 'right'],
   clock: true,
+  // its simulation reads no wall clock: a step's frames may all run in one frame
+  stepFramesPerTick: 1000,
   sessionEpoch: 0,
   snapshot: () => ({ ...game.snapshot(), renderer: rendererName(), closed }),
   ui: () => uiTree(),

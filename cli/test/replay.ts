@@ -1,0 +1,219 @@
+/**
+ * One saved test, replayed with no agent (docs/TESTS.md, "Running"): its game launched fresh
+ * through the daemon, on a clock-capable game paused at once and stepped to each step's
+ * recorded simFrame (frame-exact), otherwise in real time with the recorded gaps; every expect
+ * checked; the game stopped after, whatever happened. The result says, for a failure, the step,
+ * the condition, expected and actual, and the state around it.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { isBridgeError } from '../../shared/errors.js';
+import {
+  conditionText,
+  formatTest,
+  isScreenshot,
+  operatorOf,
+  readTestFile,
+  testRelative,
+  type Condition,
+  type DoStep,
+  type ExpectStep,
+  type TestFile,
+} from '../../shared/test-file.js';
+import { openDriver, ToolFailed, type Driver, type Json } from './driver.js';
+import { Game, launchFor, placeInTime } from './game.js';
+
+export { Game, launchFor, placeInTime };
+import { checkScreenshot } from './screenshot.js';
+
+export interface StepReport {
+  line: number;
+  text: string;
+  ok: boolean;
+  ms: number;
+}
+
+export interface Failure {
+  /** the step's line in the file (0: before any step, e.g. the launch) */
+  line: number;
+  step: string;
+  message: string;
+  condition?: string;
+  expected?: string;
+  actual?: unknown;
+  /** the state around the failure: the parent of the condition's path, or the whole state */
+  state?: unknown;
+  statePath?: string;
+  images?: { baseline: string; actual?: string; diff?: string };
+}
+
+export interface TestResult {
+  file: string;
+  name: string;
+  ok: boolean;
+  ms: number;
+  steps: StepReport[];
+  failure?: Failure;
+  /** --update rewrote the file or a baseline */
+  updated?: boolean;
+  timing?: string;
+}
+
+export interface ReplayOptions {
+  /** another gamebridge.json than the header's (a path from the working directory) */
+  config?: string;
+  update?: boolean;
+  /** a real-time expect waits this long by default */
+  timeoutMs?: number;
+  /** Ctrl-C: the replay ends at its next step and stops its game */
+  signal?: AbortSignal;
+}
+
+/** The bridge's own clock tools: a frame-exact replay holds the clock itself (a game's own pause is replayed). */
+export const CLOCK_TOOLS = new Set(['bridge.pause', 'bridge.resume']);
+
+/** A step as one line of a report: `drop {"x":40} @948`, `expect game.score gte 40`. */
+export function stepText(s: DoStep | ExpectStep): string {
+  if ('do' in s) {
+    const args = Object.keys(s.arguments).length ? ` ${JSON.stringify(s.arguments)}` : '';
+    return `${s.name}${args}${s.atSimFrame !== undefined ? ` @${s.atSimFrame}` : ''}`;
+  }
+  const e = s.expect;
+  return isScreenshot(e) ? `expect screenshot ${e.screenshot}` : `expect ${conditionText(e as Condition)}`;
+}
+
+const parentOf = (path: string) => path.replace(/(\.|\[)[^.[]*\]?$/, '');
+
+export async function replayFile(file: string, opts: ReplayOptions = {}): Promise<TestResult> {
+  const t0 = Date.now();
+  let t: TestFile;
+  try {
+    t = readTestFile(file);
+  } catch (e) {
+    return fail(file, relative(process.cwd(), file) || file, t0, [], {
+      line: 0,
+      step: 'read the file',
+      message: msg(e),
+    });
+  }
+  const config = opts.config ?? testRelative(t, t.header.launch.config);
+  const steps: StepReport[] = [];
+  let driver: Driver | undefined;
+  let game: Game | undefined;
+  const rewritten: Array<DoStep | ExpectStep> = [];
+  let updated = false;
+  const launchStep = `launch ${config}${t.header.launch.profile ? ` (profile ${t.header.launch.profile})` : ''}`;
+  if (!existsSync(config))
+    return fail(file, t.header.name, t0, steps, {
+      line: opts.config ? 0 : 1,
+      step: launchStep,
+      message: `BridgeUsageError: there is no ${config}${opts.config ? ' (--config)' : " (the header's launch.config, relative to the test file)"}.`,
+    });
+  try {
+    driver = await openDriver(config);
+    try {
+      game = await launchFor(t, driver);
+    } catch (e) {
+      return fail(file, t.header.name, t0, steps, {
+        line: 1,
+        step: launchStep,
+        message: msg(e),
+      });
+    }
+    const started = Date.now();
+    for (const s of t.steps) {
+      if (opts.signal?.aborted)
+        return fail(file, t.header.name, t0, steps, {
+          line: s.line,
+          step: 'interrupted',
+          message: 'Interrupted (Ctrl-C).',
+        });
+      const s0 = Date.now();
+      const text = stepText(s);
+      if (process.env.GB_DEBUG) process.stderr.write(`step ${text}\n`);
+      const { line } = s;
+      try {
+        if (s.kind === 'do') {
+          rewritten.push(s);
+          await placeInTime(game, s, started, opts.signal);
+          if (!(game.frameExact && CLOCK_TOOLS.has(s.name)))
+            game.after(s.name, s.arguments, await driver.game(game.port, s.name, s.arguments));
+        } else {
+          await placeInTime(game, s, started, opts.signal);
+          const f = await checkExpect(game, t, s, opts);
+          if (f && 'replace' in f) {
+            rewritten.push(f.replace);
+            updated = true;
+          } else if (f) {
+            steps.push({ line, text, ok: false, ms: Date.now() - s0 });
+            return fail(file, t.header.name, t0, steps, { line, step: text, ...f });
+          } else rewritten.push(s);
+        }
+        steps.push({ line, text, ok: true, ms: Date.now() - s0 });
+      } catch (e) {
+        steps.push({ line, text, ok: false, ms: Date.now() - s0 });
+        const state = await game.stateAt();
+        return fail(file, t.header.name, t0, steps, { line, step: text, message: msg(e), state });
+      }
+    }
+    if (opts.update && updated) writeFileSync(t.file, formatTest(t.header, rewritten));
+    return { file, name: t.header.name, ok: true, ms: Date.now() - t0, steps, updated, timing: t.header.timing };
+  } catch (e) {
+    return fail(file, t.header.name, t0, steps, { line: 0, step: 'reach the daemon', message: msg(e) });
+  } finally {
+    if (game) await driver?.tool('stop_instance', { port: game.port, force: true }).catch(() => undefined);
+    await driver?.close();
+  }
+}
+
+type ExpectOutcome = Omit<Failure, 'line' | 'step'> | { replace: ExpectStep } | undefined;
+
+/** Check one expect; a failure's facts, a replacement (--update), or nothing when it held. */
+async function checkExpect(game: Game, t: TestFile, s: ExpectStep, opts: ReplayOptions): Promise<ExpectOutcome> {
+  const e = s.expect;
+  if (isScreenshot(e)) {
+    const png = await game.driver.screenshot(game.port);
+    const r = checkScreenshot(png, testRelative(t, e.screenshot), e.maxDiffRatio, opts.update === true);
+    if (r.ok) return r.written ? { replace: s } : undefined;
+    return {
+      message: `screenshot ${e.screenshot}: ${r.detail}`,
+      condition: `screenshot ${e.screenshot} within ${e.maxDiffRatio}`,
+      expected: `at most ${(e.maxDiffRatio * 100).toFixed(2)}% of the pixels differ`,
+      actual: r.ratio === undefined ? r.detail : `${(r.ratio * 100).toFixed(2)}% differ`,
+      images: { baseline: r.baseline, actual: r.actual, diff: r.diff },
+    };
+  }
+  const c = e as Condition;
+  const { op, operand } = operatorOf(c);
+  try {
+    if (game.frameExact) await game.driver.game(game.port, 'bridge.assert', { ...c });
+    else
+      await game.driver.game(game.port, 'bridge.wait_for', { ...c, timeoutMs: s.timeoutMs ?? opts.timeoutMs ?? 5000 });
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof ToolFailed)) throw err;
+    const facts = err.facts;
+    const actual = 'actual' in facts ? facts.actual : 'lastValue' in facts ? facts.lastValue : undefined;
+    if (opts.update && (facts.kind === 'AssertionFailed' || facts.kind === 'CommandTimeout')) {
+      return { replace: { ...s, expect: { path: c.path, equals: actual ?? null } as ExpectStep['expect'] } };
+    }
+    const statePath = parentOf(c.path) === c.path ? undefined : parentOf(c.path);
+    return {
+      message: err.text,
+      condition: conditionText(c),
+      expected: `${op}${op === 'exists' && operand === true ? '' : ' ' + JSON.stringify(operand)}`,
+      actual: actual ?? null,
+      state: await game.stateAt(statePath),
+      statePath: statePath ?? '(whole state)',
+    };
+  }
+}
+
+const msg = (e: unknown) =>
+  e instanceof ToolFailed ? e.text : isBridgeError(e) ? e.text : ((e as Error)?.message ?? String(e));
+
+function fail(file: string, name: string, t0: number, steps: StepReport[], failure: Failure): TestResult {
+  return { file, name, ok: false, ms: Date.now() - t0, steps, failure };
+}
+
+export type { Json };

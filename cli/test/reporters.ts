@@ -1,0 +1,124 @@
+/**
+ * The reports `game-bridge-mcp test` writes beside its terminal output: JUnit XML for CI
+ * (`--reporter junit --output f.xml`), a static HTML report a person opens
+ * (`--reporter html --output dir/`), and JSON (what run_test reads).
+ */
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import type { TestResult } from './replay.js';
+
+export const REPORTERS = ['list', 'junit', 'html', 'json'] as const;
+export type Reporter = (typeof REPORTERS)[number];
+
+/** Text as XML/HTML character data or an attribute value; characters XML 1.0 cannot hold are dropped. */
+export function escapeXml(s: string): string {
+  return s
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+const failureLines = (r: TestResult) => {
+  const f = r.failure;
+  if (!f) return '';
+  return [
+    `${relative(process.cwd(), r.file)}:${f.line} ${f.step}`,
+    f.condition ? `condition: ${f.condition}` : '',
+    f.expected !== undefined ? `expected: ${f.expected}` : '',
+    f.condition ? `actual: ${JSON.stringify(f.actual)}` : '',
+    f.message,
+    f.state !== undefined ? `state (${f.statePath ?? 'whole'}): ${JSON.stringify(f.state)?.slice(0, 4000)}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+};
+
+export function junitXml(results: TestResult[]): string {
+  const failures = results.filter((r) => !r.ok).length;
+  const total = results.reduce((a, r) => a + r.ms, 0) / 1000;
+  const cases = results.map((r) => {
+    const attrs = `name="${escapeXml(r.name)}" classname="${escapeXml(relative(process.cwd(), r.file))}" time="${(r.ms / 1000).toFixed(3)}"`;
+    if (r.ok) return `    <testcase ${attrs}/>`;
+    const f = r.failure!;
+    return (
+      `    <testcase ${attrs}>\n` +
+      `      <failure message="${escapeXml(f.message.split('\n')[0].slice(0, 500))}" type="${escapeXml(f.condition ? 'expect' : 'step')}">${escapeXml(failureLines(r))}</failure>\n` +
+      `    </testcase>`
+    );
+  });
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    `<testsuites name="game-bridge-mcp test" tests="${results.length}" failures="${failures}" errors="0" time="${total.toFixed(3)}">\n` +
+    `  <testsuite name="gamebridge-tests" tests="${results.length}" failures="${failures}" errors="0" skipped="0" time="${total.toFixed(3)}">\n` +
+    cases.join('\n') +
+    (cases.length ? '\n' : '') +
+    '  </testsuite>\n</testsuites>\n'
+  );
+}
+
+const h = escapeXml;
+
+function htmlReport(results: TestResult[], dir: string): string {
+  const failed = results.filter((r) => !r.ok).length;
+  const img = (label: string, src: string | undefined, k: number) => {
+    if (!src || !existsSync(src)) return '';
+    const name = `${k}-${label}-${basename(src)}`;
+    copyFileSync(src, join(dir, name));
+    return `<figure><img src="${h(name)}" alt="${h(label)}"><figcaption>${h(label)}</figcaption></figure>`;
+  };
+  const body = results
+    .map((r, k) => {
+      const f = r.failure;
+      const steps = r.steps
+        .map(
+          (s) =>
+            `<li class="${s.ok ? 'ok' : 'bad'}"><span class="mark">${s.ok ? '✓' : '✗'}</span> <code>${h(s.text)}</code> <span class="line">line ${s.line} · ${s.ms} ms</span></li>`,
+        )
+        .join('');
+      const facts = f
+        ? `<div class="failure"><p class="msg">${h(f.message)}</p>` +
+          (f.condition
+            ? `<table><tr><th>condition</th><td><code>${h(f.condition)}</code></td></tr><tr><th>expected</th><td><code>${h(f.expected ?? '')}</code></td></tr><tr><th>actual</th><td><code>${h(JSON.stringify(f.actual) ?? 'nothing')}</code></td></tr></table>`
+            : '') +
+          (f.state !== undefined
+            ? `<p>State at the failure (<code>${h(f.statePath ?? 'whole')}</code>):</p><pre>${h(JSON.stringify(f.state, null, 2)?.slice(0, 20000) ?? '')}</pre>`
+            : '') +
+          (f.images
+            ? `<div class="shots">${img('actual', f.images.actual, k)}${img('baseline', f.images.baseline, k)}${img('diff', f.images.diff, k)}</div>`
+            : '') +
+          '</div>'
+        : '';
+      return `<details class="test ${r.ok ? 'ok' : 'bad'}"${r.ok ? '' : ' open'}><summary><span class="mark">${r.ok ? '✓' : '✗'}</span> ${h(r.name)} <span class="time">${(r.ms / 1000).toFixed(1)} s</span> <span class="file">${h(relative(process.cwd(), r.file))}</span></summary>${facts}<ol class="steps">${steps}</ol></details>`;
+    })
+    .join('\n');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>game-bridge-mcp test report</title><style>
+body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1100px;padding:0 1rem;color:#1d2330}
+h1{font-size:1.4rem}.sum{margin-bottom:1rem}.sum .bad{color:#b3261e}.sum .ok{color:#1e7a34}
+details{border:1px solid #d5d9e0;border-radius:6px;margin:.5rem 0;padding:.4rem .8rem}
+details.bad{border-color:#e3a19c;background:#fff7f6}summary{cursor:pointer;font-weight:600}
+.ok>summary .mark,li.ok .mark{color:#1e7a34}.bad>summary .mark,li.bad .mark{color:#b3261e}
+.time,.file,.line{color:#6b7280;font-weight:400;font-size:.85em;margin-left:.5rem}
+.steps{padding-left:1.4rem}.steps li{margin:.1rem 0}.msg{white-space:pre-wrap;font-family:ui-monospace,monospace}
+pre{background:#f3f4f6;padding:.6rem;overflow:auto;max-height:22rem}table{border-collapse:collapse}th{text-align:left;padding-right:1rem;color:#6b7280}
+.shots{display:flex;gap:1rem;flex-wrap:wrap}figure{margin:0}img{max-width:330px;border:1px solid #d5d9e0;image-rendering:pixelated}figcaption{text-align:center;color:#6b7280}
+</style></head><body><h1>game-bridge-mcp test</h1><p class="sum"><span class="ok">${results.length - failed} passed</span>, <span class="bad">${failed} failed</span> · ${new Date().toISOString()}</p>
+${body}
+</body></html>
+`;
+}
+
+export function writeReport(reporter: Reporter, output: string, results: TestResult[]): void {
+  if (reporter === 'junit') {
+    mkdirSync(dirname(output), { recursive: true });
+    writeFileSync(output, junitXml(results));
+  } else if (reporter === 'json') {
+    mkdirSync(dirname(output), { recursive: true });
+    writeFileSync(output, JSON.stringify({ tests: results }, null, 2));
+  } else if (reporter === 'html') {
+    mkdirSync(output, { recursive: true });
+    writeFileSync(join(output, 'index.html'), htmlReport(results, output));
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * `game-bridge-mcp test [files or folders…]` (docs/TESTS.md, "Running"): finds the saved tests,
+ * keeps this shard's and the --grep matches, runs them --workers at a time (each on a game of
+ * its own), prints one line per test and the facts of each failure, writes the reports asked
+ * for, and answers exit code 1 when any failed. Ctrl-C stops every game it started before it
+ * exits.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { usageError } from '../../shared/errors.js';
+import { readTestFile } from '../../shared/test-file.js';
+import { replayFile, type TestResult } from './replay.js';
+import { writeReport, type Reporter } from './reporters.js';
+
+export interface TestCliOptions {
+  paths: string[];
+  reporter?: Reporter;
+  output?: string;
+  shard?: string;
+  workers?: number;
+  update?: boolean;
+  config?: string;
+  grep?: string;
+  compare?: string[];
+}
+
+const DEFAULT_DIR = 'gamebridge-tests';
+const SKIP_DIRS = new Set(['node_modules', '.git']);
+
+/** Every `*.jsonl` under a `gamebridge-tests` folder below `dir` (or any `*.jsonl` when `dir` is one). */
+function walk(dir: string, inTests: boolean, out: string[], depth = 0): void {
+  if (depth > 12) return;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory() && !SKIP_DIRS.has(e.name)) walk(p, inTests || e.name === DEFAULT_DIR, out, depth + 1);
+    else if (e.isFile() && inTests && e.name.endsWith('.jsonl')) out.push(p);
+  }
+}
+
+export function discover(paths: string[], cwd = process.cwd()): string[] {
+  const roots = paths.length ? paths : [cwd];
+  const found: string[] = [];
+  for (const p of roots) {
+    const abs = resolve(cwd, p);
+    if (!existsSync(abs))
+      throw usageError(`test: ${p} does not exist (give test files, or folders holding gamebridge-tests/).`);
+    if (statSync(abs).isDirectory()) walk(abs, abs.split(/[\\/]/).includes(DEFAULT_DIR), found);
+    else found.push(abs);
+  }
+  return [...new Set(found)].sort();
+}
+
+/** `i/n`: the i-th of n disjoint parts, every file in exactly one (round robin over the sorted list). */
+export function shardOf(files: string[], shard: string | undefined): string[] {
+  if (!shard) return files;
+  const m = /^(\d+)\/(\d+)$/.exec(shard);
+  const i = m ? Number(m[1]) : NaN;
+  const n = m ? Number(m[2]) : NaN;
+  if (!m || n < 1 || i < 1 || i > n)
+    throw usageError(`test: --shard is i/n with 1 <= i <= n, e.g. --shard 2/4; got '${shard}'.`);
+  return files.filter((_, k) => k % n === i - 1);
+}
+
+function nameOf(file: string): string {
+  try {
+    return readTestFile(file).header.name;
+  } catch {
+    return file;
+  }
+}
+
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
+const show = (v: unknown, max = 600) => {
+  const s = v === undefined ? 'nothing (absent)' : JSON.stringify(v);
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+};
+
+/** A failure as a person reads it under the ✗ line. */
+export function failureText(r: TestResult, cwd = process.cwd()): string {
+  const f = r.failure;
+  if (!f) return '';
+  const rel = relative(cwd, r.file) || r.file;
+  const lines = [`    at ${rel}:${f.line}  ${f.step}`];
+  if (f.condition) lines.push(`    condition: ${f.condition}`);
+  if (f.expected !== undefined) lines.push(`    expected:  ${f.expected}`);
+  if (f.condition) lines.push(`    actual:    ${show(f.actual)}`);
+  lines.push(`    ${f.message.split('\n').join('\n    ')}`);
+  if (f.state !== undefined) lines.push(`    state (${f.statePath ?? 'whole'}): ${show(f.state)}`);
+  if (f.images) {
+    lines.push(`    baseline: ${relative(cwd, f.images.baseline)}`);
+    if (f.images.actual) lines.push(`    actual:   ${relative(cwd, f.images.actual)}`);
+    if (f.images.diff) lines.push(`    diff:     ${relative(cwd, f.images.diff)}`);
+  }
+  return lines.join('\n');
+}
+
+export async function runTests(opts: TestCliOptions): Promise<number> {
+  if (opts.compare) {
+    const { runCompare } = await import('./compare.js');
+    return runCompare(opts.compare, opts.paths, opts);
+  }
+  if (opts.reporter && opts.reporter !== 'list' && !opts.output)
+    throw usageError(`test: --reporter ${opts.reporter} needs --output (a file, or a folder for html).`);
+  const workers = Math.max(1, Math.min(16, Math.floor(opts.workers ?? 1)));
+  let files = shardOf(discover(opts.paths), opts.shard);
+  if (opts.grep) {
+    let re: RegExp;
+    try {
+      re = new RegExp(opts.grep, 'i');
+    } catch (e) {
+      throw usageError(`test: --grep is a regular expression: ${(e as Error).message}.`);
+    }
+    files = files.filter((f) => re.test(nameOf(f)) || re.test(f));
+  }
+  const config = opts.config ? resolve(process.cwd(), opts.config) : undefined;
+  if (config && !existsSync(config)) throw usageError(`test: --config ${opts.config} does not exist.`);
+  const out = process.stdout;
+  if (!files.length) {
+    out.write(
+      `No saved tests found${opts.paths.length ? ` in ${opts.paths.join(', ')}` : ' below this folder'} (gamebridge-tests/**/*.jsonl). An agent writes them with save_test; docs/TESTS.md shows the format.\n`,
+    );
+    return opts.shard || opts.grep ? 0 : 1;
+  }
+  const tty = process.stderr.isTTY === true;
+  // Ctrl-C: every running test ends at its next step and stops its game (its proxy outlives the
+  // signal for that); a second Ctrl-C leaves at once.
+  const stop = new AbortController();
+  let interrupted = false;
+  let active = 0;
+  const onSigint = () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    stop.abort();
+    process.stderr.write(`${tty ? '\r\x1b[2K' : ''}Interrupted: stopping ${active} running test(s) and their games…\n`);
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+
+  const results: TestResult[] = new Array(files.length);
+  let next = 0;
+  let done = 0;
+  const t0 = Date.now();
+  const progress = () => {
+    if (tty) process.stderr.write(`\r\x1b[2K[${done}/${files.length}] running… ${secs(Date.now() - t0)}`);
+  };
+  const worker = async () => {
+    while (next < files.length && !interrupted) {
+      const k = next++;
+      progress();
+      active++;
+      const r = await replayFile(files[k], { config, update: opts.update, signal: stop.signal });
+      active--;
+      if (interrupted) return;
+      results[k] = r;
+      done++;
+      if (tty) process.stderr.write('\r\x1b[2K');
+      out.write(`${r.ok ? '✓' : '✗'} ${r.name} (${secs(r.ms)})${r.updated ? ' updated' : ''}\n`);
+      if (!r.ok) out.write(failureText(r) + '\n');
+      progress();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(workers, files.length) }, worker));
+  process.off('SIGINT', onSigint);
+  process.off('SIGTERM', onSigint);
+  if (interrupted) {
+    process.stderr.write('Interrupted: every game this run started is stopped.\n');
+    return 130;
+  }
+  if (tty) process.stderr.write('\r\x1b[2K');
+  const ran = results.filter(Boolean);
+  const failed = ran.filter((r) => !r.ok).length;
+  out.write(`\n${ran.length - failed} passed, ${failed} failed (${secs(Date.now() - t0)})\n`);
+  if (opts.reporter && opts.reporter !== 'list' && opts.output) writeReport(opts.reporter, opts.output, ran);
+  return failed ? 1 : 0;
+}

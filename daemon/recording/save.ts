@@ -1,0 +1,129 @@
+/**
+ * A recording as a saved test (docs/TESTS.md): every recorded call becomes a `do`, every check
+ * that held an `expect`, and the file goes to `gamebridge-tests/<name>.jsonl` beside the
+ * project's gamebridge.json. Paths inside it are relative to its own folder, so the project can
+ * move. It never replaces another file unless asked to.
+ */
+import { existsSync, lstatSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { usageError } from '../../shared/errors.js';
+import {
+  formatTest,
+  TEST_FORMAT_VERSION,
+  type DoStep,
+  type ExpectStep,
+  type TestHeader,
+} from '../../shared/test-file.js';
+import type { Recording, RecordedStep } from './recordings.js';
+
+export const TESTS_DIR = 'gamebridge-tests';
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+export interface SaveInput {
+  name: string;
+  overwrite: boolean;
+  recording: Recording;
+  /** the gamebridge.json the test launches (the recorded launch's, else the session's) */
+  config: string;
+  profile?: string;
+  game: { name: string; version?: string };
+  /** the game has the agent clock: the test replays frame by frame */
+  frameExact: boolean;
+  ignore?: string[];
+}
+
+export interface Saved {
+  path: string;
+  steps: number;
+  calls: number;
+  expects: number;
+  /** checks that did not hold: left out of the test */
+  leftOut: number;
+  /** steps the recording no longer held (more than its bound) */
+  dropped: number;
+  timing: TestHeader['timing'];
+}
+
+export function checkTestName(name: string, tool: string): void {
+  if (!NAME.test(name))
+    throw usageError(
+      `${tool}: '${name}' is not a test name: use letters, digits, '.', '_' and '-' (up to 100), e.g. "first-drop".`,
+    );
+}
+
+/** The arguments as a replay gives them: the routing port goes (a replay's game has its own port). */
+function replayArgs(s: Extract<RecordedStep, { kind: 'do' }>): Record<string, unknown> {
+  const { port: _p, ...args } = s.arguments;
+  const name = s.name.replace(/^bridge\./, '');
+  // step {until} ran a known number of frames: the replay runs exactly those, then checks
+  if (name === 'step' && args.until !== undefined) {
+    const { until: _u, ...rest } = args;
+    return { ...rest, frames: Number(s.answer?.stepped ?? args.frames) };
+  }
+  return args;
+}
+
+export function testSteps(rec: Recording, frameExact: boolean): { steps: Array<DoStep | ExpectStep>; leftOut: number } {
+  const steps: Array<DoStep | ExpectStep> = [];
+  let leftOut = 0;
+  const t0 = rec.launch?.at ?? rec.startedAt;
+  const when = (s: RecordedStep) =>
+    frameExact ? (s.simFrame !== undefined ? { atSimFrame: s.simFrame } : {}) : { atMs: Math.max(0, s.at - t0) };
+  for (const s of rec.steps.list()) {
+    if (s.kind === 'do') {
+      // The bridge's own tools are named as such: a game may have a tool of the same name (its own pause).
+      const name = s.answer?.via === 'bridge' && !s.name.includes('.') ? `bridge.${s.name}` : s.name;
+      steps.push({ do: 'call_tool', name, arguments: replayArgs(s), ...when(s) });
+    } else if (!s.held) {
+      leftOut++;
+    } else {
+      steps.push({ expect: s.condition as ExpectStep['expect'], ...when(s) });
+    }
+  }
+  return { steps, leftOut };
+}
+
+/** Write the test; answers what was written. */
+export function saveTest(input: SaveInput): Saved {
+  checkTestName(input.name, 'save_test');
+  const dir = join(dirname(input.config), TESTS_DIR);
+  const path = join(dir, `${input.name}.jsonl`);
+  const { steps, leftOut } = testSteps(input.recording, input.frameExact);
+  if (!steps.length)
+    throw usageError(
+      'save_test: this session has done nothing to the game on that port yet (no calls, no checks that held): play first, then save.',
+    );
+  if (existsSync(dir) && lstatSync(dir).isSymbolicLink())
+    throw usageError(`save_test: ${dir} is a symbolic link; nothing was written. Make it a plain folder.`, {
+      file: dir,
+    });
+  if (existsSync(path) && !input.overwrite)
+    throw usageError(
+      `save_test: ${path} already exists; nothing was written. Pass overwrite: true to replace it, or pick another name.`,
+      { file: path },
+    );
+  const rel = relative(dir, input.config).split(sep).join('/');
+  const header: TestHeader = {
+    gamebridgeTest: TEST_FORMAT_VERSION,
+    name: input.name,
+    game: input.game,
+    launch: { config: rel, ...(input.profile ? { profile: input.profile } : {}) },
+    timing: input.frameExact ? 'frame-exact' : 'real-time',
+    ignore: input.ignore ?? [],
+    recorded: new Date().toISOString(),
+  };
+  mkdirSync(dir, { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, formatTest(header, steps), { mode: 0o644 });
+  renameSync(tmp, path);
+  const expects = steps.filter((s) => 'expect' in s).length;
+  return {
+    path,
+    steps: steps.length,
+    calls: steps.length - expects,
+    expects,
+    leftOut,
+    dropped: input.recording.steps.dropped,
+    timing: header.timing,
+  };
+}

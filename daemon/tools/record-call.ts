@@ -1,0 +1,65 @@
+/**
+ * Puts one call_tool call into the session's recording (recording/recordings.ts): a
+ * game-affecting call as a `do` with the clocks it was applied at, a check as a `check` with its
+ * condition and outcome; reads (get_state, health, screenshot) and read-only game tools are left
+ * out. It runs after the call, from what the call already has in hand: it never asks the game.
+ */
+import { findTool } from '../game/manifest.js';
+import type { Recording } from '../recording/recordings.js';
+import type { ToolContext } from './context.js';
+
+/** Bridge tools that change the game (click and set_value drive a UI tree). */
+const DOES = new Set(['raw_command', 'press', 'hold', 'release', 'pause', 'resume', 'step', 'click', 'set_value']);
+/** Bridge tools that check a condition; `step {until}` is both. */
+const CHECKS = new Set(['wait_for', 'wait_for_node', 'wait_for_object', 'assert']);
+/** Bridge tools that change nothing the test replays. */
+const READS = new Set(['get_state', 'health', 'screenshot', 'save_test', 'run_test']);
+
+const bare = (name: string) => (name.startsWith('bridge.') ? name.slice(7) : name);
+
+/** A check's condition, as the call gave it: the path and its one operator (step's lives under `until`). */
+function conditionOf(name: string, args: Record<string, unknown>): Record<string, unknown> {
+  const src = name === 'step' ? ((args.until as Record<string, unknown>) ?? {}) : args;
+  const { timeoutMs: _t, port: _p, ...cond } = src;
+  return cond;
+}
+
+export function recordCall(
+  ctx: ToolContext,
+  port: number,
+  name: string,
+  args: Record<string, unknown>,
+  answer: Record<string, unknown> | undefined,
+  error?: unknown,
+): void {
+  const tool = bare(name);
+  if (READS.has(tool)) return;
+  const via = answer?.via;
+  const check = CHECKS.has(tool) || (tool === 'step' && args.until !== undefined);
+  if (!check && !answer) return; // a call that failed did not change the game the way a replay should
+  if (!check && via !== 'bridge') {
+    const known = ctx.knownManifest(port);
+    const t = known && findTool(known, name);
+    if (t && t.readOnly) return;
+  } else if (!check && !DOES.has(tool)) return;
+  const rec: Recording = ctx.recordings.of(ctx.sessionId, port);
+  const clocks = rec.clocks();
+  const at = Date.now();
+  if (answer && (!check || tool === 'step')) {
+    // The frame a call began at: a step or a press ran its own frames before the state was read.
+    const ran = tool === 'step' ? Number(answer.stepped) : tool === 'press' ? Number(args.frames ?? 1) : 0;
+    const simFrame =
+      clocks.simFrame !== undefined && Number.isFinite(ran) ? Math.max(0, clocks.simFrame - ran) : clocks.simFrame;
+    rec.steps.push({ kind: 'do', name, arguments: args, at, answer, ...clocks, simFrame });
+  }
+  if (check)
+    rec.steps.push({
+      kind: 'check',
+      tool,
+      condition: conditionOf(tool, args),
+      held: !error && answer?.matched !== false,
+      ...(error ? { detail: String((error as Error).message ?? error).slice(0, 500) } : {}),
+      at,
+      ...clocks,
+    });
+}

@@ -1,0 +1,337 @@
+/**
+ * Saved tests end to end (docs/TESTS.md): a session recorded through the real proxy and daemon
+ * with the SDK client and saved with save_test; then `game-bridge-mcp test` as a subprocess
+ * replays it on fresh games: on its own build, on a build with a planted change, side by side
+ * (--compare), in shards, four at a time, with --update, with screenshots, on bad files, and
+ * interrupted. One home and one daemon for the whole file: the games are the runner's own.
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+import { CHROMIUM } from './helpers/browser.js';
+import { parseTestText } from '../shared/test-file.js';
+import { discover, shardOf } from '../cli/test/run.js';
+import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
+import { freeRange } from './helpers/ports.js';
+import { bridgeFreeEnv, CLI, removeDir, tempHome } from './helpers/procs.js';
+import { processesOf, reapAndReport, sleep } from './helpers/fault.js';
+import { writeProject, type Project } from './helpers/project.js';
+
+let home: string;
+let root: string;
+let a: Project;
+let b: Project;
+let h: McpHandle;
+let recorded: string;
+let gamePort: number;
+const env = () => bridgeFreeEnv({ GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '120000' });
+
+/** The CLI as a person runs it: exit code, stdout, stderr. */
+function cli(args: string[], cwd = a.root): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('close', (code) => resolve({ code: code ?? -1, out, err }));
+  });
+}
+
+/** Crate Stack games still running for this home. */
+/** Crate Stack games the runner started for this home (not the recording session's own). */
+const games = () =>
+  processesOf(home).filter(
+    (p) =>
+      p.args.startsWith(process.execPath) && p.args.includes('crate-stack') && !p.args.includes(`--port ${gamePort} `),
+  );
+
+const HEAD = (name: string, timing = 'frame-exact') =>
+  JSON.stringify({
+    gamebridgeTest: 1,
+    name,
+    game: { name: 'Crate Stack' },
+    launch: { config: '../gamebridge.json' },
+    timing,
+  });
+
+beforeAll(async () => {
+  home = tempHome('gb-saved-');
+  root = tempHome('gb-saved-proj-');
+  const ports = await freeRange(16);
+  a = writeProject(join(root, 'a'), { ports: ports.slice(0, 8), gameArgs: '--screenshot' });
+  // the planted change: another crate generator, so the same drops land other crates
+  b = writeProject(join(root, 'b'), { ports: ports.slice(8), gameArgs: '--screenshot --seed planted' });
+  h = await connect({ env: env(), cwd: a.root });
+  const launched = (await call(h, 'launch_instance')).json;
+  const port = launched.port as number;
+  gamePort = port;
+  const g = async (name: string, args: Record<string, unknown> = {}) => {
+    const r = await gameCall(h, port, name, args);
+    if (r.isError) throw new Error(r.text);
+    return r.json;
+  };
+  await g('bridge.pause');
+  await g('start');
+  await g('press', { input: 'right', frames: 30 });
+  await g('step', { frames: 20 });
+  await g('drop_here');
+  await g('step', { frames: 120, until: { path: 'game.score', gt: 0 } });
+  await g('wait_for', { path: 'ui.screen', equals: 'GameScreen' });
+  const state = (await g('get_state')).state as { game: Record<string, unknown> };
+  await g('assert', { path: 'game.dropperX', equals: state.game.dropperX });
+  await g('assert', { path: 'game.crates', equals: state.game.crates });
+  await g('assert', { path: 'game.nextKind', equals: state.game.nextKind });
+  const failed = await gameCall(h, port, 'assert', { path: 'game.score', equals: -1 });
+  expect(failed.text).toMatch(/^AssertionFailed: On port \d+, game\.score is \d+ at frame \d+; expected equals -1\./);
+  const saved = await g('save_test', { name: 'first-drop' });
+  recorded = saved.path as string;
+}, 120000);
+
+afterAll(async () => {
+  await h?.close();
+  await reapAndReport(home);
+  removeDir(home);
+  removeDir(root);
+});
+
+test('recorded through MCP and saved: the header and the steps as docs/TESTS.md says; never overwritten without overwrite', async () => {
+  expect(recorded).toBe(join(a.root, 'gamebridge-tests', 'first-drop.jsonl'));
+  const t = parseTestText(readFileSync(recorded, 'utf8'), recorded);
+  expect(t.header).toMatchObject({
+    gamebridgeTest: 1,
+    name: 'first-drop',
+    game: { name: 'Crate Stack', version: '1.0.0' },
+    launch: { config: '../gamebridge.json' },
+    timing: 'frame-exact',
+    ignore: [],
+  });
+  expect(t.header.recorded).toMatch(/^\d{4}-\d\d-\d\dT/);
+  const lines = t.steps.map((s) =>
+    s.kind === 'do' ? `${s.name}@${s.atSimFrame}` : `expect ${s.expect && 'path' in s.expect ? s.expect.path : ''}`,
+  );
+  expect(lines).toEqual([
+    'bridge.pause@0',
+    'start@0',
+    'bridge.press@0',
+    'bridge.step@30',
+    'drop_here@50',
+    expect.stringMatching(/^bridge\.step@50$/),
+    'expect game.score',
+    'expect ui.screen',
+    'expect game.dropperX',
+    'expect game.crates',
+    'expect game.nextKind',
+  ]);
+  // step {until} is saved as the frames it took, then its condition
+  const untilStep = t.steps[5];
+  expect(untilStep.kind === 'do' && untilStep.arguments).toEqual({ frames: expect.any(Number) });
+  const again = await gameCall(h, gamePort, 'save_test', { name: 'first-drop' });
+  expect(again.text).toMatch(
+    /^BridgeUsageError: save_test: .*first-drop\.jsonl already exists; nothing was written\. Pass overwrite: true/,
+  );
+});
+
+test('passes on its own build; fails on a planted change naming the step, the path and both values, exit 1; JUnit counts right', async () => {
+  const ok = await cli(['test', recorded]);
+  expect(ok.err).toBe('');
+  expect(ok.out).toMatch(/^✓ first-drop \(\d+\.\ds\)\n\n1 passed, 0 failed/);
+  expect(ok.code).toBe(0);
+
+  const xml = join(root, 'out', 'results.xml');
+  const bad = await cli(['test', recorded, '--config', b.file, '--reporter', 'junit', '--output', xml]);
+  expect(bad.code).toBe(1);
+  expect(bad.out).toMatch(/^✗ first-drop \(/);
+  expect(bad.out).toMatch(/at gamebridge-tests\/first-drop\.jsonl:\d+ {2}expect game\.(crates|nextKind|score) /);
+  expect(bad.out).toMatch(/condition: game\.\w+ equals /);
+  expect(bad.out).toMatch(/expected: {2}equals /);
+  expect(bad.out).toMatch(/actual: {4}\S/);
+  expect(bad.out).toMatch(/AssertionFailed: On port \d+, game\.\w+ is /);
+  expect(bad.out).toMatch(/state \(game\): \{/);
+  expect(bad.out).toMatch(/0 passed, 1 failed/);
+  const parsed = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(xml, 'utf8'));
+  expect(parsed.testsuites['@_tests']).toBe('1');
+  expect(parsed.testsuites['@_failures']).toBe('1');
+  expect(parsed.testsuites.testsuite.testcase['@_name']).toBe('first-drop');
+  expect(parsed.testsuites.testsuite.testcase.failure['#text']).toMatch(/expected: equals/);
+});
+
+test('frame-exact replay reproduces positions exactly after held inputs and steps (run_test through MCP, as the CLI runs it)', async () => {
+  // the recording asserted the exact dropper x and every crate's position; a replay passes only if they match
+  const r = await gameCall(h, 1, 'run_test', { name: 'first-drop' });
+  expect(r.isError).toBe(false);
+  expect(r.json).toMatchObject({ passed: true, ok: true, name: 'first-drop', timing: 'frame-exact' });
+  expect((r.json.steps as Array<{ text: string; ok: boolean }>).map((s) => s.text)).toContain(
+    'bridge.press {"input":"right","frames":30} @0',
+  );
+  const missing = await gameCall(h, 1, 'run_test', { name: 'nope' });
+  expect(missing.text).toMatch(
+    /^BridgeUsageError: run_test: there is no .*nope\.jsonl\. save_test \{name: "nope"\} writes it\./,
+  );
+});
+
+test('--compare names the first step where the builds part, with the path and both values; the same build agrees', async () => {
+  const same = await cli(['test', '--compare', a.file, a.file, recorded]);
+  expect(same.out).toMatch(/^✓ first-drop: both builds agree after all \d+ steps/);
+  expect(same.code).toBe(0);
+  const differ = await cli(['test', '--compare', a.file, b.file, recorded]);
+  expect(differ.out).toMatch(
+    /^✗ first-drop: the builds part after step \d+ \(gamebridge-tests\/first-drop\.jsonl:\d+ {2}\S+/,
+  );
+  expect(differ.out).toMatch(
+    /\n {4}path: game\.\S+\n {4}A \(gamebridge\.json\): \S+\n {4}B \(\.\.\/b\/gamebridge\.json\): \S+/,
+  );
+  expect(differ.code).toBe(1);
+});
+
+test("the docs' hand-written test runs; --update takes the baseline and rewrites a wrong value; the screenshot check fails with a diff on a changed build", async () => {
+  const docs = readFileSync(join(process.cwd(), 'docs', 'TESTS.md'), 'utf8');
+  const block = /```jsonl\n([\s\S]*?)```/.exec(docs)![1];
+  const dir = join(a.root, 'gamebridge-tests');
+  const file = join(dir, 'docs-example.jsonl');
+  // a wrong expected value, for --update to rewrite
+  writeFileSync(file, block + '{"expect": {"path": "game.height", "equals": 9999}}\n');
+  const first = await cli(['test', file]);
+  expect(first.code).toBe(1);
+  expect(first.out).toMatch(/there is no baseline .*first-drop\.png; run with --update/);
+  const update = await cli(['test', file, '--update']);
+  expect(update.out).toMatch(/^✓ first-drop \(\d+\.\ds\) updated/);
+  expect(existsSync(join(dir, 'first-drop.png'))).toBe(true);
+  const rewritten = readFileSync(file, 'utf8').trim().split('\n');
+  expect(JSON.parse(rewritten[rewritten.length - 1]).expect.equals).not.toBe(9999);
+  const pass = await cli(['test', file]);
+  expect(pass.out).toMatch(/^✓ first-drop/);
+  expect(pass.code).toBe(0);
+  // a build that draws other crates: a stricter screenshot check catches it before the values do
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/"maxDiffRatio": ?0\.01/, '"maxDiffRatio":0.0001'));
+  const html = join(root, 'out', 'html');
+  const changed = await cli(['test', file, '--config', b.file, '--reporter', 'html', '--output', html]);
+  expect(changed.code).toBe(1);
+  expect(changed.out).toMatch(/at gamebridge-tests\/docs-example\.jsonl:9 {2}expect screenshot first-drop\.png\n/);
+  expect(changed.out).toMatch(/screenshot first-drop\.png: [\d.]+% of the pixels differ \(allowed: 0\.01%\)/);
+  expect(changed.out).toMatch(/diff: {5}gamebridge-tests\/first-drop\.diff\.png/);
+  expect(existsSync(join(dir, 'first-drop.diff.png'))).toBe(true);
+  expect(existsSync(join(dir, 'first-drop.actual.png'))).toBe(true);
+  // the HTML report: the test, its steps, the three pictures side by side
+  const page = readFileSync(join(html, 'index.html'), 'utf8');
+  expect(page).toMatch(/0 passed<\/span>, <span class="bad">1 failed/);
+  for (const img of ['0-actual-first-drop.actual.png', '0-baseline-first-drop.png', '0-diff-first-drop.diff.png']) {
+    expect(page).toContain(`src="${img}"`);
+    expect(existsSync(join(html, img))).toBe(true);
+  }
+});
+
+test('bad files fail with their line and a clear message: garbage, an unknown version, a missing game', async () => {
+  const dir = join(root, 'bad', 'gamebridge-tests');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'garbage.jsonl'), `${HEAD('garbage')}\n{"do": "call_tool", "name": "start"}\n{oops\n`);
+  writeFileSync(join(dir, 'newer.jsonl'), HEAD('newer').replace('"gamebridgeTest":1', '"gamebridgeTest":7') + '\n');
+  writeFileSync(
+    join(dir, 'missing.jsonl'),
+    HEAD('missing').replace('../gamebridge.json', '../nowhere/gamebridge.json') +
+      '\n{"do": "call_tool", "name": "start"}\n',
+  );
+  const r = await cli(['test'], join(root, 'bad'));
+  expect(r.code).toBe(1);
+  expect(r.out).toMatch(
+    /✗ .*garbage\.jsonl.*\n {4}at gamebridge-tests\/garbage\.jsonl:0 {2}read the file\n {4}BridgeUsageError: .*garbage\.jsonl:3: not a JSON object/,
+  );
+  expect(r.out).toMatch(
+    /newer\.jsonl:1: this test is format version 7; this game-bridge-mcp reads version 1\. Update game-bridge-mcp/,
+  );
+  expect(r.out).toMatch(
+    /✗ missing .*\n {4}at gamebridge-tests\/missing\.jsonl:1 {2}launch .*nowhere\/gamebridge\.json\n {4}BridgeUsageError: there is no .*nowhere\/gamebridge\.json \(the header's launch\.config/,
+  );
+  expect(r.out).toMatch(/0 passed, 3 failed/);
+  expect(games()).toEqual([]);
+});
+
+test('--shard parts are disjoint and complete; a bad --shard is a usage error', async () => {
+  const dir = join(root, 'shards', 'gamebridge-tests', 'deep');
+  mkdirSync(dir, { recursive: true });
+  for (let i = 0; i < 7; i++) writeFileSync(join(dir, `t${i}.jsonl`), HEAD(`t${i}`) + '\n');
+  writeFileSync(join(root, 'shards', 'not-a-test.jsonl'), '');
+  const all = discover([join(root, 'shards')]);
+  expect(all).toHaveLength(7);
+  const parts = [1, 2, 3].map((i) => shardOf(all, `${i}/3`));
+  expect(parts.flat().sort()).toEqual(all);
+  expect(new Set(parts.flat()).size).toBe(7);
+  const r = await cli(['test', '--shard', '4/3'], join(root, 'shards'));
+  expect(r.err).toMatch(/--shard is i\/n with 1 <= i <= n/);
+  expect(r.code).toBe(2);
+});
+
+test('--workers 4 runs four games at once and leaves none', async () => {
+  const dir = join(root, 'four', 'gamebridge-tests');
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(a.file, join(root, 'four', 'gamebridge.json'));
+  // real time: each waits two seconds of its game's life, so the four overlap
+  for (let i = 0; i < 4; i++)
+    writeFileSync(
+      join(dir, `w${i}.jsonl`),
+      `${HEAD(`w${i}`, 'real-time')}\n{"do": "call_tool", "name": "start"}\n{"expect": {"path": "ui.screen", "equals": "GameScreen"}, "atMs": 2500}\n`,
+    );
+  let most = 0;
+  const sampling = setInterval(() => (most = Math.max(most, games().length)), 100);
+  const r = await cli(['test', '--workers', '4'], join(root, 'four'));
+  clearInterval(sampling);
+  expect(r.out).toMatch(/4 passed, 0 failed/);
+  expect(r.code).toBe(0);
+  expect(most).toBe(4);
+  expect(games()).toEqual([]);
+});
+
+test('Ctrl-C mid-run (SIGINT to the whole process group) leaves no game', async () => {
+  const dir = join(root, 'long', 'gamebridge-tests');
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(a.file, join(root, 'long', 'gamebridge.json'));
+  writeFileSync(
+    join(dir, 'long.jsonl'),
+    `${HEAD('long', 'real-time')}\n{"do": "call_tool", "name": "start", "atMs": 60000}\n`,
+  );
+  for (let i = 0; i < 50 && games().length; i++) await sleep(100);
+  expect(games()).toEqual([]);
+  const child = spawn(process.execPath, [CLI, 'test'], {
+    cwd: join(root, 'long'),
+    env: env(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+  for (let i = 0; i < 300 && !games().length; i++) await sleep(100);
+  expect(games()).toHaveLength(1);
+  process.kill(-child.pid!, 'SIGINT');
+  expect(await exited).toBe(130);
+  expect(err).toMatch(
+    /Interrupted: stopping 1 running test\(s\) and their games…\nInterrupted: every game this run started is stopped\./,
+  );
+  // stopped before the exit, not after
+  expect(games()).toEqual([]);
+  for (let i = 0; i < 50 && games().length; i++) await sleep(100);
+  expect(games()).toEqual([]);
+});
+
+const DIST = join(CLI, '..', '..');
+const chromiumMissing = existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM}`;
+
+test("Crate Stack's saved tests (recorded through the bridge by examples/record-tests.mjs) pass through the CLI", async () => {
+  const r = await cli(['test'], join(process.cwd(), 'examples', 'crate-stack'));
+  expect(r.out).toMatch(/✓ first-drop .*\n✓ stack-three /);
+  expect(r.out).toMatch(/2 passed, 0 failed/);
+  expect(r.code).toBe(0);
+});
+
+// A runtime that is missing skips here and fails under CI=true.
+(chromiumMissing && process.env.CI !== 'true' ? test.skip : test)(
+  "Star Catcher's saved tests pass through the CLI, in headless Chromium",
+  async () => {
+    const r = await cli(['test'], join(DIST, 'examples', 'phaser-game'));
+    expect(r.out).toMatch(/✓ catch-left /);
+    expect(r.out).toMatch(/1 passed, 0 failed/);
+    expect(r.code).toBe(0);
+  },
+  120000,
+);

@@ -1,0 +1,27 @@
+/** The kit's clock: a step takes one tick per frame, or, for a game that allows it, many frames a tick. */
+import { GameClock } from '../../kits/js/clock.js';
+
+const ticks = (c: GameClock) => {
+  const grants = [];
+  while (c.stepping) grants.push(c.grant());
+  return grants;
+};
+
+test('a step of 5 frames: 5 ticks of 1 frame by default, the last completing it; then paused', () => {
+  const c = new GameClock();
+  c.startStep(7, 5);
+  expect(ticks(c)).toEqual([{ frames: 1 }, { frames: 1 }, { frames: 1 }, { frames: 1 }, { frames: 1, stepDone: 7 }]);
+  expect(c.simFrame).toBe(5);
+  expect(c.grant()).toEqual({ frames: 0 });
+});
+
+test('stepFramesPerTick 1000: a 2,500-frame step in three ticks, the same frame count; a bad value means 1', () => {
+  const c = new GameClock(1000);
+  c.startStep(3, 2500);
+  expect(ticks(c)).toEqual([{ frames: 1000 }, { frames: 1000 }, { frames: 500, stepDone: 3 }]);
+  expect(c.simFrame).toBe(2500);
+  expect(c.paused).toBe(true);
+  const bad = new GameClock(Number.NaN);
+  bad.startStep(1, 2);
+  expect(ticks(bad)).toEqual([{ frames: 1 }, { frames: 1, stepDone: 1 }]);
+});
