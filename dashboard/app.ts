@@ -68,6 +68,8 @@ async function connect(): Promise<void> {
       if (e instanceof LoggedOut) {
         connection('lost', 'Disconnected');
         setText(byId('daemon'), e.message);
+        // A page that never logged in has nothing true to show: no empty lists that look like news.
+        if (!daemonStarted) document.querySelector('main')?.setAttribute('hidden', '');
         return;
       }
     }

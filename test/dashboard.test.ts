@@ -218,6 +218,14 @@ test("everything the browser would send another local server (its cookies for 12
   );
   answers.push(`/dashboard/api/call ${post.status}`);
   expect(answers).toEqual([...routes, '/dashboard/api/call'].map((p) => `${p} 401`));
+  // the page keeps its login over a reload; another tab without a key is not logged in and says how to be
+  await page.reload();
+  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10000 });
+  const other = await page.context().newPage();
+  await other.goto(`http://127.0.0.1:${daemonPort}/dashboard`);
+  await other.locator('#conn[data-state="lost"]').waitFor({ timeout: 10000 });
+  await expect(other.locator('#daemon').textContent()).resolves.toMatch(/not logged in.*game-bridge-mcp dashboard/);
+  await expect(other.locator('main').isHidden()).resolves.toBe(true);
   await page.context().close();
 });
 
