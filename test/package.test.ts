@@ -105,7 +105,16 @@ test('the tarball holds the bin, the proxy and daemon bundles, the kits and the 
     expect(files).toContain(f);
   }
   // Only what a user runs or reads: the built code, the kits a game copies, the docs.
-  const tops = [...new Set(files.map((f) => f.split('/').slice(1, f.startsWith('package/dist/') ? 3 : 2).join('/')))];
+  const tops = [
+    ...new Set(
+      files.map((f) =>
+        f
+          .split('/')
+          .slice(1, f.startsWith('package/dist/') ? 3 : 2)
+          .join('/'),
+      ),
+    ),
+  ];
   expect(tops.sort()).toEqual(
     [
       'CHANGELOG.md',
@@ -137,7 +146,9 @@ test('the tarball holds the bin, the proxy and daemon bundles, the kits and the 
 test('initialize reports the version in package.json, which carries the MIT license the LICENSE file holds', async () => {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; license: string };
   expect(pkg.license).toBe('MIT');
-  expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) 2026 the game-bridge-mcp authors/);
+  expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toMatch(
+    /^MIT License\n\nCopyright \(c\) 2026 the game-bridge-mcp authors/,
+  );
   const home = tempHome('gb-package-version-');
   try {
     const h = await connect({ env: { GAME_BRIDGE_HOME: home } });
