@@ -43,8 +43,8 @@ interface LegacySession {
 /**
  * Hono's light Request and Response become the globals (its default for any server it runs):
  * the SDK's transport answers with `new Response(json)`, and hono writes a light one straight to
- * the socket, where an undici Response is read back through a web stream (about a third of the
- * daemon's CPU per HTTP call, docs/PERFORMANCE.md "HTTP /mcp"). `fetch` keeps its own classes.
+ * the socket, where an undici Response is read back through a web stream, a large part of the
+ * daemon's CPU per HTTP call. `fetch` keeps its own classes.
  */
 function useLightResponses(): void {
   getRequestListener(() => new Response(null));
