@@ -26,8 +26,8 @@ export function rawProxy(reaper: Reaper, env: Record<string, string>, args: stri
   });
   reaper.track(child.pid);
   const lines: string[] = [];
-  /** answers by id, each line parsed once (a test may read tens of MB) */
-  const answers = new Map<string, Record<string, any>>();
+  /** answers by id: parsed, or a big answer's line, parsed only when a test asks for it (a test may read tens of MB) */
+  const answers = new Map<string, Record<string, any> | string>();
   let partial = '';
   let err = '';
   const onData = (d: Buffer) => {
@@ -37,10 +37,10 @@ export function rawProxy(reaper: Reaper, env: Record<string, string>, args: stri
     for (const l of parts) {
       if (!l.length) continue;
       lines.push(l);
-      // Big answers are indexed by the id at their end, not parsed: a test may read tens of MB.
+      // Big answers are indexed by the id at their end and parsed only if asked for: a test may read tens of MB.
       if (l.length > 8192) {
         const id = /"id":("[^"]*"|-?\d+)\}$/.exec(l)?.[1];
-        if (id && !answers.has(id)) answers.set(id, { id: JSON.parse(id), big: true });
+        if (id && !answers.has(id)) answers.set(id, l);
         continue;
       }
       try {
@@ -54,7 +54,14 @@ export function rawProxy(reaper: Reaper, env: Record<string, string>, args: stri
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const find = (id: unknown) => answers.get(JSON.stringify(id));
+  const find = (id: unknown) => {
+    const key = JSON.stringify(id);
+    const a = answers.get(key);
+    if (typeof a !== 'string') return a;
+    const parsed = JSON.parse(a) as Record<string, any>;
+    answers.set(key, parsed);
+    return parsed;
+  };
   return {
     child,
     lines,
