@@ -10,6 +10,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
+import { publishedDaemon } from './helpers/fault.js';
 import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { decodePng, distinctColours } from './helpers/png.js';
 import { freeRange } from './helpers/ports.js';
@@ -180,7 +181,7 @@ test('no port of the browser can be driven: it is spoken to over a pipe, sandbox
 });
 
 test('after the daemon is killed with -9, its browser game is gone with it, and the next daemon says so and what to do', async () => {
-  const daemon = JSON.parse(readFileSync(join(home, 'daemon', 'daemon.json'), 'utf8')).pid as number;
+  const daemon = publishedDaemon(home).pid;
   process.kill(daemon, 'SIGKILL');
   await waitGone(daemon);
   expect(await groupGone(record.browser.pid, 15_000)).toBe(true); // its pipe closed: Chromium ends
