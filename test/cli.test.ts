@@ -86,7 +86,7 @@ afterAll(async () => {
 });
 
 describe('help, version and usage errors', () => {
-  test('--help lists every subcommand with examples; -h and -v work', async () => {
+  test('--help (or -h) lists every subcommand with examples and -v prints the version', async () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
     for (const c of ['daemon', 'status', 'stop', 'doctor', 'init', 'demo', 'launch', 'logs'])
@@ -134,7 +134,7 @@ describe('help, version and usage errors', () => {
     expect(linked.stdout).toContain('Examples:\n  game-bridge-mcp init');
   });
 
-  test('a bad --port names the value given; a usage error in a subcommand points at the help of that subcommand', async () => {
+  test("a usage error names the bad value and points at its subcommand's help", async () => {
     const home = dir();
     const port = await cli(['--port', 'abc', '--no-daemon'], { env: { GAME_BRIDGE_HOME: home } });
     expect(port.code).toBe(2);
@@ -297,7 +297,7 @@ describe('init', () => {
     });
   });
 
-  test('refuses to overwrite without --force; --force and --dir write the given values', async () => {
+  test('overwrites only with --force, writing the given values where --dir says', async () => {
     const project = dir('gb-init-');
     writeFileSync(join(project, 'gamebridge.json'), '{"mine": true}\n');
     const refused = await cli(['init', '--dir', project]);
@@ -415,7 +415,7 @@ describe('doctor', () => {
 });
 
 describe('daemon, status, stop', () => {
-  test('status and stop talk to a real daemon; doctor sees it answering', async () => {
+  test('status, stop and doctor talk to a real daemon', async () => {
     const home = dir();
     const env = { GAME_BRIDGE_HOME: home };
     expect(await cli(['status'], { env })).toMatchObject({

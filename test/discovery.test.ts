@@ -87,7 +87,7 @@ describe('readRegistry', () => {
     expect(await readRegistry(join(home, 'nope'))).toEqual({ entries: [], skipped: 0, skippedFiles: [] });
   });
 
-  test('good entries are read; malformed, huge, odd-name, dangling-symlink and portless files are skipped and counted', async () => {
+  test('only good registry entries are read: malformed, huge, odd-name, dangling-symlink and portless files are skipped and counted', async () => {
     const dir = join(home, 'instances');
     mkdirSync(dir);
     const good = writeEntry(dir, 1111, 7801);
@@ -339,7 +339,7 @@ describe('listInstances', () => {
     expect(r.free).toEqual([]); // scan is off
   });
 
-  test('--no-registry ignores the registry; --no-scan reports registry instances only', async () => {
+  test('--no-registry and --no-scan leave out the registry and the scan', async () => {
     const range = await freeRange(3);
     games.push(await fakeGame(range[0]));
     writeEntry(regDir, 900020, range[1]); // dead

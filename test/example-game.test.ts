@@ -56,7 +56,7 @@ async function applied(port: number, cmd: string, args: Record<string, string> =
 const registryFiles = (h: string) => (existsSync(join(h, 'instances')) ? readdirSync(join(h, 'instances')) : []);
 
 describe('Crate Stack', () => {
-  test('plays: menu → start → drop, falls then settles and scores; commands complete in order', async () => {
+  test('plays menu → start → drop, the crate falling, settling and scoring, with commands completing in order', async () => {
     const port = await freePort();
     await startExampleGame(reaper, port, ['--seed', 'abc'], { GAME_BRIDGE_HOME: home() });
     const first = await getJson(port, '/state');
@@ -91,7 +91,7 @@ describe('Crate Stack', () => {
     );
   });
 
-  test('pause stops simFrame while frame keeps growing; resume, menu and a topple to GameOverScreen', async () => {
+  test('pause freezes simFrame while frame grows, and resume, menu and a topple lead on to GameOverScreen', async () => {
     const port = await freePort();
     await startExampleGame(reaper, port, [], { GAME_BRIDGE_HOME: home() });
     await applied(port, 'start');
@@ -111,7 +111,7 @@ describe('Crate Stack', () => {
     expect((await applied(port, 'menu')).ui.screen).toBe('MenuScreen');
   });
 
-  test('unknown commands and bad arguments are refused; bump counts exactly once per command; peek changes no game state', async () => {
+  test('commands act exactly as declared: bad ones refused, bump once per command, peek changing nothing', async () => {
     const port = await freePort();
     await startExampleGame(reaper, port, [], { GAME_BRIDGE_HOME: home() });
     const unknown = await command(port, 'fly');
@@ -151,7 +151,7 @@ describe('Crate Stack', () => {
     expect(after.ui.screen).toBe(before.ui.screen);
   });
 
-  test('the same seed yields the same crates; set_seed changes them', async () => {
+  test('the crates follow the seed, so set_seed changes them', async () => {
     const port = await freePort();
     await startExampleGame(reaper, port, ['--seed', 'one'], { GAME_BRIDGE_HOME: home() });
     const kinds = async () => {
@@ -170,7 +170,7 @@ describe('Crate Stack', () => {
     expect(await kinds()).toEqual(b);
   });
 
-  test('serves its manifest with play and debug toolsets; bump is not read-only, peek is', async () => {
+  test('serves its manifest with play and debug toolsets, marking peek read-only and bump not', async () => {
     const port = await freePort();
     await startExampleGame(reaper, port, ['--name', 'Stack Two', '--version-tag', '9.9.9'], {
       GAME_BRIDGE_HOME: home(),
@@ -245,7 +245,7 @@ describe('Crate Stack', () => {
     }
   });
 
-  test('an unwritable registry costs one stderr line; the game runs on', async () => {
+  test('an unwritable registry costs one stderr line while the game runs on', async () => {
     const port = await freePort();
     const h = home();
     writeFileSync(join(h, 'instances'), 'not a directory');
@@ -308,7 +308,7 @@ describe('Crate Stack', () => {
     expect(out.text).toContain(`crate-stack: listening on 127.0.0.1:${port}`);
   });
 
-  test('--no-tools answers 404 on /tools; --no-completed-id never publishes completedCommandId', async () => {
+  test('--no-tools and --no-completed-id remove /tools and completedCommandId', async () => {
     const port = await freePort();
     await startExampleGame(reaper, port, ['--no-tools', '--no-completed-id'], { GAME_BRIDGE_HOME: home() });
     expect((await fetch(`${base(port)}/tools`)).status).toBe(404);
@@ -321,7 +321,7 @@ describe('Crate Stack', () => {
     expect(s.ui.screen).toBe('GameScreen');
   });
 
-  test('--ignore-close: close is accepted but ignored, SIGTERM too; only SIGKILL ends it', async () => {
+  test('--ignore-close makes a game that only SIGKILL ends, ignoring close and SIGTERM', async () => {
     const port = await freePort();
     const child = await startExampleGame(reaper, port, ['--ignore-close'], { GAME_BRIDGE_HOME: home() });
     const out = collectOutput(child);
@@ -374,7 +374,7 @@ describe('Crate Stack', () => {
 });
 
 describe('Crate Stack in time', () => {
-  test('hold right moves the dropper only while simulated; step 10 moves it exactly 10 frames; release and drop_here', async () => {
+  test('a held right moves the dropper frame by frame, exactly as far as the frames stepped, until released', async () => {
     const port = await freePort();
     await startExampleGame(reaper, port, [], { GAME_BRIDGE_HOME: home() });
     expect(await getJson(port, '/health')).toEqual({
@@ -479,7 +479,7 @@ describe('Python contract game', () => {
     expect(add(served.malformed)).toBeDefined();
   });
 
-  test('--health-404 is not a game; --no-completed-id omits the counter; --slow-state delays /state', async () => {
+  test('the misbehaviour flags (--health-404, --no-completed-id, --slow-state) each do what they say', async () => {
     const [p1, p2] = [await freePort(), await freePort()];
     const notGame = reaper.spawn(pythonExe(), [PY_GAME, '--port', String(p1), '--health-404']);
     const out = collectOutput(notGame);

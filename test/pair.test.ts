@@ -120,7 +120,7 @@ test('the daemon refuses a missing or wrong token (401), a browser Origin and a 
   expect(await upgradeStatus(port, { Host: host, Authorization: auth })).toBe(101);
 });
 
-test('a line that is not JSON gets -32700 and the session goes on; stdout carries only JSON-RPC', async () => {
+test('a line that is not JSON gets -32700 on a stdout of only JSON-RPC, and the session goes on', async () => {
   const { home, env } = newHome();
   const proxy = spawn(process.execPath, [CLI], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   reaper.track(proxy.pid);
@@ -148,7 +148,7 @@ test('a line that is not JSON gets -32700 and the session goes on; stdout carrie
   await waitGone(proxy.pid!, 5000);
 });
 
-test('stdin closing ends the proxy promptly; the daemon stays', async () => {
+test('stdin closing ends the proxy promptly but not the daemon', async () => {
   const { home, env } = newHome();
   const proxy = spawn(process.execPath, [CLI], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   reaper.track(proxy.pid);

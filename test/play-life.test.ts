@@ -91,7 +91,7 @@ test('a daemon killed with -9 cannot let go: the game ends the lease by itself',
   process.kill(pid, 'SIGKILL');
 }, 60000);
 
-test('the Godot example: launch_instance from its gamebridge.json, a command, hold and step, stop; nothing left', async () => {
+test('the Godot example is played from its gamebridge.json through launch, a command, hold, step and stop, leaving nothing', async () => {
   const home = tempHome('gb-playlife-godot-');
   homes.push(home);
   // started in the example's folder, as a client opened on that project would be ({config} may not leave the session's project)

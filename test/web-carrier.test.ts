@@ -70,7 +70,7 @@ const closed = (ws: WebSocket) =>
     ws.once('close', (code, reason) => r({ code, reason: reason.toString() })),
   );
 
-test('a joined page answers the contract paths exactly as sent; before that the port says GameOffline (503)', async () => {
+test('the port answers GameOffline (503) until a page joins, then the contract paths exactly as sent', async () => {
   const { c, logs } = await carrier();
   expect(c.fragment).toBe(`#gamebridge=${encodeURIComponent(c.wsUrl)}`);
   expect(c.wsUrl).toMatch(new RegExp(`^ws://127\\.0\\.0\\.1:${c.port}/page\\?key=[0-9a-f]{32}$`));
@@ -96,7 +96,7 @@ test('a joined page answers the contract paths exactly as sent; before that the 
   expect(logs.join('\n')).toMatch(/page joined: Fake 0\.1/);
 });
 
-test('a wrong or missing key is refused (401); a second page is refused (409) while the first is joined, and may join after it left', async () => {
+test('only one page with the right key joins at a time: a bad key gets 401, a second page 409 until the first leaves', async () => {
   const { c, logs } = await carrier();
   const base = `ws://127.0.0.1:${c.port}/page`;
   await expect(fakePage(`${base}?key=${'0'.repeat(32)}`)).rejects.toThrow('HTTP 401');
@@ -137,7 +137,7 @@ test.each([
   await c.waitForJoin(5000);
 });
 
-test('after hello: a reply to a request never sent, or without a status, is garbage; a late reply is not', async () => {
+test('after hello, a reply to a request never sent or without a status is garbage but a late reply is not', async () => {
   const { c, logs } = await carrier(300);
   let lateId = 0;
   const ws = await fakePage(c.wsUrl, (_p, id) => (lateId = id));
@@ -228,7 +228,7 @@ test('Host, Origin and Sec-Fetch-Site: only the game itself, tools and curl may 
   ).rejects.toThrow('HTTP 403');
 });
 
-test('a second carrier cannot take a bound port; close() frees it and ends the page', async () => {
+test('a carrier holds its port against a second one until close(), which frees it and ends the page', async () => {
   const { c } = await carrier();
   await expect(startPageCarrier({ port: c.port })).rejects.toThrow(
     `cannot listen on 127.0.0.1:${c.port}: the port is already in use`,
