@@ -178,11 +178,13 @@ test('a huge argument is refused with a 414 JSON answer while the surface keeps 
   expect(fits.body.accepted).toBe(true);
 });
 
-test('/tools and /screenshot serve what the game gives (the manifest with game filled in) and answer 404 without it', async () => {
+test('/tools and /screenshot answer 404 for a game that gives no manifest and no screenshot', async () => {
   const without = await start();
   expect((await without.get('/tools')).status).toBe(404);
   expect((await without.get('/screenshot')).status).toBe(404);
+});
 
+test("/tools serves the game's manifest with game filled in, and /screenshot its PNG", async () => {
   const png = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
   const h = await start({ manifest: { toolsets: [{ name: 'play', tools: [] }] }, screenshot: () => png });
   const tools = await h.get('/tools');

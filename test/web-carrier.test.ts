@@ -96,15 +96,19 @@ test('the port answers GameOffline (503) until a page joins, then the contract p
   expect(logs.join('\n')).toMatch(/page joined: Fake 0\.1/);
 });
 
-test('only one page with the right key joins at a time: a bad key gets 401, a second page 409 until the first leaves', async () => {
+test('a page with a wrong or missing key is refused (401) and the refusal logged', async () => {
   const { c, logs } = await carrier();
   const base = `ws://127.0.0.1:${c.port}/page`;
   await expect(fakePage(`${base}?key=${'0'.repeat(32)}`)).rejects.toThrow('HTTP 401');
   await expect(fakePage(base)).rejects.toThrow('HTTP 401');
+  expect(logs.join('\n')).toMatch(/refused a page joining .*wrong or missing key/);
+});
+
+test('a second page is refused (409) while the first is joined, and may join after it left', async () => {
+  const { c, logs } = await carrier();
   const first = await fakePage(c.wsUrl, (_p, id, ws) => reply(ws, id, 200, { ok: true, frame: 1 }));
   await c.waitForJoin(5000);
   await expect(fakePage(c.wsUrl)).rejects.toThrow('HTTP 409');
-  expect(logs.join('\n')).toMatch(/refused a page joining .*wrong or missing key/);
   expect(logs.join('\n')).toMatch(/refused a page joining .*another page is already joined \(Fake\)/);
   expect((await get(c.port, '/health')).body).toEqual({ ok: true, frame: 1 });
 
