@@ -86,13 +86,16 @@ afterAll(async () => {
 });
 
 describe('help, version and usage errors', () => {
-  test('--help (or -h) lists every subcommand with examples and -v prints the version', async () => {
+  test('--help (or -h) lists every subcommand with examples', async () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
     for (const c of ['daemon', 'status', 'stop', 'doctor', 'init', 'demo', 'launch', 'logs'])
       expect(help.stdout).toContain(`${SELF} ${c}`);
     expect(help.stdout).toMatch(/Examples:/);
     expect((await cli(['-h'])).stdout).toBe(help.stdout);
+  });
+
+  test('-v prints the package version', async () => {
     const pkg = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8'));
     const v = await cli(['-v']);
     expect(v).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
