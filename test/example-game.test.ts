@@ -479,20 +479,29 @@ describe('Python contract game', () => {
     expect(add(served.malformed)).toBeDefined();
   });
 
-  test('the misbehaviour flags (--health-404, --no-completed-id, --slow-state) each do what they say', async () => {
-    const [p1, p2] = [await freePort(), await freePort()];
+  test('--health-404 makes a stub that is not a game: /health answers 404', async () => {
+    const p1 = await freePort();
     const notGame = reaper.spawn(pythonExe(), [PY_GAME, '--port', String(p1), '--health-404']);
     const out = collectOutput(notGame);
     await waitFor('stub ready', () => out.text.includes('ready'));
     const h = await fetch(`${base(p1)}/health`);
     expect(h.status).toBe(404);
-    await startPyGame(reaper, p2, ['--no-completed-id', '--slow-state', '300'], { GAME_BRIDGE_HOME: home() });
+  });
+
+  test('--no-completed-id leaves completedCommandId out of the state after a command', async () => {
+    const p2 = await freePort();
+    await startPyGame(reaper, p2, ['--no-completed-id'], { GAME_BRIDGE_HOME: home() });
     await command(p2, 'noop');
     const s = await waitFor('noop applied', async () => {
       const st = await getJson(p2, '/state');
       return st.game.received.noop ? st : null;
     });
     expect(s).not.toHaveProperty('completedCommandId');
+  });
+
+  test('--slow-state 300 delays every /state answer', async () => {
+    const p2 = await freePort();
+    await startPyGame(reaper, p2, ['--slow-state', '300'], { GAME_BRIDGE_HOME: home() });
     const t0 = Date.now();
     await getJson(p2, '/state');
     expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
