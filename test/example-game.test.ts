@@ -308,10 +308,15 @@ describe('Crate Stack', () => {
     expect(out.text).toContain(`crate-stack: listening on 127.0.0.1:${port}`);
   });
 
-  test('--no-tools and --no-completed-id remove /tools and completedCommandId', async () => {
+  test('--no-tools answers 404 on /tools', async () => {
     const port = await freePort();
-    await startExampleGame(reaper, port, ['--no-tools', '--no-completed-id'], { GAME_BRIDGE_HOME: home() });
+    await startExampleGame(reaper, port, ['--no-tools'], { GAME_BRIDGE_HOME: home() });
     expect((await fetch(`${base(port)}/tools`)).status).toBe(404);
+  });
+
+  test('--no-completed-id never publishes completedCommandId, even after a command', async () => {
+    const port = await freePort();
+    await startExampleGame(reaper, port, ['--no-completed-id'], { GAME_BRIDGE_HOME: home() });
     await command(port, 'start');
     const s = await waitFor('start applied', async () => {
       const st = await getJson(port, '/state');
