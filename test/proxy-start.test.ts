@@ -83,7 +83,7 @@ test('the recorder does see yargs when a subcommand needs it (so the check above
   homes.push(home);
   const env = baseEnv(home);
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', REGISTER, CLI, '--help'], { env });
-  expect(stdout).toContain('Commands:');
+  expect(stdout).toContain('Commands (each has --help):');
   const loaded = await loadedModules(env.LOAD_LOG);
   expect(loaded.some((l) => HEAVY.test(l))).toBe(true);
 });
