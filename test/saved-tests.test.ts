@@ -247,17 +247,25 @@ test('bad files fail with their line and a clear message: garbage, an unknown ve
   expect(games()).toEqual([]);
 });
 
-test('--shard splits the tests into disjoint parts that cover them all, and refuses a bad value as a usage error', async () => {
+/** A project of seven saved tests, nested, beside a .jsonl that is not under gamebridge-tests. */
+function shardsProject(): string {
   const dir = join(root, 'shards', 'gamebridge-tests', 'deep');
   mkdirSync(dir, { recursive: true });
   for (let i = 0; i < 7; i++) writeFileSync(join(dir, `t${i}.jsonl`), HEAD(`t${i}`) + '\n');
   writeFileSync(join(root, 'shards', 'not-a-test.jsonl'), '');
-  const all = discover([join(root, 'shards')]);
+  return join(root, 'shards');
+}
+
+test('--shard splits the tests into disjoint parts that cover them all', () => {
+  const all = discover([shardsProject()]);
   expect(all).toHaveLength(7);
   const parts = [1, 2, 3].map((i) => shardOf(all, `${i}/3`));
   expect(parts.flat().sort()).toEqual(all);
   expect(new Set(parts.flat()).size).toBe(7);
-  const r = await cli(['test', '--shard', '4/3'], join(root, 'shards'));
+});
+
+test('a bad --shard is refused as a usage error (exit 2)', async () => {
+  const r = await cli(['test', '--shard', '4/3'], shardsProject());
   expect(r.err).toMatch(/--shard is i\/n with 1 <= i <= n/);
   expect(r.code).toBe(2);
 });
