@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectMcp, DIST, freeRange, healthOk, now, pct, round, startGame, waitFor, type Reaper } from './harness.js';
 import { ms, type BenchConfig, type Measurement } from './types.js';
+import { readDeclaration, withPort } from '../daemon/launcher/declaration.js';
 
 const EXAMPLES = join(DIST, '..', 'examples');
 /** Debian's Python: the one that imports Debian's pygame. */
@@ -24,59 +25,44 @@ interface KitExample {
   readyMs: number;
 }
 
+/** How the example in `examples/<dir>` starts on `port`: its gamebridge.json, read as the daemon reads it. */
+function declared(dir: string, port: number, env: Record<string, string> = {}) {
+  const d = readDeclaration(join(EXAMPLES, dir, 'gamebridge.json'));
+  const [cmd, ...args] = withPort(d.command, port).split(/\s+/);
+  return { cmd, args, cwd: d.cwd, env: { ...d.env, ...env } };
+}
+
 const onPath = (cmd: string) => (process.env.PATH ?? '').split(':').some((d) => d && existsSync(join(d, cmd)));
 
 const KITS: KitExample[] = [
   {
     name: 'Python',
-    start: (port) => ({
-      cmd: SYSTEM_PYTHON,
-      args: ['game.py', '--debug-port', String(port)],
-      cwd: join(EXAMPLES, 'python-game'),
-    }),
+    start: (port) => declared('python-game', port),
     missing: () => (existsSync(SYSTEM_PYTHON) ? null : `${SYSTEM_PYTHON} is missing`),
     readyMs: 30000,
   },
   {
     name: 'Python (pygame)',
-    start: (port) => ({
-      cmd: SYSTEM_PYTHON,
-      args: ['game.py', '--debug-port', String(port)],
-      cwd: join(EXAMPLES, 'pygame-game'),
-      env: { SDL_VIDEODRIVER: 'dummy', SDL_AUDIODRIVER: 'dummy' },
-    }),
+    start: (port) => declared('pygame-game', port),
     missing: () => (existsSync(SYSTEM_PYTHON) ? null : `${SYSTEM_PYTHON} is missing`),
     readyMs: 30000,
   },
   {
     name: 'Godot 3',
-    start: (port) => ({
-      cmd: 'godot3-server',
-      args: ['--path', '.', '--', `--debug-port=${port}`],
-      cwd: join(EXAMPLES, 'godot-game'),
-    }),
+    start: (port) => declared('godot-game', port),
     missing: () => (onPath('godot3-server') ? null : 'godot3-server is not on PATH'),
     readyMs: 90000,
   },
   {
     name: 'LÖVE',
     // SDL's offscreen driver: real GL frames without an X server.
-    start: (port) => ({
-      cmd: 'love',
-      args: ['.', '--debug-port', String(port)],
-      cwd: join(EXAMPLES, 'love-game'),
-      env: { SDL_VIDEODRIVER: 'offscreen' },
-    }),
+    start: (port) => declared('love-game', port, { SDL_VIDEODRIVER: 'offscreen' }),
     missing: () => (onPath('love') ? null : 'love is not on PATH'),
     readyMs: 30000,
   },
   {
     name: 'C# (Mono)',
-    start: (port) => ({
-      cmd: 'sh',
-      args: ['run.sh', '--debug-port', String(port)],
-      cwd: join(EXAMPLES, 'csharp-game'),
-    }),
+    start: (port) => declared('csharp-game', port),
     missing: () => (onPath('mcs') && onPath('mono') ? null : 'mcs or mono is not on PATH'),
     readyMs: 60000,
   },

@@ -1,8 +1,8 @@
 /**
  * A `fetch` for the SDK's HTTP client transport over node:http with a keep-alive agent. The
  * HTTP row measures what the daemon's /mcp adds; Node's built-in fetch (undici) costs the client
- * about 1 ms of CPU per call on its own, more than the whole stdio client, so the bench reports
- * both clients and holds the target against this one (docs/PERFORMANCE.md, "HTTP /mcp").
+ * more CPU per call on its own than the whole stdio client, so the bench reports both clients and
+ * holds the target against this one (docs/PERFORMANCE.md, item 9).
  */
 import http from 'node:http';
 import { Readable } from 'node:stream';

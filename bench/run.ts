@@ -26,6 +26,7 @@ import { measureKits } from './kits.js';
 import { measureTrees } from './trees.js';
 import { measureWeb } from './web.js';
 import { measureSavedTests } from './saved-tests.js';
+import { measureResources } from './resources.js';
 import type { BenchConfig, Measurement, Row } from './types.js';
 
 const env = process.env;
@@ -62,6 +63,7 @@ const MEASUREMENTS: Record<string, (r: Reaper, c: BenchConfig) => Promise<Measur
   kits: measureKits,
   trees: measureTrees,
   'saved-tests': measureSavedTests,
+  resources: measureResources,
 };
 
 function machine() {

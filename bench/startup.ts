@@ -112,7 +112,7 @@ export async function measureStartup(r: Reaper, cfg: BenchConfig): Promise<Measu
     rows: [
       { id: '2 start-up', what: `node -e '' spawn→exit (median of ${cfg.runs})`, value: ms(b, 1), met: null },
       vsNode('(a) proxy, daemon warm → initialize', w, 2.5),
-      vsNode('(b) proxy, no daemon (auto-start)', c, 4),
+      vsNode('(b) proxy, no daemon (auto-start)', c, 5),
       vsNode('--no-daemon → initialize', n),
     ],
   };

@@ -14,9 +14,13 @@ import { daemonCommands } from './commands/daemon.js';
 import { gameCommands } from './commands/games.js';
 import { projectCommands } from './commands/project.js';
 import { testCommands } from './commands/test.js';
+import { registerCommand } from './commands/register.js';
+import { skillCommand } from './commands/skill.js';
 
 /** Every subcommand, grouped as the help lists them: the daemon, a project's game, setting a project up. */
 const SUBCOMMANDS: Subcommand[] = [...daemonCommands, ...gameCommands, ...projectCommands, ...testCommands];
+SUBCOMMANDS.push(registerCommand);
+SUBCOMMANDS.push(skillCommand);
 
 /** The subcommands' names (`logs <port>` is `logs`). */
 export const COMMANDS = SUBCOMMANDS.map((c) => c.command.split(' ')[0]);

@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline/promises';
 import { parsePortList } from '../shared/config.js';
 import { DECLARATION_FILE, DEFAULT_PORT_RANGE } from '../daemon/launcher/index.js';
 import { selfCommand } from '../shared/self-command.js';
+import { runRegister, type ClientKind } from './register.js';
 
 /** The template's command: a shell that runs it says "your-game-command: not found", which is the hint. */
 export const PLACEHOLDER_COMMAND = 'your-game-command --debug-port {port}';
@@ -27,6 +28,8 @@ export interface InitOptions {
   /** ask on a terminal (default: when stdin is a TTY) */
   interactive?: boolean;
   out?: (line: string) => void;
+  /** MCP clients to register the bridge with once the file is written (cli/register.ts) */
+  clients?: ClientKind[];
 }
 
 export function starterDeclaration(
@@ -95,5 +98,6 @@ export async function runInit(opts: InitOptions): Promise<number> {
     );
   }
   out(`check it with: ${selfCommand()} doctor` + (resolve(opts.dir) === process.cwd() ? '' : ` --dir ${dir}`));
+  if (opts.clients?.length) return runRegister({ dir, clients: opts.clients, out });
   return 0;
 }

@@ -49,9 +49,9 @@ const takeover = await waitIfLightStandby();
 const loaded = loadBundleOrSay(dirname(fileURLToPath(import.meta.url)));
 // From here on V8's young generation keeps its starting size (1 MB semi-spaces). By default it
 // grows to 16 MB and stays grown, and importing playwright-core for a browser game takes it all
-// the way (~18 MB more RSS). Set now, once the bundle is loaded, not as a command-line flag: a heap
-// flag at start also costs Node the cache of its built-in modules, ~26 ms of every start
-// (docs/PERFORMANCE.md "Ninth round").
+// the way. Set now, once the bundle is loaded, not as a command-line flag: a heap flag at start
+// changes the hash of Node's cache of its built-in modules, so they would be compiled from source
+// on every start.
 v8.setFlagsFromString('--semi-space-growth-factor=1');
 if (loaded) {
   // One line per start in daemon.log, as the daemon stamps its own (it has not started logging yet).

@@ -2,7 +2,8 @@
  * The daemon bundle run with V8's code cache. `npm run build` writes dist/daemon/bundle.cjs (the
  * whole daemon in one CommonJS file) and, after one real boot and a client's tools/list,
  * dist/daemon/bundle.cache (the code V8 compiled meanwhile); a daemon start then deserialises
- * that code instead of parsing ~2 MB of JavaScript (docs/PERFORMANCE.md "Seventh round"). Node 20
+ * that code instead of parsing the whole bundle, which keeps a cold start within its target
+ * (docs/DECISIONS.md, "Boot and standby"). Node 20
  * has no module.enableCompileCache (22.1+), hence vm.Script with cachedData.
  *
  * The cache is code: it is read only beside the bundle and written only by the build, never at

@@ -85,7 +85,7 @@ async function openSession(ws: WebSocket, hello: HelloFrame, deps: ProxySessionD
     pid: Number(hello.pid) || undefined,
     configError,
   });
-  const transport = new WsTransport(ws, (msg) => session.replayVerdict(msg), sessionId);
+  const transport = session.tap(new WsTransport(ws, (msg) => session.replayVerdict(msg), sessionId));
   ws.on('close', () => {
     session.close().catch((e) => deps.log(`session ${sessionId} close failed: ${String(e)}`));
   });

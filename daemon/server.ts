@@ -130,13 +130,13 @@ export class DaemonServer {
   }
 
   /**
-   * A plain request: the dashboard's page (Host and browser checks here, its key and cookie in
+   * A plain request: the dashboard's page (Host and browser checks here, its key and secret in
    * its own module), or a checked route.
    */
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
     if (DaemonRoutes.isPage(req)) {
-      // The key's own link may be opened from anywhere (a local file, a terminal): a top-level
-      // GET navigation carries no cookie from another site, and the key is worth one login.
+      // The key's own link may be opened from anywhere (a local file, a terminal): it only loads
+      // the page, whose own script then spends the key, and a navigation carries no secret.
       const keyLink =
         req.method === 'GET' &&
         req.headers['sec-fetch-mode'] === 'navigate' &&

@@ -9,7 +9,7 @@
  * Two kinds (GAME_BRIDGE_STANDBY): by default a light one, Node started and the daemon not loaded
  * (it waits in boot.ts and loads the daemon when it takes over: ~10 MB of its own memory); with
  * `1` a warm one, every module loaded (~27 MB, and a takeover that skips the load too); `0` none.
- * Why, and what each costs: docs/DECISIONS.md ("Standby daemon"), docs/PERFORMANCE.md.
+ * Why, and what each costs: docs/DECISIONS.md ("Boot and standby"), docs/PERFORMANCE.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';

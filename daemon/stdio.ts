@@ -89,7 +89,7 @@ export async function startStdioServer(
       })()),
   };
   const onEnd = opts.onEnd ?? ((h: StdioServerHandle) => void h.shutdown().finally(() => process.exit(0)));
-  serveStdio(() => session.buildServer(), { transport: new StdioLineTransport(() => onEnd(handle)) });
+  serveStdio(() => session.buildServer(), { transport: session.tap(new StdioLineTransport(() => onEnd(handle))) });
   return handle;
 }
 

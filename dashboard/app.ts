@@ -1,8 +1,9 @@
 /**
- * The dashboard page: one EventSource to the daemon ('hello' with everything, then 'state' when
- * instances or sessions change and 'call' for each finished tool call), rendered in place.
+ * The dashboard page: one event stream from the daemon ('hello' with everything, then 'state' when
+ * instances or sessions change and 'calls' for finished tool calls), rendered in place.
  */
 import type { CallSummary, DashboardHello, DashboardState } from '../daemon/dashboard/view.js';
+import { LoggedOut, readEvents } from './auth.js';
 import { byId, duration, h, setText } from './dom.js';
 import { CallFeed } from './feed.js';
 import { TryForm } from './form.js';
@@ -33,34 +34,48 @@ function connection(state: 'live' | 'connecting' | 'lost', text: string): void {
   setText(byId('conn-text'), text);
 }
 
-function connect(): void {
-  const source = new EventSource('/dashboard/events');
-  source.addEventListener('open', () => connection('live', 'Live'));
-  source.addEventListener('hello', (e) => {
-    const hello = JSON.parse((e as MessageEvent).data) as DashboardHello;
-    const d = hello.daemon;
-    daemonStarted = d.startedAt;
-    byId('daemon').replaceChildren(
-      'Daemon ',
-      h('b', {}, `v${d.version}`),
-      ` · pid ${d.pid} · port ${d.port} · up `,
-      h('span', { id: 'daemon-up' }, duration(Date.now() - Date.parse(d.startedAt))),
-      ' · ',
-      h('bdi', { title: d.home }, d.home),
-    );
-    applyState(hello.state);
-    feed.reset(hello.calls);
-    connection('live', 'Live');
-  });
-  source.addEventListener('state', (e) => applyState(JSON.parse((e as MessageEvent).data) as DashboardState));
-  source.addEventListener('calls', (e) => feed.addMany(JSON.parse((e as MessageEvent).data) as CallSummary[]));
-  source.addEventListener('error', () => {
-    if (source.readyState === EventSource.CLOSED) {
-      // Refused (a new daemon does not know this browser's cookie) or gone for good.
-      connection('lost', 'Disconnected');
-      setText(byId('daemon'), 'The daemon is gone or restarted. Run `game-bridge-mcp dashboard` for a new link.');
-    } else connection('connecting', 'Reconnecting');
-  });
+function hello(d: DashboardHello['daemon']): void {
+  daemonStarted = d.startedAt;
+  byId('daemon').replaceChildren(
+    'Daemon ',
+    h('b', {}, `v${d.version}`),
+    ` · pid ${d.pid} · port ${d.port} · up `,
+    h('span', { id: 'daemon-up' }, duration(Date.now() - Date.parse(d.startedAt))),
+    ' · ',
+    h('bdi', { title: d.home }, d.home),
+  );
+}
+
+/** The live feed: read until it breaks, then again a second later, until the daemon refuses the page. */
+async function connect(): Promise<void> {
+  for (;;) {
+    try {
+      await readEvents(
+        '/dashboard/events',
+        () => connection('live', 'Live'),
+        (event, data) => {
+          if (event === 'hello') {
+            const d = JSON.parse(data) as DashboardHello;
+            hello(d.daemon);
+            applyState(d.state);
+            feed.reset(d.calls);
+            connection('live', 'Live');
+          } else if (event === 'state') applyState(JSON.parse(data) as DashboardState);
+          else if (event === 'calls') feed.addMany(JSON.parse(data) as CallSummary[]);
+        },
+      );
+    } catch (e) {
+      if (e instanceof LoggedOut) {
+        connection('lost', 'Disconnected');
+        setText(byId('daemon'), e.message);
+        // A page that never logged in has nothing true to show: no empty lists that look like news.
+        if (!daemonStarted) document.querySelector('main')?.setAttribute('hidden', '');
+        return;
+      }
+    }
+    connection('connecting', 'Reconnecting');
+    await new Promise((r) => setTimeout(r, 1000));
+  }
 }
 
 setInterval(() => {
@@ -70,4 +85,4 @@ setInterval(() => {
   if (up && daemonStarted) setText(up, duration(Date.now() - Date.parse(daemonStarted)));
 }, 1000);
 
-connect();
+void connect();

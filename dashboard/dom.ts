@@ -1,4 +1,5 @@
 /** DOM building without innerHTML (nothing a game or a client sends is ever parsed as HTML). */
+import { authFetch } from './auth.js';
 type Child = Node | string | number | null | undefined | false;
 
 /** One element: attributes (true = present, false/undefined = absent) and children. */
@@ -57,7 +58,7 @@ export function shortId(id: string): string {
 }
 
 export async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(url, { credentials: 'same-origin', ...init });
+  const res = await authFetch(url, init);
   const body = (await res.json().catch(() => ({ error: `HTTP ${res.status}` }))) as T & { error?: string };
   if (!res.ok) throw new Error(body.error ?? `HTTP ${res.status}`);
   return body;

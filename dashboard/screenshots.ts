@@ -2,6 +2,7 @@
  * Each live game's latest screenshot, fetched every few seconds while the page is visible and
  * only from games that serve /screenshot (a 404 stops the asking until the process changes).
  */
+import { authFetch } from './auth.js';
 import type { InstanceView } from '../daemon/dashboard/view.js';
 import { h } from './dom.js';
 
@@ -71,7 +72,7 @@ export class Screenshots {
 
   private async fetchOne(port: number, s: Shot): Promise<void> {
     try {
-      const res = await fetch(`/dashboard/api/screenshot?port=${port}`, { credentials: 'same-origin' });
+      const res = await authFetch(`/dashboard/api/screenshot?port=${port}`);
       // 204: the game serves no /screenshot (404 from a daemon before that)
       if (res.status === 204 || res.status === 404) {
         s.supported = false;

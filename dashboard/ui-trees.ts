@@ -3,6 +3,7 @@
  * refs), collapsed by default: read every few seconds only while it is open and the page is
  * visible, and only from games that have one (a 404 hides it until the process changes).
  */
+import { authFetch } from './auth.js';
 import type { InstanceView } from '../daemon/dashboard/view.js';
 import { h } from './dom.js';
 
@@ -64,7 +65,7 @@ export class UiTrees {
 
   private async fetchOne(port: number, t: Tree): Promise<void> {
     try {
-      const res = await fetch(`/dashboard/api/ui?port=${port}`, { credentials: 'same-origin' });
+      const res = await authFetch(`/dashboard/api/ui?port=${port}`);
       if (res.status === 404) {
         t.supported = false;
         t.details.hidden = true;

@@ -1,7 +1,7 @@
 /**
  * The connect loop's pause: up to `ms`, but over as soon as a file appears or changes. A cold
  * start's daemon publishes daemon.json (by rename) the moment it listens; watching its directory
- * lets the proxy connect then instead of at its next poll (docs/PERFORMANCE.md, "Fifth round").
+ * lets the proxy connect then instead of at its next poll.
  * Polling stays the safety net: a directory that cannot be watched (missing, odd filesystem)
  * just means the full pause.
  */

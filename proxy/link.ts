@@ -34,8 +34,8 @@ import { pauseUntilFileChanges } from './file-wait.js';
 export const ROUND_MS = 10000; // one daemon start is given this long to answer
 export const MAX_FAILED_STARTS = 5;
 const BACKOFF_FIRST_MS = 20;
-// While a daemon boots (about a second) we re-read daemon.json this often: a cheap file read,
-// and with a 250 ms cap the proxy noticed the ready daemon ~125 ms late on average (docs/PERFORMANCE.md).
+// While a daemon boots we re-read daemon.json this often: a cheap file read, and a long cap
+// would make the proxy notice the ready daemon half a cap late on average.
 const BACKOFF_CAP_MS = 50;
 const GIVEN_UP_RETRY_MS = 2000;
 // A standby publishes well within this of its primary's death (a light one loads the daemon first); past it, start a daemon.

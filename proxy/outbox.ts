@@ -8,7 +8,7 @@ import { rpcFrame } from '../shared/frames.js';
 import { rpcRequest } from '../shared/jsonrpc.js';
 import type { Stdio } from '../shared/stdio-lines.js';
 import type { Link } from './link.js';
-import type { ClientRequest, PendingTable, SessionMemory } from './replay.js';
+import type { ClientRequest, HiddenKind, PendingTable, SessionMemory } from './replay.js';
 
 const WS_HIGH_WATER = 1 << 20;
 const WS_LOW_WATER = 1 << 18;
@@ -39,10 +39,11 @@ export class Outbox {
     if (method === 'notifications/initialized') this.memory.initializedSent = true;
   }
 
-  /** The proxy's own initialize / tools/list after a reconnect; their answers never reach the client. */
-  hidden(kind: 'initialize' | 'tools/list', params: unknown): void {
+  /** The proxy's own initialize / tools/list / resources/subscribe after a reconnect; their answers never reach the client. Answers the id's key. */
+  hidden(kind: HiddenKind, params: unknown): string {
     const id = this.memory.hiddenId(kind, this.sessionId);
     this.frame(rpcFrame(++this.seq, rpcRequest(id, kind, params ?? {})));
+    return JSON.stringify(id);
   }
 
   /** Backpressure: stop reading stdin while the socket's buffer is high. */

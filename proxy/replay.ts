@@ -146,6 +146,9 @@ export function refusedAnswer(req: ClientRequest, why: string): string {
   return failureAnswer(req, usageError(why).text);
 }
 
+/** The proxy's own requests to a new daemon, whose answers the client never sees. */
+export type HiddenKind = 'initialize' | 'tools/list' | 'resources/subscribe';
+
 /**
  * The session facts a new daemon must be told again (initialize), what the client last saw
  * (the tool list), and the proxy's own hidden requests in flight (whose answers the client
@@ -163,7 +166,7 @@ export class SessionMemory {
   /** the daemon's last `server/discover` result: the proxy's answer while the daemon is down */
   discover?: unknown;
 
-  private hidden = new Map<string, 'initialize' | 'tools/list'>();
+  private hidden = new Map<string, HiddenKind>();
   private hiddenCounter = 0;
 
   /** A client request on its way: remember initialize and the first page of tools/list. */
@@ -188,8 +191,9 @@ export class SessionMemory {
   }
 
   /** A fresh id for a hidden request: one the client could never use. */
-  hiddenId(kind: 'initialize' | 'tools/list', sessionId: string): string {
-    const id = `gbp-${kind === 'initialize' ? 'init' : 'tools'}-${++this.hiddenCounter}-${sessionId.slice(0, 8)}`;
+  hiddenId(kind: HiddenKind, sessionId: string): string {
+    const tag = kind === 'initialize' ? 'init' : kind === 'tools/list' ? 'tools' : 'sub';
+    const id = `gbp-${tag}-${++this.hiddenCounter}-${sessionId.slice(0, 8)}`;
     this.hidden.set(requestKey(id), kind);
     return id;
   }
@@ -198,7 +202,7 @@ export class SessionMemory {
     return this.hidden.has(key);
   }
 
-  takeHidden(key: string): 'initialize' | 'tools/list' | undefined {
+  takeHidden(key: string): HiddenKind | undefined {
     const kind = this.hidden.get(key);
     this.hidden.delete(key);
     return kind;

@@ -30,6 +30,7 @@ import {
   type ClientRequest,
 } from './replay.js';
 import { QUEUE_LIMIT, WaitingRoom } from './waiting.js';
+import { Subscriptions } from './resubscribe.js';
 import { numberSetting, SETTINGS } from '../shared/settings.js';
 
 /** How long a request may wait for a daemon that is down before it is answered with an error. */
@@ -47,6 +48,8 @@ export class StdioProxy {
   readonly waiting = new WaitingRoom();
   /** daemon → client requests in flight (dropped, and cancelled for the client, on a restart) */
   readonly serverRequests = new Map<string, string | number>();
+  /** the client's resource subscriptions, told again to a new daemon */
+  readonly subscriptions = new Subscriptions();
   private configErrorShown = false;
   private exiting = false;
   private readonly stdio: Stdio;
@@ -137,6 +140,7 @@ export class StdioProxy {
     if (method === 'tools/call' && typeof params.name === 'string') req.tool = params.name;
     if (typeof (params._meta as Json | undefined)?.[PROTOCOL_VERSION_META] === 'string') req.modern = true;
     this.memory.noteRequest(req, m.params);
+    this.subscriptions.noteRequest(req, m.params);
     if (this.link.isUp) return this.outbox.request(req);
     if (method === 'ping') return void this.stdio.write(rpcResult(id, {}));
     if (method === 'server/discover') return this.answerDiscover(id);
@@ -172,6 +176,7 @@ export class StdioProxy {
         if (this.memory.isHidden(key)) return this.onHiddenAnswer(key, m.msg);
         const settled = this.pending.settle(key);
         if (settled) this.memory.noteAnswer(settled, m.msg);
+        if (settled) this.subscriptions.noteAnswer(settled, m.msg);
       } else {
         this.serverRequests.set(key, m.msg.id as string | number);
       }
@@ -186,7 +191,9 @@ export class StdioProxy {
 
   /** The answer to a hidden request: the client already has its own from the first daemon. */
   private onHiddenAnswer(key: string, msg: Json): void {
-    if (this.memory.takeHidden(key) === 'tools/list' && this.memory.toolsChanged(msg.result)) {
+    const kind = this.memory.takeHidden(key);
+    if (kind === 'resources/subscribe') return this.onResubscribed(key, msg);
+    if (kind === 'tools/list' && this.memory.toolsChanged(msg.result)) {
       this.stdio.write(rpcNotification('notifications/tools/list_changed'));
     }
   }
@@ -208,6 +215,7 @@ export class StdioProxy {
       this.outbox.hidden('initialize', memo.initialize.params);
       if (memo.initializedSent) this.outbox.other(rpcNotification('notifications/initialized'));
       if (memo.toolsSeen !== undefined) this.outbox.hidden('tools/list', {});
+      this.resubscribe();
     }
     const { resend, interrupted, exhausted } = planReplay(this.pending.drain());
     for (const p of interrupted) this.stdio.write(interruptedAnswer(p));
@@ -223,6 +231,23 @@ export class StdioProxy {
       if (q.req) this.outbox.request(q.req);
       else this.outbox.other(q.line, q.method);
     }
+  }
+
+  /** A new daemon gets the client's resource subscriptions again (its session is new). */
+  private resubscribe(): void {
+    for (const uri of this.subscriptions.uris())
+      this.subscriptions.replaying(this.outbox.hidden('resources/subscribe', { uri }), uri);
+  }
+
+  /**
+   * A re-subscription the new daemon refused: the client's subscription has ended, and it is
+   * told plainly (a log line), and sent one update so it reads the resource and meets the reason.
+   */
+  private onResubscribed(key: string, msg: Json): void {
+    const lost = this.subscriptions.replayAnswer(key, msg);
+    if (!lost) return;
+    log(`the subscription to ${lost.uri} could not be renewed after the daemon restarted: ${lost.why}`);
+    this.stdio.write(rpcNotification('notifications/resources/updated', { uri: lost.uri }));
   }
 
   private onDown(code: number): void {

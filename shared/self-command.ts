@@ -24,6 +24,21 @@ export function selfCommand(): string {
   return cached;
 }
 
+/**
+ * The same as a command and its arguments, for files an MCP client spawns from (.mcp.json):
+ * `game-bridge-mcp` when PATH finds this install, else node (the one on PATH, or this one) and
+ * the absolute main.js.
+ */
+export function selfInvocation(): { command: string; args: string[] } {
+  if (onPath('game-bridge-mcp')) return { command: 'game-bridge-mcp', args: [] };
+  return { command: nodeOnPath() ? 'node' : process.execPath, args: [MAIN_JS] };
+}
+
+function nodeOnPath(): boolean {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) if (dir && existsSync(join(dir, 'node'))) return true;
+  return false;
+}
+
 /** Does a PATH entry named `name` resolve to our own main.js? */
 function onPath(name: string): boolean {
   const target = real(MAIN_JS);

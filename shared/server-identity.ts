@@ -7,7 +7,11 @@ import { VERSION } from './version.js';
 
 export const SERVER_INFO = { name: 'game-bridge-mcp', title: 'Game Bridge', version: VERSION };
 
-export const SERVER_CAPABILITIES = { tools: { listChanged: true } };
+export const SERVER_CAPABILITIES = {
+  tools: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  prompts: { listChanged: false },
+};
 
 /** The `_meta` key by which a 2026-era request names its protocol version. */
 export const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
@@ -24,6 +28,7 @@ export const INSTRUCTIONS = [
   'Every game also has the `bridge` toolset (get_state, wait_for, raw_command, health, screenshot; press, hold, release, pause, resume, step on games that declare inputs or a clock; snapshot, click (activate), set_value, wait_for_node, find_objects, wait_for_object on games that publish a UI or world tree; assert, save_test, run_test to keep what was found as a test): get_state {path} reads one part of the state, wait_for {path, equals|gt|...} waits for a condition.',
   'call_tool returns the state after the game applied the command. Errors start with their class (GameOffline, CommandRejected, ...) and say what to do next.',
   'stop_instance stops a game launched here; instance_log reads its output.',
+  'Resources: gamebridge://instances and gamebridge://game/{port}/state|manifest|log|ui|screenshot (subscribe to state or ui to hear of changes). Prompts: playtest, reproduce_bug, compare_builds, write_regression_test.',
 ].join(' ');
 
 /** The `server/discover` result, as the SDK's server builds it from the same facts. */

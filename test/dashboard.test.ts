@@ -2,7 +2,7 @@
  * The dashboard in real Chromium against a real daemon, real proxies (the official SDK client)
  * and the example game: it lists a launched game, shows an SDK client's call within a second,
  * calls a tool from its form, and moves a stopped game to "exited". Plain HTTP checks the
- * refusals: no key or cookie, a foreign Origin, a wrong Host, a key used twice.
+ * refusals: no key or secret, a cookie instead, a foreign Origin, a wrong Host, a key used twice.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -178,16 +178,71 @@ test("the form lists the game's tools from their schemas, calls one, shows its a
   await page.context().close();
 });
 
-test('refusals: no cookie, a foreign Origin, a wrong Host, a key used twice, a key without the token', async () => {
+test("everything the browser would send another local server (its cookies for 127.0.0.1) gets nothing from the dashboard's API without the page's secret", async () => {
+  const { h, port, page } = await launchedAndOpen();
+  // the logged-in page works: its screenshot shows and a call reaches the feed
+  await page.waitForFunction(
+    (p) =>
+      (
+        document.querySelector(
+          `article.card[data-port="${p}"] figure.shot:not([hidden]) img`,
+        ) as HTMLImageElement | null
+      )?.naturalWidth === 160,
+    port,
+    { timeout: 10000 },
+  );
+  expect((await gameCall(h, port, 'bump', { tag: 'replay' })).isError).toBe(false);
+  await page.locator('#feed li.call[data-tool="bump"]').waitFor({ timeout: 5000 });
+  // A server on any other port of 127.0.0.1 receives every cookie the browser holds for the host
+  // (a page sends the browser to it at a path of its choosing, under /dashboard too).
+  const daemonPort = daemonFacts(suite.home)!.port;
+  const jar = await page.context().cookies(`http://127.0.0.1:${daemonPort + 1}/dashboard/events`);
+  const cookie = jar.map((c) => `${c.name}=${c.value}`).join('; ');
+  const replay = { host: `127.0.0.1:${daemonPort}`, ...(cookie ? { cookie } : {}) };
+  const routes = [
+    '/dashboard/events',
+    `/dashboard/api/screenshot?port=${port}`,
+    `/dashboard/api/toolsets?port=${port}`,
+    `/dashboard/api/ui?port=${port}`,
+    '/dashboard/api/calls/1',
+  ];
+  const answers: string[] = [];
+  for (const path of routes) answers.push(`${path} ${(await rawRequest(daemonPort, path, replay)).status}`);
+  const body = JSON.stringify({ port, name: 'bump', arguments: { tag: 'replayed' } });
+  const post = await rawRequest(
+    daemonPort,
+    '/dashboard/api/call',
+    { ...replay, 'content-type': 'application/json' },
+    'POST',
+    body,
+  );
+  answers.push(`/dashboard/api/call ${post.status}`);
+  expect(answers).toEqual([...routes, '/dashboard/api/call'].map((p) => `${p} 401`));
+  // the page keeps its login over a reload; another tab without a key is not logged in and says how to be
+  await page.reload();
+  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10000 });
+  const other = await page.context().newPage();
+  await other.goto(`http://127.0.0.1:${daemonPort}/dashboard`);
+  await other.locator('#conn[data-state="lost"]').waitFor({ timeout: 10000 });
+  await expect(other.locator('#daemon').textContent()).resolves.toMatch(/not logged in.*game-bridge-mcp dashboard/);
+  await expect(other.locator('main').isHidden()).resolves.toBe(true);
+  await page.context().close();
+});
+
+test('refusals: no secret, a cookie instead of it, a foreign Origin, a wrong Host, a key used twice or posted by another page, a key without the token', async () => {
   await suite.open(); // starts the daemon
   const url = new URL(await dashboardUrl(suite.home));
   const { port, token } = daemonFacts(suite.home)!;
   const host = `127.0.0.1:${port}`;
   const keyPath = `${url.pathname}${url.search}`;
+  const key = url.searchParams.get('key')!;
+  const own = `http://127.0.0.1:${port}`;
 
-  expect((await rawRequest(port, '/dashboard', { host })).status).toBe(401);
+  // the page and its files are public (they hold nothing secret); the data are not
+  expect((await rawRequest(port, '/dashboard', { host })).status).toBe(200);
+  expect((await rawRequest(port, '/dashboard/app.js', { host })).status).toBe(200);
   expect((await rawRequest(port, '/dashboard/events', { host })).status).toBe(401);
-  expect((await rawRequest(port, '/dashboard/app.js', { host })).status).toBe(401);
+  expect((await rawRequest(port, '/dashboard/api/calls/1', { host })).status).toBe(401);
   expect((await rawRequest(port, '/dashboard/key', { host }, 'POST')).status).toBe(401);
   expect(
     (
@@ -199,41 +254,55 @@ test('refusals: no cookie, a foreign Origin, a wrong Host, a key used twice, a k
       )
     ).status,
   ).toBe(403);
-  // a key presented from another site or to another Host is refused (and not spent)
-  expect((await rawRequest(port, keyPath, { host, origin: 'http://evil.example' })).status).toBe(403);
-  expect((await rawRequest(port, keyPath, { host: `evil.example:${port}` })).status).toBe(403);
-  expect((await rawRequest(port, keyPath, { host: `127.0.0.1:${port + 1}` })).status).toBe(403);
+  // the key URL sets no cookie; the page is served as any other
+  const opened = await rawRequest(port, keyPath, { host });
+  expect(opened.status).toBe(200);
+  expect(opened.headers['set-cookie']).toBeUndefined();
+  expect(opened.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  // a key presented from another site, another local page or to another Host is refused (and not spent)
+  const json = { 'content-type': 'application/json' };
+  const loginBody = JSON.stringify({ key });
+  const login = (headers: Record<string, string>) => rawRequest(port, '/dashboard/login', headers, 'POST', loginBody);
+  expect((await login({ host, ...json, origin: 'http://evil.example' })).status).toBe(403);
+  expect((await login({ host, ...json, origin: `http://127.0.0.1:${port + 1}` })).status).toBe(403);
+  expect((await login({ host, ...json })).status).toBe(403); // no Origin: not the page's own script
+  expect((await login({ host: `evil.example:${port}`, ...json, origin: own })).status).toBe(403);
+  expect((await login({ host: `127.0.0.1:${port + 1}`, ...json, origin: own })).status).toBe(403);
 
-  const login = await rawRequest(port, keyPath, { host });
-  expect(login.status).toBe(303);
-  expect(login.headers.location).toBe('/dashboard');
-  const setCookie = String(login.headers['set-cookie']);
-  expect(setCookie).toMatch(/HttpOnly/);
-  expect(setCookie).toMatch(/SameSite=Strict/);
-  const cookie = setCookie.split(';')[0];
-  expect((await rawRequest(port, keyPath, { host })).status).toBe(403); // one time only
+  const answer = await login({ host, ...json, origin: own });
+  expect(answer.status).toBe(200);
+  expect(answer.headers['set-cookie']).toBeUndefined();
+  const { secret, expiresInMs } = JSON.parse(answer.body) as { secret: string; expiresInMs: number };
+  expect(expiresInMs).toBe(12 * 60 * 60 * 1000);
+  expect((await login({ host, ...json, origin: own })).status).toBe(403); // one time only
 
-  const page = await rawRequest(port, '/dashboard', { host, cookie });
-  expect(page.status).toBe(200);
-  expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
-  expect((await rawRequest(port, '/dashboard/events', { host, cookie })).status).toBe(200);
-  expect((await rawRequest(port, '/dashboard', { host: `localhost:${port}`, cookie })).status).toBe(200);
-  // the cookie does not help a foreign page or a rebinding DNS name
-  expect((await rawRequest(port, '/dashboard/events', { host, cookie, origin: 'http://evil.example' })).status).toBe(
+  const auth = { 'x-gamebridge-dashboard': secret };
+  expect((await rawRequest(port, '/dashboard/events', { host, ...auth })).status).toBe(200);
+  expect((await rawRequest(port, '/dashboard/events', { host: `localhost:${port}`, ...auth })).status).toBe(200);
+  // the secret as a cookie (what a browser would carry to another server) is worth nothing
+  for (const cookie of [`gb_dash_${port}=${secret}`, `x-gamebridge-dashboard=${secret}`])
+    expect((await rawRequest(port, '/dashboard/events', { host, cookie })).status).toBe(401);
+  expect((await rawRequest(port, '/dashboard/events', { host, 'x-gamebridge-dashboard': `${secret}x` })).status).toBe(
+    401,
+  );
+  // the secret does not help a foreign page or a rebinding DNS name
+  expect((await rawRequest(port, '/dashboard/events', { host, ...auth, origin: 'http://evil.example' })).status).toBe(
     403,
   );
-  expect((await rawRequest(port, '/dashboard', { host: `evil.example:${port}`, cookie })).status).toBe(403);
-  const post = { host, cookie, origin: 'http://evil.example', 'content-type': 'application/json' };
+  expect((await rawRequest(port, '/dashboard/events', { host: `evil.example:${port}`, ...auth })).status).toBe(403);
+  const post = { host, ...auth, origin: 'http://evil.example', ...json };
   expect((await rawRequest(port, '/dashboard/api/call', post, 'POST', '{"port":1,"name":"health"}')).status).toBe(403);
-  expect((await rawRequest(port, '/dashboard', { host, cookie: `${cookie}x` })).status).toBe(401);
-  // An <img> or no-cors fetch from a page on another local port carries the cookie but no
-  // Origin: same-site without our Origin is refused, on every route; the page's own are not.
+  // An <img> or no-cors fetch from a page on another local port carries no Origin: same-site
+  // without our Origin is refused, on every route; the page's own are not.
   for (const path of ['/dashboard/api/screenshot?port=1', '/dashboard/events', '/dashboard/app.js', '/dashboard'])
-    expect(`${path} ${(await rawRequest(port, path, { host, cookie, 'sec-fetch-site': 'same-site' })).status}`).toBe(
+    expect(`${path} ${(await rawRequest(port, path, { host, ...auth, 'sec-fetch-site': 'same-site' })).status}`).toBe(
       `${path} 403`,
     );
-  const own = { host, cookie, 'sec-fetch-site': 'same-origin' };
-  const shot = await rawRequest(port, '/dashboard/api/screenshot?port=1', own);
+  const shot = await rawRequest(port, '/dashboard/api/screenshot?port=1', {
+    host,
+    ...auth,
+    'sec-fetch-site': 'same-origin',
+  });
   expect(shot.status).not.toBe(403);
   expect(shot.headers['x-frame-options']).toBe('DENY');
   expect(shot.headers['cross-origin-resource-policy']).toBe('same-origin');

@@ -15,10 +15,13 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freeRange } from './helpers/ports.js';
 import { pinnedClient, testNeeding } from './helpers/offline-npm.js';
-import { removeDir, ROOT, tempHome } from './helpers/procs.js';
+import { connect } from './helpers/mcp.js';
+import { removeDir, ROOT, stopDaemon, tempHome } from './helpers/procs.js';
 
 /** The Claude Code release the registration is checked with (pinned, as every dependency). */
 const CLAUDE_CODE = pinnedClient('@anthropic-ai/claude-code');
+/** What the installed bin and `initialize` must report. */
+const PKG_VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const NPM_CACHE = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
 
 /** Run a command; resolves with its exit code and output (never rejects). */
@@ -95,15 +98,70 @@ test('the tarball holds the bin, the proxy and daemon bundles, the kits and the 
     'package/dist/kits/js/index.js',
     'package/dist/examples/crate-stack/main.js',
     'package/README.md',
+    'package/LICENSE',
+    'package/CHANGELOG.md',
     'package/docs/LAUNCHING.md',
   ]) {
     expect(files).toContain(f);
   }
+  // Only what a user runs or reads: the built code, the kits a game copies, the docs.
+  const tops = [
+    ...new Set(
+      files.map((f) =>
+        f
+          .split('/')
+          .slice(1, f.startsWith('package/dist/') ? 3 : 2)
+          .join('/'),
+      ),
+    ),
+  ];
+  expect(tops.sort()).toEqual(
+    [
+      'CHANGELOG.md',
+      'LICENSE',
+      'README.md',
+      'dist/cli',
+      'dist/daemon',
+      'dist/dashboard',
+      'dist/examples',
+      'dist/kits',
+      'dist/proxy',
+      'dist/shared',
+      'dist/web',
+      'docs',
+      'kits',
+      'package.json',
+    ].sort(),
+  );
   expect(
-    files.filter((f) => /^package\/(test|bench)\/|^package\/dist\/(test|bench)\/|\.test\.|\.map$/.test(f)),
+    files.filter((f) =>
+      /^package\/(test|bench)\/|^package\/dist\/(test|bench)\/|\.test\.|\.map$|\.tsbuildinfo$|^package\/kits\/js\/|^package\/dist\/examples\/.*\.d\.ts$|code-cache-build|web-build|fixtures?\/|\.ts$(?<!\.d\.ts)/.test(
+        f,
+      ),
+    ),
   ).toEqual([]);
   reportFigures('evidence', `PACKAGE ${tarball.split('/').pop()}: ${files.length} files`);
 });
+
+test('initialize reports the version in package.json, which carries the MIT license the LICENSE file holds', async () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; license: string };
+  expect(pkg.license).toBe('MIT');
+  expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toMatch(
+    /^MIT License\n\nCopyright \(c\) 2026 the game-bridge-mcp authors/,
+  );
+  const home = tempHome('gb-package-version-');
+  try {
+    const h = await connect({ env: { GAME_BRIDGE_HOME: home } });
+    try {
+      expect(h.client.getServerVersion()).toMatchObject({ name: 'game-bridge-mcp', version: pkg.version });
+    } finally {
+      await h.close();
+    }
+  } finally {
+    stopDaemon(home);
+    removeDir(home);
+  }
+}, 60000);
 
 testNeeding(installSkip)(
   'installed globally: --version from another directory, then demo drives the bundled game',
@@ -111,7 +169,7 @@ testNeeding(installSkip)(
     const elsewhere = join(work, 'elsewhere');
     mkdirSync(elsewhere);
     const version = await run(prefixBin!, ['--version'], { cwd: elsewhere });
-    expect(version.out.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    expect(version.out.trim()).toBe(PKG_VERSION);
     const range = await freeRange(3);
     const demo = await run(prefixBin!, ['demo', '--port-range', `${range[0]}-${range[2]}`], { cwd: elsewhere });
     reportFigures('evidence', `INSTALLED DEMO (exit ${demo.code}):\n${demo.out}`);

@@ -33,7 +33,8 @@ export const projectCommands = [
   }),
   subcommand({
     command: 'init',
-    describe: 'Write a starter gamebridge.json (asks for the name and command on a terminal; asks nothing otherwise)',
+    describe:
+      'Write a starter gamebridge.json (asks for the name and command on a terminal; asks nothing otherwise) and register game-bridge in .mcp.json',
     builder: (y) =>
       y
         .option('dir', textFlag('Write it in this directory (default: the current one)'))
@@ -46,9 +47,18 @@ export const projectCommands = [
           default: 'single',
           describe: 'multiplayer: add a server profile and a client profile',
         })
+        .option('client', {
+          type: 'array',
+          string: true,
+          choices: ['claude', 'cursor', 'vscode'],
+          default: ['claude'],
+          describe: 'Also register game-bridge with these MCP clients (see register); --no-register: none',
+        })
+        .option('register', { type: 'boolean', default: true, describe: 'Register with the --client files' })
         .epilogue(
           examples(
-            ['$0 init', 'write ./gamebridge.json with a placeholder command'],
+            ['$0 init', 'write ./gamebridge.json with a placeholder command, and add game-bridge to ./.mcp.json'],
+            ['$0 init --no-register', 'write only gamebridge.json'],
             ['$0 init --template multiplayer', 'with "server" and "client" launch profiles'],
             ['$0 init --name "Orbital Freight" --command "./gradlew run -PdebugPort={port}"', 'write it ready to use'],
             ['$0 init --dir ../mygame --force', 'overwrite the one in ../mygame'],
@@ -63,6 +73,7 @@ export const projectCommands = [
         command: a.command as string | undefined,
         portRange: a['port-range'] as string | undefined,
         template: a.template === 'multiplayer' ? 'multiplayer' : 'single',
+        clients: a.register === false ? [] : (a.client as Array<'claude' | 'cursor' | 'vscode'>),
       });
     },
   }),

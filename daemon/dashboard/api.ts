@@ -91,7 +91,8 @@ function text(result: { content: Array<{ type: string; text?: string }> }): stri
   return result.content.find((c) => c.type === 'text')?.text ?? '';
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+/** A request's body as text, refused past MAX_BODY. */
+export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -2,16 +2,16 @@
  * The dashboard (docs/DASHBOARD.md): a live page served by the daemon under /dashboard. Loaded
  * on the first request for it, so a daemon nobody looks at pays nothing. The server checks
  * Host, Origin and Sec-Fetch-Site (shared/loopback.ts) before anything reaches here; this
- * module checks the key, the cookie and the Origin again.
+ * module checks the key, the page's secret (./access.ts) and the Origin again.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallSummary } from '../feed/calls.js';
 import { callsForPage } from './batch.js';
-import { DashboardAccess, KEY_TTL_MS } from './access.js';
-import { callRecord, formCall, screenshot, toolsets, uiTree } from './api.js';
+import { DashboardAccess, KEY_TTL_MS, SECRET_TTL_MS } from './access.js';
+import { callRecord, formCall, readBody, screenshot, toolsets, uiTree } from './api.js';
 import type { DashboardHost } from './host.js';
 import { DashboardModel } from './model.js';
-import { SECURITY_HEADERS, sendAsset, sendJson, sendText } from './respond.js';
+import { sendAsset, sendJson, sendText } from './respond.js';
 import { EventStream } from './stream.js';
 import type { DashboardHello } from './view.js';
 
@@ -61,9 +61,6 @@ export function createDashboard(host: DashboardHost): Dashboard {
   const route = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const port = Number(url.searchParams.get('port'));
-    if (req.method === 'GET' && path === '/dashboard') return sendAsset(res, 'index.html');
-    if (req.method === 'GET' && ASSETS.has(path.slice('/dashboard/'.length)))
-      return sendAsset(res, path.slice('/dashboard/'.length));
     if (req.method === 'GET' && path === '/dashboard/events') return stream.open(req, res);
     if (req.method === 'GET' && path.startsWith('/dashboard/api/calls/'))
       return callRecord(host, res, Number(path.slice('/dashboard/api/calls/'.length)));
@@ -76,6 +73,25 @@ export function createDashboard(host: DashboardHost): Dashboard {
     sendJson(res, 404, { error: `no dashboard route ${req.method} ${path}` });
   };
 
+  /**
+   * POST /dashboard/login {key} from the page's own script (a fetch always sends its Origin):
+   * the one-time key buys the page's secret, which the page keeps where only its origin reads.
+   */
+  const login = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!access.ownOrigin(req.headers.origin))
+      return sendJson(res, 403, { error: 'Forbidden: only the dashboard page itself may log in' });
+    if (!/^application\/json\b/.test(req.headers['content-type'] ?? ''))
+      return sendJson(res, 415, { error: 'send JSON' });
+    const body = JSON.parse(await readBody(req)) as { key?: unknown };
+    const secret = typeof body.key === 'string' ? access.redeem(body.key) : undefined;
+    if (!secret)
+      return sendJson(res, 403, {
+        error:
+          'Forbidden: this dashboard key was already used or has expired. Run `game-bridge-mcp dashboard` for a new one.',
+      });
+    sendJson(res, 200, { secret, expiresInMs: SECRET_TTL_MS });
+  };
+
   return {
     mintKey() {
       const key = access.mintKey();
@@ -84,42 +100,21 @@ export function createDashboard(host: DashboardHost): Dashboard {
     handle(req, res) {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       if (!access.originOk(req)) return sendText(res, 403, 'Forbidden: requests from another site are refused');
-      const key = url.searchParams.get('key');
-      if (req.method === 'GET' && url.pathname === '/dashboard' && key !== null) {
-        const cookie = access.redeem(key);
-        // Opened from another site (the local file `game-bridge-mcp dashboard` hands the
-        // browser): a page of ours that moves on to /dashboard, since the SameSite=Strict cookie
-        // would not ride on a redirect of a cross-site navigation. Otherwise a plain redirect.
-        if (cookie && req.headers['sec-fetch-site'] === 'cross-site')
-          return sendText(res, 200, '', {
-            'content-type': 'text/html; charset=utf-8',
-            refresh: '0;url=/dashboard',
-            'set-cookie': access.setCookieHeader(cookie),
-          });
-        if (cookie)
-          return void res
-            .writeHead(303, {
-              ...SECURITY_HEADERS,
-              location: '/dashboard',
-              'set-cookie': access.setCookieHeader(cookie),
-              'cache-control': 'no-store',
-            })
-            .end();
-        if (access.hasCookie(req))
-          return void res
-            .writeHead(303, { ...SECURITY_HEADERS, location: '/dashboard', 'cache-control': 'no-store' })
-            .end();
-        return sendText(
-          res,
-          403,
-          'Forbidden: this dashboard key was already used or has expired. Run `game-bridge-mcp dashboard` for a new one.',
-        );
-      }
-      if (!access.hasCookie(req))
+      const path = url.pathname.replace(/\/+$/, '') || '/';
+      // The page and its files hold nothing secret: anyone on the host may load them, and the
+      // page's script then logs in with the key in its address.
+      if (req.method === 'GET' && path === '/dashboard') return sendAsset(res, 'index.html');
+      if (req.method === 'GET' && ASSETS.has(path.slice('/dashboard/'.length)))
+        return sendAsset(res, path.slice('/dashboard/'.length));
+      if (req.method === 'POST' && path === '/dashboard/login')
+        return void login(req, res).catch((e) => {
+          if (!res.headersSent) sendJson(res, 400, { error: String(e) });
+        });
+      if (!access.hasSecret(req))
         return sendText(
           res,
           401,
-          'Unauthorized: open the URL that `game-bridge-mcp dashboard` prints (its key logs this browser in).',
+          'Unauthorized: open the URL that `game-bridge-mcp dashboard` prints (its key logs the page in).',
         );
       route(req, res, url).catch((e) => {
         host.log(`dashboard: ${req.method} ${url.pathname} failed: ${String(e)}`);

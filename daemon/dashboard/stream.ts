@@ -1,7 +1,7 @@
 /**
  * The dashboard's live channel: Server-Sent Events to every open page. A page that stops
  * reading (its socket buffer grows past a megabyte) is dropped rather than buffered without
- * end; EventSource reconnects on its own and gets a fresh snapshot.
+ * end; the page's reader (dashboard/auth.ts) reconnects and gets a fresh snapshot.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 

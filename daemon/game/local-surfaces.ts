@@ -1,8 +1,9 @@
 /**
  * Game surfaces this process serves itself: a browser game's page carrier answers the contract
  * on its port for everyone, and the daemon's own calls to that port take this shortcut instead
- * of a loopback HTTP request to itself (0.3–0.7 ms a call in a probe, ~1 ms of `get_state` through
- * the bridge: docs/PERFORMANCE.md "Eleventh round").
+ * of a loopback HTTP request to itself. The daemon's own probe of a browser game it carries must
+ * answer even while another local user floods the carrier's port with connections, and every poll
+ * of a command sync is spared a loopback round trip (docs/DECISIONS.md, "Boot and standby").
  * The answers are the carrier's, status and body, exactly as it would send them over HTTP.
  */
 import { gameOffline, notAGameSurface, usageError } from '../../shared/errors.js';

@@ -20,6 +20,7 @@ import { createMcpHandler, isInitializeRequest, type McpHttpHandler } from '@mod
 import type { EngineSession } from '../sessions/session.js';
 import { VIEWS, type View } from '../../shared/config.js';
 import { readJsonBody } from './body.js';
+import { HttpListenWatches } from './listen-watch.js';
 import { numberSetting, SETTINGS } from '../../shared/settings.js';
 
 /** A 2025-era HTTP session no request has touched for this long, with no stream open, is ended. */
@@ -42,8 +43,8 @@ interface LegacySession {
 /**
  * Hono's light Request and Response become the globals (its default for any server it runs):
  * the SDK's transport answers with `new Response(json)`, and hono writes a light one straight to
- * the socket, where an undici Response is read back through a web stream (about a third of the
- * daemon's CPU per HTTP call, docs/PERFORMANCE.md "HTTP /mcp"). `fetch` keeps its own classes.
+ * the socket, where an undici Response is read back through a web stream, a large part of the
+ * daemon's CPU per HTTP call. `fetch` keeps its own classes.
  */
 function useLightResponses(): void {
   getRequestListener(() => new Response(null));
@@ -57,8 +58,13 @@ export class McpHttpRoute {
   private readonly modernPlayerHandler: McpHttpHandler;
   private readonly modernPlayer: NodeMcpRequestHandler;
   private readonly sweeper: NodeJS.Timeout;
+  private readonly listens: HttpListenWatches;
 
   constructor(private readonly host: HttpSessionHost) {
+    this.listens = new HttpListenWatches(
+      () => host.open(`http-listen-${randomUUID()}`),
+      () => this.modernHandler.notify,
+    );
     useLightResponses();
     const onerror = (e: Error) => host.log(`http /mcp: ${e.message}`);
     this.modernHandler = createMcpHandler(() => this.requestServer(), { legacy: 'reject', onerror });
@@ -93,6 +99,7 @@ export class McpHttpRoute {
     // a session keeps the view it was opened with: a later request cannot change it
     if (typeof sid === 'string') return this.inSession(sid, req, res, body);
     if (req.method === 'POST' && isInitializeRequest(body)) return this.openSession(req, res, body, view as View);
+    this.listens.note(body, res);
     return view === 'player' ? this.modernPlayer(req, res, body) : this.modern(req, res, body);
   }
 

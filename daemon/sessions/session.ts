@@ -2,15 +2,15 @@
  * One MCP session for one client: its settings, its context, and the SDK servers that
  * speak for it, exposing the MCP tools (plus every game tool flatly with --eager).
  * Transport-agnostic: stdio (--no-daemon), the daemon's WebSocket and HTTP all build their
- * servers here. A session may build more than one server: the SDK's era-pinning entry builds a
+ * servers here, with its resources (daemon/resources/) and prompts (daemon/prompts/). A session may build more than one server: the SDK's era-pinning entry builds a
  * throwaway one to answer a `server/discover` probe (docs/DECISIONS.md, "Protocol versions and HTTP").
  */
-import { Server } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, Server, type Transport } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { SessionConfig } from '../../shared/config.js';
 import type { ReplayVerdict } from '../../shared/frames.js';
 import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from '../../shared/server-identity.js';
-import { usageError } from '../../shared/errors.js';
+import { toBridgeError, usageError } from '../../shared/errors.js';
 import { errorResult, okResult } from '../tools/answer.js';
 import { explainExit } from '../launcher/index.js';
 import type { DaemonState, SessionInfo } from '../state.js';
@@ -21,6 +21,9 @@ import { SessionContext } from './context.js';
 import { TOOLS, TOOLS_BY_NAME } from '../tools/index.js';
 import type { ToolAnswer, ToolCallExtra } from '../tools/types.js';
 import { projectComposites } from '../composites/project.js';
+import { SessionResources, tapInbound } from '../resources/session.js';
+import { watchesOf } from '../resources/watch.js';
+import { getPrompt, listPrompts } from '../prompts/prompts.js';
 
 export { INSTRUCTIONS };
 
@@ -31,6 +34,10 @@ export interface EngineSession {
   replayVerdict(msg: unknown): ReplayVerdict;
   /** Run a tool in-process (the dashboard's form); `record` puts it in the call feed. */
   call(name: string, args: Record<string, unknown>, record?: boolean): Promise<CallToolResult>;
+  /** its resources and the subscriptions it holds */
+  resources: SessionResources;
+  /** `transport`, with the session seeing its inbound messages first (2026-era listens name the URIs to watch) */
+  tap<T extends Transport>(transport: T): T;
   close(): Promise<void>;
 }
 
@@ -70,6 +77,7 @@ class McpSession implements EngineSession {
   private readonly eager?: EagerTools;
   private readonly registration: SessionInfo;
   private readonly servers = new Set<Server>();
+  readonly resources: SessionResources;
   private closed = false;
 
   constructor(
@@ -96,6 +104,16 @@ class McpSession implements EngineSession {
     if (!opts.observer) state.addSession(this.registration);
     this.eager?.onChange(() => {
       for (const server of this.servers) void server.sendToolListChanged().catch(() => undefined);
+    });
+    this.resources = new SessionResources({
+      ctx: this.context,
+      watches: watchesOf(state),
+      servers: () => this.servers,
+      explain: (e) => explainExit(state.launcher, e),
+      onInstancesChanged: (l) => {
+        state.instanceListeners.add(l);
+        return () => state.instanceListeners.delete(l);
+      },
     });
   }
 
@@ -169,6 +187,15 @@ class McpSession implements EngineSession {
         progress: progressOf(params._meta?.progressToken, (note) => ctx.mcpReq.notify(note)),
       });
     });
+    this.resources.install(server);
+    server.setRequestHandler('prompts/list', async () => ({ prompts: listPrompts() }));
+    server.setRequestHandler('prompts/get', async (req) => {
+      try {
+        return getPrompt(req.params.name, req.params.arguments ?? {});
+      } catch (e) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, toBridgeError(e).text);
+      }
+    });
     // The client's name and version, for the dashboard's session list.
     server.oninitialized = () => {
       const v = server.getClientVersion();
@@ -187,6 +214,10 @@ class McpSession implements EngineSession {
     return replayVerdict(msg, this.context, this.eager);
   }
 
+  tap<T extends Transport>(transport: T): T {
+    return tapInbound(transport, (msg) => this.resources.observe(msg));
+  }
+
   call(name: string, args: Record<string, unknown>, record = true): Promise<CallToolResult> {
     const extra: ToolCallExtra = { signal: new AbortController().signal, progress: async () => undefined };
     return record ? this.recordedCall(name, args, extra) : this.runTool(name, args, extra);
@@ -196,6 +227,7 @@ class McpSession implements EngineSession {
     if (this.closed) return;
     this.closed = true;
     this.eager?.stop();
+    this.resources.close();
     this.state.endSession(this.registration);
     await Promise.all([...this.servers].map((s) => s.close().catch(() => undefined)));
   }
@@ -239,6 +271,10 @@ const SAFE_METHODS = new Set([
   'server/discover',
   'subscriptions/listen',
   'resources/templates/list',
+  'resources/read',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'prompts/get',
 ]);
 
 /** Read-only requests are safe to re-send after a daemon restart (docs/DECISIONS.md); anything that can change a game is not. */

@@ -38,12 +38,12 @@ export function chromiumArgs(size: { width: number; height: number }): string[] 
     '--use-angle=swiftshader',
     '--enable-unsafe-swiftshader',
     // Software compositing: WebGL stays on SwiftShader, but frames and screenshots skip a GL
-    // readback through it (side by side: launch → ready −25%, screenshot −30%; PERFORMANCE.md).
+    // readback through it, which is what a GPU-less machine spends most of a frame on.
     '--disable-gpu-compositing',
     '--disable-background-networking',
     // Nothing a game page needs, all started with the browser: extensions, default apps, the
-    // omnibox's WebUI popup renderer, search preconnects and hint downloads (launch −6% side by
-    // side; docs/PERFORMANCE.md "Seventh round").
+    // omnibox's WebUI popup renderer, search preconnects and hint downloads. Leaving them out
+    // shortens the launch and keeps a local game tool from calling outside servers.
     '--disable-extensions',
     '--disable-component-extensions-with-background-pages',
     '--disable-default-apps',

@@ -30,9 +30,9 @@ end
 
 local function onGround() return y == 0 and vy == 0 end
 
--- Raises in the air: the kit turns it into the command's failed result, with these words.
+-- Raises in the air: the kit turns it into the command's failed result, with these words (without Lua's "main.lua:35: ").
 local function jump()
-  if not onGround() then error("the walker is in the air (jump again once it lands)", 0) end
+  if not onGround() then error("the walker is in the air (jump again once it lands)") end
   vy, jumps = JUMP_SPEED, jumps + 1
   event("jump:" .. jumps)
 end

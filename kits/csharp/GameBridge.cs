@@ -72,7 +72,6 @@ namespace GameBridgeKit
         public bool Visible = true, Enabled = true;
         public int[] Rect;                          // x, y, w, h in screenshot pixels
         public List<UiNode> Children;
-        public string[] Options;                    // a combobox's choices (ui.setValue checks them)
         public Action Activate, Focus;              // run on the game thread by ui.activate / ui.focus
         public Action<object> SetValue;             // a double (slider), bool (checkbox) or string
     }
@@ -93,6 +92,8 @@ namespace GameBridgeKit
         const int MaxStepFrames = 10000;  // later commands wait behind a step, so keep it bounded
         const int MaxRequestBytes = 65536;
         const int MaxPeers = 64;
+        const int MaxErrorChars = 500;
+        const int RequestTimeoutMs = 10000;  // a connection's time from waiting for a request to its answer sent       // a failed command's words, as every kit
         const int MaxResults = 32;
         static readonly string[] Reserved = { "input.hold", "input.release", "input.releaseAll", "clock.pause", "clock.resume",
             "clock.step", "ui.activate", "ui.setValue", "ui.focus" };
@@ -126,7 +127,16 @@ namespace GameBridgeKit
         sealed class Command { public Action<Args> Apply; public Func<Args, string> Validate; }
         sealed class Queued { public long Id; public string Cmd; public Args Args; }
         sealed class Held { public string Input, Owner; public long Until; }
-        sealed class Published { public long Frame; public Dictionary<string, byte[]> Bodies = new Dictionary<string, byte[]>(); }
+        // What the server's threads read, made on the game thread and swapped in whole: the bodies,
+        // and the game's configuration as of that frame (commands, inputs), never read live.
+        sealed class Published
+        {
+            public long Frame;
+            public Dictionary<string, byte[]> Bodies = new Dictionary<string, byte[]>();
+            public List<string> Known = new List<string>();
+            public string[] Inputs = new string[0];
+            public Dictionary<string, Func<Args, string>> Validators = new Dictionary<string, Func<Args, string>>();
+        }
         sealed class Tree { public string Content; public long Revision; }
 
         readonly Dictionary<string, Command> commands = new Dictionary<string, Command>();
@@ -142,8 +152,9 @@ namespace GameBridgeKit
         long sequence;
         readonly Tree uiTree = new Tree(), worldTree = new Tree();
         volatile Published published = new Published();
-        readonly List<ManualResetEventSlim> shotWaiters = new List<ManualResetEventSlim>();
-        byte[] lastShot;
+        // One slot per waiting /screenshot request: a later frame's failure never empties an answer.
+        sealed class ShotWaiter { public readonly ManualResetEventSlim Done = new ManualResetEventSlim(); public byte[] Png; }
+        readonly List<ShotWaiter> shotWaiters = new List<ShotWaiter>();
         TcpListener listener;
         int peers;
         string registryFile;
@@ -256,7 +267,8 @@ namespace GameBridgeKit
                 catch (Exception e)
                 {
                     result["ok"] = false;
-                    result["error"] = (e is System.Reflection.TargetInvocationException && e.InnerException != null ? e.InnerException : e).Message;
+                    string message = (e is System.Reflection.TargetInvocationException && e.InnerException != null ? e.InnerException : e).Message ?? "";
+                    result["error"] = message == "" ? "failed" : message.Length > MaxErrorChars ? message.Substring(0, MaxErrorChars) : message;
                 }
                 results.Add(result);
                 if (results.Count > MaxResults) results.RemoveAt(0);
@@ -275,15 +287,20 @@ namespace GameBridgeKit
                 if (stepLeft > 0 && --stepLeft == 0) completed = stepId;
             }
             Publish();
-            List<ManualResetEventSlim> waiters;
+            List<ShotWaiter> waiters;
             lock (gate)
             {
-                waiters = new List<ManualResetEventSlim>(shotWaiters);
+                waiters = new List<ShotWaiter>(shotWaiters);
                 shotWaiters.Clear();
             }
             if (waiters.Count == 0) return;
-            try { lastShot = Screenshot(); } catch (Exception e) { Console.Error.WriteLine("GameBridge: screenshot failed: " + e.Message); lastShot = null; }
-            foreach (var w in waiters) w.Set();
+            byte[] png = null;
+            try { png = Screenshot(); } catch (Exception e) { Console.Error.WriteLine("GameBridge: screenshot failed: " + e.Message); }
+            foreach (var w in waiters)
+            {
+                w.Png = png;
+                w.Done.Set();
+            }
         }
 
         void Apply(Queued c)
@@ -346,6 +363,11 @@ namespace GameBridgeKit
             return null;
         }
 
+        // The roles whose value is a number, true/false, or one of their children's names (as every kit).
+        static readonly HashSet<string> NumericRoles = new HashSet<string> { "slider", "spinbutton", "scrollbar", "progressbar" };
+        static readonly HashSet<string> CheckableRoles = new HashSet<string> { "checkbox", "switch", "radio", "menuitemcheckbox", "menuitemradio" };
+        static readonly HashSet<string> ChoiceRoles = new HashSet<string> { "combobox", "listbox", "radiogroup", "tablist" };
+
         // ui.* on the game thread: the node is looked up again and re-checked as it is now.
         void ApplyUi(string cmd, Args a)
         {
@@ -353,44 +375,52 @@ namespace GameBridgeKit
             bool hidden, disabled;
             var n = Find(Ui(), id, false, false, out hidden, out disabled);
             if (n == null) throw new InvalidOperationException($"no UI node '{id}'");
-            string name = n.Name ?? n.Id;
+            string name = string.IsNullOrEmpty(n.Name) ? n.Id : n.Name, what = $"'{name}' ({n.Role})";
             if (hidden) throw new InvalidOperationException($"'{name}' is hidden");
             if (disabled) throw new InvalidOperationException($"'{name}' is disabled");
             if (cmd == "ui.activate")
             {
-                if (n.Activate == null) throw new InvalidOperationException($"'{name}' cannot be activated (a {n.Role})");
+                if (n.Activate == null) throw new InvalidOperationException($"{what} cannot be activated");
                 n.Activate();
             }
             else if (cmd == "ui.focus")
             {
-                if (n.Focus == null) throw new InvalidOperationException($"'{name}' cannot take focus");
+                if (n.Focus == null) throw new InvalidOperationException($"{what} cannot take focus");
                 n.Focus();
             }
             else
             {
-                if (n.SetValue == null) throw new InvalidOperationException($"'{name}' takes no value");
-                string v = a.Raw["value"];
-                if (n.Role == "slider" || n.Role == "spinbutton" || n.Value is double || n.Value is int)
-                {
-                    double d;
-                    if (!double.TryParse(v, NumberStyles.Float, CultureInfo.InvariantCulture, out d))
-                        throw new InvalidOperationException($"'{name}' takes a number, got '{Args.Clip(v)}'");
-                    if ((n.Min.HasValue && d < n.Min) || (n.Max.HasValue && d > n.Max))
-                        throw new InvalidOperationException($"'{name}' takes {(n.Min.HasValue ? Json.Number(n.Min.Value) : "-∞")} to {(n.Max.HasValue ? Json.Number(n.Max.Value) : "∞")}, got {Json.Number(d)}");
-                    n.SetValue(d);
-                }
-                else if (n.Role == "checkbox" || n.Role == "switch")
-                {
-                    if (v != "true" && v != "false") throw new InvalidOperationException($"'{name}' takes true or false, got '{Args.Clip(v)}'");
-                    n.SetValue(v == "true");
-                }
-                else
-                {
-                    if (n.Options != null && !n.Options.Contains(v))
-                        throw new InvalidOperationException($"'{name}' has no option '{Args.Clip(v)}' (options: {string.Join(", ", n.Options)})");
-                    n.SetValue(v);
-                }
+                object v = ParseValue(n, name, a.Raw["value"]);
+                if (n.SetValue == null) throw new InvalidOperationException($"{what} takes no value");
+                n.SetValue(v);
             }
+        }
+
+        // The value as the node's role takes it; out of range or not one of its options fails.
+        static object ParseValue(UiNode n, string name, string text)
+        {
+            string shown = text.Length > 40 ? text.Substring(0, 40) : text;
+            if (NumericRoles.Contains(n.Role))
+            {
+                double d;
+                if (!double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out d) || double.IsNaN(d) || double.IsInfinity(d))
+                    throw new InvalidOperationException($"'{name}' takes a number, got '{shown}'");
+                if ((n.Min.HasValue && d < n.Min) || (n.Max.HasValue && d > n.Max))
+                    throw new InvalidOperationException($"'{name}' takes {(n.Min.HasValue ? Json.Number(n.Min.Value) : "-∞")} to {(n.Max.HasValue ? Json.Number(n.Max.Value) : "∞")}, got {Json.Number(d)}");
+                return d;
+            }
+            if (CheckableRoles.Contains(n.Role))
+            {
+                if (text != "true" && text != "false") throw new InvalidOperationException($"'{name}' takes true or false, got '{shown}'");
+                return text == "true";
+            }
+            if (ChoiceRoles.Contains(n.Role) && n.Children != null && n.Children.Count > 0)
+            {
+                var options = n.Children.Select(c => c.Name ?? "").ToList();
+                if (!options.Contains(text))
+                    throw new InvalidOperationException($"'{name}' has no option '{shown}' (options: {string.Join(", ", options)})");
+            }
+            return text;
         }
 
         static Dictionary<string, object> NodeJson(UiNode n)
@@ -435,7 +465,8 @@ namespace GameBridgeKit
         void Publish()
         {
             sequence++;
-            var p = new Published { Frame = Frame };
+            var p = new Published { Frame = Frame, Known = Known(), Inputs = (string[])(Inputs ?? new string[0]).Clone(),
+                Validators = commands.Where(c => c.Value.Validate != null).ToDictionary(c => c.Key, c => c.Value.Validate) };
             p.Bodies["/health"] = Encoding.UTF8.GetBytes(Json.Write(new Dictionary<string, object> {
                 { "ok", true }, { "frame", Frame }, { "capabilities", Capabilities }, { "sessionEpoch", SessionEpoch } }));
             p.Bodies["/state"] = Encoding.UTF8.GetBytes(Json.Write(State()));
@@ -503,7 +534,7 @@ namespace GameBridgeKit
         // --- the server's threads ------------------------------------------------------------------
 
         // Why a command is refused, or null; the reserved ones are checked here.
-        string Validate(string cmd, Args a)
+        static string Validate(string cmd, Args a, Published pub)
         {
             if (cmd.StartsWith("input."))
             {
@@ -517,8 +548,8 @@ namespace GameBridgeKit
                 if (!double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out lease) || !(lease > 0) || lease > MaxLeaseMs)
                     return $"argument 'leaseMs' must be > 0 and <= {MaxLeaseMs}, got '{Args.Clip(text)}'";
             }
-            if ((cmd == "input.hold" || cmd == "input.release") && !Inputs.Contains(a.String("input", "")))
-                return $"unknown input '{Args.Clip(a.String("input", ""))}' (this game reads: {string.Join(", ", Inputs)})";
+            if ((cmd == "input.hold" || cmd == "input.release") && !pub.Inputs.Contains(a.String("input", "")))
+                return $"unknown input '{Args.Clip(a.String("input", ""))}' (this game reads: {string.Join(", ", pub.Inputs)})";
             if (cmd == "clock.step")
             {
                 int f;
@@ -528,21 +559,21 @@ namespace GameBridgeKit
             }
             if (cmd.StartsWith("ui.") && a.String("id", "") == "") return "missing argument 'id'";
             if (cmd == "ui.setValue" && !a.Has("value")) return "missing argument 'value'";
-            Command c;
-            if (commands.TryGetValue(cmd, out c) && c.Validate != null)
+            Func<Args, string> validate;
+            if (pub.Validators.TryGetValue(cmd, out validate))
             {
-                try { return c.Validate(a); }
+                try { return validate(a); }
                 catch (Exception e) { return e.Message; }
             }
             return null;
         }
 
-        Dictionary<string, object> Enqueue(string cmd, Args a, long frame)
+        Dictionary<string, object> Enqueue(string cmd, Args a, Published pub)
         {
-            var known = Known();
+            var known = pub.Known;
             if (!known.Contains(cmd))
                 return new Dictionary<string, object> { { "accepted", false }, { "error", $"unknown command '{Args.Clip(cmd)}'" }, { "known", known } };
-            string why = Validate(cmd, a);
+            string why = Validate(cmd, a, pub);
             if (why != null) return new Dictionary<string, object> { { "accepted", false }, { "error", why } };
             long id;
             lock (gate)
@@ -550,7 +581,7 @@ namespace GameBridgeKit
                 id = nextId++;
                 incoming.Add(new Queued { Id = id, Cmd = cmd, Args = a });
             }
-            return new Dictionary<string, object> { { "accepted", true }, { "commandId", id }, { "frame", frame } };
+            return new Dictionary<string, object> { { "accepted", true }, { "commandId", id }, { "frame", pub.Frame } };
         }
 
         void AcceptLoop()
@@ -584,14 +615,20 @@ namespace GameBridgeKit
             {
                 client.NoDelay = true;
                 var stream = client.GetStream();
-                stream.ReadTimeout = 30000; // an idle kept-alive connection frees its thread
                 var buf = new byte[MaxRequestBytes + 1];
                 int len = 0;
                 while (true)
                 {
+                    // One deadline from waiting for a request to the end of its answer, reading and
+                    // writing: a client trickling bytes or never reading cannot keep a slot for ever.
+                    var deadline = Stopwatch.StartNew();
+                    stream.WriteTimeout = RequestTimeoutMs;
                     int end;
                     while ((end = HeaderEnd(buf, len)) < 0)
                     {
+                        long left = RequestTimeoutMs - deadline.ElapsedMilliseconds;
+                        if (left <= 0) return;
+                        stream.ReadTimeout = (int)left;
                         if (len >= buf.Length)
                         {
                             Send(stream, 431, Json.Write(new Dictionary<string, object> { { "error", $"request over {MaxRequestBytes} bytes" } }), true);
@@ -618,8 +655,18 @@ namespace GameBridgeKit
                         Send(stream, 405, Json.Write(new Dictionary<string, object> { { "error", "the game surface answers GET only" } }), true);
                         return; // a body may follow: do not read it as a request
                     }
+                    string refused = Refusal(lines);
+                    if (refused != null)
+                    {
+                        Send(stream, 403, Json.Write(new Dictionary<string, object> { { "ok", false }, { "accepted", false }, { "error", refused } }), close);
+                        if (close) return;
+                        continue;
+                    }
+                    long writeLeft = RequestTimeoutMs - deadline.ElapsedMilliseconds;
+                    if (writeLeft <= 0) return;
+                    stream.WriteTimeout = (int)writeLeft;
                     Answer(stream, parts[1], close);
-                    if (close) return;
+                    if (close || deadline.ElapsedMilliseconds > RequestTimeoutMs) return;
                 }
             }
             catch (Exception) { /* the client went away or timed out */ }
@@ -628,6 +675,26 @@ namespace GameBridgeKit
                 client.Close();
                 Interlocked.Decrement(ref peers);
             }
+        }
+
+        // Why a request is refused as a browser's (docs/CONTRACT.md, "Refuse browsers"), or null.
+        // Any web page can make the user's browser call a loopback port, and a DNS-rebinding page
+        // does so under its own Host name; the bridge and curl send neither Origin nor Sec-Fetch-Site.
+        string Refusal(string[] lines)
+        {
+            string host = "";
+            bool browser = false;
+            foreach (var line in lines.Skip(1))
+            {
+                int colon = line.IndexOf(':');
+                if (colon <= 0) continue;
+                string key = line.Substring(0, colon).Trim().ToLowerInvariant(), value = line.Substring(colon + 1).Trim();
+                if (key == "host") host = value;
+                else if (key == "origin" || (key == "sec-fetch-site" && value != "none")) browser = true;
+            }
+            if (host != $"127.0.0.1:{Port}" && host != $"localhost:{Port}")
+                return $"Forbidden: unexpected Host header '{Args.Clip(host)}' (this port answers 127.0.0.1:{Port} only)";
+            return browser ? "Forbidden: browser requests are refused on a game port" : null;
         }
 
         void Answer(Stream stream, string target, bool close)
@@ -645,19 +712,19 @@ namespace GameBridgeKit
                     raw.Remove("cmd");
                     if (string.IsNullOrEmpty(cmd))
                         Send(stream, 400, Json.Write(new Dictionary<string, object> { { "accepted", false },
-                            { "error", "missing 'cmd' (GET /command?cmd=NAME&arg=value)" }, { "known", Known() } }), close);
-                    else Send(stream, 200, Json.Write(Enqueue(cmd, new Args(raw), pub.Frame)), close);
+                            { "error", "missing 'cmd' (GET /command?cmd=NAME&arg=value)" }, { "known", pub.Known } }), close);
+                    else Send(stream, 200, Json.Write(Enqueue(cmd, new Args(raw), pub)), close);
                     return;
                 case "/screenshot":
                     if (Screenshot == null) break;
-                    var done = new ManualResetEventSlim();
-                    lock (gate) shotWaiters.Add(done);
-                    if (!done.Wait(5000) || lastShot == null)
+                    var waiter = new ShotWaiter();
+                    lock (gate) shotWaiters.Add(waiter);
+                    if (!waiter.Done.Wait(5000) || waiter.Png == null)
                     {
                         Send(stream, 503, Json.Write(new Dictionary<string, object> { { "error", "no frame was drawn to take a screenshot of; try again" } }), close);
                         return;
                     }
-                    SendBytes(stream, 200, "image/png", lastShot, close);
+                    SendBytes(stream, 200, "image/png", waiter.Png, close);
                     return;
                 default:
                     if (pub.Bodies.TryGetValue(path, out body)) { SendBytes(stream, 200, "application/json; charset=utf-8", body, close); return; }
@@ -689,7 +756,7 @@ namespace GameBridgeKit
         }
 
         static readonly Dictionary<int, string> Reasons = new Dictionary<int, string> {
-            { 200, "OK" }, { 400, "Bad Request" }, { 404, "Not Found" }, { 405, "Method Not Allowed" },
+            { 200, "OK" }, { 400, "Bad Request" }, { 403, "Forbidden" }, { 404, "Not Found" }, { 405, "Method Not Allowed" },
             { 431, "Request Header Fields Too Large" }, { 503, "Service Unavailable" } };
 
         static void Send(Stream s, int status, string json, bool close) =>
@@ -725,8 +792,14 @@ namespace GameBridgeKit
             string path = Path.Combine(RegistryDir(), pid + ".json");
             try
             {
-                Directory.CreateDirectory(RegistryDir());
+                string dir = RegistryDir();
+                bool created = !Directory.Exists(dir);
+                Directory.CreateDirectory(dir);
+                if (created) Private(dir, 0x1C0); // 0700
                 string tmp = path + ".tmp";
+                // Made private while still empty: the entry says which port takes commands.
+                using (File.Create(tmp)) { }
+                Private(tmp, 0x180); // 0600
                 File.WriteAllText(tmp, Json.Write(new Dictionary<string, object> {
                     { "name", Name }, { "version", Version }, { "protocol", Protocol }, { "port", Port }, { "pid", pid },
                     { "host", "127.0.0.1" }, { "started", DateTime.UtcNow.ToString("yyyy-MM-ddTHH:mm:ssZ", CultureInfo.InvariantCulture) },
@@ -738,6 +811,24 @@ namespace GameBridgeKit
             catch (Exception e)
             {
                 Console.Error.WriteLine($"GameBridge: could not write the registry entry {path} ({e.Message}); discovery falls back to port scans");
+            }
+        }
+
+        [System.Runtime.InteropServices.DllImport("libc", SetLastError = true)]
+        static extern int chmod(string path, uint mode);
+
+        // chmod through libc: .NET Framework and Mono have no managed call for it (Mono.Posix
+        // is not always there); on Windows, where there is no libc, the user's profile is private.
+        static void Private(string path, uint mode)
+        {
+            if (Environment.OSVersion.Platform != PlatformID.Unix && Environment.OSVersion.Platform != PlatformID.MacOSX) return;
+            try
+            {
+                if (chmod(path, mode) != 0) Console.Error.WriteLine($"GameBridge: could not make {path} private (errno {System.Runtime.InteropServices.Marshal.GetLastWin32Error()})");
+            }
+            catch (Exception e) when (e is DllNotFoundException || e is EntryPointNotFoundException)
+            {
+                Console.Error.WriteLine($"GameBridge: could not make {path} private ({e.Message})");
             }
         }
 

@@ -197,7 +197,7 @@ func _apply_queue() -> void:
 		var error = _apply(c[0], c[1], c[2])
 		var result := {"id": c[0], "ok": true}
 		if typeof(error) == TYPE_STRING and error != "":
-			result = {"id": c[0], "ok": false, "error": error}
+			result = {"id": c[0], "ok": false, "error": error.left(500)}  # bounded, as every kit
 		_results.append(result)
 		if _results.size() > MAX_RESULTS:
 			_results.pop_front()
@@ -256,6 +256,10 @@ func _request_close(reason: String) -> void:
 func _publish() -> void:
 	_sequence += 1
 	var pub := {"frame": frame, "/health": JSON.stringify(health()), "/state": JSON.stringify(state())}
+	# The game's configuration as of this frame, for the server thread (it never reads it live).
+	pub["known"] = known()
+	pub["inputs"] = _inputs.duplicate() if _inputs != null else []
+	pub["commands"] = _commands.duplicate()
 	var m = tools()
 	if m != null:
 		pub["/tools"] = JSON.stringify(m)
@@ -483,7 +487,12 @@ func _apply_ui(cmd: String, args: Dictionary) -> String:
 	if n == null or not (n is Control):
 		return "no UI node '%s'" % id
 	var c: Control = n
-	var name := _display_name(c)
+	# The node's name and role as /ui shows them, so an error names what the agent read.
+	var shown := _ui_node(c)
+	var name := str(shown.get("name", ""))
+	if name == "":
+		name = id
+	var what := "'%s' (%s)" % [name, shown.get("role", "group")]
 	if not c.visible:  # published with visible false
 		return "'%s' is hidden" % name
 	if not c.is_visible_in_tree():  # under a hidden parent: left out of the tree
@@ -502,21 +511,21 @@ func _apply_ui(cmd: String, args: Dictionary) -> String:
 	match cmd:
 		"ui.focus":
 			if c.focus_mode == Control.FOCUS_NONE:
-				return "'%s' cannot take focus" % name
+				return "%s cannot take focus" % what
 			c.grab_focus()
 		"ui.activate":
 			if not (c is BaseButton):
-				return "'%s' cannot be activated: it is not a button (set its value or focus it)" % name
+				return "%s cannot be activated" % what
 			var b: BaseButton = c
 			if b.toggle_mode:
 				b.button_pressed = not b.button_pressed  # emits toggled, as a click does
 			b.emit_signal("pressed")
 		"ui.setValue":
-			return _set_value(c, name, str(args["value"]))
+			return _set_value(c, name, what, str(args["value"]))
 	return ""
 
 
-func _set_value(c: Control, name: String, value: String) -> String:
+func _set_value(c: Control, name: String, what: String, value: String) -> String:
 	if c is OptionButton:
 		for i in c.get_item_count():
 			if c.get_item_text(i) == value:
@@ -526,10 +535,10 @@ func _set_value(c: Control, name: String, value: String) -> String:
 		var options := []
 		for i in c.get_item_count():
 			options.append(c.get_item_text(i))
-		return "'%s' has no option '%s' (options: %s)" % [name, value, PackedStringArray(options).join(", ")]
+		return "'%s' has no option '%s' (options: %s)" % [name, value.left(40), PackedStringArray(options).join(", ")]
 	if c is BaseButton and (c.toggle_mode or c is CheckBox or c is CheckButton):
 		if value != "true" and value != "false":
-			return "'%s' takes true or false, got '%s'" % [name, value]
+			return "'%s' takes true or false, got '%s'" % [name, value.left(40)]
 		c.button_pressed = value == "true"
 		return ""
 	if c is LineEdit:
@@ -540,20 +549,14 @@ func _set_value(c: Control, name: String, value: String) -> String:
 		c.text = value
 		return ""
 	if c is Range:
-		if not value.is_valid_float():
-			return "'%s' takes a number, got '%s'" % [name, value]
-		var v := float(value)
+		var v := float(value) if value.is_valid_float() else NAN
+		if is_nan(v) or is_inf(v):
+			return "'%s' takes a number, got '%s'" % [name, value.left(40)]
 		if v < c.min_value or v > c.max_value:
 			return "'%s' takes %s to %s, got %s" % [name, str(c.min_value), str(c.max_value), str(v)]
 		c.value = v  # emits value_changed
 		return ""
-	return "'%s' takes no value" % name
-
-
-func _display_name(c: Control) -> String:
-	if (c is Button or c is LinkButton) and c.text != "":
-		return c.text
-	return c.tooltip_text if c.tooltip_text != "" else c.name
+	return "%s takes no value" % what
 
 
 # --- the server thread: HTTP over TCP_Server, GET only, Connection: close --------------------
@@ -591,11 +594,38 @@ func _serve() -> bool:
 			_send(peer, 431, JSON.stringify({"error": "request over %d bytes" % MAX_REQUEST_BYTES}))
 			_drop(p)
 		elif p["text"].find("\r\n\r\n") >= 0:
-			_answer(peer, p["text"].split("\r\n")[0].split(" "))
+			var refused := _refusal(p["text"])
+			if refused != "":
+				_send(peer, 403, JSON.stringify({"ok": false, "accepted": false, "error": refused}))
+			else:
+				_answer(peer, p["text"].split("\r\n")[0].split(" "))
 			_drop(p)
 		elif peer.get_status() != StreamPeerTCP.STATUS_CONNECTED or now - p["since"] > REQUEST_TIMEOUT_MS:
 			_drop(p)  # gone, or never finished its request
 	return busy
+
+
+# Why a request is refused as a browser's (docs/CONTRACT.md, "Refuse browsers"), or "". Any
+# web page can make the user's browser call a loopback port, and a DNS-rebinding page does so
+# under its own Host name; the bridge and curl send neither Origin nor Sec-Fetch-Site.
+func _refusal(head: String) -> String:
+	var host := ""
+	var browser := false
+	for line in head.split("\r\n\r\n")[0].split("\r\n"):
+		var colon: int = line.find(":")
+		if colon <= 0:
+			continue
+		var key: String = line.left(colon).strip_edges().to_lower()
+		var value: String = line.substr(colon + 1).strip_edges()
+		if key == "host":
+			host = value
+		elif key == "origin" or (key == "sec-fetch-site" and value != "none"):
+			browser = true
+	if host != "127.0.0.1:%d" % port and host != "localhost:%d" % port:
+		return "Forbidden: unexpected Host header '%s' (this port answers 127.0.0.1:%d only)" % [host.left(100), port]
+	if browser:
+		return "Forbidden: browser requests are refused on a game port"
+	return ""
 
 
 func _answer(peer: StreamPeerTCP, request_line: PackedStringArray) -> void:
@@ -613,9 +643,9 @@ func _answer(peer: StreamPeerTCP, request_line: PackedStringArray) -> void:
 			var cmd: String = query.get("cmd", "")
 			query.erase("cmd")
 			if cmd == "":
-				_send(peer, 400, JSON.stringify({"accepted": false, "error": "missing 'cmd' (GET /command?cmd=NAME&arg=value)", "known": known()}))
+				_send(peer, 400, JSON.stringify({"accepted": false, "error": "missing 'cmd' (GET /command?cmd=NAME&arg=value)", "known": pub.get("known", [])}))
 			else:
-				_send(peer, 200, JSON.stringify(enqueue(cmd, query, pub["frame"])))
+				_send(peer, 200, JSON.stringify(enqueue(cmd, query, pub)))
 		"/health", "/state", "/ui", "/world":
 			if pub.has(path):
 				_send(peer, 200, pub[path])
@@ -629,10 +659,11 @@ func _answer(peer: StreamPeerTCP, request_line: PackedStringArray) -> void:
 
 
 # The /command answer (server thread): validate now, apply on the next physics frame.
-func enqueue(cmd: String, args: Dictionary, at_frame: int) -> Dictionary:
-	if not known().has(cmd):
-		return {"accepted": false, "error": "unknown command '%s'" % cmd, "known": known()}
-	var why := _validate(cmd, args)
+func enqueue(cmd: String, args: Dictionary, pub: Dictionary) -> Dictionary:
+	var known_names: Array = pub.get("known", [])
+	if not known_names.has(cmd):
+		return {"accepted": false, "error": "unknown command '%s'" % cmd, "known": known_names}
+	var why := _validate(cmd, args, pub)
 	if why != "":
 		return {"accepted": false, "error": why}  # the bridge names the command itself
 	_mutex.lock()
@@ -640,11 +671,13 @@ func enqueue(cmd: String, args: Dictionary, at_frame: int) -> Dictionary:
 	_next_id += 1
 	_incoming.append([id, cmd, args])
 	_mutex.unlock()
-	return {"accepted": true, "commandId": id, "frame": at_frame}
+	return {"accepted": true, "commandId": id, "frame": pub.get("frame", 0)}
 
 
 # Why the command is refused ("" accepts it); the reserved ones are checked here.
-func _validate(cmd: String, args: Dictionary) -> String:
+func _validate(cmd: String, args: Dictionary, pub: Dictionary) -> String:
+	var inputs: Array = pub.get("inputs", [])
+	var commands: Dictionary = pub.get("commands", {})
 	if cmd.begins_with("input.") and not args.has("owner"):
 		return "missing argument 'owner'"
 	if cmd.begins_with("input.") and args.get("owner", "").strip_edges() == "":
@@ -654,8 +687,8 @@ func _validate(cmd: String, args: Dictionary) -> String:
 		if not lease.is_valid_float() or float(lease) <= 0 or float(lease) > MAX_LEASE_MS:
 			return "argument 'leaseMs' must be > 0 and <= %d, got '%s'" % [MAX_LEASE_MS, lease]
 	if cmd == "input.hold" or cmd == "input.release":
-		if not _inputs.has(args.get("input", "")):
-			return "unknown input '%s' (this game reads: %s)" % [args.get("input", ""), PackedStringArray(_inputs).join(", ")]
+		if not inputs.has(args.get("input", "")):
+			return "unknown input '%s' (this game reads: %s)" % [args.get("input", ""), PackedStringArray(inputs).join(", ")]
 	if cmd == "clock.step":
 		var frames: String = args.get("frames", "")
 		if not frames.is_valid_int() or int(frames) < 1 or int(frames) > MAX_STEP_FRAMES:
@@ -664,8 +697,8 @@ func _validate(cmd: String, args: Dictionary) -> String:
 		return "missing argument 'id'"
 	if cmd == "ui.setValue" and not args.has("value"):
 		return "missing argument 'value'"
-	if _commands.has(cmd) and _commands[cmd][1].is_valid():
-		return str(_commands[cmd][1].call(args))
+	if commands.has(cmd) and commands[cmd][1].is_valid():
+		return str(commands[cmd][1].call(args))
 	return ""
 
 
@@ -680,7 +713,7 @@ func _parse_query(text: String) -> Dictionary:
 
 # Head and body in one write.
 func _send(peer: StreamPeerTCP, status: int, json: String) -> void:
-	var reason := {200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 431: "Request Header Fields Too Large"}
+	var reason := {200: "OK", 400: "Bad Request", 404: "Not Found", 403: "Forbidden", 405: "Method Not Allowed", 431: "Request Header Fields Too Large"}
 	var data := json.to_utf8_buffer()
 	var head := "HTTP/1.1 %d %s\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % [status, reason.get(status, "OK"), data.size()]
 	peer.put_data(head.to_ascii_buffer() + data)
@@ -723,8 +756,14 @@ func _write_registry_entry() -> void:
 		"pid": OS.get_process_id(), "host": "127.0.0.1", "cwd": ProjectSettings.globalize_path("res://").trim_suffix("/"),
 		"started": Time.get_datetime_string_from_system(true) + "Z"}
 	var file: FileAccess = null
+	var created := not DirAccess.dir_exists_absolute(_registry_dir())
 	if DirAccess.make_dir_recursive_absolute(_registry_dir()) == OK:
 		file = FileAccess.open(tmp, FileAccess.WRITE)
+	if file != null and OS.get_name() != "Windows":
+		# Private, made so while still empty: the entry says which port takes commands.
+		if created:
+			FileAccess.set_unix_permissions(_registry_dir(), FileAccess.UNIX_READ_OWNER | FileAccess.UNIX_WRITE_OWNER | FileAccess.UNIX_EXECUTE_OWNER)
+		FileAccess.set_unix_permissions(tmp, FileAccess.UNIX_READ_OWNER | FileAccess.UNIX_WRITE_OWNER)
 	if file == null:
 		printerr("GameBridge: could not write the registry entry %s; discovery falls back to port scans" % path)
 		return

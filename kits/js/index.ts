@@ -100,6 +100,8 @@ export function createGameSurface(options: GameSurfaceOptions): GameSurface {
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const target = req.url ?? '/';
+    const refused = browserRefusal(req, boundPort);
+    if (refused) return send(res, 403, { ok: false, accepted: false, error: refused });
     if (Buffer.byteLength(target) > maxUrlBytes) {
       return send(res, 414, { accepted: false, error: `request too long (over ${maxUrlBytes} bytes)` });
     }
@@ -191,6 +193,21 @@ export function createGameSurface(options: GameSurfaceOptions): GameSurface {
     registryFile: { get: () => registryFile },
   });
   return surface;
+}
+
+/**
+ * Why a request is refused as a browser's (docs/CONTRACT.md, "Refuse browsers"), or null. Any
+ * web page can make the user's browser call a loopback port, and a DNS-rebinding page does so
+ * under its own Host name; the bridge and curl send neither Origin nor Sec-Fetch-Site.
+ */
+function browserRefusal(req: http.IncomingMessage, port: number): string | null {
+  const host = req.headers.host;
+  if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`)
+    return `Forbidden: unexpected Host header '${(host ?? '').slice(0, 100)}' (this port answers 127.0.0.1:${port} only)`;
+  const site = req.headers['sec-fetch-site'];
+  if (req.headers.origin !== undefined || (site !== undefined && site !== 'none'))
+    return 'Forbidden: browser requests are refused on a game port';
+  return null;
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {

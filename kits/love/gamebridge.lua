@@ -31,9 +31,10 @@ local RESERVED = {"input.hold", "input.release", "input.releaseAll", "clock.paus
 local MAX_LEASE_MS = 3600000 -- a hold is meant to end; the bridge re-holds
 local MAX_STEP_FRAMES = 10000 -- later commands wait behind a step, so keep it bounded
 local MAX_REQUEST_BYTES = 65536
-local REQUEST_TIMEOUT = 10 -- seconds a connection may take to send its request
+local REQUEST_TIMEOUT = 10 -- seconds a connection may take from connect to its answer sent
 local MAX_PEERS = 64
 local MAX_RESULTS = 32
+local MAX_ERROR_CHARS = 500
 
 -- --- JSON -----------------------------------------------------------------------------------
 -- An empty table is written as [] (lists are the common case in a snapshot); M.object() makes
@@ -244,6 +245,15 @@ function Bridge:newEpoch() self.sessionEpoch = self.sessionEpoch + 1 end
 
 function Bridge:isPaused() return self.paused end
 
+-- A failed command's words: Lua's "file:line: " prefix (error() called without level 0) is
+-- the game's source position, not what happened; at most MAX_ERROR_CHARS, as every kit.
+local function errorText(err)
+  local text = tostring(err)
+  if type(err) == "string" then text = text:gsub("^[^:\n]+:%d+: ", "", 1) end
+  if text == "" then text = "failed" end
+  return text:sub(1, MAX_ERROR_CHARS)
+end
+
 -- --- the frame -----------------------------------------------------------------------------
 -- The start of a frame: leases, then queued commands in order (a clock.step holds back what
 -- follows until its frames have run). Returns whether this frame simulates.
@@ -257,7 +267,7 @@ function Bridge:beginFrame()
     local c = table.remove(self.queue, 1)
     local ok, err = pcall(self.apply, self, c.id, c.cmd, c.args)
     local result = {id = c.id, ok = true}
-    if not ok then result = {id = c.id, ok = false, error = tostring(err)} end
+    if not ok then result = {id = c.id, ok = false, error = errorText(err)} end
     table.insert(self.results, result)
     if #self.results > MAX_RESULTS then table.remove(self.results, 1) end
     if self.stepLeft == 0 then self.completed = c.id end
@@ -312,39 +322,85 @@ local function findNode(nodes, id, hidden, disabled)
   return nil
 end
 
+-- The roles whose value is a number, true/false, or one of their children's names (as every kit).
+local NUMERIC_ROLES = {slider = true, spinbutton = true, scrollbar = true, progressbar = true}
+local CHECKABLE_ROLES = {checkbox = true, switch = true, radio = true, menuitemcheckbox = true, menuitemradio = true}
+local CHOICE_ROLES = {combobox = true, listbox = true, radiogroup = true, tablist = true}
+
+-- A number as the Node kit writes it: 5, 0.25, ∞ for an open end.
+local function num(x)
+  if x == math.huge then return "∞" elseif x == -math.huge then return "-∞" end
+  return M.json(x)
+end
+
+-- The value as the node's role takes it; out of range or not one of its options is an error.
+local function parseValue(n, name, text)
+  if NUMERIC_ROLES[n.role] then
+    local x = tonumber(text)
+    if text:match("^%s*$") or not x or x ~= x or x == math.huge or x == -math.huge then
+      error(string.format("'%s' takes a number, got '%s'", name, text:sub(1, 40)), 0)
+    end
+    if (n.min and x < n.min) or (n.max and x > n.max) then
+      error(string.format("'%s' takes %s to %s, got %s", name, num(n.min or -math.huge), num(n.max or math.huge), num(x)), 0)
+    end
+    return x
+  end
+  if CHECKABLE_ROLES[n.role] then
+    if text ~= "true" and text ~= "false" then
+      error(string.format("'%s' takes true or false, got '%s'", name, text:sub(1, 40)), 0)
+    end
+    return text == "true"
+  end
+  if CHOICE_ROLES[n.role] and n.children and #n.children > 0 then
+    local options = {}
+    for i, c in ipairs(n.children) do options[i] = tostring(c.name) end
+    if not contains(options, text) then
+      error(string.format("'%s' has no option '%s' (options: %s)", name, text:sub(1, 40), table.concat(options, ", ")), 0)
+    end
+  end
+  return text
+end
+
 -- ui.* on the game's frame: the node is looked up again and re-checked as it is now.
 function Bridge:applyUi(cmd, args)
   local tree = self.uiFn() or {}
   local n, hidden, disabled = findNode(tree.nodes, args.id, false, false)
   if not n then error("no UI node '" .. args.id .. "'", 0) end
-  local name = n.name or n.id
+  local name = (n.name ~= nil and n.name ~= "") and tostring(n.name) or tostring(n.id)
+  local what = string.format("'%s' (%s)", name, tostring(n.role))
   if hidden then error("'" .. name .. "' is hidden", 0) end
   if disabled then error("'" .. name .. "' is disabled", 0) end
   if cmd == "ui.activate" then
-    if not n.activate then error("'" .. name .. "' cannot be activated (a " .. tostring(n.role) .. ")", 0) end
+    if not n.activate then error(what .. " cannot be activated", 0) end
     n.activate()
   elseif cmd == "ui.focus" then
-    if not n.focus then error("'" .. name .. "' cannot take focus", 0) end
+    if not n.focus then error(what .. " cannot take focus", 0) end
     n.focus()
   else
-    if not n.setValue then error("'" .. name .. "' takes no value", 0) end
-    local v = args.value
-    if n.role == "slider" or n.role == "spinbutton" or type(n.value) == "number" then
-      local x = tonumber(v)
-      if not x then error("'" .. name .. "' takes a number, got '" .. v .. "'", 0) end
-      if (n.min and x < n.min) or (n.max and x > n.max) then
-        error(string.format("'%s' takes %s to %s, got %s", name, M.json(n.min or -math.huge):gsub("null", "-inf"),
-          M.json(n.max or math.huge):gsub("null", "inf"), M.json(x)), 0)
-      end
-      v = x
-    elseif n.role == "checkbox" or n.role == "switch" then
-      if v ~= "true" and v ~= "false" then error("'" .. name .. "' takes true or false, got '" .. v .. "'", 0) end
-      v = v == "true"
-    elseif n.options and not contains(n.options, v) then
-      error("'" .. name .. "' has no option '" .. v .. "' (options: " .. table.concat(n.options, ", ") .. ")", 0)
-    end
+    local v = parseValue(n, name, args.value)
+    if not n.setValue then error(what .. " takes no value", 0) end
     n.setValue(v)
   end
+end
+
+-- A node as GET /ui shows it (as the Node kit's plainNode): no handlers, visible and enabled
+-- left out at their default (true), no empty children.
+local function plainNode(n)
+  local out = M.object()
+  for k, v in pairs(n) do
+    if type(v) == "function" or ((k == "visible" or k == "enabled") and v == true) then
+      -- left out
+    elseif k == "children" then
+      if type(v) == "table" and #v > 0 then
+        local kids = {}
+        for i, c in ipairs(v) do kids[i] = plainNode(c) end
+        out.children = kids
+      end
+    else
+      out[k] = v
+    end
+  end
+  return out
 end
 
 -- One publication of a tree: the counters around the content, revision bumped on a change.
@@ -366,7 +422,9 @@ function Bridge:tree(which)
     local content
     if which == "ui" then
       local t = self.uiFn() or {}
-      content = {nodes = t.nodes or {}, screen = t.screen}
+      local nodes = {}
+      for i, n in ipairs(t.nodes or {}) do nodes[i] = plainNode(n) end
+      content = {nodes = nodes, screen = t.screen}
     else
       content = {objects = self.worldFn() or {}}
     end
@@ -464,13 +522,34 @@ function Bridge:enqueue(cmd, args)
 end
 
 -- --- HTTP: GET only, Connection: close, each answer in one write --------------------------------
-local REASONS = {[200] = "OK", [400] = "Bad Request", [404] = "Not Found", [405] = "Method Not Allowed",
+local REASONS = {[200] = "OK", [400] = "Bad Request", [403] = "Forbidden", [404] = "Not Found", [405] = "Method Not Allowed",
   [431] = "Request Header Fields Too Large", [500] = "Internal Server Error", [503] = "Service Unavailable"}
 
 local function respond(peer, status, body, contentType)
   peer.out = string.format("HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n",
     status, REASONS[status] or "OK", contentType or "application/json; charset=utf-8", #body) .. body
   peer.sent = 0
+end
+
+-- Why a request is refused as a browser's (docs/CONTRACT.md, "Refuse browsers"), or nil. Any
+-- web page can make the user's browser call a loopback port, and a DNS-rebinding page does so
+-- under its own Host name; the bridge and curl send neither Origin nor Sec-Fetch-Site.
+function Bridge:refusal(text)
+  local head = text:sub(1, (text:find("\r\n\r\n", 1, true) or #text))
+  local host, browser = "", false
+  for line in head:gmatch("[^\r\n]+") do
+    local key, value = line:match("^([^:]+):%s*(.-)%s*$")
+    if key then
+      key = key:lower()
+      if key == "host" then host = value
+      elseif key == "origin" or (key == "sec-fetch-site" and value ~= "none") then browser = true end
+    end
+  end
+  if host ~= "127.0.0.1:" .. self.port and host ~= "localhost:" .. self.port then
+    return string.format("Forbidden: unexpected Host header '%s' (this port answers 127.0.0.1:%d only)", host:sub(1, 100), self.port)
+  end
+  if browser then return "Forbidden: browser requests are refused on a game port" end
+  return nil
 end
 
 function Bridge:answer(peer, method, target)
@@ -526,7 +605,10 @@ function Bridge:pump()
         respond(p, 431, M.json({error = "request over " .. MAX_REQUEST_BYTES .. " bytes"}))
       elseif p.text:find("\r\n\r\n", 1, true) then
         local method, target = p.text:match("^(%S+) (%S+)")
-        if method then
+        local refused = method and self:refusal(p.text)
+        if refused then
+          respond(p, 403, M.json({ok = false, accepted = false, error = refused}))
+        elseif method then
           local ok, e = pcall(self.answer, self, p, method, target)
           if not ok then respond(p, 500, M.json({error = tostring(e)})) end
         else
@@ -541,6 +623,9 @@ function Bridge:pump()
       p.sent = last or partialLast or p.sent
       if p.sent >= #p.out or (err and err ~= "timeout") then done = true end
     end
+    -- One deadline from connect to the end of the answer, reading and writing: a client that
+    -- trickles its request or never reads the answer cannot keep a slot for ever.
+    if t - p.since > REQUEST_TIMEOUT then done = true end
     if done then
       p.sock:close()
       table.remove(self.peers, i)

@@ -521,6 +521,18 @@ def _num(x, absent):
     return str(int(x)) if float(x).is_integer() else repr(float(x))
 
 
+def _refusal(headers, port):
+    """Why a request is refused as a browser's (docs/CONTRACT.md, "Refuse browsers"), or None.
+    Any web page can make the user's browser call a loopback port, and a DNS-rebinding page does
+    it under its own Host name; the bridge and curl send neither Origin nor Sec-Fetch-Site."""
+    host = headers.get("Host")
+    if host not in ("127.0.0.1:%d" % port, "localhost:%d" % port):
+        return "Forbidden: unexpected Host header '%s' (this port answers 127.0.0.1:%d only)" % ((host or "")[:100], port)
+    if headers.get("Origin") is not None or headers.get("Sec-Fetch-Site", "none") != "none":
+        return "Forbidden: browser requests are refused on a game port"
+    return None
+
+
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive: the bridge polls /state on one connection
     timeout = 30  # an idle kept-alive connection frees its thread
@@ -536,6 +548,9 @@ class _Handler(BaseHTTPRequestHandler):
         """Routes one contract request; only /command changes anything, and only the queue."""
         url = urlsplit(self.path)
         s = self.surface
+        refused = _refusal(self.headers, s.port)
+        if refused:
+            return self._json(403, {"ok": False, "accepted": False, "error": refused})
         if url.path == "/health":
             return self._json(200, s.health())
         if url.path == "/state":

@@ -94,7 +94,7 @@ describe.each([
 
           expect(processesWithHome(home)).toContain(pid); // what the final check looks for is findable
           const stop = await call(h, 'stop_instance', { port });
-          expect(stop.json).toEqual({ port, stopped: true, how: 'closed cleanly' });
+          expect(stop.json).toEqual({ port, stopped: true, how: 'closed cleanly', view: 'debug' });
           expect(await waitGone(pid, 5000)).toBe(true);
         } finally {
           await h.close();
@@ -134,7 +134,7 @@ describe('Frog Hop (pygame) through the bridge', () => {
         expect((await gameCall(h, port, 'start')).json).toMatchObject({ applied: true, screen: 'GameScreen' });
         expect((await gameCall(h, port, 'step', { frames: 1 })).json).toMatchObject({ applied: true, stepped: 1 });
         const stop = await call(h, 'stop_instance', { port });
-        expect(stop.json).toEqual({ port, stopped: true, how: 'closed cleanly' });
+        expect(stop.json).toEqual({ port, stopped: true, how: 'closed cleanly', view: 'debug' });
         expect(await waitGone(pid, 5000)).toBe(true);
       } finally {
         await h.close();

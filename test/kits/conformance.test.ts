@@ -10,49 +10,19 @@
  */
 import http from 'node:http';
 import net from 'node:net';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodePng } from '../helpers/png.js';
 import { freePort } from '../helpers/ports.js';
 import { ROOT, Reaper, exitCode, removeDir, tempHome, waitFor, waitGone } from '../helpers/procs.js';
 import { KIT_EXAMPLES, type Cmd, type KitExample, type Running } from './examples.js';
-import { killWithHome, sleep } from './kit-game.js';
+import { applied, command, getJson, killWithHome, sleep, untilState } from './kit-game.js';
 
 const CI = process.env.CI === 'true';
 
-async function getJson(port: number, path: string): Promise<any> {
-  return (await fetch(`http://127.0.0.1:${port}${path}`)).json();
-}
-
-function send(port: number, [cmd, args = {}]: Cmd): Promise<any> {
-  const q = new URLSearchParams({ cmd });
-  for (const [k, v] of Object.entries(args)) q.set(k, String(v));
-  return getJson(port, `/command?${q}`);
-}
-
-function untilState(port: number, what: string, pred: (s: any) => boolean, timeoutMs = 15000): Promise<any> {
-  return waitFor(
-    what,
-    async () => {
-      const s = await getJson(port, '/state');
-      return pred(s) ? s : null;
-    },
-    timeoutMs,
-    5,
-  );
-}
-
-/** Sends one command, waits until completedCommandId covers it; returns that state. */
-async function applied(port: number, cmd: Cmd): Promise<any> {
-  const r = await send(port, cmd);
-  if (r.accepted !== true) throw new Error(`${cmd[0]} refused: ${JSON.stringify(r)}`);
-  const s = await untilState(port, `${cmd[0]} #${r.commandId} applied`, (st) => st.completedCommandId >= r.commandId);
-  return Object.assign(s, { sentId: r.commandId as number });
-}
-
 async function appliedAll(port: number, cmds: Cmd[]): Promise<any> {
   let s: any = null;
-  for (const c of cmds) s = await applied(port, c);
+  for (const c of cmds) s = await applied(port, ...c);
   return s;
 }
 
@@ -72,6 +42,36 @@ function collectIds(nodes: any[], out: string[] = []): string[] {
   for (const n of nodes) {
     out.push(n.id);
     if (n.children) collectIds(n.children, out);
+  }
+  return out;
+}
+
+/** The keys a /ui node may carry (docs/CONTRACT.md); anything else is a kit's own. */
+const UI_NODE_KEYS = new Set([
+  'id',
+  'role',
+  'name',
+  'value',
+  'min',
+  'max',
+  'checked',
+  'selected',
+  'focused',
+  'visible',
+  'enabled',
+  'rect',
+  'children',
+]);
+
+/** Every node's problems: keys outside the contract, or fields at their default (which are left out). */
+function nodeProblems(nodes: any[], out: string[] = []): string[] {
+  for (const n of nodes) {
+    for (const k of Object.keys(n)) if (!UI_NODE_KEYS.has(k)) out.push(`${n.id}: '${k}' is not a contract key`);
+    if (n.visible === true) out.push(`${n.id}: visible true (the default)`);
+    if (n.enabled === true) out.push(`${n.id}: enabled true (the default)`);
+    if (n.children !== undefined && !(Array.isArray(n.children) && n.children.length))
+      out.push(`${n.id}: children ${JSON.stringify(n.children)} (empty children are left out)`);
+    if (Array.isArray(n.children)) nodeProblems(n.children, out);
   }
   return out;
 }
@@ -110,6 +110,24 @@ async function keepAliveP50(port: number, n = 50): Promise<number> {
   } finally {
     agent.destroy();
   }
+}
+
+/** GET `path` with exactly these headers (fetch will not send a foreign Host); status and body. */
+function getWith(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+      .on('error', reject);
+  });
 }
 
 /** Raw bytes on a fresh connection; resolves when the peer answers or closes (or after 3 s). */
@@ -251,33 +269,33 @@ function describeConformance(kit: KitExample): void {
   });
 
   test('refusals: unknown command with the known names, bad arguments, missing cmd', async () => {
-    const unknown = await send(port, ['fly']);
+    const unknown = await command(port, 'fly');
     expect(unknown).toMatchObject({ accepted: false, error: "unknown command 'fly'" });
     expect(unknown.known).toEqual(expect.arrayContaining(['close', 'input.hold', 'input.releaseAll', 'clock.step']));
     if (kit.ui) expect(unknown.known).toEqual(expect.arrayContaining(['ui.activate', 'ui.setValue', 'ui.focus']));
     for (const frames of [0, 1.5, 10001]) {
-      expect(await send(port, ['clock.step', { frames }])).toMatchObject({
+      expect(await command(port, 'clock.step', { frames })).toMatchObject({
         accepted: false,
         error: expect.stringMatching(/^argument 'frames' must be a whole number from 1 to 10000/),
       });
     }
-    expect(await send(port, ['input.hold', { input: 'up', owner: 'a', leaseMs: 1000 }])).toMatchObject({
+    expect(await command(port, 'input.hold', { input: 'up', owner: 'a', leaseMs: 1000 })).toMatchObject({
       accepted: false,
       error: `unknown input 'up' (this game reads: ${kit.inputs.join(', ')})`,
     });
-    expect(await send(port, ['input.hold', { input: kit.mover.input, leaseMs: 1000 }])).toMatchObject({
+    expect(await command(port, 'input.hold', { input: kit.mover.input, leaseMs: 1000 })).toMatchObject({
       accepted: false,
       error: "missing argument 'owner'",
     });
-    expect(await send(port, ['input.releaseAll', { owner: ' ' }])).toMatchObject({
+    expect(await command(port, 'input.releaseAll', { owner: ' ' })).toMatchObject({
       accepted: false,
       error: expect.stringMatching(/'owner' must not be empty/),
     });
-    expect(await send(port, ['input.hold', { input: kit.mover.input, owner: 'a', leaseMs: 0 }])).toMatchObject({
+    expect(await command(port, 'input.hold', { input: kit.mover.input, owner: 'a', leaseMs: 0 })).toMatchObject({
       accepted: false,
       error: expect.stringMatching(/'leaseMs' must be > 0 and <= 3600000/),
     });
-    expect(await send(port, kit.badArg.cmd)).toMatchObject({
+    expect(await command(port, ...kit.badArg.cmd)).toMatchObject({
       accepted: false,
       error: expect.stringMatching(kit.badArg.error),
     });
@@ -286,11 +304,73 @@ function describeConformance(kit: KitExample): void {
     await missing.text();
   });
 
+  test('browsers are refused: a foreign Host, any Origin, a Sec-Fetch-Site other than none get 403 and change nothing', async () => {
+    const own = { Host: `127.0.0.1:${port}` };
+    const before = (await getJson(port, '/state')).completedCommandId;
+    const cmd = `/command?${new URLSearchParams({ cmd: kit.newEpoch[0] })}`;
+    const refused: Record<string, string>[] = [
+      { Host: `evil.example:${port}` },
+      { Host: `127.0.0.1:${port + 1}` },
+      { ...own, Origin: 'https://evil.example' },
+      { ...own, 'Sec-Fetch-Site': 'cross-site' },
+      { ...own, 'Sec-Fetch-Site': 'same-site' },
+      { Host: `evil.example:${port}`, Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+    ];
+    for (const headers of refused) {
+      for (const path of [cmd, '/health', '/state']) {
+        const r = await getWith(port, path, headers);
+        expect([headers, path, r.status]).toEqual([headers, path, 403]);
+        expect(JSON.parse(r.body).error).toMatch(/^Forbidden: /);
+      }
+    }
+    for (const headers of [own, { Host: `localhost:${port}` }, { ...own, 'Sec-Fetch-Site': 'none' }]) {
+      const r = await getWith(port, '/health', headers);
+      expect([headers, r.status]).toEqual([headers, 200]);
+    }
+    await framesPass(port, 3);
+    expect((await getJson(port, '/state')).completedCommandId).toBe(before); // nothing was queued
+  });
+
+  testIf(
+    kit.connectionCap,
+    'slow clients cannot freeze it: connections trickling a request are closed by its deadline, and it answers again',
+    async () => {
+      const slow: net.Socket[] = [];
+      let closed = 0;
+      let trickle: NodeJS.Timeout | undefined;
+      try {
+        for (let i = 0; i < kit.connectionCap!; i++) {
+          const s = net.connect(port, '127.0.0.1');
+          s.on('error', () => undefined);
+          s.on('close', () => (closed += 1));
+          s.write(`GET /health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`);
+          slow.push(s);
+        }
+        // A byte a second: never a whole request, never idle long enough for a per-read timeout.
+        trickle = setInterval(() => slow.forEach((s) => s.writable && s.write('X')), 1000);
+        // The kits' deadline: 10 s from connect to the answer sent.
+        await waitFor('the game closing the slow connections', () => closed === slow.length, 30000, 100);
+        expect((await getWith(port, '/health', { Host: `127.0.0.1:${port}` })).status).toBe(200);
+      } finally {
+        clearInterval(trickle);
+        slow.forEach((s) => s.destroy());
+      }
+    },
+    45000,
+  );
+
   test('garbage queries and bytes get an answer or a closed socket; the game keeps serving', async () => {
     for (const path of GARBAGE_PATHS) {
       const r = await fetch(`http://127.0.0.1:${port}${path}`);
+      const body = await r.text();
       expect([path, r.status >= 200 && r.status < 500]).toEqual([path, true]);
-      await r.text();
+      expect([path, body]).not.toEqual([path, expect.stringContaining('root:')]); // no file served
+      // A path that names no endpoint is a 4xx (Python's http.server reads "//health" as "/health");
+      // a command that cannot be decoded is not accepted.
+      if (!/^\/(command|state|ui)\?|^\/\/health$/.test(path))
+        expect([path, r.status, r.status >= 400]).toEqual([path, r.status, true]);
+      if (/^\/command\?cmd=%/.test(path) && r.status === 200)
+        expect([path, JSON.parse(body).accepted]).toEqual([path, false]);
     }
     for (const bytes of ['GET\r\n\r\n', 'NOT HTTP AT ALL\r\n\r\n', '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03']) {
       const answer = await rawExchange(port, Buffer.from(bytes, 'latin1'));
@@ -302,7 +382,7 @@ function describeConformance(kit: KitExample): void {
   });
 
   test('a command is fire and forget, then confirmed by completedCommandId', async () => {
-    const r = await send(port, kit.mover.home[kit.mover.home.length - 1]);
+    const r = await command(port, ...kit.mover.home[kit.mover.home.length - 1]);
     expect(r).toEqual({ accepted: true, commandId: expect.any(Number), frame: expect.any(Number) });
     const s = await untilState(port, 'applied', (st) => st.completedCommandId >= r.commandId);
     expect(s.completedCommandId).toBeGreaterThanOrEqual(r.commandId);
@@ -312,13 +392,13 @@ function describeConformance(kit: KitExample): void {
   testIf(kit.fails, 'a command that fails on the game side: ok false with its words; the game runs on', async () => {
     const f = kit.fails!;
     await appliedAll(port, f.before ?? []);
-    const sent = await send(port, f.cmd);
+    const sent = await command(port, ...f.cmd);
     expect(sent).toMatchObject({ accepted: true });
     const result = await resultOf(port, sent.commandId);
     expect(result).toEqual({ id: sent.commandId, ok: false, error: expect.stringMatching(f.error) });
     await appliedAll(port, f.after ?? []);
     await framesPass(port, 3);
-    const next = await applied(port, kit.mover.home[0]);
+    const next = await applied(port, ...kit.mover.home[0]);
     expect(next.commandResults).toContainEqual({ id: next.sentId, ok: true });
     expect(next.completedCommandId).toBe(next.sentId); // completedCommandId rose past the failure
   });
@@ -326,20 +406,20 @@ function describeConformance(kit: KitExample): void {
   test('clock: paused keeps answering and applying; step 5 runs exactly 5 frames, completes after them, stays paused', async () => {
     const { input, x, speed } = kit.mover;
     await appliedAll(port, kit.mover.home);
-    await applied(port, ['clock.pause']);
+    await applied(port, 'clock.pause');
     const p1 = await getJson(port, '/state');
     expect(p1.clock.paused).toBe(true);
     await framesPass(port, 4);
     const p2 = await getJson(port, '/state');
     expect(p2.frame).toBeGreaterThan(p1.frame + 3); // frame keeps growing
     expect(p2.simFrame).toBe(p1.simFrame); // simFrame does not
-    const moved = await applied(port, kit.mover.home[kit.mover.home.length - 1]); // other commands still apply
+    const moved = await applied(port, ...kit.mover.home[kit.mover.home.length - 1]); // other commands still apply
     expect(moved.simFrame).toBe(p1.simFrame);
     const x0 = x(moved);
 
-    await applied(port, ['input.hold', { input, owner: 'stepper', leaseMs: 20000 }]);
+    await applied(port, 'input.hold', { input, owner: 'stepper', leaseMs: 20000 });
     const s0 = (await getJson(port, '/state')).simFrame;
-    const step = await send(port, ['clock.step', { frames: 5 }]);
+    const step = await command(port, 'clock.step', { frames: 5 });
     const seen: any[] = [];
     const done = await untilState(port, 'step done', (s) => {
       seen.push(s);
@@ -356,30 +436,30 @@ function describeConformance(kit: KitExample): void {
     expect(after).toMatchObject({ simFrame: s0 + 5, clock: { paused: true } });
     expect(x(after)).toBeCloseTo(x0 + 5 * speed, 3);
 
-    await applied(port, ['input.release', { input, owner: 'stepper' }]);
-    const resumed = await applied(port, ['clock.resume']);
+    await applied(port, 'input.release', { input, owner: 'stepper' });
+    const resumed = await applied(port, 'clock.resume');
     await untilState(port, 'simFrame moving again', (s) => s.simFrame > resumed.simFrame + 3);
   });
 
   test('hold → step → release sent back to back: the release waits for the step', async () => {
     const { input, x, speed } = kit.mover;
     await appliedAll(port, kit.mover.home);
-    await applied(port, ['clock.pause']);
-    const x0 = x(await applied(port, kit.mover.home[kit.mover.home.length - 1]));
-    await send(port, ['input.hold', { input, owner: 'press', leaseMs: 20000 }]);
-    await send(port, ['clock.step', { frames: 3 }]);
-    const release = await send(port, ['input.release', { input, owner: 'press' }]);
+    await applied(port, 'clock.pause');
+    const x0 = x(await applied(port, ...kit.mover.home[kit.mover.home.length - 1]));
+    await command(port, 'input.hold', { input, owner: 'press', leaseMs: 20000 });
+    await command(port, 'clock.step', { frames: 3 });
+    const release = await command(port, 'input.release', { input, owner: 'press' });
     const s = await untilState(port, 'release applied', (st) => st.completedCommandId >= release.commandId);
     expect(x(s)).toBeCloseTo(x0 + 3 * speed, 3);
     expect(s.input.held).toEqual([]);
-    await applied(port, ['clock.resume']);
+    await applied(port, 'clock.resume');
   });
 
   test('a held input with a short lease is released by the game itself (as when the bridge is killed)', async () => {
     const { input, x } = kit.mover;
     const x0 = x(await appliedAll(port, kit.mover.home));
     const sentAt = Date.now();
-    const held = await applied(port, ['input.hold', { input, owner: 'gone-agent', leaseMs: 1500 }]);
+    const held = await applied(port, 'input.hold', { input, owner: 'gone-agent', leaseMs: 1500 });
     expect(held.input.held).toEqual([{ input, owner: 'gone-agent', leaseMsLeft: expect.any(Number) }]);
     expect(held.input.held[0].leaseMsLeft).toBeLessThanOrEqual(1500);
     const released = await untilState(port, 'lease expired', (s) => s.input.held.length === 0, 10000);
@@ -393,20 +473,20 @@ function describeConformance(kit: KitExample): void {
 
   test("releaseAll releases only that owner's inputs; release never touches another owner's", async () => {
     const [a, b] = kit.inputs;
-    await applied(port, ['input.hold', { input: a, owner: 'a', leaseMs: 20000 }]);
-    await applied(port, ['input.hold', { input: b, owner: 'a', leaseMs: 20000 }]);
-    await applied(port, ['input.hold', { input: b, owner: 'b', leaseMs: 20000 }]);
-    await applied(port, ['input.release', { input: b, owner: 'c' }]); // not c's: nothing happens
+    await applied(port, 'input.hold', { input: a, owner: 'a', leaseMs: 20000 });
+    await applied(port, 'input.hold', { input: b, owner: 'a', leaseMs: 20000 });
+    await applied(port, 'input.hold', { input: b, owner: 'b', leaseMs: 20000 });
+    await applied(port, 'input.release', { input: b, owner: 'c' }); // not c's: nothing happens
     expect((await getJson(port, '/state')).input.held).toHaveLength(3);
-    const s = await applied(port, ['input.releaseAll', { owner: 'a' }]);
+    const s = await applied(port, 'input.releaseAll', { owner: 'a' });
     expect(s.input.held).toEqual([{ input: b, owner: 'b', leaseMsLeft: expect.any(Number) }]);
-    const none = await applied(port, ['input.releaseAll', { owner: 'b' }]);
+    const none = await applied(port, 'input.releaseAll', { owner: 'b' });
     expect(none.input.held).toEqual([]);
   });
 
   test('sessionEpoch changes on a new run, in /health and /state', async () => {
     const e0 = (await getJson(port, '/health')).sessionEpoch;
-    const s = await applied(port, kit.newEpoch);
+    const s = await applied(port, ...kit.newEpoch);
     expect(s.sessionEpoch).toBe(e0 + 1);
     expect((await getJson(port, '/health')).sessionEpoch).toBe(e0 + 1);
   });
@@ -434,6 +514,7 @@ function describeConformance(kit: KitExample): void {
         expect.objectContaining({ role: 'button', name: expect.any(String) }),
       );
       expect(findNode(a.nodes, ui.button).enabled).toBeUndefined(); // defaults are left out
+      expect(nodeProblems(a.nodes)).toEqual([]); // everywhere in the tree, and only contract keys
       await framesPass(port, 3);
       const b = await getJson(port, '/ui');
       expect(b.frameSequence).toBeGreaterThan(a.frameSequence);
@@ -444,13 +525,13 @@ function describeConformance(kit: KitExample): void {
 
   testIf(
     kit.ui,
-    'ui.setValue and ui.activate act on the game frame; the re-check fails missing, disabled and gone nodes',
+    'ui.setValue and ui.activate act on the game frame; the re-check fails missing, disabled and gone nodes, in the words every kit uses',
     async () => {
       const ui = kit.ui!;
       await appliedAll(port, ui.open);
       const before = await getJson(port, '/ui');
       const fail = async (cmd: Cmd, error: string) => {
-        const sent = await send(port, cmd);
+        const sent = await command(port, ...cmd);
         expect(sent).toMatchObject({ accepted: true });
         expect(await resultOf(port, sent.commandId)).toEqual({ id: sent.commandId, ok: false, error });
       };
@@ -458,17 +539,25 @@ function describeConformance(kit: KitExample): void {
       await fail(['ui.activate', { id: 'no-such-node' }], "no UI node 'no-such-node'");
       await fail(['ui.activate', { id: ui.disabled }], `'${name(ui.disabled)}' is disabled`);
       await fail(['ui.setValue', { id: ui.slider, value: 5 }], `'${name(ui.slider)}' takes 0 to 1, got 5`);
-      expect(await send(port, ['ui.activate', {}])).toMatchObject({ accepted: false, error: "missing argument 'id'" });
+      // In the words every kit uses (docs/CONTRACT.md): NaN and the infinities are not numbers either.
+      for (const value of ['abc', 'nan', 'NaN', 'Infinity', '-inf', '1e999', ' '])
+        await fail(['ui.setValue', { id: ui.slider, value }], `'${name(ui.slider)}' takes a number, got '${value}'`);
+      await fail(['ui.activate', { id: ui.slider }], `'${name(ui.slider)}' (slider) cannot be activated`);
+      await fail(['ui.setValue', { id: ui.button, value: 'x' }], `'${name(ui.button)}' (button) takes no value`);
+      expect(findNode((await getJson(port, '/ui')).nodes, ui.slider).value).toBe(
+        findNode(before.nodes, ui.slider).value,
+      );
+      expect(await command(port, 'ui.activate', {})).toMatchObject({ accepted: false, error: "missing argument 'id'" });
 
-      const set = await applied(port, ['ui.setValue', { id: ui.slider, value: 0.25 }]);
+      const set = await applied(port, 'ui.setValue', { id: ui.slider, value: 0.25 });
       expect(set.commandResults).toContainEqual({ id: set.sentId, ok: true });
       const valued = await getJson(port, '/ui');
       expect(findNode(valued.nodes, ui.slider).value).toBeCloseTo(0.25, 6);
       expect(valued.revision).toBeGreaterThan(before.revision);
 
       // Pressed twice back to back: the first leaves the screen, so on its frame the second finds no such node.
-      const first = await send(port, ['ui.activate', { id: ui.button }]);
-      const second = await send(port, ['ui.activate', { id: ui.button }]);
+      const first = await command(port, 'ui.activate', { id: ui.button });
+      const second = await command(port, 'ui.activate', { id: ui.button });
       expect(await resultOf(port, first.commandId)).toEqual({ id: first.commandId, ok: true });
       expect(await resultOf(port, second.commandId)).toEqual({
         id: second.commandId,
@@ -478,9 +567,18 @@ function describeConformance(kit: KitExample): void {
       expect((await getJson(port, '/state')).ui.screen).toBe(ui.after);
       const after = await getJson(port, '/ui');
       expect(after.screen).toBe(ui.after);
+      expect(nodeProblems(after.nodes)).toEqual([]);
       expect(after.revision).toBeGreaterThan(valued.revision);
     },
   );
+
+  testIf(kit.fails, 'commandResults keeps the last 32 results, oldest first', async () => {
+    const cmd = kit.mover.home[kit.mover.home.length - 1];
+    const ids: number[] = [];
+    for (let i = 0; i < 40; i++) ids.push((await command(port, ...cmd)).commandId);
+    const s = await untilState(port, 'all 40 applied', (st) => st.completedCommandId >= ids[39]);
+    expect(s.commandResults.map((r: any) => r.id)).toEqual(ids.slice(-32));
+  });
 
   testIf(kit.world, 'the world tree: objects with ids and types, its own counters', async () => {
     await appliedAll(port, kit.mover.home);
@@ -514,6 +612,9 @@ function describeConformance(kit: KitExample): void {
       const g = await kit.start(reaper, await freePort(), home);
       const entryFile = join(home, 'instances', `${g.child!.pid}.json`);
       await waitFor('registry entry', () => existsSync(entryFile), 10000);
+      // Private to the user: the entry says which port takes commands.
+      expect((statSync(entryFile).mode & 0o777).toString(8)).toBe('600');
+      expect((statSync(join(home, 'instances')).mode & 0o077).toString(8)).toBe('0');
       expect(JSON.parse(readFileSync(entryFile, 'utf8'))).toMatchObject({
         port: g.port,
         pid: g.child!.pid,
@@ -524,7 +625,7 @@ function describeConformance(kit: KitExample): void {
         cwd: expect.any(String),
       });
       const code = exitCode(g.child!);
-      expect(await send(g.port, ['close'])).toMatchObject({ accepted: true });
+      expect(await command(g.port, 'close')).toMatchObject({ accepted: true });
       expect(await code).toBe(0);
       expect(await waitGone(g.child!.pid!)).toBe(true);
       expect(existsSync(entryFile)).toBe(false);

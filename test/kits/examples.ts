@@ -12,16 +12,8 @@ import { openBrowser } from '../../daemon/web/browser.js';
 import { startPageCarrier } from '../../daemon/web/carrier.js';
 import { findChromium } from '../../daemon/web/chromium.js';
 import { serveStatic } from '../../daemon/web/static.js';
-import {
-  DIST,
-  EXAMPLE_GAME,
-  ROOT,
-  collectOutput,
-  healthOk,
-  pythonExe,
-  waitFor,
-  type Reaper,
-} from '../helpers/procs.js';
+import { DIST, EXAMPLE_GAME, ROOT, collectOutput, healthOk, waitFor, type Reaper } from '../helpers/procs.js';
+import { spawnExample } from './kit-game.js';
 
 /** A command and its arguments, as sent to GET /command. */
 export type Cmd = [string, Record<string, string | number>?];
@@ -70,6 +62,8 @@ export interface KitExample {
   fails?: { before?: Cmd[]; cmd: Cmd; error: RegExp; after?: Cmd[] };
   /** Its menu: `open` shows `screen`, whose `button` leads to `after`; `disabled` is a disabled button, `slider` a 0-1 slider. Absent: no "ui". */
   ui?: { open: Cmd[]; screen: string; button: string; after: string; disabled: string; slider: string };
+  /** The most connections it serves at once (more are closed or wait); absent: no cap. */
+  connectionCap?: number;
   /** A type of world object it always publishes. Absent: no "world". */
   world?: { type: string };
 }
@@ -249,13 +243,7 @@ export const KIT_EXAMPLES: KitExample[] = [
     missing: () => null,
     carrier: 'process',
     readyMs: 30000,
-    spawn: (reaper, portArg, home) => {
-      const child = reaper.spawn(pythonExe(), ['game.py', '--debug-port', portArg], {
-        cwd: join(ROOT, 'examples', 'python-game'),
-        env: spawnEnv(home),
-      });
-      return { child, output: collectOutput(child) };
-    },
+    spawn: (reaper, portArg, home) => spawnExample(reaper, join(ROOT, 'examples', 'python-game'), portArg, home),
     start: processStart(30000),
     capabilities: ['input', 'clock', 'ui', 'world'],
     version: '1.0.0',
@@ -288,13 +276,7 @@ export const KIT_EXAMPLES: KitExample[] = [
     missing: pygameMissing,
     carrier: 'process',
     readyMs: 30000,
-    spawn: (reaper, portArg, home) => {
-      const child = reaper.spawn(SYSTEM_PYTHON, ['game.py', '--debug-port', portArg], {
-        cwd: join(ROOT, 'examples', 'pygame-game'),
-        env: spawnEnv(home, { SDL_VIDEODRIVER: 'dummy', SDL_AUDIODRIVER: 'dummy' }),
-      });
-      return { child, output: collectOutput(child) };
-    },
+    spawn: (reaper, portArg, home) => spawnExample(reaper, join(ROOT, 'examples', 'pygame-game'), portArg, home),
     start: processStart(30000),
     capabilities: ['input', 'clock', 'ui', 'world'],
     version: '1.0.0',
@@ -328,19 +310,14 @@ export const KIT_EXAMPLES: KitExample[] = [
     carrier: 'process',
     // Godot's first start in a fresh container imports the project; a loaded machine is slower still.
     readyMs: 60000,
-    spawn: (reaper, portArg, home) => {
-      const child = reaper.spawn('godot3-server', ['--path', '.', '--', `--debug-port=${portArg}`], {
-        cwd: join(ROOT, 'examples', 'godot-game'),
-        env: spawnEnv(home),
-      });
-      return { child, output: collectOutput(child) };
-    },
+    spawn: (reaper, portArg, home) => spawnExample(reaper, join(ROOT, 'examples', 'godot-game'), portArg, home),
     start: processStart(60000),
     capabilities: ['input', 'clock', 'ui', 'world'],
     version: '1.0.0',
     tools: ['jump', 'reset', 'teleport'],
     inputs: ['left', 'right'],
     screenshot: null,
+    connectionCap: 64,
     busyPort: 'plays on',
     // Godot 3 gives scripts no hook on SIGTERM: the engine dies of it.
     endsOnSigterm: false,
@@ -366,19 +343,15 @@ export const KIT_EXAMPLES: KitExample[] = [
     carrier: 'process',
     readyMs: 30000,
     // SDL's offscreen driver: a real GL context and real frames, without an X server.
-    spawn: (reaper, portArg, home) => {
-      const child = reaper.spawn('love', ['.', '--debug-port', portArg], {
-        cwd: join(ROOT, 'examples', 'love-game'),
-        env: spawnEnv(home, { SDL_VIDEODRIVER: 'offscreen' }),
-      });
-      return { child, output: collectOutput(child) };
-    },
+    spawn: (reaper, portArg, home) =>
+      spawnExample(reaper, join(ROOT, 'examples', 'love-game'), portArg, home, { SDL_VIDEODRIVER: 'offscreen' }),
     start: processStart(30000),
     capabilities: ['input', 'clock', 'ui', 'world'],
     version: '1.0.0',
     tools: ['jump', 'reset', 'teleport'],
     inputs: ['left', 'right'],
     screenshot: [1280, 720],
+    connectionCap: 64,
     busyPort: 'plays on',
     mover: { input: 'right', x: (s) => s.game.x, speed: 2, home: [['reset'], ['teleport', { x: 50 }]] },
     badArg: { cmd: ['teleport', { x: 'far' }], error: /\bx\b.* must be a number/ },
@@ -395,19 +368,14 @@ export const KIT_EXAMPLES: KitExample[] = [
     carrier: 'process',
     // run.sh builds the example with mcs on its first start.
     readyMs: 60000,
-    spawn: (reaper, portArg, home) => {
-      const child = reaper.spawn('sh', ['run.sh', '--debug-port', portArg], {
-        cwd: join(ROOT, 'examples', 'csharp-game'),
-        env: spawnEnv(home),
-      });
-      return { child, output: collectOutput(child) };
-    },
+    spawn: (reaper, portArg, home) => spawnExample(reaper, join(ROOT, 'examples', 'csharp-game'), portArg, home),
     start: processStart(60000),
     capabilities: ['input', 'clock', 'ui', 'world'],
     version: '1.0.0',
     tools: ['jump', 'reset', 'teleport'],
     inputs: ['left', 'right'],
     screenshot: null,
+    connectionCap: 64,
     busyPort: 'plays on',
     // Mono runs no handler on SIGTERM without Mono.Posix: the game cannot end cleanly on it.
     endsOnSigterm: false,

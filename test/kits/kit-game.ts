@@ -6,6 +6,7 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readDeclaration } from '../../daemon/launcher/declaration.js';
 import { ROOT, Reaper, collectOutput, healthOk, pythonExe, waitFor } from '../helpers/procs.js';
 
 export const PY_EXAMPLE = join(ROOT, 'examples', 'python-game');
@@ -85,7 +86,43 @@ export const READY_MS: Record<KitName, number> = {
 };
 
 /**
- * Spawn a kit game with its debug port (the arguments exactly as gamebridge.json gives them).
+ * How the example in `dir` is launched, as its gamebridge.json says (read as the daemon reads
+ * it), on `portArg` (which may be garbage: the bad-port tests). A bare `python3` is the Python
+ * the tests run.
+ */
+export function exampleLaunch(
+  dir: string,
+  portArg: string,
+): { cmd: string; args: string[]; cwd: string; env: Record<string, string> } {
+  const d = readDeclaration(join(dir, 'gamebridge.json'));
+  const [cmd, ...args] = d.command.split(/\s+/).map((w) => w.replaceAll('{port}', portArg));
+  return { cmd: cmd === 'python3' ? pythonExe() : cmd, args, cwd: d.cwd, env: d.env };
+}
+
+/** Spawns the example in `dir` as gamebridge.json launches it, in `home`, with `extraEnv` on top. */
+export function spawnExample(
+  reaper: Reaper,
+  dir: string,
+  portArg: string,
+  home: string,
+  extraEnv: Record<string, string> = {},
+): { child: ChildProcess; output: { readonly text: string } } {
+  const { cmd, args, cwd, env: launchEnv } = exampleLaunch(dir, portArg);
+  const env: NodeJS.ProcessEnv = { ...process.env, ...launchEnv, ...extraEnv, GAME_BRIDGE_HOME: home };
+  delete env.GAME_BRIDGE_INSTANCES;
+  const child = reaper.spawn(cmd, args, { cwd, env });
+  return { child, output: collectOutput(child) };
+}
+
+const EXAMPLE_DIRS: Record<KitName, string> = {
+  python: PY_EXAMPLE,
+  godot: GODOT_EXAMPLE,
+  love: LOVE_EXAMPLE,
+  csharp: CSHARP_EXAMPLE,
+};
+
+/**
+ * Spawn a kit game with its debug port, as its gamebridge.json launches it.
  * LÖVE draws through SDL's offscreen driver here (a real GL context, no display); pass
  * `display` to run it on an X display instead.
  */
@@ -96,22 +133,9 @@ export function spawnKitGame(
   home: string,
   display?: string,
 ): { child: ChildProcess; output: { readonly text: string } } {
-  const env: NodeJS.ProcessEnv = { ...process.env, GAME_BRIDGE_HOME: home };
-  delete env.GAME_BRIDGE_INSTANCES;
-  let child: ChildProcess;
-  if (kit === 'python')
-    child = reaper.spawn(pythonExe(), ['game.py', '--debug-port', portArg], { cwd: PY_EXAMPLE, env });
-  else if (kit === 'godot')
-    child = reaper.spawn('godot3-server', ['--path', '.', '--', `--debug-port=${portArg}`], {
-      cwd: GODOT_EXAMPLE,
-      env,
-    });
-  else if (kit === 'love') {
-    if (display) env.DISPLAY = display;
-    else env.SDL_VIDEODRIVER = 'offscreen';
-    child = reaper.spawn('love', ['.', '--debug-port', portArg], { cwd: LOVE_EXAMPLE, env });
-  } else child = reaper.spawn('sh', ['run.sh', '--debug-port', portArg], { cwd: CSHARP_EXAMPLE, env });
-  return { child, output: collectOutput(child) };
+  const extra: Record<string, string> =
+    kit !== 'love' ? {} : display ? { DISPLAY: display } : { SDL_VIDEODRIVER: 'offscreen' };
+  return spawnExample(reaper, EXAMPLE_DIRS[kit], portArg, home, extra);
 }
 
 /** Start a kit game on `port`; resolves once /health answers. */
@@ -143,7 +167,7 @@ export async function command(port: number, cmd: string, args: Record<string, st
 }
 
 /** Polls /state until `pred` holds; returns that state. */
-export function untilState(port: number, what: string, pred: (s: any) => boolean, timeoutMs = 10000): Promise<any> {
+export function untilState(port: number, what: string, pred: (s: any) => boolean, timeoutMs = 15000): Promise<any> {
   return waitFor(
     what,
     async () => {
@@ -155,11 +179,12 @@ export function untilState(port: number, what: string, pred: (s: any) => boolean
   );
 }
 
-/** Sends a command and waits until completedCommandId covers it; returns that state. */
+/** Sends a command and waits until completedCommandId covers it; returns that state, with the command's id as `sentId`. */
 export async function applied(port: number, cmd: string, args: Record<string, string | number> = {}): Promise<any> {
   const r = await command(port, cmd, args);
   if (r.accepted !== true) throw new Error(`${cmd} refused: ${JSON.stringify(r)}`);
-  return untilState(port, `${cmd} #${r.commandId} applied`, (s) => s.completedCommandId >= r.commandId);
+  const s = await untilState(port, `${cmd} #${r.commandId} applied`, (st) => st.completedCommandId >= r.commandId);
+  return Object.assign(s, { sentId: r.commandId as number });
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -35,7 +35,8 @@ describe('Python kit: start-up, signals, copying', () => {
     const home = dir();
     const g = await startKitGame(reaper, 'python', await freePort(), home);
     const entry = join(home, 'instances', `${g.child.pid}.json`);
-    expect(existsSync(entry)).toBe(true);
+    // The kit serves first, then registers: the entry may come a moment after /health answers.
+    await waitFor('its registry entry', () => existsSync(entry), 5000);
     const code = exitCode(g.child);
     g.child.kill('SIGTERM');
     expect(await code).toBe(0);

@@ -60,11 +60,26 @@ public sealed class GameBridgeBehaviour : MonoBehaviour
         StartCoroutine(EndOfFrames());
     }
 
+    bool holdingTime;          // the bridge's clock has Time.timeScale at 0
+    float gameTimeScale = 1f;  // the game's own value, given back on resume
+
     void Update()
     {
         if (Bridge == null) return;
         simulated = Bridge.BeginFrame();
-        Time.timeScale = simulated ? 1f : 0f;
+        // Only when the bridge's clock stops or starts: between those the game owns timeScale
+        // (slow motion, its own pause), and gets its value back when the clock runs again.
+        if (!simulated && !holdingTime)
+        {
+            gameTimeScale = Time.timeScale;
+            Time.timeScale = 0f;
+            holdingTime = true;
+        }
+        else if (simulated && holdingTime)
+        {
+            Time.timeScale = gameTimeScale;
+            holdingTime = false;
+        }
     }
 
     IEnumerator EndOfFrames()
@@ -151,7 +166,8 @@ public sealed class GameBridgeBehaviour : MonoBehaviour
                 var d = (Dropdown)s;
                 n.Role = "combobox";
                 n.Name = s.name;
-                n.Options = d.options.Select(o => o.text).ToArray();
+                // Its options as children, as every kit reads a combobox's choices.
+                n.Children = d.options.Select((o, i) => new UiNode { Id = n.Id + "#option" + i, Role = "option", Name = o.text, Selected = i == d.value ? true : (bool?)null }).ToList();
                 n.Value = d.options.Count > d.value ? d.options[d.value].text : "";
                 n.SetValue = v => d.value = d.options.FindIndex(o => o.text == (string)v);
             }

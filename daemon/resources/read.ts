@@ -1,0 +1,104 @@
+/**
+ * resources/read for the bridge's resources: each kind read the way its tool reads it, so a
+ * game that is not there fails with the same error class and next step a tool call would give.
+ */
+import { commandRejected } from '../../shared/errors.js';
+import { runBridgeTool } from '../bridge/index.js';
+import { truncateAnswer } from '../tools/answer.js';
+import { TOOLS_BY_NAME } from '../tools/index.js';
+import type { ToolContext } from '../tools/context.js';
+import type { ToolCallExtra } from '../tools/types.js';
+import { GAME_RESOURCES, parseUri, type GameResourceKind } from './uris.js';
+
+export type ResourceContents =
+  { uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string };
+
+const quietExtra = (signal?: AbortSignal): ToolCallExtra => ({
+  signal: signal ?? new AbortController().signal,
+  progress: async () => undefined,
+});
+
+async function runTool(ctx: ToolContext, name: string, args: Record<string, unknown>, extra: ToolCallExtra) {
+  const def = TOOLS_BY_NAME.get(name)!;
+  return (await def.run(def.parse(args), ctx, extra)).json;
+}
+
+/** A game's UI tree (GET /ui); a game without the "ui" capability is told so before anything is asked. */
+export async function readUiTree(ctx: ToolContext, port: number, signal?: AbortSignal): Promise<unknown> {
+  const client = ctx.client(port);
+  const h = await client.health();
+  const caps = Array.isArray(h.capabilities) ? h.capabilities.map(String) : [];
+  if (!caps.includes('ui')) {
+    throw commandRejected(
+      'ui',
+      port,
+      'missing capability "ui"',
+      [],
+      `The game on port ${port} does not publish a UI tree (capability "ui"; it declares ${caps.length ? caps.map((c) => `"${c}"`).join(', ') : 'none'}). ` +
+        `Read its state instead (gamebridge://game/${port}/state, or get_state), or give the game a kit's UI tree (docs/KITS.md).`,
+    );
+  }
+  const ans = await client.get('/ui', undefined, signal);
+  let json: unknown;
+  try {
+    json = ans.status === 200 ? JSON.parse(ans.body.toString('utf8')) : undefined;
+  } catch {
+    json = undefined;
+  }
+  if (!json || typeof json !== 'object') {
+    throw commandRejected(
+      'ui',
+      port,
+      `GET /ui answered HTTP ${ans.status}${ans.status === 200 ? ' that is not a JSON object' : ''}`,
+      [],
+      `The game on port ${port} declares the "ui" capability but GET /ui answered HTTP ${ans.status}${ans.status === 200 ? ' that is not a JSON object' : ''}. ` +
+        `Read its state instead (gamebridge://game/${port}/state), and fix the game's /ui.`,
+    );
+  }
+  return json;
+}
+
+/** Read one resource; a failure is thrown as the tools throw it (a BridgeError). */
+export async function readResource(ctx: ToolContext, uri: string, signal?: AbortSignal): Promise<ResourceContents> {
+  const target = parseUri(uri);
+  const extra = quietExtra(signal);
+  const json = (value: unknown, limit = ctx.config.maxAnswerChars) => {
+    const body =
+      value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
+    return { uri, mimeType: 'application/json', text: truncateAnswer(body, limit).text };
+  };
+  if (target.kind === 'instances') return json(await runTool(ctx, 'list_instances', {}, extra));
+  const port = target.port;
+  const kind: GameResourceKind = target.kind;
+  switch (kind) {
+    case 'state':
+      return json(await ctx.client(port).state(signal));
+    case 'manifest': {
+      await ctx.client(port).health();
+      // a whole manifest with its schemas is bigger than a state answer, and is read once
+      return json(await runManifest(ctx, port, extra), ctx.config.maxAnswerChars * 4);
+    }
+    case 'log': {
+      const tail = await runTool(ctx, 'instance_log', { port }, extra);
+      const lines = Array.isArray(tail.lines) ? tail.lines.map(String) : [];
+      const head = [`# ${String(tail.logFile ?? '')}${tail.running === false ? ' (not running)' : ''}`];
+      return { uri, mimeType: GAME_RESOURCES.log.mimeType, text: [...head, ...lines].join('\n') };
+    }
+    case 'ui':
+      return json(await readUiTree(ctx, port, signal));
+    case 'screenshot': {
+      const shot = await runBridgeTool(ctx, port, 'screenshot', {}, extra);
+      const img = shot.images![0];
+      return { uri, mimeType: img.mimeType, blob: img.data };
+    }
+  }
+}
+
+/** Every toolset of the game with its tools' arguments: list_toolsets, then describe_toolset for each. */
+async function runManifest(ctx: ToolContext, port: number, extra: ToolCallExtra) {
+  const listed = await runTool(ctx, 'list_toolsets', { port }, extra);
+  const toolsets = [];
+  for (const ts of (listed.toolsets as Array<{ name: string }>) ?? [])
+    toolsets.push(await runTool(ctx, 'describe_toolset', { port, toolset: ts.name }, extra));
+  return { ...listed, toolsets: toolsets.map(({ port: _p, ...rest }) => rest), next: undefined };
+}

@@ -1,0 +1,42 @@
+/**
+ * What the proxy remembers of a 2025-era client's resource subscriptions (proxy/resubscribe.ts),
+ * as pure logic: only answered subscriptions count, an unsubscribe forgets, and a refused
+ * re-subscription is dropped with its reason.
+ */
+import { requestKey, type ClientRequest } from '../../proxy/replay.js';
+import { Subscriptions } from '../../proxy/resubscribe.js';
+
+const req = (id: number, method: string): ClientRequest => ({ id, key: requestKey(id), method, line: '' });
+const A = 'gamebridge://game/7820/state';
+const B = 'gamebridge://game/7821/ui';
+
+test('a subscription counts once the daemon said yes; an unsubscribe forgets it', () => {
+  const s = new Subscriptions();
+  s.noteRequest(req(1, 'resources/subscribe'), { uri: A });
+  s.noteRequest(req(2, 'resources/subscribe'), { uri: B });
+  expect(s.uris()).toEqual([]);
+  s.noteAnswer(req(1, 'resources/subscribe'), { result: {} });
+  s.noteAnswer(req(2, 'resources/subscribe'), { error: { code: -32602, message: 'BridgeUsageError: no' } });
+  expect(s.uris()).toEqual([A]);
+  s.noteRequest(req(3, 'resources/unsubscribe'), { uri: A });
+  expect(s.uris()).toEqual([]);
+});
+
+test('a re-subscription the new daemon refuses is dropped, with its reason; one it takes stays', () => {
+  const s = new Subscriptions();
+  for (const [id, uri] of [
+    [1, A],
+    [2, B],
+  ] as const) {
+    s.noteRequest(req(id, 'resources/subscribe'), { uri });
+    s.noteAnswer(req(id, 'resources/subscribe'), { result: {} });
+  }
+  s.replaying('"gbp-sub-1"', A);
+  s.replaying('"gbp-sub-2"', B);
+  expect(s.replayAnswer('"gbp-sub-1"', { result: {} })).toBeUndefined();
+  expect(s.replayAnswer('"gbp-sub-2"', { error: { message: 'BridgeUsageError: full' } })).toEqual({
+    uri: B,
+    why: 'BridgeUsageError: full',
+  });
+  expect(s.uris()).toEqual([A]);
+});
