@@ -71,7 +71,7 @@ test('init --template multiplayer writes a server and a client profile the launc
   });
 });
 
-test('launch --profile --count shows progress and a table; status shows them; logs and logs -f print and follow', async () => {
+test("the CLI's launch --profile --count, status, logs and logs -f show the games a person launched", async () => {
   const cwd = await project();
   const launched = await cli(['launch', '--profile', 'client', '--count', '2'], cwd);
   reportFigures('evidence', `LAUNCH (exit ${launched.code})\nstderr:\n${launched.stderr}stdout:\n${launched.stdout}`);
@@ -162,7 +162,7 @@ test('what a game reports is printed inert: escapes and line clears in its name 
   }
 }, 120000);
 
-test('logs without a port names the launched games; logs says whose log it prints; a second launch says where it runs; stop tells the games before the daemon', async () => {
+test('the CLI says which games it acts on: logs names them and whose log it prints, launch where it runs, stop the games before the daemon', async () => {
   const cwd = await project();
   const first = await cli(['launch'], cwd);
   expect(first.code).toBe(0);

@@ -86,13 +86,16 @@ afterAll(async () => {
 });
 
 describe('help, version and usage errors', () => {
-  test('--help lists every subcommand with examples; -h and -v work', async () => {
+  test('--help (or -h) lists every subcommand with examples', async () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
     for (const c of ['daemon', 'status', 'stop', 'doctor', 'init', 'demo', 'launch', 'logs'])
       expect(help.stdout).toContain(`${SELF} ${c}`);
     expect(help.stdout).toMatch(/Examples:/);
     expect((await cli(['-h'])).stdout).toBe(help.stdout);
+  });
+
+  test('-v prints the package version', async () => {
     const pkg = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8'));
     const v = await cli(['-v']);
     expect(v).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
@@ -134,7 +137,7 @@ describe('help, version and usage errors', () => {
     expect(linked.stdout).toContain('Examples:\n  game-bridge-mcp init');
   });
 
-  test('a bad --port names the value given; a usage error in a subcommand points at the help of that subcommand', async () => {
+  test("a usage error names the bad value and points at its subcommand's help", async () => {
     const home = dir();
     const port = await cli(['--port', 'abc', '--no-daemon'], { env: { GAME_BRIDGE_HOME: home } });
     expect(port.code).toBe(2);
@@ -297,7 +300,7 @@ describe('init', () => {
     });
   });
 
-  test('refuses to overwrite without --force; --force and --dir write the given values', async () => {
+  test('overwrites only with --force, writing the given values where --dir says', async () => {
     const project = dir('gb-init-');
     writeFileSync(join(project, 'gamebridge.json'), '{"mine": true}\n');
     const refused = await cli(['init', '--dir', project]);
@@ -415,7 +418,7 @@ describe('doctor', () => {
 });
 
 describe('daemon, status, stop', () => {
-  test('status and stop talk to a real daemon; doctor sees it answering', async () => {
+  test('status, stop and doctor talk to a real daemon', async () => {
     const home = dir();
     const env = { GAME_BRIDGE_HOME: home };
     expect(await cli(['status'], { env })).toMatchObject({

@@ -104,7 +104,7 @@ describe('a project composites module, through the proxy and the daemon', () => 
     expect(r.text).not.toMatch(/wrong/);
   });
 
-  test('list_toolsets shows a composites toolset; describe_toolset lists the composites that serve this game', async () => {
+  test('the composites toolset is listed and described with the composites that serve this game', async () => {
     const ts = await call(mcp, 'list_toolsets', { port });
     const composites = ts.json.toolsets.find((t: any) => t.name === 'composites');
     expect(composites.tools.sort()).toEqual(['explode', 'peek', 'stack']);
@@ -255,7 +255,7 @@ describe('the library API', () => {
 });
 
 describe('replay verdicts for composites', () => {
-  test('a project composite marked readOnly is safe to re-send once the module has been loaded; others are not', async () => {
+  test('only a project composite marked readOnly is safe to re-send once the module has been loaded', async () => {
     const { CompositeRegistry } = await import('../daemon/composites/registry.js');
     const project = [
       { name: 'look', description: '', readOnly: true, run: () => ({}) },

@@ -78,7 +78,7 @@ async function openPage(): Promise<Page> {
   return page;
 }
 
-test("the page lists a launched game; an SDK client's call_tool shows in the feed within 1 s; a stopped game moves to exited", async () => {
+test("the page follows a game's life: launched, its calls in the feed within 1 s, then exited", async () => {
   const { h, port, page } = await launchedAndOpen();
   const card = page.locator(`article.card[data-port="${port}"]`);
   await card.waitFor({ timeout: 10000 });
@@ -128,7 +128,7 @@ test("the page lists a launched game; an SDK client's call_tool shows in the fee
   await page.context().close();
 });
 
-test('a game killed by a signal shows as killed, with when, how long and its last command; a later daemon still shows it', async () => {
+test('a game killed by a signal shows as killed, with when, how long and its last command, even to a later daemon', async () => {
   const { h, port, pid, page } = await launchedAndOpen();
   await page.locator(`article.card[data-port="${port}"][data-status="live"]`).waitFor({ timeout: 10000 });
   expect((await gameCall(h, port, 'start')).isError).toBe(false);
@@ -308,7 +308,7 @@ test('refusals: no secret, a cookie instead of it, a foreign Origin, a wrong Hos
   expect(shot.headers['cross-origin-resource-policy']).toBe('same-origin');
 });
 
-test('`dashboard` without a running daemon says how to get one and exits 1; with one it prints a fresh key each time', async () => {
+test('`dashboard` prints a fresh key each time a daemon runs, and says how to get one (exit 1) when none does', async () => {
   await expect(dashboardUrl(suite.home)).rejects.toMatchObject({
     code: 1,
     stderr: expect.stringContaining('No daemon is running for'),
@@ -348,7 +348,7 @@ test("`dashboard` hands the browser a file only you can read, never the key: the
   await page.context().close();
 });
 
-test('at 390 and 1280 px a call row shows its time, tool, client and game whole; a call to an earlier game on the port says so; a game with no screenshots logs nothing', async () => {
+test('a call row shows its time, tool, client and game whole at 390 and 1280 px, naming an earlier game on the port, and a game with no screenshots logs nothing', async () => {
   const dir = join(suite.home, 'no-shots');
   mkdirSync(dir, { recursive: true });
   const port = await freePort();

@@ -105,7 +105,7 @@ test('the walk stops at a repository root and at the home directory', async () =
   expect(r2.text).toMatch(/Looked in: .*\/user\/work, .*\/user\./);
 });
 
-test('a session that starts does not load the composites module; a tool that needs it does', async () => {
+test('the composites module is loaded by the first tool that needs it, not when a session starts', async () => {
   const project = join(home, 'project');
   mkdirSync(project);
   const marker = join(home, 'loaded');

@@ -87,7 +87,7 @@ describe('readRegistry', () => {
     expect(await readRegistry(join(home, 'nope'))).toEqual({ entries: [], skipped: 0, skippedFiles: [] });
   });
 
-  test('good entries are read; malformed, huge, odd-name, dangling-symlink and portless files are skipped and counted', async () => {
+  test('only good registry entries are read: malformed, huge, odd-name, dangling-symlink and portless files are skipped and counted', async () => {
     const dir = join(home, 'instances');
     mkdirSync(dir);
     const good = writeEntry(dir, 1111, 7801);
@@ -339,10 +339,16 @@ describe('listInstances', () => {
     expect(r.free).toEqual([]); // scan is off
   });
 
-  test('--no-registry ignores the registry; --no-scan reports registry instances only', async () => {
+  /** Three ports: a game that answers on the first, a dead registry entry naming the second. */
+  async function liveAndDeadEntry(): Promise<number[]> {
     const range = await freeRange(3);
     games.push(await fakeGame(range[0]));
     writeEntry(regDir, 900020, range[1]); // dead
+    return range;
+  }
+
+  test('--no-registry finds games by the scan alone and reports no stale entry', async () => {
+    const range = await liveAndDeadEntry();
     const noReg = await listInstances({
       config: config(home, `${range[0]}-${range[2]}`, { registry: false }),
       cache: new ManifestCache(),
@@ -351,6 +357,10 @@ describe('listInstances', () => {
     expect(noReg.live.map((l) => [l.port, l.discovery])).toEqual([[range[0], 'scan']]);
     expect(noReg.stale).toEqual([]);
     expect(noReg.free).toEqual([range[1], range[2]]);
+  });
+
+  test('--no-scan reports registry instances only', async () => {
+    const range = await liveAndDeadEntry();
     const noScan = await listInstances({
       config: config(home, `${range[0]}-${range[2]}`, { scan: false }),
       cache: new ManifestCache(),

@@ -67,7 +67,7 @@ test('the seven tools plus every tool of the running game, flat', async () => {
   expect(tools.find((t) => t.name === `g${ports[0]}_debug_peek`)?.annotations?.readOnlyHint).toBe(true);
 });
 
-test('launching a second game sends tools/list_changed; its tools appear under their own names and work', async () => {
+test('launching a second game sends tools/list_changed, and its tools then work under their own names', async () => {
   const before = changes;
   await held.release(ports[2], ports[3]);
   const launched = await call(mcp, 'launch_instance');

@@ -56,7 +56,7 @@ async function applied(port: number, cmd: string, args: Record<string, string> =
 const registryFiles = (h: string) => (existsSync(join(h, 'instances')) ? readdirSync(join(h, 'instances')) : []);
 
 describe('Crate Stack', () => {
-  test('plays: menu → start → drop, falls then settles and scores; commands complete in order', async () => {
+  test('plays menu → start → drop, the crate falling, settling and scoring, with commands completing in order', async () => {
     const port = await freePort();
     await startExampleGame(reaper, port, ['--seed', 'abc'], { GAME_BRIDGE_HOME: home() });
     const first = await getJson(port, '/state');
@@ -91,7 +91,7 @@ describe('Crate Stack', () => {
     );
   });
 
-  test('pause stops simFrame while frame keeps growing; resume, menu and a topple to GameOverScreen', async () => {
+  test('pause freezes simFrame while frame grows, and resume, menu and a topple lead on to GameOverScreen', async () => {
     const port = await freePort();
     await startExampleGame(reaper, port, [], { GAME_BRIDGE_HOME: home() });
     await applied(port, 'start');
@@ -111,7 +111,7 @@ describe('Crate Stack', () => {
     expect((await applied(port, 'menu')).ui.screen).toBe('MenuScreen');
   });
 
-  test('unknown commands and bad arguments are refused; bump counts exactly once per command; peek changes no game state', async () => {
+  test('commands act exactly as declared: bad ones refused, bump once per command, peek changing nothing', async () => {
     const port = await freePort();
     await startExampleGame(reaper, port, [], { GAME_BRIDGE_HOME: home() });
     const unknown = await command(port, 'fly');
@@ -151,7 +151,7 @@ describe('Crate Stack', () => {
     expect(after.ui.screen).toBe(before.ui.screen);
   });
 
-  test('the same seed yields the same crates; set_seed changes them', async () => {
+  test('the crates follow the seed, so set_seed changes them', async () => {
     const port = await freePort();
     await startExampleGame(reaper, port, ['--seed', 'one'], { GAME_BRIDGE_HOME: home() });
     const kinds = async () => {
@@ -170,7 +170,7 @@ describe('Crate Stack', () => {
     expect(await kinds()).toEqual(b);
   });
 
-  test('serves its manifest with play and debug toolsets; bump is not read-only, peek is', async () => {
+  test('serves its manifest with play and debug toolsets, marking peek read-only and bump not', async () => {
     const port = await freePort();
     await startExampleGame(reaper, port, ['--name', 'Stack Two', '--version-tag', '9.9.9'], {
       GAME_BRIDGE_HOME: home(),
@@ -245,7 +245,7 @@ describe('Crate Stack', () => {
     }
   });
 
-  test('an unwritable registry costs one stderr line; the game runs on', async () => {
+  test('an unwritable registry costs one stderr line while the game runs on', async () => {
     const port = await freePort();
     const h = home();
     writeFileSync(join(h, 'instances'), 'not a directory');
@@ -308,10 +308,15 @@ describe('Crate Stack', () => {
     expect(out.text).toContain(`crate-stack: listening on 127.0.0.1:${port}`);
   });
 
-  test('--no-tools answers 404 on /tools; --no-completed-id never publishes completedCommandId', async () => {
+  test('--no-tools answers 404 on /tools', async () => {
     const port = await freePort();
-    await startExampleGame(reaper, port, ['--no-tools', '--no-completed-id'], { GAME_BRIDGE_HOME: home() });
+    await startExampleGame(reaper, port, ['--no-tools'], { GAME_BRIDGE_HOME: home() });
     expect((await fetch(`${base(port)}/tools`)).status).toBe(404);
+  });
+
+  test('--no-completed-id never publishes completedCommandId, even after a command', async () => {
+    const port = await freePort();
+    await startExampleGame(reaper, port, ['--no-completed-id'], { GAME_BRIDGE_HOME: home() });
     await command(port, 'start');
     const s = await waitFor('start applied', async () => {
       const st = await getJson(port, '/state');
@@ -321,7 +326,7 @@ describe('Crate Stack', () => {
     expect(s.ui.screen).toBe('GameScreen');
   });
 
-  test('--ignore-close: close is accepted but ignored, SIGTERM too; only SIGKILL ends it', async () => {
+  test('--ignore-close makes a game that only SIGKILL ends, ignoring close and SIGTERM', async () => {
     const port = await freePort();
     const child = await startExampleGame(reaper, port, ['--ignore-close'], { GAME_BRIDGE_HOME: home() });
     const out = collectOutput(child);
@@ -374,7 +379,7 @@ describe('Crate Stack', () => {
 });
 
 describe('Crate Stack in time', () => {
-  test('hold right moves the dropper only while simulated; step 10 moves it exactly 10 frames; release and drop_here', async () => {
+  test('a held right moves the dropper frame by frame, exactly as far as the frames stepped, until released', async () => {
     const port = await freePort();
     await startExampleGame(reaper, port, [], { GAME_BRIDGE_HOME: home() });
     expect(await getJson(port, '/health')).toEqual({
@@ -479,20 +484,29 @@ describe('Python contract game', () => {
     expect(add(served.malformed)).toBeDefined();
   });
 
-  test('--health-404 is not a game; --no-completed-id omits the counter; --slow-state delays /state', async () => {
-    const [p1, p2] = [await freePort(), await freePort()];
+  test('--health-404 makes a stub that is not a game: /health answers 404', async () => {
+    const p1 = await freePort();
     const notGame = reaper.spawn(pythonExe(), [PY_GAME, '--port', String(p1), '--health-404']);
     const out = collectOutput(notGame);
     await waitFor('stub ready', () => out.text.includes('ready'));
     const h = await fetch(`${base(p1)}/health`);
     expect(h.status).toBe(404);
-    await startPyGame(reaper, p2, ['--no-completed-id', '--slow-state', '300'], { GAME_BRIDGE_HOME: home() });
+  });
+
+  test('--no-completed-id leaves completedCommandId out of the state after a command', async () => {
+    const p2 = await freePort();
+    await startPyGame(reaper, p2, ['--no-completed-id'], { GAME_BRIDGE_HOME: home() });
     await command(p2, 'noop');
     const s = await waitFor('noop applied', async () => {
       const st = await getJson(p2, '/state');
       return st.game.received.noop ? st : null;
     });
     expect(s).not.toHaveProperty('completedCommandId');
+  });
+
+  test('--slow-state 300 delays every /state answer', async () => {
+    const p2 = await freePort();
+    await startPyGame(reaper, p2, ['--slow-state', '300'], { GAME_BRIDGE_HOME: home() });
     const t0 = Date.now();
     await getJson(p2, '/state');
     expect(Date.now() - t0).toBeGreaterThanOrEqual(250);

@@ -100,7 +100,7 @@ test('clock.step 5 runs exactly 5 simulation frames, completes on the fifth, the
   expect(after.clock).toEqual({ paused: true, stepFramesLeft: 0 });
 });
 
-test('a paused game answers every endpoint and applies other commands; resume simulates again', async () => {
+test('a paused game answers every endpoint and applies other commands until resume simulates again', async () => {
   const h = await start();
   await h.cmd('clock.pause');
   h.frame();
@@ -129,7 +129,7 @@ test('a hold is leased by the game: it comes up on its own when the lease runs o
   expect((await h.get('/state')).input.held).toEqual([]);
 });
 
-test('release and releaseAll touch only their owner; another owner keeps the same input down', async () => {
+test("release and releaseAll touch only their owner's inputs", async () => {
   const h = await start();
   await h.cmd('input.hold', { input: 'left', owner: 'A', leaseMs: '60000' });
   await h.cmd('input.hold', { input: 'left', owner: 'B', leaseMs: '60000' });
@@ -198,7 +198,7 @@ test('sessionEpoch appears once the game starts one, in /health and /state, and 
   expect((await fromZero.get('/health')).sessionEpoch).toBe(0);
 });
 
-test("a game that counts its own simFrame keeps it; the surface's count fills in otherwise", async () => {
+test('the surface counts simFrame only for a game that does not count its own', async () => {
   const own = await start({ snapshot: () => ({ simFrame: 42 }) });
   own.frame();
   expect((await own.get('/state')).simFrame).toBe(42);

@@ -132,7 +132,7 @@ test('/ui and /world: the published shape, capabilities, defaults and handlers l
   });
 });
 
-test('frameSequence grows once per published frame; revision only when the content changes', async () => {
+test('frameSequence grows with every published frame but revision only with changed content', async () => {
   const g = await menuGame();
   const a = await g.get('/ui');
   expect(await g.get('/ui')).toMatchObject({ frameSequence: a.frameSequence }); // same frame: same snapshot
@@ -151,7 +151,7 @@ test('frameSequence grows once per published frame; revision only when the conte
   expect((await g.get('/world')).objects).toHaveLength(2);
 });
 
-test('ui.activate, ui.setValue and ui.focus act on the tick; results say ok', async () => {
+test('ui.activate, ui.setValue and ui.focus act on the tick and report ok', async () => {
   const g = await menuGame();
   expect(await g.get('/command?cmd=ui.activate&id=start')).toMatchObject({ accepted: true });
   expect(g.game.started).toBe(0); // queued, not applied
@@ -198,7 +198,7 @@ test('the re-check on the tick: missing, hidden, disabled, out of range and wron
   });
 });
 
-test('commandResults: a throwing handler gives ok:false with its message, the game keeps running; the last 32 kept', async () => {
+test('commandResults keeps the last 32, with ok:false and its message for a throwing handler while the game runs on', async () => {
   const g = await menuGame();
   expect(await g.run('cmd=boom')).toEqual({ id: 1, ok: false, error: 'the crate fell through the floor' });
   expect(await g.run('cmd=more')).toEqual({ id: 2, ok: true });
@@ -212,7 +212,7 @@ test('commandResults: a throwing handler gives ok:false with its message, the ga
   expect(s.commandResults.at(-1)).toEqual({ id: 42, ok: true });
 });
 
-test("ui.* names are the kit's; a game without the providers serves neither tree", async () => {
+test('the kit owns the ui.* names and serves a tree only for a game with its provider', async () => {
   expect(() =>
     createGameSurface({ port: 0, name: 'x', version: '1', snapshot: () => ({}), commands: { 'ui.click': () => 0 } }),
   ).toThrow(/'ui.click' is reserved/);

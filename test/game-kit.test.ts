@@ -91,7 +91,7 @@ async function start(extra: Partial<GameSurfaceOptions> = {}): Promise<Harness> 
   return { surface, applied, logs, closes, get };
 }
 
-test('health and state carry the frame; the surface owns frame and completedCommandId', async () => {
+test('the surface owns frame and completedCommandId, which health and state carry', async () => {
   const h = await start();
   expect((await h.get('/health')).body).toEqual({ ok: true, frame: 0 });
   h.surface.tick();
@@ -114,7 +114,7 @@ test('a command is queued at once and applied on the next tick, then completedCo
   expect((await h.get('/state')).body).toMatchObject({ frame: 1, completedCommandId: 2, game: { counter: 7 } });
 });
 
-test('unknown commands, missing cmd and failed validation are refused; refusals take no command id', async () => {
+test('unknown commands, a missing cmd and failed validation are refused without taking a command id', async () => {
   const h = await start();
   const unknown = (await h.get('/command?cmd=fly')).body;
   expect(unknown).toEqual({
@@ -169,7 +169,7 @@ test('malformed query strings and odd paths do not break the surface', async () 
   expect((await h.get('/health')).body.ok).toBe(true);
 });
 
-test('a huge argument is refused with 414 JSON, not a dropped connection; the surface keeps serving', async () => {
+test('a huge argument is refused with a 414 JSON answer while the surface keeps serving', async () => {
   const h = await start({ maxUrlBytes: 4096 });
   const big = await h.get(`/command?cmd=say&text=${'x'.repeat(20000)}`);
   expect(big.status).toBe(414);
@@ -178,11 +178,13 @@ test('a huge argument is refused with 414 JSON, not a dropped connection; the su
   expect(fits.body.accepted).toBe(true);
 });
 
-test('/tools serves the manifest with game filled in; 404 without one; /screenshot likewise', async () => {
+test('/tools and /screenshot answer 404 for a game that gives no manifest and no screenshot', async () => {
   const without = await start();
   expect((await without.get('/tools')).status).toBe(404);
   expect((await without.get('/screenshot')).status).toBe(404);
+});
 
+test("/tools serves the game's manifest with game filled in, and /screenshot its PNG", async () => {
   const png = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
   const h = await start({ manifest: { toolsets: [{ name: 'play', tools: [] }] }, screenshot: () => png });
   const tools = await h.get('/tools');

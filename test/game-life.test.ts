@@ -61,7 +61,7 @@ async function exitedOn(h: McpHandle, port: number) {
   );
 }
 
-test('a killed game: GameExited with the facts (not GameOffline on 7777), listed under exited, stop says it had already exited; the pid was the game', async () => {
+test('a killed game is reported as GameExited with its facts everywhere: calls, the exited list and stop', async () => {
   const { cwd } = await project();
   const h = await suite.open(cwd, ['--no-scan']);
   const inst = await launch(h);
@@ -140,7 +140,7 @@ async function projectRunning(command: string, files: Record<string, string> = {
   return cwd;
 }
 
-test("behind a wrapper: `cd dir && game` runs the game itself (its own SIGKILL); under make, the wrapper's code is not passed off as the game's", async () => {
+test("behind a wrapper, only the game's own exit is reported as the game's: `cd dir && game` is the game itself, make is not", async () => {
   const game = `"${process.execPath}" "${EXAMPLE_GAME}" --port`;
   // A plain list: the game is exec'd, so the process the daemon spawned (the group leader) is the game.
   const listed = await projectRunning(`cd "${suite.home}" && ${game} {port}`);
@@ -231,7 +231,7 @@ test('a game that crashes during wait_for fails the wait with GameExited at once
   expect(took).toBeLessThan(8000);
 }, 90000);
 
-test('restart keeps the port: a running game is stopped and relaunched; an exited one too, and its record goes', async () => {
+test("restart relaunches a running or exited game on its port, dropping an exited one's record", async () => {
   const { cwd } = await project();
   const h = await suite.open(cwd, ['--no-scan']);
   const first = await launch(h);

@@ -52,7 +52,7 @@ function plantLaunched(instances: unknown[] | string): void {
   writeFileSync(join(home, 'daemon', 'launched.json'), text, { mode: 0o600 });
 }
 
-test('a home owned by another user, or open to everyone, is refused with the fix; nothing is written in it', async () => {
+test('a home owned by another user or open to everyone is refused with the fix, and nothing is written in it', async () => {
   chownSync(home, NOBODY, NOBODY);
   chmodSync(home, 0o777);
   const p = rawProxy(reaper, { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '20000' });

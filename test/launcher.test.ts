@@ -191,7 +191,7 @@ test('a game slower than readyTimeoutMs gets a clear timeout error and is reaped
   expect(await groupGone(pid)).toBe(true);
 });
 
-test('ten concurrent launches get ten distinct ports; reapAll stops them all', async () => {
+test('ten concurrent launches get ten distinct ports that reapAll stops', async () => {
   // Every game waits for a go-file before it binds, so while the ten launches are in flight no
   // port is taken yet and every probe of the range finds it free: only the allocator's own
   // reservation keeps two launches off one port. Each launch is started once the previous one

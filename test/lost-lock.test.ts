@@ -10,7 +10,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { call, connect, type McpHandle } from './helpers/mcp.js';
-import { daemonFacts, liveDaemon, reapAndReport } from './helpers/fault.js';
+import { daemonFacts, liveDaemon, publishedDaemon, reapAndReport } from './helpers/fault.js';
 import { freeRange } from './helpers/ports.js';
 import { alive, CLI, DIST, removeDir, tempHome, waitFor, waitGone } from './helpers/procs.js';
 import { writeProject } from './helpers/project.js';
@@ -44,11 +44,7 @@ const launchedPorts = () => launchedFile().ports;
 
 /** The daemon daemon.json publishes (the successor re-publishes it; only who it names matters). */
 function published(): { pid: number; port: number; token: string } {
-  const { pid, port, token } = JSON.parse(readFileSync(join(home, 'daemon', 'daemon.json'), 'utf8')) as {
-    pid: number;
-    port: number;
-    token: string;
-  };
+  const { pid, port, token } = publishedDaemon(home);
   return { pid, port, token };
 }
 

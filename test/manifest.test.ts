@@ -61,7 +61,7 @@ describe('ManifestCache', () => {
     if (home) removeDir(home);
   });
 
-  test('concurrent gets share one fetch; later gets hit the cache', async () => {
+  test('gets share one fetch, concurrent or later', async () => {
     srv = await toolsServer({ status: 200, body: manifestWith('drop') });
     client = new GameClient(srv.port);
     const cache = new ManifestCache();
@@ -88,7 +88,7 @@ describe('ManifestCache', () => {
     expect(srv.toolsHits).toBe(2);
   });
 
-  test('a proven restart (lower frame, asked after a higher one arrived) drops the cache; a late reply does not', async () => {
+  test('only a proven restart (a lower frame asked after a higher one arrived) drops the cache, not a late reply', async () => {
     srv = await toolsServer({ status: 200, body: manifestWith('drop') });
     client = new GameClient(srv.port);
     const cache = new ManifestCache();
@@ -110,7 +110,7 @@ describe('ManifestCache', () => {
     expect(cache.restarts.generation(srv.port)).toBe(0);
   });
 
-  test('a registry pid change drops the cache; the same pid does not', async () => {
+  test('a registry pid change drops the cache, and only a change', async () => {
     srv = await toolsServer({ status: 200, body: manifestWith('drop') });
     client = new GameClient(srv.port);
     const cache = new ManifestCache();

@@ -73,7 +73,7 @@ const COMPOSITES = `export default [
 `;
 
 describe('skill', () => {
-  test('written from the Crate Stack example: its real toolsets, tools, arguments and composites; the game it launched is stopped', async () => {
+  test('written from the Crate Stack example, it names the real toolsets, tools, arguments and composites (and stops the game it launched)', async () => {
     const root = dir('gb-skill-');
     execFileSync('git', ['init', '-q', root]);
     writeProject(root, { ports: await freeRange(3), extra: { composites: './bridge/composites.mjs' } });
@@ -99,7 +99,7 @@ describe('skill', () => {
     expect(status.stdout).not.toMatch(/Crate Stack/);
   }, 120000);
 
-  test('reads the game already running and leaves it; keeps a SKILL.md it did not write unless --force; --out writes elsewhere', async () => {
+  test('it never overwrites a SKILL.md it did not write unless --force (the game already running is read and left, --out writes elsewhere)', async () => {
     const root = dir('gb-skill-');
     execFileSync('git', ['init', '-q', root]);
     writeProject(root, { ports: await freeRange(3) });
@@ -160,7 +160,7 @@ describe('register and init', () => {
     expect(readFileSync(join(root, '.mcp.json'), 'utf8')).toContain('"a": 1,,');
   });
 
-  test('init writes gamebridge.json and registers the server; --no-register does not', async () => {
+  test('init registers the server beside the gamebridge.json it writes, unless --no-register', async () => {
     const root = dir('gb-init-reg-');
     const r = await cli(['init'], root);
     expect(r.code).toBe(0);

@@ -6,19 +6,13 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { daemonFacts, type DaemonFacts } from './helpers/fault.js';
 import { call, connect, type McpHandle } from './helpers/mcp.js';
 import { alive, CLI, Reaper, removeDir, tempHome, waitFor, waitGone } from './helpers/procs.js';
 import { upgradeStatus } from './helpers/upgrade.js';
 
 const run = promisify(execFile);
 const VERSION = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')).version as string;
-
-interface DaemonInfo {
-  pid: number;
-  port: number;
-  token: string;
-  version: string;
-}
 
 const reaper = new Reaper();
 const homes: string[] = [];
@@ -30,20 +24,12 @@ function newHome(): { home: string; env: Record<string, string> } {
   return { home, env: { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '60000' } };
 }
 
-function daemonInfo(home: string): DaemonInfo | undefined {
-  try {
-    return JSON.parse(readFileSync(join(home, 'daemon', 'daemon.json'), 'utf8')) as DaemonInfo;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The daemon of `home`, once daemon.json names a live pid (tracked for reaping). */
-async function daemonOf(home: string, notPid?: number): Promise<DaemonInfo> {
+async function daemonOf(home: string, notPid?: number): Promise<DaemonFacts> {
   const info = await waitFor(
     'daemon.json',
     () => {
-      const i = daemonInfo(home);
+      const i = daemonFacts(home);
       return i && i.pid !== notPid && alive(i.pid) ? i : undefined;
     },
     20000,
@@ -81,7 +67,7 @@ async function open(env: Record<string, string>, args: string[] = []): Promise<M
 afterEach(async () => {
   for (const h of handles.splice(0)) await h.close();
   for (const home of homes) {
-    const info = daemonInfo(home);
+    const info = daemonFacts(home);
     if (info) reaper.track(info.pid);
     for (const pid of daemonProcesses(home)) reaper.track(pid);
   }
@@ -134,7 +120,7 @@ test('the daemon refuses a missing or wrong token (401), a browser Origin and a 
   expect(await upgradeStatus(port, { Host: host, Authorization: auth })).toBe(101);
 });
 
-test('a line that is not JSON gets -32700 and the session goes on; stdout carries only JSON-RPC', async () => {
+test('a line that is not JSON gets -32700 on a stdout of only JSON-RPC, and the session goes on', async () => {
   const { home, env } = newHome();
   const proxy = spawn(process.execPath, [CLI], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   reaper.track(proxy.pid);
@@ -162,7 +148,7 @@ test('a line that is not JSON gets -32700 and the session goes on; stdout carrie
   await waitGone(proxy.pid!, 5000);
 });
 
-test('stdin closing ends the proxy promptly; the daemon stays', async () => {
+test('stdin closing ends the proxy promptly but not the daemon', async () => {
   const { home, env } = newHome();
   const proxy = spawn(process.execPath, [CLI], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   reaper.track(proxy.pid);

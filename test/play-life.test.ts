@@ -7,6 +7,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { publishedDaemon } from './helpers/fault.js';
 import { call, cleanedAfterAll, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { freeRange } from './helpers/ports.js';
 import { alive, ROOT, stopDaemon, tempHome, waitFor, waitGone } from './helpers/procs.js';
@@ -78,7 +79,7 @@ test('a daemon killed with -9 cannot let go: the game ends the lease by itself',
   const { h, home } = await setup();
   const { port, pid } = (await call(h, 'launch_instance')).json;
   await gameCall(h, port, 'hold', { input: 'left', ms: 2500 });
-  const daemon = JSON.parse(readFileSync(join(home, 'daemon', 'daemon.json'), 'utf8')).pid as number;
+  const daemon = publishedDaemon(home).pid;
   process.kill(daemon, 'SIGKILL');
   await waitGone(daemon);
   expect(await heldOn(port)).toEqual(['left']); // nobody released it
@@ -90,7 +91,7 @@ test('a daemon killed with -9 cannot let go: the game ends the lease by itself',
   process.kill(pid, 'SIGKILL');
 }, 60000);
 
-test('the Godot example: launch_instance from its gamebridge.json, a command, hold and step, stop; nothing left', async () => {
+test('the Godot example is played from its gamebridge.json through launch, a command, hold, step and stop, leaving nothing', async () => {
   const home = tempHome('gb-playlife-godot-');
   homes.push(home);
   // started in the example's folder, as a client opened on that project would be ({config} may not leave the session's project)

@@ -118,7 +118,7 @@ test('a hold while the clock is paused says so: the input is held, but nothing m
   await gameCall(h, walker, 'release', {});
 }, 60000);
 
-test('two sessions hold inputs on one game; one client leaving releases only its own', async () => {
+test('one client leaving releases only its own held inputs on a game two sessions hold', async () => {
   const a = await client();
   const b = await client();
   expect((await gameCall(a, crate, 'hold', { input: 'left', ms: 60000 })).json).toMatchObject({ applied: true });

@@ -126,7 +126,7 @@ test('a player-view session plays: clicks, sets values, calls the tools marked f
   expect(tools.find((t: any) => t.name === 'boom').player).toBeUndefined();
 }, 30000);
 
-test('GAME_BRIDGE_VIEW=player makes a player session; a debug session is told its view too; a bad view is refused', async () => {
+test("GAME_BRIDGE_VIEW sets the session's view (player or debug, told to it) and a bad view is refused", async () => {
   const byEnv = await client([], { GAME_BRIDGE_VIEW: 'player' });
   expect((await gameCall(byEnv, port, 'raw_command', { cmd: 'noop' })).isError).toBe(true);
   const debug = await client([]);

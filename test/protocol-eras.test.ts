@@ -135,7 +135,7 @@ const MODERN_META = {
   'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
 };
 
-test('server/discover is answered by the proxy at once while the daemon cannot come back after kill -9; 2026 requests go on after', async () => {
+test('the proxy answers server/discover at once while a killed daemon cannot come back, and 2026 requests go on after', async () => {
   const daemonPort = await freePort();
   const proxy = rawProxy({ ...env(), GAME_BRIDGE_DAEMON_PORT: String(daemonPort) });
   const first = await proxy.ask(1, 'server/discover');

@@ -17,7 +17,7 @@ afterEach(async () => {
   removeDir(home);
 });
 
-test('a line over the limit is answered -32600 with its id and the limit; the daemon is not disturbed', async () => {
+test('a line over the limit is answered -32600 with its id and the limit, without disturbing the daemon', async () => {
   home = tempHome('gb-limit-');
   const p = rawProxy(reaper, { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '20000' });
   p.send(INIT);

@@ -18,7 +18,7 @@ afterAll(async () => {
   removeDir(home);
 });
 
-test('no daemon is started while the lock has a live holder; one is once the holder is gone', async () => {
+test("a daemon is started only once the lock's live holder is gone", async () => {
   // the lock as a daemon that is starting holds it: owner.json names a live process, no daemon.json yet
   const holder = spawn('sleep', ['60'], { stdio: 'ignore' });
   started.push(holder.pid!);

@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { publishedDaemon } from './helpers/fault.js';
 import { alive, bridgeFreeEnv, CLI, DIST, ROOT, Reaper, removeDir, tempHome, waitFor } from './helpers/procs.js';
 
 const REGISTER = join(ROOT, 'test', 'fixtures', 'load-log', 'register.mjs');
@@ -58,7 +59,7 @@ test('the bare proxy serves a client without loading the SDK, yargs, the CLI or 
   expect(tools.map((t) => t.name)).toContain('list_instances');
   const listed = (await client.callTool({ name: 'list_instances', arguments: {} })) as { isError?: boolean };
   expect(listed.isError).toBeFalsy();
-  const daemon = JSON.parse(readFileSync(join(home, 'daemon', 'daemon.json'), 'utf8')) as { pid: number };
+  const daemon = publishedDaemon(home);
   reaper.track(daemon.pid);
   await client.close();
 

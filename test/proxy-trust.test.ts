@@ -34,7 +34,7 @@ afterEach(async () => {
 
 const env = () => ({ GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '20000', SECRET_API_KEY: 'sk-do-not-leak' });
 
-test('an impostor on the daemon port learns neither the token nor the environment; the client is served by a real daemon', async () => {
+test('an impostor on the daemon port learns neither the token nor the environment, and a real daemon serves the client', async () => {
   fake = await fakeDaemon(home, {
     proves: false,
     // A forged answer to anything: it must never reach the client.

@@ -96,7 +96,7 @@ afterAll(async () => {
   removeDir(root);
 });
 
-test('recorded through MCP and saved: the header and the steps as docs/TESTS.md says; never overwritten without overwrite', async () => {
+test('a test recorded through MCP is saved with the header and steps docs/TESTS.md gives, and kept unless overwrite is asked', async () => {
   expect(recorded).toBe(join(a.root, 'gamebridge-tests', 'first-drop.jsonl'));
   const t = parseTestText(readFileSync(recorded, 'utf8'), recorded);
   expect(t.header).toMatchObject({
@@ -133,7 +133,7 @@ test('recorded through MCP and saved: the header and the steps as docs/TESTS.md 
   );
 });
 
-test('passes on its own build; fails on a planted change naming the step, the path and both values, exit 1; JUnit counts right', async () => {
+test('a saved test passes on its own build and fails with exit 1 on a planted change, naming the step, path and both values, with right JUnit counts', async () => {
   const ok = await cli(['test', recorded]);
   expect(ok.err).toBe('');
   expect(ok.out).toMatch(/^✓ first-drop \(\d+\.\ds\)\n\n1 passed, 0 failed/);
@@ -171,7 +171,7 @@ test('frame-exact replay reproduces positions exactly after held inputs and step
   );
 });
 
-test('--compare names the first step where the builds part, with the path and both values; the same build agrees', async () => {
+test('--compare names the first step where two builds part, with the path and both values, and finds a build agrees with itself', async () => {
   const same = await cli(['test', '--compare', a.file, a.file, recorded]);
   expect(same.out).toMatch(/^✓ first-drop: both builds agree after all \d+ steps/);
   expect(same.code).toBe(0);
@@ -185,7 +185,7 @@ test('--compare names the first step where the builds part, with the path and bo
   expect(differ.code).toBe(1);
 });
 
-test("the docs' hand-written test runs; --update takes the baseline and rewrites a wrong value; the screenshot check fails with a diff on a changed build", async () => {
+test("the docs' hand-written test runs, --update rewrites its baseline and wrong value, and its screenshot check fails with a diff on a changed build", async () => {
   const docs = readFileSync(join(process.cwd(), 'docs', 'TESTS.md'), 'utf8');
   const block = /```jsonl\n([\s\S]*?)```/.exec(docs)![1];
   const dir = join(a.root, 'gamebridge-tests');
@@ -247,17 +247,25 @@ test('bad files fail with their line and a clear message: garbage, an unknown ve
   expect(games()).toEqual([]);
 });
 
-test('--shard parts are disjoint and complete; a bad --shard is a usage error', async () => {
+/** A project of seven saved tests, nested, beside a .jsonl that is not under gamebridge-tests. */
+function shardsProject(): string {
   const dir = join(root, 'shards', 'gamebridge-tests', 'deep');
   mkdirSync(dir, { recursive: true });
   for (let i = 0; i < 7; i++) writeFileSync(join(dir, `t${i}.jsonl`), HEAD(`t${i}`) + '\n');
   writeFileSync(join(root, 'shards', 'not-a-test.jsonl'), '');
-  const all = discover([join(root, 'shards')]);
+  return join(root, 'shards');
+}
+
+test('--shard splits the tests into disjoint parts that cover them all', () => {
+  const all = discover([shardsProject()]);
   expect(all).toHaveLength(7);
   const parts = [1, 2, 3].map((i) => shardOf(all, `${i}/3`));
   expect(parts.flat().sort()).toEqual(all);
   expect(new Set(parts.flat()).size).toBe(7);
-  const r = await cli(['test', '--shard', '4/3'], join(root, 'shards'));
+});
+
+test('a bad --shard is refused as a usage error (exit 2)', async () => {
+  const r = await cli(['test', '--shard', '4/3'], shardsProject());
   expect(r.err).toMatch(/--shard is i\/n with 1 <= i <= n/);
   expect(r.code).toBe(2);
 });

@@ -36,7 +36,7 @@ async function launch(h: McpHandle): Promise<{ port: number; pid: number; name: 
   return r.json as { port: number; pid: number; name: string };
 }
 
-test('two clients in two projects share one daemon with their own settings; four concurrent launches get four ports', async () => {
+test('two clients in two projects share one daemon with their own settings and concurrent launches get their own ports', async () => {
   const ports = await freeRange(8);
   const a = await open(project('Alpha', ports));
   const b = await open(project('Beta', ports), ['--timeout', '3000']);
@@ -69,7 +69,7 @@ test('two clients in two projects share one daemon with their own settings; four
   expect(forced.json).toMatchObject({ port: betaGame.port, stopped: true });
 });
 
-test("a closed client's game keeps running, detached; a new client adopts it, reads its log and stops it", async () => {
+test("a closed client's game keeps running detached until a new client adopts it, reads its log and stops it", async () => {
   const ports = await freeRange(3);
   const cwd = project('Gamma', ports);
   const first = await open(cwd);

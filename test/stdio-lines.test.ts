@@ -29,7 +29,7 @@ test('classifyLine: every malformed shape is answered, valid ones pass', () => {
 });
 
 for (const mode of ['--no-daemon', 'proxy'] as const) {
-  test(`${mode}: bad lines are answered and the session goes on; stdout is only JSON-RPC`, async () => {
+  test(`${mode}: bad lines are answered on a stdout of only JSON-RPC and the session goes on`, async () => {
     const home = tempHome();
     const args = mode === 'proxy' ? [CLI, '--no-scan'] : [CLI, '--no-daemon', '--no-scan'];
     const child = spawn(process.execPath, args, {

@@ -34,7 +34,7 @@ async function client(args: string[] = []): Promise<McpHandle> {
 /** A fresh game for a test that changes it. */
 const freshGame = () => startTreeGame(reaper);
 
-test('snapshot answers the tree as text with refs and as JSON, naming its snapshot; hidden nodes only on request', async () => {
+test('snapshot answers the visible tree as text with refs or as JSON, naming its snapshot, and hidden nodes on request', async () => {
   const r = await gameCall(h, port, 'snapshot');
   expect(r.isError).toBe(false);
   const lines = r.text.split('\n');
@@ -78,7 +78,7 @@ test('snapshot answers the tree as text with refs and as JSON, naming its snapsh
   expect(named.json.nodes.map((n: any) => n.id)).toEqual(['vol']);
 }, 30000);
 
-test('snapshot since the current revision answers one short line; a changed tree answers whole', async () => {
+test('snapshot since a revision answers one short line when nothing changed and the whole tree otherwise', async () => {
   const first = await gameCall(h, port, 'snapshot');
   const rev = first.json.snapshot.revision as number;
   const same = await gameCall(h, port, 'snapshot', { since: rev });
@@ -90,7 +90,7 @@ test('snapshot since the current revision answers one short line; a changed tree
   expect(older.text).toContain('[ref=start]');
 }, 30000);
 
-test('snapshot of the world lists its objects with positions; both trees at once', async () => {
+test("snapshot lists the world's objects with positions, alone or beside the ui tree", async () => {
   const w = await gameCall(h, port, 'snapshot', { tree: 'world' });
   expect(w.text.split('\n')[0]).toMatch(/^world revision \d+ · frame \d+ · epoch 1 · 4 matches$/);
   expect(w.text).toMatch(/- crate "Crate one" \[ref=crate-1\] pos=\[\d+,0\] tags=wood/);
@@ -101,7 +101,7 @@ test('snapshot of the world lists its objects with positions; both trees at once
   expect(both.json.world.snapshot.frameSequence).toEqual(expect.any(Number));
 }, 30000);
 
-test('click presses the node, confirmed, with the state and the ui revision after; activate is the same', async () => {
+test('click and activate press the node, confirmed, with the state and ui revision after', async () => {
   const game = await freshGame();
   const before = await gameCall(h, game, 'snapshot');
   const r = await gameCall(h, game, 'click', { ref: 'start' });
@@ -169,7 +169,7 @@ test('a click the game refuses on its own thread answers CommandFailed with its 
   expect(await received(game)).toEqual(['ui.activate']);
 }, 30000);
 
-test('set_value in range is applied; out of range is refused with the range, nothing sent', async () => {
+test('set_value applies a number in range or a text to the node and the game', async () => {
   const game = await freshGame();
   const ok = await gameCall(h, game, 'set_value', { ref: 'vol', value: 0.25 });
   expect(ok.isError).toBe(false);
@@ -181,12 +181,17 @@ test('set_value in range is applied; out of range is refused with the range, not
   });
   const text = await gameCall(h, game, 'set_value', { ref: 'player-name', value: 'Ada' });
   expect(text.json).toMatchObject({ applied: true, game: { name: 'Ada' } });
+  expect(await received(game)).toEqual(['ui.setValue', 'ui.setValue']);
+}, 30000);
+
+test('set_value out of range is refused naming the range, and nothing is sent', async () => {
+  const game = await freshGame();
   const out = await gameCall(h, game, 'set_value', { ref: 'vol', value: 1.5 });
   expect(out.isError).toBe(true);
   expect(out.text).toMatch(
     /^BridgeUsageError: set_value: "Volume" \[ref=vol\] takes 0 to 1 .*1\.5 is out of range, so nothing was sent/,
   );
-  expect(await received(game)).toEqual(['ui.setValue', 'ui.setValue']);
+  expect(await received(game)).toEqual([]);
 }, 30000);
 
 test('wait_for_node: already satisfied, satisfied by another session, and timing out on time', async () => {

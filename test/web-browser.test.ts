@@ -56,7 +56,7 @@ async function applied(cmd: string, args: Record<string, string> = {}, port = ca
   );
 }
 
-test('the Phaser page joined; /health, /tools, /state and /command answer through the carrier, rendered with WebGL', async () => {
+test('a joined Phaser page rendered with WebGL answers /health, /tools, /state and /command through the carrier', async () => {
   expect(carrier.page).toMatchObject({
     name: 'Star Catcher',
     version: '1.0.0',
@@ -107,7 +107,7 @@ test('the web kit steps exactly 5 simulation frames, holds leased inputs, and ke
   expect(resumed.input.held).toEqual([]);
 });
 
-test('real keyboard events through the browser move the basket; nothing is left held', async () => {
+test('real keyboard events through the browser move the basket and leave nothing held', async () => {
   const start = (await applied('move_to', { x: '200' })).game.basketX;
   await browser.hold('ArrowRight');
   expect(browser.held()).toEqual(['ArrowRight']);
@@ -134,7 +134,7 @@ test('the browser screenshot is a PNG of the 1280×720 viewport, not blank', asy
   expect(distinctColours(img)).toBeGreaterThan(20);
 });
 
-test('a second tab with the right key is refused while the game is joined; a wrong key never joins', async () => {
+test('only the first tab with the right key joins the game', async () => {
   const before = (await get('/health')).frame;
   const context = browser.page.context();
   const second = await context.newPage();
@@ -255,7 +255,7 @@ test('real Chromium sending garbage on the page socket is closed with code 1008 
   );
 });
 
-test('a page that throws at load is named in consoleErrors; no DevTools port is open; close() leaves nothing', async () => {
+test('a page that throws at load is named in consoleErrors, with no DevTools port open and nothing left after close()', async () => {
   await browser.page.goto('data:text/html,<script>throw new Error("boom at load")</script>');
   await waitFor(
     'error collected',

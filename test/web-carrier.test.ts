@@ -70,7 +70,7 @@ const closed = (ws: WebSocket) =>
     ws.once('close', (code, reason) => r({ code, reason: reason.toString() })),
   );
 
-test('a joined page answers the contract paths exactly as sent; before that the port says GameOffline (503)', async () => {
+test('the port answers GameOffline (503) until a page joins, then the contract paths exactly as sent', async () => {
   const { c, logs } = await carrier();
   expect(c.fragment).toBe(`#gamebridge=${encodeURIComponent(c.wsUrl)}`);
   expect(c.wsUrl).toMatch(new RegExp(`^ws://127\\.0\\.0\\.1:${c.port}/page\\?key=[0-9a-f]{32}$`));
@@ -96,15 +96,19 @@ test('a joined page answers the contract paths exactly as sent; before that the 
   expect(logs.join('\n')).toMatch(/page joined: Fake 0\.1/);
 });
 
-test('a wrong or missing key is refused (401); a second page is refused (409) while the first is joined, and may join after it left', async () => {
+test('a page with a wrong or missing key is refused (401) and the refusal logged', async () => {
   const { c, logs } = await carrier();
   const base = `ws://127.0.0.1:${c.port}/page`;
   await expect(fakePage(`${base}?key=${'0'.repeat(32)}`)).rejects.toThrow('HTTP 401');
   await expect(fakePage(base)).rejects.toThrow('HTTP 401');
+  expect(logs.join('\n')).toMatch(/refused a page joining .*wrong or missing key/);
+});
+
+test('a second page is refused (409) while the first is joined, and may join after it left', async () => {
+  const { c, logs } = await carrier();
   const first = await fakePage(c.wsUrl, (_p, id, ws) => reply(ws, id, 200, { ok: true, frame: 1 }));
   await c.waitForJoin(5000);
   await expect(fakePage(c.wsUrl)).rejects.toThrow('HTTP 409');
-  expect(logs.join('\n')).toMatch(/refused a page joining .*wrong or missing key/);
   expect(logs.join('\n')).toMatch(/refused a page joining .*another page is already joined \(Fake\)/);
   expect((await get(c.port, '/health')).body).toEqual({ ok: true, frame: 1 });
 
@@ -137,7 +141,7 @@ test.each([
   await c.waitForJoin(5000);
 });
 
-test('after hello: a reply to a request never sent, or without a status, is garbage; a late reply is not', async () => {
+test('after hello, a reply to a request never sent or without a status is garbage but a late reply is not', async () => {
   const { c, logs } = await carrier(300);
   let lateId = 0;
   const ws = await fakePage(c.wsUrl, (_p, id) => (lateId = id));
@@ -228,7 +232,7 @@ test('Host, Origin and Sec-Fetch-Site: only the game itself, tools and curl may 
   ).rejects.toThrow('HTTP 403');
 });
 
-test('a second carrier cannot take a bound port; close() frees it and ends the page', async () => {
+test('a carrier holds its port against a second one until close(), which frees it and ends the page', async () => {
   const { c } = await carrier();
   await expect(startPageCarrier({ port: c.port })).rejects.toThrow(
     `cannot listen on 127.0.0.1:${c.port}: the port is already in use`,

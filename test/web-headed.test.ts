@@ -43,7 +43,7 @@ function environOf(pid: number): Record<string, string> {
   return Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
 }
 
-test('"headless": false opens Chromium on the session\'s display, not the daemon\'s; screenshot and input work; stop leaves nothing', async () => {
+test('"headless": false opens Chromium on the session\'s display, not the daemon\'s, where screenshot, input and stop work', async () => {
   const display = await startXvfb();
   home = tempHome('gb-headed-');
   const dir = join(home, 'project');

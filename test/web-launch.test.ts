@@ -10,6 +10,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
+import { publishedDaemon } from './helpers/fault.js';
 import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { decodePng, distinctColours } from './helpers/png.js';
 import { freeRange } from './helpers/ports.js';
@@ -92,7 +93,7 @@ test('launch_instance opens the Phaser page in Chromium and returns once it join
   expect(log.json.lines.join('\n')).toMatch(/page joined: Star Catcher 1\.0\.0/);
 });
 
-test('driven with manifest tools and passthrough; wait_for sees the state change', async () => {
+test('a browser game is driven with manifest tools and passthrough, and wait_for sees the state change', async () => {
   const sets = await call(h, 'list_toolsets', { port });
   expect(sets.json.toolsets.map((t: any) => t.name)).toEqual(expect.arrayContaining(['play', 'debug', 'bridge']));
   const start = await gameCall(h, port, 'start');
@@ -127,7 +128,7 @@ test("screenshot is the browser's: a 1280×720 PNG of the page, not blank, with 
   if (process.env.WEB_SHOT) writeFileSync(process.env.WEB_SHOT, png);
 });
 
-test('key input through the browser moves the basket, owned by this session; a declared input goes to the kit', async () => {
+test('key input goes through the browser, owned by this session, unless the kit declares it', async () => {
   await gameCall(h, port, 'move_to', { x: 400 });
   const held = await gameCall(h, port, 'hold', { input: 'ArrowLeft', ms: 20_000 });
   expect(held.json).toMatchObject({ via: 'browser', input: 'ArrowLeft', held: ['ArrowLeft'] });
@@ -180,7 +181,7 @@ test('no port of the browser can be driven: it is spoken to over a pipe, sandbox
 });
 
 test('after the daemon is killed with -9, its browser game is gone with it, and the next daemon says so and what to do', async () => {
-  const daemon = JSON.parse(readFileSync(join(home, 'daemon', 'daemon.json'), 'utf8')).pid as number;
+  const daemon = publishedDaemon(home).pid;
   process.kill(daemon, 'SIGKILL');
   await waitGone(daemon);
   expect(await groupGone(record.browser.pid, 15_000)).toBe(true); // its pipe closed: Chromium ends

@@ -46,7 +46,7 @@ async function dotProject(): Promise<{ home: string; dir: string; port: number; 
   return { home, dir, port, env: { ...(process.env as Record<string, string>), GAME_BRIDGE_HOME: home } };
 }
 
-test('served in-process while it runs here: stop, relaunch; a handover ends it and the successor says so', async () => {
+test('a page served in-process lives as long as its daemon, through stop and relaunch, and its successor reports its end', async () => {
   const { home, dir, port, env } = await dotProject();
   let launcher = new Launcher({ home });
   const health = async () => {

@@ -96,7 +96,7 @@ test('read it, play it with keys and a click, and see it change', async () => {
   expect(fresh.split('\n')[2]).toBe(`- text "0" [ref=${/\[ref=(dom-\d+)\]/.exec(fresh.split('\n')[2])![1]}]`);
 });
 
-test('ui.* commands act through the browser, with their results; other commands are refused naming what it takes', async () => {
+test('a page without a kit takes only ui.* commands, through the browser, and refuses others naming what they need', async () => {
   const text = (await gameCall(h, port, 'snapshot')).text;
   const ok = await gameCall(h, port, 'raw_command', {
     cmd: 'ui.activate',

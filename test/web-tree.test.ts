@@ -70,7 +70,7 @@ test('snapshot of a DOM page: roles, names, states and boxes from the browser, r
   expect(refOf((await gameCall(h, port, 'snapshot')).text, /Buy sword/)).toBe(buy.id);
 });
 
-test("click is a real mouse click at the node's box; set_value fills, chooses and checks", async () => {
+test("click and set_value act as a person would: a mouse click at the node's box, filling, choosing and checking", async () => {
   const snap = (await gameCall(h, port, 'snapshot')).text;
   const buy = refOf(snap, /Buy sword/)!;
   const r = await gameCall(h, port, 'click', { ref: buy });

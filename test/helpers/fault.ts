@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { readDaemonFile, type DaemonInfo } from '../../shared/daemon-file.js';
 import { alive, CLI, waitFor } from './procs.js';
 
 /** SOAK=1 (npm run soak) runs the long form of every suite. */
@@ -44,21 +45,18 @@ export function seedFor(fallback: number): number {
   return Number.isInteger(s) ? s : fallback;
 }
 
-export interface DaemonFacts {
-  pid: number;
-  port: number;
-  token: string;
-  version: string;
-  /** the standby (daemon/standby.ts), once it is ready */
-  standby?: { pid: number; pidStart?: number };
+export type DaemonFacts = DaemonInfo;
+
+/** The daemon.json of `home` as the proxy reads it: the one reader of that file in the tests. */
+export function daemonFacts(home: string): DaemonFacts | undefined {
+  return readDaemonFile(join(home, 'daemon', 'daemon.json'));
 }
 
-export function daemonFacts(home: string): DaemonFacts | undefined {
-  try {
-    return JSON.parse(readFileSync(join(home, 'daemon', 'daemon.json'), 'utf8')) as DaemonFacts;
-  } catch {
-    return undefined;
-  }
+/** daemonFacts(home) where the test has just seen a daemon serve: its absence is a failure. */
+export function publishedDaemon(home: string): DaemonFacts {
+  const facts = daemonFacts(home);
+  if (!facts) throw new Error(`no readable daemon.json under ${home}`);
+  return facts;
 }
 
 /** The live daemon of `home` (not `notPid`), once daemon.json names a live pid. */

@@ -26,8 +26,10 @@ export function rawProxy(reaper: Reaper, env: Record<string, string>, args: stri
   });
   reaper.track(child.pid);
   const lines: string[] = [];
-  /** answers by id: parsed, or a big answer's line, parsed only when a test asks for it (a test may read tens of MB) */
-  const answers = new Map<string, Record<string, any> | string>();
+  /** answers by id, each line parsed once (a test may read tens of MB) */
+  const answers = new Map<string, Record<string, any>>();
+  /** big answer lines by id, not yet parsed */
+  const bigLines = new Map<string, string>();
   let partial = '';
   let err = '';
   const onData = (d: Buffer) => {
@@ -37,10 +39,11 @@ export function rawProxy(reaper: Reaper, env: Record<string, string>, args: stri
     for (const l of parts) {
       if (!l.length) continue;
       lines.push(l);
-      // Big answers are indexed by the id at their end and parsed only if asked for: a test may read tens of MB.
+      // Big answers are indexed by the id at their end and parsed only when asked for: a test may
+      // read tens of MB of answers it never looks into.
       if (l.length > 8192) {
         const id = /"id":("[^"]*"|-?\d+)\}$/.exec(l)?.[1];
-        if (id && !answers.has(id)) answers.set(id, l);
+        if (id && !answers.has(id)) bigLines.set(id, l);
         continue;
       }
       try {
@@ -56,11 +59,9 @@ export function rawProxy(reaper: Reaper, env: Record<string, string>, args: stri
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const find = (id: unknown) => {
     const key = JSON.stringify(id);
-    const a = answers.get(key);
-    if (typeof a !== 'string') return a;
-    const parsed = JSON.parse(a) as Record<string, any>;
-    answers.set(key, parsed);
-    return parsed;
+    const big = bigLines.get(key);
+    if (big !== undefined && !answers.has(key)) answers.set(key, { ...JSON.parse(big), big: true });
+    return answers.get(key);
   };
   return {
     child,

@@ -359,7 +359,7 @@ function describeConformance(kit: KitExample): void {
     45000,
   );
 
-  test('garbage queries and bytes get an answer or a closed socket; the game keeps serving', async () => {
+  test('garbage queries and bytes get an answer or a closed socket while the game keeps serving', async () => {
     for (const path of GARBAGE_PATHS) {
       const r = await fetch(`http://127.0.0.1:${port}${path}`);
       const body = await r.text();
@@ -403,7 +403,7 @@ function describeConformance(kit: KitExample): void {
     expect(next.completedCommandId).toBe(next.sentId); // completedCommandId rose past the failure
   });
 
-  test('clock: paused keeps answering and applying; step 5 runs exactly 5 frames, completes after them, stays paused', async () => {
+  test('clock: step 5 runs exactly 5 frames and stays paused, while a paused game keeps answering and applying', async () => {
     const { input, x, speed } = kit.mover;
     await appliedAll(port, kit.mover.home);
     await applied(port, 'clock.pause');
@@ -471,7 +471,7 @@ function describeConformance(kit: KitExample): void {
     expect(x(await getJson(port, '/state'))).toBe(x1); // and stopped once released
   });
 
-  test("releaseAll releases only that owner's inputs; release never touches another owner's", async () => {
+  test("release and releaseAll touch only their own owner's inputs", async () => {
     const [a, b] = kit.inputs;
     await applied(port, 'input.hold', { input: a, owner: 'a', leaseMs: 20000 });
     await applied(port, 'input.hold', { input: b, owner: 'a', leaseMs: 20000 });
@@ -525,7 +525,7 @@ function describeConformance(kit: KitExample): void {
 
   testIf(
     kit.ui,
-    'ui.setValue and ui.activate act on the game frame; the re-check fails missing, disabled and gone nodes, in the words every kit uses',
+    'ui.setValue and ui.activate act on the game frame, re-checked there: missing, disabled and gone nodes fail in the words every kit uses',
     async () => {
       const ui = kit.ui!;
       await appliedAll(port, ui.open);
@@ -606,7 +606,7 @@ function describeConformance(kit: KitExample): void {
 
   testIf(
     kit.carrier === 'process',
-    'registry entry written after bind and removed on close; close exits cleanly',
+    'the registry entry lives from bind until a clean close',
     async () => {
       const home = newHome();
       const g = await kit.start(reaper, await freePort(), home);

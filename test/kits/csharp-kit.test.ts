@@ -57,7 +57,7 @@ describe('C# kit: start-up, a taken port, the end', () => {
     );
 
     test(
-      'a bad debug port is said on stderr; the game still runs',
+      'a bad debug port is said on stderr and the game plays on',
       async () => {
         const { child, output } = spawnKitGame(reaper, 'csharp', '70000', dir());
         await waitFor('the refusal', () => output.text.includes('GameBridge: --debug-port'), CSHARP_READY_MS);
@@ -69,7 +69,7 @@ describe('C# kit: start-up, a taken port, the end', () => {
     );
 
     test(
-      'without --debug-port there is no surface and no registry entry; the game runs',
+      'without --debug-port the game runs with no surface and no registry entry',
       async () => {
         const home = dir();
         const child = reaper.spawn('sh', ['run.sh'], {

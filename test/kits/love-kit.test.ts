@@ -43,7 +43,7 @@ describe('LÖVE kit: on an X display, a bad port, SIGTERM', () => {
       });
 
       test(
-        'under Xvfb: the menu drawn, clicked through the tree, seen in the screenshot; SIGTERM quits cleanly',
+        'under Xvfb, the menu clicked through the tree shows in the screenshot, and SIGTERM quits cleanly',
         async () => {
           const home = dir();
           const g = await startKitGame(reaper, 'love', await freePort(), home, await startDisplay(reaper, process.env));
@@ -74,7 +74,7 @@ describe('LÖVE kit: on an X display, a bad port, SIGTERM', () => {
       );
 
       test(
-        'a bad debug port is said on stderr; the game still runs',
+        'a bad debug port is said on stderr and the game plays on',
         async () => {
           const { child, output } = spawnKitGame(reaper, 'love', 'abc', dir());
           await waitFor('the refusal', () => output.text.includes('GameBridge: --debug-port'), LOVE_READY_MS);

@@ -13,7 +13,7 @@ import { call, connect, gameCall, type McpHandle } from '../helpers/mcp.js';
 import { asNobody, asOtherUserTest } from '../helpers/nobody.js';
 import { freeRange } from '../helpers/ports.js';
 import { DIST, removeDir, ROOT, stopDaemon, tempHome } from '../helpers/procs.js';
-import { reapAndReport, reportFigures } from '../helpers/fault.js';
+import { publishedDaemon, reapAndReport, reportFigures } from '../helpers/fault.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -53,7 +53,7 @@ asOtherUserTest('an fd flood against a web game keeps the daemon serving, its lo
   const launched = await call(h, 'launch_instance', {}, 120_000);
   expect(launched.isError).toBe(false);
   const port = launched.json.port as number;
-  const daemonPid = () => JSON.parse(readFileSync(join(home, 'daemon', 'daemon.json'), 'utf8')).pid as number;
+  const daemonPid = () => publishedDaemon(home).pid;
   const pid = daemonPid();
   await run('prlimit', [`--pid=${pid}`, `--nofile=${DAEMON_FDS}:${DAEMON_FDS}`]);
   const web = JSON.parse(readFileSync(join(home, 'daemon', 'launched.json'), 'utf8')).instances[0].web;

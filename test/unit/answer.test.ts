@@ -58,7 +58,7 @@ test('a thrown bug becomes BridgeInternalError with its cause, and is logged, no
 describe('what a cut answer keeps and offers', () => {
   const big = 'x'.repeat(5000);
 
-  test('small scalars are kept whole; long strings, objects and arrays go into the preview only', () => {
+  test('only small scalars are kept whole: long strings, objects and arrays go into the preview', () => {
     const long = 'y'.repeat(300);
     const { json } = truncateAnswer({ port: 1, ok: true, none: null, long, list: [1, 2], state: { a: big } }, 2000);
     expect(json).toMatchObject({ port: 1, ok: true, none: null, truncated: true });
@@ -109,7 +109,7 @@ describe('what a cut answer keeps and offers', () => {
     expect(JSON.parse(tight.text)).toEqual(tight.json);
   });
 
-  test('an answer exactly at the limit is not cut; one character over is', () => {
+  test('an answer is cut only once it is over the limit', () => {
     const json = { port: 1, s: 'abc' };
     const n = JSON.stringify(json).length;
     expect(truncateAnswer(json, n).json).toBe(json);

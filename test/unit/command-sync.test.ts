@@ -5,7 +5,7 @@ import { fakeClient } from '../helpers/fake-client.js';
 
 const opts = { timeoutMs: 5000 };
 
-test('completedCommandId reaching the command id confirms it; the state returned is that snapshot', async () => {
+test("completedCommandId reaching the command id confirms it with that snapshot's state", async () => {
   const f = fakeClient({
     ack: { commandId: 4, frame: 10 },
     states: [
@@ -119,7 +119,7 @@ test('no confirmation in time: CommandTimeout with the last frame seen', async (
   ).not.toMatch(/last frame/);
 });
 
-test('a poll that timed out is retried until the deadline; another failure ends the sync', async () => {
+test('only a poll that timed out is retried until the deadline: any other failure ends the sync', async () => {
   const f = fakeClient({
     ack: { commandId: 1, frame: 1 },
     states: [gameOffline(7777, undefined, 100, '/state'), { frame: 2, completedCommandId: 1 }],

@@ -7,7 +7,7 @@ const ticks = (c: GameClock) => {
   return grants;
 };
 
-test('a step of 5 frames: 5 ticks of 1 frame by default, the last completing it; then paused', () => {
+test('a step of 5 frames runs by default as 5 ticks of 1 frame, the last completing it and pausing', () => {
   const c = new GameClock();
   c.startStep(7, 5);
   expect(ticks(c)).toEqual([{ frames: 1 }, { frames: 1 }, { frames: 1 }, { frames: 1 }, { frames: 1, stepDone: 7 }]);
@@ -15,12 +15,15 @@ test('a step of 5 frames: 5 ticks of 1 frame by default, the last completing it;
   expect(c.grant()).toEqual({ frames: 0 });
 });
 
-test('stepFramesPerTick 1000: a 2,500-frame step in three ticks, the same frame count; a bad value means 1', () => {
+test('stepFramesPerTick 1000 runs a 2,500-frame step in three ticks to the same frame count', () => {
   const c = new GameClock(1000);
   c.startStep(3, 2500);
   expect(ticks(c)).toEqual([{ frames: 1000 }, { frames: 1000 }, { frames: 500, stepDone: 3 }]);
   expect(c.simFrame).toBe(2500);
   expect(c.paused).toBe(true);
+});
+
+test('a stepFramesPerTick that is not a number means 1 frame per tick', () => {
   const bad = new GameClock(Number.NaN);
   bad.startStep(1, 2);
   expect(ticks(bad)).toEqual([{ frames: 1 }, { frames: 1, stepDone: 1 }]);

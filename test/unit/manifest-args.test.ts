@@ -29,7 +29,7 @@ test('a type that is not text is any', () => {
   expect(one({ name: 'a' }).type).toBe('any');
 });
 
-test('the description comes from description, else desc, else help; numbers are text', () => {
+test('the description comes from description, else desc, else help, as text', () => {
   expect(one({ name: 'a', description: 'd', desc: 'x', help: 'y' }).description).toBe('d');
   expect(one({ name: 'a', desc: 'x', help: 'y' }).description).toBe('x');
   expect(one({ name: 'a', help: 'y' }).description).toBe('y');
@@ -37,7 +37,7 @@ test('the description comes from description, else desc, else help; numbers are 
   expect(one({ name: 'a', description: { no: 1 } }).description).toBe('');
 });
 
-test('required: true or "true" in any case; or optional given and not true', () => {
+test('an argument is required when required is true or "true" in any case, or optional is given and not true', () => {
   expect(one({ name: 'a', required: true }).required).toBe(true);
   expect(one({ name: 'a', required: ' TRUE ' }).required).toBe(true);
   expect(one({ name: 'a', required: 'yes' }).required).toBe(false);
@@ -49,7 +49,7 @@ test('required: true or "true" in any case; or optional given and not true', () 
   expect(one({ name: 'a' }).required).toBe(false);
 });
 
-test('defaults become text; null and absent are none; what cannot be written is none', () => {
+test('a default becomes text, and null, absent or unwritable defaults become none', () => {
   expect(defaultText('x')).toBe('x');
   expect(defaultText(0)).toBe('0');
   expect(defaultText(false)).toBe('false');
@@ -69,8 +69,11 @@ test('defaults become text; null and absent are none; what cannot be written is 
   expect(one({ name: 'a', default: null })).not.toHaveProperty('default');
 });
 
-test('names are trimmed; a bare name is an optional argument of any type', () => {
+test('a bare name, trimmed, is an optional argument of any type', () => {
   expect(one('  speed ')).toEqual({ name: 'speed', type: 'any', description: '', required: false });
+});
+
+test('an argument object has its name trimmed', () => {
   expect(one({ name: ' x ' }).name).toBe('x');
 });
 

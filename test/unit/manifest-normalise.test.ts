@@ -95,7 +95,7 @@ describe('normaliseManifest', () => {
     ]);
   });
 
-  test('defaults: strings, numbers, booleans as text; null means none; unknown types become any', () => {
+  test('defaults are kept as text (null as none) and unknown types become any', () => {
     const m = normaliseManifest({
       toolsets: [
         {
@@ -145,7 +145,7 @@ describe('normaliseManifest', () => {
     ]);
   });
 
-  test('malformed tools are dropped with warnings; the rest survive', () => {
+  test('malformed tools are dropped with warnings and the rest survive', () => {
     const m = normaliseManifest({
       toolsets: [
         {
@@ -190,7 +190,7 @@ describe('normaliseManifest', () => {
     expect(m.game.name).toBe('G');
   });
 
-  test('a game tool named like a bridge tool is kept beside it; a game `bridge` toolset is merged', () => {
+  test("a game's tools and `bridge` toolset named like the bridge's are kept beside them", () => {
     const m = normaliseManifest({
       toolsets: [
         { name: 'play', tools: [{ name: 'health', description: 'the player health', readOnly: true }] },

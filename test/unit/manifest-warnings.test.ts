@@ -29,7 +29,7 @@ describe('a tool that cannot be read', () => {
     expect(toolNames(m, 'play')).toEqual([]);
   });
 
-  test('a second tool of a name is dropped by name; the first one stays', () => {
+  test('a second tool of a name is dropped by name and the first one kept', () => {
     const m = one([
       { name: 'drop', description: 'first' },
       { name: ' drop ', description: 'second' },
@@ -40,7 +40,7 @@ describe('a tool that cannot be read', () => {
 });
 
 describe('a tool that can be read', () => {
-  test('its name and its toolset name are trimmed; `desc` stands for `description`; none is empty text', () => {
+  test('a tool is read leniently: trimmed names, `desc` for `description`, empty text for none', () => {
     const m = normaliseManifest({
       toolsets: [{ name: ' play ', tools: [{ name: ' drop ', desc: 'Drop a crate' }, { name: 'wait' }] }],
     });
@@ -89,7 +89,7 @@ describe('a toolset', () => {
     expect(set(m, 'play')).toEqual({ name: 'play', description: 'Play', tools: [] });
   });
 
-  test('`commands` stands for `tools`; a toolset without a description has empty text', () => {
+  test('a toolset is read leniently: `commands` for `tools`, empty text for no description', () => {
     const m = normaliseManifest({ toolsets: [{ name: 'play', commands: [{ name: 'drop' }] }] });
     expect(m.warnings).toEqual([]);
     expect(set(m, 'play')).toMatchObject({ description: '', tools: [{ name: 'drop' }] });
@@ -128,7 +128,7 @@ describe('the manifest as a whole', () => {
     expect(m.toolsets.map((t) => t.name)).toEqual(['bridge']);
   });
 
-  test('top-level `tools` (no toolsets) become the toolset `game`; with toolsets, `tools` is ignored', () => {
+  test('top-level `tools` become the toolset `game` only in a manifest without toolsets', () => {
     expect(toolNames(normaliseManifest({ tools: [{ name: 'drop' }] }), 'game')).toEqual(['drop']);
     const both = normaliseManifest({ tools: [{ name: 'drop' }], toolsets: [{ name: 'play', tools: [] }] });
     expect(both.toolsets.map((t) => t.name)).toEqual(['play', 'bridge']);

@@ -15,7 +15,7 @@ function occupy(server: net.Server, port: number): Promise<void> {
   return new Promise((r) => server.listen({ port, host: '127.0.0.1' }, () => r()));
 }
 
-test('the first port of the range that is free twice over, in order; a reserved one is skipped', async () => {
+test('the first port of the range that is free twice over and not reserved is given, in order', async () => {
   const held = await holdRange(4);
   const [a, b, c] = held.ports;
   await held.release();
@@ -97,7 +97,7 @@ test('a pinned port (a restart taking it back) is handed to no launch until unpi
   expect(await alloc.allocate([a, b])).toEqual({ port: a, inRange: true });
 });
 
-test('claim: a free port is reserved at once; a port another launch holds is refused', async () => {
+test("claim reserves a free port at once, so another launch's claim of it is refused", async () => {
   const held = await holdRange(1);
   const [p] = held.ports;
   await held.release();

@@ -54,7 +54,7 @@ describe('PendingTable', () => {
     expect(p.seq).toBe(3);
   });
 
-  test('acks set the verdict of that entry only; an unknown seq changes nothing', () => {
+  test('an ack sets the verdict of its own entry only, and of none for an unknown seq', () => {
     const t = new PendingTable();
     t.add(req(1), 1);
     t.add(req(2), 2);
@@ -137,7 +137,7 @@ describe('planReplay', () => {
 });
 
 describe('answers the proxy writes itself', () => {
-  test('a tools/call failure is an isError tool result; a 2026-era one also says it is complete', () => {
+  test('a tools/call failure is an isError tool result, which in the 2026 era also says it is complete', () => {
     expect(JSON.parse(failureAnswer(req(1, 'tools/call'), 'why'))).toEqual({
       jsonrpc: '2.0',
       id: 1,

@@ -41,16 +41,19 @@ test('ids 1 and "1" are different requests', () => {
   expect(t.hasKey(requestKey(1))).toBe(true);
 });
 
-test('an interrupted tools/call is a tool result with isError; another method is a JSON-RPC error', () => {
+test('an interrupted tools/call is answered as a tool result with isError', () => {
   const call = JSON.parse(interruptedAnswer(req(7, 'tools/call', 'call_tool')));
   expect(call.id).toBe(7);
   expect(call.result.isError).toBe(true);
   expect(call.result.content[0].text).toMatch(/^CallInterrupted: The call to 'call_tool' was interrupted/);
+});
+
+test('a failed method other than tools/call is answered as a JSON-RPC error', () => {
   const other = JSON.parse(failureAnswer(req(8, 'resources/read'), 'nope'));
   expect(other.error).toEqual({ code: -32000, message: 'nope' });
 });
 
-test('version order: a pre-release is older than its release; numbers compare numerically', () => {
+test('versions are ordered numerically with a pre-release older than its release', () => {
   expect(isOlder('0.0.1-old', '0.1.0')).toBe(true);
   expect(isOlder('0.1.0-rc.1', '0.1.0')).toBe(true);
   expect(isOlder('0.10.0', '0.9.0')).toBe(false);

@@ -10,7 +10,7 @@ const req = (id: number, method: string): ClientRequest => ({ id, key: requestKe
 const A = 'gamebridge://game/7820/state';
 const B = 'gamebridge://game/7821/ui';
 
-test('a subscription counts once the daemon said yes; an unsubscribe forgets it', () => {
+test('a subscription counts only once the daemon said yes', () => {
   const s = new Subscriptions();
   s.noteRequest(req(1, 'resources/subscribe'), { uri: A });
   s.noteRequest(req(2, 'resources/subscribe'), { uri: B });
@@ -18,11 +18,18 @@ test('a subscription counts once the daemon said yes; an unsubscribe forgets it'
   s.noteAnswer(req(1, 'resources/subscribe'), { result: {} });
   s.noteAnswer(req(2, 'resources/subscribe'), { error: { code: -32602, message: 'BridgeUsageError: no' } });
   expect(s.uris()).toEqual([A]);
+});
+
+test('an unsubscribe forgets the subscription', () => {
+  const s = new Subscriptions();
+  s.noteRequest(req(1, 'resources/subscribe'), { uri: A });
+  s.noteAnswer(req(1, 'resources/subscribe'), { result: {} });
+  expect(s.uris()).toEqual([A]);
   s.noteRequest(req(3, 'resources/unsubscribe'), { uri: A });
   expect(s.uris()).toEqual([]);
 });
 
-test('a re-subscription the new daemon refuses is dropped, with its reason; one it takes stays', () => {
+test('after a restart only the re-subscriptions the new daemon takes stay, and a refused one is reported with its reason', () => {
   const s = new Subscriptions();
   for (const [id, uri] of [
     [1, A],

@@ -12,7 +12,7 @@ function sources(dir: string): string[] {
   });
 }
 
-test('a number setting: unset, empty or text gives the default; 0 is 0 where allowed; out of bounds is brought within', () => {
+test('a number setting reads unset, empty or text as its default, keeps 0 where allowed and brings other values within bounds', () => {
   const s = SETTINGS.idleExitMs;
   const at = (v?: string) => numberSetting(s, v === undefined ? {} : { [s.name]: v });
   expect(at()).toBe(s.default);

@@ -100,7 +100,7 @@ describe('operators', () => {
     expect(ok('game.missing', 'matches', '.*')).toBe(false);
   });
 
-  test('exists: true (or anything but false) wants the path; false or "false" wants it absent', () => {
+  test('exists wants the path present unless it is false or "false", which want it absent', () => {
     expect(ok('game.nothing', 'exists', true)).toBe(true); // null is a value
     expect(ok('game.crates.1.x', 'exists', true)).toBe(true);
     expect(ok('game.missing', 'exists', true)).toBe(false);
@@ -167,7 +167,7 @@ describe('waitFor', () => {
     expect(missing).toMatch(/^wait_for game\.x exists did not hold within 60ms .*last value: missing\. /);
   });
 
-  test('a poll that times out is ridden out; any other failure ends the wait', async () => {
+  test('only a poll that times out is ridden out: any other failure ends the wait', async () => {
     const slow = gameOffline(7777, undefined, 50, '/state');
     const f = fakeClient({ states: [slow, at(1, 3)] });
     expect((await waitFor(f.client, cond, { timeoutMs: 5000 })).value).toBe(3);
