@@ -1,31 +1,21 @@
 /** `skill`: write an agent skill (SKILL.md) for the project's game (cli/skill.ts). */
-import { examples, subcommand, textFlag } from './subcommand.js';
+import { subcommand, switchFlag, textFlag } from './subcommand.js';
 
 export const skillCommand = subcommand({
   command: 'skill',
   describe:
     "Write an agent skill (SKILL.md) for this project's game from its live manifest and composites (launches the game if none runs)",
-  builder: (y) =>
-    y
-      .option(
-        'out',
-        textFlag('Write SKILL.md in this directory (default: .claude/skills/<game>/ beside gamebridge.json)'),
-      )
-      .option('config', textFlag('Use this gamebridge.json instead of the nearest one'))
-      .option('force', { type: 'boolean', default: false, describe: 'Replace a SKILL.md this command did not write' })
-      .epilogue(
-        examples(
-          ['$0 skill', 'write .claude/skills/<game>/SKILL.md for the game gamebridge.json declares'],
-          ['$0 skill --out docs/agent', 'write docs/agent/SKILL.md'],
-        ),
-      ),
+  options: {
+    out: textFlag('Write SKILL.md in this directory (default: .claude/skills/<game>/ beside gamebridge.json)'),
+    config: textFlag('Use this gamebridge.json instead of the nearest one'),
+    force: switchFlag('Replace a SKILL.md this command did not write'),
+  },
   run: async (a) => {
     const { runSkill } = await import('../skill.js');
-    return runSkill({
-      cwd: process.cwd(),
-      out: a.out as string | undefined,
-      config: a.config as string | undefined,
-      force: a.force === true,
-    });
+    return runSkill({ cwd: process.cwd(), out: a.out, config: a.config, force: a.force === true });
   },
+  examples: [
+    ['$0 skill', 'write .claude/skills/<game>/SKILL.md for the game gamebridge.json declares'],
+    ['$0 skill --out docs/agent', 'write docs/agent/SKILL.md'],
+  ],
 });

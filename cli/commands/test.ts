@@ -1,41 +1,37 @@
 /** `game-bridge-mcp test`: run saved tests with no agent (docs/TESTS.md). */
-import { numberFlag, subcommand, textFlag } from './subcommand.js';
+import { numberFlag, subcommand, switchFlag, textFlag } from './subcommand.js';
 
 export const testCommands = [
   subcommand({
     command: 'test [paths..]',
     describe:
       'Run saved tests (gamebridge-tests/**/*.jsonl) with no agent: each on a fresh game launched through the daemon; exit 1 when any failed',
+    positionals: {
+      paths: { type: 'string', array: true, describe: 'Test files or folders (default: below this one)' },
+    },
+    options: {
+      reporter: {
+        type: 'string',
+        choices: ['list', 'junit', 'html', 'json'],
+        default: 'list',
+        describe: 'Also write a report: junit (XML for CI), html (a folder a person opens), json',
+      },
+      output: textFlag('Where the report goes: a file (junit, json) or a folder (html)'),
+      shard: textFlag('Run the i-th of n disjoint parts of the tests, e.g. 2/4 (a CI matrix)'),
+      workers: numberFlag('Run this many tests at once, each on its own game (default 1)'),
+      update: switchFlag("Re-record expected values and screenshot baselines from this build's run"),
+      config: textFlag("Run against this gamebridge.json (another build) instead of each test's own"),
+      grep: textFlag('Only tests whose name or path matches this regular expression'),
+      compare: {
+        type: 'string',
+        array: true,
+        requiresArg: true,
+        describe:
+          'Two gamebridge.json files: run one test on both builds and report the first step where their states part',
+      },
+    },
     builder: (y) =>
       y
-        .positional('paths', {
-          type: 'string',
-          array: true,
-          describe: 'Test files or folders (default: below this one)',
-        })
-        .option('reporter', {
-          type: 'string',
-          choices: ['list', 'junit', 'html', 'json'],
-          default: 'list',
-          describe: 'Also write a report: junit (XML for CI), html (a folder a person opens), json',
-        })
-        .option('output', textFlag('Where the report goes: a file (junit, json) or a folder (html)'))
-        .option('shard', textFlag('Run the i-th of n disjoint parts of the tests, e.g. 2/4 (a CI matrix)'))
-        .option('workers', numberFlag('Run this many tests at once, each on its own game (default 1)'))
-        .option('update', {
-          type: 'boolean',
-          default: false,
-          describe: "Re-record expected values and screenshot baselines from this build's run",
-        })
-        .option('config', textFlag("Run against this gamebridge.json (another build) instead of each test's own"))
-        .option('grep', textFlag('Only tests whose name or path matches this regular expression'))
-        .option('compare', {
-          type: 'string',
-          array: true,
-          requiresArg: true,
-          describe:
-            'Two gamebridge.json files: run one test on both builds and report the first step where their states part',
-        })
         .example('$0 test', 'every saved test below this folder')
         .example('$0 test --shard 1/4 --reporter junit --output results.xml', 'a CI machine’s quarter, as JUnit XML')
         .example('$0 test --config ../build-b/gamebridge.json', 'the same tests against another build')
@@ -48,13 +44,13 @@ export const testCommands = [
       return runTests({
         paths: ((a.paths as string[] | undefined) ?? []).map(String),
         reporter: a.reporter as 'list' | 'junit' | 'html' | 'json',
-        output: a.output as string | undefined,
-        shard: a.shard as string | undefined,
-        workers: a.workers as number | undefined,
+        output: a.output,
+        shard: a.shard,
+        workers: a.workers,
         update: a.update === true,
-        grep: a.grep as string | undefined,
-        compare: a.compare as string[] | undefined,
-        config: a.config as string | undefined,
+        grep: a.grep,
+        compare: a.compare,
+        config: a.config,
       });
     },
   }),
