@@ -16,68 +16,57 @@ export interface MenuActions {
 }
 
 export function crateStackUi(game: CrateStack, act: MenuActions): UiTree {
+  return { screen: game.screen, nodes: screenNodes(game, act) };
+}
+
+/** What the current screen shows. */
+function screenNodes(game: CrateStack, act: MenuActions): UiNode[] {
   const button = (id: string, name: string, activate: () => void): UiNode => ({ id, role: 'button', name, activate });
   const score: UiNode = { id: 'score', role: 'text', name: `Score ${game.score}` };
   switch (game.screen) {
     case 'MenuScreen':
-      return {
-        screen: game.screen,
-        nodes: [
-          { id: 'title', role: 'heading', name: 'Crate Stack' },
-          {
-            id: 'main-menu',
-            role: 'group',
-            name: 'Main menu',
-            children: [
-              button('start', 'Start', act.start),
-              // Not built yet: a disabled option, as real menus have.
-              { id: 'options', role: 'button', name: 'Options', enabled: false },
-              {
-                id: 'volume',
-                role: 'slider',
-                name: 'Volume',
-                value: game.volume,
-                min: 0,
-                max: 1,
-                setValue: (v) => game.setVolume(Number(v)),
-              },
-            ],
-          },
-        ],
-      };
+      return [
+        { id: 'title', role: 'heading', name: 'Crate Stack' },
+        {
+          id: 'main-menu',
+          role: 'group',
+          name: 'Main menu',
+          children: [
+            button('start', 'Start', act.start),
+            // Not built yet: a disabled option, as real menus have.
+            { id: 'options', role: 'button', name: 'Options', enabled: false },
+            {
+              id: 'volume',
+              role: 'slider',
+              name: 'Volume',
+              value: game.volume,
+              min: 0,
+              max: 1,
+              setValue: (v) => game.setVolume(Number(v)),
+            },
+          ],
+        },
+      ];
     case 'GameScreen':
-      return {
-        screen: game.screen,
-        nodes: [
-          score,
-          { id: 'next', role: 'text', name: `Next: ${game.nextKind}` },
-          button('pause', 'Pause', act.pause),
-        ],
-      };
+      return [score, { id: 'next', role: 'text', name: `Next: ${game.nextKind}` }, button('pause', 'Pause', act.pause)];
     case 'PausedScreen':
-      return {
-        screen: game.screen,
-        nodes: [
-          {
-            id: 'paused',
-            role: 'dialog',
-            name: 'Paused',
-            children: [button('resume', 'Resume', act.resume), button('menu', 'Menu', act.menu)],
-          },
-        ],
-      };
+      return [
+        {
+          id: 'paused',
+          role: 'dialog',
+          name: 'Paused',
+          children: [button('resume', 'Resume', act.resume), button('menu', 'Menu', act.menu)],
+        },
+      ];
     case 'GameOverScreen':
-      return {
-        screen: game.screen,
-        nodes: [
-          {
-            id: 'over',
-            role: 'dialog',
-            name: `Game over: ${game.overReason}`,
-            children: [score, button('restart', 'Restart', act.restart), button('menu', 'Menu', act.menu)],
-          },
-        ],
-      };
+      return [
+        {
+          id: 'over',
+          role: 'dialog',
+          name: `Game over: ${game.overReason}`,
+          children: [score, button('restart', 'Restart', act.restart), button('menu', 'Menu', act.menu)],
+        },
+      ];
   }
 }
 

@@ -201,12 +201,15 @@ def main():
             if not 16 <= args.number("x") <= WIDTH - 16:
                 return "x must be within 16-%d" % (WIDTH - 16)
 
+        commands = {
+            "start": start,
+            "jump": lambda _a: game.jump(),
+            "teleport": gamebridge.Command(lambda a: setattr(game, "x", a.number("x")), teleport_ok),
+        }
         surface = gamebridge.GameSurface(
-            opts.debug_port, "Frog Hop", "1.0.0", snapshot=game.snapshot, manifest=MANIFEST,
+            opts.debug_port, "Frog Hop", "1.0.0", snapshot=game.snapshot, manifest=MANIFEST, commands=commands,
             inputs=["left", "right"], screenshot=screenshot,
-            ui=lambda: ui_tree(game, start), world=lambda: world_objects(game),
-            commands={"start": start, "jump": lambda _a: game.jump(),
-                      "teleport": gamebridge.Command(lambda a: setattr(game, "x", a.number("x")), teleport_ok)})
+            ui=lambda: ui_tree(game, start), world=lambda: world_objects(game))
         try:
             surface.listen()
             print("frog-hop: listening on 127.0.0.1:%d (pid %d)" % (surface.port, os.getpid()), flush=True)
