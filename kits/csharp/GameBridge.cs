@@ -869,33 +869,36 @@ namespace GameBridgeKit
             else if (v is double || v is float) sb.Append(Number(Convert.ToDouble(v, CultureInfo.InvariantCulture)));
             else if (v is int || v is long || v is short || v is byte || v is uint || v is ulong || v is decimal)
                 sb.Append(Convert.ToString(v, CultureInfo.InvariantCulture));
+            // a dictionary's own enumerator, whose items are DictionaryEntry for generic dictionaries too
             else if (v is IDictionary)
-            {
-                sb.Append('{');
-                bool first = true;
-                foreach (DictionaryEntry e in (IDictionary)v)
+                Items(sb, '{', ((IDictionary)v).GetEnumerator(), '}', o =>
                 {
-                    if (!first) sb.Append(',');
-                    first = false;
+                    var e = (DictionaryEntry)o;
                     Quote(sb, e.Key.ToString());
                     sb.Append(':');
                     Write(sb, e.Value);
-                }
-                sb.Append('}');
-            }
-            else if (v is IEnumerable)
+                });
+            else if (v is IEnumerable) Items(sb, '[', ((IEnumerable)v).GetEnumerator(), ']', x => Write(sb, x));
+            else Quote(sb, v.ToString());
+        }
+
+        /// <summary>An object's or an array's items between its brackets, a comma between two, each written by item.</summary>
+        static void Items(StringBuilder sb, char open, IEnumerator items, char close, Action<object> item)
+        {
+            sb.Append(open);
+            try
             {
-                sb.Append('[');
-                bool first = true;
-                foreach (var x in (IEnumerable)v)
+                for (bool first = true; items.MoveNext(); first = false)
                 {
                     if (!first) sb.Append(',');
-                    first = false;
-                    Write(sb, x);
+                    item(items.Current);
                 }
-                sb.Append(']');
             }
-            else Quote(sb, v.ToString());
+            finally
+            {
+                (items as IDisposable)?.Dispose(); // as foreach does: an iterator's finally blocks run
+            }
+            sb.Append(close);
         }
 
         static void Quote(StringBuilder sb, string s)
