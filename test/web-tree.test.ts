@@ -108,7 +108,7 @@ test("a node the page's kit publishes for its canvas sits in the same tree, its 
   expect((await game()).played).toBe(1);
 });
 
-test('the ui resource is the tree snapshot reads: the browser\'s nodes and the kit\'s', async () => {
+test("the ui resource is the tree snapshot reads: the browser's nodes and the kit's", async () => {
   const res = await h.client.readResource({ uri: `gamebridge://game/${port}/ui` });
   const tree = JSON.parse((res.contents[0] as { text: string }).text);
   const names = JSON.stringify(tree.nodes);
