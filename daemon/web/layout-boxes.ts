@@ -19,7 +19,8 @@ export interface PageLayout {
   boxOf(backendNodeId: number): LayoutBox | undefined;
 }
 
-interface Snapshot {
+/** What DOMSnapshot.captureSnapshot answers, the fields read here. */
+export interface LayoutSnapshot {
   strings: string[];
   documents: Array<{
     title?: number;
@@ -49,11 +50,11 @@ export function roundedBox(x: number, y: number, right: number, bottom: number):
 export async function pageLayout(cdp: CDPSession): Promise<PageLayout> {
   const snap = (await cdp.send('DOMSnapshot.captureSnapshot', {
     computedStyles: TRANSFORMING,
-  })) as unknown as Snapshot;
+  })) as unknown as LayoutSnapshot;
   return readLayout(snap);
 }
 
-export function readLayout(snap: Snapshot): PageLayout {
+export function readLayout(snap: LayoutSnapshot): PageLayout {
   const doc = snap.documents[0];
   if (!doc) return { boxOf: () => undefined };
   const str = (i: number | undefined) => (i === undefined || i < 0 ? '' : (snap.strings[i] ?? ''));
