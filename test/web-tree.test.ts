@@ -96,3 +96,22 @@ test('a disabled element is refused before anything is done', async () => {
   const r = await gameCall(h, port, 'click', { ref: refOf(snap, /button "Sell"/)! });
   expect(r.text).toMatch(/^BridgeUsageError: click: button "Sell" \[ref=dom-\d+\] is disabled/);
 });
+
+test("a node the page's kit publishes for its canvas sits in the same tree, its kit id its ref, and a click reaches the kit", async () => {
+  const r = await gameCall(h, port, 'snapshot');
+  expect(r.text).toMatch(/- button "Buy sword" \[ref=dom-\d+\]/);
+  expect(r.text).toContain('- button "Play on the board" [ref=board-play]');
+  const board = r.json.nodes.find((n: any) => n.id === 'board-play');
+  expect(board.rect[2]).toBe(200);
+  const click = await gameCall(h, port, 'click', { ref: 'board-play' });
+  expect(click.json).toMatchObject({ ref: 'board-play', command: 'ui.activate', applied: true });
+  expect((await game()).played).toBe(1);
+});
+
+test("the ui resource is the tree snapshot reads: the browser's nodes and the kit's", async () => {
+  const res = await h.client.readResource({ uri: `gamebridge://game/${port}/ui` });
+  const tree = JSON.parse((res.contents[0] as { text: string }).text);
+  const names = JSON.stringify(tree.nodes);
+  expect(names).toContain('"name":"Buy sword"');
+  expect(names).toContain('"id":"board-play"');
+});

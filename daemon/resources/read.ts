@@ -2,8 +2,8 @@
  * resources/read for the bridge's resources: each kind read the way its tool reads it, so a
  * game that is not there fails with the same error class and next step a tool call would give.
  */
-import { commandRejected } from '../../shared/errors.js';
 import { runBridgeTool } from '../bridge/index.js';
+import { readTree } from '../bridge/trees.js';
 import { truncateAnswer } from '../tools/answer.js';
 import { TOOLS_BY_NAME } from '../tools/index.js';
 import type { ToolContext } from '../tools/context.js';
@@ -21,41 +21,6 @@ const quietExtra = (signal?: AbortSignal): ToolCallExtra => ({
 async function runTool(ctx: ToolContext, name: string, args: Record<string, unknown>, extra: ToolCallExtra) {
   const def = TOOLS_BY_NAME.get(name)!;
   return (await def.run(def.parse(args), ctx, extra)).json;
-}
-
-/** A game's UI tree (GET /ui); a game without the "ui" capability is told so before anything is asked. */
-export async function readUiTree(ctx: ToolContext, port: number, signal?: AbortSignal): Promise<unknown> {
-  const client = ctx.client(port);
-  const h = await client.health();
-  const caps = Array.isArray(h.capabilities) ? h.capabilities.map(String) : [];
-  if (!caps.includes('ui')) {
-    throw commandRejected(
-      'ui',
-      port,
-      'missing capability "ui"',
-      [],
-      `The game on port ${port} does not publish a UI tree (capability "ui"; it declares ${caps.length ? caps.map((c) => `"${c}"`).join(', ') : 'none'}). ` +
-        `Read its state instead (gamebridge://game/${port}/state, or get_state), or give the game a kit's UI tree (docs/KITS.md).`,
-    );
-  }
-  const ans = await client.get('/ui', undefined, signal);
-  let json: unknown;
-  try {
-    json = ans.status === 200 ? JSON.parse(ans.body.toString('utf8')) : undefined;
-  } catch {
-    json = undefined;
-  }
-  if (!json || typeof json !== 'object') {
-    throw commandRejected(
-      'ui',
-      port,
-      `GET /ui answered HTTP ${ans.status}${ans.status === 200 ? ' that is not a JSON object' : ''}`,
-      [],
-      `The game on port ${port} declares the "ui" capability but GET /ui answered HTTP ${ans.status}${ans.status === 200 ? ' that is not a JSON object' : ''}. ` +
-        `Read its state instead (gamebridge://game/${port}/state), and fix the game's /ui.`,
-    );
-  }
-  return json;
 }
 
 /** Read one resource; a failure is thrown as the tools throw it (a BridgeError). */
@@ -85,7 +50,8 @@ export async function readResource(ctx: ToolContext, uri: string, signal?: Abort
       return { uri, mimeType: GAME_RESOURCES.log.mimeType, text: [...head, ...lines].join('\n') };
     }
     case 'ui':
-      return json(await readUiTree(ctx, port, signal));
+      // as snapshot reads it: a browser game's page tree with its kit's nodes merged in
+      return json(await readTree(ctx, port, 'ui', signal));
     case 'screenshot': {
       const shot = await runBridgeTool(ctx, port, 'screenshot', {}, extra);
       const img = shot.images![0];

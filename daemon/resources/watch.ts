@@ -11,7 +11,7 @@
  */
 import type { GameClient } from '../game/client.js';
 import type { ToolContext } from '../tools/context.js';
-import { readUiTree } from './read.js';
+import { readTree } from '../bridge/trees.js';
 import type { GameResourceKind } from './uris.js';
 
 /** Between two looks at a watched resource: at most 1000 / this many updates a second per subscriber. */
@@ -55,7 +55,7 @@ export class ResourceWatches {
       const client = (): GameClient => ctx.client(port);
       const look =
         kind === 'ui'
-          ? async () => uiSignature(await readUiTree(ctx, port))
+          ? async () => uiSignature(await readTree(ctx, port, 'ui'))
           : async () => stateSignature(await client().state());
       w = { key, listeners: new Set(), look };
       this.watches.set(key, w);
