@@ -4,7 +4,7 @@
  * daemon is the publisher here, so it counts the publications and the revisions itself.
  */
 import type { Page } from 'playwright-core';
-import { pageTree } from '../web/ax-tree.js';
+import { pageLook } from '../web/ax-tree.js';
 import { readUi, type UiSnapshot } from '../ui/tree.js';
 
 interface Counters {
@@ -16,7 +16,10 @@ const counters = new WeakMap<Page, Counters>();
 
 /** One look at the page, with the kit's own snapshot (its answer: null when it serves none). */
 export async function pageSnapshot(port: number, page: Page, kitAnswer: Promise<unknown>): Promise<UiSnapshot> {
-  const [tree, title, kitJson] = await Promise.all([pageTree(page), page.title().catch(() => ''), kitAnswer]);
+  // the title comes with the page's layout; asked on its own only when that could not be read
+  const [look, kitJson] = await Promise.all([pageLook(page), kitAnswer]);
+  const { tree } = look;
+  const title = look.title ?? (await page.title().catch(() => ''));
   // a page without the kit: the carrier's /ui is this same tree, not a kit's
   const fromKit = kitJson !== null && (kitJson as { source?: unknown }).source !== 'browser';
   const kit = fromKit ? readUi(port, kitJson) : undefined;

@@ -6,6 +6,7 @@
  * Chromium's id of the element, which stays the same for as long as the element lives.
  */
 import type { CDPSession, Page } from 'playwright-core';
+import { pageLayout, roundedBox, type PageLayout } from './layout-boxes.js';
 
 /** The UI tree's node fields (the daemon's reader checks them again). */
 export interface PageNode {
@@ -91,8 +92,20 @@ export function cdpOf(page: Page): Promise<CDPSession> {
 
 /** The page's accessibility tree as UI nodes, boxes included. */
 export async function pageTree(page: Page): Promise<PageNode[]> {
+  return (await pageLook(page)).tree;
+}
+
+/**
+ * The page's accessibility tree as UI nodes, boxes included, and the document's title. The
+ * tree and the boxes are asked at once (a page busy drawing answers each request only between
+ * its frames); a box the layout snapshot cannot give exactly is asked of getBoxModel after.
+ */
+export async function pageLook(page: Page): Promise<{ tree: PageNode[]; title?: string }> {
   const cdp = await cdpOf(page);
-  const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as unknown as { nodes: AxNode[] };
+  const [{ nodes }, layout] = await Promise.all([
+    cdp.send('Accessibility.getFullAXTree') as unknown as Promise<{ nodes: AxNode[] }>,
+    pageLayout(cdp).catch((): PageLayout => ({ boxOf: () => undefined })),
+  ]);
   const byId = new Map(nodes.map((n) => [n.nodeId, n]));
   const boxes: Array<{ node: PageNode; backend: number }> = [];
   let budget = MAX_PAGE_NODES;
@@ -142,11 +155,11 @@ export async function pageTree(page: Page): Promise<PageNode[]> {
   const tree = root ? convert(root, '') : [];
   await Promise.all(
     boxes.map(async ({ node, backend }) => {
-      const r = await boxOf(cdp, backend);
+      const r = layout.boxOf(backend) ?? (await boxOf(cdp, backend));
       if (r) node.rect = r;
     }),
   );
-  return tree;
+  return { tree, title: layout.title };
 }
 
 /** The element's border box in CSS pixels of the viewport (the screenshot's, at a device scale of 1). */
@@ -155,9 +168,7 @@ async function boxOf(cdp: CDPSession, backendNodeId: number): Promise<number[] |
     const { model } = (await cdp.send('DOM.getBoxModel', { backendNodeId })) as { model: { border: number[] } };
     const xs = [model.border[0], model.border[2], model.border[4], model.border[6]];
     const ys = [model.border[1], model.border[3], model.border[5], model.border[7]];
-    const x = Math.min(...xs);
-    const y = Math.min(...ys);
-    return [Math.round(x), Math.round(y), Math.round(Math.max(...xs) - x), Math.round(Math.max(...ys) - y)];
+    return roundedBox(Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys));
   } catch {
     return undefined; // not laid out (display: none, a text run)
   }
