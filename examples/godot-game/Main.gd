@@ -3,8 +3,8 @@
 # Everything the game simulates happens in _physics_process, so the bridge's clock
 # (pause / step N frames) governs it exactly. The HUD (coins, Jump, Menu) and the pause menu
 # (Start, a disabled Options, a Volume slider) are ordinary Controls in the scene: the kit
-# publishes them as the UI tree with no code here, and the walker is in the gamebridge_world
-# group, so it is a world object.
+# publishes them as the UI tree with no code here. The walker and the coins still on the track
+# are in the gamebridge_world group, so they are world objects.
 extends Node2D
 
 const SPEED := 120.0          # px per second: 2 px per physics frame at 60 fps
@@ -50,6 +50,7 @@ func _physics_process(delta: float) -> void:
 	for c in COINS:
 		if not coins.has(c) and abs(player.position.x - c) < 2.0:
 			coins.append(c)
+			get_node("Coin%d" % c).remove_from_group(GameBridge.WORLD_GROUP)
 			_event("coin:%d" % c)
 	$HUD/Coins.text = "Coins %d/%d" % [coins.size(), COINS.size()]
 
@@ -90,6 +91,8 @@ func _reset(_args: Dictionary) -> void:
 	velocity = Vector2.ZERO
 	run += 1
 	jumps = 0
+	for c in coins:
+		get_node("Coin%d" % c).add_to_group(GameBridge.WORLD_GROUP)
 	coins = []
 	events = []
 	_open_menu(false)
