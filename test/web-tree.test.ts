@@ -91,6 +91,17 @@ test("click and set_value act as a person would: a mouse click at the node's box
   expect(bad.text).toMatch(/no option "Blue"; options: Red, Green/);
 });
 
+test('generated content (CSS content:) keeps its ref from one snapshot to the next, and is read-only', async () => {
+  const gold = (text: string) => /- text "gold coins" \[ref=(ax-[^\]]+)\]/.exec(text)?.[1];
+  const before = (await gameCall(h, port, 'snapshot')).text;
+  const first = gold(before);
+  expect(first).toBeDefined();
+  // the page changes between the two looks (a purchase rewrites the status line)
+  await gameCall(h, port, 'click', { ref: refOf(before, /Buy sword/)! });
+  expect(gold((await gameCall(h, port, 'snapshot')).text)).toBe(first);
+  expect((await gameCall(h, port, 'click', { ref: first! })).isError).toBe(true);
+});
+
 test('a disabled element is refused before anything is done', async () => {
   const snap = (await gameCall(h, port, 'snapshot')).text;
   const r = await gameCall(h, port, 'click', { ref: refOf(snap, /button "Sell"/)! });

@@ -3,7 +3,8 @@
  * Accessibility.getFullAXTree) in the UI tree's node shape (docs/CONTRACT.md), with each
  * node's box from its layout, and the real input that acts on a node: a mouse click at the
  * centre of its box, a fill of a text box, a choice in a select. Refs are `dom-<backendDOMNodeId>`,
- * Chromium's id of the element, which stays the same for as long as the element lives.
+ * Chromium's id of the element, which stays the same for as long as the element lives; generated
+ * content (CSS `content:`) is `ax-<the element around it>.<n>`, read-only.
  */
 import type { CDPSession, Page } from 'playwright-core';
 import { pageLayout, roundedBox, type PageLayout } from './layout-boxes.js';
@@ -110,9 +111,20 @@ export async function pageLook(page: Page): Promise<{ tree: PageNode[]; title?: 
   const boxes: Array<{ node: PageNode; backend: number }> = [];
   let budget = MAX_PAGE_NODES;
 
-  const convert = (ax: AxNode, parentName: string): PageNode[] => {
+  // Generated content (a CSS ::before or ::after) has no element of its own, and Chromium numbers
+  // its accessibility node afresh on every look. Its ref is the nearest element around it and its
+  // place among that element's generated nodes, so it stays the same while that element lives.
+  const generated = new Map<number, number>();
+  const generatedRef = (anchor: number): string => {
+    const k = (generated.get(anchor) ?? 0) + 1;
+    generated.set(anchor, k);
+    return `ax-${anchor}.${k}`;
+  };
+  const convert = (ax: AxNode, parentName: string, anchor: number): PageNode[] => {
     if (budget <= 0) return [];
-    const kids = () => withoutEchoes((ax.childIds ?? []).flatMap((id) => convertId(id, str(ax.name) || parentName)));
+    const within = ax.backendDOMNodeId ?? anchor;
+    const kids = () =>
+      withoutEchoes((ax.childIds ?? []).flatMap((id) => convertId(id, str(ax.name) || parentName, within)));
     const role = str(ax.role);
     if (SKIP.has(role)) return [];
     if (ax.ignored || role === 'RootWebArea') return kids();
@@ -122,11 +134,8 @@ export async function pageLook(page: Page): Promise<{ tree: PageNode[]; title?: 
     if (role === 'StaticText' && (!name || name === parentName.trim())) return [];
     budget--;
     const node: PageNode = {
-      // generated content (a CSS ::before) has no element behind it: a ref to read, not to act on
-      id:
-        ax.backendDOMNodeId !== undefined
-          ? `${PAGE_REF_PREFIX}${ax.backendDOMNodeId}`
-          : `ax-${ax.nodeId.replace(/^-/, '')}`,
+      // generated content has no element behind it: a ref to read, not to act on
+      id: ax.backendDOMNodeId !== undefined ? `${PAGE_REF_PREFIX}${ax.backendDOMNodeId}` : generatedRef(anchor),
       role: ROLE_NAMES[role] ?? role,
       name: name.slice(0, 500),
     };
@@ -146,13 +155,13 @@ export async function pageLook(page: Page): Promise<{ tree: PageNode[]; title?: 
     if (children.length) node.children = children;
     return [node];
   };
-  const convertId = (id: string, parentName: string): PageNode[] => {
+  const convertId = (id: string, parentName: string, anchor: number): PageNode[] => {
     const ax = byId.get(id);
-    return ax ? convert(ax, parentName) : [];
+    return ax ? convert(ax, parentName, anchor) : [];
   };
 
   const root = nodes[0];
-  const tree = root ? convert(root, '') : [];
+  const tree = root ? convert(root, '', 0) : [];
   await Promise.all(
     boxes.map(async ({ node, backend }) => {
       const r = layout.boxOf(backend) ?? (await boxOf(cdp, backend));
