@@ -41,7 +41,22 @@ const MAX_CLIENTS = 256;
 /** An evicted client may still carry a wait_for: its sockets are closed only after this. */
 const EVICTED_CLOSE_MS = 10 * 60_000;
 
-export class DaemonState {
+/** A launched game came or went on `port`. */
+export interface InstanceChange {
+  port: number;
+  how: 'launched' | 'gone';
+}
+
+/** Told when the set of live instances may have changed. */
+export type InstancesChanged = (change: InstanceChange) => void;
+
+/** The one way to hear that games came or went: eager tools, resource lists and the dashboard all listen here. */
+export interface InstanceEvents {
+  /** `listener` is told of every launch and every game gone from then on; answers the unsubscribe. */
+  onInstancesChanged(listener: InstancesChanged): () => void;
+}
+
+export class DaemonState implements InstanceEvents {
   readonly cache = new ManifestCache();
   readonly launcher: Launcher;
   readonly owners: Owners;
@@ -54,8 +69,7 @@ export class DaemonState {
   /** what each session did to each game, for save_test (recording/recordings.ts) */
   readonly recordings = new Recordings();
   private clients = new Map<string, GameClient>();
-  /** listeners told when the set of live instances may have changed (eager mode) */
-  readonly instanceListeners = new Set<() => void>();
+  private readonly instanceListeners = new Set<InstancesChanged>();
 
   constructor(readonly opts: DaemonStateOptions) {
     this.launcher = new Launcher({ home: opts.home, persist: opts.mode === 'daemon', mayWrite: opts.mayWrite });
@@ -69,15 +83,16 @@ export class DaemonState {
     );
     // A launched game that came or went (launched, stopped, exited, reaped after its TTL): what we
     // knew of its port belongs to another process now.
-    const portChanged = (port: number) => {
+    const portChanged = (change: InstanceChange) => {
+      const { port } = change;
       this.cache.forget(port);
       this.owners.forget(port);
       this.held.forget(port);
       this.forgetClients(port);
-      this.notifyInstancesChanged();
+      for (const l of this.instanceListeners) l(change);
     };
-    this.launcher.on('launched', (inst: { port: number }) => portChanged(inst.port));
-    this.launcher.on('gone', portChanged);
+    this.launcher.on('launched', (inst) => portChanged({ port: inst.port, how: 'launched' }));
+    this.launcher.on('gone', (port) => portChanged({ port, how: 'gone' }));
   }
 
   get paths() {
@@ -166,8 +181,9 @@ export class DaemonState {
     return this.launcher.list().length > 0;
   }
 
-  notifyInstancesChanged(): void {
-    for (const l of this.instanceListeners) l();
+  onInstancesChanged(listener: InstancesChanged): () => void {
+    this.instanceListeners.add(listener);
+    return () => this.instanceListeners.delete(listener);
   }
 
   async reapAll(): Promise<void> {

@@ -46,7 +46,18 @@ interface Entry {
   watch?: ExitWatch;
 }
 
-export class Launcher extends EventEmitter {
+/** What a launcher tells its listeners, with what: the game, or the port it held. */
+export interface LauncherEvents {
+  /** a game answered and is in the table */
+  launched: [inst: LaunchedInstance];
+  /** a game ended by itself */
+  exit: [inst: LaunchedInstance, record: ExitRecord];
+  /** a game left the table (stopped, exited, reaped): its port's facts are stale */
+  gone: [port: number];
+  warning: [text: string];
+}
+
+export class Launcher extends EventEmitter<LauncherEvents> {
   readonly paths: HomePaths;
   private readonly timeoutMs: number;
   readonly ports: PortAllocator;

@@ -35,9 +35,7 @@ export class EagerTools {
   constructor(private ctx: SessionContext) {
     this.timer = setInterval(() => void this.refresh(), RECHECK_MS);
     this.timer.unref();
-    const onInstances = () => void this.refresh();
-    ctx.state.instanceListeners.add(onInstances);
-    this.unlisten = () => ctx.state.instanceListeners.delete(onInstances);
+    this.unlisten = ctx.state.onInstancesChanged(() => void this.refresh());
   }
 
   onChange(l: () => void): void {
