@@ -5,6 +5,7 @@
  */
 import { homePaths } from '../shared/paths.js';
 import { GameClient } from './game/client.js';
+import { LocalSurfaces } from './game/local-surfaces.js';
 import { ManifestCache } from './game/cache.js';
 import { exitHow, Launcher } from './launcher/index.js';
 import { Owners } from './launcher/owners.js';
@@ -68,11 +69,18 @@ export class DaemonState implements InstanceEvents {
   readonly held = new HeldInputs();
   /** what each session did to each game, for save_test (recording/recordings.ts) */
   readonly recordings = new Recordings();
+  /** the browser games this process carries, answered in-process for its own calls (game/local-surfaces.ts) */
+  readonly surfaces = new LocalSurfaces();
   private clients = new Map<string, GameClient>();
   private readonly instanceListeners = new Set<InstancesChanged>();
 
   constructor(readonly opts: DaemonStateOptions) {
-    this.launcher = new Launcher({ home: opts.home, persist: opts.mode === 'daemon', mayWrite: opts.mayWrite });
+    this.launcher = new Launcher({
+      home: opts.home,
+      persist: opts.mode === 'daemon',
+      mayWrite: opts.mayWrite,
+      surfaces: this.surfaces,
+    });
     this.launcher.on('warning', (w: string) => this.log(w));
     const ttl = opts.detachedTtlMs ?? numberSetting(SETTINGS.detachedTtlMs);
     this.owners = new Owners(
@@ -115,7 +123,12 @@ export class DaemonState implements InstanceEvents {
     if (c) {
       this.clients.delete(key); // to the young end
     } else {
-      c = new GameClient(port, { timeoutMs, launchHint, onReading: (r) => this.cache.restarts.note(port, r) });
+      c = new GameClient(port, {
+        timeoutMs,
+        launchHint,
+        onReading: (r) => this.cache.restarts.note(port, r),
+        local: this.surfaces,
+      });
       if (this.clients.size >= MAX_CLIENTS)
         this.dropClient(this.clients.keys().next().value as string, EVICTED_CLOSE_MS);
     }

@@ -60,6 +60,7 @@ export class EagerTools {
     const result = await listInstances({
       config: ctx.config,
       cache: ctx.cache,
+      local: ctx.surfaces,
       clients: (p) => ctx.client(p),
       extraPorts: ctx.launcher.list().map((i) => i.port),
     }).catch(() => undefined);
