@@ -5,6 +5,7 @@
  */
 import { homePaths } from '../shared/paths.js';
 import { GameClient } from './game/client.js';
+import { LocalSurfaces } from './game/local-surfaces.js';
 import { ManifestCache } from './game/cache.js';
 import { exitHow, Launcher } from './launcher/index.js';
 import { Owners } from './launcher/owners.js';
@@ -41,7 +42,22 @@ const MAX_CLIENTS = 256;
 /** An evicted client may still carry a wait_for: its sockets are closed only after this. */
 const EVICTED_CLOSE_MS = 10 * 60_000;
 
-export class DaemonState {
+/** A launched game came or went on `port`. */
+export interface InstanceChange {
+  port: number;
+  how: 'launched' | 'gone';
+}
+
+/** Told when the set of live instances may have changed. */
+export type InstancesChanged = (change: InstanceChange) => void;
+
+/** The one way to hear that games came or went: eager tools, resource lists and the dashboard all listen here. */
+export interface InstanceEvents {
+  /** `listener` is told of every launch and every game gone from then on; answers the unsubscribe. */
+  onInstancesChanged(listener: InstancesChanged): () => void;
+}
+
+export class DaemonState implements InstanceEvents {
   readonly cache = new ManifestCache();
   readonly launcher: Launcher;
   readonly owners: Owners;
@@ -53,12 +69,18 @@ export class DaemonState {
   readonly held = new HeldInputs();
   /** what each session did to each game, for save_test (recording/recordings.ts) */
   readonly recordings = new Recordings();
+  /** the browser games this process carries, answered in-process for its own calls (game/local-surfaces.ts) */
+  readonly surfaces = new LocalSurfaces();
   private clients = new Map<string, GameClient>();
-  /** listeners told when the set of live instances may have changed (eager mode) */
-  readonly instanceListeners = new Set<() => void>();
+  private readonly instanceListeners = new Set<InstancesChanged>();
 
   constructor(readonly opts: DaemonStateOptions) {
-    this.launcher = new Launcher({ home: opts.home, persist: opts.mode === 'daemon', mayWrite: opts.mayWrite });
+    this.launcher = new Launcher({
+      home: opts.home,
+      persist: opts.mode === 'daemon',
+      mayWrite: opts.mayWrite,
+      surfaces: this.surfaces,
+    });
     this.launcher.on('warning', (w: string) => this.log(w));
     const ttl = opts.detachedTtlMs ?? numberSetting(SETTINGS.detachedTtlMs);
     this.owners = new Owners(
@@ -69,15 +91,16 @@ export class DaemonState {
     );
     // A launched game that came or went (launched, stopped, exited, reaped after its TTL): what we
     // knew of its port belongs to another process now.
-    const portChanged = (port: number) => {
+    const portChanged = (change: InstanceChange) => {
+      const { port } = change;
       this.cache.forget(port);
       this.owners.forget(port);
       this.held.forget(port);
       this.forgetClients(port);
-      this.notifyInstancesChanged();
+      for (const l of this.instanceListeners) l(change);
     };
-    this.launcher.on('launched', (inst: { port: number }) => portChanged(inst.port));
-    this.launcher.on('gone', portChanged);
+    this.launcher.on('launched', (inst) => portChanged({ port: inst.port, how: 'launched' }));
+    this.launcher.on('gone', (port) => portChanged({ port, how: 'gone' }));
   }
 
   get paths() {
@@ -100,7 +123,12 @@ export class DaemonState {
     if (c) {
       this.clients.delete(key); // to the young end
     } else {
-      c = new GameClient(port, { timeoutMs, launchHint, onReading: (r) => this.cache.restarts.note(port, r) });
+      c = new GameClient(port, {
+        timeoutMs,
+        launchHint,
+        onReading: (r) => this.cache.restarts.note(port, r),
+        local: this.surfaces,
+      });
       if (this.clients.size >= MAX_CLIENTS)
         this.dropClient(this.clients.keys().next().value as string, EVICTED_CLOSE_MS);
     }
@@ -166,8 +194,9 @@ export class DaemonState {
     return this.launcher.list().length > 0;
   }
 
-  notifyInstancesChanged(): void {
-    for (const l of this.instanceListeners) l();
+  onInstancesChanged(listener: InstancesChanged): () => void {
+    this.instanceListeners.add(listener);
+    return () => this.instanceListeners.delete(listener);
   }
 
   async reapAll(): Promise<void> {

@@ -9,6 +9,7 @@
  *   hostRefusal(req, port)            the Host names this port (DNS rebinding)
  *   browserRefusal(req, trusted)      Origin / Sec-Fetch-Site: only the door's own pages
  *   refuse(res, r) / refuseUpgrade(socket, r)   the one way a refusal is written
+ *   openLoopbackDoor({ cap, port, what, onRequest })   all of the above for a door pages reach
  *
  * An audit held ~20k idle connections open on a door without bounds and the daemon ran out of
  * descriptors; every door is therefore capped and drops a request whose headers are slow.
@@ -156,6 +157,42 @@ export function refuseUpgrade(socket: Duplex, r: Refusal): void {
   socket.end(
     `HTTP/1.1 ${r.status} ${http.STATUS_CODES[r.status] ?? ''}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n${extra}Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
   );
+}
+
+/** A door a browser page may reach: bound, guarded, and closed as one. */
+export interface LoopbackDoor {
+  readonly server: http.Server;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+export interface LoopbackDoorOptions extends DoorBounds {
+  /** 0: any free port */
+  port: number;
+  /** what the door is, in the error a busy port gives */
+  what: string;
+  /** how a refusal is written (the door's own answers are JSON or text) */
+  as?: 'text' | 'json';
+  /** origins whose pages may call the door beside its own, asked at each request (the game's page may change) */
+  alsoTrusted?: () => string[];
+  /** a request that passed the Host and browser checks */
+  onRequest: http.RequestListener;
+}
+
+/**
+ * A door for browser pages (a page carrier, a static site): guardedServer's bounds, bound to
+ * 127.0.0.1, and every request's Host and browser checks made before the door's own handler
+ * sees it, so the doors cannot differ in what they let through.
+ */
+export async function openLoopbackDoor(options: LoopbackDoorOptions): Promise<LoopbackDoor> {
+  const server = guardedServer(options, (req, res) => {
+    const trusted = [...ownOrigins(port), ...(options.alsoTrusted?.() ?? [])];
+    const refused = hostRefusal(req, port) ?? browserRefusal(req, trusted);
+    if (refused) return refuse(res, refused, options.as);
+    options.onRequest(req, res);
+  });
+  const port = await listenLoopback(server, options.port, options.what);
+  return { server, port, close: () => closeDoor(server) };
 }
 
 /** Closes a door: no new connections, the open ones cut. */

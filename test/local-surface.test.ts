@@ -6,10 +6,12 @@
 import http from 'node:http';
 import WebSocket from 'ws';
 import { GameClient, MAX_BODY_BYTES } from '../daemon/game/client.js';
-import { serveLocally, type LocalSurface } from '../daemon/game/local-surfaces.js';
+import { LocalSurfaces, type LocalSurface } from '../daemon/game/local-surfaces.js';
 import { startPageCarrier, type PageCarrier } from '../daemon/web/carrier.js';
 import { freePort } from './helpers/ports.js';
 
+/** The surfaces served in this test process, as the daemon state's are; the clients below are handed them. */
+const surfaces = new LocalSurfaces();
 const carriers: PageCarrier[] = [];
 const sockets: WebSocket[] = [];
 const ends: Array<() => void> = [];
@@ -58,9 +60,9 @@ function httpGet(port: number, path: string): Promise<{ status: number; body: un
 /** Serve `surface` on a port where nothing listens: only the in-process path can answer there. */
 async function servedOnFreePort(surface: LocalSurface): Promise<{ port: number; client: GameClient; end: () => void }> {
   const port = await freePort();
-  const end = serveLocally(port, surface);
+  const end = surfaces.serve(port, surface);
   ends.push(end);
-  return { port, client: new GameClient(port, { timeoutMs: 300 }), end };
+  return { port, client: new GameClient(port, { timeoutMs: 300, local: surfaces }), end };
 }
 
 test('the carrier answers the daemon in-process exactly as over HTTP, and the page sees each request once', async () => {
@@ -110,9 +112,9 @@ test("in-process answers keep GameClient's bounds: its timeout, an abort, the bo
 
 test('ending a surface that was replaced leaves the new one in place', async () => {
   const port = await freePort();
-  const endFirst = serveLocally(port, async () => ({ status: 200, body: { ok: true, which: 1 } }));
-  const endSecond = serveLocally(port, async () => ({ status: 200, body: { ok: true, which: 2 } }));
+  const endFirst = surfaces.serve(port, async () => ({ status: 200, body: { ok: true, which: 1 } }));
+  const endSecond = surfaces.serve(port, async () => ({ status: 200, body: { ok: true, which: 2 } }));
   ends.push(endSecond);
   endFirst();
-  expect(await new GameClient(port, { timeoutMs: 300 }).health()).toMatchObject({ which: 2 });
+  expect(await new GameClient(port, { timeoutMs: 300, local: surfaces }).health()).toMatchObject({ which: 2 });
 });

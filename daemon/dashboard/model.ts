@@ -41,7 +41,7 @@ export class DashboardModel {
   ) {
     this.exits = new EndedGames(host.state.launcher);
     // A launch or an exit shows at once, not at the next tick.
-    host.state.instanceListeners.add(() => {
+    host.state.onInstancesChanged(() => {
       this.discoveredAt = 0;
       if (this.timer) void this.tick();
     });

@@ -10,6 +10,7 @@
 import type { SessionConfig } from '../../shared/config.js';
 import type { ManifestCache } from '../game/cache.js';
 import type { GameClient, State } from '../game/client.js';
+import type { LocalSurfaceLookup } from '../game/local-surfaces.js';
 import { BRIDGE_TOOLSET, type Manifest } from '../game/manifest.js';
 import { pruneEntry, readRegistry, type RegistryEntry } from './registry.js';
 import { scanPorts, type Probe } from './scan.js';
@@ -68,6 +69,8 @@ export interface ListOptions {
   config: SessionConfig;
   cache: ManifestCache;
   clients: (port: number) => GameClient;
+  /** the surfaces this process serves itself: their ports are probed in-process */
+  local?: LocalSurfaceLookup;
   launched?: (port: number) => LaunchedInfo | undefined;
   /** ports to verify beyond the scan range and the registry (e.g. games this daemon launched) */
   extraPorts?: number[];
@@ -94,7 +97,7 @@ export async function listInstances(opts: ListOptions): Promise<ListResult> {
 
   const scanned = new Set(config.scan ? config.scanRange : []);
   const ports = [...new Set([...scanned, ...byPort.keys(), ...(opts.extraPorts ?? [])])];
-  const probes = await scanPorts(ports, { timeoutMs: config.timeoutMs });
+  const probes = await scanPorts(ports, { timeoutMs: config.timeoutMs, local: opts.local });
 
   const result: ListResult = { registryDir: config.registryDir, live: [], stale: [], notAGame: [], free: [] };
   const staleWork: Promise<void>[] = [];

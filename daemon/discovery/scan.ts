@@ -5,6 +5,7 @@
  * Connection refused is instant on loopback, so a thousand mostly-closed ports finish in well
  * under 150 ms with bounded concurrency.
  */
+import type { LocalSurfaceLookup } from '../game/local-surfaces.js';
 import { PATIENT_LOOK_MS, probePort, QUICK_LOOK_MS, type Probe } from '../game/probe.js';
 
 export type { Probe };
@@ -24,6 +25,8 @@ export interface ScanOptions {
    * Default PATIENT_LOOK_MS.
    */
   retryTimeoutMs?: number;
+  /** the surfaces this process serves itself: their ports are asked in-process */
+  local?: LocalSurfaceLookup;
 }
 
 /** Probe every port, at most `concurrency` at once. Results come back in the order given. */
@@ -34,13 +37,13 @@ export async function scanPorts(ports: number[], opts: ScanOptions = {}): Promis
   await inPool(
     ports.map((_, i) => i),
     concurrency,
-    async (i) => void (out[i] = await probePort(ports[i], timeoutMs)),
+    async (i) => void (out[i] = await probePort(ports[i], timeoutMs, opts.local)),
   );
   const retry = opts.retryTimeoutMs ?? PATIENT_LOOK_MS;
   // Neither answered nor refused in time: on loopback that is a busy game or our own event loop
   // stalled past the timer (a loaded machine), so ask once more, with time to spare.
   const again = out.flatMap((p, i) => (p.kind !== 'live' && p.timedOut && retry > timeoutMs ? [i] : []));
-  await inPool(again, concurrency, async (i) => void (out[i] = await probePort(out[i].port, retry)));
+  await inPool(again, concurrency, async (i) => void (out[i] = await probePort(out[i].port, retry, opts.local)));
   return out;
 }
 

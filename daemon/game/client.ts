@@ -15,7 +15,7 @@ import {
   usageError,
   type BridgeError,
 } from '../../shared/errors.js';
-import { askLocally, localSurface } from './local-surfaces.js';
+import { askLocally, type LocalSurfaceLookup } from './local-surfaces.js';
 import type { FrameReading } from './restarts.js';
 
 export const HOST = '127.0.0.1';
@@ -43,6 +43,8 @@ export interface GameClientOptions {
   launchHint?: string;
   /** told of every answer that carried a frame, with its timing (restart detection) */
   onReading?: (reading: FrameReading) => void;
+  /** the surfaces this process serves itself (local-surfaces.ts): a port found there is asked in-process */
+  local?: LocalSurfaceLookup;
 }
 
 interface RawAnswer {
@@ -58,15 +60,13 @@ export class GameClient {
   readonly agent: http.Agent;
   timeoutMs: number;
   launchHint?: string;
-  private readonly onReading?: (reading: FrameReading) => void;
 
   constructor(
     readonly port: number,
-    opts: GameClientOptions = {},
+    private readonly opts: GameClientOptions = {},
   ) {
     this.timeoutMs = opts.timeoutMs ?? 5000;
     this.launchHint = opts.launchHint;
-    this.onReading = opts.onReading;
     this.agent = new http.Agent({ keepAlive: true, maxSockets: 8, keepAliveMsecs: 1000 });
   }
 
@@ -76,7 +76,7 @@ export class GameClient {
 
   /** GET path → raw answer. Connection failures become GameOffline. */
   async get(path: string, timeoutMs = this.timeoutMs, signal?: AbortSignal): Promise<RawAnswer> {
-    const local = localSurface(this.port); // a browser game this daemon carries: no HTTP to itself
+    const local = this.opts.local?.get(this.port); // a browser game this daemon carries: no HTTP to itself
     if (local) {
       const bounds = { port: this.port, launchHint: this.launchHint, maxBytes: MAX_BODY_BYTES };
       return askLocally(local, bounds, path, timeoutMs, signal);
@@ -172,8 +172,8 @@ export class GameClient {
       throw notAGameSurface(this.port, `GET ${route} returned HTTP ${ans.status} that is not JSON`);
     }
     const frame = (json as { frame?: unknown } | null)?.frame;
-    if (this.onReading && typeof frame === 'number' && Number.isFinite(frame))
-      this.onReading({ frame, sentAt: ans.sentAt, receivedAt: ans.receivedAt });
+    if (this.opts.onReading && typeof frame === 'number' && Number.isFinite(frame))
+      this.opts.onReading({ frame, sentAt: ans.sentAt, receivedAt: ans.receivedAt });
     if (ans.status === 503 && isCarrierOffline(json)) {
       // A browser game's page carrier with no page behind it (docs/CONTRACT.md, "Browser games").
       if (json.interrupted && route === '/command')

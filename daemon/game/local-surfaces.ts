@@ -5,26 +5,40 @@
  * answer even while another local user floods the carrier's port with connections, and every poll
  * of a command sync is spared a loopback round trip (docs/DECISIONS.md, "Boot and standby").
  * The answers are the carrier's, status and body, exactly as it would send them over HTTP.
+ *
+ *   const surfaces = new LocalSurfaces();             the daemon state's, handed to its launcher
+ *   const end = surfaces.serve(port, (target) => carrier.answer(target));
+ *   new GameClient(port, { local: surfaces })         asks surfaces.get(port) before any HTTP
  */
 import { gameOffline, notAGameSurface, usageError } from '../../shared/errors.js';
 
 /** A contract request (path and query, GET) → the status and JSON body the port would answer. */
 export type LocalSurface = (target: string) => Promise<{ status: number; body: unknown }>;
 
-const surfaces = new Map<number, LocalSurface>();
+/**
+ * The surfaces this process serves, by port: the daemon state owns one, the launcher registers
+ * each browser game's carrier in it, and the game clients and port probes it is handed ask it
+ * first. A client or probe given none always goes over HTTP.
+ */
+export class LocalSurfaces {
+  private readonly byPort = new Map<number, LocalSurface>();
 
-/** Serve `port`'s contract in-process from now on; the returned function ends it (only if still this surface). */
-export function serveLocally(port: number, surface: LocalSurface): () => void {
-  surfaces.set(port, surface);
-  return () => {
-    if (surfaces.get(port) === surface) surfaces.delete(port);
-  };
+  /** Serve `port`'s contract in-process from now on; the returned function ends it (only if still this surface). */
+  serve(port: number, surface: LocalSurface): () => void {
+    this.byPort.set(port, surface);
+    return () => {
+      if (this.byPort.get(port) === surface) this.byPort.delete(port);
+    };
+  }
+
+  /** The surface this process serves on `port`, if any. */
+  get(port: number): LocalSurface | undefined {
+    return this.byPort.get(port);
+  }
 }
 
-/** The surface this process serves on `port`, if any. */
-export function localSurface(port: number): LocalSurface | undefined {
-  return surfaces.get(port);
-}
+/** What a client or a probe asks of the surfaces: only which one serves a port. */
+export type LocalSurfaceLookup = Pick<LocalSurfaces, 'get'>;
 
 /** An answer as GameClient reads one off HTTP (client.ts RawAnswer). */
 export interface LocalAnswer {

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { HOST } from './client.js';
-import { localSurface } from './local-surfaces.js';
+import type { LocalSurface, LocalSurfaceLookup } from './local-surfaces.js';
 
 /** A scan's first look: an idle game answers /health in a few ms, a closed port refuses at once. */
 export const QUICK_LOOK_MS = 300;
@@ -40,10 +40,10 @@ export type Probe =
  * refuses at once, and that connect is much cheaper than a full HTTP request, which is only
  * made when something is listening.
  */
-export function probePort(port: number, timeoutMs = QUICK_LOOK_MS): Promise<Probe> {
+export function probePort(port: number, timeoutMs = QUICK_LOOK_MS, surfaces?: LocalSurfaceLookup): Promise<Probe> {
   // A browser game this daemon carries is asked in-process: its port is capped against floods,
   // and the daemon's own look must not queue behind them.
-  const local = localSurface(port);
+  const local = surfaces?.get(port);
   if (local) return probeLocally(port, local, timeoutMs);
   return new Promise<Probe>((resolve) => {
     let done = false;
@@ -117,11 +117,7 @@ export function probePort(port: number, timeoutMs = QUICK_LOOK_MS): Promise<Prob
 }
 
 /** probePort's answer from a surface served in this process (local-surfaces.ts). */
-async function probeLocally(
-  port: number,
-  surface: NonNullable<ReturnType<typeof localSurface>>,
-  timeoutMs: number,
-): Promise<Probe> {
+async function probeLocally(port: number, surface: LocalSurface, timeoutMs: number): Promise<Probe> {
   const sentAt = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), timeoutMs)));

@@ -8,6 +8,7 @@
 import { EventEmitter } from 'node:events';
 import { notLaunchedHere, usageError } from '../../shared/errors.js';
 import { homePaths, type HomePaths } from '../../shared/paths.js';
+import { LocalSurfaces } from '../game/local-surfaces.js';
 import { findDeclaration, type LaunchDeclaration } from './declaration.js';
 import { ExitBook, exitRecord, exitShort, type ExitRecord, type ExitStatus } from './exit-records.js';
 import { MAX_LOG_LINES, readLog, RecentLogs } from './logfile.js';
@@ -23,6 +24,7 @@ import {
   groupOf,
   type LastCommand,
   type LaunchedInstance,
+  type LauncherOptions,
   type LaunchOptions,
   type LogTail,
   type StopHow,
@@ -46,10 +48,23 @@ interface Entry {
   watch?: ExitWatch;
 }
 
-export class Launcher extends EventEmitter {
+/** What a launcher tells its listeners, with what: the game, or the port it held. */
+export interface LauncherEvents {
+  /** a game answered and is in the table */
+  launched: [inst: LaunchedInstance];
+  /** a game ended by itself */
+  exit: [inst: LaunchedInstance, record: ExitRecord];
+  /** a game left the table (stopped, exited, reaped): its port's facts are stale */
+  gone: [port: number];
+  warning: [text: string];
+}
+
+export class Launcher extends EventEmitter<LauncherEvents> {
   readonly paths: HomePaths;
   private readonly timeoutMs: number;
   readonly ports: PortAllocator;
+  /** this daemon's own calls to a browser game it carries are answered here, without HTTP */
+  readonly surfaces: LocalSurfaces;
   private readonly table = new Map<number, Entry>();
   private readonly exits = new ExitBook();
   private readonly recentLogs = new RecentLogs(RECENT_LOGS);
@@ -67,10 +82,10 @@ export class Launcher extends EventEmitter {
   /** the previous daemon's launched.json has been read (until then, another pid in it is expected) */
   private readoptDone = false;
 
-  /** `mayWrite`: false once this daemon no longer holds the home's lock (then launched.json is not ours to write) */
-  constructor(opts: { home: string; timeoutMs?: number; persist?: boolean; mayWrite?: () => boolean }) {
+  constructor(opts: LauncherOptions) {
     super();
     this.paths = homePaths(opts.home);
+    this.surfaces = opts.surfaces ?? new LocalSurfaces();
     this.persist = opts.persist ?? true;
     this.writer = new LaunchedWriter(this.paths.launchedJson, this.persist, opts.mayWrite, () => ({
       instances: [...this.list(), ...this.starting.values()],
@@ -99,6 +114,7 @@ export class Launcher extends EventEmitter {
     const ctx: StartContext = {
       paths: this.paths,
       timeoutMs: this.timeoutMs,
+      surfaces: this.surfaces,
       closing: () => this.closing,
       starting: (i) => {
         this.recentLogs.set(port, i.logFile);

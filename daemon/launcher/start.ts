@@ -5,6 +5,7 @@
  * settled either way.
  */
 import { GameClient, type Health } from '../game/client.js';
+import type { LocalSurfaces } from '../game/local-surfaces.js';
 import { usageError } from '../../shared/errors.js';
 import type { HomePaths } from '../../shared/paths.js';
 import type { LaunchDeclaration } from './declaration.js';
@@ -19,6 +20,8 @@ export interface StartContext {
   paths: HomePaths;
   /** HTTP timeout of the launcher's probes */
   timeoutMs: number;
+  /** where a browser game's carrier is served in-process while it runs */
+  surfaces: LocalSurfaces;
   /** true once a shutdown's reap began: nothing may be spawned any more */
   closing(): boolean;
   /** the launch was spawned (its log exists) and waits for /health: persist it */

@@ -6,7 +6,7 @@
  * While it runs, this daemon's own calls to the port are answered by the carrier in-process.
  */
 import { GameClient } from '../game/client.js';
-import { serveLocally } from '../game/local-surfaces.js';
+import type { LocalSurfaces } from '../game/local-surfaces.js';
 import type { WebBrowser } from '../web/browser.js';
 import type { PageCarrier } from '../web/carrier.js';
 import { OwnedHands } from '../web/owned-hands.js';
@@ -27,9 +27,10 @@ export class WebGame {
     readonly carrier: PageCarrier,
     readonly browser: WebBrowser,
     private readonly site: StaticSite | undefined,
+    private readonly surfaces: LocalSurfaces,
   ) {
     this.hands = new OwnedHands(browser);
-    this.stopServingLocally = serveLocally(port, (target) => carrier.answer(target));
+    this.stopServingLocally = surfaces.serve(port, (target) => carrier.answer(target));
   }
 
   /** PNG of the page as a person would see it (canvas and DOM together). */
@@ -42,7 +43,10 @@ export class WebGame {
     await this.hands.releaseAll();
     let how: StopHow = 'terminated';
     if (this.carrier.page) {
-      const client = new GameClient(this.port, { timeoutMs: Math.max(100, Math.min(httpTimeoutMs, graceMs)) });
+      const client = new GameClient(this.port, {
+        timeoutMs: Math.max(100, Math.min(httpTimeoutMs, graceMs)),
+        local: this.surfaces,
+      });
       try {
         await client.command('close');
         if (await waitUntil(() => !this.carrier.page, graceMs)) how = 'closed cleanly';

@@ -15,7 +15,7 @@ import { chromiumMissing, isBridgeError, launchFailed, type LaunchFacts } from '
 import { ensureDir } from '../../shared/paths.js';
 import { openBrowser, type WebBrowser } from '../web/browser.js';
 import { startPageCarrier, type PageCarrier } from '../web/carrier.js';
-import { createStandIn } from '../web/stand-in.js';
+import { createStandIn, type StandIn } from '../web/stand-in.js';
 import { serveStatic, type StaticSite } from '../web/static.js';
 import type { LaunchDeclaration } from './declaration.js';
 import { appendLogLine, HEADER_PREFIX, headerLine, logFileName } from './logfile.js';
@@ -38,101 +38,163 @@ export async function startWebGame(
   opts: LaunchOptions,
   ctx: StartContext,
 ): Promise<{ inst: LaunchedInstance; game: WebGame }> {
-  const web = decl.web!;
-  const t0 = Date.now();
-  const deadline = t0 + decl.readyTimeoutMs;
-  const progress = ticker(opts, t0);
-  const fail = (what: string, facts: Omit<LaunchFacts, 'port'> = {}, cause?: unknown) =>
-    launchFailed(`Launch failed on port ${port}: ${what}`, { port, cwd: decl.cwd, logFile, ...facts }, cause);
   refuseIfClosing(ctx, port);
-
-  let logFile = '';
-  let carrier: PageCarrier | undefined;
-  let site: StaticSite | undefined;
-  let spawned: Spawned | undefined;
-  let browser: WebBrowser | undefined;
-  const undo = async () => {
-    await browser?.close().catch(() => undefined);
-    await carrier?.close().catch(() => undefined);
-    await site?.close().catch(() => undefined);
-    if (spawned?.pid && treeAlive(spawned.pid)) await escalate(spawned.pid).catch(() => undefined);
-  };
+  const launch = new WebLaunch(decl, port, opts, ctx);
   try {
-    // The page's server: a static folder served here, or the game's own command.
-    let url: string;
-    let command = '';
-    if (web.static) {
-      ensureDir(ctx.paths.logsDir);
-      logFile = logFileName(ctx.paths.logsDir, port);
-      site = await serveStatic({ root: web.static }).catch((e: unknown) => {
-        throw isBridgeError(e) ? e : fail((e as Error).message, {}, e);
-      });
-      url =
-        web.url && /^https?:\/\//.test(web.url)
-          ? withWebPorts(web.url, port, site.port)
-          : new URL(web.url ?? 'index.html', site.url).href;
-      command = `(static) ${web.static}`;
-      writeFileSync(
-        logFile,
-        headerLine(`serve ${web.static} at ${site.url} and open ${url} in Chromium`, decl.cwd, port),
-        { mode: 0o600 },
-      );
-    } else {
-      const webPort = await freePort();
-      command = withWebPorts(web.command!, port, webPort);
-      url = withWebPorts(web.url!, port, webPort);
-      const env: Record<string, string> = { ...opts.env };
-      // as for any game (profiles.ts planLaunch): ${NAME} from the client, then the ports
-      for (const [k, v] of Object.entries(decl.env)) env[k] = withWebPorts(withClientEnv(v, opts.env), port, webPort);
-      const { execa } = await loadExeca();
-      refuseIfClosing(ctx, port);
-      spawned = spawnLogged(execa, {
-        command,
-        cwd: decl.cwd,
-        env,
-        port,
-        logsDir: ctx.paths.logsDir,
-        home: ctx.paths.home,
-      });
-      logFile = spawned.logFile;
-      await serverAnswers(url, spawned, deadline, progress, (why) =>
-        fail(`the page's server did not answer ${url}: ${why}${serverText(logFile, spawned)}`),
-      );
-      const squatted = spawned.pid ? squatter(url, spawned.pid) : null;
-      if (squatted) throw fail(`${squatted}${serverText(logFile, spawned)}`);
-    }
-    const log = (line: string) => appendLogLine(logFile, line);
-    const standIn = web.kit ? undefined : createStandIn();
-    // Known once Chromium runs; a join before that is refused (nothing of ours could make it).
-    // -1: a browser whose pid cannot be told (not Linux): the key and the origin decide alone.
-    let chromiumPid = 0;
-    carrier = await startPageCarrier({
+    const url = await launch.servePage();
+    const carrier = await launch.openCarrier(url);
+    const browser = await launch.openChromium(url, carrier);
+    const inst = launch.announce(url, browser);
+    return await launch.untilReady(inst, carrier, browser);
+  } catch (e) {
+    await launch.undo();
+    throw e;
+  }
+}
+
+/**
+ * One browser game being started, as named steps over what each has started so far (the page's
+ * server, the carrier, Chromium): `undo` ends exactly those when a step fails.
+ */
+class WebLaunch {
+  private readonly web: NonNullable<LaunchDeclaration['web']>;
+  private readonly t0 = Date.now();
+  private readonly deadline: number;
+  private readonly progress: (line: string) => void;
+  /** a page without the kit: the bridge answers for it (stand-in.ts) */
+  private readonly standIn?: StandIn;
+  private logFile = '';
+  private command = '';
+  private site?: StaticSite;
+  private spawned?: Spawned;
+  private carrier?: PageCarrier;
+  private browser?: WebBrowser;
+  /**
+   * Known once Chromium runs; a join before that is refused (nothing of ours could make it).
+   * -1: a browser whose pid cannot be told (not Linux): the key and the origin decide alone.
+   */
+  private chromiumPid = 0;
+
+  constructor(
+    private readonly decl: LaunchDeclaration,
+    private readonly port: number,
+    private readonly opts: LaunchOptions,
+    private readonly ctx: StartContext,
+  ) {
+    this.web = decl.web!;
+    this.deadline = this.t0 + decl.readyTimeoutMs;
+    this.progress = ticker(opts, this.t0);
+    this.standIn = this.web.kit ? undefined : createStandIn();
+  }
+
+  /** The launch failure, naming the port, the project and the log. */
+  private fail(what: string, facts: Omit<LaunchFacts, 'port'> = {}, cause?: unknown) {
+    const { port, decl, logFile } = this;
+    return launchFailed(`Launch failed on port ${port}: ${what}`, { port, cwd: decl.cwd, logFile, ...facts }, cause);
+  }
+
+  /** A line in the game's log. */
+  private readonly log = (line: string): void => appendLogLine(this.logFile, line);
+
+  /** The page's server: a static folder served here, or the game's own command; answers the page's URL. */
+  servePage(): Promise<string> {
+    return this.web.static ? this.serveFolder(this.web.static) : this.runServer();
+  }
+
+  /** A static folder served here. */
+  private async serveFolder(root: string): Promise<string> {
+    const { web, decl, port, ctx } = this;
+    ensureDir(ctx.paths.logsDir);
+    this.logFile = logFileName(ctx.paths.logsDir, port);
+    const site = (this.site = await serveStatic({ root }).catch((e: unknown) => {
+      throw isBridgeError(e) ? e : this.fail((e as Error).message, {}, e);
+    }));
+    const url =
+      web.url && /^https?:\/\//.test(web.url)
+        ? withWebPorts(web.url, port, site.port)
+        : new URL(web.url ?? 'index.html', site.url).href;
+    this.command = `(static) ${root}`;
+    writeFileSync(
+      this.logFile,
+      headerLine(`serve ${root} at ${site.url} and open ${url} in Chromium`, decl.cwd, port),
+      {
+        mode: 0o600,
+      },
+    );
+    return url;
+  }
+
+  /** The game's own command on a {webPort} of its own, once it answers the page's URL. */
+  private async runServer(): Promise<string> {
+    const { web, decl, port, opts, ctx } = this;
+    const webPort = await freePort();
+    const command = (this.command = withWebPorts(web.command!, port, webPort));
+    const url = withWebPorts(web.url!, port, webPort);
+    const env: Record<string, string> = { ...opts.env };
+    // as for any game (profiles.ts planLaunch): ${NAME} from the client, then the ports
+    for (const [k, v] of Object.entries(decl.env)) env[k] = withWebPorts(withClientEnv(v, opts.env), port, webPort);
+    const { execa } = await loadExeca();
+    refuseIfClosing(ctx, port);
+    const spawned = (this.spawned = spawnLogged(execa, {
+      command,
+      cwd: decl.cwd,
+      env,
       port,
-      log: (l) => log(`${HEADER_PREFIX} ${l}`),
+      logsDir: ctx.paths.logsDir,
+      home: ctx.paths.home,
+    }));
+    this.logFile = spawned.logFile;
+    await serverAnswers(url, spawned, this.deadline, this.progress, (why) =>
+      this.fail(`the page's server did not answer ${url}: ${why}${serverText(this.logFile, spawned)}`),
+    );
+    const squatted = spawned.pid ? squatter(url, spawned.pid) : null;
+    if (squatted) throw this.fail(`${squatted}${serverText(this.logFile, spawned)}`);
+    return url;
+  }
+
+  /** The carrier on the instance's port, taking a join only from the page's origin and the Chromium opened next. */
+  async openCarrier(url: string): Promise<PageCarrier> {
+    const { port, standIn } = this;
+    this.carrier = await startPageCarrier({
+      port,
+      log: (l) => this.log(`${HEADER_PREFIX} ${l}`),
       ...(standIn ? { standIn: standIn.answer } : {}),
       pageOrigin: new URL(url).origin,
       acceptPeer: (peerPort) =>
-        chromiumPid < 0 || (chromiumPid > 0 && connectionOfGroup(peerPort, port, chromiumPid) !== false),
+        this.chromiumPid < 0 || (this.chromiumPid > 0 && connectionOfGroup(peerPort, port, this.chromiumPid) !== false),
     }).catch((e: unknown) => {
-      throw fail((e as Error).message, {}, e);
+      throw this.fail((e as Error).message, {}, e);
     });
-    progress(`Opening ${url} in Chromium`);
+    return this.carrier;
+  }
+
+  /** Chromium on the page, with the carrier's fragment when the page has the kit to read it. */
+  async openChromium(url: string, carrier: PageCarrier): Promise<WebBrowser> {
+    const { web, opts, port, standIn } = this;
+    this.progress(`Opening ${url} in Chromium`);
+    let browser: WebBrowser;
     try {
-      browser = await openBrowser({
+      browser = this.browser = await openBrowser({
         // a page without the kit has nothing that would read the fragment
         url: standIn ? url : url + carrier.fragment,
         headless: web.headless,
         env: opts.env,
-        onConsole: log,
+        onConsole: this.log,
       });
     } catch (e) {
       // No Chromium is its own class: the next step is installing it, not fixing the game.
       if (isBridgeError(e) && e.kind === 'ChromiumMissing')
         throw chromiumMissing(`Launch failed on port ${port}: ${e.message}`, port);
-      throw fail((e as Error).message, {}, e);
+      throw this.fail((e as Error).message, {}, e);
     }
-    chromiumPid = browser.pid || -1;
-    if (browser.sandboxOff) log(`${HEADER_PREFIX} ${browser.sandboxOff}`);
+    this.chromiumPid = browser.pid || -1;
+    if (browser.sandboxOff) this.log(`${HEADER_PREFIX} ${browser.sandboxOff}`);
+    return browser;
+  }
+
+  /** The instance as recorded while it starts (persisted by the launcher); answers it without name and version. */
+  announce(url: string, browser: WebBrowser): StartingWeb {
+    const { web, site, spawned, standIn, decl, port, opts } = this;
     const record: WebRecord = {
       url,
       headless: web.headless,
@@ -147,41 +209,59 @@ export async function startWebGame(
       pid: browser.pid,
       pgid: browser.pid,
       cwd: decl.cwd,
-      command,
-      logFile,
-      startedAt: new Date(t0).toISOString(),
+      command: this.command,
+      logFile: this.logFile,
+      startedAt: new Date(this.t0).toISOString(),
       owner: opts.owner,
       declaration: decl.file,
       web: record,
     };
-    ctx.starting({ ...base, name: decl.name ?? '', version: '', readyInMs: 0, starting: true });
-    let health: Health | undefined;
+    this.ctx.starting({ ...base, name: decl.name ?? '', version: '', readyInMs: 0, starting: true });
+    return base;
+  }
+
+  /** Ready once the page joined (or the stand-in took it) and /health answers through the carrier. */
+  async untilReady(
+    base: StartingWeb,
+    carrier: PageCarrier,
+    browser: WebBrowser,
+  ): Promise<{ inst: LaunchedInstance; game: WebGame }> {
+    const { standIn, decl, opts, ctx, port } = this;
     const client = new GameClient(port, { timeoutMs: Math.min(ctx.timeoutMs, 5000) });
     try {
       if (standIn) standIn.attach(browser.page);
       else
-        await waitForPage(carrier, browser, deadline, opts.signal, progress, (why) =>
-          fail(`${why}${consoleText(browser!)}${serverText(logFile, spawned)}`, {
+        await waitForPage(carrier, browser, this.deadline, opts.signal, this.progress, (why) =>
+          this.fail(`${why}${consoleText(browser)}${serverText(this.logFile, this.spawned)}`, {
             timeoutMs: decl.readyTimeoutMs,
-            pid: browser!.pid,
+            pid: browser.pid,
           }),
         );
-      health = await client.health();
+      const health: Health = await client.health();
       const { name, version } = await identify(client, health, decl);
-      const inst: LaunchedInstance = { ...base, name, version, readyInMs: Date.now() - t0 };
-      log(
+      const inst: LaunchedInstance = { ...base, name, version, readyInMs: Date.now() - this.t0 };
+      this.log(
         `${HEADER_PREFIX} ${name} ${version} ready in ${inst.readyInMs} ms (Chromium pid ${browser.pid}, driven over a pipe)`,
       );
-      return { inst, game: new WebGame(port, record, carrier, browser, site) };
+      return { inst, game: new WebGame(port, base.web, carrier, browser, this.site, ctx.surfaces) };
     } finally {
       client.close();
       ctx.settled(browser.pid);
     }
-  } catch (e) {
-    await undo();
-    throw e;
+  }
+
+  /** Ends whatever the steps so far started. */
+  async undo(): Promise<void> {
+    const { browser, carrier, site, spawned } = this;
+    await browser?.close().catch(() => undefined);
+    await carrier?.close().catch(() => undefined);
+    await site?.close().catch(() => undefined);
+    if (spawned?.pid && treeAlive(spawned.pid)) await escalate(spawned.pid).catch(() => undefined);
   }
 }
+
+/** A launched instance as recorded before the page named its game. */
+type StartingWeb = Omit<LaunchedInstance, 'name' | 'version' | 'readyInMs'> & { web: WebRecord };
 
 /**
  * Why the page's server is not the game's own command, or null: a loopback URL's port must be

@@ -92,6 +92,7 @@ export class SessionResources {
     const found = await listInstances({
       config: ctx.config,
       cache: ctx.cache,
+      local: ctx.surfaces,
       clients: (p) => ctx.client(p),
       extraPorts: ctx.launcher.list().map((i) => i.port),
     }).catch(() => undefined);

@@ -40,6 +40,10 @@ export class SessionContext implements ToolContext {
     return this.state.cache;
   }
 
+  get surfaces() {
+    return this.state.surfaces;
+  }
+
   /**
    * Port resolution (README.md, "The MCP tools"): `port` in the call (top level or inside `arguments`) →
    * the client's --port → its GAME_BRIDGE_PORT → the one instance this session launched, if it

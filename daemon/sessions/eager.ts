@@ -35,9 +35,7 @@ export class EagerTools {
   constructor(private ctx: SessionContext) {
     this.timer = setInterval(() => void this.refresh(), RECHECK_MS);
     this.timer.unref();
-    const onInstances = () => void this.refresh();
-    ctx.state.instanceListeners.add(onInstances);
-    this.unlisten = () => ctx.state.instanceListeners.delete(onInstances);
+    this.unlisten = ctx.state.onInstancesChanged(() => void this.refresh());
   }
 
   onChange(l: () => void): void {
@@ -62,6 +60,7 @@ export class EagerTools {
     const result = await listInstances({
       config: ctx.config,
       cache: ctx.cache,
+      local: ctx.surfaces,
       clients: (p) => ctx.client(p),
       extraPorts: ctx.launcher.list().map((i) => i.port),
     }).catch(() => undefined);

@@ -110,10 +110,7 @@ class McpSession implements EngineSession {
       watches: watchesOf(state),
       servers: () => this.servers,
       explain: (e) => explainExit(state.launcher, e),
-      onInstancesChanged: (l) => {
-        state.instanceListeners.add(l);
-        return () => state.instanceListeners.delete(l);
-      },
+      onInstancesChanged: (l) => state.onInstancesChanged(l),
     });
   }
 

@@ -6,6 +6,7 @@ import type { SessionConfig } from '../../shared/config.js';
 import type { CompositeRegistry } from '../composites/registry.js';
 import type { ManifestCache } from '../game/cache.js';
 import type { GameClient } from '../game/client.js';
+import type { LocalSurfaceLookup } from '../game/local-surfaces.js';
 import type { Manifest } from '../game/manifest.js';
 import type { Launcher } from '../launcher/index.js';
 import type { Owners } from '../launcher/owners.js';
@@ -28,6 +29,8 @@ export interface ToolContext {
   readonly launcher: Launcher;
   readonly owners: ToolOwners;
   readonly cache: ManifestCache;
+  /** daemon-wide: the browser games this daemon carries, whose ports a scan asks in-process */
+  readonly surfaces: LocalSurfaceLookup;
   /** daemon-wide: which inputs each session holds on which port */
   readonly held: ToolHeld;
   /** daemon-wide: what each session did to each game, for save_test (recording/recordings.ts) */

@@ -27,6 +27,7 @@ export const listInstancesTool = defineTool({
     const result = await listInstances({
       config: ctx.config,
       cache: ctx.cache,
+      local: ctx.surfaces,
       clients: (port) => ctx.client(port),
       extraPorts: launcher.list().map((i) => i.port),
       launched: (port) => {

@@ -28,17 +28,14 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import {
-  browserRefusal,
   CARRIER_CONNECTIONS,
-  closeDoor,
-  guardedServer,
   hostRefusal,
-  listenLoopback,
-  ownOrigins,
+  openLoopbackDoor,
   refuse,
   refuseUpgrade,
+  type LoopbackDoor,
   type Refusal,
 } from '../../shared/loopback.js';
 import { keyMatches, pageOriginOf } from './guards.js';
@@ -97,41 +94,87 @@ const MAX_TARGET_BYTES = 64 * 1024;
 const MAX_REPLY_BYTES = 16 * 1024 * 1024;
 
 export async function startPageCarrier(options: PageCarrierOptions): Promise<PageCarrier> {
-  const key = options.key ?? randomBytes(16).toString('hex');
-  const relayTimeoutMs = options.relayTimeoutMs ?? 30_000;
-  const rejoinGraceMs = options.rejoinGraceMs ?? 10_000;
-  let leftAt = 0;
-  const server = guardedServer({
-    cap: options.maxConnections ?? CARRIER_CONNECTIONS,
-    maxHeaderSize: MAX_TARGET_BYTES + 16 * 1024,
-  });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REPLY_BYTES });
-  const port = await listenLoopback(server, options.port, 'page carrier');
-  const log = (line: string) =>
-    (options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(`page carrier 127.0.0.1:${port}: ${line}`);
-  const wsUrl = `ws://127.0.0.1:${port}/page?key=${key}`;
-  let link: PageLink | null = null;
-  let joins = 0;
-  let closed = false;
+  const carrier = new Carrier(options);
+  await carrier.listen();
+  return carrier;
+}
 
-  const carrier = Object.assign(new EventEmitter(), {
-    port,
-    key,
-    wsUrl,
-    fragment: `#gamebridge=${encodeURIComponent(wsUrl)}`,
-    waitForJoin: (timeoutMs: number) => waitForJoin(carrier, timeoutMs),
-    answer,
-    close,
-  }) as PageCarrier;
-  // A getter (Object.assign would copy its value once).
-  Object.defineProperty(carrier, 'page', { get: () => link?.info ?? null });
+const CLOSING: Refusal = { status: 503, error: 'the carrier is closing' };
+const OFFLINE =
+  'GameOffline: no page is joined to this port (the browser tab was closed, is reloading, or never opened); relaunch the game or reopen its page';
 
-  // A contract request: checked, then relayed to the joined page.
-  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+/**
+ * The carrier, one role per method: `listen` opens the port, `onRequest` and `answer` take a
+ * contract request, `relay` carries it to the page, `onUpgrade` admits or refuses a page,
+ * `adopt` follows an admitted page through its join and its leaving, `close` ends it all.
+ * Its state: the link to the page (null while none is connected), how many pages joined so far,
+ * when the last one left, and whether it is closed.
+ */
+class Carrier extends EventEmitter implements PageCarrier {
+  readonly key: string;
+  private readonly relayTimeoutMs: number;
+  private readonly rejoinGraceMs: number;
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REPLY_BYTES });
+  private door?: LoopbackDoor;
+  private link: PageLink | null = null;
+  private joins = 0;
+  private leftAt = 0;
+  private closed = false;
+
+  constructor(private readonly options: PageCarrierOptions) {
+    super();
+    this.key = options.key ?? randomBytes(16).toString('hex');
+    this.relayTimeoutMs = options.relayTimeoutMs ?? 30_000;
+    this.rejoinGraceMs = options.rejoinGraceMs ?? 10_000;
+  }
+
+  /** Binds the port; the request and join handlers are in place before anything can connect. */
+  async listen(): Promise<void> {
+    this.door = await openLoopbackDoor({
+      cap: this.options.maxConnections ?? CARRIER_CONNECTIONS,
+      maxHeaderSize: MAX_TARGET_BYTES + 16 * 1024,
+      port: this.options.port,
+      what: 'page carrier',
+      as: 'json',
+      alsoTrusted: () => this.pageOrigins(),
+      onRequest: (req, res) => this.onRequest(req, res),
+    });
+    this.door.server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) =>
+      this.onUpgrade(req, socket, head),
+    );
+  }
+
+  get port(): number {
+    return this.door?.port ?? this.options.port;
+  }
+
+  get wsUrl(): string {
+    return `ws://127.0.0.1:${this.port}/page?key=${this.key}`;
+  }
+
+  get fragment(): string {
+    return `#gamebridge=${encodeURIComponent(this.wsUrl)}`;
+  }
+
+  get page(): PageInfo | null {
+    return this.link?.info ?? null;
+  }
+
+  private readonly log = (line: string): void =>
+    (this.options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(
+      `page carrier 127.0.0.1:${this.port}: ${line}`,
+    );
+
+  // The game's own page may call its port (its origin), and so may a page of this port's origin.
+  private pageOrigins(): string[] {
+    const page = this.link?.info?.origin ?? this.options.pageOrigin;
+    return page ? [page] : [];
+  }
+
+  // A contract request that passed the loopback guard: GET only, and not the join's path.
+  private onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
     const target = req.url ?? '/';
     const refusal =
-      hostRefusal(req, port) ??
-      browserRefusal(req, trustedOrigins()) ??
       (req.method !== 'GET' && req.method !== 'HEAD'
         ? { status: 405, error: `method ${req.method} not allowed; the game surface is GET only` }
         : undefined) ??
@@ -139,42 +182,29 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
         ? { status: 426, error: '/page is the WebSocket a game page joins with' }
         : undefined);
     if (refusal) return refuse(res, refusal, 'json');
-    void answer(target).then((a) => send(res, a.status, a.body));
-  });
-
-  // The game's own page may call its port (its origin), and so may a page of this port's origin.
-  function trustedOrigins(): string[] {
-    const page = link?.info?.origin ?? options.pageOrigin;
-    return page ? [...ownOrigins(port), page] : ownOrigins(port);
+    void this.answer(target).then((a) => send(res, a.status, a.body));
   }
 
   // A contract request, from the port or from the daemon itself: bounded, then relayed.
-  async function answer(target: string): Promise<CarrierAnswer> {
+  async answer(target: string): Promise<CarrierAnswer> {
     if (Buffer.byteLength(target) > MAX_TARGET_BYTES)
       return { status: 414, body: { accepted: false, error: `request too long (over ${MAX_TARGET_BYTES} bytes)` } };
-    if (options.standIn) return options.standIn(target);
-    return relay(target);
+    if (this.options.standIn) return this.options.standIn(target);
+    return this.relay(target);
   }
 
   // Relays to the joined page; right after a page left, first waits a moment for one to join again.
   // A read the page took with it is asked again of the next page; a command never is (it may have been applied).
-  async function relay(target: string, again = true): Promise<CarrierAnswer> {
-    const grace = leftAt + rejoinGraceMs - Date.now();
-    if (!link?.info && grace > 0 && !closed) await waitForJoin(carrier, grace).catch(() => undefined);
-    if (!link?.info)
-      return {
-        status: 503,
-        body: {
-          ok: false,
-          error:
-            'GameOffline: no page is joined to this port (the browser tab was closed, is reloading, or never opened); relaunch the game or reopen its page',
-        },
-      };
+  private async relay(target: string, again = true): Promise<CarrierAnswer> {
+    const grace = this.leftAt + this.rejoinGraceMs - Date.now();
+    if (!this.link?.info && grace > 0 && !this.closed) await this.waitForJoin(grace).catch(() => undefined);
+    const link = this.link;
+    if (!link?.info) return { status: 503, body: { ok: false, error: OFFLINE } };
     try {
-      return await link.relay(target, relayTimeoutMs);
+      return await link.relay(target, this.relayTimeoutMs);
     } catch (e) {
       const kind = (e as RelayError).kind;
-      if (kind === 'gone' && again && target.split('?')[0] !== '/command') return relay(target, false);
+      if (kind === 'gone' && again && target.split('?')[0] !== '/command') return this.relay(target, false);
       // interrupted: the page had the request and may have acted on it (a command may or may not be applied).
       return {
         status: kind === 'timeout' ? 504 : 503,
@@ -183,14 +213,27 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
     }
   }
 
-  // A page joining: Host, key, the page and the browser the bridge opened, one page at a time.
-  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  // A page joining: admitted, or refused with a log line saying why.
+  private onUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
     const origin = pageOriginOf(req);
-    const refusal: Refusal | undefined =
-      hostRefusal(req, port) ??
+    const refusal = this.joinRefusal(req, origin) ?? (this.closed ? CLOSING : undefined);
+    if (refusal) {
+      this.log(`refused a page joining from ${req.headers.origin ?? 'no origin'}: ${refusal.error}`);
+      return refuseUpgrade(socket, refusal);
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.adopt(ws, origin));
+  }
+
+  // Host, key, the page and the browser the bridge opened, one page at a time.
+  private joinRefusal(req: http.IncomingMessage, origin: string | null): Refusal | undefined {
+    const { options, link } = this;
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    return (
+      hostRefusal(req, this.port) ??
       (url.pathname !== '/page' ? { status: 404, error: 'the only WebSocket here is /page' } : undefined) ??
-      (!keyMatches(url.searchParams.get('key'), key) ? { status: 401, error: 'wrong or missing key' } : undefined) ??
+      (!keyMatches(url.searchParams.get('key'), this.key)
+        ? { status: 401, error: 'wrong or missing key' }
+        : undefined) ??
       (options.pageOrigin !== undefined && origin !== options.pageOrigin
         ? { status: 403, error: `a page of origin ${origin ?? '(none)'} is not the page the bridge opened` }
         : undefined) ??
@@ -202,57 +245,51 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
             status: 409,
             error: `another page is already joined (${link.info?.name ?? 'saying hello'}); close it first`,
           }
-        : undefined);
-    if (refusal || closed) {
-      const r = refusal ?? { status: 503, error: 'the carrier is closing' };
-      log(`refused a page joining from ${req.headers.origin ?? 'no origin'}: ${r.error}`);
-      return refuseUpgrade(socket, r);
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => adopt(ws, origin));
-  });
+        : undefined)
+    );
+  }
 
-  function adopt(ws: import('ws').WebSocket, origin: string | null): void {
-    const current = new PageLink(ws, { origin, join: joins + 1, log });
-    link = current;
+  // An admitted page: it is the page once it said hello, and no longer once it is gone.
+  private adopt(ws: WebSocket, origin: string | null): void {
+    const current = new PageLink(ws, { origin, join: this.joins + 1, log: this.log });
+    this.link = current;
     current.on('hello', (info: PageInfo) => {
-      joins = info.join;
-      log(`page joined: ${info.name} ${info.version} from ${origin ?? 'no origin'} (join ${info.join})`);
-      carrier.emit('join', info);
+      this.joins = info.join;
+      this.log(`page joined: ${info.name} ${info.version} from ${origin ?? 'no origin'} (join ${info.join})`);
+      this.emit('join', info);
     });
     current.on('gone', (reason: string) => {
-      if (link === current) link = null;
+      if (this.link === current) this.link = null;
       if (current.info) {
-        leftAt = Date.now();
-        log(`page left: ${reason}`);
+        this.leftAt = Date.now();
+        this.log(`page left: ${reason}`);
       }
-      carrier.emit('leave', { info: current.info, reason });
+      this.emit('leave', { info: current.info, reason });
     });
   }
 
-  async function close(): Promise<void> {
-    if (closed) return;
-    closed = true;
-    link?.close(1001, 'the bridge stopped this game');
-    wss.close();
-    await closeDoor(server);
+  waitForJoin(timeoutMs: number): Promise<PageInfo> {
+    if (this.page) return Promise.resolve(this.page);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.off('join', onJoin);
+        reject(new Error(`no page joined 127.0.0.1:${this.port} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const onJoin = (info: PageInfo) => {
+        clearTimeout(timer);
+        resolve(info);
+      };
+      this.once('join', onJoin);
+    });
   }
 
-  return carrier;
-}
-
-function waitForJoin(carrier: PageCarrier, timeoutMs: number): Promise<PageInfo> {
-  if (carrier.page) return Promise.resolve(carrier.page);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      carrier.off('join', onJoin);
-      reject(new Error(`no page joined 127.0.0.1:${carrier.port} within ${timeoutMs} ms`));
-    }, timeoutMs);
-    const onJoin = (info: PageInfo) => {
-      clearTimeout(timer);
-      resolve(info);
-    };
-    carrier.once('join', onJoin);
-  });
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.link?.close(1001, 'the bridge stopped this game');
+    this.wss.close();
+    await this.door?.close();
+  }
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {

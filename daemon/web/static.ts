@@ -15,17 +15,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import sirv from 'sirv';
 import { usageError } from '../../shared/errors.js';
-import {
-  browserRefusal,
-  closeDoor,
-  guardedServer,
-  hostRefusal,
-  listenLoopback,
-  ownOrigins,
-  refuse,
-  STATIC_CONNECTIONS,
-  type Refusal,
-} from '../../shared/loopback.js';
+import { openLoopbackDoor, refuse, STATIC_CONNECTIONS, type Refusal } from '../../shared/loopback.js';
 
 export interface StaticSite {
   port: number;
@@ -47,13 +37,17 @@ export async function serveStatic(options: {
   const files = sirv(root, { dev: true, etag: true, dotfiles: false });
   const notFound = (res: ServerResponse, path: string) =>
     refuse(res, { status: 404, error: `not found: ${path.slice(0, 200)}` });
-  const server = guardedServer({ cap: options.maxConnections ?? STATIC_CONNECTIONS }, (req, res) => {
-    const refused = hostRefusal(req, port) ?? browserRefusal(req, ownOrigins(port)) ?? pathRefusal(root, req);
-    if (refused) return refuse(res, refused);
-    files(req, res, () => notFound(res, req.url ?? '/'));
+  const door = await openLoopbackDoor({
+    cap: options.maxConnections ?? STATIC_CONNECTIONS,
+    port: options.port ?? 0,
+    what: `serving ${options.root}`,
+    onRequest: (req, res) => {
+      const refused = pathRefusal(root, req);
+      if (refused) return refuse(res, refused);
+      files(req, res, () => notFound(res, req.url ?? '/'));
+    },
   });
-  const port = await listenLoopback(server, options.port ?? 0, `serving ${options.root}`);
-  return { port, url: `http://127.0.0.1:${port}/`, close: () => closeDoor(server) };
+  return { port: door.port, url: `http://127.0.0.1:${door.port}/`, close: () => door.close() };
 }
 
 /** The files sirv may read for a path (dev mode): the path, with .html/.htm, or its index. */
