@@ -16,3 +16,7 @@ export const flag = () => z.union([z.boolean(), z.stringbool()]);
 /** The name of an input the game declares (or, on a page this daemon opened, a browser input). */
 export const inputName = () =>
   z.string().describe("The input's name as the game declares it (tools' game.inputs), e.g. 'left' or 'jump'.");
+
+/** How long a wait on a tree (wait_for_node, wait_for_object) may take, in milliseconds. */
+export const treeWaitTimeout = () =>
+  z.int().min(0).max(600000).optional().describe("Give up after this long. Default: the bridge's --timeout.");
