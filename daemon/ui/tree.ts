@@ -6,6 +6,7 @@
  */
 import { z } from 'zod/v4';
 import { notAGameSurface } from '../../shared/errors.js';
+import type { UiNodeFields } from '../../shared/ui-node.js';
 
 /** A tree bigger than this is cut (its rendering would not fit any answer anyway). */
 export const MAX_NODES = 2000;
@@ -14,21 +15,8 @@ export const MAX_DEPTH = 32;
 const scalar = z.union([z.string().max(2000), z.number(), z.boolean()]);
 const optional = <T extends z.ZodType>(t: T) => t.optional().catch(undefined);
 
-export interface UiNode {
-  id: string;
-  role: string;
-  name: string;
-  value?: string | number | boolean;
-  min?: number;
-  max?: number;
-  checked?: boolean;
-  selected?: boolean;
-  focused?: boolean;
-  visible?: boolean;
-  enabled?: boolean;
-  rect?: number[];
-  children?: UiNode[];
-}
+/** A node as read: any scalar value a game sends is kept. */
+export type UiNode = UiNodeFields<UiNode, string | number | boolean>;
 
 const NodeShape: z.ZodType<UiNode> = z.lazy(() =>
   z.object({

@@ -5,27 +5,13 @@
  * the tick, re-checking the node as it is then (gone, hidden or disabled is a failed command).
  * Platform-neutral: both carriers use it through the core.
  */
+import type { UiNodeFields } from '../../shared/ui-node.js';
 import type { CommandArgs, CommandHandler } from './args.js';
 
 /** One element of the UI tree. Fields at their default (visible, enabled: true) may be left out. */
-export interface UiNode {
-  /** Unique in the tree and stable while the element exists: the agent's reference. */
-  id: string;
-  /** An ARIA role name: button, link, checkbox, radio, slider, textbox, combobox, text, group… */
-  role: string;
-  /** What a player reads. */
-  name: string;
-  value?: string | number;
-  min?: number;
-  max?: number;
-  checked?: boolean;
-  selected?: boolean;
-  focused?: boolean;
-  visible?: boolean;
-  enabled?: boolean;
-  /** `[x, y, w, h]` in screenshot pixels, top-left origin. */
+export interface UiNode extends UiNodeFields<UiNode> {
+  /** `[x, y, w, h]` in screenshot pixels, top-left origin: exactly four numbers. */
   rect?: [number, number, number, number];
-  children?: UiNode[];
   /** `ui.activate`: press it as a player would (runs on the tick). */
   activate?: () => void;
   /** `ui.setValue`: a number for a slider, a boolean for a checkbox, text otherwise (runs on the tick). */
