@@ -103,18 +103,18 @@ function plainNode(node: UiNode): Record<string, unknown> {
 /** The reserved ui.* commands, each re-checking its node on the tick through `ui()`. */
 export function uiCommands(ui: () => UiTree): Map<string, CommandHandler> {
   const usable = (a: CommandArgs): UiNode => usableNode(ui().nodes ?? [], a.string('id'));
+  // ui.activate and ui.focus call the node's own action of that name, on the node as it is then.
+  const action = (name: 'activate' | 'focus', cannot: string): CommandHandler => ({
+    validate: (a) => void a.string('id'),
+    apply: (a) => {
+      const node = usable(a);
+      const act = node[name];
+      if (!act) throw new Error(`'${label(node)}' (${node.role}) ${cannot}`);
+      act.call(node);
+    },
+  });
   return new Map<string, CommandHandler>([
-    [
-      'ui.activate',
-      {
-        validate: (a) => void a.string('id'),
-        apply: (a) => {
-          const node = usable(a);
-          if (!node.activate) throw new Error(`'${label(node)}' (${node.role}) cannot be activated`);
-          node.activate();
-        },
-      },
-    ],
+    ['ui.activate', action('activate', 'cannot be activated')],
     [
       'ui.setValue',
       {
@@ -130,17 +130,7 @@ export function uiCommands(ui: () => UiTree): Map<string, CommandHandler> {
         },
       },
     ],
-    [
-      'ui.focus',
-      {
-        validate: (a) => void a.string('id'),
-        apply: (a) => {
-          const node = usable(a);
-          if (!node.focus) throw new Error(`'${label(node)}' (${node.role}) cannot take focus`);
-          node.focus();
-        },
-      },
-    ],
+    ['ui.focus', action('focus', 'cannot take focus')],
   ]);
 }
 
