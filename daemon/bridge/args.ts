@@ -16,3 +16,24 @@ export const flag = () => z.union([z.boolean(), z.stringbool()]);
 /** The name of an input the game declares (or, on a page this daemon opened, a browser input). */
 export const inputName = () =>
   z.string().describe("The input's name as the game declares it (tools' game.inputs), e.g. 'left' or 'jump'.");
+
+/** How long a wait on a tree (wait_for_node, wait_for_object) may take, in milliseconds. */
+export const treeWaitTimeout = () =>
+  z.int().min(0).max(600000).optional().describe("Give up after this long. Default: the bridge's --timeout.");
+
+/**
+ * The operators of a condition on the value at a path, as wait_for and assert take them (give
+ * exactly one). `says` words an operator's description for its tool from what the value does
+ * (" equals this"); `exists` is worded whole, being about the path rather than the value.
+ */
+export const conditionOperators = (says: (what: string) => string, exists: string) => ({
+  equals: z.unknown().optional().describe(says(' equals this (deep equality for objects and lists)')),
+  notEquals: z.unknown().optional().describe(says(' differs from this')),
+  exists: flag().optional().describe(exists),
+  gt: number().optional().describe(says(' is a number greater than this')),
+  gte: number().optional().describe(says(' is a number greater than or equal to this')),
+  lt: number().optional().describe(says(' is a number less than this')),
+  lte: number().optional().describe(says(' is a number less than or equal to this')),
+  contains: z.unknown().optional().describe(says(' (a string or a list) contains this')),
+  matches: z.string().optional().describe(says(', as text, matches this regular expression')),
+});

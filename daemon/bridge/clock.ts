@@ -12,29 +12,27 @@ import { requireCapability } from './play.js';
 
 const needs = ` Needs the game's "clock" capability.`;
 
-export const pause = defineTool({
-  name: 'pause',
-  title: "Pause the game's clock",
-  description: "Pause the game's simulation clock; the game keeps answering and applying commands." + needs,
-  input: z.object({}),
-  effect: { readOnly: false },
-  async handler(_args, ctx, call: BridgeCall) {
-    await requireCapability(ctx, call.port, 'clock', 'pause');
-    return { json: { ...call.base, ...shapeSync(await syncCommand(ctx, call.port, 'clock.pause', {}, call)) } };
-  },
-});
+/** pause and resume: the reserved command of the same name, without arguments, answered with the state after. */
+const clockSwitch = (name: 'pause' | 'resume', title: string, description: string) =>
+  defineTool({
+    name,
+    title,
+    description: description + needs,
+    input: z.object({}),
+    effect: { readOnly: false },
+    async handler(_args, ctx, call: BridgeCall) {
+      await requireCapability(ctx, call.port, 'clock', name);
+      return { json: { ...call.base, ...shapeSync(await syncCommand(ctx, call.port, `clock.${name}`, {}, call)) } };
+    },
+  });
 
-export const resume = defineTool({
-  name: 'resume',
-  title: "Resume the game's clock",
-  description: "Let the game's simulation clock run again." + needs,
-  input: z.object({}),
-  effect: { readOnly: false },
-  async handler(_args, ctx, call: BridgeCall) {
-    await requireCapability(ctx, call.port, 'clock', 'resume');
-    return { json: { ...call.base, ...shapeSync(await syncCommand(ctx, call.port, 'clock.resume', {}, call)) } };
-  },
-});
+export const pause = clockSwitch(
+  'pause',
+  "Pause the game's clock",
+  "Pause the game's simulation clock; the game keeps answering and applying commands.",
+);
+
+export const resume = clockSwitch('resume', "Resume the game's clock", "Let the game's simulation clock run again.");
 
 export const step = defineTool({
   name: 'step',

@@ -10,7 +10,7 @@ import { defineTool, z } from '../tools/define.js';
 import { syncAnswer } from '../tools/sync-answer.js';
 import { inPlayerView, playerState } from '../tools/view.js';
 import type { BridgeCall } from '../tools/types.js';
-import { flag, number, whole } from './args.js';
+import { conditionOperators, flag, whole } from './args.js';
 
 export const getState = defineTool({
   name: 'get_state',
@@ -50,18 +50,10 @@ export const waitForTool = defineTool({
     'Re-read fresh snapshots until the value at `path` meets one condition, then return {matched, value, elapsedMs, frame}. Fails on timeout or if the game restarts while waiting. Give exactly one condition.',
   input: z.object({
     path: z.string().describe("Dotted path into the state, e.g. 'ui.screen'."),
-    equals: z
-      .unknown()
-      .optional()
-      .describe('Matches when the value equals this (deep equality for objects and lists).'),
-    notEquals: z.unknown().optional().describe('Matches when the value differs from this.'),
-    exists: flag().optional().describe('true: matches when the path is present; false: when it is absent.'),
-    gt: number().optional().describe('Matches when the value is a number greater than this.'),
-    gte: number().optional().describe('Matches when the value is a number greater than or equal to this.'),
-    lt: number().optional().describe('Matches when the value is a number less than this.'),
-    lte: number().optional().describe('Matches when the value is a number less than or equal to this.'),
-    contains: z.unknown().optional().describe('Matches when the value (a string or a list) contains this.'),
-    matches: z.string().optional().describe('Matches when the value, as text, matches this regular expression.'),
+    ...conditionOperators(
+      (what) => `Matches when the value${what}.`,
+      'true: matches when the path is present; false: when it is absent.',
+    ),
     timeoutMs: whole(0, 600000)
       .optional()
       .describe("Give up after this many milliseconds. Default: the bridge's --timeout (5000 unless set)."),

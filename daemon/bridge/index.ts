@@ -4,8 +4,9 @@
  * describe_toolset's rows, the replay verdict and the dispatch are all read from it.
  *
  * To add a bridge tool:
- *   1. Declare it with `defineTool` (tools/define.ts) in the file of its family (core.ts,
- *      input.ts, clock.ts, ui.ts, world.ts), or in a new family file: name, title, description, a zod `input`,
+ *   1. Declare it with `defineTool` (tools/define.ts; the UI and world families through
+ *      `treeTools`, trees.ts) in the file of its family (core.ts, input.ts, clock.ts, ui.ts,
+ *      world.ts), or in a new family file: name, title, description, a zod `input`,
  *      its `effect` (readOnly decides whether a restarted daemon may re-send it), and a handler
  *      `(args, ctx, call: BridgeCall)`; `call.port` is its game, `call.base` starts its answer.
  *   2. Put it in its family's list (`CORE_TOOLS` …); a new family joins `BRIDGE_TOOLS` below

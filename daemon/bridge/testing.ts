@@ -17,7 +17,7 @@ import { conditionFrom, test } from '../sync/wait.js';
 import type { ToolContext } from '../tools/context.js';
 import { defineTool, z } from '../tools/define.js';
 import type { BridgeCall } from '../tools/types.js';
-import { flag, number } from './args.js';
+import { conditionOperators, flag } from './args.js';
 
 /** A run_test run may take long (a long recording); the client's own timeout is usually shorter. */
 const RUN_TEST_TIMEOUT_MS = 10 * 60_000;
@@ -48,15 +48,7 @@ export const assertTool = defineTool({
     'Each assert becomes an expect of the test save_test writes.',
   input: z.object({
     path: z.string().describe("Dotted path into the state, e.g. 'game.score'."),
-    equals: z.unknown().optional().describe('The value equals this (deep equality for objects and lists).'),
-    notEquals: z.unknown().optional().describe('The value differs from this.'),
-    exists: flag().optional().describe('true: the path is present; false: it is absent.'),
-    gt: number().optional().describe('The value is a number greater than this.'),
-    gte: number().optional().describe('The value is a number greater than or equal to this.'),
-    lt: number().optional().describe('The value is a number less than this.'),
-    lte: number().optional().describe('The value is a number less than or equal to this.'),
-    contains: z.unknown().optional().describe('The value (a string or a list) contains this.'),
-    matches: z.string().optional().describe('The value, as text, matches this regular expression.'),
+    ...conditionOperators((what) => `The value${what}.`, 'true: the path is present; false: it is absent.'),
   }),
   effect: { readOnly: true },
   async handler(args, ctx, { port, base, signal }: BridgeCall) {

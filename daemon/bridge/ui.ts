@@ -5,16 +5,14 @@
  * only through the reserved `ui.*` commands (ui-act.ts). Needs the game's "ui" capability, or a
  * page this daemon opened.
  */
-import { BridgeError, usageError } from '../../shared/errors.js';
-import { ProcessWatch } from '../sync/command.js';
-import { pollDelay } from '../sync/poll.js';
-import { sleep } from '../../shared/sleep.js';
+import { usageError } from '../../shared/errors.js';
 import { filterTree, idOf, matchesFilter, renderUi, walk, type UiSnapshot, type Walked } from '../ui/tree.js';
 import { look, renderLook } from '../ui/world.js';
-import { isPlayer, readTree, seenBy } from './trees.js';
-import { defineTool, z } from '../tools/define.js';
+import { isPlayer, readTree, seenBy, treeTools, waitOnTree } from './trees.js';
+import { z } from '../tools/define.js';
+import { treeWaitTimeout } from './args.js';
 import type { ToolContext } from '../tools/context.js';
-import type { BridgeCall, ToolAnswer } from '../tools/types.js';
+import type { ToolAnswer } from '../tools/types.js';
 import { click, clickInput, setValue, setValueInput } from './ui-act.js';
 
 // ---------------------------------------------------------------- snapshot
@@ -85,12 +83,7 @@ export const waitForNodeInput = z.object({
     .describe(
       'present: in the tree; visible: in it and shown; hidden: hidden or absent; enabled: shown and enabled; gone: absent.',
     ),
-  timeoutMs: z
-    .int()
-    .min(0)
-    .max(600000)
-    .optional()
-    .describe("Give up after this long. Default: the bridge's --timeout."),
+  timeoutMs: treeWaitTimeout(),
 });
 
 type NodeQuery = z.output<typeof waitForNodeInput>;
@@ -126,110 +119,86 @@ export async function waitForNode(
     throw usageError('wait_for_node needs ref, or role and/or name, to say which node.');
   const timeoutMs = q.timeoutMs ?? ctx.config.timeoutMs;
   const what = `wait_for_node ${q.ref ? `[ref=${q.ref}]` : [q.role, q.name && JSON.stringify(q.name)].filter(Boolean).join(' ')} ${q.state}`;
-  const started = Date.now();
-  const watch = new ProcessWatch(port, what, ctx.generation(port));
   let last: UiSnapshot | undefined;
   let seen: string = 'no snapshot read';
-  for (let attempt = 0; ; attempt++) {
-    const ui = await readTree(ctx, port, 'ui', signal);
-    watch.check(ui.frameSequence);
-    // a new publication each time: the same frameSequence again says nothing new
-    if (!last || ui.frameSequence === undefined || ui.frameSequence !== last.frameSequence) {
+  const { found, elapsedMs } = await waitOnTree(ctx, port, signal, {
+    tool: 'wait_for_node',
+    what,
+    timeoutMs,
+    read: () => readTree(ctx, port, 'ui', signal),
+    test(ui: UiSnapshot) {
+      // a new publication each time: the same frameSequence again says nothing new
+      if (last && ui.frameSequence !== undefined && ui.frameSequence === last.frameSequence) return undefined;
       last = ui;
       const found = candidates(ui, q, isPlayer(ctx));
       const hit = holds(found, q.state);
-      if (hit !== undefined)
-        return {
-          json: {
-            view: ctx.config.view,
-            matched: true,
-            state: q.state,
-            node: hit ? { ...hit.node, children: undefined } : null,
-            elapsedMs: Date.now() - started,
-            snapshot: idOf(ui),
-          },
-        };
+      if (hit !== undefined) return { hit, ui };
       seen = found.length
         ? `${found.length} node(s) like it, ${found[0].hidden ? 'hidden' : found[0].disabled ? 'disabled' : 'visible'} (first: [ref=${found[0].node.id}])`
         : 'no such node';
-    }
-    const remaining = timeoutMs - (Date.now() - started);
-    if (remaining <= 0)
-      throw new BridgeError(
-        {
-          kind: 'CommandTimeout',
-          port,
-          timeoutMs,
-          path: what,
-          lastValue: seen,
-          ...(last?.frameSequence !== undefined ? { frame: last.frameSequence } : {}),
-        },
+      return undefined;
+    },
+    timedOut: () => ({
+      lastValue: seen,
+      message:
         `${what} did not hold within ${timeoutMs}ms on port ${port}; last seen in the UI (revision ${last?.revision ?? '?'}, frame ${last?.frameSequence ?? '?'}): ${seen}. ` +
-          'Take a snapshot to see what is there, or raise timeoutMs.',
-      );
-    if (signal?.aborted) throw usageError('wait_for_node was cancelled.');
-    await sleep(Math.min(pollDelay(attempt + 2), remaining), signal);
-  }
+        'Take a snapshot to see what is there, or raise timeoutMs.',
+    }),
+  });
+  return {
+    json: {
+      view: ctx.config.view,
+      matched: true,
+      state: q.state,
+      node: found.hit ? { ...found.hit.node, children: undefined } : null,
+      elapsedMs,
+      snapshot: idOf(found.ui),
+    },
+  };
 }
 
-const needs = ' Needs the game\'s "ui" capability (GET /ui), or a page this bridge opened.';
+const uiTool = treeTools(' Needs the game\'s "ui" capability (GET /ui), or a page this bridge opened.');
 
-export const snapshotTool = defineTool({
+export const snapshotTool = uiTool({
   name: 'snapshot',
   title: 'See what is on screen',
   description:
-    'What is on screen as a compact text with refs (plus the same as JSON): the UI tree, the world tree, or both. Hidden nodes are left out unless asked for; `since` a revision you have answers one line when nothing changed.' +
-    needs,
+    'What is on screen as a compact text with refs (plus the same as JSON): the UI tree, the world tree, or both. Hidden nodes are left out unless asked for; `since` a revision you have answers one line when nothing changed.',
   input: snapshotInput,
   effect: { readOnly: true },
-  async handler(args, ctx, call: BridgeCall) {
-    const a = await snapshot(ctx, call.port, args, call.signal);
-    return { ...a, json: { ...call.base, ...a.json } };
-  },
+  run: (ctx, args, call) => snapshot(ctx, call.port, args, call.signal),
 });
 
 const clickTool = (name: 'click' | 'activate') =>
-  defineTool({
+  uiTool({
     name,
     title: 'Press a UI node',
     description:
       'Press a UI node as a player would (ui.activate; on a page, a real mouse click at its box), by the ref snapshot showed. Refused before anything is sent when the latest snapshot lacks it, hides it or disables it (naming similar nodes); otherwise confirmed, with the state and the ui revision after.' +
-      (name === 'activate' ? ' The same as click.' : '') +
-      needs,
+      (name === 'activate' ? ' The same as click.' : ''),
     input: clickInput,
     effect: { readOnly: false },
-    async handler(args, ctx, call: BridgeCall) {
-      const a = await click(ctx, call.port, args, call, name);
-      return { ...a, json: { ...call.base, ...a.json } };
-    },
+    run: (ctx, args, call) => click(ctx, call.port, args, call, name),
   });
 
-export const setValueTool = defineTool({
+export const setValueTool = uiTool({
   name: 'set_value',
   title: "Set a UI node's value",
   description:
-    "Set a UI node's value (ui.setValue; on a page, a real fill, choice or check): a text box's text, a slider's number (out of its range is refused), a checkbox's true/false, a combobox's option. Refused like click before anything is sent." +
-    needs,
+    "Set a UI node's value (ui.setValue; on a page, a real fill, choice or check): a text box's text, a slider's number (out of its range is refused), a checkbox's true/false, a combobox's option. Refused like click before anything is sent.",
   input: setValueInput,
   effect: { readOnly: false },
-  async handler(args, ctx, call: BridgeCall) {
-    const a = await setValue(ctx, call.port, args, call);
-    return { ...a, json: { ...call.base, ...a.json } };
-  },
+  run: (ctx, args, call) => setValue(ctx, call.port, args, call),
 });
 
-export const waitForNodeTool = defineTool({
+export const waitForNodeTool = uiTool({
   name: 'wait_for_node',
   title: 'Wait for a UI node',
   description:
-    'Read fresh UI snapshots until a node (by ref, or by role and/or name) is present, visible, hidden, enabled or gone; returns the node and the snapshot it held in.' +
-    needs,
+    'Read fresh UI snapshots until a node (by ref, or by role and/or name) is present, visible, hidden, enabled or gone; returns the node and the snapshot it held in.',
   input: waitForNodeInput,
   effect: { readOnly: true },
-  async handler(args, ctx, call: BridgeCall) {
-    const a = await waitForNode(ctx, call.port, args, call.signal);
-    return { ...a, json: { ...call.base, ...a.json } };
-  },
+  run: (ctx, args, call) => waitForNode(ctx, call.port, args, call.signal),
 });
 
 /** The family, in the order describe_toolset lists it. */

@@ -3,15 +3,13 @@
  * wait_for_object. Each look reads one `GET /world` and resolves the reference and every
  * candidate inside it, so a distance never mixes two frames.
  */
-import { BridgeError, usageError } from '../../shared/errors.js';
-import { ProcessWatch } from '../sync/command.js';
-import { pollDelay } from '../sync/poll.js';
-import { sleep } from '../../shared/sleep.js';
+import { usageError } from '../../shared/errors.js';
 import { look, type WorldSnapshot } from '../ui/world.js';
-import { defineTool, z } from '../tools/define.js';
+import { z } from '../tools/define.js';
+import { treeWaitTimeout } from './args.js';
 import type { ToolContext } from '../tools/context.js';
-import { readTree, seenBy } from './trees.js';
-import type { BridgeCall, ToolAnswer } from '../tools/types.js';
+import { readTree, seenBy, treeTools, waitOnTree } from './trees.js';
+import type { ToolAnswer } from '../tools/types.js';
 
 const nearShape = z.object({
   ref: z.string().min(1).max(200).optional().describe('Near this object (by id).'),
@@ -30,12 +28,7 @@ export const findObjectsInput = z.object({
 });
 
 export const waitForObjectInput = findObjectsInput.extend({
-  timeoutMs: z
-    .int()
-    .min(0)
-    .max(600000)
-    .optional()
-    .describe("Give up after this long. Default: the bridge's --timeout."),
+  timeoutMs: treeWaitTimeout(),
 });
 
 function checkNear(tool: string, q: z.output<typeof findObjectsInput>): void {
@@ -62,72 +55,46 @@ export async function waitForObject(
 ): Promise<ToolAnswer> {
   checkNear('wait_for_object', q);
   const timeoutMs = q.timeoutMs ?? ctx.config.timeoutMs;
-  const started = Date.now();
-  const watch = new ProcessWatch(port, 'wait_for_object', ctx.generation(port));
-  let last: WorldSnapshot | undefined;
-  for (let attempt = 0; ; attempt++) {
-    const world = await readTree(ctx, port, 'world', signal);
-    watch.check(world.frameSequence);
-    last = world;
-    const l = look(world, q, seenBy(ctx));
-    if (l.total > 0)
-      return {
-        json: {
-          view: ctx.config.view,
-          matched: true,
-          elapsedMs: Date.now() - started,
-          snapshot: l.snapshot,
-          total: l.total,
-          matches: l.matches,
-        },
-      };
-    const remaining = timeoutMs - (Date.now() - started);
-    if (remaining <= 0)
-      throw new BridgeError(
-        {
-          kind: 'CommandTimeout',
-          port,
-          timeoutMs,
-          path: 'wait_for_object',
-          lastValue: 'no match',
-          ...(last.frameSequence !== undefined ? { frame: last.frameSequence } : {}),
-        },
+  const { found: l, elapsedMs } = await waitOnTree(ctx, port, signal, {
+    tool: 'wait_for_object',
+    timeoutMs,
+    read: () => readTree(ctx, port, 'world', signal),
+    test(world: WorldSnapshot) {
+      const l = look(world, q, seenBy(ctx));
+      return l.total > 0 ? l : undefined;
+    },
+    timedOut: (last) => ({
+      lastValue: 'no match',
+      message:
         `wait_for_object found no match within ${timeoutMs}ms on port ${port} (last look: world revision ${last.revision ?? '?'}, frame ${last.frameSequence ?? '?'}, ${last.objects.length} objects). ` +
-          'Look with find_objects or snapshot {tree: "world"}, or raise timeoutMs.',
-      );
-    if (signal?.aborted) throw usageError('wait_for_object was cancelled.');
-    await sleep(Math.min(pollDelay(attempt + 2), remaining), signal);
-  }
+        'Look with find_objects or snapshot {tree: "world"}, or raise timeoutMs.',
+    }),
+  });
+  return {
+    json: { view: ctx.config.view, matched: true, elapsedMs, snapshot: l.snapshot, total: l.total, matches: l.matches },
+  };
 }
 
-const needs = ' Needs the game\'s "world" capability (GET /world).';
+const worldTool = treeTools(' Needs the game\'s "world" capability (GET /world).');
 
-export const findObjectsTool = defineTool({
+export const findObjectsTool = worldTool({
   name: 'find_objects',
   title: 'Find objects in the world',
   description:
-    'Find objects in the world tree by type, tag, name, or nearness to an object or a position; each match with its distance and the snapshot it was measured in.' +
-    needs,
+    'Find objects in the world tree by type, tag, name, or nearness to an object or a position; each match with its distance and the snapshot it was measured in.',
   input: findObjectsInput,
   effect: { readOnly: true },
-  async handler(args, ctx, call: BridgeCall) {
-    const a = await findObjects(ctx, call.port, args, call.signal);
-    return { ...a, json: { ...call.base, ...a.json } };
-  },
+  run: (ctx, args, call) => findObjects(ctx, call.port, args, call.signal),
 });
 
-export const waitForObjectTool = defineTool({
+export const waitForObjectTool = worldTool({
   name: 'wait_for_object',
   title: 'Wait for an object',
   description:
-    'Look at fresh world snapshots until find_objects would find something; returns the matches and the snapshot.' +
-    needs,
+    'Look at fresh world snapshots until find_objects would find something; returns the matches and the snapshot.',
   input: waitForObjectInput,
   effect: { readOnly: true },
-  async handler(args, ctx, call: BridgeCall) {
-    const a = await waitForObject(ctx, call.port, args, call.signal);
-    return { ...a, json: { ...call.base, ...a.json } };
-  },
+  run: (ctx, args, call) => waitForObject(ctx, call.port, args, call.signal),
 });
 
 /** The family, in the order describe_toolset lists it. */

@@ -6,8 +6,8 @@
  */
 import { ProtocolError, ProtocolErrorCode, type Server, type Transport } from '@modelcontextprotocol/server';
 import { toBridgeError, usageError } from '../../shared/errors.js';
-import { listInstances } from '../discovery/list.js';
 import type { ToolContext } from '../tools/context.js';
+import { listSeen } from '../tools/list-instances.js';
 import { readResource } from './read.js';
 import { GAME_RESOURCES, gameUri, INSTANCES_URI, KINDS, parseUri, resourceTemplates, WATCHABLE } from './uris.js';
 import type { ResourceWatches } from './watch.js';
@@ -89,13 +89,7 @@ export class SessionResources {
   /** The instances resource, and the five resources of each live game. */
   async list() {
     const ctx = this.deps.ctx;
-    const found = await listInstances({
-      config: ctx.config,
-      cache: ctx.cache,
-      local: ctx.surfaces,
-      clients: (p) => ctx.client(p),
-      extraPorts: ctx.launcher.list().map((i) => i.port),
-    }).catch(() => undefined);
+    const found = await listSeen(ctx).catch(() => undefined);
     const out: Array<{ uri: string; name: string; title: string; description: string; mimeType: string }> = [
       {
         uri: INSTANCES_URI,

@@ -5,9 +5,9 @@
  */
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ReplayVerdict } from '../../shared/frames.js';
-import { listInstances } from '../discovery/list.js';
 import { toolInputSchema, type GameTool } from '../game/manifest.js';
 import { callGameTool } from '../tools/call-tool.js';
+import { listSeen } from '../tools/list-instances.js';
 import { annotationsOf, replayOf } from '../tools/define.js';
 import type { SessionContext } from './context.js';
 import type { ToolAnswer, ToolCallExtra } from '../tools/types.js';
@@ -57,13 +57,7 @@ export class EagerTools {
 
   private async doRefresh(): Promise<void> {
     const ctx = this.ctx;
-    const result = await listInstances({
-      config: ctx.config,
-      cache: ctx.cache,
-      local: ctx.surfaces,
-      clients: (p) => ctx.client(p),
-      extraPorts: ctx.launcher.list().map((i) => i.port),
-    }).catch(() => undefined);
+    const result = await listSeen(ctx).catch(() => undefined);
     if (!result) return;
     const next = new Map<string, FlatTool>();
     for (const inst of result.live) {

@@ -1,6 +1,26 @@
-import { listInstances } from '../discovery/list.js';
+/**
+ * list_instances, and the listing every other reader of "which games are there" shares (the
+ * resources, --eager): the session's scan range and registry, plus the games this daemon launched.
+ */
+import { listInstances, type ListOptions, type ListResult } from '../discovery/list.js';
 import { exitSummary } from '../launcher/index.js';
+import type { ToolContext } from './context.js';
 import { defineTool, z } from './define.js';
+
+/** The games this session can see: its scan range and registry, and every game this daemon launched. */
+export function listSeen(
+  ctx: ToolContext,
+  more: Omit<ListOptions, 'config' | 'cache' | 'local' | 'clients' | 'extraPorts'> = {},
+): Promise<ListResult> {
+  return listInstances({
+    config: ctx.config,
+    cache: ctx.cache,
+    local: ctx.surfaces,
+    clients: (port) => ctx.client(port),
+    extraPorts: ctx.launcher.list().map((i) => i.port),
+    ...more,
+  });
+}
 
 export const listInstancesTool = defineTool({
   name: 'list_instances',
@@ -24,12 +44,7 @@ export const listInstancesTool = defineTool({
   replay: (args) => (args.prune === true ? 'unsafe' : 'safe'),
   async handler(args, ctx) {
     const launcher = ctx.launcher;
-    const result = await listInstances({
-      config: ctx.config,
-      cache: ctx.cache,
-      local: ctx.surfaces,
-      clients: (port) => ctx.client(port),
-      extraPorts: launcher.list().map((i) => i.port),
+    const result = await listSeen(ctx, {
       launched: (port) => {
         const inst = launcher.get(port);
         return inst ? { pid: inst.pid, cwd: inst.cwd, owner: ctx.owners.label(inst, ctx.sessionId) } : undefined;

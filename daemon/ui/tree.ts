@@ -6,29 +6,18 @@
  */
 import { z } from 'zod/v4';
 import { notAGameSurface } from '../../shared/errors.js';
+import type { UiNodeFields } from '../../shared/ui-node.js';
 
 /** A tree bigger than this is cut (its rendering would not fit any answer anyway). */
 export const MAX_NODES = 2000;
 export const MAX_DEPTH = 32;
 
 const scalar = z.union([z.string().max(2000), z.number(), z.boolean()]);
-const optional = <T extends z.ZodType>(t: T) => t.optional().catch(undefined);
+/** A field a game may leave out or get wrong: read as absent, rather than failing the whole snapshot. */
+export const optional = <T extends z.ZodType>(t: T) => t.optional().catch(undefined);
 
-export interface UiNode {
-  id: string;
-  role: string;
-  name: string;
-  value?: string | number | boolean;
-  min?: number;
-  max?: number;
-  checked?: boolean;
-  selected?: boolean;
-  focused?: boolean;
-  visible?: boolean;
-  enabled?: boolean;
-  rect?: number[];
-  children?: UiNode[];
-}
+/** A node as read: any scalar value a game sends is kept. */
+export type UiNode = UiNodeFields<UiNode, string | number | boolean>;
 
 const NodeShape: z.ZodType<UiNode> = z.lazy(() =>
   z.object({
@@ -61,10 +50,27 @@ export interface UiSnapshot extends SnapshotId {
 }
 
 const counter = optional(z.number().int().nonnegative());
+/** The counters every tree's publication carries (SnapshotId), as a snapshot's shape reads them. */
+export const snapshotCounters = { sessionEpoch: counter, frameSequence: counter, revision: counter };
+
+/** A tree's body read by its snapshot shape, or NotAGameSurface naming what is wrong with it. */
+export function readSnapshot<S extends z.ZodType>(
+  port: number,
+  tree: 'ui' | 'world',
+  shape: S,
+  json: unknown,
+): z.output<S> {
+  const r = shape.safeParse(json);
+  if (!r.success)
+    throw notAGameSurface(
+      port,
+      `GET /${tree} is not a ${tree === 'ui' ? 'UI' : tree} snapshot (${r.error.issues[0]?.path.join('.') || 'top level'}: ${r.error.issues[0]?.message})`,
+    );
+  return r.data;
+}
+
 const UiShape = z.object({
-  sessionEpoch: counter,
-  frameSequence: counter,
-  revision: counter,
+  ...snapshotCounters,
   screen: optional(z.string().max(200)),
   nodes: z.array(z.unknown()).max(MAX_NODES),
 });
@@ -92,13 +98,7 @@ function readNodes(raw: unknown[], depth: number, budget: { left: number }): UiN
 
 /** `GET /ui`'s body → a snapshot, or NotAGameSurface naming what is wrong with it. */
 export function readUi(port: number, json: unknown): UiSnapshot {
-  const r = UiShape.safeParse(json);
-  if (!r.success)
-    throw notAGameSurface(
-      port,
-      `GET /ui is not a UI snapshot (${r.error.issues[0]?.path.join('.') || 'top level'}: ${r.error.issues[0]?.message})`,
-    );
-  const { nodes, ...ids } = r.data;
+  const { nodes, ...ids } = readSnapshot(port, 'ui', UiShape, json);
   return { ...clean(ids), nodes: readNodes(nodes, 0, { left: MAX_NODES }) };
 }
 

@@ -4,12 +4,10 @@
  * reference and every candidate inside one snapshot, so a distance never mixes two frames.
  */
 import { z } from 'zod/v4';
-import { notAGameSurface, usageError } from '../../shared/errors.js';
-import { header, idOf, type SnapshotId } from './tree.js';
+import { usageError } from '../../shared/errors.js';
+import { header, idOf, optional, readSnapshot, snapshotCounters, type SnapshotId } from './tree.js';
 
 export const MAX_OBJECTS = 5000;
-
-const optional = <T extends z.ZodType>(t: T) => t.optional().catch(undefined);
 
 const ObjectShape = z.object({
   id: z.union([z.string().min(1).max(200), z.number().transform(String)]),
@@ -26,28 +24,20 @@ export interface WorldSnapshot extends SnapshotId {
   objects: WorldObject[];
 }
 
-const counter = optional(z.number().int().nonnegative());
 const WorldShape = z.object({
-  sessionEpoch: counter,
-  frameSequence: counter,
-  revision: counter,
+  ...snapshotCounters,
   objects: z.array(z.unknown()).max(MAX_OBJECTS),
 });
 
 /** `GET /world`'s body → a snapshot (objects that do not read are dropped), or NotAGameSurface. */
 export function readWorld(port: number, json: unknown): WorldSnapshot {
-  const r = WorldShape.safeParse(json);
-  if (!r.success)
-    throw notAGameSurface(
-      port,
-      `GET /world is not a world snapshot (${r.error.issues[0]?.path.join('.') || 'top level'}: ${r.error.issues[0]?.message})`,
-    );
+  const body = readSnapshot(port, 'world', WorldShape, json);
   const objects: WorldObject[] = [];
-  for (const o of r.data.objects) {
+  for (const o of body.objects) {
     const p = ObjectShape.safeParse(o);
     if (p.success) objects.push(p.data);
   }
-  return { ...idOf(r.data), objects };
+  return { ...idOf(body), objects };
 }
 
 export interface ObjectQuery {

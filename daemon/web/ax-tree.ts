@@ -7,22 +7,12 @@
  * content (CSS `content:`) is `ax-<the element around it>.<n>`, read-only.
  */
 import type { CDPSession, Page } from 'playwright-core';
+import type { UiNodeFields } from '../../shared/ui-node.js';
 import { pageLayout, roundedBox, type PageLayout } from './layout-boxes.js';
 
-/** The UI tree's node fields (the daemon's reader checks them again). */
-export interface PageNode {
-  id: string;
-  role: string;
-  name: string;
-  value?: string | number;
-  min?: number;
-  max?: number;
-  checked?: boolean;
-  selected?: boolean;
-  focused?: boolean;
+/** The UI tree's node fields (the daemon's reader checks them again); a page's node is enabled unless it says not. */
+export interface PageNode extends UiNodeFields<PageNode> {
   enabled?: false;
-  rect?: number[];
-  children?: PageNode[];
 }
 
 interface AxValue {

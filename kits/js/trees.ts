@@ -5,27 +5,13 @@
  * the tick, re-checking the node as it is then (gone, hidden or disabled is a failed command).
  * Platform-neutral: both carriers use it through the core.
  */
+import type { UiNodeFields } from '../../shared/ui-node.js';
 import type { CommandArgs, CommandHandler } from './args.js';
 
 /** One element of the UI tree. Fields at their default (visible, enabled: true) may be left out. */
-export interface UiNode {
-  /** Unique in the tree and stable while the element exists: the agent's reference. */
-  id: string;
-  /** An ARIA role name: button, link, checkbox, radio, slider, textbox, combobox, text, group… */
-  role: string;
-  /** What a player reads. */
-  name: string;
-  value?: string | number;
-  min?: number;
-  max?: number;
-  checked?: boolean;
-  selected?: boolean;
-  focused?: boolean;
-  visible?: boolean;
-  enabled?: boolean;
-  /** `[x, y, w, h]` in screenshot pixels, top-left origin. */
+export interface UiNode extends UiNodeFields<UiNode> {
+  /** `[x, y, w, h]` in screenshot pixels, top-left origin: exactly four numbers. */
   rect?: [number, number, number, number];
-  children?: UiNode[];
   /** `ui.activate`: press it as a player would (runs on the tick). */
   activate?: () => void;
   /** `ui.setValue`: a number for a slider, a boolean for a checkbox, text otherwise (runs on the tick). */
@@ -117,18 +103,18 @@ function plainNode(node: UiNode): Record<string, unknown> {
 /** The reserved ui.* commands, each re-checking its node on the tick through `ui()`. */
 export function uiCommands(ui: () => UiTree): Map<string, CommandHandler> {
   const usable = (a: CommandArgs): UiNode => usableNode(ui().nodes ?? [], a.string('id'));
+  // ui.activate and ui.focus call the node's own action of that name, on the node as it is then.
+  const action = (name: 'activate' | 'focus', cannot: string): CommandHandler => ({
+    validate: (a) => void a.string('id'),
+    apply: (a) => {
+      const node = usable(a);
+      const act = node[name];
+      if (!act) throw new Error(`'${label(node)}' (${node.role}) ${cannot}`);
+      act.call(node);
+    },
+  });
   return new Map<string, CommandHandler>([
-    [
-      'ui.activate',
-      {
-        validate: (a) => void a.string('id'),
-        apply: (a) => {
-          const node = usable(a);
-          if (!node.activate) throw new Error(`'${label(node)}' (${node.role}) cannot be activated`);
-          node.activate();
-        },
-      },
-    ],
+    ['ui.activate', action('activate', 'cannot be activated')],
     [
       'ui.setValue',
       {
@@ -144,17 +130,7 @@ export function uiCommands(ui: () => UiTree): Map<string, CommandHandler> {
         },
       },
     ],
-    [
-      'ui.focus',
-      {
-        validate: (a) => void a.string('id'),
-        apply: (a) => {
-          const node = usable(a);
-          if (!node.focus) throw new Error(`'${label(node)}' (${node.role}) cannot take focus`);
-          node.focus();
-        },
-      },
-    ],
+    ['ui.focus', action('focus', 'cannot take focus')],
   ]);
 }
 

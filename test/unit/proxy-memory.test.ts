@@ -3,18 +3,16 @@
  * ids, take, drain order, the send count), the send cap, every answer the proxy writes itself,
  * and the session memory a new daemon is told again.
  */
+// The pending table and its replay plan; then the answers the proxy writes itself, and the session memory.
 import {
-  failureAnswer,
   MAX_SENDS,
   PendingTable,
   planReplay,
-  refusedAnswer,
   requestKey,
-  SessionMemory,
-  unavailableAnswer,
   type ClientRequest,
   type Pending,
 } from '../../proxy/replay.js';
+import { failureAnswer, refusedAnswer, SessionMemory, unavailableAnswer } from '../../proxy/replay.js';
 
 const req = (id: string | number, method = 'tools/call', extra: Partial<ClientRequest> = {}): ClientRequest => ({
   id,
