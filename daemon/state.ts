@@ -69,9 +69,12 @@ export class DaemonState implements InstanceEvents {
   readonly held = new HeldInputs();
   /** what each session did to each game, for save_test (recording/recordings.ts) */
   readonly recordings = new Recordings();
-  /** the browser games this process carries, answered in-process for its own calls (game/local-surfaces.ts) */
-  readonly surfaces = new LocalSurfaces();
   private clients = new Map<string, GameClient>();
+
+  /** the browser games this process carries, answered in-process for its own calls (the launcher owns them) */
+  get surfaces(): LocalSurfaces {
+    return this.launcher.surfaces;
+  }
   private readonly instanceListeners = new Set<InstancesChanged>();
 
   constructor(readonly opts: DaemonStateOptions) {
@@ -79,7 +82,6 @@ export class DaemonState implements InstanceEvents {
       home: opts.home,
       persist: opts.mode === 'daemon',
       mayWrite: opts.mayWrite,
-      surfaces: this.surfaces,
     });
     this.launcher.on('warning', (w: string) => this.log(w));
     const ttl = opts.detachedTtlMs ?? numberSetting(SETTINGS.detachedTtlMs);

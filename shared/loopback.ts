@@ -181,8 +181,10 @@ export interface LoopbackDoorOptions extends DoorBounds {
 
 /**
  * A door for browser pages (a page carrier, a static site): guardedServer's bounds, bound to
- * 127.0.0.1, and every request's Host and browser checks made before the door's own handler
- * sees it, so the doors cannot differ in what they let through.
+ * 127.0.0.1, and every HTTP request's Host and browser checks made before the door's own handler
+ * sees it, so the doors cannot differ in what they let through. A WebSocket upgrade does not
+ * pass through the request handler: a door that takes upgrades listens for them on `server`
+ * and makes the same checks itself (the page carrier's join does, web/carrier.ts).
  */
 export async function openLoopbackDoor(options: LoopbackDoorOptions): Promise<LoopbackDoor> {
   const server = guardedServer(options, (req, res) => {

@@ -10,7 +10,6 @@ import net from 'node:net';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { GameClient } from '../daemon/game/client.js';
-import { LocalSurfaces } from '../daemon/game/local-surfaces.js';
 import { Launcher } from '../daemon/launcher/launcher.js';
 import { reapAndReport } from './helpers/fault.js';
 import { freeRange } from './helpers/ports.js';
@@ -48,11 +47,10 @@ async function dotProject(): Promise<{ home: string; dir: string; port: number; 
 
 test('a page served in-process lives as long as its daemon, through stop and relaunch, and its successor reports its end', async () => {
   const { home, dir, port, env } = await dotProject();
-  // One registry for both launchers, as the daemon state hands its own to its launcher.
-  const surfaces = new LocalSurfaces();
-  let launcher = new Launcher({ home, surfaces });
+  // Each launcher owns the registry its carriers are served in, and the daemon's clients ask it.
+  let launcher = new Launcher({ home });
   const health = async () => {
-    const client = new GameClient(port, { local: surfaces });
+    const client = new GameClient(port, { local: launcher.surfaces });
     try {
       return await client.health();
     } finally {
@@ -61,26 +59,26 @@ test('a page served in-process lives as long as its daemon, through stop and rel
   };
   try {
     expect((await launcher.launch({ cwd: dir, env })).port).toBe(port);
-    const first = surfaces.get(port);
+    const first = launcher.surfaces.get(port);
     expect(first).toBeDefined();
     expect((await health()).ok).toBe(true);
 
     await launcher.stop(port);
-    expect(surfaces.get(port)).toBeUndefined();
+    expect(launcher.surfaces.get(port)).toBeUndefined();
 
     await launcher.launch({ cwd: dir, env });
-    const second = surfaces.get(port);
+    const second = launcher.surfaces.get(port);
     expect(second).toBeDefined();
     expect(second).not.toBe(first);
     const browser = launched(home).find((i: { port: number }) => i.port === port).web.browser;
 
     launcher.dispose(); // a handover: its browser game ends with it
-    expect(surfaces.get(port)).toBeUndefined();
+    expect(launcher.surfaces.get(port)).toBeUndefined();
     expect(await groupGone(browser.pid, 10_000)).toBe(true);
     await waitFor('the port let go', async () => !(await listening(port)), 10_000);
-    launcher = new Launcher({ home, surfaces });
+    launcher = new Launcher({ home });
     await launcher.readopt();
-    expect(surfaces.get(port)).toBeUndefined();
+    expect(launcher.surfaces.get(port)).toBeUndefined();
     expect(launcher.list()).toEqual([]);
     const [exit] = launcher.exitedList();
     expect(exit).toMatchObject({ port, reason: expect.stringMatching(/^ended with the bridge daemon that opened/) });
@@ -89,7 +87,7 @@ test('a page served in-process lives as long as its daemon, through stop and rel
   } finally {
     await launcher.stop(port).catch(() => undefined);
     launcher.dispose();
-    expect(surfaces.get(port)).toBeUndefined();
+    expect(launcher.surfaces.get(port)).toBeUndefined();
     await reapAndReport(home);
     removeDir(home);
   }

@@ -7,7 +7,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ServerNotifier } from '@modelcontextprotocol/server';
 import type { EngineSession } from '../sessions/session.js';
-import { MAX_SUBSCRIPTIONS } from '../resources/session.js';
+import { MAX_SUBSCRIPTIONS } from '../resources/session-resources.js';
 
 export class HttpListenWatches {
   private byUri = new Map<string, { count: number; unwatch: () => void }>();

@@ -63,8 +63,12 @@ export class Launcher extends EventEmitter<LauncherEvents> {
   readonly paths: HomePaths;
   private readonly timeoutMs: number;
   readonly ports: PortAllocator;
-  /** this daemon's own calls to a browser game it carries are answered here, without HTTP */
-  readonly surfaces: LocalSurfaces;
+  /**
+   * The browser games this launcher carries, each registered while it runs, so this process's
+   * own calls to them are answered without HTTP. The launcher is its only owner: the daemon
+   * state hands this one to its clients and scans.
+   */
+  readonly surfaces = new LocalSurfaces();
   private readonly table = new Map<number, Entry>();
   private readonly exits = new ExitBook();
   private readonly recentLogs = new RecentLogs(RECENT_LOGS);
@@ -85,7 +89,6 @@ export class Launcher extends EventEmitter<LauncherEvents> {
   constructor(opts: LauncherOptions) {
     super();
     this.paths = homePaths(opts.home);
-    this.surfaces = opts.surfaces ?? new LocalSurfaces();
     this.persist = opts.persist ?? true;
     this.writer = new LaunchedWriter(this.paths.launchedJson, this.persist, opts.mayWrite, () => ({
       instances: [...this.list(), ...this.starting.values()],

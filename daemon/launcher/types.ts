@@ -1,5 +1,4 @@
 /** The launcher's public records. */
-import type { LocalSurfaces } from '../game/local-surfaces.js';
 import type { BrowserRecord } from '../web/browser.js';
 
 export interface LauncherOptions {
@@ -9,8 +8,6 @@ export interface LauncherOptions {
   persist?: boolean;
   /** false once this daemon no longer holds the home's lock (then launched.json is not ours to write) */
   mayWrite?: () => boolean;
-  /** where each browser game's carrier is served in-process while it runs (the daemon state's; default a registry of its own) */
-  surfaces?: LocalSurfaces;
 }
 
 export interface LaunchedInstance {

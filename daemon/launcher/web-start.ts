@@ -227,6 +227,8 @@ class WebLaunch {
     browser: WebBrowser,
   ): Promise<{ inst: LaunchedInstance; game: WebGame }> {
     const { standIn, decl, opts, ctx, port } = this;
+    // Over HTTP: the carrier is served in-process only once its WebGame exists, and this first
+    // look also proves the port answers as everyone else will reach it.
     const client = new GameClient(port, { timeoutMs: Math.min(ctx.timeoutMs, 5000) });
     try {
       if (standIn) standIn.attach(browser.page);

@@ -21,7 +21,7 @@ import { SessionContext } from './context.js';
 import { TOOLS, TOOLS_BY_NAME } from '../tools/index.js';
 import type { ToolAnswer, ToolCallExtra } from '../tools/types.js';
 import { projectComposites } from '../composites/project.js';
-import { SessionResources, tapInbound } from '../resources/session.js';
+import { SessionResources, tapInbound } from '../resources/session-resources.js';
 import { watchesOf } from '../resources/watch.js';
 import { getPrompt, listPrompts } from '../prompts/prompts.js';
 

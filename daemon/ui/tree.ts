@@ -14,7 +14,7 @@ export const MAX_DEPTH = 32;
 
 const scalar = z.union([z.string().max(2000), z.number(), z.boolean()]);
 /** A field a game may leave out or get wrong: read as absent, rather than failing the whole snapshot. */
-export const optional = <T extends z.ZodType>(t: T) => t.optional().catch(undefined);
+export const forgiving = <T extends z.ZodType>(t: T) => t.optional().catch(undefined);
 
 /** A node as read: any scalar value a game sends is kept. */
 export type UiNode = UiNodeFields<UiNode, string | number | boolean>;
@@ -24,16 +24,16 @@ const NodeShape: z.ZodType<UiNode> = z.lazy(() =>
     id: z.union([z.string().min(1).max(200), z.number().transform(String)]),
     role: z.string().max(60).catch('generic'),
     name: z.string().max(500).catch(''),
-    value: optional(scalar),
-    min: optional(z.number()),
-    max: optional(z.number()),
-    checked: optional(z.boolean()),
-    selected: optional(z.boolean()),
-    focused: optional(z.boolean()),
-    visible: optional(z.boolean()),
-    enabled: optional(z.boolean()),
-    rect: optional(z.array(z.number()).length(4)),
-    children: optional(z.array(NodeShape)),
+    value: forgiving(scalar),
+    min: forgiving(z.number()),
+    max: forgiving(z.number()),
+    checked: forgiving(z.boolean()),
+    selected: forgiving(z.boolean()),
+    focused: forgiving(z.boolean()),
+    visible: forgiving(z.boolean()),
+    enabled: forgiving(z.boolean()),
+    rect: forgiving(z.array(z.number()).length(4)),
+    children: forgiving(z.array(NodeShape)),
   }),
 );
 
@@ -49,7 +49,7 @@ export interface UiSnapshot extends SnapshotId {
   nodes: UiNode[];
 }
 
-const counter = optional(z.number().int().nonnegative());
+const counter = forgiving(z.number().int().nonnegative());
 /** The counters every tree's publication carries (SnapshotId), as a snapshot's shape reads them. */
 export const snapshotCounters = { sessionEpoch: counter, frameSequence: counter, revision: counter };
 
@@ -71,7 +71,7 @@ export function readSnapshot<S extends z.ZodType>(
 
 const UiShape = z.object({
   ...snapshotCounters,
-  screen: optional(z.string().max(200)),
+  screen: forgiving(z.string().max(200)),
   nodes: z.array(z.unknown()).max(MAX_NODES),
 });
 

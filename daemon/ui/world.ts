@@ -5,18 +5,18 @@
  */
 import { z } from 'zod/v4';
 import { usageError } from '../../shared/errors.js';
-import { header, idOf, optional, readSnapshot, snapshotCounters, type SnapshotId } from './tree.js';
+import { forgiving, header, idOf, readSnapshot, snapshotCounters, type SnapshotId } from './tree.js';
 
 export const MAX_OBJECTS = 5000;
 
 const ObjectShape = z.object({
   id: z.union([z.string().min(1).max(200), z.number().transform(String)]),
   type: z.string().max(100).catch(''),
-  name: optional(z.string().max(500)),
-  pos: optional(z.array(z.number()).min(2).max(3)),
-  tags: optional(z.array(z.string().max(100)).max(50)),
-  props: optional(z.record(z.string(), z.unknown())),
-  player: optional(z.boolean()),
+  name: forgiving(z.string().max(500)),
+  pos: forgiving(z.array(z.number()).min(2).max(3)),
+  tags: forgiving(z.array(z.string().max(100)).max(50)),
+  props: forgiving(z.record(z.string(), z.unknown())),
+  player: forgiving(z.boolean()),
 });
 export type WorldObject = z.output<typeof ObjectShape>;
 

@@ -4,7 +4,7 @@
  * node's box from its layout, and the real input that acts on a node: a mouse click at the
  * centre of its box, a fill of a text box, a choice in a select. Refs are `dom-<backendDOMNodeId>`,
  * Chromium's id of the element, which stays the same for as long as the element lives; generated
- * content (CSS `content:`) is `ax-<the element around it>.<n>`, read-only.
+ * content (CSS `content:`) is `ax-<the element around it>.<its place there>`, read-only.
  */
 import type { CDPSession, Page } from 'playwright-core';
 import type { UiNodeFields } from '../../shared/ui-node.js';
@@ -102,8 +102,9 @@ export async function pageLook(page: Page): Promise<{ tree: PageNode[]; title?: 
   let budget = MAX_PAGE_NODES;
 
   // Generated content (a CSS ::before or ::after) has no element of its own, and Chromium numbers
-  // its accessibility node afresh on every look. Its ref is the nearest element around it and its
-  // place among that element's generated nodes, so it stays the same while that element lives.
+  // its accessibility node afresh whenever its element changes. Its ref is the nearest element
+  // around it and its place among that element's generated nodes, so it stays the same while that
+  // element lives and keeps as many generated nodes before it.
   const generated = new Map<number, number>();
   const generatedRef = (anchor: number): string => {
     const k = (generated.get(anchor) ?? 0) + 1;

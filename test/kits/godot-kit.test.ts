@@ -1,13 +1,23 @@
 /**
  * The Godot 3 kit (kits/godot3/GameBridge.gd) beyond the conformance suite (conformance.test.ts
- * runs the contract on its example, examples/godot-game, headless): start-up and packaging.
+ * runs the contract on its example, examples/godot-game, headless): start-up and packaging, and
+ * world objects taken from a scene group with no tree code in the game.
  */
 import { realpathSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { freePort } from '../helpers/ports.js';
 import { ROOT, Reaper, exitCode, removeDir, tempHome, waitFor } from '../helpers/procs.js';
-import { GODOT_EXAMPLE, GODOT_READY_MS, spawnKitGame } from './kit-game.js';
+import {
+  GODOT_EXAMPLE,
+  GODOT_READY_MS,
+  applied,
+  describeIfRuntime,
+  getJson,
+  spawnKitGame,
+  startKitGame,
+  untilState,
+} from './kit-game.js';
 
 describe('Godot 3 kit: start-up and packaging', () => {
   const reaper = new Reaper();
@@ -58,4 +68,40 @@ describe('Godot 3 kit: start-up and packaging', () => {
     },
     GODOT_READY_MS + 5000,
   );
+});
+
+describeIfRuntime('godot', () => {
+  describe('Godot 3 kit: world objects from the scene', () => {
+    const reaper = new Reaper();
+    const home = tempHome('gb-gdworld-');
+    afterAll(async () => {
+      await reaper.reap();
+      removeDir(home);
+    });
+
+    test(
+      "the example's coins are world objects until the walker collects them, and come back on reset",
+      async () => {
+        const port = await freePort();
+        await startKitGame(reaper, 'godot', port, home);
+        const coins = async (): Promise<string[]> =>
+          (await getJson(port, '/world')).objects.filter((o: any) => o.type === 'coin').map((o: any) => o.id);
+        const all = ['Main/Coin40', 'Main/Coin90', 'Main/Coin160', 'Main/Coin240', 'Main/Coin320'];
+        expect(await coins()).toEqual(all);
+        await applied(port, 'teleport', { x: 36 });
+        await applied(port, 'input.hold', { input: 'right', owner: 'test', leaseMs: 5000 });
+        await untilState(port, 'coin 40 collected', (s) => s.game.coins.includes(40));
+        await applied(port, 'input.release', { input: 'right', owner: 'test' });
+        const left = await waitFor('coin 40 gone from /world', async () => {
+          const c = await coins();
+          return c.includes('Main/Coin40') ? null : c;
+        });
+        expect(left).toEqual(all.slice(1));
+        await applied(port, 'reset');
+        await waitFor('five coins again', async () => (await coins()).length === 5);
+        expect(await coins()).toEqual(all);
+      },
+      GODOT_READY_MS + 20000,
+    );
+  });
 });
