@@ -23,8 +23,10 @@ export class UiTrees extends PolledPanels<Tree> {
     const summary = h('summary', {}, 'UI tree');
     const details = h('details', { class: 'ui-tree', hidden: true }, summary, pre) as HTMLDetailsElement;
     const t: Tree = { details, pre, summary, ...fresh(v) };
+    // A closed tree is not read again, so its summary names no revision it could no longer vouch for.
     details.addEventListener('toggle', () => {
       if (details.open) t.last = 0;
+      else summary.textContent = 'UI tree';
     });
     media.append(details);
     return t;
@@ -48,6 +50,6 @@ export class UiTrees extends PolledPanels<Tree> {
     t.supported = true;
     t.details.hidden = false;
     t.pre.textContent = body.text ?? '';
-    t.summary.textContent = `UI tree${body.revision !== undefined ? ` · revision ${body.revision}` : ''}`;
+    t.summary.textContent = `UI tree${t.details.open && body.revision !== undefined ? ` · revision ${body.revision}` : ''}`;
   }
 }

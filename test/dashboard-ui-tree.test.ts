@@ -47,6 +47,8 @@ test("a game's card holds its UI tree, collapsed, and the snapshot text once ope
   const tree = page.locator(`article.card[data-port="${port}"] details.ui-tree`);
   await page.locator(`article.card[data-port="${port}"] details.ui-tree:not([hidden])`).waitFor({ timeout: 15000 });
   expect(await tree.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+  // closed, it is not read again, so it names no revision that may be old by now
+  await expect(tree.locator('summary').textContent()).resolves.toBe('UI tree');
   await tree.locator('summary').click();
   await page.waitForFunction(
     (p) =>
@@ -60,6 +62,8 @@ test("a game's card holds its UI tree, collapsed, and the snapshot text once ope
   expect(text).toMatch(/^MenuScreen · ui revision \d+/);
   expect(text).toContain('- button "Start" [ref=start]');
   await expect(tree.locator('summary').textContent()).resolves.toMatch(/^UI tree · revision \d+$/);
+  await tree.locator('summary').click();
+  await expect(tree.locator('summary').textContent()).resolves.toBe('UI tree');
   // the session's view is named beside it
   await page.waitForFunction(() => (document.body.textContent ?? '').includes('debug view'), undefined, {
     timeout: 10000,
