@@ -150,6 +150,11 @@ test('a saved test passes on its own build and fails with exit 1 on a planted ch
   expect(bad.out).toMatch(/AssertionFailed: On port \d+, game\.\w+ is /);
   expect(bad.out).toMatch(/state \(game\): \{/);
   expect(bad.out).toMatch(/0 passed, 1 failed/);
+  // the way to accept the new behaviour, pasteable: the same build and the failed file
+  expect(bad.out).toMatch(
+    /\nIf the game changed on purpose, .+ test --update --config \S+ gamebridge-tests\/first-drop\.jsonl writes what it does now into that test\.\n$/,
+  );
+  expect(ok.out).not.toContain('--update');
   const parsed = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(xml, 'utf8'));
   expect(parsed.testsuites['@_tests']).toBe('1');
   expect(parsed.testsuites['@_failures']).toBe('1');

@@ -8,6 +8,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { usageError } from '../../shared/errors.js';
+import { selfCommand } from '../../shared/self-command.js';
 import { readTestFile } from '../../shared/test-file.js';
 import { replayFile, type TestResult } from './replay.js';
 import { writeReport, type Reporter } from './reporters.js';
@@ -76,6 +77,9 @@ const show = (v: unknown, max = 600) => {
 };
 
 /** A failure as a person reads it under the ✗ line. */
+/** A path as a shell word a person can paste. */
+const quoted = (p: string) => (/^[\w./@+-]+$/.test(p) ? p : `'${p.replace(/'/g, "'\\''")}'`);
+
 export function failureText(r: TestResult, cwd = process.cwd()): string {
   const f = r.failure;
   if (!f) return '';
@@ -170,6 +174,13 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
   const ran = results.filter(Boolean);
   const failed = ran.filter((r) => !r.ok).length;
   out.write(`\n${ran.length - failed} passed, ${failed} failed (${secs(Date.now() - t0)})\n`);
+  const outdated = ran
+    .filter((r) => r.failure?.condition)
+    .map((r) => quoted(relative(process.cwd(), r.file) || r.file));
+  if (outdated.length)
+    out.write(
+      `If the game changed on purpose, ${selfCommand()} test --update${opts.config ? ` --config ${quoted(opts.config)}` : ''} ${outdated.join(' ')} writes what it does now into ${outdated.length > 1 ? 'those tests' : 'that test'}.\n`,
+    );
   if (opts.reporter && opts.reporter !== 'list' && opts.output) writeReport(opts.reporter, opts.output, ran);
   return failed ? 1 : 0;
 }
