@@ -49,7 +49,7 @@ afterAll(async () => {
   removeDir(project);
 });
 
-test('the seven tools plus every tool of the running game, flat', async () => {
+test('the MCP tools plus every tool of the running game, flat', async () => {
   const names = await toolNames();
   expect(names).toEqual(
     expect.arrayContaining([

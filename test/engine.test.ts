@@ -64,7 +64,7 @@ afterAll(async () => {
   removeDir(home);
 });
 
-test('advertises exactly the seven tools, with instructions and listChanged', async () => {
+test('advertises exactly the MCP tools, with instructions and listChanged', async () => {
   const { tools } = await mcp.client.listTools();
   expect(tools.map((t) => t.name).sort()).toEqual(
     [

@@ -2,7 +2,7 @@
  * Real third-party clients against a real daemon on a pinned port: Claude Code (temp HOME) shows
  * ✔ Connected for the HTTP registration with its bearer header and, with
  * MCP_PROTOCOL_NEGOTIATION=auto, for a stdio registration that it opens with `server/discover`
- * (2026-07-28); the MCP Inspector CLI over `--transport http` lists the seven tools.
+ * (2026-07-28); the MCP Inspector CLI over `--transport http` lists the MCP tools.
  * Both clients come from the npm cache only, at the versions test/clients.json pins
  * (test/helpers/offline-npm.ts): absent, the test is a visible skip, and fails under CI=true.
  */
@@ -15,7 +15,7 @@ import { installOffline, pinnedClient, runCommand, testNeeding } from './helpers
 /** The client releases checked (pinned, as every dependency; the same Claude Code as test/package.test.ts). */
 const CLAUDE_CODE = pinnedClient('@anthropic-ai/claude-code');
 const INSPECTOR = pinnedClient('@modelcontextprotocol/inspector');
-const SEVEN_TOOLS = [
+const MCP_TOOLS = [
   'list_instances',
   'launch_instance',
   'list_toolsets',
@@ -116,7 +116,7 @@ testNeeding(ccMissing)(
 );
 
 testNeeding(inspectorMissing)(
-  'MCP Inspector CLI, --transport http with the bearer header: tools/list names the seven tools',
+  'MCP Inspector CLI, --transport http with the bearer header: tools/list names the MCP tools',
   async () => {
     const d = await daemon();
     const r = await runCommand(
@@ -127,7 +127,7 @@ testNeeding(inspectorMissing)(
     expect(r.code).toBe(0);
     const listed = JSON.parse(r.stdout) as { tools: Array<{ name: string }> };
     console.log(`INSPECTOR tools/list: ${listed.tools.map((t) => t.name).join(', ')}`);
-    expect(listed.tools.map((t) => t.name).sort()).toEqual([...SEVEN_TOOLS].sort());
+    expect(listed.tools.map((t) => t.name).sort()).toEqual([...MCP_TOOLS].sort());
   },
   300000,
 );

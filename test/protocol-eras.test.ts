@@ -37,7 +37,7 @@ afterEach(async () => {
 
 const env = () => ({ GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '60000' });
 
-/** The era the client landed on, and that the seven tools and one call work in it. */
+/** The era the client landed on, and that the MCP tools and one call work in it. */
 async function exercise(client: Client): Promise<string | undefined> {
   clients.push(client);
   expect((await client.listTools()).tools).toHaveLength(7);
