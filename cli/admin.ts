@@ -3,13 +3,7 @@
  * routes (GET /status, POST /stop). Small on purpose: only node builtins.
  */
 import { clientCredentials, PROOF_HEADER, proofOk } from '../shared/auth.js';
-import {
-  pidAlive as alive,
-  processStart,
-  readDaemonFile as readInfo,
-  sameProcess,
-  type DaemonInfo,
-} from '../shared/daemon-file.js';
+import { pidAlive, processStart, readDaemonFile, sameProcess, type DaemonInfo } from '../shared/daemon-file.js';
 import { bridgeHome, homePaths, type HomePaths } from '../shared/paths.js';
 import { sleep } from '../shared/sleep.js';
 import { printable } from './printable.js';
@@ -31,7 +25,7 @@ async function call(info: DaemonInfo, method: 'GET' | 'POST', path: string): Pro
 /** This home's paths and its running daemon; says so on stdout when none runs. */
 function runningDaemon(): { paths: HomePaths; info?: DaemonInfo } {
   const paths = homePaths(bridgeHome());
-  const info = readInfo(paths.daemonJson);
+  const info = readDaemonFile(paths.daemonJson);
   if (info && sameProcess(info.pid, info.pidStart)) return { paths, info };
   process.stdout.write(`no daemon is running for ${paths.home}\n`);
   return { paths };
@@ -94,7 +88,7 @@ export async function runStop(timeoutMs = 35000): Promise<number> {
     }
   }
   const start = Date.now();
-  while (alive(info.pid)) {
+  while (pidAlive(info.pid)) {
     if (Date.now() - start > timeoutMs) {
       process.stderr.write(`daemon pid ${info.pid} did not exit within ${timeoutMs}ms; see ${paths.daemonLog}\n`);
       return 1;

@@ -7,13 +7,7 @@
  * answers, spawn the daemon detached (its output appended to daemon.log) and retry with a capped
  * backoff. A daemon older than this proxy is asked to hand over; a newer one is simply used.
  */
-import {
-  listenerOwnedBy,
-  pidAlive,
-  readDaemonFile as readInfo,
-  sameProcess,
-  type DaemonInfo,
-} from '../shared/daemon-file.js';
+import { listenerOwnedBy, pidAlive, readDaemonFile, sameProcess, type DaemonInfo } from '../shared/daemon-file.js';
 import { clientCredentials, proofOk } from '../shared/auth.js';
 // Bundled with the proxy (dist/proxy/bundle.mjs), so its ESM wrapper costs nothing there.
 import WebSocket from 'ws';
@@ -114,7 +108,7 @@ export class Link {
     let roundStart = Date.now();
     let backoff = BACKOFF_FIRST_MS;
     while (!this.closed) {
-      const info = readInfo(this.paths.daemonJson);
+      const info = readDaemonFile(this.paths.daemonJson);
       const attempt = info && this.believable(info) ? await this.attempt(info) : 'failed';
       if (attempt === 'up') {
         this.awaited = undefined;
