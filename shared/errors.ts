@@ -239,6 +239,9 @@ export function usageError(message: string, facts: UsageFacts = {}, cause?: unkn
   return new BridgeError({ kind: 'BridgeUsageError', ...facts }, message, cause === undefined ? undefined : { cause });
 }
 
+/** What an agent whose assert failed can do next; a saved test's runner says its own next step instead. */
+export const ASSERTION_NEXT_STEP = 'Read more of the state with get_state, or wait for it with wait_for.';
+
 /** A check of the state now (assert) that does not hold: the path, the condition and what is there. */
 export function assertionFailed(
   port: number,
@@ -258,7 +261,7 @@ export function assertionFailed(
       ...(frame !== undefined ? { frame } : {}),
     },
     `On port ${port}, ${path} is ${shown}${frame !== undefined ? ` at frame ${frame}` : ''}; expected ${expected}. ` +
-      'Read more of the state with get_state, or wait for it with wait_for.',
+      ASSERTION_NEXT_STEP,
   );
 }
 

@@ -148,6 +148,7 @@ test('a saved test passes on its own build and fails with exit 1 on a planted ch
   expect(bad.out).toMatch(/expected: {2}equals /);
   expect(bad.out).toMatch(/actual: {4}\S/);
   expect(bad.out).toMatch(/AssertionFailed: On port \d+, game\.\w+ is /);
+  expect(bad.out).not.toContain('get_state'); // an agent's next step, not a person's at a terminal
   expect(bad.out).toMatch(/state \(game\): \{/);
   expect(bad.out).toMatch(/0 passed, 1 failed/);
   // the way to accept the new behaviour, pasteable: the same build and the failed file

@@ -7,7 +7,7 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { isBridgeError } from '../../shared/errors.js';
+import { ASSERTION_NEXT_STEP, isBridgeError } from '../../shared/errors.js';
 import {
   conditionText,
   formatTest,
@@ -199,7 +199,8 @@ async function checkExpect(game: Game, t: TestFile, s: ExpectStep, opts: ReplayO
     }
     const statePath = parentOf(c.path) === c.path ? undefined : parentOf(c.path);
     return {
-      message: err.text,
+      // the run ends with its own next step (--update), not the agent's
+      message: err.text.replace(` ${ASSERTION_NEXT_STEP}`, ''),
       condition: conditionText(c),
       expected: `${op}${op === 'exists' && operand === true ? '' : ' ' + JSON.stringify(operand)}`,
       actual: actual ?? null,
