@@ -63,7 +63,12 @@ test("a game's card holds its UI tree, collapsed, and the snapshot text once ope
   expect(text).toContain('- button "Start" [ref=start]');
   await expect(tree.locator('summary').textContent()).resolves.toMatch(/^UI tree · revision \d+$/);
   await tree.locator('summary').click();
-  await expect(tree.locator('summary').textContent()).resolves.toBe('UI tree');
+  // a details element tells of its closing in a toggle event, after the click
+  await page.waitForFunction(
+    (p) => document.querySelector(`article.card[data-port="${p}"] details.ui-tree summary`)?.textContent === 'UI tree',
+    port,
+    { timeout: 5000 },
+  );
   // the session's view is named beside it
   await page.waitForFunction(() => (document.body.textContent ?? '').includes('debug view'), undefined, {
     timeout: 10000,
