@@ -208,7 +208,7 @@ def main():
         }
         surface = gamebridge.GameSurface(
             opts.debug_port, "Frog Hop", "1.0.0", snapshot=game.snapshot, manifest=MANIFEST, commands=commands,
-            inputs=["left", "right"], screenshot=screenshot,
+            inputs=["left", "right"], screenshot=screenshot, step_frames_per_tick=1000,  # frames read no wall clock
             ui=lambda: ui_tree(game, start), world=lambda: world_objects(game))
         try:
             surface.listen()

@@ -127,7 +127,7 @@ def main():
 
         surface = gamebridge.GameSurface(
             opts.debug_port, "Walker", "1.0.0", snapshot=walker.snapshot, manifest=MANIFEST,
-            inputs=["left", "right"],
+            inputs=["left", "right"], step_frames_per_tick=1000,  # its frames read no wall clock
             ui=lambda: ui_tree(walker, lambda: reset(None)), world=lambda: world_objects(walker),
             commands={"jump": lambda _a: walker.jump(), "reset": reset,
                       "teleport": gamebridge.Command(lambda a: setattr(walker, "x", a.number("x")), teleport_ok)})

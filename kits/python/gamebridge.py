@@ -121,9 +121,12 @@ class GameSurface:
 
     def __init__(self, port, name, version, snapshot, commands=None, manifest=None, inputs=None,
                  clock=True, screenshot=None, on_close=None, protocol=1, handle_signals=True,
-                 register=True, log=None, ui=None, world=None):
+                 register=True, log=None, ui=None, world=None, step_frames_per_tick=1):
         """inputs: the input names the game reads (declares the "input" capability);
         clock: the agent may pause and step the game (the "clock" capability);
+        step_frames_per_tick: how many frames of a clock.step one tick may simulate (default 1).
+        A game whose simulation reads no wall clock can take many, so a saved test's frame-exact
+        replay runs faster than real time;
         ui, world: the tree providers (the "ui" and "world" capabilities, GET /ui and /world)."""
         if port is None or isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
             raise ValueError("gamebridge: the debug port must be an integer 0-65535, got %r" % (port,))
@@ -149,6 +152,8 @@ class GameSurface:
         self._queue, self._next_id, self._completed = [], 1, 0
         self._held = {}  # (input, owner) -> monotonic deadline
         self._paused, self._step_left, self._step_id = False, 0, None
+        batch = step_frames_per_tick
+        self._batch = batch if isinstance(batch, int) and not isinstance(batch, bool) and batch >= 1 else 1
         self.frame, self.sim_frame, self.session_epoch = 0, 0, 1
         self.running = True
         self.port, self.registry_file, self._server = None, None, None
@@ -179,7 +184,8 @@ class GameSurface:
 
     def tick(self, simulate=None):
         """One game frame: expire leases, apply queued commands, then run one simulation
-        frame (calling simulate()) unless the clock is paused. Returns the frames simulated: 1 or 0.
+        frame (calling simulate()) unless the clock is paused; while a step runs, up to
+        step_frames_per_tick of its frames. Returns the frames simulated (0 while paused).
         Pass simulate rather than simulating after tick() returns: tick holds the lock /state
         takes, so no request sees a step completed before its last frame ran."""
         with self._lock:
@@ -188,14 +194,16 @@ class GameSurface:
             self._apply_queue()
             if self._paused and self._step_left == 0:
                 return 0
-            if simulate:
-                simulate()
-            self.sim_frame += 1
+            frames = min(self._batch, self._step_left) if self._step_left > 0 else 1
+            for _ in range(frames):
+                if simulate:
+                    simulate()
+            self.sim_frame += frames
             if self._step_left > 0:
-                self._step_left -= 1
+                self._step_left -= frames
                 if self._step_left == 0:  # the step is complete only once its frames have run
                     self._completed, self._step_id = self._step_id, None
-            return 1
+            return frames
 
     def is_held(self, input_name):
         """Whether any owner holds this input right now (leases are checked on every read)."""

@@ -139,6 +139,34 @@ describe('Python kit: start-up, signals, copying', () => {
     expect(out.health).toEqual(['clock', 'ui']);
   });
 
+  test('step_frames_per_tick lets one tick run many frames of a step, each through simulate, to the same frame count', () => {
+    const script = [
+      'import json, sys',
+      `sys.path.insert(0, ${JSON.stringify(join(ROOT, 'kits', 'python'))})`,
+      'import gamebridge',
+      'def run(batch):',
+      '    n = [0]',
+      '    def simulate(): n[0] += 1',
+      '    s = gamebridge.GameSurface(0, "T", "0", snapshot=lambda: {}, handle_signals=False, register=False, log=lambda l: None, step_frames_per_tick=batch)',
+      '    s.enqueue("clock.step", {"frames": "2500"})',
+      '    ticks = [s.tick(simulate) for _ in range(4)]',
+      '    st = s.state()',
+      '    return {"ticks": ticks, "simulated": n[0], "simFrame": st["simFrame"], "clock": st["clock"], "done": st["completedCommandId"]}',
+      'print(json.dumps({"batch": run(1000), "one": run(1), "bad": run(0)}))',
+    ].join('\n');
+    const out = JSON.parse(execFileSync(pythonExe(), ['-c', script], { encoding: 'utf8' }));
+    expect(out.batch).toEqual({
+      ticks: [1000, 1000, 500, 0],
+      simulated: 2500,
+      simFrame: 2500,
+      clock: { paused: true, stepFramesLeft: 0 },
+      done: 1,
+    });
+    // the default, and a value that is not a whole number from 1: one frame a tick
+    expect(out.one).toMatchObject({ ticks: [1, 1, 1, 1], simulated: 4, clock: { stepFramesLeft: 2496 }, done: 0 });
+    expect(out.bad).toMatchObject({ ticks: [1, 1, 1, 1], simulated: 4 });
+  });
+
   test('the kit is one file: copied next to a tiny game, it serves the contract', async () => {
     const d = dir();
     copyFileSync(join(ROOT, 'kits', 'python', 'gamebridge.py'), join(d, 'gamebridge.py'));
