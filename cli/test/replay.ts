@@ -205,7 +205,7 @@ async function checkExpect(game: Game, t: TestFile, s: ExpectStep, opts: ReplayO
       expected: `${op}${op === 'exists' && operand === true ? '' : ' ' + JSON.stringify(operand)}`,
       actual: actual ?? null,
       state: await game.stateAt(statePath),
-      statePath: statePath ?? '(whole state)',
+      statePath: statePath ?? 'the whole state',
     };
   }
 }

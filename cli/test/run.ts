@@ -89,7 +89,7 @@ export function failureText(r: TestResult, cwd = process.cwd()): string {
   if (f.expected !== undefined) lines.push(`    expected:  ${f.expected}`);
   if (f.condition) lines.push(`    actual:    ${show(f.actual)}`);
   lines.push(`    ${f.message.split('\n').join('\n    ')}`);
-  if (f.state !== undefined) lines.push(`    state (${f.statePath ?? 'whole'}): ${show(f.state)}`);
+  if (f.state !== undefined) lines.push(`    state (${f.statePath ?? 'the whole state'}): ${show(f.state)}`);
   if (f.images) {
     lines.push(`    baseline: ${relative(cwd, f.images.baseline)}`);
     if (f.images.actual) lines.push(`    actual:   ${relative(cwd, f.images.actual)}`);
