@@ -122,6 +122,7 @@ static class Walker
         bridge = new GameBridge("Walker (C#)", "1.0.0")
         {
             Inputs = new[] { "left", "right" },
+            StepFramesPerTick = 1000,  // its frames read no wall clock
             Snapshot = () => new Dictionary<string, object> {
                 { "ui", new Dictionary<string, object> { { "screen", Screen() } } },
                 { "events", events.ToList() },

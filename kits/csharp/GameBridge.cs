@@ -103,6 +103,10 @@ namespace GameBridgeKit
         /// <summary>The input names the game reads (declares the "input" capability).</summary>
         public string[] Inputs;
         public bool Clock = true;
+        /// <summary>How many frames of a clock.step one Tick may simulate (default 1). A game whose
+        /// simulation reads no wall clock can take many, so a saved test's frame-exact replay runs
+        /// faster than real time. BeginFrame and EndFrame (an engine's own frames) stay one each.</summary>
+        public int StepFramesPerTick = 1;
         /// <summary>The game's own state for /state; called on the game thread once a frame.</summary>
         public Func<object> Snapshot = () => new Dictionary<string, object>();
         /// <summary>The UI tree ("ui" capability) and the current screen's name.</summary>
@@ -236,14 +240,15 @@ namespace GameBridgeKit
 
         // --- the frame (game thread) ---------------------------------------------------------------
 
-        /// <summary>One frame: queued commands, then simulate() unless the clock is paused, then the
-        /// publication. Returns the frames simulated (1, or 0 while paused).</summary>
+        /// <summary>One frame: queued commands, then simulate() unless the clock is paused (while a
+        /// step runs, up to StepFramesPerTick of its frames), then the publication. Returns the
+        /// frames simulated (0 while paused).</summary>
         public int Tick(Action simulate)
         {
-            bool s = BeginFrame();
-            if (s && simulate != null) simulate();
-            EndFrame(s);
-            return s ? 1 : 0;
+            int frames = !BeginFrame() ? 0 : stepLeft > 0 ? Math.Min(Math.Max(1, StepFramesPerTick), stepLeft) : 1;
+            for (int i = 0; i < frames && simulate != null; i++) simulate();
+            FinishFrame(frames);
+            return frames;
         }
 
         /// <summary>The start of a frame: leases expire, queued commands apply in order (a clock.step
@@ -279,12 +284,14 @@ namespace GameBridgeKit
 
         /// <summary>The end of a frame: counts a simulated frame (a step completes once its frames
         /// have run), publishes, and takes the screenshot someone waits for.</summary>
-        public void EndFrame(bool simulated)
+        public void EndFrame(bool simulated) => FinishFrame(simulated ? 1 : 0);
+
+        void FinishFrame(int simulated)
         {
-            if (simulated)
+            if (simulated > 0)
             {
-                SimFrame++;
-                if (stepLeft > 0 && --stepLeft == 0) completed = stepId;
+                SimFrame += simulated;
+                if (stepLeft > 0 && (stepLeft -= simulated) == 0) completed = stepId;
             }
             Publish();
             List<ShotWaiter> waiters;

@@ -1,14 +1,23 @@
 /**
  * The C# kit (kits/csharp/GameBridge.cs) beyond the conformance suite (conformance.test.ts runs
  * the contract on its example, examples/csharp-game: a console Walker built by Mono's mcs and
- * run by mono through run.sh): a taken port and a bad one, and no flag at all.
+ * run by mono through run.sh): a taken port and a bad one, no flag at all, and a step's frames
+ * taken many to a tick.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { freePort } from '../helpers/ports.js';
 import { Reaper, alive, removeDir, tempHome, waitFor } from '../helpers/procs.js';
-import { CSHARP_EXAMPLE, CSHARP_READY_MS, describeIfRuntime, spawnKitGame } from './kit-game.js';
+import {
+  CSHARP_EXAMPLE,
+  CSHARP_READY_MS,
+  applied,
+  describeIfRuntime,
+  getJson,
+  spawnKitGame,
+  startKitGame,
+} from './kit-game.js';
 
 describe('C# kit: start-up, a taken port, the end', () => {
   describeIfRuntime('csharp', () => {
@@ -64,6 +73,21 @@ describe('C# kit: start-up, a taken port, the end', () => {
         expect(output.text).toContain("GameBridge: --debug-port must be a port number (1-65535), got '70000'");
         await new Promise((r) => setTimeout(r, 500));
         expect(child.exitCode).toBeNull();
+      },
+      CSHARP_READY_MS + 5000,
+    );
+
+    test(
+      "StepFramesPerTick lets Tick run many of a step's frames at once: the example's 600-frame step takes a few ticks, not 600",
+      async () => {
+        const { port } = await startKitGame(reaper, 'csharp', await freePort(), dir());
+        await applied(port, 'clock.pause');
+        const before = await getJson(port, '/state');
+        const after = await applied(port, 'clock.step', { frames: 600 });
+        expect(after.simFrame).toBe(before.simFrame + 600);
+        expect(after.clock).toEqual({ paused: true, stepFramesLeft: 0 });
+        // one frame a tick would have taken 600 ticks (10 s at 60 fps)
+        expect(after.frame - before.frame).toBeLessThan(100);
       },
       CSHARP_READY_MS + 5000,
     );
