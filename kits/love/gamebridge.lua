@@ -195,6 +195,10 @@ function M.new(options)
   self.uiFn, self.worldFn = options.ui, options.world
   self.manifest = options.manifest
   self.fps = options.fps or 60
+  -- how many frames of a clock.step one loop frame may simulate (love.update once each); a game
+  -- whose update reads no wall clock can take many, so a saved test's replay outruns real time
+  local batch = tonumber(options.stepFramesPerTick)
+  self.batch = batch and batch >= 1 and math.floor(batch) or 1
   self.onClose = options.onClose
   self.capabilities = {}
   if self.inputs then table.insert(self.capabilities, "input") end
@@ -275,12 +279,14 @@ function Bridge:beginFrame()
   return not self.paused or self.stepLeft > 0
 end
 
--- After a frame that simulated: count it, and complete a step once its frames have run.
+-- After a frame: count what it simulated (true for one frame, or a number of frames), and
+-- complete a step once its frames have run.
 function Bridge:endFrame(simulated)
-  if not simulated then return end
-  self.simFrame = self.simFrame + 1
+  local n = simulated == true and 1 or tonumber(simulated) or 0
+  if n <= 0 then return end
+  self.simFrame = self.simFrame + n
   if self.stepLeft > 0 then
-    self.stepLeft = self.stepLeft - 1
+    self.stepLeft = math.max(0, self.stepLeft - n)
     if self.stepLeft == 0 then self.completed = self.stepId end
   end
 end
@@ -687,11 +693,14 @@ function Bridge:loop()
         end
       end
       local dt = love.timer and love.timer.step() or 0
-      local simulate = bridge:beginFrame()
-      if simulate and love.update then
-        love.update(bridge.stepLeft > 0 and 1 / bridge.fps or dt)
+      local frames = 0
+      if bridge:beginFrame() then
+        frames = bridge.stepLeft > 0 and math.min(bridge.batch, bridge.stepLeft) or 1
       end
-      bridge:endFrame(simulate)
+      if love.update then
+        for _ = 1, frames do love.update(bridge.stepLeft > 0 and 1 / bridge.fps or dt) end
+      end
+      bridge:endFrame(frames)
       bridge:pump() -- what arrived during the update is answered before the draw
       if love.graphics and love.graphics.isActive() then
         love.graphics.origin()

@@ -1,7 +1,8 @@
 /**
  * The LÖVE kit (kits/love/gamebridge.lua) beyond the conformance suite (conformance.test.ts runs
  * the contract on its example, examples/love-game, through SDL's offscreen driver): the game
- * under a real X server as `xvfb-run` gives it, a bad port, SIGTERM, and the kit file itself.
+ * under a real X server as `xvfb-run` gives it, a bad port, SIGTERM, the kit file itself, and a
+ * step's frames taken many to a frame.
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { ROOT, Reaper, exitCode, removeDir, tempHome, waitFor } from '../helpers
 import {
   LOVE_EXAMPLE,
   LOVE_READY_MS,
+  applied,
   command,
   describeIfRuntime,
   getJson,
@@ -71,6 +73,21 @@ describe('LÖVE kit: on an X display, a bad port, SIGTERM', () => {
           expect(existsSync(entry)).toBe(false);
         },
         LOVE_READY_MS + 15000,
+      );
+
+      test(
+        "stepFramesPerTick lets the kit's loop run many of a step's frames at once: the example's 600-frame step takes a few frames, not 600",
+        async () => {
+          const { port } = await startKitGame(reaper, 'love', await freePort(), dir());
+          await applied(port, 'clock.pause');
+          const before = await getJson(port, '/state');
+          const after = await applied(port, 'clock.step', { frames: 600 });
+          expect(after.simFrame).toBe(before.simFrame + 600);
+          expect(after.clock).toEqual({ paused: true, stepFramesLeft: 0 });
+          // one frame a loop frame would have taken 600 of them (10 s at 60 fps)
+          expect(after.frame - before.frame).toBeLessThan(100);
+        },
+        LOVE_READY_MS + 5000,
       );
 
       test(
