@@ -11,7 +11,13 @@ interface Tree extends Polled {
   details: HTMLDetailsElement;
   pre: HTMLElement;
   summary: HTMLElement;
+  /** the revision of the text in `pre` */
+  revision?: number;
 }
+
+/** The summary names the revision of the text it shows, and only while that text is shown. */
+const label = (t: Tree) =>
+  t.details.open && t.revision !== undefined ? `UI tree · revision ${t.revision}` : 'UI tree';
 
 export class UiTrees extends PolledPanels<Tree> {
   constructor() {
@@ -26,7 +32,7 @@ export class UiTrees extends PolledPanels<Tree> {
     // A closed tree is not read again, so its summary names no revision it could no longer vouch for.
     details.addEventListener('toggle', () => {
       if (details.open) t.last = 0;
-      else summary.textContent = 'UI tree';
+      summary.textContent = label(t);
     });
     media.append(details);
     return t;
@@ -50,6 +56,7 @@ export class UiTrees extends PolledPanels<Tree> {
     t.supported = true;
     t.details.hidden = false;
     t.pre.textContent = body.text ?? '';
-    t.summary.textContent = `UI tree${t.details.open && body.revision !== undefined ? ` · revision ${body.revision}` : ''}`;
+    t.revision = body.revision;
+    t.summary.textContent = label(t);
   }
 }

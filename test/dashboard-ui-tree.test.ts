@@ -61,14 +61,20 @@ test("a game's card holds its UI tree, collapsed, and the snapshot text once ope
   const text = await tree.locator('pre').textContent();
   expect(text).toMatch(/^MenuScreen · ui revision \d+/);
   expect(text).toContain('- button "Start" [ref=start]');
-  await expect(tree.locator('summary').textContent()).resolves.toMatch(/^UI tree · revision \d+$/);
+  // the summary changes in a toggle event, which comes after the click
+  const untilSummary = (pattern: string) =>
+    page.waitForFunction(
+      ([p, re]) =>
+        new RegExp(re).test(
+          document.querySelector(`article.card[data-port="${p}"] details.ui-tree summary`)?.textContent ?? '',
+        ),
+      [String(port), pattern] as const,
+      { timeout: 5000 },
+    );
+  // open, it names the revision of the text it shows
+  await untilSummary('^UI tree · revision \\d+$');
   await tree.locator('summary').click();
-  // a details element tells of its closing in a toggle event, after the click
-  await page.waitForFunction(
-    (p) => document.querySelector(`article.card[data-port="${p}"] details.ui-tree summary`)?.textContent === 'UI tree',
-    port,
-    { timeout: 5000 },
-  );
+  await untilSummary('^UI tree$');
   // the session's view is named beside it
   await page.waitForFunction(() => (document.body.textContent ?? '').includes('debug view'), undefined, {
     timeout: 10000,

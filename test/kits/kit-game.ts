@@ -189,6 +189,19 @@ export async function applied(port: number, cmd: string, args: Record<string, st
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * A 600-frame step on a paused game that takes a step's frames many to a tick: simFrame grows by
+ * exactly 600, and the game's own frame count by far fewer (one frame a tick would take 600).
+ */
+export async function expectBatchedStep(port: number): Promise<void> {
+  await applied(port, 'clock.pause');
+  const before = await getJson(port, '/state');
+  const after = await applied(port, 'clock.step', { frames: 600 });
+  expect(after.simFrame).toBe(before.simFrame + 600);
+  expect(after.clock).toEqual({ paused: true, stepFramesLeft: 0 });
+  expect(after.frame - before.frame).toBeLessThan(100);
+}
+
 /** Pids of every live process whose environment carries GAME_BRIDGE_HOME=home (ours only). */
 export function processesWithHome(home: string): number[] {
   const needle = `GAME_BRIDGE_HOME=${home}\0`;
