@@ -43,6 +43,7 @@ export interface Failure {
   actual?: unknown;
   /** the state around the failure: the parent of the condition's path, or the whole state */
   state?: unknown;
+  /** which state `state` is, as the reports name it: the parent's path, or "the whole state" (set with `state`) */
   statePath?: string;
   images?: { baseline: string; actual?: string; diff?: string };
 }

@@ -30,9 +30,7 @@ const failureLines = (r: TestResult) => {
     f.expected !== undefined ? `expected: ${f.expected}` : '',
     f.condition ? `actual: ${JSON.stringify(f.actual)}` : '',
     f.message,
-    f.state !== undefined
-      ? `state (${f.statePath ?? 'the whole state'}): ${JSON.stringify(f.state)?.slice(0, 4000)}`
-      : '',
+    f.state !== undefined ? `state (${f.statePath}): ${JSON.stringify(f.state)?.slice(0, 4000)}` : '',
   ]
     .filter(Boolean)
     .join('\n');
@@ -86,7 +84,7 @@ function htmlReport(results: TestResult[], dir: string): string {
             ? `<table><tr><th>condition</th><td><code>${h(f.condition)}</code></td></tr><tr><th>expected</th><td><code>${h(f.expected ?? '')}</code></td></tr><tr><th>actual</th><td><code>${h(JSON.stringify(f.actual) ?? 'nothing')}</code></td></tr></table>`
             : '') +
           (f.state !== undefined
-            ? `<p>State at the failure (<code>${h(f.statePath ?? 'the whole state')}</code>):</p><pre>${h(JSON.stringify(f.state, null, 2)?.slice(0, 20000) ?? '')}</pre>`
+            ? `<p>State at the failure (<code>${h(f.statePath ?? '')}</code>):</p><pre>${h(JSON.stringify(f.state, null, 2)?.slice(0, 20000) ?? '')}</pre>`
             : '') +
           (f.images
             ? `<div class="shots">${img('actual', f.images.actual, k)}${img('baseline', f.images.baseline, k)}${img('diff', f.images.diff, k)}</div>`

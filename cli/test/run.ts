@@ -76,10 +76,10 @@ const show = (v: unknown, max = 600) => {
   return s.length > max ? `${s.slice(0, max)}…` : s;
 };
 
-/** A failure as a person reads it under the ✗ line. */
 /** A path as a shell word a person can paste. */
 const quoted = (p: string) => (/^[\w./@+-]+$/.test(p) ? p : `'${p.replace(/'/g, "'\\''")}'`);
 
+/** A failure as a person reads it under the ✗ line. */
 export function failureText(r: TestResult, cwd = process.cwd()): string {
   const f = r.failure;
   if (!f) return '';
@@ -89,7 +89,7 @@ export function failureText(r: TestResult, cwd = process.cwd()): string {
   if (f.expected !== undefined) lines.push(`    expected:  ${f.expected}`);
   if (f.condition) lines.push(`    actual:    ${show(f.actual)}`);
   lines.push(`    ${f.message.split('\n').join('\n    ')}`);
-  if (f.state !== undefined) lines.push(`    state (${f.statePath ?? 'the whole state'}): ${show(f.state)}`);
+  if (f.state !== undefined) lines.push(`    state (${f.statePath}): ${show(f.state)}`);
   if (f.images) {
     lines.push(`    baseline: ${relative(cwd, f.images.baseline)}`);
     if (f.images.actual) lines.push(`    actual:   ${relative(cwd, f.images.actual)}`);

@@ -10,6 +10,16 @@ import { freePort } from '../helpers/ports.js';
 import { ROOT, Reaper, collectOutput, exitCode, pythonExe, removeDir, tempHome, waitFor } from '../helpers/procs.js';
 import { PYTHON_READY_MS, applied, getJson, spawnKitGame, startKitGame } from './kit-game.js';
 
+/** Runs Python lines with the kit imported (json and sys too) and parses what they print as JSON. */
+function inProcess(lines: string[]): any {
+  const prologue = [
+    'import json, sys',
+    `sys.path.insert(0, ${JSON.stringify(join(ROOT, 'kits', 'python'))})`,
+    'import gamebridge',
+  ];
+  return JSON.parse(execFileSync(pythonExe(), ['-c', [...prologue, ...lines].join('\n')], { encoding: 'utf8' }));
+}
+
 describe('Python kit: start-up, signals, copying', () => {
   const reaper = new Reaper();
   const dirs: string[] = [];
@@ -58,10 +68,8 @@ describe('Python kit: start-up, signals, copying', () => {
   test('a keep-alive response leaves in one send on a TCP_NODELAY socket (no Nagle stall behind a split write)', () => {
     // Headers and body in two writes on a persistent connection make Nagle hold the body until
     // the client's delayed ACK: every poll of the bridge would wait for it. Counted, not timed.
-    const script = [
-      'import http.client, json, socket, sys, threading',
-      `sys.path.insert(0, ${JSON.stringify(join(ROOT, 'kits', 'python'))})`,
-      'import gamebridge',
+    const sends = inProcess([
+      'import http.client, socket, threading',
       'sends = []',
       'def spy(name):',
       '    real = getattr(socket.socket, name)',
@@ -79,16 +87,12 @@ describe('Python kit: start-up, signals, copying', () => {
       '    conn.getresponse().read()',
       'surface.close()',
       'print(json.dumps(sends))',
-    ].join('\n');
-    const sends = JSON.parse(execFileSync(pythonExe(), ['-c', script], { encoding: 'utf8' }));
+    ]);
     expect(sends).toEqual([true, true, true, true]); // four responses, one send each, no Nagle
   });
 
   test('trees and results in-process: hidden through a parent, choices, checkboxes, raised errors, the last 32, once a frame', () => {
-    const script = [
-      'import json, sys',
-      `sys.path.insert(0, ${JSON.stringify(join(ROOT, 'kits', 'python'))})`,
-      'import gamebridge',
+    const out = inProcess([
       'g = {"level": "Easy", "sound": True, "open": False}',
       'def boom(_a): raise RuntimeError("the crate fell through the floor")',
       'ui = lambda: {"screen": "Menu", "nodes": [',
@@ -114,8 +118,7 @@ describe('Python kit: start-up, signals, copying', () => {
       'out["kept"] = [len(res), res[0]["id"], res[-1]["id"]]',
       'out["health"] = s.health()["capabilities"]',
       'print(json.dumps(out))',
-    ].join('\n');
-    const out = JSON.parse(execFileSync(pythonExe(), ['-c', script], { encoding: 'utf8' }));
+    ]);
     expect(out.hidden).toEqual({ id: 1, ok: false, error: "'OK' is hidden" });
     expect(out.option).toEqual({ id: 2, ok: true });
     expect(out.noOption).toEqual({
@@ -140,10 +143,7 @@ describe('Python kit: start-up, signals, copying', () => {
   });
 
   test('step_frames_per_tick lets one tick run many frames of a step, each through simulate, to the same frame count', () => {
-    const script = [
-      'import json, sys',
-      `sys.path.insert(0, ${JSON.stringify(join(ROOT, 'kits', 'python'))})`,
-      'import gamebridge',
+    const out = inProcess([
       'def run(batch):',
       '    n = [0]',
       '    def simulate(): n[0] += 1',
@@ -153,8 +153,7 @@ describe('Python kit: start-up, signals, copying', () => {
       '    st = s.state()',
       '    return {"ticks": ticks, "simulated": n[0], "simFrame": st["simFrame"], "clock": st["clock"], "done": st["completedCommandId"]}',
       'print(json.dumps({"batch": run(1000), "one": run(1), "bad": run(0)}))',
-    ].join('\n');
-    const out = JSON.parse(execFileSync(pythonExe(), ['-c', script], { encoding: 'utf8' }));
+    ]);
     expect(out.batch).toEqual({
       ticks: [1000, 1000, 500, 0],
       simulated: 2500,
