@@ -5,7 +5,7 @@
  */
 import { homePaths } from '../shared/paths.js';
 import { GameClient } from './game/client.js';
-import { LocalSurfaces } from './game/local-surfaces.js';
+import type { LocalSurfaces } from './game/local-surfaces.js';
 import { ManifestCache } from './game/cache.js';
 import { exitHow, Launcher } from './launcher/index.js';
 import { Owners } from './launcher/owners.js';
@@ -78,11 +78,7 @@ export class DaemonState implements InstanceEvents {
   private readonly instanceListeners = new Set<InstancesChanged>();
 
   constructor(readonly opts: DaemonStateOptions) {
-    this.launcher = new Launcher({
-      home: opts.home,
-      persist: opts.mode === 'daemon',
-      mayWrite: opts.mayWrite,
-    });
+    this.launcher = new Launcher({ home: opts.home, persist: opts.mode === 'daemon', mayWrite: opts.mayWrite });
     this.launcher.on('warning', (w: string) => this.log(w));
     const ttl = opts.detachedTtlMs ?? numberSetting(SETTINGS.detachedTtlMs);
     this.owners = new Owners(
