@@ -1,13 +1,16 @@
 /**
  * `game-bridge-mcp init`: write a starter gamebridge.json (docs/CONTRACT.md). On a terminal it
  * asks for the name and the launch command (Enter keeps the default); with stdin not a
- * terminal (CI, scripts, an agent) it asks nothing and writes the template.
+ * terminal (CI, scripts, an agent) it asks nothing and writes the template. A gamebridge.json
+ * that is a link (even one to nothing) is refused, and the file is written as register writes.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parsePortList } from '../shared/config.js';
 import { DECLARATION_FILE, DEFAULT_PORT_RANGE } from '../daemon/launcher/index.js';
+import { isBridgeError } from '../shared/errors.js';
+import { writeProjectFile } from '../shared/project-files.js';
 import { selfCommand } from '../shared/self-command.js';
 import { runRegister, type ClientKind } from './register.js';
 
@@ -65,11 +68,26 @@ function multiplayerProfiles(portRange: string): Record<string, unknown> {
   };
 }
 
+const lstatOf = (p: string) => {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
+  }
+};
+
 export async function runInit(opts: InitOptions): Promise<number> {
   const out = opts.out ?? ((l: string) => process.stdout.write(l + '\n'));
   const dir = resolve(opts.dir);
   const file = join(dir, DECLARATION_FILE);
-  if (existsSync(file) && !opts.force) {
+  const st = lstatOf(file);
+  if (st?.isSymbolicLink()) {
+    process.stderr.write(
+      `game-bridge-mcp: ${file} is a symbolic link; nothing was written. Replace it with a plain file (or remove it), then run this again.\n`,
+    );
+    return 1;
+  }
+  if (st && !opts.force) {
     process.stderr.write(`game-bridge-mcp: ${file} already exists; use --force to overwrite it\n`);
     return 1;
   }
@@ -88,7 +106,13 @@ export async function runInit(opts: InitOptions): Promise<number> {
     }
   }
   mkdirSync(dir, { recursive: true });
-  writeFileSync(file, JSON.stringify(starterDeclaration(name, command, portRange, opts.template), null, 2) + '\n');
+  try {
+    writeProjectFile(file, JSON.stringify(starterDeclaration(name, command, portRange, opts.template), null, 2) + '\n');
+  } catch (e) {
+    if (!isBridgeError(e)) throw e;
+    process.stderr.write(`game-bridge-mcp: ${e.message}\n`);
+    return 1;
+  }
   out(`wrote ${file}`);
   if (command === PLACEHOLDER_COMMAND)
     out('next: replace launch.command with the command that starts your game; {port} is where its debug port goes');

@@ -4,10 +4,14 @@
  * `.vscode/mcp.json` (VS Code). The file is merged into, never replaced: other servers' entries
  * are left as they are, and an entry of ours that someone changed is kept unless --force.
  * The command written is the one that works here: the installed bin, or node and the clone's
- * main.js.
+ * main.js. Only regular files inside the folder are read and written, in a folder no other user
+ * can write (shared/project-files.ts): a link is refused by its name, and a rewritten file keeps
+ * its mode.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { isBridgeError } from '../shared/errors.js';
+import { projectFolder, readProjectFile, writeProjectFile } from '../shared/project-files.js';
 import { selfInvocation } from '../shared/self-command.js';
 
 export const SERVER_NAME = 'game-bridge';
@@ -16,6 +20,9 @@ export const CLIENTS = ['claude', 'cursor', 'vscode'] as const;
 export type ClientKind = (typeof CLIENTS)[number];
 
 /** Where each client reads a project's servers, and under which key. */
+/** A client configuration bigger than this is not one a person keeps by hand. */
+const MAX_CONFIG_BYTES = 4 << 20;
+
 const WHERE: Record<ClientKind, { file: string; key: 'mcpServers' | 'servers'; label: string }> = {
   claude: { file: '.mcp.json', key: 'mcpServers', label: 'Claude Code' },
   cursor: { file: join('.cursor', 'mcp.json'), key: 'mcpServers', label: 'Cursor' },
@@ -53,8 +60,16 @@ function registerOne(
   const { file: rel, key, label } = WHERE[client];
   const file = join(dir, rel);
   let doc: Record<string, unknown> = {};
-  if (existsSync(file)) {
-    const text = readFileSync(file, 'utf8');
+  let text: string | undefined;
+  try {
+    projectFolder(dir, dirname(rel));
+    text = readProjectFile(file, MAX_CONFIG_BYTES, 'nothing was written')?.toString('utf8');
+  } catch (e) {
+    if (!isBridgeError(e)) throw e;
+    err(`${label}: ${e.message}`);
+    return 1;
+  }
+  if (text !== undefined) {
     try {
       doc = text.trim() ? (JSON.parse(text) as Record<string, unknown>) : {};
     } catch (e) {
@@ -88,10 +103,13 @@ function registerOne(
     return 1;
   }
   const next = { ...doc, [key]: { ...(servers as Record<string, unknown>), [SERVER_NAME]: entry } };
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(next, null, 2) + '\n');
-  renameSync(tmp, file);
+  try {
+    writeProjectFile(file, JSON.stringify(next, null, 2) + '\n');
+  } catch (e) {
+    if (!isBridgeError(e)) throw e;
+    err(`${label}: ${e.message}`);
+    return 1;
+  }
   out(
     `${label}: ${mine === undefined ? 'added' : 'replaced'} "${SERVER_NAME}" in ${relative(process.cwd(), file) || file} (${[entry.command, ...(entry.args as string[])].join(' ')})`,
   );
@@ -102,6 +120,7 @@ export async function runRegister(opts: RegisterOptions): Promise<number> {
   const out = opts.out ?? ((l: string) => process.stdout.write(l + '\n'));
   const err = opts.err ?? ((l: string) => process.stderr.write(`game-bridge-mcp: ${l}\n`));
   const dir = resolve(opts.dir);
+  mkdirSync(dir, { recursive: true });
   let code = 0;
   for (const client of [...new Set(opts.clients)])
     code = Math.max(code, registerOne(dir, client, opts.force === true, out, err));

@@ -35,7 +35,12 @@ const stat = (p: string): Stats | undefined => {
 export function distrustFile(file: string): { path: string; why: string } | undefined {
   const own = distrust(file);
   if (own) return { path: file, why: own };
-  for (let dir = dirname(file); ; dir = dirname(dir)) {
+  return distrustFolder(dirname(file));
+}
+
+/** Why a folder may not be believed: it or a folder above it is not trusted. */
+export function distrustFolder(folder: string): { path: string; why: string } | undefined {
+  for (let dir = resolve(folder); ; dir = dirname(dir)) {
     const st = stat(dir);
     // A sticky world-writable directory (/tmp) lets others add entries, not replace ours.
     const why =

@@ -2,11 +2,13 @@
  * A recording as a saved test (docs/TESTS.md): every recorded call becomes a `do`, every check
  * that held an `expect`, and the file goes to `gamebridge-tests/<name>.jsonl` beside the
  * project's gamebridge.json. Paths inside it are relative to its own folder, so the project can
- * move. It never replaces another file unless asked to.
+ * move. It never replaces another file unless asked to, and writes only inside the project
+ * (shared/project-files.ts: no links, no folder another user can write).
  */
-import { existsSync, lstatSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { usageError } from '../../shared/errors.js';
+import { projectFolder, writeProjectFile } from '../../shared/project-files.js';
 import {
   formatTest,
   TEST_FORMAT_VERSION,
@@ -43,6 +45,14 @@ export interface Saved {
   dropped: number;
   timing: TestHeader['timing'];
 }
+
+const lstatOf = (p: string) => {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
+  }
+};
 
 export function checkTestName(name: string, tool: string): void {
   if (!NAME.test(name))
@@ -93,11 +103,8 @@ export function saveTest(input: SaveInput): Saved {
     throw usageError(
       'save_test: this session has done nothing to the game on that port yet (no calls, no checks that held): play first, then save.',
     );
-  if (existsSync(dir) && lstatSync(dir).isSymbolicLink())
-    throw usageError(`save_test: ${dir} is a symbolic link; nothing was written. Make it a plain folder.`, {
-      file: dir,
-    });
-  if (existsSync(path) && !input.overwrite)
+  projectFolder(dirname(input.config), TESTS_DIR);
+  if (lstatOf(path) && !input.overwrite)
     throw usageError(
       `save_test: ${path} already exists; nothing was written. Pass overwrite: true to replace it, or pick another name.`,
       { file: path },
@@ -112,10 +119,7 @@ export function saveTest(input: SaveInput): Saved {
     ignore: input.ignore ?? [],
     recorded: new Date().toISOString(),
   };
-  mkdirSync(dir, { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, formatTest(header, steps), { mode: 0o644 });
-  renameSync(tmp, path);
+  writeProjectFile(path, formatTest(header, steps));
   const expects = steps.filter((s) => 'expect' in s).length;
   return {
     path,
