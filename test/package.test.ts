@@ -212,12 +212,12 @@ testNeeding(ccSkip && `${CLAUDE_CODE} or a dependency is ${ccSkip}`)(
     const env = { HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
     const added = await run(claude, ['mcp', 'add', '-s', 'user', 'gb', '--', prefixBin!], { env, timeoutMs: 60000 });
     expect(added.code).toBe(0);
-    // README's line for a clone, `claude mcp add -s user game-bridge -- node "$PWD/dist/proxy/main.js"`, run in the clone
-    const fromClone = await run(
-      'bash',
-      ['-c', `${claude} mcp add -s user game-bridge -- node "$PWD/dist/proxy/main.js"`],
-      { cwd: ROOT, env, timeoutMs: 60000 },
-    );
+    // docs/SETUP.md's line for a clone without `npm link`, run in the clone as written
+    const cloneLine = /^claude (mcp add -s user game-bridge -- node "\$PWD\/dist\/proxy\/main\.js")$/m.exec(
+      readFileSync(join(ROOT, 'docs', 'SETUP.md'), 'utf8'),
+    )?.[1];
+    expect(cloneLine).toBeDefined();
+    const fromClone = await run('bash', ['-c', `${claude} ${cloneLine!}`], { cwd: ROOT, env, timeoutMs: 60000 });
     expect(fromClone.code).toBe(0);
     // README's line for a game's folder once `game-bridge-mcp` is on PATH (npm link there; the
     // global install here), run as written from that folder, under a HOME of its own

@@ -78,7 +78,7 @@ test('"Your own game in five minutes" runs as written, and an MCP client plays t
     'npm link',
     'mkdir -p ~/tiny && cp examples/tiny-game/tiny-game.mjs ~/tiny/ && cd ~/tiny',
     'npm link game-bridge-mcp',
-    'game-bridge-mcp init --name Tiny --command "node tiny-game.mjs {port}"',
+    'game-bridge-mcp init --name Tiny --command "node tiny-game.mjs {port}" --no-register',
     'game-bridge-mcp doctor',
     'game-bridge-mcp launch',
     'game-bridge-mcp stop',
@@ -115,14 +115,25 @@ test('"Your own game in five minutes" runs as written, and an MCP client plays t
   expect(stop.out).toMatch(new RegExp(`stopped game Tiny on port ${port} \\(pid \\d+\\)`));
 }, 300000);
 
+test('the README registers one game-bridge server, so Claude Code sees no conflicting scopes', () => {
+  const adds = [...README.matchAll(/^claude mcp add .*$/gm)].map((m) => m[0].split(/\s+#/)[0].trim());
+  expect(adds).toEqual(['claude mcp add -s user game-bridge -- game-bridge-mcp']);
+  // the five-minute block's init writes no project-scope `game-bridge` beside it
+  expect(shellBlock('Your own game in five minutes').filter((l) => / init /.test(` ${l}`))).toEqual([
+    expect.stringContaining('--no-register'),
+  ]);
+});
+
 test("the README's Node game is examples/tiny-game/tiny-game.mjs, line for line", () => {
   const snippet = /```ts\n(\/\/ tiny-game\.mjs[\s\S]*?)```/.exec(README)![1];
   expect(snippet).toBe(readFileSync(join(ROOT, 'examples', 'tiny-game', 'tiny-game.mjs'), 'utf8'));
 });
 
-/** The README and every page under docs/, as paths from the repository's root. */
+/** The README, the other root pages and every page under docs/, as paths from the repository's root. */
 const DOCS = [
   'README.md',
+  'CONTRIBUTING.md',
+  'SECURITY.md',
   ...readdirSync(join(ROOT, 'docs'))
     .filter((f) => f.endsWith('.md'))
     .map((f) => `docs/${f}`),
