@@ -104,6 +104,44 @@ module.exports = {
       { path: DAEMON_TOP, pathNot: '^daemon/state\\.ts$' },
     ),
     forbid(
+      'play-holds-inputs-only',
+      'daemon/play/ (the inputs a session holds down, let go when it ends) sends through game/ and nothing else.',
+      { path: '^daemon/play/' },
+      { path: '^daemon/', pathNot: ['^daemon/game/', '^daemon/play/'] },
+    ),
+    forbid(
+      'recording-is-a-model',
+      "daemon/recording/ (a session's recorded steps, saved as a test file) is pure bookkeeping over shared/test-file.ts: no other daemon module.",
+      { path: '^daemon/recording/' },
+      { path: '^daemon/', pathNot: '^daemon/recording/' },
+    ),
+    forbid(
+      'resources-see-a-context',
+      'daemon/resources/ reads games through the ToolContext and the tools the session already has: never sessions, transports or the daemon-wide objects above them.',
+      { path: '^daemon/resources/' },
+      { path: '^daemon/(sessions|http|dashboard|feed)/|' + DAEMON_TOP },
+    ),
+    forbid(
+      'prompts-are-text',
+      'daemon/prompts/ are texts with arguments filled in: shared/ at most.',
+      { path: '^daemon/prompts/' },
+      { path: '^daemon/', pathNot: '^daemon/prompts/' },
+    ),
+    forbid(
+      'http-is-a-transport',
+      'daemon/http/ carries MCP over HTTP to sessions, as the ws transport does: the server mounts it, and it knows no tool, game or launcher.',
+      { path: '^daemon/http/' },
+      {
+        path: '^daemon/(tools|bridge|game|launcher|composites|sync|discovery|dashboard|web)/|' + DAEMON_TOP,
+      },
+    ),
+    forbid(
+      'feed-is-a-model',
+      'daemon/feed/ (the calls the dashboard shows) is an event stream the state writes and the dashboard reads: it imports no daemon module.',
+      { path: '^daemon/feed/' },
+      { path: '^daemon/', pathNot: '^daemon/feed/' },
+    ),
+    forbid(
       'ui-trees-are-a-model',
       'daemon/ui/ (the UI and world trees: reading, rendering, refs) is pure logic over what a game published: shared/ at most.',
       { path: '^daemon/ui/' },

@@ -1,7 +1,9 @@
 /**
  * Who may talk to the daemon's port: the Host must be ours (DNS rebinding), a browser Origin is
  * refused (except the daemon's own page over plain HTTP), and the token must be shown, bare or
- * as a one-time proof over a nonce (shared/auth.ts). The server asks before routing anything.
+ * as a one-time proof over a nonce (shared/auth.ts). The dashboard's page is the one exception
+ * to the token (it has its own key, checked by its module), and its Host and browser checks are
+ * made here too. The server asks before routing anything.
  */
 import type { IncomingMessage } from 'node:http';
 import { clientNonce, daemonProof, sameHex } from '../shared/auth.js';
@@ -36,6 +38,19 @@ export class DaemonAccess {
         headers: { 'www-authenticate': 'Bearer realm="game-bridge"' },
       };
     return undefined;
+  }
+
+  /**
+   * Why a request for the dashboard's page may not be served, or undefined when it may. The
+   * key's own link may be opened from anywhere (a local file, a terminal): it only loads the
+   * page, whose own script then spends the key, and a navigation carries no secret. Everything
+   * else of the page comes from the page itself (its own origin).
+   */
+  pageRefusal(req: IncomingMessage): Refusal | undefined {
+    const port = this.port();
+    const keyLink =
+      req.method === 'GET' && req.headers['sec-fetch-mode'] === 'navigate' && /^\/dashboard\?key=/.test(req.url ?? '');
+    return hostRefusal(req, port) ?? (keyLink ? undefined : browserRefusal(req, ownOrigins(port)));
   }
 
   /**

@@ -2,8 +2,9 @@
  * The daemon's plain-HTTP routes, for requests the server has already let in (daemon/access.ts):
  * `GET /status`, `POST /stop` and `POST /dashboard/key` for the CLI, and `/mcp`, MCP over
  * Streamable HTTP (daemon/http/mcp-route.ts). The dashboard's page (/dashboard...) is checked for
- * Host and browser origin by the server, and by its own module for the rest (key, the page's secret). Both modules are loaded on
- * their first request, so a daemon no HTTP client or page uses never pays for them.
+ * Host and browser origin by DaemonAccess too, and by its own module for the rest (key, the
+ * page's secret). Both modules are loaded on their first request, so a daemon no HTTP client or
+ * page uses never pays for them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { rpcError, RpcCode } from '../shared/jsonrpc.js';

@@ -12,16 +12,7 @@ import { PROOF_HEADER } from '../shared/auth.js';
 import { MAX_FRAME_BYTES } from '../shared/frames.js';
 import { usageError } from '../shared/errors.js';
 import type { DaemonState } from './state.js';
-import {
-  browserRefusal,
-  guardedServer,
-  hostRefusal,
-  maxConnections,
-  ownOrigins,
-  refuse,
-  refuseUpgrade,
-  RefusalLog,
-} from '../shared/loopback.js';
+import { guardedServer, maxConnections, refuse, refuseUpgrade, RefusalLog } from '../shared/loopback.js';
 import { DaemonAccess } from './access.js';
 import { DaemonRoutes } from './routes.js';
 import { acceptProxy } from './proxy-session.js';
@@ -130,18 +121,12 @@ export class DaemonServer {
   }
 
   /**
-   * A plain request: the dashboard's page (Host and browser checks here, its key and secret in
-   * its own module), or a checked route.
+   * A plain request: the dashboard's page (its Host and browser checks in DaemonAccess, its key
+   * and secret in its own module), or a checked route.
    */
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
     if (DaemonRoutes.isPage(req)) {
-      // The key's own link may be opened from anywhere (a local file, a terminal): it only loads
-      // the page, whose own script then spends the key, and a navigation carries no secret.
-      const keyLink =
-        req.method === 'GET' &&
-        req.headers['sec-fetch-mode'] === 'navigate' &&
-        /^\/dashboard\?key=/.test(req.url ?? '');
-      const refused = hostRefusal(req, this.port) ?? (keyLink ? undefined : browserRefusal(req, ownOrigins(this.port)));
+      const refused = this.access.pageRefusal(req);
       if (refused) return refuse(res, refused, 'text', DaemonRoutes.pageHeaders);
       return this.routes.page(req, res);
     }
