@@ -1,5 +1,5 @@
 /**
- * The CLI (README.md, "The CLI"), parsed with yargs. Loaded only for subcommands, --help and --version:
+ * The CLI (docs/CLI.md), parsed with yargs. Loaded only for subcommands, --help and --version:
  * the bare proxy never pays for it. Wrong usage (unknown command or flag, bad value) exits 2
  * with a one-line reason; a command that ran and found a problem exits 1. The subcommands
  * themselves are declared in cli/commands/.

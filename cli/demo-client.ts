@@ -82,7 +82,7 @@ export async function openDemoClient(project: string, noDaemon = false): Promise
 
 /** A demo's last lines: the daemon it started (or found) stays for MCP clients, and how to use or end it. */
 export function demoEnding(noDaemon = false): string[] {
-  const register = `Register the same server with your MCP client: claude mcp add -s user game-bridge -- ${selfCommand()} (others: README.md)`;
+  const register = `Register the same server with your MCP client: claude mcp add -s user game-bridge -- ${selfCommand()} (others: docs/SETUP.md)`;
   if (noDaemon) return [register];
   const info = readDaemonFile(homePaths(bridgeHome()).daemonJson);
   const who = info ? `The daemon (pid ${info.pid}) is still running` : 'The daemon is still running';

@@ -1,5 +1,5 @@
 /**
- * argv + environment → one client session's settings (README.md, "The CLI"): the options as
+ * argv + environment → one client session's settings (docs/CLI.md, "The server's options"): the options as
  * parsed (shared/session-args.ts parses a client's flags) → SessionConfig, and their defaults.
  */
 import { resolve } from 'node:path';
@@ -38,7 +38,7 @@ export interface SessionConfig {
   /** the client's environment (launched games inherit it) */
   env: Record<string, string>;
   home: string;
-  /** --view / GAME_BRIDGE_VIEW: `player` sees and does only what a player could (README.md, "See what is on screen") */
+  /** --view / GAME_BRIDGE_VIEW: `player` sees and does only what a player could (docs/TOOLS.md, "The player view") */
   view: View;
 }
 

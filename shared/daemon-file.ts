@@ -1,5 +1,5 @@
 /**
- * daemon.json (README.md, "Files under GAME_BRIDGE_HOME") and process liveness: what the proxy, the CLI and the daemon all read
+ * daemon.json (docs/SETUP.md, "Files under GAME_BRIDGE_HOME") and process liveness: what the proxy, the CLI and the daemon all read
  * to find the daemon. Node builtins only: the proxy imports this on its start path.
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';

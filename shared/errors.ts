@@ -4,7 +4,7 @@
  * with its class name and ends with what to do next. Tools turn it into a result with
  * `isError: true` whose structuredContent is the error's data (its facts, keyed by `kind`);
  * JSON-RPC errors (shared/jsonrpc.ts) are kept for malformed protocol traffic only. The classes and their texts
- * are listed for agents in README.md ("Troubleshooting by error class"); BridgeInternalError in docs/DECISIONS.md.
+ * are listed for agents in README.md ("Troubleshooting by error class") and docs/TOOLS.md ("errors"); BridgeInternalError in docs/DECISIONS.md.
  */
 export const ERROR_CLASSES = [
   'GameOffline',

@@ -1,4 +1,4 @@
-/** The GAME_BRIDGE_HOME layout (README.md, "Files under GAME_BRIDGE_HOME"). Pure path arithmetic plus one mkdir helper. */
+/** The GAME_BRIDGE_HOME layout (docs/SETUP.md, "Files under GAME_BRIDGE_HOME"). Pure path arithmetic plus one mkdir helper. */
 import { ensurePrivateDir } from './private-files.js';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The CLI (README "The CLI") through the real bin: help and version, usage errors, init, doctor,
+ * The CLI (docs/CLI.md) through the real bin: help and version, usage errors, init, doctor,
  * status and stop against a real daemon. Every run has its own GAME_BRIDGE_HOME.
  */
 import { execFile, execFileSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * Composites (README "Composites") and the library API. A project names its composites module in
+ * Composites (docs/COMPOSITES.md) and the library API. A project names its composites module in
  * gamebridge.json; the daemon (reached through the real proxy) loads it for that project's
  * sessions and re-imports it when the file changes. The library entry points are used the
  * way a package user would: `import 'game-bridge-mcp'` and `'game-bridge-mcp/game'`.

@@ -1,5 +1,5 @@
 /**
- * The CLI side of the MCP-native features (README.md, "Resources, prompts and the skill"):
+ * The CLI side of the MCP-native features (docs/TOOLS.md, "Resources, prompts and the skill"):
  * `game-bridge-mcp skill` written from the Crate Stack example names its real tools and the
  * project's composites and keeps a file it did not write; `register` and `init` merge the
  * bridge into a project's MCP client files; real clients: Claude Code shows ✔ Connected for the

@@ -1,5 +1,5 @@
 /**
- * Resources and prompts (README.md, "Resources, prompts and the skill") through the real pair
+ * Resources and prompts (docs/TOOLS.md, "Resources, prompts and the skill") through the real pair
  * (proxy + daemon) and over HTTP, with the SDK v2 client in both protocol eras: the lists and
  * templates, reading each kind, a port with no game, subscriptions (an update after another
  * session changes the game, none while idle, none after unsubscribe or the session's end, and
