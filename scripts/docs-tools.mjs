@@ -39,7 +39,12 @@ function freePort() {
 function firstSentence(text) {
   const one = (text ?? '').replace(/\s+/g, ' ').trim();
   const m = /^(.+?[.!?])(\s|$)/.exec(one);
-  return (m ? m[1] : one).replace(/\|/g, '\\|');
+  // a pipe would end the cell; outside code, `<name>` would be read as an HTML tag
+  return (m ? m[1] : one)
+    .replace(/\|/g, '\\|')
+    .split('`')
+    .map((part, i) => (i % 2 ? part : part.replace(/</g, '&lt;').replace(/>/g, '&gt;')))
+    .join('`');
 }
 
 /** What the server says, read through the SDK client from a server in a home of its own. */
