@@ -1,5 +1,5 @@
 /**
- * The library (README.md, "As a library"), exported as `game-bridge-mcp`: the one-call API and
+ * The library (docs/COMPOSITES.md, "As a library"), exported as `game-bridge-mcp`: the one-call API and
  * the types it is used with, nothing more. The common case:
  *
  *   import { parseSessionArgs, startStdioServer } from 'game-bridge-mcp';

@@ -1,5 +1,5 @@
 /**
- * Composites (README.md, "Composites"): a named routine that chains several commands or waits for what
+ * Composites (docs/COMPOSITES.md): a named routine that chains several commands or waits for what
  * /command cannot report. `ctx` is bound to one game instance.
  */
 import type { CommandAnswer, Health, State } from '../game/client.js';

@@ -1,5 +1,5 @@
 /**
- * The bridge's MCP prompts (README.md, "Resources, prompts and the skill"): short messages that
+ * The bridge's MCP prompts (docs/TOOLS.md, "Resources, prompts and the skill"): short messages that
  * walk an agent along the path that works (launch, snapshot, act, check, save_test). Claude Code
  * offers them as slash commands. Every tool a prompt names in backquotes is an MCP tool or a
  * bridge tool (test/mcp-native.test.ts checks).

@@ -1,5 +1,5 @@
 /**
- * The bridge's MCP resources (README.md, "Resources, prompts and the skill"): what each URI
+ * The bridge's MCP resources (docs/TOOLS.md, "Resources, prompts and the skill"): what each URI
  * names, its MIME type, and the templates a client fills with a game's port.
  */
 import { usageError } from '../../shared/errors.js';
