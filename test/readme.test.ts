@@ -184,3 +184,11 @@ test('every link between the README and the docs leads to a document and a headi
   expect(checked).toBeGreaterThan(20);
   expect(broken).toEqual([]);
 });
+
+test('every picture a document shows is in the repository', () => {
+  const shown = DOCS.flatMap((doc) =>
+    [...proseOf(doc).matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => ({ doc, path: join(dirname(doc), m[1]) })),
+  );
+  expect(shown.map((s) => s.path)).toContain('docs/img/dashboard-1280.png');
+  expect(shown.filter((s) => !existsSync(join(ROOT, s.path)))).toEqual([]);
+});
