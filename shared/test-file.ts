@@ -6,10 +6,13 @@
  * version or a malformed line is refused with the file and the line number, so a typo never
  * silently weakens a test. The daemon writes the format (save_test) and the CLI reads it.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { lstatSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod/v4';
+import { distrustFolder, projectRoot } from './declaration-path.js';
 import { usageError } from './errors.js';
+import { readProjectFile } from './project-files.js';
+import { trustFix } from './trust.js';
 
 /** The format version this build reads and writes. */
 export const TEST_FORMAT_VERSION = 1;
@@ -21,6 +24,10 @@ export type Operator = (typeof OPERATORS)[number];
 /** Bounds: a test file is read whole, so it is kept to what a person could review. */
 export const MAX_TEST_LINES = 20000;
 const MAX_LINE_CHARS = 100000;
+/** The folder saved tests live in, beside the project's gamebridge.json. */
+export const TESTS_FOLDER = 'gamebridge-tests';
+/** A test file's whole size: the lines and their length bound it only loosely. */
+export const MAX_TEST_BYTES = 16 << 20;
 
 const frame = z.int().min(0);
 const ms = z.number().min(0);
@@ -185,21 +192,68 @@ export function parseTestText(text: string, file: string): TestFile {
   return { file, dir: dirname(file), header, steps };
 }
 
-/** Read and parse a test file (the path as given is used in errors). */
+/**
+ * Read and parse a test file (the path as given is used in errors). A test is code the runner
+ * launches and files it writes, so it is refused as a gamebridge.json is: a link, another user's
+ * file, a file in a folder (or below one) another user can write, or one bigger than the bound.
+ */
 export function readTestFile(file: string): TestFile {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
+  const what = 'the test was not run';
+  const folder = distrustFolder(dirname(resolve(file)));
+  if (folder)
     throw usageError(
-      `${file}: cannot read the test file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
+      `${file}: the test file is not believed: ${folder.path} can be changed by another user (${folder.why}); ${what}. ${trustFix(folder.path)}`,
+      { file },
     );
-  }
-  return parseTestText(text, resolve(file));
+  const bytes = readProjectFile(file, MAX_TEST_BYTES, what);
+  if (!bytes) throw usageError(`${file}: cannot read the test file (ENOENT).`, { file });
+  return parseTestText(bytes.toString('utf8'), resolve(file));
 }
 
 /** A path inside a test (launch.config, a screenshot baseline), resolved against the test file's folder. */
 export const testRelative = (t: TestFile, p: string): string => resolve(t.dir, p);
+
+/**
+ * The test's project: the repository it lies in, else the folder of the gamebridge.json above
+ * it (shared/declaration-path.ts), else the folder holding its `gamebridge-tests/`. What the
+ * test launches and every file it reads or writes lie in it.
+ */
+export function testProject(t: TestFile): string {
+  const parts = t.dir.split(sep);
+  const tests = parts.lastIndexOf(TESTS_FOLDER);
+  return projectRoot(tests > 0 ? parts.slice(0, tests).join(sep) || sep : t.dir);
+}
+
+/**
+ * A screenshot baseline of the test: inside its project, reached through no link (a link on
+ * the way is refused by its name). Throws BridgeUsageError otherwise.
+ */
+export function baselinePath(t: TestFile, p: string): string {
+  const root = testProject(t);
+  const file = testRelative(t, p);
+  const rel = relative(root, file);
+  if (!rel || rel.startsWith('..') || isAbsolute(rel))
+    throw usageError(
+      `screenshot ${p}: ${file} is outside the test's project (${root}); nothing was read or written. Keep baselines beside the test.`,
+      { file },
+    );
+  let at = root;
+  for (const part of rel.split(sep).slice(0, -1)) {
+    at = join(at, part);
+    let link = false;
+    try {
+      link = lstatSync(at).isSymbolicLink();
+    } catch {
+      break; // a missing folder: there is no baseline there
+    }
+    if (link)
+      throw usageError(
+        `screenshot ${p}: ${at} is a symbolic link; nothing was read or written. Keep baselines in plain folders of the project.`,
+        { file: at },
+      );
+  }
+  return file;
+}
 
 /** The file's text: the header, then one line per step (what save_test and --update write). */
 export function formatTest(header: TestHeader, steps: Array<DoStep | ExpectStep>): string {

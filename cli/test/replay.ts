@@ -5,15 +5,19 @@
  * checked; the game stopped after, whatever happened. The result says, for a failure, the step,
  * the condition, expected and actual, and the state around it.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
+import { inside } from '../../shared/declaration-path.js';
 import { ASSERTION_NEXT_STEP, isBridgeError } from '../../shared/errors.js';
+import { writeProjectFile } from '../../shared/project-files.js';
 import {
+  baselinePath,
   conditionText,
   formatTest,
   isScreenshot,
   operatorOf,
   readTestFile,
+  testProject,
   testRelative,
   type Condition,
   type DoStep,
@@ -104,6 +108,14 @@ export async function replayFile(file: string, opts: ReplayOptions = {}): Promis
   const rewritten: Array<DoStep | ExpectStep> = [];
   let updated = false;
   const launchStep = `launch ${config}${t.header.launch.profile ? ` (profile ${t.header.launch.profile})` : ''}`;
+  // a header names what to launch only inside its own project, as launch_instance {config} does
+  const project = testProject(t);
+  if (!opts.config && !inside(project, config))
+    return fail(file, t.header.name, t0, steps, {
+      line: 1,
+      step: launchStep,
+      message: `BridgeUsageError: the header's launch.config ${config} is outside the test's project (${project}); nothing was launched. Name a gamebridge.json inside the project, or pass --config.`,
+    });
   if (!existsSync(config))
     return fail(file, t.header.name, t0, steps, {
       line: opts.config ? 0 : 1,
@@ -157,7 +169,7 @@ export async function replayFile(file: string, opts: ReplayOptions = {}): Promis
         return fail(file, t.header.name, t0, steps, { line, step: text, message: msg(e), state });
       }
     }
-    if (opts.update && updated) writeFileSync(t.file, formatTest(t.header, rewritten));
+    if (opts.update && updated) writeProjectFile(t.file, formatTest(t.header, rewritten));
     return { file, name: t.header.name, ok: true, ms: Date.now() - t0, steps, updated, timing: t.header.timing };
   } catch (e) {
     return fail(file, t.header.name, t0, steps, { line: 0, step: 'reach the daemon', message: msg(e) });
@@ -174,7 +186,7 @@ async function checkExpect(game: Game, t: TestFile, s: ExpectStep, opts: ReplayO
   const e = s.expect;
   if (isScreenshot(e)) {
     const png = await game.driver.screenshot(game.port);
-    const r = checkScreenshot(png, testRelative(t, e.screenshot), e.maxDiffRatio, opts.update === true);
+    const r = checkScreenshot(png, baselinePath(t, e.screenshot), e.maxDiffRatio, opts.update === true);
     if (r.ok) return r.written ? { replace: s } : undefined;
     return {
       message: `screenshot ${e.screenshot}: ${r.detail}`,

@@ -3,9 +3,11 @@
  * (`--reporter junit --output f.xml`), a static HTML report a person opens
  * (`--reporter html --output dir/`), and JSON (what run_test reads).
  */
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
+import { readProjectFile } from '../../shared/project-files.js';
 import type { TestResult } from './replay.js';
+import { MAX_BASELINE_BYTES } from './screenshot.js';
 
 export const REPORTERS = ['list', 'junit', 'html', 'json'] as const;
 export type Reporter = (typeof REPORTERS)[number];
@@ -64,9 +66,16 @@ const h = escapeXml;
 function htmlReport(results: TestResult[], dir: string): string {
   const failed = results.filter((r) => !r.ok).length;
   const img = (label: string, src: string | undefined, k: number) => {
-    if (!src || !existsSync(src)) return '';
+    // the test's own pictures only: never one a link names, never another user's
+    let png: Buffer | undefined;
+    try {
+      png = src ? readProjectFile(src, MAX_BASELINE_BYTES) : undefined;
+    } catch {
+      png = undefined;
+    }
+    if (!src || !png) return '';
     const name = `${k}-${label}-${basename(src)}`;
-    copyFileSync(src, join(dir, name));
+    writeFileSync(join(dir, name), png);
     return `<figure><img src="${h(name)}" alt="${h(label)}"><figcaption>${h(label)}</figcaption></figure>`;
   };
   const body = results

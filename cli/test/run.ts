@@ -9,7 +9,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { usageError } from '../../shared/errors.js';
 import { selfCommand } from '../../shared/self-command.js';
-import { readTestFile } from '../../shared/test-file.js';
+import { readTestFile, TESTS_FOLDER } from '../../shared/test-file.js';
 import { replayFile, type TestResult } from './replay.js';
 import { writeReport, type Reporter } from './reporters.js';
 
@@ -25,7 +25,7 @@ export interface TestCliOptions {
   compare?: string[];
 }
 
-const DEFAULT_DIR = 'gamebridge-tests';
+const DEFAULT_DIR = TESTS_FOLDER;
 const SKIP_DIRS = new Set(['node_modules', '.git']);
 
 /** Every `*.jsonl` under a `gamebridge-tests` folder below `dir` (or any `*.jsonl` when `dir` is one). */

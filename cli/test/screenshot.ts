@@ -2,11 +2,15 @@
  * A screenshot as a check (docs/TESTS.md): the game's picture against a baseline beside the
  * test, pixel by pixel (pixelmatch over pngjs). A failure leaves the actual picture and the
  * diff beside the baseline, so a person sees what changed; --update makes the actual the
- * baseline.
+ * baseline. Every one of these files is read and written as project files are
+ * (shared/project-files.ts): never through a link, only where no other user can write.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
+import { readProjectFile, writeProjectFile } from '../../shared/project-files.js';
+
+/** A baseline bigger than this is not a screenshot. */
+export const MAX_BASELINE_BYTES = 64 << 20;
 
 export interface ShotResult {
   ok: boolean;
@@ -24,20 +28,21 @@ const beside = (baseline: string, tag: string) => baseline.replace(/\.png$/i, `.
 
 export function checkScreenshot(png: Buffer, baseline: string, maxDiffRatio: number, update: boolean): ShotResult {
   if (update) {
-    writeFileSync(baseline, png);
+    writeProjectFile(baseline, png);
     return { ok: true, baseline, written: true };
   }
-  if (!existsSync(baseline))
+  const wanted = readProjectFile(baseline, MAX_BASELINE_BYTES);
+  if (!wanted)
     return {
       ok: false,
       baseline,
       detail: `there is no baseline ${baseline}; run with --update to take it from this build`,
     };
-  const want = PNG.sync.read(readFileSync(baseline));
+  const want = PNG.sync.read(wanted);
   const got = PNG.sync.read(png);
   const actual = beside(baseline, 'actual');
   if (want.width !== got.width || want.height !== got.height) {
-    writeFileSync(actual, png);
+    writeProjectFile(actual, png);
     return {
       ok: false,
       baseline,
@@ -50,8 +55,8 @@ export function checkScreenshot(png: Buffer, baseline: string, maxDiffRatio: num
   const ratio = differing / (want.width * want.height);
   if (ratio <= maxDiffRatio) return { ok: true, baseline, ratio };
   const diff = beside(baseline, 'diff');
-  writeFileSync(actual, png);
-  writeFileSync(diff, PNG.sync.write(diffPng));
+  writeProjectFile(actual, png);
+  writeProjectFile(diff, PNG.sync.write(diffPng));
   return {
     ok: false,
     baseline,

@@ -12,13 +12,14 @@ import { projectFolder, writeProjectFile } from '../../shared/project-files.js';
 import {
   formatTest,
   TEST_FORMAT_VERSION,
+  TESTS_FOLDER,
   type DoStep,
   type ExpectStep,
   type TestHeader,
 } from '../../shared/test-file.js';
 import type { Recording, RecordedStep } from './recordings.js';
 
-export const TESTS_DIR = 'gamebridge-tests';
+export const TESTS_DIR = TESTS_FOLDER;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 export interface SaveInput {
