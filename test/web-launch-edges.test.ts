@@ -4,6 +4,7 @@
  * browser; a page that throws at load and never joins; a server command that exits; no
  * Chromium on PATH. Every failure says what the page or its server said, and leaves nothing.
  */
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
@@ -15,6 +16,8 @@ import { asOtherUserTest, spawnAsNobody } from './helpers/nobody.js';
 jest.setTimeout(180_000);
 
 const CANVAS_WWW = join(DIST, 'examples', 'canvas-game', 'www');
+/** A page that speaks the page wire itself and joins once (test/fixtures/join-once). */
+const JOIN_ONCE_WWW = join(ROOT, 'test', 'fixtures', 'join-once');
 const { homes, handles } = cleanedAfterAll();
 
 /** A project folder with this `launch` (plus a port range of its own), and a client started in it. */
@@ -93,6 +96,25 @@ test("a page served by the game's own command on {webPort}: launched, clicked th
   expect(await groupGone(rec.web.serverPgid, 5000)).toBe(true);
   expect(await groupGone(rec.pid, 5000)).toBe(true);
 });
+
+test('a page that joins once, without retrying, joins on each of 20 launches in a row beside a busy CPU', async () => {
+  const { h } = await project({ readyTimeoutMs: 20000, web: { static: JOIN_ONCE_WWW } });
+  // A busy CPU slows the browser's start against the page's join, which is what a join that
+  // came before the bridge knew its browser would show.
+  const busy = spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' });
+  try {
+    const outcomes: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const r = await launch(h);
+      outcomes.push(r.isError ? r.text : 'joined');
+      if (r.isError) break; // a refused join waits out readyTimeoutMs: one is enough to show it
+      await call(h, 'stop_instance', { port: r.json.port });
+    }
+    expect(outcomes).toEqual(Array(20).fill('joined'));
+  } finally {
+    busy.kill('SIGKILL');
+  }
+}, 600_000);
 
 test('a page that throws at load and never joins: the launch fails naming the console error, and nothing is left', async () => {
   const { h, dir } = await project({ readyTimeoutMs: 30000, web: { static: 'www' } }).then(async (p) => p);

@@ -70,7 +70,8 @@ class WebLaunch {
   private carrier?: PageCarrier;
   private browser?: WebBrowser;
   /**
-   * Known once Chromium runs; a join before that is refused (nothing of ours could make it).
+   * Known once Chromium runs, before it is sent to the page: a join before that is refused, since
+   * nothing of ours could make it, and the page's own join always finds it known.
    * -1: a browser whose pid cannot be told (not Linux): the key and the origin decide alone.
    */
   private chromiumPid = 0;
@@ -180,6 +181,7 @@ class WebLaunch {
         headless: web.headless,
         env: opts.env,
         onConsole: this.log,
+        onStarted: (pid) => (this.chromiumPid = pid || -1),
       });
     } catch (e) {
       // No Chromium is its own class: the next step is installing it, not fixing the game.
@@ -187,7 +189,6 @@ class WebLaunch {
         throw chromiumMissing(`Launch failed on port ${port}: ${e.message}`, port);
       throw this.fail((e as Error).message, {}, e);
     }
-    this.chromiumPid = browser.pid || -1;
     if (browser.sandboxOff) this.log(`${HEADER_PREFIX} ${browser.sandboxOff}`);
     return browser;
   }

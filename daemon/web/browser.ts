@@ -45,6 +45,12 @@ export interface OpenBrowserOptions {
   loadTimeoutMs?: number;
   /** Every console line and uncaught error of the page, as it happens (for the instance's log). */
   onConsole?: (line: string) => void;
+  /**
+   * Chromium's pid (0 where it cannot be told), once it runs and before it is sent to the page:
+   * whoever must recognise the page's connections (the page carrier) knows it before the page
+   * can make one.
+   */
+  onStarted?: (pid: number) => void;
 }
 
 export interface WebBrowser {
@@ -103,6 +109,7 @@ export async function openBrowser(options: OpenBrowserOptions): Promise<WebBrows
   }
   const pid = browserPid(profile);
   const record: BrowserRecord = { pid: pid ?? 0, pidStart: pid ? processStart(pid) : undefined, dir };
+  options.onStarted?.(record.pid);
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     const b = wrap(context, page, record, sandboxOff, options.onConsole);
