@@ -36,7 +36,12 @@ export const testHeaderSchema = z.strictObject({
   gamebridgeTest: z.literal(TEST_FORMAT_VERSION),
   name: z.string().min(1).max(200),
   game: z.strictObject({ name: z.string().min(1), version: z.string().optional() }),
-  launch: z.strictObject({ config: z.string().min(1), profile: z.string().min(1).optional() }),
+  launch: z.strictObject({
+    config: z.string().min(1),
+    profile: z.string().min(1).optional(),
+    /** a browser game's seed: the replay launches with it */
+    seed: z.string().min(1).max(200).optional(),
+  }),
   timing: z.enum(['frame-exact', 'real-time']),
   ignore: z.array(z.string().min(1)).default([]),
   recorded: z.string().optional(),

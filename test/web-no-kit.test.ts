@@ -60,7 +60,7 @@ const refOf = (text: string, what: string) =>
 
 test("the carrier answers the contract itself: /health counts the page's animation frames, /state holds title, URL and tree", async () => {
   const first = await (await fetch(`http://127.0.0.1:${port}/health`)).json();
-  expect(first).toMatchObject({ ok: true, name: '2048', capabilities: ['ui'], frame: expect.any(Number) });
+  expect(first).toMatchObject({ ok: true, name: '2048', capabilities: ['ui', 'clock'], frame: expect.any(Number) });
   await new Promise((r) => setTimeout(r, 300));
   const later = (await gameCall(h, port, 'health')).json;
   expect(later.frame).toBeGreaterThan(first.frame + 3);

@@ -64,10 +64,11 @@ export class Game {
 
 /** Launch the test's game through the driver; paused at once when the test is frame-exact. */
 export async function launchFor(t: TestFile, driver: Driver): Promise<Game> {
-  const launched = await driver.tool(
-    'launch_instance',
-    t.header.launch.profile ? { profile: t.header.launch.profile } : {},
-  );
+  const { profile, seed } = t.header.launch;
+  const launched = await driver.tool('launch_instance', {
+    ...(profile ? { profile } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+  });
   const port = Number(launched.port);
   const health = await driver.game(port, 'health');
   const clock = Array.isArray(health.capabilities) && health.capabilities.includes('clock');

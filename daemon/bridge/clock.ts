@@ -2,6 +2,7 @@
  * The agent's clock (docs/KITS.md): pause, resume, step. Each is an ordinary reserved `/command`
  * (clock.*) through command sync, on a game that declares the "clock" capability.
  */
+import { usageError } from '../../shared/errors.js';
 import { EpochWatch } from '../sync/epoch.js';
 import { conditionFrom, test } from '../sync/wait.js';
 import { defineTool, z } from '../tools/define.js';
@@ -12,27 +13,52 @@ import { requireCapability } from './play.js';
 
 const needs = ` Needs the game's "clock" capability.`;
 
-/** pause and resume: the reserved command of the same name, without arguments, answered with the state after. */
-const clockSwitch = (name: 'pause' | 'resume', title: string, description: string) =>
-  defineTool({
-    name,
-    title,
-    description: description + needs,
-    input: z.object({}),
-    effect: { readOnly: false },
-    async handler(_args, ctx, call: BridgeCall) {
-      await requireCapability(ctx, call.port, 'clock', name);
-      return { json: { ...call.base, ...shapeSync(await syncCommand(ctx, call.port, `clock.${name}`, {}, call)) } };
-    },
-  });
+/** pause: the reserved command of the same name, without arguments, answered with the state after. */
+export const pause = defineTool({
+  name: 'pause',
+  title: "Pause the game's clock",
+  description: "Pause the game's simulation clock; the game keeps answering and applying commands." + needs,
+  input: z.object({}),
+  effect: { readOnly: false },
+  async handler(_args, ctx, call: BridgeCall) {
+    await requireCapability(ctx, call.port, 'clock', 'pause');
+    return { json: { ...call.base, ...shapeSync(await syncCommand(ctx, call.port, 'clock.pause', {}, call)) } };
+  },
+});
 
-export const pause = clockSwitch(
-  'pause',
-  "Pause the game's clock",
-  "Pause the game's simulation clock; the game keeps answering and applying commands.",
-);
-
-export const resume = clockSwitch('resume', "Resume the game's clock", "Let the game's simulation clock run again.");
+export const resume = defineTool({
+  name: 'resume',
+  title: "Resume the game's clock",
+  description:
+    'Let the game\'s simulation clock run again; on a page the bridge clocks (launch.web with "kit": false), at `speed` times real time.' +
+    needs,
+  input: z.object({
+    speed: z
+      .number()
+      .gt(0)
+      .max(16)
+      .optional()
+      .describe(
+        'Frames per real second as a multiple of 60 (0.25 = a quarter speed, 4 = four times); default 1, then the last one given.',
+      ),
+  }),
+  effect: { readOnly: false },
+  async handler(args, ctx, call: BridgeCall) {
+    await requireCapability(ctx, call.port, 'clock', 'resume');
+    if (args.speed !== undefined && ctx.launcher.webGame(call.port)?.record.kit !== false)
+      throw usageError(
+        `resume {speed}: the game on port ${call.port} runs its own clock (a kit's), which has no speed; speed is for a page the bridge clocks (launch.web with "kit": false). Call resume without speed.`,
+      );
+    const r = await syncCommand(
+      ctx,
+      call.port,
+      'clock.resume',
+      args.speed !== undefined ? { speed: args.speed } : {},
+      call,
+    );
+    return { json: { ...call.base, ...shapeSync(r) } };
+  },
+});
 
 export const step = defineTool({
   name: 'step',

@@ -22,11 +22,7 @@ export const HOST = '127.0.0.1';
 /** A /state bigger than this is refused rather than buffered (a game may send 50 MB). */
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
-export interface Health {
-  ok: boolean;
-  frame?: number;
-  [k: string]: unknown;
-}
+export type Health = { ok: boolean; frame?: number; [k: string]: unknown };
 
 export interface CommandAnswer {
   accepted: true;
@@ -184,6 +180,9 @@ export class GameClient {
       throw gameOffline(this.port, this.launchHint);
     }
     if (ans.status < 200 || ans.status >= 300) {
+      // A page's own state seam that failed (web/stand-in.ts): the project's expression or the page's function.
+      if (route === '/state' && typeof Object(json).stateError === 'string')
+        throw usageError(String(Object(json).stateError).slice(0, 800));
       // A refusal from /command may come with a 4xx and a JSON body: let the caller read it.
       if (route === '/command' && json && typeof json === 'object') return { status: ans.status, json };
       throw notAGameSurface(this.port, `GET ${route} returned HTTP ${ans.status}`);

@@ -45,6 +45,10 @@ export async function restartGame(
         cwd: decl.dir,
         profile: was.profile,
         index: was.index,
+        // the seed it ran with, unless another is given
+        ...(opts.seed !== undefined || running?.web?.seed !== undefined
+          ? { seed: opts.seed ?? running?.web?.seed }
+          : {}),
       });
       return { inst, previous: { pid: was.pid, how } };
     } catch (e) {

@@ -52,6 +52,10 @@ export async function startGame(
   opts: LaunchOptions,
   ctx: StartContext,
 ): Promise<{ inst: LaunchedInstance; spawned: Spawned }> {
+  if (opts.seed !== undefined)
+    throw usageError(
+      `launch_instance {seed}: ${decl.file} launches a program, not a page (launch.web); only a page's Math.random and crypto can be seeded by the bridge. Seed the program through its own args or env.`,
+    );
   const plan = planLaunch(decl, port, opts);
   const { command } = plan;
   const { execa } = await loadExeca();

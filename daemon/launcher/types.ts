@@ -57,6 +57,8 @@ export interface WebRecord {
   serverStart?: number;
   /** a page without the game kit: the carrier answers for it through the browser */
   kit?: false;
+  /** the seed of the page's Math.random and crypto.getRandomValues */
+  seed?: string;
 }
 
 export interface LastCommand {
@@ -83,6 +85,8 @@ export interface LaunchOptions {
   profile?: string;
   /** {index} in the command, args and env (default 0) */
   index?: number;
+  /** a browser game's seed, in place of launch.web.seed */
+  seed?: string;
   signal?: AbortSignal;
   onProgress?: (p: LaunchProgress) => void;
 }

@@ -22,6 +22,10 @@ export interface WebDeclaration {
   headless: boolean;
   /** false: the page has no game kit, and the page carrier answers the contract itself through the browser */
   kit: boolean;
+  /** seeds Math.random and crypto.getRandomValues before the page's scripts */
+  seed?: string;
+  /** an expression evaluated in a page without the kit: its value is the state's `game` */
+  state?: string;
 }
 
 type Bad = (field: string, why: string) => BridgeError;
@@ -71,7 +75,35 @@ export function parseWebDeclaration(raw: unknown, dir: string, bad: Bad): WebDec
     if (!existsSync(folder) || !statSync(folder).isDirectory())
       throw bad('"launch.web.static"', `points at ${folder}, which is not a directory (build the game first?)`);
   }
-  return { static: folder, command, url, headless: web.headless !== false, kit: web.kit !== false };
+  const seed = web.seed === undefined || web.seed === null ? undefined : checkSeed(web.seed, bad);
+  const state = optString('state');
+  if (state !== undefined && web.kit !== false)
+    throw bad(
+      '"launch.web.state"',
+      'reads the state of a page without the kit ("kit": false); a page with the kit publishes its own snapshot',
+    );
+  return {
+    static: folder,
+    command,
+    url,
+    headless: web.headless !== false,
+    kit: web.kit !== false,
+    ...(seed !== undefined ? { seed } : {}),
+    ...(state !== undefined ? { state } : {}),
+  };
+}
+
+const MAX_SEED_CHARS = 200;
+
+/** A seed as the page gets it: a string or a whole number, up to 200 characters. */
+export function checkSeed(raw: unknown, bad: Bad): string {
+  if (
+    !(typeof raw === 'string' || Number.isSafeInteger(raw)) ||
+    String(raw).length === 0 ||
+    String(raw).length > MAX_SEED_CHARS
+  )
+    throw bad('"launch.web.seed"', `must be a string or a whole number (up to ${MAX_SEED_CHARS} characters), e.g. 42`);
+  return String(raw);
 }
 
 /** `{webPort}` and `{port}` → the ports, in a command or a URL. */

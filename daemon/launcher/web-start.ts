@@ -15,6 +15,7 @@ import { chromiumMissing, isBridgeError, launchFailed, type LaunchFacts } from '
 import { ensureDir } from '../../shared/paths.js';
 import { openBrowser, type WebBrowser } from '../web/browser.js';
 import { startPageCarrier, type PageCarrier } from '../web/carrier.js';
+import { pageScript } from '../web/page-clock.js';
 import { createStandIn, type StandIn } from '../web/stand-in.js';
 import { serveStatic, type StaticSite } from '../web/static.js';
 import type { LaunchDeclaration } from './declaration.js';
@@ -63,6 +64,8 @@ class WebLaunch {
   private readonly progress: (line: string) => void;
   /** a page without the kit: the bridge answers for it (stand-in.ts) */
   private readonly standIn?: StandIn;
+  /** the page's seed: the launch's, else the declaration's */
+  private readonly seed?: string;
   private logFile = '';
   private command = '';
   private site?: StaticSite;
@@ -85,7 +88,8 @@ class WebLaunch {
     this.web = decl.web!;
     this.deadline = this.t0 + decl.readyTimeoutMs;
     this.progress = ticker(opts, this.t0);
-    this.standIn = this.web.kit ? undefined : createStandIn();
+    this.standIn = this.web.kit ? undefined : createStandIn({ state: this.web.state });
+    this.seed = opts.seed ?? this.web.seed;
   }
 
   /** The launch failure, naming the port, the project and the log. */
@@ -160,6 +164,7 @@ class WebLaunch {
       port,
       log: (l) => this.log(`${HEADER_PREFIX} ${l}`),
       ...(standIn ? { standIn: standIn.answer } : {}),
+      ...(this.seed !== undefined ? { seed: this.seed } : {}),
       pageOrigin: new URL(url).origin,
       acceptPeer: (peerPort) =>
         this.chromiumPid < 0 || (this.chromiumPid > 0 && connectionOfGroup(peerPort, port, this.chromiumPid) !== false),
@@ -178,6 +183,8 @@ class WebLaunch {
       browser = this.browser = await openBrowser({
         // a page without the kit has nothing that would read the fragment
         url: standIn ? url : url + carrier.fragment,
+        // a kit page keeps its kit's clock; every page gets the seed
+        initScript: pageScript({ clock: standIn !== undefined, seed: this.seed }),
         headless: web.headless,
         env: opts.env,
         onConsole: this.log,
@@ -204,6 +211,7 @@ class WebLaunch {
       serverPgid: spawned?.pid,
       serverStart: spawned?.pid ? processStart(spawned.pid) : undefined,
       ...(standIn ? { kit: false as const } : {}),
+      ...(this.seed !== undefined ? { seed: this.seed } : {}),
     };
     const base = {
       port,

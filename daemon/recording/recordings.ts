@@ -23,6 +23,8 @@ export interface RecordedLaunch {
   /** the gamebridge.json it was launched from (absolute) */
   config: string;
   profile?: string;
+  /** a browser game's seed */
+  seed?: string;
   name: string;
   version: string;
   at: number;

@@ -115,7 +115,11 @@ export function saveTest(input: SaveInput): Saved {
     gamebridgeTest: TEST_FORMAT_VERSION,
     name: input.name,
     game: input.game,
-    launch: { config: rel, ...(input.profile ? { profile: input.profile } : {}) },
+    launch: {
+      config: rel,
+      ...(input.profile ? { profile: input.profile } : {}),
+      ...(input.recording.launch?.seed !== undefined ? { seed: input.recording.launch.seed } : {}),
+    },
     timing: input.frameExact ? 'frame-exact' : 'real-time',
     ignore: input.ignore ?? [],
     recorded: new Date().toISOString(),

@@ -10,6 +10,7 @@ function recordLaunch(ctx: ToolContext, inst: LaunchedInstance): void {
   ctx.recordings.launched(ctx.sessionId, inst.port, {
     config: inst.declaration,
     ...(inst.profile !== undefined ? { profile: inst.profile } : {}),
+    ...(inst.web?.seed !== undefined ? { seed: inst.web.seed } : {}),
     name: inst.name,
     version: inst.version,
     at: Date.now(),
@@ -28,6 +29,7 @@ function launched(inst: LaunchedInstance): Record<string, unknown> {
     logFile: inst.logFile,
     ...(inst.profile !== undefined ? { profile: inst.profile } : {}),
     ...(inst.index !== undefined ? { index: inst.index } : {}),
+    ...(inst.web?.seed !== undefined ? { seed: inst.web.seed } : {}),
   };
 }
 
@@ -73,6 +75,12 @@ export const launchInstanceTool = defineTool({
       .describe(
         'Port of a game launched here (running or exited): relaunch it there with the same declaration and profile.',
       ),
+    seed: z
+      .union([z.string().min(1).max(200), z.int()])
+      .optional()
+      .describe(
+        "A browser game's seed for Math.random and crypto.getRandomValues, in place of launch.web.seed; with restart, default the seed it ran with.",
+      ),
     force: z
       .boolean()
       .optional()
@@ -93,6 +101,7 @@ export const launchInstanceTool = defineTool({
     }
     let ticks = 0;
     const common = {
+      ...(args.seed !== undefined ? { seed: String(args.seed) } : {}),
       env: ctx.config.env,
       owner: ctx.sessionId,
       signal: extra.signal,

@@ -43,6 +43,8 @@ export interface OpenBrowserOptions {
   env?: NodeJS.ProcessEnv;
   /** How long the page's server may take to answer (default 30 s); the page then loads on its own. */
   loadTimeoutMs?: number;
+  /** Source run in the page before its own scripts, on every load (page-clock.ts). */
+  initScript?: string;
   /** Every console line and uncaught error of the page, as it happens (for the instance's log). */
   onConsole?: (line: string) => void;
   /**
@@ -111,6 +113,7 @@ export async function openBrowser(options: OpenBrowserOptions): Promise<WebBrows
   const record: BrowserRecord = { pid: pid ?? 0, pidStart: pid ? processStart(pid) : undefined, dir };
   options.onStarted?.(record.pid);
   try {
+    if (options.initScript) await context.addInitScript({ content: options.initScript });
     const page = context.pages()[0] ?? (await context.newPage());
     const b = wrap(context, page, record, sandboxOff, options.onConsole);
     // Committed is enough: the page's own join is the readiness signal, and its errors keep

@@ -68,6 +68,8 @@ export interface PageCarrierOptions {
   acceptPeer?: (remotePort: number) => boolean;
   /** connections at once (default CARRIER_CONNECTIONS) */
   maxConnections?: number;
+  /** The page's seed: /state says it (a kit's snapshot or the stand-in's). */
+  seed?: string;
   /** A page without the kit: every contract request is answered by this instead of a joined page (stand-in.ts). */
   standIn?: (target: string) => Promise<CarrierAnswer>;
 }
@@ -189,8 +191,11 @@ class Carrier extends EventEmitter implements PageCarrier {
   async answer(target: string): Promise<CarrierAnswer> {
     if (Buffer.byteLength(target) > MAX_TARGET_BYTES)
       return { status: 414, body: { accepted: false, error: `request too long (over ${MAX_TARGET_BYTES} bytes)` } };
-    if (this.options.standIn) return this.options.standIn(target);
-    return this.relay(target);
+    const a = await (this.options.standIn ? this.options.standIn(target) : this.relay(target));
+    const { seed } = this.options;
+    if (seed !== undefined && a.status === 200 && target.split('?')[0] === '/state' && isObject(a.body))
+      return { ...a, body: { ...a.body, seed } };
+    return a;
   }
 
   // Relays to the joined page; right after a page left, first waits a moment for one to join again.
@@ -300,3 +305,5 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
   });
   res.end(res.req.method === 'HEAD' ? undefined : text);
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

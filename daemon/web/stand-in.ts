@@ -1,14 +1,19 @@
 /**
  * The game contract for a page without the kit (`"web": {"static": "…", "kit": false}`): the
- * page carrier answers it itself, through the browser. `/health`'s frame counts the page's
- * animation frames (a counter the stand-in adds to the page, so a reload starts it again, as
- * a new process would); `/state` holds the title, the URL and the page's tree; `/ui` the tree;
- * `/command` takes the reserved `ui.activate`, `ui.setValue` and `ui.focus`, done as a person
- * would (web/ax-tree.ts), each with its result. Keys, the mouse and screenshots go through the
- * browser as for any page this daemon opened.
+ * page carrier answers it itself, through the browser. The page runs on the bridge's clock
+ * (page-clock.ts): `/health`'s frame and `/state`'s simFrame count its virtual frames (a reload
+ * starts them again, as a new process would), and the reserved `clock.pause`, `clock.resume`
+ * and `clock.step` drive it, so the page declares the "clock" capability as a kit does.
+ * `/state` holds the title, the URL and the page's tree, or, under `game`, the page's own
+ * state read through a seam (page-state.ts); `/ui` the tree; `/command` takes the reserved
+ * `ui.activate`, `ui.setValue` and `ui.focus`, done as a person would (web/ax-tree.ts), and
+ * `reset` when the page offers one, each with its result. Keys, the mouse and screenshots go
+ * through the browser as for any page this daemon opened.
  */
 import type { Page } from 'playwright-core';
 import { cdpOf, clickNode, pageTree, setNodeValue, type PageNode } from './ax-tree.js';
+import { clockOf, clockPause, clockResume, clockStep } from './page-clock.js';
+import { hasReset, pageReset, pageState } from './page-state.js';
 
 export interface CarrierAnswer {
   status: number;
@@ -21,21 +26,21 @@ export interface StandIn {
   answer(target: string): Promise<CarrierAnswer>;
 }
 
-const COMMANDS = ['ui.activate', 'ui.setValue', 'ui.focus'];
+const UI_COMMANDS = ['ui.activate', 'ui.setValue', 'ui.focus'];
+const CLOCK_COMMANDS = ['clock.pause', 'clock.resume', 'clock.step'];
+const COMMANDS = [...UI_COMMANDS, ...CLOCK_COMMANDS];
 const RESULTS_KEPT = 32;
+const MAX_STEP_FRAMES = 10_000;
+/** A step's /command answer waits this long for its frames, so the first look after it usually finds it done. */
+const STEP_ANSWER_WAIT_MS = 2000;
+const MAX_SPEED = 16;
 
-/** Counts the page's animation frames; installed again after a reload (the count then starts over). */
-const FRAMES = `(() => {
-  const g = globalThis;
-  if (!g.__gameBridgeFrames) {
-    g.__gameBridgeFrames = { n: 0 };
-    const tick = () => { g.__gameBridgeFrames.n++; requestAnimationFrame(tick); };
-    requestAnimationFrame(tick);
-  }
-  return g.__gameBridgeFrames.n;
-})()`;
+export interface StandInOptions {
+  /** launch.web.state: an expression evaluated in the page, its value the state's `game` */
+  state?: string;
+}
 
-export function createStandIn(): StandIn {
+export function createStandIn(options: StandInOptions = {}): StandIn {
   let page: Page | undefined;
   let nextId = 1;
   let completed = 0;
@@ -43,8 +48,14 @@ export function createStandIn(): StandIn {
   let lastTree = '';
   let revision = 0;
   let sequence = 0;
+  /** the step in flight: later commands wait behind it, as they do behind a kit's */
+  let stepping: Promise<void> = Promise.resolve();
 
-  const frame = async (p: Page): Promise<number> => Number(await p.evaluate(FRAMES));
+  const clock = async (p: Page) => {
+    const c = await clockOf(p);
+    if (!c) throw new Error('the page has no clock yet (it is loading)');
+    return c;
+  };
 
   async function tree(p: Page): Promise<{ nodes: PageNode[]; revision: number; sequence: number }> {
     const nodes = await pageTree(p);
@@ -55,38 +66,88 @@ export function createStandIn(): StandIn {
     return { nodes, revision, sequence };
   }
 
+  function done(id: number, error?: string): void {
+    results.push(error === undefined ? { id, ok: true } : { id, ok: false, error });
+    if (results.length > RESULTS_KEPT) results.shift();
+    completed = Math.max(completed, id);
+  }
+
+  const refusal = (error: string, known: string[]): CarrierAnswer => ({
+    status: 400,
+    body: { accepted: false, error, known },
+  });
+
   async function command(p: Page, q: URLSearchParams): Promise<CarrierAnswer> {
     const cmd = q.get('cmd') ?? '';
     const id = q.get('id') ?? '';
-    if (!COMMANDS.includes(cmd))
-      return {
-        status: 400,
-        body: {
-          accepted: false,
-          error:
-            cmd === 'close'
-              ? 'this page has no kit to close it: stop_instance ends its browser'
-              : `this page has no game kit, so it takes only ${COMMANDS.join(', ')} (keys and the mouse: press, hold, release)`,
-          known: COMMANDS,
-        },
-      };
+    const resettable = cmd === 'reset' || !COMMANDS.includes(cmd) ? await hasReset(p) : false;
+    const known = resettable ? [...COMMANDS, 'reset'] : COMMANDS;
+    if (!known.includes(cmd))
+      return refusal(
+        cmd === 'close'
+          ? 'this page has no kit to close it: stop_instance ends its browser'
+          : `this page has no game kit, so it takes only ${known.join(', ')} (keys and the mouse: press, hold, release)`,
+        known,
+      );
+    let frames = 0;
+    let speed: number | undefined;
+    if (cmd === 'clock.step') {
+      frames = Number(q.get('frames'));
+      if (!Number.isInteger(frames) || frames < 1 || frames > MAX_STEP_FRAMES)
+        return refusal(
+          `argument 'frames' must be a whole number from 1 to ${MAX_STEP_FRAMES}, got ${q.get('frames')}`,
+          known,
+        );
+    }
+    if (cmd === 'clock.resume' && q.has('speed')) {
+      speed = Number(q.get('speed'));
+      if (!(speed > 0 && speed <= MAX_SPEED))
+        return refusal(
+          `argument 'speed' must be a number above 0 and at most ${MAX_SPEED}, got ${q.get('speed')}`,
+          known,
+        );
+    }
     const commandId = nextId++;
-    const at = await frame(p);
+    await stepping;
+    const at = (await clock(p)).frame;
+    if (cmd === 'clock.step') {
+      const run = clockStep(p, commandId, frames).then(
+        () => done(commandId),
+        (e: Error) => done(commandId, firstLine(e)),
+      );
+      stepping = run;
+      await Promise.race([run, new Promise((r) => setTimeout(r, STEP_ANSWER_WAIT_MS))]);
+      return { status: 200, body: { accepted: true, commandId, frame: at } };
+    }
     let error: string | undefined;
     try {
       if (cmd === 'ui.activate') await clickNode(p, id);
       else if (cmd === 'ui.setValue') await setNodeValue(p, id, q.get('value') ?? '');
-      else {
+      else if (cmd === 'ui.focus') {
         const cdp = await cdpOf(p);
         await cdp.send('DOM.focus', { backendNodeId: Number(id.replace(/^dom-/, '')) });
-      }
+      } else if (cmd === 'clock.pause') await clockPause(p);
+      else if (cmd === 'clock.resume') await clockResume(p, speed);
+      else if (!(await pageReset(p))) error = 'the page no longer offers window.gameAPI.reset()';
     } catch (e) {
-      error = (e as Error).message.split('\n')[0].slice(0, 300);
+      error = firstLine(e as Error);
     }
-    results.push(error === undefined ? { id: commandId, ok: true } : { id: commandId, ok: false, error });
-    if (results.length > RESULTS_KEPT) results.shift();
-    completed = commandId;
+    done(commandId, error);
     return { status: 200, body: { accepted: true, commandId, frame: at } };
+  }
+
+  /** The state's `game`: the page's own through its seam, else its title and URL. */
+  async function game(p: Page, title: string): Promise<Record<string, unknown>> {
+    const read = await pageState(p, options.state);
+    if (read === null) return { game: { title, url: p.url() } };
+    if ('error' in read) {
+      const what =
+        options.state !== undefined
+          ? `launch.web.state (${read.source}) failed in the page: ${read.error}. Fix the expression in gamebridge.json, or remove it to let the bridge find the page's own state`
+          : `the page's ${read.source} failed: ${read.error}. Fix it in the page, or declare launch.web.state in gamebridge.json to read something else`;
+      throw new StateError(what);
+    }
+    return { game: read.value, gameSource: read.source };
   }
 
   async function answer(target: string): Promise<CarrierAnswer> {
@@ -102,18 +163,25 @@ export function createStandIn(): StandIn {
         case '/health':
           return {
             status: 200,
-            body: { ok: true, frame: await frame(p), name: (await p.title()) || 'web page', capabilities: ['ui'] },
+            body: {
+              ok: true,
+              frame: (await clock(p)).frame,
+              name: (await p.title()) || 'web page',
+              capabilities: ['ui', 'clock'],
+            },
           };
         case '/state': {
-          const [f, title, t] = await Promise.all([frame(p), p.title(), tree(p)]);
+          const [c, title, t] = await Promise.all([clock(p), p.title(), tree(p)]);
           return {
             status: 200,
             body: {
-              frame: f,
+              frame: c.frame,
+              simFrame: c.frame,
+              clock: { paused: c.paused, stepFramesLeft: c.stepLeft, speed: c.speed },
               completedCommandId: completed,
               commandResults: results,
               ui: { screen: title, nodes: t.nodes },
-              game: { title, url: p.url() },
+              ...(await game(p, title)),
             },
           };
         }
@@ -130,10 +198,11 @@ export function createStandIn(): StandIn {
           return { status: 404, body: { error: `a page without the kit serves no ${url.pathname}` } };
       }
     } catch (e) {
+      if (e instanceof StateError) return { status: 500, body: { ok: false, stateError: e.message } };
       // the page navigating or reloading under the request
       return {
         status: 503,
-        body: { ok: false, error: `GameOffline: the page did not answer: ${(e as Error).message.split('\n')[0]}` },
+        body: { ok: false, error: `GameOffline: the page did not answer: ${firstLine(e as Error)}` },
       };
     }
   }
@@ -145,3 +214,8 @@ export function createStandIn(): StandIn {
     answer,
   };
 }
+
+/** The page's state seam failed: the project's expression, or the page's own function. */
+class StateError extends Error {}
+
+const firstLine = (e: Error) => e.message.split('\n')[0].slice(0, 300);
