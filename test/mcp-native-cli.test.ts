@@ -6,7 +6,7 @@
  * written .mcp.json, and the MCP Inspector CLI lists the resources and prompts.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, Reaper, removeDir, tempHome } from './helpers/procs.js';
 import { freeRange } from './helpers/ports.js';
@@ -120,6 +120,22 @@ describe('skill', () => {
     expect((await cli(['skill', '--out', 'agent'], root)).code).toBe(0);
     expect((await cli(['status'], root)).stdout).toMatch(/Crate Stack/);
     await cli(['stop'], root);
+  }, 120000);
+});
+
+describe('skill in a project with links', () => {
+  test('a linked .claude folder is refused by its name and nothing is written into its target', async () => {
+    const root = dir('gb-skill-');
+    execFileSync('git', ['init', '-q', root]);
+    writeProject(root, { ports: await freeRange(3) });
+    const target = dir('gb-skill-target-');
+    symlinkSync(target, join(root, '.claude'));
+    const r = await cli(['skill'], root);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${join(root, '.claude')} is a symbolic link (to ${target})`);
+    expect(readdirSync(target)).toEqual([]);
+    // the game it launched to read the manifest is stopped all the same
+    expect((await cli(['status'], root)).stdout).not.toMatch(/Crate Stack/);
   }, 120000);
 });
 

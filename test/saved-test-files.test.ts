@@ -23,6 +23,7 @@ import { writeReport } from '../cli/test/reporters.js';
 import type { TestResult } from '../cli/test/replay.js';
 import { checkScreenshot } from '../cli/test/screenshot.js';
 import { baselinePath, MAX_TEST_BYTES, readTestFile } from '../shared/test-file.js';
+import { connect, gameCall } from './helpers/mcp.js';
 import { asNobody, asOtherUserTest } from './helpers/nobody.js';
 import { bridgeFreeEnv, CLI, removeDir, stopDaemon, tempHome } from './helpers/procs.js';
 
@@ -159,18 +160,25 @@ test('a test file bigger than the bound is refused, naming the bound', () => {
   expect(() => readTestFile(file)).toThrow(`more than the ${MAX_TEST_BYTES} allowed`);
 });
 
-test('the test command launches no gamebridge.json a header names outside the project', async () => {
-  const { base, root, file } = project();
-  const outside = join(base, 'outside');
+/** A project whose test names a gamebridge.json outside it; that one's command leaves `marker`. */
+function outsideHeader() {
+  const p = project();
+  const outside = join(p.base, 'outside');
   mkdirSync(outside);
-  const marker = join(base, 'launched');
+  const marker = join(p.base, 'launched');
   writeFileSync(
     join(outside, 'gamebridge.json'),
     JSON.stringify({ name: 'x', launch: { command: `touch '${marker}'`, portRange: '20990', readyTimeoutMs: 3000 } }),
   );
-  writeFileSync(file, HEAD('../../outside/gamebridge.json') + '\n');
-  const home = join(base, 'home');
+  writeFileSync(p.file, HEAD('../../outside/gamebridge.json') + '\n');
+  const home = join(p.base, 'home');
   mkdirSync(home, { mode: 0o700 });
+  const refusal = `the header's launch.config ${join(outside, 'gamebridge.json')} is outside the test's project (${p.root})`;
+  return { ...p, marker, home, refusal };
+}
+
+test('the test command launches no gamebridge.json a header names outside the project', async () => {
+  const { root, file, marker, home, refusal } = outsideHeader();
   try {
     const r = await new Promise<{ code: number; out: string }>((resolve) => {
       const child = spawn(process.execPath, [CLI, 'test', file], {
@@ -183,11 +191,27 @@ test('the test command launches no gamebridge.json a header names outside the pr
       child.on('close', (code) => resolve({ code: code ?? -1, out }));
     });
     expect(r.code).toBe(1);
-    expect(r.out).toContain(
-      `the header's launch.config ${join(outside, 'gamebridge.json')} is outside the test's project (${root})`,
-    );
+    expect(r.out).toContain(refusal);
     expect(existsSync(marker)).toBe(false);
   } finally {
+    stopDaemon(home);
+  }
+});
+
+test('run_test launches no gamebridge.json a header names outside the project', async () => {
+  const { root, marker, home, refusal } = outsideHeader();
+  const h = await connect({
+    env: { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '5000' },
+    cwd: root,
+    args: ['--no-scan'],
+  });
+  try {
+    const r = await gameCall(h, 1, 'run_test', { name: 't' }, 120000);
+    expect(r.json).toMatchObject({ passed: false, ok: false });
+    expect(r.json.failure.message).toContain(refusal);
+    expect(existsSync(marker)).toBe(false);
+  } finally {
+    await h.close();
     stopDaemon(home);
   }
 });
