@@ -21,10 +21,12 @@ import { freePort, freeRange } from './helpers/ports.js';
 import {
   alive,
   CLI,
+  clonePath,
   DIST,
   ROOT,
   Reaper,
   removeDir,
+  SELF,
   startExampleGame,
   tempHome,
   waitFor,
@@ -69,9 +71,6 @@ function bridgeFree(): Record<string, string> {
   return env;
 }
 
-/** What the CLI prints for itself in a clone, where no game-bridge-mcp is on PATH. */
-const SELF = `node ${resolve(CLI)}`;
-
 const reaper = new Reaper();
 const dirs: string[] = [];
 function dir(prefix = 'gb-cli-'): string {
@@ -114,10 +113,13 @@ describe('help, version and usage errors', () => {
   test('hints name the command that works here: `node <abs main.js>` in a clone, the bin name once it is on PATH', async () => {
     const home = dir();
     const project = dir('gb-cli-proj-');
-    const clone = await cli(['doctor', '--dir', project], { env: { GAME_BRIDGE_HOME: home } });
-    expect(clone.stdout).toContain(`${SELF} init --dir ${project}`);
+    const clone = await cli(['doctor', '--dir', project], {
+      env: { GAME_BRIDGE_HOME: home, PATH: clonePath(dir('gb-cli-node-')) },
+    });
+    const self = `node ${resolve(CLI)}`;
+    expect(clone.stdout).toContain(`${self} init --dir ${project}`);
     // the printed hint runs as written
-    const [node, main] = SELF.split(' ');
+    const [node, main] = self.split(' ');
     const init = await new Promise<Ran>((res) =>
       execFile(
         node,

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodePng, distinctColours } from './helpers/png.js';
 import { freeRange } from './helpers/ports.js';
-import { alive, bridgeFreeEnv, CLI, healthOk, removeDir, tempHome, waitGone } from './helpers/procs.js';
+import { alive, bridgeFreeEnv, CLI, healthOk, removeDir, SELF, tempHome, waitGone } from './helpers/procs.js';
 
 function run(args: string[], env: Record<string, string>): Promise<{ code: number; out: string }> {
   const full = bridgeFreeEnv(env);
@@ -47,7 +47,7 @@ function expectDaemonStays(home: string, out: string): void {
   expect(status.instances).toEqual([]);
   expect(alive(status.pid)).toBe(true);
   expect(out).toContain(
-    `The daemon (pid ${status.pid}) is still running for your MCP clients: it exits after 10 idle minutes, or now with \`node ${CLI} stop\`.`,
+    `The daemon (pid ${status.pid}) is still running for your MCP clients: it exits after 10 idle minutes, or now with \`${SELF} stop\`.`,
   );
 }
 

@@ -228,6 +228,37 @@ test("the docs' hand-written test runs, --update rewrites its baseline and wrong
   }
 });
 
+test('a real-time expect whose value is just different fails as an assertion, expected and actual first, with no advice to wait longer (terminal, HTML report, run_test)', async () => {
+  const file = join(a.root, 'gamebridge-tests', 'realtime-wrong.jsonl');
+  writeFileSync(
+    file,
+    `${HEAD('realtime-wrong', 'real-time')}\n{"do": "call_tool", "name": "start"}\n` +
+      '{"expect": {"path": "ui.screen", "equals": "Nowhere"}, "timeoutMs": 300}\n',
+  );
+  const html = join(root, 'out', 'realtime-html');
+  const r = await cli(['test', file, '--reporter', 'html', '--output', html]);
+  expect(r.code).toBe(1);
+  const shown = r.out.split('\n').filter((l) => /^ {4}\w+: /.test(l) && !/^ {4}(condition|expected|actual|state)/.test(l));
+  expect(shown).toEqual([expect.stringMatching(/^ {4}AssertionFailed: On port \d+, ui\.screen is "GameScreen" at frame \d+; expected equals "Nowhere"/)]);
+  for (const text of [r.out, readFileSync(join(html, 'index.html'), 'utf8')]) {
+    expect(text).not.toMatch(/CommandTimeout|raise timeoutMs|did not hold within/);
+    expect(text).toContain('AssertionFailed: On port');
+  }
+  const run = await gameCall(h, 1, 'run_test', { name: 'realtime-wrong' });
+  expect(run.json).toMatchObject({ passed: false, expected: 'equals "Nowhere"', actual: 'GameScreen' });
+  expect(String(run.json.message)).toMatch(/^AssertionFailed: On port \d+, ui\.screen is "GameScreen"/);
+  expect(String(run.json.message)).not.toMatch(/timeoutMs|CommandTimeout/);
+});
+
+test('--reporter html without --output writes the report to a default folder and prints its path', async () => {
+  const r = await cli(['test', recorded, '--reporter', 'html']);
+  expect(r.code).toBe(0);
+  const m = /^HTML report: (.+)$/m.exec(r.out);
+  expect(m).not.toBeNull();
+  expect(m![1]).toBe(join('gamebridge-report', 'index.html'));
+  expect(readFileSync(join(a.root, m![1]), 'utf8')).toMatch(/1 passed/);
+});
+
 test('bad files fail with their line and a clear message: garbage, an unknown version, a missing game', async () => {
   const dir = join(root, 'bad', 'gamebridge-tests');
   mkdirSync(dir, { recursive: true });

@@ -65,14 +65,18 @@ export async function installOffline(dir: string, packages: string[]): Promise<s
 
 /**
  * `test` when nothing it needs is missing. Otherwise a skip jest's summary counts, and under
- * CI=true a test that fails saying what is missing: a test that cannot run must not pass.
+ * CI=true a test that fails saying what is missing and `ciHas`, what CI provides: a test that
+ * cannot run must not pass.
  */
-export function testNeeding(missing: string | undefined): typeof test {
+export function testNeeding(
+  missing: string | undefined,
+  ciHas = '.ci/run puts the clients test/clients.json pins in the npm cache.',
+): typeof test {
   if (missing === undefined) return test;
   if (process.env.CI === 'true') {
     const failing = (name: string) =>
       test(name, () => {
-        throw new Error(`cannot run: ${missing}. .ci/run puts the clients test/clients.json pins in the npm cache.`);
+        throw new Error(`cannot run: ${missing}. ${ciHas}`);
       });
     return failing as unknown as typeof test;
   }

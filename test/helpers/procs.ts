@@ -1,14 +1,43 @@
 /** Process helpers for tests: spawn, wait, and reap only what the test started, by pid. */
 import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { waitFor as benchWaitFor } from '../../bench/harness.js';
+import { selfCommand, selfInvocation } from '../../shared/self-command.js';
 
 export const ROOT = resolve(process.cwd());
 export const DIST = join(ROOT, 'dist');
 export const CLI = join(DIST, 'proxy', 'main.js');
 export const EXAMPLE_GAME = join(DIST, 'examples', 'crate-stack', 'main.js');
+/**
+ * What the CLI names itself in its hints under the tests' PATH, which its processes inherit:
+ * `game-bridge-mcp` once `npm link` (or a global install) put this very main.js on PATH, else
+ * `node <abs main.js>`. Tests expect this, so they pass either way.
+ */
+export const SELF = selfCommand();
+/** The same as the command and arguments that register and init write into an MCP client's file. */
+export const SELF_INVOCATION = selfInvocation();
+
+/**
+ * PATH as in a fresh clone: without the folders that hold a game-bridge-mcp of this install, and
+ * with `node` first (npm links beside node) from a link made in `dir`, the caller's temporary
+ * folder: for a test of the hints a clone prints.
+ */
+export function clonePath(dir: string): string {
+  const ours = realpathSync(CLI);
+  const linksUs = (dir: string): boolean => {
+    try {
+      return realpathSync(join(dir, 'game-bridge-mcp')) === ours;
+    } catch {
+      return false;
+    }
+  };
+  symlinkSync(process.execPath, join(dir, 'node'));
+  const kept = (process.env.PATH ?? '').split(delimiter).filter((d) => d && !linksUs(d));
+  return [dir, ...kept].join(delimiter);
+}
+
 /** A hand-written contract game in plain Python (no kit, no pygame): the bridge against another language. */
 export const PY_GAME = join(ROOT, 'test', 'fixtures', 'python_contract_stub.py');
 
