@@ -283,6 +283,14 @@ export function notLaunchedHere(port: number): BridgeError {
   );
 }
 
+/** stop_instance on a port where no game answers and none launched here is on record. */
+export function nothingRunning(port: number): BridgeError {
+  return new BridgeError(
+    { kind: 'GameOffline', port },
+    `Nothing is running on port ${port}, so there is nothing to stop. list_instances shows the ports that have a game.`,
+  );
+}
+
 export function callInterrupted(
   what: string,
   detail = 'the bridge daemon restarted while it was in flight',

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { freePort, freeRange } from './helpers/ports.js';
 import {
+  healthOk,
   PY_GAME,
   pythonExe,
   Reaper,
@@ -350,6 +351,27 @@ test('launch tools answer a clear error without gamebridge.json', async () => {
   expect(r.text).toMatch(/^BridgeUsageError: .*gamebridge\.json/);
   const s = await call(mcp, 'stop_instance', { port: crate });
   expect(s.text).toMatch(/^NotLaunchedHere: /);
+});
+
+test('stop_instance on a port where nothing runs says nothing is running there', async () => {
+  const s = await call(mcp, 'stop_instance', { port: dead });
+  expect(s.isError).toBe(true);
+  expect(s.text).toMatch(
+    new RegExp(`^GameOffline: Nothing is running on port ${dead}, so there is nothing to stop\\.`),
+  );
+  expect(s.text).not.toMatch(/not launched/);
+});
+
+test('with no port given, GameOffline says 7777 was the fallback and where a port can come from', async () => {
+  // this session has no --port, no GAME_BRIDGE_PORT and launched no game, so it falls back to 7777
+  expect(await healthOk(7777)).toBe(false);
+  const r = await call(mcp, 'list_toolsets', {});
+  expect(r.text).toMatch(/^GameOffline: No game is answering on http:\/\/127\.0\.0\.1:7777\./);
+  expect(r.text).toMatch(
+    /No port was given, so the bridge tried 7777, its fallback: pass `port`, start the server with --port \(or GAME_BRIDGE_PORT\), or launch_instance a game/,
+  );
+  const named = await call(mcp, 'list_toolsets', { port: dead });
+  expect(named.text).not.toMatch(/fallback/);
 });
 
 test('a free port picked for nothing still gets GameOffline', async () => {

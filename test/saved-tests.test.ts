@@ -238,16 +238,23 @@ test('a real-time expect whose value is just different fails as an assertion, ex
   const html = join(root, 'out', 'realtime-html');
   const r = await cli(['test', file, '--reporter', 'html', '--output', html]);
   expect(r.code).toBe(1);
-  const shown = r.out.split('\n').filter((l) => /^ {4}\w+: /.test(l) && !/^ {4}(condition|expected|actual|state)/.test(l));
-  expect(shown).toEqual([expect.stringMatching(/^ {4}AssertionFailed: On port \d+, ui\.screen is "GameScreen" at frame \d+; expected equals "Nowhere"/)]);
+  const shown = r.out
+    .split('\n')
+    .filter((l) => /^ {4}\w+: /.test(l) && !/^ {4}(condition|expected|actual|state)/.test(l));
+  expect(shown).toEqual([
+    expect.stringMatching(
+      /^ {4}AssertionFailed: On port \d+, ui\.screen is "GameScreen" at frame \d+; expected equals "Nowhere"/,
+    ),
+  ]);
   for (const text of [r.out, readFileSync(join(html, 'index.html'), 'utf8')]) {
     expect(text).not.toMatch(/CommandTimeout|raise timeoutMs|did not hold within/);
     expect(text).toContain('AssertionFailed: On port');
   }
   const run = await gameCall(h, 1, 'run_test', { name: 'realtime-wrong' });
-  expect(run.json).toMatchObject({ passed: false, expected: 'equals "Nowhere"', actual: 'GameScreen' });
-  expect(String(run.json.message)).toMatch(/^AssertionFailed: On port \d+, ui\.screen is "GameScreen"/);
-  expect(String(run.json.message)).not.toMatch(/timeoutMs|CommandTimeout/);
+  expect(run.json).toMatchObject({ passed: false, failure: { expected: 'equals "Nowhere"', actual: 'GameScreen' } });
+  const message = String((run.json.failure as { message: string }).message);
+  expect(message).toMatch(/^AssertionFailed: On port \d+, ui\.screen is "GameScreen"/);
+  expect(message).not.toMatch(/timeoutMs|CommandTimeout/);
 });
 
 test('--reporter html without --output writes the report to a default folder and prints its path', async () => {

@@ -21,7 +21,7 @@ test("Crate Stack's menu: snapshot, a refused click, a click, a wait and a value
 
   const snap = await gameCall(h, port, 'snapshot');
   expect(snap.isError).toBe(false);
-  expect(snap.text).toMatch(/^MenuScreen · ui revision \d+ · frame \d+/);
+  expect(snap.text).toMatch(/^MenuScreen · ui revision \d+ · snapshot \d+/);
   expect(snap.text).toContain('- heading "Crate Stack" [ref=title]');
   expect(snap.text).toContain('  - button "Start" [ref=start]');
   expect(snap.text).toContain('  - button "Options" [ref=options] disabled');

@@ -38,7 +38,7 @@ test('snapshot answers the visible tree as text with refs or as JSON, naming its
   const r = await gameCall(h, port, 'snapshot');
   expect(r.isError).toBe(false);
   const lines = r.text.split('\n');
-  expect(lines[0]).toMatch(/^MenuScreen · ui revision \d+ · frame \d+ · epoch 1$/);
+  expect(lines[0]).toMatch(/^MenuScreen · ui revision \d+ · snapshot \d+ · epoch 1$/);
   expect(lines.slice(1, 8)).toEqual([
     '- group "Main menu" [ref=menu]',
     '  - button "Start" [ref=start]',
@@ -82,7 +82,7 @@ test('snapshot since a revision answers one short line when nothing changed and 
   const first = await gameCall(h, port, 'snapshot');
   const rev = first.json.snapshot.revision as number;
   const same = await gameCall(h, port, 'snapshot', { since: rev });
-  expect(same.text).toMatch(new RegExp(`^unchanged since ui revision ${rev} \\(frame \\d+, epoch 1\\)$`));
+  expect(same.text).toMatch(new RegExp(`^unchanged since ui revision ${rev} \\(snapshot \\d+, epoch 1\\)$`));
   expect(same.text.length).toBeLessThanOrEqual(120);
   expect(same.json).toMatchObject({ unchanged: true, snapshot: { revision: rev } });
   const older = await gameCall(h, port, 'snapshot', { since: rev - 1 });
@@ -92,7 +92,7 @@ test('snapshot since a revision answers one short line when nothing changed and 
 
 test("snapshot lists the world's objects with positions, alone or beside the ui tree", async () => {
   const w = await gameCall(h, port, 'snapshot', { tree: 'world' });
-  expect(w.text.split('\n')[0]).toMatch(/^world revision \d+ · frame \d+ · epoch 1 · 4 matches$/);
+  expect(w.text.split('\n')[0]).toMatch(/^world revision \d+ · snapshot \d+ · epoch 1 · 4 matches$/);
   expect(w.text).toMatch(/- crate "Crate one" \[ref=crate-1\] pos=\[\d+,0\] tags=wood/);
   expect(w.json.objects.map((o: any) => o.id)).toEqual(['hero', 'crate-1', 'crate-2', 'gem']);
   const both = await gameCall(h, port, 'snapshot', { tree: 'both' });
@@ -125,7 +125,7 @@ test.each([
   [
     'missing, naming the near miss',
     'strat',
-    /^BridgeUsageError: click: the UI \(revision \d+, frame \d+\) has no node 'strat'; nothing was sent\. Similar: button "Start" \[ref=start\]/,
+    /^BridgeUsageError: click: the UI \(revision \d+, snapshot \d+\) has no node 'strat'; nothing was sent\. Similar: button "Start" \[ref=start\]/,
   ],
   [
     'a mistyped ref by name',

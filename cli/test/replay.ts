@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { inside } from '../../shared/declaration-path.js';
-import { ASSERTION_NEXT_STEP, isBridgeError } from '../../shared/errors.js';
+import { ASSERTION_NEXT_STEP, assertionFailed, isBridgeError } from '../../shared/errors.js';
 import { writeProjectFile } from '../../shared/project-files.js';
 import {
   baselinePath,
@@ -211,11 +211,18 @@ async function checkExpect(game: Game, t: TestFile, s: ExpectStep, opts: ReplayO
       return { replace: { ...s, expect: { path: c.path, equals: actual ?? null } as ExpectStep['expect'] } };
     }
     const statePath = parentOf(c.path) === c.path ? undefined : parentOf(c.path);
+    const expected = `${op}${op === 'exists' && operand === true ? '' : ' ' + JSON.stringify(operand)}`;
+    // A real-time expect waits for its value, so a value that is just different ends the wait:
+    // it is reported as the assertion it is, not as a wait to lengthen.
+    const failed =
+      facts.kind === 'CommandTimeout' && facts.path === c.path
+        ? assertionFailed(game.port, c.path, expected, actual, facts.frame as number | undefined).text
+        : err.text;
     return {
       // the run ends with its own next step (--update), not the agent's
-      message: err.text.replace(` ${ASSERTION_NEXT_STEP}`, ''),
+      message: failed.replace(` ${ASSERTION_NEXT_STEP}`, ''),
       condition: conditionText(c),
-      expected: `${op}${op === 'exists' && operand === true ? '' : ' ' + JSON.stringify(operand)}`,
+      expected,
       actual: actual ?? null,
       state: await game.stateAt(statePath),
       statePath: statePath ?? 'the whole state',

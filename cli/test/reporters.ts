@@ -1,7 +1,8 @@
 /**
  * The reports `game-bridge-mcp test` writes beside its terminal output: JUnit XML for CI
  * (`--reporter junit --output f.xml`), a static HTML report a person opens
- * (`--reporter html --output dir/`), and JSON (what run_test reads).
+ * (`--reporter html --output dir/`), and JSON (what run_test reads); without --output, in
+ * gamebridge-report/.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
@@ -119,15 +120,21 @@ ${body}
 `;
 }
 
-export function writeReport(reporter: Reporter, output: string, results: TestResult[]): void {
-  if (reporter === 'junit') {
-    mkdirSync(dirname(output), { recursive: true });
-    writeFileSync(output, junitXml(results));
-  } else if (reporter === 'json') {
-    mkdirSync(dirname(output), { recursive: true });
-    writeFileSync(output, JSON.stringify({ tests: results }, null, 2));
-  } else if (reporter === 'html') {
+/** Where a report goes without --output: one folder below the current one for all three. */
+export const DEFAULT_OUTPUT: Record<Exclude<Reporter, 'list'>, string> = {
+  junit: join('gamebridge-report', 'junit.xml'),
+  json: join('gamebridge-report', 'results.json'),
+  html: 'gamebridge-report',
+};
+
+/** Write the report; the line that says where it went (the file to open, for html). */
+export function writeReport(reporter: Exclude<Reporter, 'list'>, output: string, results: TestResult[]): string {
+  if (reporter === 'html') {
     mkdirSync(output, { recursive: true });
     writeFileSync(join(output, 'index.html'), htmlReport(results, output));
+    return `HTML report: ${join(output, 'index.html')}`;
   }
+  mkdirSync(dirname(output), { recursive: true });
+  writeFileSync(output, reporter === 'junit' ? junitXml(results) : JSON.stringify({ tests: results }, null, 2));
+  return `${reporter === 'junit' ? 'JUnit' : 'JSON'} report: ${output}`;
 }

@@ -11,7 +11,7 @@ import { usageError } from '../../shared/errors.js';
 import { selfCommand } from '../../shared/self-command.js';
 import { readTestFile, TESTS_FOLDER } from '../../shared/test-file.js';
 import { replayFile, type TestResult } from './replay.js';
-import { writeReport, type Reporter } from './reporters.js';
+import { DEFAULT_OUTPUT, writeReport, type Reporter } from './reporters.js';
 
 export interface TestCliOptions {
   paths: string[];
@@ -103,8 +103,6 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
     const { runCompare } = await import('./compare.js');
     return runCompare(opts.compare, opts.paths, opts);
   }
-  if (opts.reporter && opts.reporter !== 'list' && !opts.output)
-    throw usageError(`test: --reporter ${opts.reporter} needs --output (a file, or a folder for html).`);
   const workers = Math.max(1, Math.min(16, Math.floor(opts.workers ?? 1)));
   let files = shardOf(discover(opts.paths), opts.shard);
   if (opts.grep) {
@@ -174,6 +172,8 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
   const ran = results.filter(Boolean);
   const failed = ran.filter((r) => !r.ok).length;
   out.write(`\n${ran.length - failed} passed, ${failed} failed (${secs(Date.now() - t0)})\n`);
+  if (opts.reporter && opts.reporter !== 'list')
+    out.write(`${writeReport(opts.reporter, opts.output ?? DEFAULT_OUTPUT[opts.reporter], ran)}\n`);
   const outdated = ran
     .filter((r) => r.failure?.condition)
     .map((r) => quoted(relative(process.cwd(), r.file) || r.file));
@@ -181,6 +181,5 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
     out.write(
       `If the game changed on purpose, ${selfCommand()} test --update${opts.config ? ` --config ${quoted(opts.config)}` : ''} ${outdated.join(' ')} writes what it does now into ${outdated.length > 1 ? 'those tests' : 'that test'}.\n`,
     );
-  if (opts.reporter && opts.reporter !== 'list' && opts.output) writeReport(opts.reporter, opts.output, ran);
   return failed ? 1 : 0;
 }

@@ -49,7 +49,7 @@ export async function snapshot(
   ]);
   const current = ui ?? world!;
   if (args.since !== undefined && current.revision === args.since) {
-    const text = `unchanged since ${tree} revision ${args.since} (frame ${current.frameSequence ?? '?'}, epoch ${current.sessionEpoch ?? '?'})`;
+    const text = `unchanged since ${tree} revision ${args.since} (snapshot ${current.frameSequence ?? '?'}, epoch ${current.sessionEpoch ?? '?'})`;
     return { json: { view, tree, unchanged: true, snapshot: idOf(current) }, text };
   }
   const json: Record<string, unknown> = { view, tree };
@@ -141,7 +141,7 @@ export async function waitForNode(
     timedOut: () => ({
       lastValue: seen,
       message:
-        `${what} did not hold within ${timeoutMs}ms on port ${port}; last seen in the UI (revision ${last?.revision ?? '?'}, frame ${last?.frameSequence ?? '?'}): ${seen}. ` +
+        `${what} did not hold within ${timeoutMs}ms on port ${port}; last seen in the UI (revision ${last?.revision ?? '?'}, snapshot ${last?.frameSequence ?? '?'}): ${seen}. ` +
         'Take a snapshot to see what is there, or raise timeoutMs.',
     }),
   });

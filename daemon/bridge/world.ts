@@ -66,7 +66,7 @@ export async function waitForObject(
     timedOut: (last) => ({
       lastValue: 'no match',
       message:
-        `wait_for_object found no match within ${timeoutMs}ms on port ${port} (last look: world revision ${last.revision ?? '?'}, frame ${last.frameSequence ?? '?'}, ${last.objects.length} objects). ` +
+        `wait_for_object found no match within ${timeoutMs}ms on port ${port} (last look: world revision ${last.revision ?? '?'}, snapshot ${last.frameSequence ?? '?'}, ${last.objects.length} objects). ` +
         'Look with find_objects or snapshot {tree: "world"}, or raise timeoutMs.',
     }),
   });

@@ -3,6 +3,7 @@
  * and the helpers that need both (port resolution, the game client for a port, its manifest).
  */
 import { DEFAULT_PORT, parsePort, type SessionConfig } from '../../shared/config.js';
+import { BridgeError, isBridgeError } from '../../shared/errors.js';
 import type { DaemonState } from '../state.js';
 import type { GameClient } from '../game/client.js';
 import type { Manifest } from '../game/manifest.js';
@@ -55,13 +56,34 @@ export class SessionContext implements ToolContext {
     if (args.port !== undefined && args.port !== null) return parsePort(args.port);
     if (inner && typeof inner === 'object' && inner.port !== undefined && inner.port !== null)
       return parsePort(inner.port);
+    return this.portWhenNoneGiven() ?? DEFAULT_PORT;
+  }
+
+  /**
+   * A GameOffline on the fallback port, for a call that gave no port and found none: that it was
+   * the fallback, and where a port comes from, since the agent never asked for that port.
+   */
+  withFallbackPort(e: unknown, args: Record<string, unknown>): unknown {
+    if (!isBridgeError(e) || e.data.kind !== 'GameOffline' || e.data.port !== DEFAULT_PORT) return e;
+    const inner = args.arguments as Record<string, unknown> | undefined;
+    const given = (v: unknown) => v !== undefined && v !== null;
+    if (given(args.port) || (inner && typeof inner === 'object' && given(inner.port)) || this.portWhenNoneGiven())
+      return e;
+    return new BridgeError(
+      e.data,
+      `${e.message} No port was given, so the bridge tried ${DEFAULT_PORT}, its fallback: pass \`port\`, start the server with --port (or GAME_BRIDGE_PORT), or launch_instance a game (then this session's game is the default).`,
+      { cause: e.cause },
+    );
+  }
+
+  /** The client's port, else the one game this session launched; undefined when neither is there. */
+  private portWhenNoneGiven(): number | undefined {
     if (this.config.port !== undefined) return this.config.port;
     const launcher = this.state.launcher;
     const mine = new Set(
       [...launcher.list(), ...launcher.exitedList()].filter((i) => i.owner === this.sessionId).map((i) => i.port),
     );
-    if (mine.size === 1) return [...mine][0];
-    return DEFAULT_PORT;
+    return mine.size === 1 ? [...mine][0] : undefined;
   }
 
   client(port: number): GameClient {

@@ -140,9 +140,9 @@ class McpSession implements EngineSession {
           `A game's own tools are called with call_tool {port, name: '${name}', arguments}.`,
       );
     } catch (e) {
-      const result = errorResult(await explainExit(this.state.launcher, e), config.maxAnswerChars, (l) =>
-        this.state.log(l),
-      );
+      const args = (rawArgs && typeof rawArgs === 'object' ? rawArgs : {}) as Record<string, unknown>;
+      const explained = context.withFallbackPort(await explainExit(this.state.launcher, e), args);
+      const result = errorResult(explained, config.maxAnswerChars, (l) => this.state.log(l));
       return { ...result, structuredContent: { ...(result.structuredContent as object), view: config.view } };
     }
   }

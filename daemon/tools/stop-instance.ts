@@ -1,4 +1,4 @@
-import { usageError } from '../../shared/errors.js';
+import { isBridgeError, isTimeout, nothingRunning, usageError } from '../../shared/errors.js';
 import { defineTool, portArg, z } from './define.js';
 
 export const stopInstanceTool = defineTool({
@@ -23,6 +23,19 @@ export const stopInstanceTool = defineTool({
       );
     }
     await ctx.held.releasePort(port, (p) => ctx.client(p));
-    return { json: { ...(await ctx.launcher.stop(port)) } };
+    try {
+      return { json: { ...(await ctx.launcher.stop(port)) } };
+    } catch (e) {
+      // Not launched here: a game someone else started, or nothing at all, which is worth saying.
+      if (!isBridgeError(e) || e.kind !== 'NotLaunchedHere') throw e;
+      const offline = await ctx
+        .client(port)
+        .health()
+        .then(
+          () => false,
+          (h: unknown) => isBridgeError(h) && h.kind === 'GameOffline' && !isTimeout(h),
+        );
+      throw offline ? nothingRunning(port) : e;
+    }
   },
 });

@@ -7,7 +7,7 @@ import { findNode, nearMisses, type UiSnapshot, type Walked } from './tree.js';
 
 /** The node a click or value is for, from the latest snapshot, or a refusal naming what is there instead. */
 export function actionable(tool: string, port: number, ui: UiSnapshot, ref: string): Walked {
-  const at = `the UI (revision ${ui.revision ?? '?'}, frame ${ui.frameSequence ?? '?'})`;
+  const at = `the UI (revision ${ui.revision ?? '?'}, snapshot ${ui.frameSequence ?? '?'})`;
   const w = findNode(ui, ref);
   const label = (n: Walked) => `${n.node.role} ${JSON.stringify(n.node.name)} [ref=${n.node.id}]`;
   if (!w) {

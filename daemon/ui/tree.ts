@@ -188,12 +188,15 @@ function line(n: UiNode, depth: number): string {
   return parts.join(' ');
 }
 
-/** The header line: `MenuScreen · ui revision 12 · frame 3456 · epoch 2`. */
+/**
+ * The header line: `MenuScreen · ui revision 12 · snapshot 3456 · epoch 2`. The snapshot number is
+ * the kit's count of published trees (`frameSequence`), not the game's frame, so it is not called one.
+ */
 export function header(tree: 'ui' | 'world', s: SnapshotId & { screen?: string }): string {
   const parts: string[] = [];
   if (s.screen) parts.push(s.screen);
   parts.push(`${tree} revision ${s.revision ?? '?'}`);
-  if (s.frameSequence !== undefined) parts.push(`frame ${s.frameSequence}`);
+  if (s.frameSequence !== undefined) parts.push(`snapshot ${s.frameSequence}`);
   if (s.sessionEpoch !== undefined) parts.push(`epoch ${s.sessionEpoch}`);
   return parts.join(' · ');
 }

@@ -34,7 +34,7 @@ const ui = readUi(1, {
 test('the text rendering is the one the docs show, hidden nodes left out', () => {
   expect(renderUi(ui, filterTree(ui.nodes, {}))).toBe(
     [
-      'MenuScreen · ui revision 12 · frame 3456 · epoch 2',
+      'MenuScreen · ui revision 12 · snapshot 3456 · epoch 2',
       '- group "Main menu" [ref=menu]',
       '  - button "Start" [ref=start]',
       '  - button "Options" [ref=opts] disabled',
