@@ -52,6 +52,7 @@ function linkRefused(path: string, what: string): Error {
 
 /** Refuses `dir` when it, or a folder above it, can be written by another user (shared/trust.ts). */
 export function checkFolder(dir: string, what = 'nothing was written'): void {
+  if (!lstat(dir)) throw usageError(`${dir} does not exist; ${what}. Create it, then run this again.`, { file: dir });
   const refused = distrustFolder(dir);
   if (refused)
     throw usageError(

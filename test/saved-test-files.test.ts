@@ -102,6 +102,12 @@ test('--update never writes a baseline through a link at its name', () => {
   expect(readFileSync(victim, 'utf8')).toBe('ssh-ed25519 AAAA mine\n');
 });
 
+test('--update into a folder that does not exist says so, naming it', () => {
+  const { tests, file } = project();
+  const baseline = baselinePath(readTestFile(file), 'shots/menu.png');
+  expect(() => checkScreenshot(png(255), baseline, 0.01, true)).toThrow(`${join(tests, 'shots')} does not exist`);
+});
+
 test('a baseline that is a link is not read', () => {
   const { base, tests, file } = project();
   const elsewhere = join(base, 'secret.png');
