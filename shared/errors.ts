@@ -95,6 +95,8 @@ export interface LaunchFacts {
   count?: number;
   failedIndex?: number;
   reaped?: string[];
+  /** another process listened on the launch's port: who, as far as the bridge may see */
+  heldBy?: { pid: number; uid?: number; user?: string; program?: string }[];
 }
 
 /** What a usage error may point at: the argument, file or field to fix. */

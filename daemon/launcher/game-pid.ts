@@ -7,14 +7,14 @@
  * holds the port (a build tool whose daemon runs the game outside the tree), the launch pid
  * stands in.
  */
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { holdsSocket } from '../../shared/daemon-file.js';
 
 /** The process of the tree under `rootPid` (or of its process group) that listens on `port`, if one can be told. */
 export function findListener(port: number, rootPid: number): number | undefined {
   if (process.platform !== 'linux') return undefined;
   const inodes = listeningInodes(port);
-  if (!inodes.size) return undefined;
+  if (!inodes?.size) return undefined;
   const family = processFamily(rootPid);
   // Closest to the launch first: a worker that inherited the socket is not the game.
   for (const pid of [...family.keys()].sort((a, b) => family.get(a)! - family.get(b)!)) {
@@ -23,14 +23,19 @@ export function findListener(port: number, rootPid: number): number | undefined 
   return undefined;
 }
 
-/** Inodes of sockets listening on 127.0.0.1/0.0.0.0/:: `port`, from /proc/net/tcp and tcp6. */
-function listeningInodes(port: number): Set<string> {
+/**
+ * Inodes of sockets listening on any address's `port`, from /proc/net/tcp and tcp6; undefined
+ * when neither table can be read (/proc not mounted, or not Linux).
+ */
+function listeningInodes(port: number): Set<string> | undefined {
   const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
   const inodes = new Set<string>();
+  let read = false;
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let text = '';
     try {
       text = readFileSync(table, 'utf8');
+      read = true;
     } catch {
       continue;
     }
@@ -40,7 +45,7 @@ function listeningInodes(port: number): Set<string> {
       if (f.length > 9 && f[3] === '0A' && f[1].endsWith(`:${hexPort}`)) inodes.add(f[9]);
     }
   }
-  return inodes;
+  return read ? inodes : undefined;
 }
 
 /** Every live process descending from `rootPid` or in its process group, with its depth below it. */
@@ -78,14 +83,70 @@ function processFamily(rootPid: number): Map<number, number> {
  * Who listens on `port`: 'ours' when every listening socket on it belongs to the tree (or
  * process group) of `rootPid`, 'stranger' when one belongs to anyone else (another program, or
  * another user, bound it first), 'none' when nothing listens there; undefined where the OS
- * does not tell (not Linux).
+ * does not tell (not Linux, or /proc not mounted).
  */
 export function listenerOwner(port: number, rootPid: number): 'ours' | 'stranger' | 'none' | undefined {
   if (process.platform !== 'linux') return undefined;
   const inodes = listeningInodes(port);
+  if (!inodes) return undefined;
   if (!inodes.size) return 'none';
   const held = socketsOf([...processFamily(rootPid).keys()]);
   return [...inodes].every((i) => held.has(i)) ? 'ours' : 'stranger';
+}
+
+/** A process that holds a port, as far as this user may see it. */
+export interface PortHolder {
+  pid: number;
+  uid?: number;
+  /** the account name of `uid`, from /etc/passwd */
+  user?: string;
+  /** the program's name (/proc/<pid>/comm), printable and at most 15 characters */
+  program?: string;
+}
+
+/**
+ * The processes outside the tree of `rootPid` that hold a listening socket on `port`. Another
+ * user's descriptors are readable only to root, so a process of theirs may be missing here
+ * while listenerOwner still calls the port a stranger's.
+ */
+export function portHolders(port: number, rootPid: number): PortHolder[] {
+  if (process.platform !== 'linux') return [];
+  const inodes = listeningInodes(port);
+  if (!inodes?.size) return [];
+  const family = processFamily(rootPid);
+  const out: PortHolder[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (name.charCodeAt(0) > 57) continue; // not a pid
+    const pid = Number(name);
+    if (family.has(pid) || !holdsSocket(pid, inodes)) continue;
+    const holder: PortHolder = { pid };
+    try {
+      holder.uid = statSync(`/proc/${pid}`).uid;
+      holder.user = userName(holder.uid);
+      holder.program = readFileSync(`/proc/${pid}/comm`, 'utf8')
+        .trim()
+        .replace(/[^\x20-\x7e]/g, '?')
+        .slice(0, 15);
+    } catch {
+      /* gone meanwhile */
+    }
+    out.push(holder);
+    if (out.length >= 4) break;
+  }
+  return out;
+}
+
+/** The account name of `uid` from /etc/passwd, if it is listed there. */
+function userName(uid: number): string | undefined {
+  try {
+    for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
+      const f = line.split(':');
+      if (f.length > 2 && f[2] === String(uid)) return f[0].replace(/[^\w.-]/g, '?').slice(0, 32);
+    }
+  } catch {
+    /* no passwd file: the uid alone names the user */
+  }
+  return undefined;
 }
 
 /**

@@ -7,6 +7,7 @@ import { basename } from 'node:path';
 import { GameClient, type Health } from '../game/client.js';
 import { launchFailed, type BridgeError, type LaunchFacts } from '../../shared/errors.js';
 import type { LaunchDeclaration } from './declaration.js';
+import { listenerOwner, portHolders, type PortHolder } from './game-pid.js';
 import { tailFile } from './logfile.js';
 import { killTree, treeAlive, waitUntil } from './processes.js';
 import type { Spawned } from './spawn.js';
@@ -59,6 +60,8 @@ export async function waitReady(spec: ReadySpec, client: GameClient): Promise<He
   signal?.addEventListener('abort', onAbort);
   void spawned.exited.then(() => wake());
   const t0 = Date.now();
+  // /health answered while no listener could be seen on the port (the last probe's finding)
+  let unseen = false;
   try {
     let delay = 20;
     let lastProgress = t0;
@@ -87,16 +90,37 @@ export async function waitReady(spec: ReadySpec, client: GameClient): Promise<He
       if (elapsed >= decl.readyTimeoutMs) {
         throw await launchFailure(
           spec,
-          `Launch failed on port ${port}${spec.who}: the game did not answer /health within ${decl.readyTimeoutMs}ms.`,
+          `Launch failed on port ${port}${spec.who}: the game did not answer /health within ${decl.readyTimeoutMs}ms.` +
+            (unseen
+              ? ` Something answered /health there, but no process of this machine was seen listening on the port (a game in another network namespace, such as a container, is not seen), so it was not taken for the game.`
+              : ''),
           null,
           { timeoutMs: decl.readyTimeoutMs },
         );
       }
+      let health: Health | undefined;
+      let answered = false;
       try {
-        const health = await client.health(Math.max(50, Math.min(1000, decl.readyTimeoutMs - elapsed)));
-        if (!spawned.exit()) return health;
+        health = await client.health(Math.max(50, Math.min(1000, decl.readyTimeoutMs - elapsed)));
+        answered = true;
       } catch {
         /* not up yet */
+      }
+      if (answered && !spawned.exit()) {
+        // Whoever answers must be the launched command: the port is in its command line, which
+        // every local user can read, and another user may bind it before the game does.
+        const owner = spawned.pid ? listenerOwner(port, spawned.pid) : undefined;
+        if (owner === 'stranger') {
+          const holders = portHolders(port, spawned.pid!);
+          throw await launchFailure(
+            spec,
+            `Launch failed on port ${port}${spec.who}: another process holds the port (${describeHolders(holders)}), not the launched command, so what answered /health there is not the game; the game was stopped. Call launch_instance again: a free port is chosen each time. If the game's command hands the game to a process outside its own process tree (a build tool's daemon), launch the game directly.`,
+            null,
+            { heldBy: holders },
+          );
+        }
+        if (owner !== 'none') return health;
+        unseen = true;
       }
       if (Date.now() - lastProgress >= 1000) {
         lastProgress = Date.now();
@@ -121,6 +145,17 @@ export async function waitReady(spec: ReadySpec, client: GameClient): Promise<He
     signal?.removeEventListener('abort', onAbort);
     wake = () => {};
   }
+}
+
+/** "pid 4242 (node) of user nobody", or what can be said when another user's process cannot be seen. */
+function describeHolders(holders: PortHolder[]): string {
+  if (!holders.length) return 'another program, or another user';
+  return holders
+    .map((h) => {
+      const who = h.user ?? (h.uid !== undefined ? `uid ${h.uid}` : undefined);
+      return `pid ${h.pid}${h.program ? ` (${h.program})` : ''}${who ? ` of user ${who}` : ''}`;
+    })
+    .join(', ');
 }
 
 /** name/version: the game's manifest wins, then /health, then the declaration. */

@@ -3,10 +3,12 @@
  * there (pid alive and /health ok) and games that are gone; of those, `died` are the games
  * whose process is gone (their exit is recorded). A launch that was still starting
  * when its daemon died is adopted if it has come up since, and otherwise reaped: its
- * launch_instance call was interrupted, and nobody else would ever stop it.
+ * launch_instance call was interrupted, and nobody else would ever stop it. A game whose port
+ * another process holds now is not taken back either, and is stopped the same way.
  */
 import { answersHealth } from '../game/probe.js';
 import { exitRecord, type ExitRecord } from './exit-records.js';
+import { listenerOwner } from './game-pid.js';
 import type { LaunchedRead } from './persist.js';
 import { pidAlive, sameProcess, treeAlive } from './processes.js';
 import { escalate } from './stop.js';
@@ -38,8 +40,13 @@ export async function sortForReadoption(
       // only when its port answers, and never killed.
       const recycled = inst.pidStart !== undefined && pidAlive(inst.pid) && !sameProcess(inst.pid, inst.pidStart);
       const alive = !recycled && (starting ? treeAlive(groupOf(inst)) : gameAlive(inst));
-      if (alive && (await healthOk(inst.port, httpTimeoutMs))) return void adopted.push(inst);
-      if (starting && alive && inst.pidStart !== undefined) await escalate(groupOf(inst)).catch(() => undefined);
+      // What answers must be the game's own listener: another user may have bound the port
+      // since the game let go of it, and would otherwise be taken back as the game.
+      const answers = alive && (await healthOk(inst.port, httpTimeoutMs));
+      const squatted = answers && listenerOwner(inst.port, groupOf(inst)) === 'stranger';
+      if (answers && !squatted) return void adopted.push(inst);
+      if ((starting || squatted) && alive && inst.pidStart !== undefined)
+        await escalate(groupOf(inst)).catch(() => undefined);
       gone.push(inst);
       if (!starting && !alive) died.push(inst);
     }),

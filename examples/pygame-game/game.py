@@ -213,8 +213,9 @@ def main():
         try:
             surface.listen()
             print("frog-hop: listening on 127.0.0.1:%d (pid %d)" % (surface.port, os.getpid()), flush=True)
-        except OSError as e:  # the game is still a game without its debug surface: play on
-            print("frog-hop: %s; playing on without the bridge" % e.strerror, file=sys.stderr, flush=True)
+        except OSError as e:  # whatever holds the port would be taken for this game: end instead
+            print("frog-hop: %s; exiting" % e.strerror, file=sys.stderr, flush=True)
+            return 1
 
     keys = {"left": False, "right": False}
 

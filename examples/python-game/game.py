@@ -134,8 +134,9 @@ def main():
         try:
             surface.listen()
             print("walker: listening on 127.0.0.1:%d (pid %d)" % (surface.port, os.getpid()), flush=True)
-        except OSError as e:  # the game is still a game without its debug surface: play on
-            print("walker: %s; playing on without the bridge" % e.strerror, file=sys.stderr, flush=True)
+        except OSError as e:  # whatever holds the port would be taken for this game: end instead
+            print("walker: %s; exiting" % e.strerror, file=sys.stderr, flush=True)
+            return 1
 
     held = surface.is_held if surface else (lambda _input: False)
     # a surface that could not bind still runs the loop (and ends it on SIGINT/SIGTERM)

@@ -4,7 +4,7 @@
 //   var bridge = new GameBridge("Walker", "1.0.0") { Inputs = new[] { "left", "right" }, Snapshot = () => state };
 //   bridge.AddCommand("jump", args => Jump());
 //   bridge.AddCommand("teleport", args => x = args.Number("x"), args => args.Number("x") >= 0 ? null : "x must be >= 0");
-//   bridge.Listen(GameBridge.DebugPort(args));         // 127.0.0.1 only; false (and a stderr line) if it cannot
+//   bridge.Listen(GameBridge.DebugPort(args));         // 127.0.0.1 only; a busy port exits (code 1)
 //   while (bridge.Running) { bridge.Tick(Simulate); Thread.Sleep(16); }
 //   bridge.Dispose();                                  // stops serving, removes the registry entry
 //
@@ -210,8 +210,9 @@ namespace GameBridgeKit
         }
 
         /// <summary>Binds 127.0.0.1:port, starts serving and writes the registry entry. Without a port
-        /// (null) nothing is served. A bad or busy port is said on stderr and the game runs on without
-        /// its surface (the answer is false).</summary>
+        /// (null) nothing is served. A bad port is said on stderr and the game runs on without its
+        /// surface (the answer is false). A busy port is said on stderr and the process exits (code
+        /// 1): whatever holds the port would be taken for this game.</summary>
         public bool Listen(string port)
         {
             if (port == null) return false;
@@ -226,7 +227,9 @@ namespace GameBridgeKit
             try { l.Start(); }
             catch (SocketException e)
             {
-                Console.Error.WriteLine($"GameBridge: cannot listen on 127.0.0.1:{n} ({e.Message}); the game runs without its bridge surface");
+                Console.Error.WriteLine($"GameBridge: cannot listen on 127.0.0.1:{n} ({e.Message}); the game exits, since whatever holds the port would be taken for it");
+                Console.Error.Flush();
+                Environment.Exit(1);
                 return false;
             }
             listener = l;

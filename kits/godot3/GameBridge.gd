@@ -80,7 +80,7 @@ var _peers := []            # [{peer, text, since}]
 
 
 # Binds the debug port when one is given; a bad one ends the game with code 2, a busy one is
-# said on stderr and the game plays on without its surface.
+# said on stderr and ends it with code 1 (whatever holds the port would be taken for the game).
 func _ready() -> void:
 	pause_mode = Node.PAUSE_MODE_PROCESS
 	_info.name = ProjectSettings.get_setting("application/config/name")
@@ -94,9 +94,10 @@ func _ready() -> void:
 	port = int(arg)
 	var err := _server.listen(port, "127.0.0.1")
 	if err != OK:
-		# The game is still a game without its debug surface: say so and play on.
-		printerr("GameBridge: cannot listen on 127.0.0.1:%d (error %d: the port is probably in use); the game runs without its bridge surface" % [port, err])
+		# Whatever holds the port would be taken for this game: say so and end.
+		printerr("GameBridge: cannot listen on 127.0.0.1:%d (error %d: the port is probably in use); the game exits, since whatever holds the port would be taken for it" % [port, err])
 		set_physics_process(false)
+		get_tree().quit(1)
 		return
 	print("GameBridge: listening on 127.0.0.1:%d" % port)
 	call_deferred("_write_registry_entry")  # after the main scene's configure()

@@ -216,7 +216,8 @@ function M.new(options)
 end
 
 -- Binds 127.0.0.1:port and writes the registry entry. Without a port (nil) nothing is served.
--- A bad or busy port is said on stderr and the game runs on without its surface.
+-- A bad port is said on stderr and the game runs on without its surface. A busy port is said on
+-- stderr and the game exits (code 1): whatever holds the port would be taken for this game.
 function Bridge:listen(port)
   if port == nil then return false end
   local n = tonumber(port)
@@ -226,8 +227,9 @@ function Bridge:listen(port)
   end
   local server, err = socket.bind("127.0.0.1", n)
   if not server then
-    io.stderr:write(string.format("GameBridge: cannot listen on 127.0.0.1:%d (%s); the game runs without its bridge surface\n", n, tostring(err)))
-    return false
+    io.stderr:write(string.format("GameBridge: cannot listen on 127.0.0.1:%d (%s); the game exits, since whatever holds the port would be taken for it\n", n, tostring(err)))
+    io.stderr:flush()
+    os.exit(1)
   end
   server:settimeout(0)
   self.server, self.port = server, n

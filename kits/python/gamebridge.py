@@ -160,10 +160,10 @@ class GameSurface:
 
     # ---- the game's side -------------------------------------------------------------
     def listen(self):
-        """Bind 127.0.0.1 (a clear OSError when the port is taken: the game may play on without
-        its surface, tick() works the same), serve, then register."""
+        """Bind 127.0.0.1 (a clear OSError when the port is taken: end the game then, as the
+        examples do, since whatever holds the port would be taken for it), serve, then register."""
         handler = type("Handler", (_Handler,), {"surface": self})
-        # Signals first: a game that plays on without its surface (port taken) still ends cleanly.
+        # Signals first: a game that goes on after a failed bind still ends cleanly.
         if self._handle_signals and threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGINT, signal.SIGTERM):
                 signal.signal(sig, self._on_signal)

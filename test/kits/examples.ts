@@ -48,10 +48,8 @@ export interface KitExample {
   inputs: string[];
   /** [width, height] of its /screenshot PNG, or null (404). */
   screenshot: [number, number] | null;
-  /** A process whose debug port is taken: plays on without its surface, or exits (either way saying so). */
-  busyPort?: 'plays on' | 'exits';
-  /** false: the process cannot end cleanly on SIGTERM (Godot 3; Mono without Mono.Posix): the busy-port check stops at "still running". */
-  endsOnSigterm?: false;
+  /** A process whose debug port is taken says so and exits: whatever holds the port would be taken for it. */
+  busyPort?: 'exits';
   /** What holding `input` moves: its x in /state, by `speed` per simulated frame; `home` puts it mid-field, in a round. */
   mover: { input: string; x: (state: any) => number; speed: number; home: Cmd[] };
   /** A command refused on arrival for a bad argument, and the refusal's words. */
@@ -250,7 +248,7 @@ export const KIT_EXAMPLES: KitExample[] = [
     tools: ['jump', 'reset', 'teleport'],
     inputs: ['left', 'right'],
     screenshot: null,
-    busyPort: 'plays on',
+    busyPort: 'exits',
     mover: { input: 'right', x: (s) => s.game.x, speed: 2, home: [['reset'], ['teleport', { x: 50 }]] },
     badArg: { cmd: ['teleport', { x: 'far' }], error: /\bx\b.* must be a number/ },
     newEpoch: ['reset'],
@@ -283,7 +281,7 @@ export const KIT_EXAMPLES: KitExample[] = [
     tools: ['jump', 'start', 'teleport'],
     inputs: ['left', 'right'],
     screenshot: [480, 320],
-    busyPort: 'plays on',
+    busyPort: 'exits',
     mover: { input: 'right', x: (s) => s.game.x, speed: 3, home: [['start'], ['teleport', { x: 200 }]] },
     badArg: { cmd: ['teleport', { x: 'far' }], error: /\bx\b.* must be a number/ },
     newEpoch: ['start'],
@@ -318,9 +316,8 @@ export const KIT_EXAMPLES: KitExample[] = [
     inputs: ['left', 'right'],
     screenshot: null,
     connectionCap: 64,
-    busyPort: 'plays on',
+    busyPort: 'exits',
     // Godot 3 gives scripts no hook on SIGTERM: the engine dies of it.
-    endsOnSigterm: false,
     mover: { input: 'right', x: (s) => s.game.x, speed: 2, home: [['reset'], ['teleport', { x: 50 }]] },
     badArg: { cmd: ['teleport', { x: 'far' }], error: /\bx\b.* must be a number/ },
     newEpoch: ['reset'],
@@ -352,7 +349,7 @@ export const KIT_EXAMPLES: KitExample[] = [
     inputs: ['left', 'right'],
     screenshot: [1280, 720],
     connectionCap: 64,
-    busyPort: 'plays on',
+    busyPort: 'exits',
     mover: { input: 'right', x: (s) => s.game.x, speed: 2, home: [['reset'], ['teleport', { x: 50 }]] },
     badArg: { cmd: ['teleport', { x: 'far' }], error: /\bx\b.* must be a number/ },
     newEpoch: ['reset'],
@@ -376,9 +373,8 @@ export const KIT_EXAMPLES: KitExample[] = [
     inputs: ['left', 'right'],
     screenshot: null,
     connectionCap: 64,
-    busyPort: 'plays on',
+    busyPort: 'exits',
     // Mono runs no handler on SIGTERM without Mono.Posix: the game cannot end cleanly on it.
-    endsOnSigterm: false,
     mover: { input: 'right', x: (s) => s.game.x, speed: 2, home: [['reset'], ['teleport', { x: 50 }]] },
     badArg: { cmd: ['teleport', { x: 'far' }], error: /\bx\b.* must be a number/ },
     newEpoch: ['reset'],
