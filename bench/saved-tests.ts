@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Recordings } from '../daemon/recording/recordings.js';
 import { recordCall } from '../daemon/tools/record-call.js';
-import type { ToolContext } from '../daemon/tools/context.js';
+import type { ToolContext } from '../daemon/toolkit/context.js';
 import { benchEnv, CLI, connectMcp, freeRange, GAME, median, now, pct, round, type Reaper } from './harness.js';
 import { ms, x, type BenchConfig, type Measurement } from './types.js';
 

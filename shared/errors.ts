@@ -11,6 +11,7 @@ export const ERROR_CLASSES = [
   'NotAGameSurface',
   'CommandTimeout',
   'CommandRejected',
+  'CapabilityMissing',
   'CommandFailed',
   'BridgeUsageError',
   'LaunchFailed',
@@ -29,6 +30,7 @@ interface ErrorFacts {
   NotAGameSurface: { port: number; detail: string };
   CommandTimeout: { port: number; cmd?: string; timeoutMs: number; path?: string; lastValue?: unknown; frame?: number };
   CommandRejected: { port: number; cmd: string; reason: string; known: string[] };
+  CapabilityMissing: { port: number; tool: string; capability: string; declared: string[] };
   CommandFailed: CommandFailedFacts;
   BridgeUsageError: UsageFacts;
   NotLaunchedHere: { port: number };
@@ -225,6 +227,26 @@ export function commandRejected(
     text ??
       `The game on port ${port} rejected '${cmd}': ${reason || 'no reason given'}.${knownText} ` +
         'Check the name and arguments with describe_toolset.',
+  );
+}
+
+/**
+ * A bridge tool needs something of its game (a capability: held inputs, a clock, a UI tree…)
+ * that the game lacks, so nothing was sent. `text` says what the game lacks and what to do
+ * instead; without it, the next step is to see what the game offers.
+ */
+export function capabilityMissing(
+  port: number,
+  tool: string,
+  capability: string,
+  declared: string[],
+  text?: string,
+): BridgeError {
+  return new BridgeError(
+    { kind: 'CapabilityMissing', port, tool, capability, declared },
+    text ??
+      `${tool} needs the game's "${capability}" capability, and the game on port ${port} declares ${declared.length ? declared.map((c) => `"${c}"`).join(', ') : 'none'}. ` +
+        'Nothing was sent; list_toolsets shows what this game offers.',
   );
 }
 

@@ -159,7 +159,7 @@ describe.each(ERAS)('stdio through the proxy, %s era', (mode) => {
     // a game without a UI tree: the refusal a tool gives, class first
     const plain = await startFixture(reaper, env(), (g) => groups.push(g));
     await expect(client.readResource({ uri: `gamebridge://game/${plain}/ui` })).rejects.toThrow(
-      /CommandRejected: .*capability "ui"/,
+      /CapabilityMissing: .*capability "ui"/,
     );
     await expect(client.readResource({ uri: 'gamebridge://nothing' })).rejects.toThrow(
       /BridgeUsageError: There is no resource/,

@@ -90,7 +90,7 @@ test('press on a game without held inputs fails clearly, naming the capability',
   const h = await client();
   const r = await gameCall(h, oldCrate, 'press', { input: 'left' });
   expect(r.isError).toBe(true);
-  expect(r.text).toMatch(/^CommandRejected: The game on port \d+ does not support held inputs \(capability "input"/);
+  expect(r.text).toMatch(/^CapabilityMissing: The game on port \d+ does not support held inputs \(capability "input"/);
   expect(r.text).toMatch(/docs\/KITS\.md/);
 }, 60000);
 

@@ -260,7 +260,7 @@ test('a game without the trees fails clearly, naming the capability', async () =
   const r = await gameCall(h, bare, 'snapshot');
   expect(r.isError).toBe(true);
   expect(r.text).toMatch(
-    /^CommandRejected: The game on port \d+ publishes no UI tree \(capability "ui", GET \/ui; it declares none\)/,
+    /^CapabilityMissing: The game on port \d+ publishes no UI tree \(capability "ui", GET \/ui; it declares none\)/,
   );
   const w = await gameCall(h, bare, 'find_objects', {});
   expect(w.text).toMatch(/publishes no WORLD tree \(capability "world"/);

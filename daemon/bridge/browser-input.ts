@@ -12,9 +12,9 @@ import { getPath } from '../sync/path.js';
 import { waitFor } from '../sync/wait.js';
 import { INPUT_FORMS } from '../web/inputs.js';
 import { OwnedHands } from '../web/owned-hands.js';
-import type { ToolContext } from '../tools/context.js';
-import { syncCommand } from '../tools/sync-answer.js';
-import type { BridgeToolBase, ToolAnswer, ToolCallExtra } from '../tools/types.js';
+import type { ToolContext } from '../toolkit/context.js';
+import { syncCommand } from '../toolkit/sync-answer.js';
+import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
 import { pausedNote, simFrameOf } from './play.js';
 
 /** The page to send `input` to, or undefined when the game's kit takes it (or no browser of ours shows the game). */
@@ -50,13 +50,12 @@ function after(s: State): Record<string, unknown> {
 export async function browserPress(
   ctx: ToolContext,
   web: WebGame,
-  base: BridgeToolBase,
+  port: number,
   input: string,
   frames: number,
   leaseMs: number,
   extra: ToolCallExtra,
 ): Promise<ToolAnswer> {
-  const { port } = base;
   const client = ctx.client(port);
   const before = await client.state(extra.signal);
   const paused = getPath(before, 'clock.paused') === true;
@@ -76,22 +75,22 @@ export async function browserPress(
   } finally {
     await web.hands.release(ctx.sessionId, input);
   }
-  return { json: { ...base, input, frames, via: 'browser', ...after(await client.state(extra.signal)) } };
+  return { json: { input, frames, via: 'browser', ...after(await client.state(extra.signal)) } };
 }
 
 /** Holds a browser input for `ms` (its lease), owned by this session. */
 export async function browserHold(
   ctx: ToolContext,
   web: WebGame,
-  base: BridgeToolBase,
+  port: number,
   input: string,
   ms: number,
   extra: ToolCallExtra,
 ): Promise<ToolAnswer> {
   await web.hands.hold(ctx.sessionId, input, ms);
-  const state = await ctx.client(base.port).state(extra.signal);
+  const state = await ctx.client(port).state(extra.signal);
   return {
-    json: { ...base, input, ms, via: 'browser', held: heldBy(ctx, web), ...after(state), ...pausedNote(state) },
+    json: { input, ms, via: 'browser', held: heldBy(ctx, web), ...after(state), ...pausedNote(state) },
   };
 }
 
@@ -99,18 +98,17 @@ export async function browserHold(
 export async function browserRelease(
   ctx: ToolContext,
   web: WebGame,
-  base: BridgeToolBase,
+  port: number,
   input: string | undefined,
   extra: ToolCallExtra,
 ): Promise<ToolAnswer> {
   const released = await web.hands.release(ctx.sessionId, input);
   return {
     json: {
-      ...base,
       released: input ?? 'everything this session holds',
       inputs: released,
       via: 'browser',
-      ...after(await ctx.client(base.port).state(extra.signal)),
+      ...after(await ctx.client(port).state(extra.signal)),
     },
   };
 }

@@ -5,33 +5,30 @@
 import { usageError } from '../../shared/errors.js';
 import { EpochWatch } from '../sync/epoch.js';
 import { conditionFrom, test } from '../sync/wait.js';
-import { defineTool, z } from '../tools/define.js';
-import { shapeSync, syncCommand } from '../tools/sync-answer.js';
-import type { BridgeCall } from '../tools/types.js';
+import { z } from '../toolkit/define.js';
+import { shapeSync, syncCommand } from '../toolkit/sync-answer.js';
 import { whole } from './args.js';
-import { requireCapability } from './play.js';
-
-const needs = ` Needs the game's "clock" capability.`;
+import { bridgeTool } from './declare.js';
 
 /** pause: the reserved command of the same name, without arguments, answered with the state after. */
-export const pause = defineTool({
+export const pause = bridgeTool({
   name: 'pause',
   title: "Pause the game's clock",
-  description: "Pause the game's simulation clock; the game keeps answering and applying commands." + needs,
+  description: "Pause the game's simulation clock; the game keeps answering and applying commands.",
+  needs: 'clock',
   input: z.object({}),
   effect: { readOnly: false },
-  async handler(_args, ctx, call: BridgeCall) {
-    await requireCapability(ctx, call.port, 'clock', 'pause');
-    return { json: { ...call.base, ...shapeSync(await syncCommand(ctx, call.port, 'clock.pause', {}, call)) } };
+  async handler(_args, ctx, call) {
+    return { json: shapeSync(await syncCommand(ctx, call.port, 'clock.pause', {}, call)) };
   },
 });
 
-export const resume = defineTool({
+export const resume = bridgeTool({
   name: 'resume',
   title: "Resume the game's clock",
   description:
-    'Let the game\'s simulation clock run again; on a page the bridge clocks (launch.web with "kit": false), at `speed` times real time.' +
-    needs,
+    'Let the game\'s simulation clock run again; on a page the bridge clocks (launch.web with "kit": false), at `speed` times real time.',
+  needs: 'clock',
   input: z.object({
     speed: z
       .number()
@@ -43,8 +40,7 @@ export const resume = defineTool({
       ),
   }),
   effect: { readOnly: false },
-  async handler(args, ctx, call: BridgeCall) {
-    await requireCapability(ctx, call.port, 'clock', 'resume');
+  async handler(args, ctx, call) {
     if (args.speed !== undefined && ctx.launcher.webGame(call.port)?.record.kit !== false)
       throw usageError(
         `resume {speed}: the game on port ${call.port} runs its own clock (a kit's), which has no speed; speed is for a page the bridge clocks (launch.web with "kit": false). Call resume without speed.`,
@@ -56,17 +52,17 @@ export const resume = defineTool({
       args.speed !== undefined ? { speed: args.speed } : {},
       call,
     );
-    return { json: { ...call.base, ...shapeSync(r) } };
+    return { json: shapeSync(r) };
   },
 });
 
-export const step = defineTool({
+export const step = bridgeTool({
   name: 'step',
   title: 'Step the clock',
   description:
     'Simulate exactly `frames` frames, then stay paused; returns the state after. With `until` (a wait_for condition) it steps one frame at a time and stops as soon as the condition holds: ' +
-    '{matched, stepped} says whether it held or the frames ran out.' +
-    needs,
+    '{matched, stepped} says whether it held or the frames ran out.',
+  needs: 'clock',
   input: z.object({
     frames: whole(1, 10000).describe('How many frames to simulate (1-10000); with `until`, the most it steps.'),
     until: z
@@ -77,14 +73,13 @@ export const step = defineTool({
       ),
   }),
   effect: { readOnly: false },
-  async handler(args, ctx, call: BridgeCall) {
-    const { port, base } = call;
+  async handler(args, ctx, call) {
+    const { port } = call;
     const { frames } = args;
     const cond = args.until ? conditionFrom(args.until) : undefined;
-    await requireCapability(ctx, port, 'clock', 'step');
     if (!cond) {
       const r = await syncCommand(ctx, port, 'clock.step', { frames }, call);
-      return { json: { ...base, stepped: frames, ...shapeSync(r) } };
+      return { json: { stepped: frames, ...shapeSync(r) } };
     }
     // One frame at a time, so it stops on the very frame the condition first holds; a new run on the way fails it.
     const runs = cond.path === 'sessionEpoch' ? undefined : new EpochWatch(port, `step until ${cond.path}`);
@@ -93,7 +88,7 @@ export const step = defineTool({
       if (r.state) runs?.check(r.state);
       const t = r.state ? test(r.state, cond) : { ok: false, value: undefined };
       if (t.ok || stepped >= frames) {
-        return { json: { ...base, matched: t.ok, stepped, path: cond.path, value: t.value ?? null, ...shapeSync(r) } };
+        return { json: { matched: t.ok, stepped, path: cond.path, value: t.value ?? null, ...shapeSync(r) } };
       }
     }
   },

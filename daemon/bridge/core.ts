@@ -6,13 +6,14 @@ import { usageError } from '../../shared/errors.js';
 import { getPath, hasPath, nearestKeys } from '../sync/path.js';
 import { frameOf } from '../sync/summary.js';
 import { conditionFrom, waitFor } from '../sync/wait.js';
-import { defineTool, z } from '../tools/define.js';
-import { syncAnswer } from '../tools/sync-answer.js';
-import { inPlayerView, playerState } from '../tools/view.js';
-import type { BridgeCall } from '../tools/types.js';
+import { z } from '../toolkit/define.js';
+import { syncAnswer } from '../toolkit/sync-answer.js';
+import { inPlayerView, playerState } from '../toolkit/view.js';
 import { conditionOperators, flag, whole } from './args.js';
+import { bridgeTool } from './declare.js';
+import { lacking } from './needs.js';
 
-export const getState = defineTool({
+export const getState = bridgeTool({
   name: 'get_state',
   title: "Read the game's state",
   description:
@@ -26,12 +27,12 @@ export const getState = defineTool({
       ),
   }),
   effect: { readOnly: true },
-  async handler(args, ctx, { port, base, signal }: BridgeCall) {
+  async handler(args, ctx, { port, signal }) {
     const read = await ctx.client(port).state(signal);
     // a player sees ui and the game's player section, nothing more
     const state = inPlayerView(ctx) ? playerState(read) : read;
     const frame = frameOf(state);
-    if (!args.path) return { json: { ...base, frame: frame ?? null, state } };
+    if (!args.path) return { json: { frame: frame ?? null, state } };
     if (!hasPath(state, args.path)) {
       const near = nearestKeys(state, args.path);
       throw usageError(
@@ -39,11 +40,11 @@ export const getState = defineTool({
           `${near.prefix ? `'${near.prefix}'` : 'The top level'} has: ${near.keys.join(', ') || '(nothing)'}. Ask for one of those.`,
       );
     }
-    return { json: { ...base, frame: frame ?? null, path: args.path, value: getPath(state, args.path) } };
+    return { json: { frame: frame ?? null, path: args.path, value: getPath(state, args.path) } };
   },
 });
 
-export const waitForTool = defineTool({
+export const waitForTool = bridgeTool({
   name: 'wait_for',
   title: 'Wait for a condition',
   description:
@@ -59,7 +60,7 @@ export const waitForTool = defineTool({
       .describe("Give up after this many milliseconds. Default: the bridge's --timeout (5000 unless set)."),
   }),
   effect: { readOnly: true },
-  async handler(args, ctx, { port, base, signal }: BridgeCall) {
+  async handler(args, ctx, { port, signal }) {
     const r = await waitFor(ctx.client(port), conditionFrom(args), {
       timeoutMs: args.timeoutMs ?? ctx.config.timeoutMs,
       signal,
@@ -68,7 +69,6 @@ export const waitForTool = defineTool({
     ctx.recordings.of(ctx.sessionId, port).last = r.state;
     return {
       json: {
-        ...base,
         matched: r.matched,
         path: r.path,
         value: r.value,
@@ -79,7 +79,7 @@ export const waitForTool = defineTool({
   },
 });
 
-export const rawCommand = defineTool({
+export const rawCommand = bridgeTool({
   name: 'raw_command',
   title: 'Send any command',
   description:
@@ -97,34 +97,33 @@ export const rawCommand = defineTool({
       ),
   }),
   effect: { readOnly: false },
-  async handler(args, ctx, call: BridgeCall) {
+  async handler(args, ctx, call) {
     const cmd = args.cmd.trim();
     if (!cmd) throw usageError("raw_command needs 'cmd', the command's name, e.g. {cmd: \"close\"}.");
     const r = await syncAnswer(ctx, call.port, cmd, args.args ?? {}, call, args.sync);
-    return { json: { ...call.base, ...r } };
+    return { json: r };
   },
 });
 
-export const health = defineTool({
+export const health = bridgeTool({
   name: 'health',
   title: 'Check the game answers',
   description: 'Check that the game answers (GET /health): returns {ok, frame}. Cheap; changes nothing.',
   input: z.object({}),
   effect: { readOnly: true },
-  async handler(_args, ctx, { port, base }: BridgeCall) {
-    const h = await ctx.client(port).health();
-    return { json: { ...base, ...h } };
+  async handler(_args, ctx, { port }) {
+    return { json: await ctx.client(port).health() };
   },
 });
 
-export const screenshot = defineTool({
+export const screenshot = bridgeTool({
   name: 'screenshot',
   title: 'Take a screenshot',
-  description:
-    'Capture the game window as a PNG image (GET /screenshot, an optional extension; says so when the game does not implement it).',
+  description: 'Capture the game window as a PNG image.',
+  needs: 'screenshot',
   input: z.object({}),
   effect: { readOnly: true },
-  async handler(_args, ctx, { port, base }: BridgeCall) {
+  async handler(_args, ctx, { port }) {
     // A page this daemon opened: the browser's picture, canvas and DOM together, at the frame it was taken.
     const web = ctx.launcher.webGame(port);
     if (web) {
@@ -142,7 +141,6 @@ export const screenshot = defineTool({
       const size = shot.length >= 24 ? { width: shot.readUInt32BE(16), height: shot.readUInt32BE(20) } : {};
       return {
         json: {
-          ...base,
           source: 'browser',
           mimeType: 'image/png',
           bytes: shot.length,
@@ -153,13 +151,9 @@ export const screenshot = defineTool({
       };
     }
     const png = await ctx.client(port).screenshot();
-    if (!png) {
-      throw usageError(
-        `The game on port ${port} does not implement GET /screenshot (an optional extension). Use get_state to read what is on screen.`,
-      );
-    }
+    if (!png) throw await lacking(ctx, port, 'screenshot', 'screenshot');
     return {
-      json: { ...base, mimeType: 'image/png', bytes: png.length },
+      json: { mimeType: 'image/png', bytes: png.length },
       images: [{ data: png.toString('base64'), mimeType: 'image/png' }],
     };
   },

@@ -1,21 +1,10 @@
 /**
  * The built-in `bridge` toolset: the tools every conformant game gets through call_tool
  * (docs/CONTRACT.md), whatever engine it runs on. This list is the one place that knows them:
- * describe_toolset's rows, the replay verdict and the dispatch are all read from it.
- *
- * To add a bridge tool:
- *   1. Declare it with `defineTool` (tools/define.ts; the UI and world families through
- *      `treeTools`, trees.ts) in the file of its family (core.ts, input.ts, clock.ts, ui.ts,
- *      world.ts), or in a new family file: name, title, description, a zod `input`,
- *      its `effect` (readOnly decides whether a restarted daemon may re-send it), and a handler
- *      `(args, ctx, call: BridgeCall)`; `call.port` is its game, `call.base` starts its answer.
- *   2. Put it in its family's list (`CORE_TOOLS` …); a new family joins `BRIDGE_TOOLS` below
- *      with one line.
- *   3. Document its answer in docs/TOOLS.md (test/tools-doc.test.ts holds the two together).
- * Its arguments are checked against the zod schema before the handler runs, and the row
- * describe_toolset shows is derived from the same schema.
+ * describe_toolset's rows and call_tool's resolution (tools/game-tool.ts) are read from it.
+ * How to add one: CONTRIBUTING.md, "Add a bridge tool" (each is one `bridgeTool` declaration,
+ * declare.ts, in the file of its family, and one entry in that family's list).
  */
-import { usageError } from '../../shared/errors.js';
 import {
   BRIDGE_TOOLSET,
   emptyManifest,
@@ -24,8 +13,10 @@ import {
   type Manifest,
   type Toolset,
 } from '../game/manifest.js';
-import type { ToolContext } from '../tools/context.js';
-import type { BridgeCall, ToolAnswer, ToolCallExtra, ToolDef } from '../tools/types.js';
+import type { ToolContext } from '../toolkit/context.js';
+import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
+import type { BridgeTool } from './declare.js';
+import { metNeeds } from './needs.js';
 import { CLOCK_TOOLS } from './clock.js';
 import { CORE_TOOLS } from './core.js';
 import { INPUT_TOOLS } from './input.js';
@@ -34,7 +25,7 @@ import { WORLD_TOOLS } from './world.js';
 import { TESTING_TOOLS } from './testing.js';
 
 /** Every bridge tool, in the order describe_toolset lists them. */
-export const BRIDGE_TOOLS: readonly ToolDef<BridgeCall>[] = [
+export const BRIDGE_TOOLS: readonly BridgeTool[] = [
   ...CORE_TOOLS,
   ...INPUT_TOOLS,
   ...CLOCK_TOOLS,
@@ -46,6 +37,9 @@ export const BRIDGE_TOOLS: readonly ToolDef<BridgeCall>[] = [
 export const BRIDGE_TOOL_NAMES: readonly string[] = BRIDGE_TOOLS.map((t) => t.name);
 
 const BY_NAME = new Map(BRIDGE_TOOLS.map((t) => [t.name, t]));
+
+/** A bridge tool by its name (call_tool's resolution). */
+export const bridgeToolNamed = (name: string): BridgeTool | undefined => BY_NAME.get(name);
 
 const TOOLSET: Toolset = {
   name: BRIDGE_TOOLSET,
@@ -88,50 +82,22 @@ export function fallbackManifest(notice?: string): Manifest {
   return withBridge(emptyManifest(notice));
 }
 
-/** What a bridge tool needs of its game beyond the contract: a capability, or GET /screenshot. */
-const NEEDS: Record<string, 'input' | 'clock' | 'screenshot'> = {
-  press: 'input',
-  hold: 'input',
-  release: 'input',
-  pause: 'clock',
-  resume: 'clock',
-  step: 'clock',
-  screenshot: 'screenshot',
-};
-
 /**
- * The bridge tools the game on `port` can serve: the contract's always, the input and clock
- * tools when it declares those capabilities (or, for inputs and screenshots, when it is a page
- * this daemon opened), screenshot when it answers GET /screenshot. Asked only on an error path.
+ * The bridge tools the game on `port` can serve: each whose need (declare.ts) the game meets,
+ * those that need nothing always. Asked only on an error path.
  */
 export async function servedBridgeTools(ctx: ToolContext, port: number): Promise<string[]> {
-  const client = ctx.client(port);
-  const page = ctx.launcher.webGame(port) !== undefined;
-  const [caps, shots] = await Promise.all([
-    client.health().then(
-      (h) => (Array.isArray(h.capabilities) ? h.capabilities.map(String) : []),
-      () => [] as string[],
-    ),
-    page
-      ? true
-      : client.screenshot().then(
-          (png) => png !== null,
-          () => false,
-        ),
-  ]);
-  const has = { input: page || caps.includes('input'), clock: caps.includes('clock'), screenshot: shots };
-  return BRIDGE_TOOL_NAMES.filter((name) => !NEEDS[name] || has[NEEDS[name]]);
+  const has = await metNeeds(ctx, port);
+  return BRIDGE_TOOLS.filter((t) => !t.needs || has(t.needs)).map((t) => t.name);
 }
 
-/** Run the bridge tool `name` on the game on `port`, its arguments checked first. */
-export async function runBridgeTool(
+/** Run a bridge tool on the game on `port`, its arguments checked first. */
+export function runBridgeTool(
   ctx: ToolContext,
+  tool: BridgeTool,
   port: number,
-  name: string,
   args: Record<string, unknown>,
   extra: ToolCallExtra,
 ): Promise<ToolAnswer> {
-  const tool = BY_NAME.get(name);
-  if (!tool) throw usageError(`Unknown bridge tool '${name}'. The bridge toolset has ${BRIDGE_TOOL_NAMES.join(', ')}.`);
-  return tool.run(tool.parse(args), ctx, { ...extra, port, base: { port, tool: name, via: 'bridge' } });
+  return tool.run(tool.parse(args), ctx, { ...extra, port });
 }

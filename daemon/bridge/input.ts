@@ -6,36 +6,34 @@
  */
 import { getPath } from '../sync/path.js';
 import { waitFor } from '../sync/wait.js';
-import { defineTool, z } from '../tools/define.js';
-import { shapeSync, syncCommand } from '../tools/sync-answer.js';
-import type { BridgeCall } from '../tools/types.js';
+import { z } from '../toolkit/define.js';
+import { shapeSync, syncCommand } from '../toolkit/sync-answer.js';
 import { inputName, whole } from './args.js';
 import { browserFor, browserHold, browserPress, browserRelease } from './browser-input.js';
-import { capabilitiesOf, inputOf, pausedNote, requireCapability, simFrameOf } from './play.js';
+import { bridgeTool } from './declare.js';
+import { capabilitiesOf } from './needs.js';
+import { inputOf, pausedNote, simFrameOf } from './play.js';
 
 /** A press holds its input at most this long on the game's side, whatever happens to us meanwhile. */
 const PRESS_LEASE_MS = 60000;
 
-const needs = ` Needs the game's "input" capability.`;
-
-export const press = defineTool({
+export const press = bridgeTool({
   name: 'press',
   title: 'Press an input',
   description:
-    'Press an input: hold it, let `frames` simulation frames pass (stepping the clock when the game is paused), release it; returns the state after.' +
-    needs,
+    'Press an input: hold it, let `frames` simulation frames pass (stepping the clock when the game is paused), release it; returns the state after.',
+  needs: 'input',
   input: z.object({
     input: inputName(),
     frames: whole(1, 600).default(1).describe('How many simulation frames to hold it (1-600).'),
   }),
   effect: { readOnly: false },
-  async handler(args, ctx, call: BridgeCall) {
-    const { port, base } = call;
+  async handler(args, ctx, call) {
+    const { port } = call;
     const input = inputOf('press', args.input);
     const frames = args.frames;
     const web = await browserFor(ctx, port, input);
-    if (web) return browserPress(ctx, web, base, input, frames, PRESS_LEASE_MS, call);
-    await requireCapability(ctx, port, 'input', 'press');
+    if (web) return browserPress(ctx, web, port, input, frames, PRESS_LEASE_MS, call);
     const owner = ctx.sessionId;
     const paused = getPath(await ctx.client(port).state(call.signal), 'clock.paused') === true;
     ctx.held.hold(port, owner, input, PRESS_LEASE_MS);
@@ -56,57 +54,55 @@ export const press = defineTool({
       ctx.held.released(port, owner, input);
     }
     const r = await syncCommand(ctx, port, 'input.release', { input, owner }, call);
-    return { json: { ...base, input, frames, ...shapeSync(r) } };
+    return { json: { input, frames, ...shapeSync(r) } };
   },
 });
 
-export const hold = defineTool({
+export const hold = bridgeTool({
   name: 'hold',
   title: 'Hold an input',
   description:
-    'Hold an input for this session for `ms` milliseconds (the game releases it itself when that runs out, even if the bridge is gone). Holding again renews it. The bridge releases it when this session ends.' +
-    needs,
+    'Hold an input for this session for `ms` milliseconds (the game releases it itself when that runs out, even if the bridge is gone). Holding again renews it. The bridge releases it when this session ends.',
+  needs: 'input',
   input: z.object({
     input: inputName(),
     ms: whole(1, 3600000).describe('How long to hold it, in milliseconds (1-3600000).'),
   }),
   effect: { readOnly: false },
-  async handler(args, ctx, call: BridgeCall) {
-    const { port, base } = call;
+  async handler(args, ctx, call) {
+    const { port } = call;
     const input = inputOf('hold', args.input);
     const web = await browserFor(ctx, port, input);
-    if (web) return browserHold(ctx, web, base, input, args.ms, call);
-    await requireCapability(ctx, port, 'input', 'hold');
+    if (web) return browserHold(ctx, web, port, input, args.ms, call);
     ctx.held.hold(port, ctx.sessionId, input, args.ms);
     const r = await syncCommand(ctx, port, 'input.hold', { input, owner: ctx.sessionId, leaseMs: args.ms }, call);
-    return { json: { ...base, input, ms: args.ms, ...shapeSync(r), ...pausedNote(r.state) } };
+    return { json: { input, ms: args.ms, ...shapeSync(r), ...pausedNote(r.state) } };
   },
 });
 
-export const release = defineTool({
+export const release = bridgeTool({
   name: 'release',
   title: 'Release inputs',
   description:
-    "Release an input this session holds, or everything it holds when `input` is left out. Never touches another session's inputs." +
-    needs,
+    "Release an input this session holds, or everything it holds when `input` is left out. Never touches another session's inputs.",
+  needs: 'input',
   input: z.object({ input: inputName().optional() }),
   effect: { readOnly: false },
-  async handler(args, ctx, call: BridgeCall) {
-    const { port, base } = call;
+  async handler(args, ctx, call) {
+    const { port } = call;
     const input = args.input === undefined || args.input === '' ? undefined : inputOf('release', args.input);
     const web = await browserFor(ctx, port, input);
     // Everything this session holds on a page: its browser inputs, then its kit inputs when the game has them.
     if (web && (input !== undefined || !(await capabilitiesOf(ctx, port)).includes('input')))
-      return browserRelease(ctx, web, base, input, call);
+      return browserRelease(ctx, web, port, input, call);
     if (web) await web.hands.release(ctx.sessionId);
-    await requireCapability(ctx, port, 'input', 'release');
     const owner = ctx.sessionId;
     const r =
       input === undefined
         ? await syncCommand(ctx, port, 'input.releaseAll', { owner }, call)
         : await syncCommand(ctx, port, 'input.release', { input, owner }, call);
     ctx.held.released(port, owner, input);
-    return { json: { ...base, released: input ?? 'everything this session holds', ...shapeSync(r) } };
+    return { json: { released: input ?? 'everything this session holds', ...shapeSync(r) } };
   },
 });
 

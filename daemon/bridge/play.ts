@@ -1,33 +1,6 @@
-/** What the playing-in-time tools (input.ts, clock.ts) share: the capability a tool needs, and the simulation's frame. */
-import { commandRejected, usageError } from '../../shared/errors.js';
+/** What the playing-in-time tools (input.ts, clock.ts) share: the simulation's frame, a paused clock's note, an input's name. */
+import { usageError } from '../../shared/errors.js';
 import type { State } from '../game/client.js';
-import type { ToolContext } from '../tools/context.js';
-
-export type Capability = 'input' | 'clock';
-
-const WHY: Record<Capability, string> = { input: 'held inputs', clock: 'an agent-controlled clock' };
-
-/** The capabilities the game on `port` declares in /health. */
-export async function capabilitiesOf(ctx: ToolContext, port: number): Promise<string[]> {
-  const h = await ctx.client(port).health();
-  return Array.isArray(h.capabilities) ? h.capabilities.map(String) : [];
-}
-
-/** Fail clearly, before sending anything, when the game does not declare the capability a tool needs. */
-export async function requireCapability(ctx: ToolContext, port: number, cap: Capability, tool: string): Promise<void> {
-  const caps = await capabilitiesOf(ctx, port);
-  if (caps.includes(cap)) return;
-  throw commandRejected(
-    tool,
-    port,
-    `missing capability "${cap}"`,
-    [],
-    `The game on port ${port} does not support ${WHY[cap]} (capability "${cap}"; it declares ${caps.length ? caps.map((c) => `"${c}"`).join(', ') : 'none'}). ` +
-      (cap === 'input'
-        ? "Drive it with its own commands (list_toolsets), or give the game a kit's held inputs (docs/KITS.md)."
-        : "Use wait_for to let time pass, or give the game a kit's clock (docs/KITS.md)."),
-  );
-}
 
 /** The simulation's frame count and where it is read: simFrame when the game publishes one, else frame. */
 export function simFrameOf(s: State | undefined): { path: 'simFrame' | 'frame'; value: number } | undefined {

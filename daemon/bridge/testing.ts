@@ -14,10 +14,10 @@ import { conditionText, type Condition } from '../../shared/test-file.js';
 import { checkTestName, saveTest, TESTS_DIR } from '../recording/save.js';
 import { frameOf } from '../sync/summary.js';
 import { conditionFrom, test } from '../sync/wait.js';
-import type { ToolContext } from '../tools/context.js';
-import { defineTool, z } from '../tools/define.js';
-import type { BridgeCall } from '../tools/types.js';
+import type { ToolContext } from '../toolkit/context.js';
+import { z } from '../toolkit/define.js';
 import { conditionOperators, flag } from './args.js';
+import { bridgeTool } from './declare.js';
 
 /** A run_test run may take long (a long recording); the client's own timeout is usually shorter. */
 const RUN_TEST_TIMEOUT_MS = 10 * 60_000;
@@ -40,7 +40,7 @@ const testName = () =>
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(\.jsonl)?$/, "letters, digits, '.', '_' and '-', e.g. first-drop")
     .describe("The test's name: gamebridge-tests/<name>.jsonl, e.g. 'first-drop'.");
 
-export const assertTool = defineTool({
+export const assertTool = bridgeTool({
   name: 'assert',
   title: 'Check the state now',
   description:
@@ -51,7 +51,7 @@ export const assertTool = defineTool({
     ...conditionOperators((what) => `The value${what}.`, 'true: the path is present; false: it is absent.'),
   }),
   effect: { readOnly: true },
-  async handler(args, ctx, { port, base, signal }: BridgeCall) {
+  async handler(args, ctx, { port, signal }) {
     const cond = conditionFrom(args);
     const state = await ctx.client(port).state(signal);
     ctx.recordings.of(ctx.sessionId, port).last = state;
@@ -61,11 +61,11 @@ export const assertTool = defineTool({
       const expected = conditionText(args as Condition).slice(cond.path.length + 1);
       throw assertionFailed(port, cond.path, expected, r.value, frame);
     }
-    return { json: { ...base, matched: true, path: cond.path, value: r.value ?? null, frame: frame ?? null } };
+    return { json: { matched: true, path: cond.path, value: r.value ?? null, frame: frame ?? null } };
   },
 });
 
-export const saveTestTool = defineTool({
+export const saveTestTool = bridgeTool({
   name: 'save_test',
   title: 'Save this session as a test',
   description:
@@ -80,7 +80,7 @@ export const saveTestTool = defineTool({
       .describe("State paths a comparison of two builds leaves out, e.g. ['game.startedAt']."),
   }),
   effect: { readOnly: false },
-  async handler(args, ctx, { port, base }: BridgeCall) {
+  async handler(args, ctx, { port }) {
     const name = args.name.replace(/\.jsonl$/, '');
     checkTestName(name, 'save_test');
     const recording = ctx.recordings.peek(ctx.sessionId, port);
@@ -109,18 +109,19 @@ export const saveTestTool = defineTool({
       (saved.leftOut ? `; ${saved.leftOut} check${saved.leftOut === 1 ? '' : 's'} that did not hold left out` : '') +
       (saved.dropped ? `; the recording had dropped its ${saved.dropped} oldest steps` : '') +
       `. Run it with run_test {name: "${name}"} or \`game-bridge-mcp test ${join(TESTS_DIR, `${name}.jsonl`)}\`.`;
-    return { json: { ...base, name, ...saved, summary } };
+    return { json: { name, ...saved, summary } };
   },
 });
 
-export const runTestTool = defineTool({
+export const runTestTool = bridgeTool({
   name: 'run_test',
   title: 'Run a saved test',
   description:
     'Run a saved test as `game-bridge-mcp test` does, on a fresh game it launches and stops itself (no port needed); answers passed or failed, and for a failure the step, the condition, expected and actual.',
   input: z.object({ name: testName() }),
   effect: { readOnly: false },
-  async handler(args, ctx, { base, signal }: BridgeCall) {
+  onPort: false,
+  async handler(args, ctx, { signal }) {
     const name = args.name.replace(/\.jsonl$/, '');
     const dir = join(dirname(projectConfig(ctx, undefined, 'run_test')), TESTS_DIR);
     const file = join(dir, `${name}.jsonl`);
@@ -149,7 +150,7 @@ export const runTestTool = defineTool({
       rmSync(out, { force: true });
     }
     const first = (report.tests as Array<Record<string, unknown>> | undefined)?.[0] ?? {};
-    return { json: { tool: base.tool, via: base.via, file, passed: code === 0, ...first } };
+    return { json: { file, passed: code === 0, ...first } };
   },
 });
 

@@ -1,20 +1,16 @@
 /**
- * What the UI and world tools share: their arguments read by zod, the game's trees read (or a
- * clear failure when it publishes none), a wait on a tree, how a tool of theirs is declared, and
- * what the session's view lets it see.
+ * What the UI and world tools share: the game's trees read (or a clear failure when it publishes
+ * none), a wait on a tree, and what the session's view lets it see.
  */
-import { BridgeError, commandRejected, usageError } from '../../shared/errors.js';
+import { BridgeError, usageError } from '../../shared/errors.js';
 import { sleep } from '../../shared/sleep.js';
 import { ProcessWatch } from '../sync/command.js';
 import { pollDelay } from '../sync/poll.js';
-import { defineTool, type ToolDeclaration, type z } from '../tools/define.js';
-import type { BridgeCall, ToolAnswer } from '../tools/types.js';
 import { readUi, type UiSnapshot } from '../ui/tree.js';
 import { readWorld, type WorldObject, type WorldSnapshot } from '../ui/world.js';
+import { lacking } from './needs.js';
 import { pageSnapshot } from './page-tree.js';
-import type { ToolContext } from '../tools/context.js';
-
-const WHY = { ui: 'a UI tree', world: 'a world tree' };
+import type { ToolContext } from '../toolkit/context.js';
 
 /** The game's tree, or a clear failure when it publishes none. */
 export async function readTree(ctx: ToolContext, port: number, which: 'ui', signal?: AbortSignal): Promise<UiSnapshot>;
@@ -36,16 +32,8 @@ export async function readTree(
   if (web) return pageSnapshot(port, web.browser.page, client.tree(which, signal));
   const json = await client.tree(which, signal);
   if (json !== null) return which === 'ui' ? readUi(port, json) : readWorld(port, json);
-  const h = await client.health().catch(() => ({ capabilities: [] as unknown }));
-  const caps = Array.isArray(h.capabilities) ? h.capabilities.map(String) : [];
-  throw commandRejected(
-    which === 'ui' ? 'snapshot' : 'find_objects',
-    port,
-    `missing capability "${which}"`,
-    [],
-    `The game on port ${port} publishes no ${which.toUpperCase()} tree (capability "${which}", GET /${which}; it declares ${caps.length ? caps.map((c) => `"${c}"`).join(', ') : 'none'}). ` +
-      `Read get_state or take a screenshot instead, or have the game publish ${WHY[which]} (docs/CONTRACT.md).`,
-  );
+  // a game that declares the tree but serves none fails as one that lacks it
+  throw await lacking(ctx, port, which, which === 'ui' ? 'snapshot' : 'find_objects');
 }
 
 export const isPlayer = (ctx: ToolContext) => ctx.config.view === 'player';
@@ -110,25 +98,4 @@ export async function waitOnTree<S extends Published, R>(
     if (signal?.aborted) throw usageError(`${w.tool} was cancelled.`);
     await sleep(Math.min(pollDelay(attempt + 2), remaining), signal);
   }
-}
-
-/** A UI or world tool's declaration: `run` answers for the game on `call.port`, without the call's base. */
-export interface TreeToolDeclaration<S extends z.ZodObject> extends Omit<ToolDeclaration<S, BridgeCall>, 'handler'> {
-  run(ctx: ToolContext, args: z.output<S>, call: BridgeCall): Promise<ToolAnswer>;
-}
-
-/**
- * How one family of tree tools is declared: what the family needs ends each description, and
- * each answer starts with the call's base, as every bridge tool's does.
- */
-export function treeTools(needs: string) {
-  return <S extends z.ZodObject>({ run, ...decl }: TreeToolDeclaration<S>) =>
-    defineTool<S, BridgeCall>({
-      ...decl,
-      description: decl.description + needs,
-      async handler(args, ctx, call) {
-        const a = await run(ctx, args, call);
-        return { ...a, json: { ...call.base, ...a.json } };
-      },
-    });
 }

@@ -10,10 +10,10 @@ import type { SyncResult } from '../sync/command.js';
 import { actionable } from '../ui/refs.js';
 import { findNode, idOf, type UiSnapshot, type Walked } from '../ui/tree.js';
 import { clickNode, isPageRef, setNodeValue } from '../web/ax-tree.js';
-import type { ToolContext } from '../tools/context.js';
-import { shapeSync, syncCommand } from '../tools/sync-answer.js';
-import type { ToolAnswer, ToolCallExtra } from '../tools/types.js';
-import { z } from '../tools/define.js';
+import type { ToolContext } from '../toolkit/context.js';
+import { shapeSync, syncCommand } from '../toolkit/sync-answer.js';
+import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
+import { z } from '../toolkit/define.js';
 import { readTree } from './trees.js';
 
 /** A page element acted on as a person would: a real click, a real fill or choice. Done once the browser dispatched it. */

@@ -8,11 +8,12 @@
 import { usageError } from '../../shared/errors.js';
 import { filterTree, idOf, matchesFilter, renderUi, walk, type UiSnapshot, type Walked } from '../ui/tree.js';
 import { look, renderLook } from '../ui/world.js';
-import { isPlayer, readTree, seenBy, treeTools, waitOnTree } from './trees.js';
-import { z } from '../tools/define.js';
+import { isPlayer, readTree, seenBy, waitOnTree } from './trees.js';
+import { z } from '../toolkit/define.js';
 import { treeWaitTimeout } from './args.js';
-import type { ToolContext } from '../tools/context.js';
-import type { ToolAnswer } from '../tools/types.js';
+import { bridgeTool } from './declare.js';
+import type { ToolContext } from '../toolkit/context.js';
+import type { ToolAnswer } from '../toolkit/types.js';
 import { click, clickInput, setValue, setValueInput } from './ui-act.js';
 
 // ---------------------------------------------------------------- snapshot
@@ -157,48 +158,52 @@ export async function waitForNode(
   };
 }
 
-const uiTool = treeTools(' Needs the game\'s "ui" capability (GET /ui), or a page this bridge opened.');
-
-export const snapshotTool = uiTool({
+export const snapshotTool = bridgeTool({
   name: 'snapshot',
   title: 'See what is on screen',
   description:
     'What is on screen as a compact text with refs (plus the same as JSON): the UI tree, the world tree, or both. Hidden nodes are left out unless asked for; `since` a revision you have answers one line when nothing changed.',
+  needs: 'ui',
+  // the tree it reads decides: the world tree alone needs no UI tree
+  needsOf: ({ tree }) => (tree === 'world' ? ['world'] : tree === 'both' ? ['ui', 'world'] : ['ui']),
   input: snapshotInput,
   effect: { readOnly: true },
-  run: (ctx, args, call) => snapshot(ctx, call.port, args, call.signal),
+  handler: (args, ctx, call) => snapshot(ctx, call.port, args, call.signal),
 });
 
 const clickTool = (name: 'click' | 'activate') =>
-  uiTool({
+  bridgeTool({
     name,
     title: 'Press a UI node',
     description:
       'Press a UI node as a player would (ui.activate; on a page, a real mouse click at its box), by the ref snapshot showed. Refused before anything is sent when the latest snapshot lacks it, hides it or disables it (naming similar nodes); otherwise confirmed, with the state and the ui revision after.' +
       (name === 'activate' ? ' The same as click.' : ''),
+    needs: 'ui',
     input: clickInput,
     effect: { readOnly: false },
-    run: (ctx, args, call) => click(ctx, call.port, args, call, name),
+    handler: (args, ctx, call) => click(ctx, call.port, args, call, name),
   });
 
-export const setValueTool = uiTool({
+export const setValueTool = bridgeTool({
   name: 'set_value',
   title: "Set a UI node's value",
   description:
     "Set a UI node's value (ui.setValue; on a page, a real fill, choice or check): a text box's text, a slider's number (out of its range is refused), a checkbox's true/false, a combobox's option. Refused like click before anything is sent.",
+  needs: 'ui',
   input: setValueInput,
   effect: { readOnly: false },
-  run: (ctx, args, call) => setValue(ctx, call.port, args, call),
+  handler: (args, ctx, call) => setValue(ctx, call.port, args, call),
 });
 
-export const waitForNodeTool = uiTool({
+export const waitForNodeTool = bridgeTool({
   name: 'wait_for_node',
   title: 'Wait for a UI node',
   description:
     'Read fresh UI snapshots until a node (by ref, or by role and/or name) is present, visible, hidden, enabled or gone; returns the node and the snapshot it held in.',
+  needs: 'ui',
   input: waitForNodeInput,
   effect: { readOnly: true },
-  run: (ctx, args, call) => waitForNode(ctx, call.port, args, call.signal),
+  handler: (args, ctx, call) => waitForNode(ctx, call.port, args, call.signal),
 });
 
 /** The family, in the order describe_toolset lists it. */

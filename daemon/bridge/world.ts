@@ -5,11 +5,12 @@
  */
 import { usageError } from '../../shared/errors.js';
 import { look, type WorldSnapshot } from '../ui/world.js';
-import { z } from '../tools/define.js';
+import { z } from '../toolkit/define.js';
 import { treeWaitTimeout } from './args.js';
-import type { ToolContext } from '../tools/context.js';
-import { readTree, seenBy, treeTools, waitOnTree } from './trees.js';
-import type { ToolAnswer } from '../tools/types.js';
+import type { ToolContext } from '../toolkit/context.js';
+import { readTree, seenBy, waitOnTree } from './trees.js';
+import { bridgeTool } from './declare.js';
+import type { ToolAnswer } from '../toolkit/types.js';
 
 const nearShape = z.object({
   ref: z.string().min(1).max(200).optional().describe('Near this object (by id).'),
@@ -75,26 +76,26 @@ export async function waitForObject(
   };
 }
 
-const worldTool = treeTools(' Needs the game\'s "world" capability (GET /world).');
-
-export const findObjectsTool = worldTool({
+export const findObjectsTool = bridgeTool({
   name: 'find_objects',
   title: 'Find objects in the world',
   description:
     'Find objects in the world tree by type, tag, name, or nearness to an object or a position; each match with its distance and the snapshot it was measured in.',
+  needs: 'world',
   input: findObjectsInput,
   effect: { readOnly: true },
-  run: (ctx, args, call) => findObjects(ctx, call.port, args, call.signal),
+  handler: (args, ctx, call) => findObjects(ctx, call.port, args, call.signal),
 });
 
-export const waitForObjectTool = worldTool({
+export const waitForObjectTool = bridgeTool({
   name: 'wait_for_object',
   title: 'Wait for an object',
   description:
     'Look at fresh world snapshots until find_objects would find something; returns the matches and the snapshot.',
+  needs: 'world',
   input: waitForObjectInput,
   effect: { readOnly: true },
-  run: (ctx, args, call) => waitForObject(ctx, call.port, args, call.signal),
+  handler: (args, ctx, call) => waitForObject(ctx, call.port, args, call.signal),
 });
 
 /** The family, in the order describe_toolset lists it. */

@@ -2,12 +2,13 @@
  * resources/read for the bridge's resources: each kind read the way its tool reads it, so a
  * game that is not there fails with the same error class and next step a tool call would give.
  */
+import { screenshot } from '../bridge/core.js';
 import { runBridgeTool } from '../bridge/index.js';
 import { readTree } from '../bridge/trees.js';
 import { truncateAnswer } from '../tools/answer.js';
 import { TOOLS_BY_NAME } from '../tools/index.js';
-import type { ToolContext } from '../tools/context.js';
-import type { ToolCallExtra } from '../tools/types.js';
+import type { ToolContext } from '../toolkit/context.js';
+import type { ToolCallExtra } from '../toolkit/types.js';
 import { GAME_RESOURCES, parseUri, type GameResourceKind } from './uris.js';
 
 export type ResourceContents =
@@ -53,7 +54,7 @@ export async function readResource(ctx: ToolContext, uri: string, signal?: Abort
       // as snapshot reads it: a browser game's page tree with its kit's nodes merged in
       return json(await readTree(ctx, port, 'ui', signal));
     case 'screenshot': {
-      const shot = await runBridgeTool(ctx, port, 'screenshot', {}, extra);
+      const shot = await runBridgeTool(ctx, screenshot, port, {}, extra);
       const img = shot.images![0];
       return { uri, mimeType: img.mimeType, blob: img.data };
     }

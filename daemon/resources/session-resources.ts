@@ -6,7 +6,7 @@
  */
 import { ProtocolError, ProtocolErrorCode, type Server, type Transport } from '@modelcontextprotocol/server';
 import { toBridgeError, usageError } from '../../shared/errors.js';
-import type { ToolContext } from '../tools/context.js';
+import type { ToolContext } from '../toolkit/context.js';
 import { listSeen } from '../tools/list-instances.js';
 import { readResource } from './read.js';
 import { GAME_RESOURCES, gameUri, INSTANCES_URI, KINDS, parseUri, resourceTemplates, WATCHABLE } from './uris.js';

@@ -10,7 +10,7 @@
  * the subscriber re-reads and meets the error (or the new game).
  */
 import type { GameClient } from '../game/client.js';
-import type { ToolContext } from '../tools/context.js';
+import type { ToolContext } from '../toolkit/context.js';
 import { readTree } from '../bridge/trees.js';
 import type { GameResourceKind } from './uris.js';
 

@@ -9,7 +9,7 @@ import type { GameClient } from '../game/client.js';
 import type { Manifest } from '../game/manifest.js';
 import { withBridge } from '../bridge/index.js';
 import type { CompositeRegistry } from '../composites/registry.js';
-import type { ToolContext } from '../tools/context.js';
+import type { ToolContext } from '../toolkit/context.js';
 
 export class SessionContext implements ToolContext {
   constructor(

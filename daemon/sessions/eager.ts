@@ -8,9 +8,9 @@ import type { ReplayVerdict } from '../../shared/frames.js';
 import { toolInputSchema, type GameTool } from '../game/manifest.js';
 import { callGameTool } from '../tools/call-tool.js';
 import { listSeen } from '../tools/list-instances.js';
-import { annotationsOf, replayOf } from '../tools/define.js';
+import { annotationsOf, replayOf } from '../toolkit/define.js';
 import type { SessionContext } from './context.js';
-import type { ToolAnswer, ToolCallExtra } from '../tools/types.js';
+import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
 
 const RECHECK_MS = 2000;
 

@@ -1,7 +1,7 @@
 import { usageError } from '../../shared/errors.js';
 import { toolInputSchema } from '../game/manifest.js';
 import { COMPOSITES_TOOLSET, compositeAsTool } from '../composites/run.js';
-import { defineTool, portArg, z } from './define.js';
+import { defineTool, portArg, z } from '../toolkit/define.js';
 
 export const describeToolsetTool = defineTool({
   name: 'describe_toolset',

@@ -1,6 +1,6 @@
 import { exitSummary } from '../launcher/index.js';
-import { defineTool, portArg, z } from './define.js';
-import { inPlayerView, notForPlayers } from './view.js';
+import { defineTool, portArg, z } from '../toolkit/define.js';
+import { inPlayerView, notForPlayers } from '../toolkit/view.js';
 
 export const instanceLogTool = defineTool({
   name: 'instance_log',

@@ -2,8 +2,8 @@ import { resolve } from 'node:path';
 import { inside, projectRoot } from '../../shared/declaration-path.js';
 import { usageError } from '../../shared/errors.js';
 import { launchMany, MAX_COUNT, restartGame, type LaunchedInstance } from '../launcher/index.js';
-import { defineTool, z } from './define.js';
-import type { ToolContext } from './context.js';
+import { defineTool, z } from '../toolkit/define.js';
+import type { ToolContext } from '../toolkit/context.js';
 
 /** A launch starts this session's recording of that game afresh (save_test writes it). */
 function recordLaunch(ctx: ToolContext, inst: LaunchedInstance): void {

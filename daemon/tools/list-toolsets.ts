@@ -1,6 +1,6 @@
 import { BRIDGE_TOOL_NAMES } from '../bridge/index.js';
 import { COMPOSITES_TOOLSET } from '../composites/run.js';
-import { defineTool, portArg, z } from './define.js';
+import { defineTool, portArg, z } from '../toolkit/define.js';
 
 export const listToolsetsTool = defineTool({
   name: 'list_toolsets',

@@ -6,7 +6,7 @@
  */
 import { findTool } from '../game/manifest.js';
 import type { Recording } from '../recording/recordings.js';
-import type { ToolContext } from './context.js';
+import type { ToolContext } from '../toolkit/context.js';
 
 /** Bridge tools that change the game (click and set_value drive a UI tree). */
 const DOES = new Set(['raw_command', 'press', 'hold', 'release', 'pause', 'resume', 'step', 'click', 'set_value']);

@@ -1,5 +1,5 @@
 import { isBridgeError, isTimeout, nothingRunning, usageError } from '../../shared/errors.js';
-import { defineTool, portArg, z } from './define.js';
+import { defineTool, portArg, z } from '../toolkit/define.js';
 
 export const stopInstanceTool = defineTool({
   name: 'stop_instance',

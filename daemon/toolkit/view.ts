@@ -48,7 +48,7 @@ export function checkPlayerCall(
   ctx: ToolContext,
   name: string,
   kind: 'composite' | 'bridge' | 'manifest' | 'passthrough',
-  tool?: GameTool,
+  tool?: Pick<GameTool, 'name' | 'player'>,
 ): void {
   if (!inPlayerView(ctx)) return;
   if (kind === 'bridge' && tool && PLAYER_BRIDGE_TOOLS.has(tool.name)) return;

@@ -1,6 +1,7 @@
 /**
- * What a tool is made of. Every tool, MCP tool or bridge tool, is declared once with `defineTool`
- * (define.ts): its zod input schema, its effect, its handler. Everything else (the JSON Schema an
+ * What a tool is made of. Every tool is declared once: an MCP tool with `defineTool` (define.ts),
+ * a bridge tool with `bridgeTool` (bridge/declare.ts, which adds what it needs of its game): its
+ * zod input schema, its effect, its handler. Everything else (the JSON Schema an
  * agent reads, the MCP annotations, the replay verdict the daemon acks with, the row
  * describe_toolset shows) is derived from that.
  */
@@ -49,13 +50,4 @@ export interface ToolDef<X extends ToolCallExtra = ToolCallExtra> {
   /** may this request be re-sent after a daemon restart? (checked arguments, or the raw ones when they do not parse) */
   replay(args: Record<string, unknown>, ctx: ToolContext): ReplayVerdict;
   run(args: Record<string, unknown>, ctx: ToolContext, extra: X): Promise<ToolAnswer>;
-}
-
-/** What every answer of a bridge tool starts with: the port, the tool's name, and `via: 'bridge'`. */
-export type BridgeToolBase = { port: number; tool: string; via: 'bridge' };
-
-/** What a bridge tool (reached through call_tool) is given beside the call's extras: its game and its answer's base. */
-export interface BridgeCall extends ToolCallExtra {
-  port: number;
-  base: BridgeToolBase;
 }

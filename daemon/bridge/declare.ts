@@ -1,0 +1,50 @@
+/**
+ * How a bridge tool is declared (CONTRIBUTING.md, "Add a bridge tool"): `bridgeTool` takes what
+ * `defineTool` takes, plus what the tool needs of its game. From that one declaration come its
+ * description's last sentence, the one capability check before its handler runs (needs.ts),
+ * and the start of its answer, `{port, tool, via: 'bridge'}`.
+ */
+import { defineTool, type ToolDeclaration, type z } from '../toolkit/define.js';
+import type { ToolCallExtra, ToolDef } from '../toolkit/types.js';
+import { needsSentence, requireCapabilities, type Capability } from './needs.js';
+
+/** What a bridge tool's handler is given beside the call's extras: the port of the game it acts on. */
+export interface BridgeCall extends ToolCallExtra {
+  port: number;
+}
+
+export interface BridgeToolDeclaration<S extends z.ZodObject> extends ToolDeclaration<S, BridgeCall> {
+  /** what it needs of its game beyond the contract: checked before the handler, named in the description */
+  needs?: Capability;
+  /** when its arguments decide what it needs (snapshot's `tree`): what is checked instead of `needs` */
+  needsOf?(args: z.output<S>): Capability[];
+  /** false: it acts on no game already on the port (run_test launches its own), so its answer names no port */
+  onPort?: false;
+}
+
+/** A declared bridge tool, as call_tool resolves and runs it. */
+export interface BridgeTool extends ToolDef<BridgeCall> {
+  needs?: Capability;
+  onPort: boolean;
+}
+
+export function bridgeTool<S extends z.ZodObject>({
+  needs,
+  needsOf,
+  onPort,
+  ...decl
+}: BridgeToolDeclaration<S>): BridgeTool {
+  const checked = needsOf ?? (() => (needs ? [needs] : []));
+  const def = defineTool<S, BridgeCall>({
+    ...decl,
+    description: decl.description + (needs ? needsSentence(needs) : ''),
+    async handler(args, ctx, call) {
+      await requireCapabilities(ctx, call.port, checked(args), decl.name);
+      const answer = await decl.handler(args, ctx, call);
+      const base =
+        onPort === false ? { tool: decl.name, via: 'bridge' } : { port: call.port, tool: decl.name, via: 'bridge' };
+      return { ...answer, json: { ...base, ...answer.json } };
+    },
+  });
+  return { ...def, ...(needs ? { needs } : {}), onPort: onPort !== false };
+}

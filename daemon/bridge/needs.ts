@@ -1,0 +1,124 @@
+/**
+ * What a bridge tool may need of its game beyond the contract, one rule per capability: the
+ * sentence that ends the description of a tool that needs it, whether a page this daemon opened
+ * has it anyway (the browser supplies it), and what an agent reads when the game lacks it. The
+ * check runs once, before the tool's handler (declare.ts), so a handler never asks.
+ */
+import { capabilityMissing, type BridgeError } from '../../shared/errors.js';
+import type { ToolContext } from '../toolkit/context.js';
+
+export type Capability = 'input' | 'clock' | 'ui' | 'world' | 'screenshot';
+
+interface Rule {
+  /** ends the description of every tool that needs it */
+  says: string;
+  /** a page this daemon opened has it, whatever its kit declares */
+  onPage: boolean;
+  /** declared in /health; false: only the game's own answer tells (GET /screenshot), so the tool's read decides */
+  declared: boolean;
+  /** what the game on `port` lacks and what to do instead; `declared` lists what it does declare */
+  lacks(port: number, declared: string): string;
+}
+
+const RULES: Record<Capability, Rule> = {
+  input: {
+    says: ` Needs the game's "input" capability.`,
+    onPage: true,
+    declared: true,
+    lacks: (port, declared) =>
+      `The game on port ${port} does not support held inputs (capability "input"; it declares ${declared}). ` +
+      "Drive it with its own commands (list_toolsets), or give the game a kit's held inputs (docs/KITS.md).",
+  },
+  clock: {
+    says: ` Needs the game's "clock" capability.`,
+    onPage: false,
+    declared: true,
+    lacks: (port, declared) =>
+      `The game on port ${port} does not support an agent-controlled clock (capability "clock"; it declares ${declared}). ` +
+      "Use wait_for to let time pass, or give the game a kit's clock (docs/KITS.md).",
+  },
+  ui: {
+    says: ' Needs the game\'s "ui" capability (GET /ui), or a page this bridge opened.',
+    onPage: true,
+    declared: true,
+    lacks: (port, declared) =>
+      `The game on port ${port} publishes no UI tree (capability "ui", GET /ui; it declares ${declared}). ` +
+      'Read get_state or take a screenshot instead, or have the game publish a UI tree (docs/CONTRACT.md).',
+  },
+  world: {
+    says: ' Needs the game\'s "world" capability (GET /world).',
+    onPage: false,
+    declared: true,
+    lacks: (port, declared) =>
+      `The game on port ${port} publishes no WORLD tree (capability "world", GET /world; it declares ${declared}). ` +
+      'Read get_state or take a screenshot instead, or have the game publish a world tree (docs/CONTRACT.md).',
+  },
+  screenshot: {
+    says: ' Needs GET /screenshot (an optional extension) or a page this bridge opened; says so when the game does not implement it.',
+    onPage: true,
+    declared: false,
+    lacks: (port) =>
+      `The game on port ${port} does not implement GET /screenshot (an optional extension). Use get_state to read what is on screen.`,
+  },
+};
+
+/** The sentence a tool's description ends with when it needs `cap`. */
+export const needsSentence = (cap: Capability): string => RULES[cap].says;
+
+/** The capabilities the game on `port` declares in /health. */
+export async function capabilitiesOf(ctx: ToolContext, port: number): Promise<string[]> {
+  const h = await ctx.client(port).health();
+  return Array.isArray(h.capabilities) ? h.capabilities.map(String) : [];
+}
+
+/** The error for a game that lacks `cap`, naming what it declares (asked when not known: this is an error path). */
+export async function lacking(
+  ctx: ToolContext,
+  port: number,
+  cap: Capability,
+  tool: string,
+  known?: string[],
+): Promise<BridgeError> {
+  const declared = known ?? (await capabilitiesOf(ctx, port).catch(() => [] as string[]));
+  const list = declared.length ? declared.map((c) => `"${c}"`).join(', ') : 'none';
+  return capabilityMissing(port, tool, cap, declared, RULES[cap].lacks(port, list));
+}
+
+/**
+ * Fail before anything is sent when the game on `port` lacks one of `caps`: one /health read
+ * for them all, none when a page this daemon opened has them anyway. A capability only the
+ * game's answer tells (screenshot) is left to the tool's own read.
+ */
+export async function requireCapabilities(
+  ctx: ToolContext,
+  port: number,
+  caps: readonly Capability[],
+  tool: string,
+): Promise<void> {
+  const onPage = ctx.launcher.webGame(port) !== undefined;
+  const asked = caps.filter((c) => RULES[c].declared && !(onPage && RULES[c].onPage));
+  if (!asked.length) return;
+  const declared = await capabilitiesOf(ctx, port);
+  const missing = asked.find((c) => !declared.includes(c));
+  if (missing) throw await lacking(ctx, port, missing, tool, declared);
+}
+
+/**
+ * Which bridge tools' needs the game on `port` meets, asked all at once (call_tool's list of
+ * what a game accepts, on an error path only): capabilities from /health, a screenshot by
+ * asking for one.
+ */
+export async function metNeeds(ctx: ToolContext, port: number): Promise<(cap: Capability) => boolean> {
+  const client = ctx.client(port);
+  const onPage = ctx.launcher.webGame(port) !== undefined;
+  const [declared, shots] = await Promise.all([
+    capabilitiesOf(ctx, port).catch(() => [] as string[]),
+    onPage
+      ? true
+      : client.screenshot().then(
+          (png) => png !== null,
+          () => false,
+        ),
+  ]);
+  return (cap) => (onPage && RULES[cap].onPage) || (cap === 'screenshot' ? shots : declared.includes(cap));
+}

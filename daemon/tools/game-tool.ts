@@ -1,0 +1,70 @@
+/**
+ * What a call_tool name is on a game, decided in one place for the two paths that ask: the
+ * replay verdict (call-tool.ts callToolVerdict, from what is already known, at once) and the
+ * dispatch (call-tool.ts callGameTool, after asking the game). In order:
+ *   1. a bridge tool that acts on no game of the port's (run_test): the port's game has no say;
+ *   2. a composite (it shadows a game command of the same name);
+ *   3. a tool of the game's manifest, the bridge toolset merged in after the game's own
+ *      toolsets (so a game's own tool of a bridge tool's name wins, and 'bridge.name' picks the
+ *      built-in one);
+ *   4. anything else: a raw command passed through.
+ * A page's own WebMCP tool and a skill will each be a kind of their own here, with their
+ * declaration and whether they are read-only, so both paths learn them at once.
+ */
+import { BRIDGE_TOOLSET, findTool, type GameTool, type Manifest } from '../game/manifest.js';
+import { bridgeToolNamed, fallbackManifest } from '../bridge/index.js';
+import type { BridgeTool } from '../bridge/declare.js';
+import type { Composite } from '../composites/types.js';
+import type { ToolContext } from '../toolkit/context.js';
+
+export type GameToolRef =
+  | { kind: 'bridge'; readOnly: boolean; tool: BridgeTool }
+  | { kind: 'composite'; readOnly: boolean; composite: Composite }
+  | { kind: 'manifest'; readOnly: boolean; tool: GameTool }
+  | { kind: 'passthrough'; readOnly: false };
+
+/** Before any manifest is known, the bridge toolset (every game has it) still answers for its own tools. */
+const BRIDGE_ONLY = fallbackManifest();
+
+const bare = (name: string) => (name.startsWith(`${BRIDGE_TOOLSET}.`) ? name.slice(BRIDGE_TOOLSET.length + 1) : name);
+
+/** A bridge tool that acts on no game of the port's, by its name (with or without 'bridge.'). */
+function portless(name: string): BridgeTool | undefined {
+  const tool = bridgeToolNamed(bare(name));
+  return tool && !tool.onPort ? tool : undefined;
+}
+
+/** What `name` is, from what is known of the game: its manifest (none yet: the bridge toolset only) and a composite of that name. */
+export function resolveGameTool(name: string, manifest: Manifest | undefined, composite?: Composite): GameToolRef {
+  const own = portless(name);
+  if (own) return { kind: 'bridge', readOnly: own.effect.readOnly, tool: own };
+  if (composite) return { kind: 'composite', readOnly: composite.readOnly === true, composite };
+  const row = findTool(manifest ?? BRIDGE_ONLY, name);
+  const bridge = row?.toolset === BRIDGE_TOOLSET ? bridgeToolNamed(row.name) : undefined;
+  if (bridge) return { kind: 'bridge', readOnly: bridge.effect.readOnly, tool: bridge };
+  if (row) return { kind: 'manifest', readOnly: row.readOnly === true, tool: row };
+  return { kind: 'passthrough', readOnly: false };
+}
+
+/**
+ * What `name` is on the game on `port`, asked of the game: its manifest (refetched once on a
+ * miss: the game may have gained a command) and the composites that serve it. Returns the
+ * manifest it decided from, for the passthrough's error; none for a portless tool.
+ */
+export async function resolveOnGame(
+  ctx: ToolContext,
+  port: number,
+  name: string,
+): Promise<{ ref: GameToolRef; manifest?: Manifest }> {
+  const own = portless(name);
+  if (own) return { ref: resolveGameTool(name, undefined) };
+  let manifest = await ctx.manifest(port);
+  const composite = await ctx.composites.find(name, manifest.game.name);
+  let ref = resolveGameTool(name, manifest, composite);
+  if (ref.kind === 'passthrough' && manifest.source !== 'fallback') {
+    ctx.cache.invalidate(port);
+    manifest = await ctx.manifest(port);
+    ref = resolveGameTool(name, manifest);
+  }
+  return { ref, manifest };
+}
