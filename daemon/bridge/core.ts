@@ -119,7 +119,7 @@ export const health = bridgeTool({
 export const screenshot = bridgeTool({
   name: 'screenshot',
   title: 'Take a screenshot',
-  description: 'Capture the game window as a PNG image.',
+  description: 'Capture the game window as a PNG image (GET /screenshot).',
   needs: 'screenshot',
   input: z.object({}),
   effect: { readOnly: true },

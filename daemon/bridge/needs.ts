@@ -54,7 +54,7 @@ const RULES: Record<Capability, Rule> = {
       'Read get_state or take a screenshot instead, or have the game publish a world tree (docs/CONTRACT.md).',
   },
   screenshot: {
-    says: ' Needs GET /screenshot (an optional extension) or a page this bridge opened; says so when the game does not implement it.',
+    says: ' Needs the game to implement GET /screenshot (an optional extension), or a page this bridge opened; says so when it does not.',
     onPage: true,
     declared: false,
     lacks: (port) =>
