@@ -1,5 +1,5 @@
 /**
- * The UI tools of the bridge toolset (README.md, "See what is on screen"): snapshot, click
+ * The UI tools of the bridge toolset (docs/TOOLS.md, "Seeing what is on screen"): snapshot, click
  * (also activate), set_value, wait_for_node. Each reads the game's own `GET /ui` (and
  * `GET /world` for a snapshot of it, or a page's own tree), names the snapshot it read, and acts
  * only through the reserved `ui.*` commands (ui-act.ts). Needs the game's "ui" capability, or a

@@ -1,5 +1,5 @@
 /**
- * The world tools of the bridge toolset (README.md, "See what is on screen"): find_objects and
+ * The world tools of the bridge toolset (docs/TOOLS.md, "Seeing what is on screen"): find_objects and
  * wait_for_object. Each look reads one `GET /world` and resolves the reference and every
  * candidate inside it, so a distance never mixes two frames.
  */

@@ -46,7 +46,7 @@ export class SessionContext implements ToolContext {
   }
 
   /**
-   * Port resolution (README.md, "The MCP tools"): `port` in the call (top level or inside `arguments`) →
+   * Port resolution (docs/TOOLS.md, "Using the tools"): `port` in the call (top level or inside `arguments`) →
    * the client's --port → its GAME_BRIDGE_PORT → the one instance this session launched, if it
    * launched exactly one (a game of its that exited counts until relaunched or pruned, so the
    * call meets GameExited with the facts, not GameOffline on 7777) → 7777.

@@ -1,5 +1,5 @@
 /**
- * The player view (README.md, "See what is on screen"): a session that sees and does only what
+ * The player view (docs/TOOLS.md, "The player view"): a session that sees and does only what
  * a player could. It reaches the game's tools marked `"player": true` and the bridge tools a
  * player has (the UI and world as shown, input, the clock, screenshots); its state reads hold
  * only `ui` and the game's `player` section. Nothing in a session changes its view.

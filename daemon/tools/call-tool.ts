@@ -1,5 +1,5 @@
 /**
- * call_tool: the one door to a game's own tools (README.md, "The MCP tools"). What a name is
+ * call_tool: the one door to a game's own tools (docs/TOOLS.md, "Using the tools"). What a name is
  * (a bridge tool, a composite, a tool of the game's manifest, or a raw command passed through)
  * is decided by game-tool.ts, for the replay verdict and the dispatch alike; a manifest tool's
  * arguments are checked against the manifest before anything is sent (game-args.ts), and a
