@@ -6,6 +6,18 @@
  * → only then hello, which carries the client's cwd, argv and environment. When nothing
  * answers, spawn the daemon detached (its output appended to daemon.log) and retry with a capped
  * backoff. A daemon older than this proxy is asked to hand over; a newer one is simply used.
+ *
+ * The link is in one state at a time (`state`), as ws's readyState; the connect loop runs in
+ * connecting, given-up and refused:
+ *
+ *   idle ──connect()──▶ connecting ──welcome proved, hello sent──▶ up
+ *    ▲                     │                                         │
+ *    │                     ▼ MAX_FAILED_STARTS starts failed in a row │
+ *    │                  given-up (keeps connecting, starts no daemon) ──a daemon answers──▶ up
+ *    │                                                               │
+ *    └─────────────────────────── socket closed ◀─────────────────────┘
+ *   connecting, given-up ──home refused──▶ refused ──allowed again──▶ the one it left
+ *   any ──close()──▶ closed (final)
  */
 import { listenerOwnedBy, pidAlive, readDaemonFile, sameProcess, type DaemonInfo } from '../shared/daemon-file.js';
 import { clientCredentials, proofOk } from '../shared/auth.js';
@@ -50,18 +62,26 @@ export interface LinkHandlers {
   log(line: string): void;
 }
 
+/** Where the link is (see the diagram above); only `up` holds a socket. */
+type LinkState =
+  | { kind: 'idle' }
+  | { kind: 'connecting' }
+  | { kind: 'given-up' }
+  | { kind: 'refused'; why: string }
+  | { kind: 'up'; ws: WebSocket }
+  | { kind: 'closed' };
+
+/** The states the connect loop runs in. */
+const LOOPING: ReadonlySet<LinkState['kind']> = new Set(['connecting', 'given-up', 'refused']);
+
 export class Link {
-  private ws?: WebSocket;
-  private connecting = false;
-  private closed = false;
+  private state: LinkState = { kind: 'idle' };
+  /** daemon starts that failed in a row (since the last time the link was up) */
   private failedStarts = 0;
   /** the last impostor reported, so a retry loop does not repeat it every 50 ms */
   private lastDistrust = '';
   /** a dead daemon's standby this loop waits for, and since when */
   private awaited?: { pid: number; pidStart?: number; since: number };
-  gaveUp = false;
-  /** why the home is refused, while it is (homeRefusal) */
-  refusal: string | undefined;
 
   constructor(
     private readonly paths: HomePaths,
@@ -71,7 +91,21 @@ export class Link {
   ) {}
 
   get isUp(): boolean {
-    return !!this.ws && this.ws.readyState === WebSocket.OPEN && !this.connecting;
+    return this.state.kind === 'up' && this.state.ws.readyState === WebSocket.OPEN;
+  }
+
+  /** MAX_FAILED_STARTS daemon starts failed in a row: the loop keeps connecting, and starts none. */
+  get gaveUp(): boolean {
+    return this.state.kind === 'given-up';
+  }
+
+  /** Why the home is refused, while it is (homeRefusal). */
+  get refusal(): string | undefined {
+    return this.state.kind === 'refused' ? this.state.why : undefined;
+  }
+
+  private get ws(): WebSocket | undefined {
+    return this.state.kind === 'up' ? this.state.ws : undefined;
   }
 
   get bufferedAmount(): number {
@@ -91,29 +125,35 @@ export class Link {
   }
 
   close(): void {
-    this.closed = true;
-    this.ws?.close();
+    const ws = this.ws;
+    this.to({ kind: 'closed' });
+    ws?.close();
   }
 
-  /** Start the connect loop unless connected or already connecting. */
+  /** Start the connect loop from idle; in any other state it runs already, is up, or is closed. */
   connect(): void {
-    if (this.connecting || this.isUp || this.closed) return;
-    this.connecting = true;
+    if (this.state.kind !== 'idle') return;
+    this.to({ kind: 'connecting' });
+    // the loop ends up or closed; should it ever throw, the next connect() starts it again
     void this.loop().finally(() => {
-      this.connecting = false;
+      if (LOOPING.has(this.state.kind)) this.to({ kind: 'idle' });
     });
+  }
+
+  /** Every transition: none leaves closed. */
+  private to(next: LinkState): void {
+    if (this.state.kind !== 'closed') this.state = next;
   }
 
   private async loop(): Promise<void> {
     let roundStart = Date.now();
     let backoff = BACKOFF_FIRST_MS;
-    while (!this.closed) {
+    while (LOOPING.has(this.state.kind)) {
       const info = readDaemonFile(this.paths.daemonJson);
       const attempt = info && this.believable(info) ? await this.attempt(info) : 'failed';
       if (attempt === 'up') {
         this.awaited = undefined;
         this.failedStarts = 0;
-        this.gaveUp = false;
         return;
       }
       if (attempt === 'handed-over') {
@@ -131,7 +171,7 @@ export class Link {
         this.failedStarts++;
         roundStart = Date.now();
         if (this.failedStarts >= MAX_FAILED_STARTS) {
-          this.gaveUp = true;
+          this.to({ kind: 'given-up' });
           this.on.log(`the daemon failed to start ${this.failedStarts} times in a row; see ${this.paths.daemonLog}`);
           this.on.gaveUp();
         }
@@ -154,7 +194,8 @@ export class Link {
   private refused(): boolean {
     const why = homeRefusal(this.paths);
     if (why === this.refusal) return !!why;
-    this.refusal = why;
+    if (why) this.to({ kind: 'refused', why });
+    else this.to({ kind: this.failedStarts >= MAX_FAILED_STARTS ? 'given-up' : 'connecting' });
     if (why) this.on.log(why);
     this.on.refused(why);
     return !!why;
@@ -220,7 +261,8 @@ export class Link {
   }
 
   private adopt(ws: WebSocket, welcome: WelcomeFrame): void {
-    this.ws = ws;
+    if (this.state.kind === 'closed') return void ws.close();
+    this.to({ kind: 'up', ws });
     ws.on('message', (data) => {
       const text = data.toString();
       if (!text.startsWith('{"t":')) return this.on.text(text);
@@ -232,7 +274,7 @@ export class Link {
     });
     ws.on('error', () => undefined); // 'close' follows
     ws.on('close', (code) => {
-      if (this.ws === ws) this.ws = undefined;
+      if (this.ws === ws) this.to({ kind: 'idle' });
       this.on.down(code);
     });
     this.on.up(welcome);
