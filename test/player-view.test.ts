@@ -6,9 +6,11 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { call, cleanedAfterAll, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { endHttpDaemon, startHttpDaemon, type HttpDaemon } from './helpers/http-daemon.js';
-import { Reaper, tempHome } from './helpers/procs.js';
+import { sleep } from './helpers/fault.js';
+import { Reaper, tempHome, waitFor } from './helpers/procs.js';
 import { received, startTreeGame } from './helpers/tree-game.js';
 
 const reaper = new Reaper();
@@ -107,6 +109,46 @@ test('a player-view session sees only objects marked for players, and no hidden 
   const log = await call(player, 'instance_log', { port });
   expect(log.text).toMatch(/^BridgeUsageError: instance_log is not available in the player view/);
 }, 30000);
+
+test('a player-view session reads through resources only what get_state and snapshot show it', async () => {
+  const read = async (kind: string) =>
+    ((await player.client.readResource({ uri: `gamebridge://game/${port}/${kind}` })).contents[0] as { text: string })
+      .text;
+  const state = await read('state');
+  expect(Object.keys(JSON.parse(state)).sort()).toEqual(['frame', 'player', 'sessionEpoch', 'ui']);
+  expect(state).not.toContain('debug-only');
+  const ui = await read('ui');
+  expect(JSON.parse(ui).nodes.length).toBeGreaterThan(0);
+  expect(ui).not.toMatch(/cheat/i);
+  await expect(player.client.readResource({ uri: `gamebridge://game/${port}/log` })).rejects.toThrow(
+    /instance_log is not available in the player view/,
+  );
+}, 30000);
+
+test("a player-view session's subscriptions signal no change a player cannot see", async () => {
+  const game = await startTreeGame(reaper);
+  const debug = await client([]);
+  const uris = [`gamebridge://game/${game}/state`, `gamebridge://game/${game}/ui`];
+  const heard = (h: McpHandle) => {
+    const seen: string[] = [];
+    h.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void seen.push(n.params.uri));
+    return seen;
+  };
+  const [byPlayer, byDebug] = [heard(player), heard(debug)];
+  for (const h of [player, debug]) for (const uri of uris) await h.client.subscribeResource({ uri });
+  await sleep(800);
+  // commandResults change (debug state only), then a hidden node's name (debug ui only)
+  await gameCall(debug, game, 'noop');
+  await gameCall(debug, game, 'rename_cheat');
+  await waitFor('the debug session hears both changes', () => uris.every((u) => byDebug.includes(u)), 10000);
+  await sleep(1000);
+  expect(byPlayer).toEqual([]);
+  // what a player sees changing is still signalled to a player
+  await gameCall(debug, game, 'start');
+  await waitFor('the player hears the screen change', () => byPlayer.length >= 2, 10000);
+  expect([...new Set(byPlayer)].sort()).toEqual(uris.sort());
+  for (const h of [player, debug]) for (const uri of uris) await h.client.unsubscribeResource({ uri });
+}, 60000);
 
 test('a player-view session plays: clicks, sets values, calls the tools marked for players', async () => {
   const game = await startTreeGame(reaper);

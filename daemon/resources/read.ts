@@ -5,10 +5,13 @@
 import { screenshot } from '../bridge/core.js';
 import { runBridgeTool } from '../bridge/index.js';
 import { readTree } from '../bridge/trees.js';
+import type { State } from '../game/client.js';
 import { truncateAnswer } from '../tools/answer.js';
 import { TOOLS_BY_NAME } from '../tools/index.js';
 import type { ToolContext } from '../toolkit/context.js';
 import type { ToolCallExtra } from '../toolkit/types.js';
+import { inPlayerView, playerState } from '../toolkit/view.js';
+import { filterTree, type UiSnapshot } from '../ui/tree.js';
 import { GAME_RESOURCES, parseUri, type GameResourceKind } from './uris.js';
 
 export type ResourceContents =
@@ -38,7 +41,7 @@ export async function readResource(ctx: ToolContext, uri: string, signal?: Abort
   const kind: GameResourceKind = target.kind;
   switch (kind) {
     case 'state':
-      return json(await ctx.client(port).state(signal));
+      return json(await readSeen(ctx, port, 'state', signal));
     case 'manifest': {
       await ctx.client(port).health();
       // a whole manifest with its schemas is bigger than a state answer, and is read once
@@ -51,14 +54,34 @@ export async function readResource(ctx: ToolContext, uri: string, signal?: Abort
       return { uri, mimeType: GAME_RESOURCES.log.mimeType, text: [...head, ...lines].join('\n') };
     }
     case 'ui':
-      // as snapshot reads it: a browser game's page tree with its kit's nodes merged in
-      return json(await readTree(ctx, port, 'ui', signal));
+      return json(await readSeen(ctx, port, 'ui', signal));
     case 'screenshot': {
       const shot = await runBridgeTool(ctx, screenshot, port, {}, extra);
       const img = shot.images![0];
       return { uri, mimeType: img.mimeType, blob: img.data };
     }
   }
+}
+
+/**
+ * A game's state or UI tree as the session's view shows it: a player view gets what get_state
+ * and snapshot give it (the player's part of the state, no hidden node), a debug view all of it.
+ * The UI tree is read as snapshot reads it (a browser game's page tree with its kit's nodes).
+ */
+export async function readSeen(ctx: ToolContext, port: number, kind: 'state', signal?: AbortSignal): Promise<State>;
+export async function readSeen(ctx: ToolContext, port: number, kind: 'ui', signal?: AbortSignal): Promise<UiSnapshot>;
+export async function readSeen(
+  ctx: ToolContext,
+  port: number,
+  kind: 'state' | 'ui',
+  signal?: AbortSignal,
+): Promise<State | UiSnapshot> {
+  if (kind === 'state') {
+    const state = await ctx.client(port).state(signal);
+    return inPlayerView(ctx) ? playerState(state) : state;
+  }
+  const ui = await readTree(ctx, port, 'ui', signal);
+  return inPlayerView(ctx) ? { ...ui, nodes: filterTree(ui.nodes, { includeHidden: false }) } : ui;
 }
 
 /** Every toolset of the game with its tools' arguments: list_toolsets, then describe_toolset for each. */

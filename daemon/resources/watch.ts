@@ -9,10 +9,9 @@
  * is a newer look at the same content). A game that goes away, or comes back, is a change too:
  * the subscriber re-reads and meets the error (or the new game).
  */
-import type { GameClient } from '../game/client.js';
 import type { ToolContext } from '../toolkit/context.js';
-import { readTree } from '../bridge/trees.js';
-import type { GameResourceKind } from './uris.js';
+import { inPlayerView } from '../toolkit/view.js';
+import { readSeen } from './read.js';
 
 /** Between two looks at a watched resource: at most 1000 / this many updates a second per subscriber. */
 export const WATCH_INTERVAL_MS = 250;
@@ -32,10 +31,11 @@ function stateSignature(state: Record<string, unknown>): string {
   return JSON.stringify(rest);
 }
 
-function uiSignature(tree: unknown): string {
+/** `byContent`: the tree's own revision also counts what the view hides, so its content decides. */
+function uiSignature(tree: unknown, byContent: boolean): string {
   const t = (tree ?? {}) as Record<string, unknown>;
-  if (typeof t.revision === 'number') return `${String(t.sessionEpoch ?? '')}|${t.revision}`;
-  const { frameSequence: _seq, frame: _frame, ...rest } = t;
+  if (typeof t.revision === 'number' && !byContent) return `${String(t.sessionEpoch ?? '')}|${t.revision}`;
+  const { frameSequence: _seq, frame: _frame, revision: _rev, ...rest } = t;
   return JSON.stringify(rest);
 }
 
@@ -47,16 +47,19 @@ function failureSignature(e: unknown): string {
 export class ResourceWatches {
   private watches = new Map<string, Watch>();
 
-  /** Call `onChange` whenever the resource changes, until the returned function is called. */
-  watch(ctx: ToolContext, port: number, kind: GameResourceKind, onChange: Listener): () => void {
-    const key = `${port}/${kind}`;
+  /**
+   * Call `onChange` whenever the resource changes as the session's view shows it (a player view
+   * hears no change it cannot read), until the returned function is called.
+   */
+  watch(ctx: ToolContext, port: number, kind: 'state' | 'ui', onChange: Listener): () => void {
+    const player = inPlayerView(ctx);
+    const key = `${port}/${kind}/${player ? 'player' : 'debug'}`;
     let w = this.watches.get(key);
     if (!w) {
-      const client = (): GameClient => ctx.client(port);
       const look =
         kind === 'ui'
-          ? async () => uiSignature(await readTree(ctx, port, 'ui'))
-          : async () => stateSignature(await client().state());
+          ? async () => uiSignature(await readSeen(ctx, port, 'ui'), player)
+          : async () => stateSignature(await readSeen(ctx, port, 'state'));
       w = { key, listeners: new Set(), look };
       this.watches.set(key, w);
       this.schedule(w, 0);
