@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { locateDeclaration } from '../shared/declaration-path.js';
+import { printable } from './printable.js';
 import { projectFolder, readProjectFile, writeProjectFile } from '../shared/project-files.js';
 import { stringEnv } from '../shared/env.js';
 import { VERSION } from '../shared/version.js';
@@ -57,13 +58,28 @@ function argLines(tool: Json): string[] {
   const props = (tool.inputSchema?.properties ?? {}) as Record<string, Json>;
   return Object.entries(props)
     .filter(([, v]) => typeof v.description === 'string' && v.description)
-    .map(([k, v]) => `  - \`${k}\`: ${String(v.description).replace(/\s+/g, ' ')}`);
+    .map(([k, v]) => `  - ${quoted(k)}: ${quoted(v.description)}`);
 }
 
+/** One line of printable text: whitespace runs (newlines, CR, tabs) become a space, other controls are escaped. */
 const oneLine = (s: unknown) =>
-  String(s ?? '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  printable(
+    String(s ?? '')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
+
+/** A string the game (or the project) supplied, as inert data: one printable line of at most 300 characters, in a code span. */
+function quoted(s: unknown): string {
+  let t = oneLine(s);
+  if (t.length > 300) t = `${t.slice(0, 300)}…`;
+  if (!t) return '(none)';
+  // A code span's fence is longer than any run of backticks inside it, so the text cannot close it.
+  const run = Math.max(0, ...(t.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(run + 1);
+  const pad = run ? ' ' : '';
+  return `${fence}${pad}${t}${pad}${fence}`;
+}
 
 /** The SKILL.md text for one game, from list_toolsets and describe_toolset answers. */
 export function renderSkill(facts: {
@@ -91,34 +107,38 @@ export function renderSkill(facts: {
     '---',
     `${GENERATED_MARK} ${VERSION} from the running game; run \`game-bridge-mcp skill --force\` to regenerate. Remove this line to keep your edits. -->`,
     '',
-    `# ${game}`,
+    `# ${quoted(game)}`,
     '',
-    `${game}${version ? ` (version ${version})` : ''} is a game this project drives through the game-bridge MCP server ` +
-      "(the `game-bridge` server in the project's MCP configuration). Its tools come from the running game: " +
-      `${own.map((t) => `\`${t.toolset}\` (${oneLine(t.description)})`).join('; ') || 'it publishes no toolsets of its own'}.`,
-    ...(listed.passthrough?.description ? ['', `Other commands: ${oneLine(listed.passthrough.description)}`] : []),
+    `The game ${quoted(game)}${version ? ` (version ${quoted(version)})` : ''} is driven by this project through the game-bridge MCP server ` +
+      "(the `game-bridge` server in the project's MCP configuration). Its tools come from the running game " +
+      "(names and descriptions below are the game's own words, quoted): " +
+      `${own.map((t) => `${quoted(t.toolset)} (${quoted(t.description)})`).join('; ') || 'it publishes no toolsets of its own'}.`,
+    ...(listed.passthrough?.description ? ['', `Other commands: ${quoted(listed.passthrough.description)}`] : []),
     '',
     '## Launching it',
     '',
-    `\`launch_instance\` starts it as ${facts.declaration} declares (\`${oneLine(facts.launch.command ?? facts.launch.web?.url ?? '')}\`, ports ${oneLine(facts.launch.portRange ?? 'from the declaration')}) and answers its port; ` +
+    `\`launch_instance\` starts it as ${quoted(facts.declaration)} declares (${quoted(facts.launch.command ?? facts.launch.web?.url ?? '')}, ports ${quoted(facts.launch.portRange ?? 'from the declaration')}) and answers its port; ` +
       '`list_instances` finds one already running. From a shell: `game-bridge-mcp launch`. Use that port in every call below.',
     '',
     '## Its tools',
     '',
     "A game's tools are not MCP tools of their own: run each with `call_tool` {port, name, arguments}, e.g. " +
-      `\`call_tool\` {port, name: "${own[0]?.tools?.[0]?.name ?? 'get_state'}"}. Every answer is the state after the game applied the command. ` +
+      `\`call_tool\` {port, name: ${quoted(JSON.stringify(String(own[0]?.tools?.[0]?.name ?? 'get_state')))}}. Every answer is the state after the game applied the command. ` +
       '`describe_toolset` {port, toolset} shows the full argument schemas.',
   ];
   for (const ts of own) {
-    out.push('', `### ${ts.toolset}`, '', oneLine(ts.description), '');
+    out.push('', `### ${quoted(ts.toolset)}`, '', quoted(ts.description), '');
     for (const t of ts.tools ?? []) {
-      out.push(`- \`${signature(t)}\`${t.readOnly ? ' (read-only)' : ''}: ${oneLine(t.description)}`, ...argLines(t));
+      out.push(
+        `- ${quoted(signature(t))}${t.readOnly ? ' (read-only)' : ''}: ${quoted(t.description)}`,
+        ...argLines(t),
+      );
     }
   }
   out.push('', '### Composites', '');
   if (composites?.tools?.length) {
     out.push("The project's own routines, which chain several commands (run them with `call_tool` too):", '');
-    for (const t of composites.tools) out.push(`- \`${signature(t)}\`: ${oneLine(t.description)}`, ...argLines(t));
+    for (const t of composites.tools) out.push(`- ${quoted(signature(t))}: ${quoted(t.description)}`, ...argLines(t));
   } else {
     out.push(
       'This project declares none (a `composites` module in gamebridge.json adds routines that chain commands).',
@@ -128,7 +148,7 @@ export function renderSkill(facts: {
     '',
     '### The bridge toolset',
     '',
-    `Every game also has \`bridge\`: ${(bridge?.tools ?? []).map((t: Json) => `\`${signature(t)}\``).join(', ') || '`get_state`, `wait_for`, `raw_command`, `health`, `screenshot`'}.`,
+    `Every game also has \`bridge\`: ${(bridge?.tools ?? []).map((t: Json) => quoted(signature(t))).join(', ') || '`get_state`, `wait_for`, `raw_command`, `health`, `screenshot`'}.`,
     '`get_state` {path} reads one part of the state; `wait_for` {path, equals|gt|…} waits for a condition.',
     '',
     '## Testing it',
@@ -158,7 +178,8 @@ async function call(client: Client, name: string, args: Json = {}, timeout = 600
 }
 
 export async function runSkill(opts: SkillOptions): Promise<number> {
-  const err = (l: string) => process.stderr.write(`game-bridge-mcp: ${l}\n`);
+  // Each line of a message printable: a game's words reach it through the daemon's errors.
+  const err = (l: string) => process.stderr.write(`game-bridge-mcp: ${l.split('\n').map(printable).join('\n')}\n`);
   const found = locateDeclaration(opts.cwd, opts.config);
   if (!found.file) {
     err(
@@ -193,9 +214,9 @@ export async function runSkill(opts: SkillOptions): Promise<number> {
     let port: number;
     if (mine) {
       port = mine.port;
-      process.stderr.write(`reading ${declared.name} on port ${port}\n`);
+      process.stderr.write(`reading ${printable(declared.name)} on port ${port}\n`);
     } else {
-      process.stderr.write(`launching ${declared.name ?? 'the game'} to read what it publishes…\n`);
+      process.stderr.write(`launching ${printable(declared.name ?? 'the game')} to read what it publishes…\n`);
       const launched = await call(client, 'launch_instance', {}, 24 * 3600 * 1000);
       port = launchedPort = launched.port;
     }
@@ -224,7 +245,9 @@ export async function runSkill(opts: SkillOptions): Promise<number> {
     });
     writeProjectFile(file, text);
     const tools = described.reduce((n, t) => n + (t.tools?.length ?? 0), 0);
-    process.stdout.write(`wrote ${file} (${game}: ${described.length} toolsets, ${tools} tools)\n`);
+    process.stdout.write(
+      `wrote ${printable(file)} (${printable(game)}: ${described.length} toolsets, ${tools} tools)\n`,
+    );
     return 0;
   } catch (e) {
     err((e as Error).message);
