@@ -4,11 +4,12 @@
  * terminal (CI, scripts, an agent) it asks nothing and writes the template. A gamebridge.json
  * that is a link (even one to nothing) is refused, and the file is written as register writes.
  */
-import { lstatSync, mkdirSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parsePortList } from '../shared/config.js';
-import { DECLARATION_FILE, DEFAULT_PORT_RANGE } from '../daemon/launcher/index.js';
+import { DECLARATION_FILE, DEFAULT_PORT_RANGE, SCHEMA_FILE } from '../daemon/launcher/index.js';
+import { VERSION } from '../shared/version.js';
 import { isBridgeError } from '../shared/errors.js';
 import { writeProjectFile } from '../shared/project-files.js';
 import { selfCommand } from '../shared/self-command.js';
@@ -35,11 +36,24 @@ export interface InitOptions {
   clients?: ClientKind[];
 }
 
+/**
+ * What the file's `"$schema"` names, so an editor completes and checks it: the schema of the
+ * package installed in the project when there is one (it matches the version that reads the
+ * file), else this version's copy as published.
+ */
+export function schemaReference(dir: string): string {
+  const local = `node_modules/game-bridge-mcp/dist/${SCHEMA_FILE}`;
+  return existsSync(join(dir, local))
+    ? `./${local}`
+    : `https://unpkg.com/game-bridge-mcp@${VERSION}/dist/${SCHEMA_FILE}`;
+}
+
 export function starterDeclaration(
   name: string,
   command = PLACEHOLDER_COMMAND,
   portRange = DEFAULT_PORT_RANGE,
   template: InitTemplate = 'single',
+  schema?: string,
 ): Record<string, unknown> {
   const launch: Record<string, unknown> = {
     command,
@@ -49,7 +63,7 @@ export function starterDeclaration(
     env: {},
   };
   if (template === 'multiplayer') launch.profiles = multiplayerProfiles(portRange);
-  return { name, launch };
+  return { ...(schema ? { $schema: schema } : {}), name, launch };
 }
 
 /**
@@ -107,7 +121,10 @@ export async function runInit(opts: InitOptions): Promise<number> {
   }
   mkdirSync(dir, { recursive: true });
   try {
-    writeProjectFile(file, JSON.stringify(starterDeclaration(name, command, portRange, opts.template), null, 2) + '\n');
+    writeProjectFile(
+      file,
+      JSON.stringify(starterDeclaration(name, command, portRange, opts.template, schemaReference(dir)), null, 2) + '\n',
+    );
   } catch (e) {
     if (!isBridgeError(e)) throw e;
     process.stderr.write(`game-bridge-mcp: ${e.message}\n`);

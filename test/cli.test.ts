@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
-import { readDeclaration } from '../daemon/launcher/index.js';
+import { readDeclaration, SCHEMA_FILE } from '../daemon/launcher/index.js';
 import { freePort, freeRange } from './helpers/ports.js';
 import {
   alive,
@@ -72,6 +72,8 @@ function bridgeFree(): Record<string, string> {
 }
 
 const reaper = new Reaper();
+const PKG_VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
 const dirs: string[] = [];
 function dir(prefix = 'gb-cli-'): string {
   const d = tempHome(prefix);
@@ -250,7 +252,7 @@ describe('help in a clone at a long path', () => {
 });
 
 describe('init', () => {
-  test('writes a starter gamebridge.json without asking when stdin is not a terminal, and it parses', async () => {
+  test('writes a starter gamebridge.json that parses, without asking when stdin is not a terminal', async () => {
     const project = dir('gb-init-');
     const r = await cli(['init'], { cwd: project });
     expect(r.code).toBe(0);
@@ -260,6 +262,26 @@ describe('init', () => {
     expect(decl.portRange[0]).toBe(7820);
     expect(decl.portRange.at(-1)).toBe(7839);
     expect(decl.readyTimeoutMs).toBeGreaterThan(0);
+  });
+
+  test('the starter names, in "$schema", the JSON Schema this version ships', async () => {
+    const project = dir('gb-init-');
+    expect((await cli(['init'], { cwd: project })).code).toBe(0);
+    const written = JSON.parse(readFileSync(join(project, 'gamebridge.json'), 'utf8')) as { $schema: string };
+    expect(written.$schema).toBe(`https://unpkg.com/game-bridge-mcp@${PKG_VERSION}/dist/${SCHEMA_FILE}`);
+    const shipped = JSON.parse(readFileSync(join(DIST, SCHEMA_FILE), 'utf8')) as { required: string[] };
+    expect(shipped.required).toEqual(['launch']);
+  });
+
+  test('in a project that installed the package, "$schema" names the installed copy', async () => {
+    const project = dir('gb-init-');
+    const installed = join(project, 'node_modules', 'game-bridge-mcp', 'dist');
+    mkdirSync(installed, { recursive: true });
+    cpSync(join(DIST, SCHEMA_FILE), join(installed, SCHEMA_FILE));
+    expect((await cli(['init'], { cwd: project })).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(project, 'gamebridge.json'), 'utf8'))).toMatchObject({
+      $schema: `./node_modules/game-bridge-mcp/dist/${SCHEMA_FILE}`,
+    });
   });
 
   // `script` gives the command a real terminal, so init asks; answers are typed when each prompt shows.

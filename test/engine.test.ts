@@ -159,7 +159,7 @@ test("a game tool's arguments are checked against its manifest before anything i
   const unknown = await gameCall(mcp, crate, 'drop', { x: 3, y: 3 });
   expect(unknown.text).toMatch(/^BridgeUsageError: drop: no argument 'y'\. It takes: x \(number\), settle \(boolean\)/);
   const wrong = await gameCall(mcp, crate, 'drop', { x: 'left' });
-  expect(wrong.text).toMatch(/^BridgeUsageError: drop: argument 'x' must be number, got "left"/);
+  expect(wrong.text).toMatch(/^BridgeUsageError: drop: argument 'x' must be a number, got "left"/);
   expect(await crates()).toBe(before); // none of them reached the game
   // a number or a flag as its text passes, as a typed serializer or a shell sends it
   const text = await gameCall(mcp, crate, 'drop', { x: '12.5', settle: 'false' });

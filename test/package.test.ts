@@ -101,6 +101,7 @@ test('the tarball holds the bin, the proxy and daemon bundles, the kits and the 
     'package/LICENSE',
     'package/CHANGELOG.md',
     'package/docs/LAUNCHING.md',
+    'package/dist/gamebridge.schema.json',
   ]) {
     expect(files).toContain(f);
   }
@@ -124,6 +125,7 @@ test('the tarball holds the bin, the proxy and daemon bundles, the kits and the 
       'dist/daemon',
       'dist/dashboard',
       'dist/examples',
+      'dist/gamebridge.schema.json',
       'dist/kits',
       'dist/proxy',
       'dist/shared',
@@ -135,7 +137,7 @@ test('the tarball holds the bin, the proxy and daemon bundles, the kits and the 
   );
   expect(
     files.filter((f) =>
-      /^package\/(test|bench)\/|^package\/dist\/(test|bench)\/|\.test\.|\.map$|\.tsbuildinfo$|^package\/kits\/js\/|^package\/dist\/examples\/.*\.d\.ts$|code-cache-build|web-build|fixtures?\/|\.ts$(?<!\.d\.ts)/.test(
+      /^package\/(test|bench)\/|^package\/dist\/(test|bench)\/|\.test\.|\.map$|\.tsbuildinfo$|^package\/kits\/js\/|^package\/dist\/examples\/.*\.d\.ts$|code-cache-build|schema-build|web-build|fixtures?\/|\.ts$(?<!\.d\.ts)/.test(
         f,
       ),
     ),

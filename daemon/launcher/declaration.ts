@@ -9,18 +9,18 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DECLARATION_FILE, distrustFile, locateDeclaration } from '../../shared/declaration-path.js';
 import { trustFix } from '../../shared/trust.js';
-import { parsePortList } from '../../shared/config.js';
-import { isBridgeError, usageError } from '../../shared/errors.js';
+import type { z } from 'zod/v4';
+import { usageError } from '../../shared/errors.js';
+import { mustBe, nearMiss } from '../../shared/schema-words.js';
 import { selfCommand } from '../../shared/self-command.js';
-import { parseEnv, parseProfiles, type LaunchProfile } from './profiles.js';
+import type { LaunchProfile } from './profiles.js';
 export { withClientEnv } from './profiles.js';
-import { parseWebDeclaration, type WebDeclaration } from './web-declaration.js';
+import { webDeclaration, type WebDeclaration } from './web-declaration.js';
+import { declarationJsonSchema, declarationSchema, profileSchema } from './declaration-schema.js';
+export { DEFAULT_PORT_RANGE, DEFAULT_READY_TIMEOUT_MS } from './declaration-schema.js';
 
 export { DECLARATION_FILE };
-export const DEFAULT_READY_TIMEOUT_MS = 60000;
 const MAX_DECLARATION_BYTES = 1024 * 1024;
-/** Used when a declaration names no portRange (the range docs/LAUNCHING.md shows). */
-export const DEFAULT_PORT_RANGE = '7820-7839';
 
 export interface LaunchDeclaration {
   /** the gamebridge.json this came from (absolute) */
@@ -72,11 +72,6 @@ export function findDeclaration(opts: { cwd: string; configPath?: string; home?:
 }
 
 export function readDeclaration(file: string): LaunchDeclaration {
-  const bad = (field: string, why: string) =>
-    usageError(`${file}: ${field} ${why}. Fix the file (see \`${selfCommand()} init\` for a template).`, {
-      file,
-      field,
-    });
   let raw: unknown;
   // Only a regular file of sane size: the path may come from a tool argument, and reading
   // /dev/zero or a FIFO would block the daemon for every client.
@@ -102,53 +97,40 @@ export function readDeclaration(file: string): LaunchDeclaration {
       { file },
     );
   }
-  if (!isObject(raw)) throw bad('the top level', 'must be a JSON object');
-  const dir = dirname(file);
-  const name = raw.name;
-  if (name !== undefined && typeof name !== 'string') throw bad('"name"', 'must be a string');
-  const launch = raw.launch;
-  if (!isObject(launch)) throw bad('"launch"', 'is missing: it must be an object with at least "command"');
-  const web = parseWebDeclaration(launch.web, dir, bad);
-  const command = web ? '' : launch.command;
-  if (typeof command !== 'string' || (!web && !command.trim())) {
-    throw bad(
-      '"launch.command"',
-      'is missing: give the shell command that starts the game, with {port} where the debug port goes',
-    );
-  }
+  return parseDeclaration(raw, file);
+}
 
-  const cwdField = launch.cwd ?? '.';
-  if (typeof cwdField !== 'string') throw bad('"launch.cwd"', "must be a string (relative to the file's directory)");
-  const cwd = resolve(dir, cwdField);
+/**
+ * A parsed gamebridge.json (`raw`, read from `file`) → its LaunchDeclaration: the schema
+ * (declaration-schema.ts: fields, types, defaults), then what only the disk can say (the
+ * folders exist, the composites module is trustworthy). The first complaint is thrown, a
+ * misspelt field's first, since it explains the rest.
+ */
+export function parseDeclaration(raw: unknown, file: string): LaunchDeclaration {
+  const bad = (field: string, why: string) =>
+    usageError(`${file}: ${field} ${why}. Fix the file (see \`${selfCommand()} init\` for a template).`, {
+      file,
+      field,
+    });
+  const r = declarationSchema.safeParse(raw, { error: () => BY_FIELDS });
+  if (!r.success) {
+    const issue = [...r.error.issues].sort(
+      (a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'),
+    )[0];
+    const { field, why } = complaint(issue, raw);
+    throw bad(field, why);
+  }
+  const { name, launch, composites: modulePath } = r.data;
+  const dir = dirname(file);
+  const web = launch.web ? webDeclaration(launch.web, dir, bad) : undefined;
+
+  const cwd = resolve(dir, launch.cwd);
   if (!existsSync(cwd) || !statSync(cwd).isDirectory())
     throw bad('"launch.cwd"', `points at ${cwd}, which is not a directory`);
 
-  let portRange: number[];
-  const pr = launch.portRange ?? DEFAULT_PORT_RANGE;
-  try {
-    if (typeof pr === 'string') portRange = parsePortList(pr);
-    else if (typeof pr === 'number') portRange = parsePortList(String(pr));
-    else if (Array.isArray(pr) && pr.every((p) => typeof p === 'number' || typeof p === 'string'))
-      portRange = parsePortList(pr.join(','));
-    else throw bad('"launch.portRange"', `is ${JSON.stringify(pr)}: give a range like "7820-7839"`);
-  } catch (e) {
-    if (isBridgeError(e) && e.data.kind === 'BridgeUsageError' && e.data.field) throw e;
-    throw bad('"launch.portRange"', `is ${JSON.stringify(pr)}: give a range like "7820-7839"`);
-  }
-  if (!portRange.length) throw bad('"launch.portRange"', 'is empty: give a range like "7820-7839"');
-
-  const rt = launch.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
-  if (typeof rt !== 'number' || !Number.isFinite(rt) || rt <= 0)
-    throw bad('"launch.readyTimeoutMs"', 'must be a number of milliseconds > 0');
-
-  const env = parseEnv(launch.env, '"launch.env', bad);
-  const profiles = parseProfiles(launch.profiles, bad);
-
   let composites: string | undefined;
-  if (raw.composites !== undefined) {
-    if (typeof raw.composites !== 'string' || !raw.composites)
-      throw bad('"composites"', "must be a path (relative to the file's directory)");
-    composites = resolve(dir, raw.composites);
+  if (modulePath !== undefined) {
+    composites = resolve(dir, modulePath);
     // The daemon imports this module: it must be as trustworthy as the declaration itself.
     const refused = existsSync(composites) ? distrustFile(composites) : undefined;
     if (refused)
@@ -158,7 +140,91 @@ export function readDeclaration(file: string): LaunchDeclaration {
       );
   }
 
-  return { file, dir, name, command, cwd, portRange, readyTimeoutMs: rt, env, profiles, composites, web };
+  return {
+    file,
+    dir,
+    name,
+    command: web ? '' : (launch.command ?? ''),
+    cwd,
+    portRange: launch.portRange,
+    readyTimeoutMs: launch.readyTimeoutMs,
+    env: launch.env,
+    profiles: ownProfiles(raw),
+    composites,
+    web,
+  };
+}
+
+/** The message of an issue the schema words by its fields (a type, a bound, a key), not by a sentence of ours. */
+const BY_FIELDS = '\u0000by-fields';
+
+/** One schema issue as the field it is about and what is wrong with it, in the words tool arguments use. */
+function complaint(issue: z.core.$ZodIssue, raw: unknown): { field: string; why: string } {
+  const path = issue.path.map(String);
+  const name = (p: string[]) => (p.length ? `"${p.join('.')}"` : 'the top level');
+  if (issue.code === 'unrecognized_keys') {
+    const known = Object.keys(schemaNode(path)?.properties ?? {});
+    const key = issue.keys[0];
+    const guess = nearMiss(key, known);
+    const list = known.filter((k) => k !== '$schema').map((k) => `"${k}"`);
+    return {
+      field: name([...path, key]),
+      why: `is not a field (${guess ? `did you mean "${guess}"?` : `${name(path)} takes ${list.join(', ')}`})`,
+    };
+  }
+  if (issue.message !== BY_FIELDS) return { field: name(path), why: issue.message };
+  const value = valueAt(raw, path);
+  if (value === undefined) {
+    const about = schemaNode(path)?.description;
+    return { field: name(path), why: `is missing${about ? ` (${about})` : ''}` };
+  }
+  return { field: name(path), why: mustBe(issue, value) ?? 'is not valid' };
+}
+
+interface JsonSchemaNode {
+  properties?: Record<string, JsonSchemaNode>;
+  additionalProperties?: JsonSchemaNode | boolean;
+  anyOf?: JsonSchemaNode[];
+  description?: string;
+}
+
+let jsonSchema: JsonSchemaNode | undefined;
+
+/** A node's object side: the object of a nullable one (an anyOf with null), else the node. */
+const objectSide = (n?: JsonSchemaNode) => (n?.anyOf ? (n.anyOf.find((m) => m.properties) ?? n) : n);
+
+/** The JSON Schema node of a path (an object's field, a record's value). */
+function schemaNode(path: string[]): JsonSchemaNode | undefined {
+  let node = objectSide((jsonSchema ??= declarationJsonSchema() as JsonSchemaNode));
+  for (const key of path) {
+    const next: JsonSchemaNode | undefined =
+      node?.properties?.[key] ??
+      (typeof node?.additionalProperties === 'object' ? node.additionalProperties : undefined);
+    node = objectSide(next);
+  }
+  return node;
+}
+
+function valueAt(raw: unknown, path: string[]): unknown {
+  let v = raw;
+  for (const key of path) v = isObject(v) && Object.hasOwn(v, key) ? v[key] : undefined;
+  return v;
+}
+
+/**
+ * launch.profiles as an object of its own names only (no prototype), so a profile called
+ * `constructor` or `__proto__` is a name like any other. Each profile passed the schema already;
+ * `__proto__`, which a parsed record leaves out, is parsed here.
+ */
+function ownProfiles(raw: unknown): Record<string, LaunchProfile> {
+  const given = valueAt(raw, ['launch', 'profiles']);
+  const profiles = Object.create(null) as Record<string, LaunchProfile>;
+  if (!isObject(given)) return profiles;
+  for (const [name, p] of Object.entries(given)) {
+    const r = profileSchema.safeParse(p);
+    if (r.success) profiles[name] = { args: r.data.args, env: r.data.env ?? {}, readyTimeoutMs: r.data.readyTimeoutMs };
+  }
+  return profiles;
 }
 
 /** `{port}` → the port, in a command or an env value. */

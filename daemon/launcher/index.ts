@@ -3,12 +3,14 @@ export { Launcher } from './launcher.js';
 export {
   findDeclaration,
   readDeclaration,
+  parseDeclaration,
   withPort,
   DECLARATION_FILE,
   DEFAULT_READY_TIMEOUT_MS,
   DEFAULT_PORT_RANGE,
 } from './declaration.js';
 export type { LaunchDeclaration } from './declaration.js';
+export { SCHEMA_FILE } from './declaration-schema.js';
 export type {
   LaunchedInstance,
   LaunchOptions,

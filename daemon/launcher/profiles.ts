@@ -28,44 +28,6 @@ interface Declared {
   profiles: Record<string, LaunchProfile>;
 }
 
-type Complain = (field: string, why: string) => BridgeError;
-
-/** The `launch.profiles` object → profiles; every complaint names the field. */
-export function parseProfiles(raw: unknown, bad: Complain): Record<string, LaunchProfile> {
-  if (raw === undefined) return {};
-  if (!isObject(raw))
-    throw bad('"launch.profiles"', 'must be an object of named profiles, e.g. {"server": {"args": "--server"}}');
-  const profiles: Record<string, LaunchProfile> = Object.create(null) as Record<string, LaunchProfile>;
-  for (const [name, p] of Object.entries(raw)) {
-    const field = `"launch.profiles.${name}`;
-    if (!isObject(p)) throw bad(`${field}"`, 'must be an object with "args", "env" and/or "readyTimeoutMs"');
-    if (p.args !== undefined && typeof p.args !== 'string')
-      throw bad(`${field}.args"`, 'must be a string appended to the command');
-    const rt = p.readyTimeoutMs;
-    if (rt !== undefined && (typeof rt !== 'number' || !Number.isFinite(rt) || rt <= 0))
-      throw bad(`${field}.readyTimeoutMs"`, 'must be a number of milliseconds > 0');
-    profiles[name] = {
-      args: p.args as string | undefined,
-      env: parseEnv(p.env, `${field}.env`, bad),
-      readyTimeoutMs: rt as number | undefined,
-    };
-  }
-  return profiles;
-}
-
-/** An env object of strings (numbers and booleans are accepted as their text). */
-export function parseEnv(raw: unknown, field: string, bad: Complain): Record<string, string> {
-  const env: Record<string, string> = {};
-  if (raw === undefined) return env;
-  if (!isObject(raw)) throw bad(`${field}"`, 'must be an object of strings');
-  for (const [k, v] of Object.entries(raw)) {
-    if (typeof v === 'string') env[k] = v;
-    else if (typeof v === 'number' || typeof v === 'boolean') env[k] = String(v);
-    else throw bad(`${field}.${k}"`, 'must be a string');
-  }
-  return env;
-}
-
 /** `{port}` and `{index}` → their values, in a command, an argument string or an env value. */
 export function substitute(text: string, port: number, index: number): string {
   return text.replaceAll('{port}', String(port)).replaceAll('{index}', String(index));
@@ -100,10 +62,6 @@ export function unknownProfile(decl: Declared, name: string): BridgeError {
         : 'It declares none: add "launch.profiles" (see `game-bridge-mcp init --template multiplayer`).'),
     { file: decl.file, profile: name, known },
   );
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** `${NAME}` in an env value → the client's NAME (empty when unset): the proxy sends what is referenced. */

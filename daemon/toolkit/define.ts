@@ -7,6 +7,7 @@
 import { z } from 'zod/v4';
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/server';
 import { usageError } from '../../shared/errors.js';
+import { mustBe, nearMiss } from '../../shared/schema-words.js';
 import type { ReplayVerdict } from '../../shared/frames.js';
 import type { ArgType, ToolArg } from '../game/types.js';
 import type { ToolContext } from './context.js';
@@ -52,8 +53,6 @@ function tidy(node: unknown): unknown {
 const isTrivial = (k: string, v: Record<string, unknown>) =>
   k === 'additionalProperties' ? Object.keys(v).length === 0 : Object.keys(v).length === 1 && v.type === 'string';
 
-const TYPE_NAMES: Record<string, string> = { int: 'integer', record: 'object', object: 'object' };
-
 /** What a tool takes, as an error says it: each argument with its type. */
 function takesText(rows: ToolArg[]): string {
   if (!rows.length) return 'It takes no arguments.';
@@ -66,20 +65,19 @@ function explain(tool: string, rows: ToolArg[], args: Record<string, unknown>, i
   const takes = takesText(rows);
   if (issue.code === 'unrecognized_keys') {
     const keys = issue.keys.map((k) => `'${k}'`).join(', ');
-    return `${tool}: no argument ${keys}. ${takes}`;
+    const guess =
+      issue.keys.length === 1
+        ? nearMiss(
+            issue.keys[0],
+            rows.map((a) => a.name),
+          )
+        : undefined;
+    return `${tool}: no argument ${keys}${guess ? ` (did you mean '${guess}'?)` : ''}. ${takes}`;
   }
   if (!key) return `${tool}: ${issue.message}. ${takes}`;
   if (args[key] === undefined) return `${tool}: missing required argument '${key}'. ${takes}`;
-  switch (issue.code) {
-    case 'invalid_type':
-      return `${tool}: argument '${key}' must be ${TYPE_NAMES[issue.expected] ?? issue.expected}, got ${JSON.stringify(args[key])?.slice(0, 80)}.`;
-    case 'too_small':
-      return `${tool}: argument '${key}' must be at least ${String(issue.minimum)}.`;
-    case 'too_big':
-      return `${tool}: argument '${key}' must be at most ${String(issue.maximum)}.`;
-    default:
-      return `${tool}: argument '${key}': ${issue.message}.`;
-  }
+  const must = mustBe(issue, args[key]);
+  return must ? `${tool}: argument '${key}' ${must}.` : `${tool}: argument '${key}': ${issue.message}.`;
 }
 
 const ARG_TYPES: readonly string[] = ['string', 'number', 'integer', 'boolean', 'object', 'array'];

@@ -3,11 +3,18 @@
  * or `__proto__` is an unknown profile (not the object's prototype), and the call feed's
  * summary strings (client, session, tool names) are cut to a bound.
  */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CallFeed } from '../../daemon/feed/calls.js';
-import { parseProfiles, planLaunch } from '../../daemon/launcher/profiles.js';
-import { BridgeError } from '../../shared/errors.js';
+import { parseDeclaration } from '../../daemon/launcher/declaration.js';
+import { planLaunch } from '../../daemon/launcher/profiles.js';
 
-const bad = (field: string, why: string) => new BridgeError({ kind: 'BridgeUsageError' } as never, `${field} ${why}`);
+/** The profiles of a gamebridge.json whose launch.profiles is `profiles` (its JSON text). */
+const parseProfiles = (profiles: string) =>
+  parseDeclaration(
+    JSON.parse(`{"launch": {"command": "game", "profiles": ${profiles}}}`),
+    join(tmpdir(), 'gamebridge.json'),
+  ).profiles;
 
 test.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])(
   "launch profile '%s' is unknown unless the declaration names it",
@@ -17,7 +24,7 @@ test.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])(
       command: 'game',
       env: {},
       readyTimeoutMs: 1000,
-      profiles: parseProfiles({ server: { args: '--server' } }, bad),
+      profiles: parseProfiles('{"server": {"args": "--server"}}'),
     };
     expect(() => planLaunch(decl as never, 9000, { profile: name, env: {} })).toThrow(
       `declares no launch profile '${name}'. Its profiles: server.`,
@@ -26,7 +33,7 @@ test.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])(
 );
 
 test('a profile the declaration does name __proto__ is its own profile', () => {
-  const profiles = parseProfiles(JSON.parse('{"__proto__": {"args": "--odd"}}'), bad);
+  const profiles = parseProfiles('{"__proto__": {"args": "--odd"}}');
   const decl = { file: '/p/gamebridge.json', command: 'game', env: {}, readyTimeoutMs: 1000, profiles };
   expect(planLaunch(decl as never, 9000, { profile: '__proto__', env: {} }).command).toBe('game --odd');
 });

@@ -1,0 +1,73 @@
+/**
+ * How a zod issue is said to a person, in the words every schema check of this package uses:
+ * a tool's arguments (daemon/tools/define.ts) and gamebridge.json (daemon/launcher/
+ * declaration-schema.ts). Each caller names the thing ("argument 'x'", `"launch.cwd"`); these
+ * give what it must be, and the near-miss of an unknown key.
+ */
+import type { z } from 'zod/v4';
+
+/** A type as a sentence says it. */
+const TYPE_NAMES: Record<string, string> = {
+  int: 'an integer',
+  integer: 'an integer',
+  number: 'a number',
+  string: 'a string',
+  boolean: 'true or false',
+  record: 'an object',
+  object: 'an object',
+  array: 'an array',
+};
+
+/** A value in an error: its JSON, bounded. */
+export const shown = (v: unknown): string => JSON.stringify(v)?.slice(0, 80) ?? String(v);
+
+/**
+ * What the value must be, for the issues zod describes by their fields (a type, a bound), or
+ * undefined for the rest (the caller then uses the issue's own message).
+ */
+export function mustBe(issue: z.core.$ZodIssue, value: unknown): string | undefined {
+  switch (issue.code) {
+    case 'invalid_type':
+      return `must be ${TYPE_NAMES[issue.expected] ?? issue.expected}, got ${shown(value)}`;
+    case 'too_small':
+      return issue.inclusive === false
+        ? `must be more than ${String(issue.minimum)}`
+        : `must be at least ${String(issue.minimum)}`;
+    case 'too_big':
+      return issue.inclusive === false
+        ? `must be less than ${String(issue.maximum)}`
+        : `must be at most ${String(issue.maximum)}`;
+    default:
+      return undefined;
+  }
+}
+
+/** Edit distance (insert, delete, replace, swap of neighbours), for near-miss names only. */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.length][b.length];
+}
+
+/**
+ * The known name an unknown one is most likely a slip of ("comand" → "command"), or undefined
+ * when none is close: one edit in a short name, up to a third of a longer one's letters.
+ * Case is ignored ("PortRange" → "portRange"). Names under three letters get no guess.
+ */
+export function nearMiss(name: string, known: readonly string[]): string | undefined {
+  if (name.length < 3 || name.length > 100) return undefined;
+  const limit = Math.max(1, Math.floor(name.length / 3));
+  let best: { name: string; d: number } | undefined;
+  for (const k of known) {
+    const d = distance(name.toLowerCase(), k.toLowerCase());
+    if (d <= limit && (!best || d < best.d)) best = { name: k, d };
+  }
+  return best?.name;
+}
