@@ -1,21 +1,37 @@
 /**
- * The library (docs/COMPOSITES.md, "As a library"), exported as `game-bridge-mcp`: the one-call API and
- * the types it is used with, nothing more. The common case:
- *
- *   import { parseSessionArgs, startStdioServer } from 'game-bridge-mcp';
- *   await startStdioServer(parseSessionArgs(process.argv.slice(2)), { composites: [myComposite] });
- *
- * Everything else (the daemon's state, the launcher, the game client, the sessions) is internal:
- * what is not exported here can change in any release without breaking anyone.
+ * The library (docs/LIBRARY.md), exported as `game-bridge-mcp`: what a script, a test or an
+ * MCP server of your own may build on, and the types it is used with. These names are the
+ * package's stable surface; anything not exported here (the daemon's state, the launcher, the
+ * sessions, the tools) is internal and may change in any release.
  */
 
-// argv + environment → one session's settings (the CLI parser)
+// an MCP server in-process: argv + environment → one session's settings, then the engine over stdio
 export { parseSessionArgs } from '../shared/session-args.js';
 export type { SessionConfig } from '../shared/config.js';
-
-// the in-process engine over stdio
 export { startStdioServer } from './stdio.js';
 export type { StdioServerHandle } from './stdio.js';
+
+// a project's gamebridge.json
+export { findDeclaration, parseDeclaration, readDeclaration, withPort } from './launcher/declaration.js';
+export type { LaunchDeclaration } from './launcher/declaration.js';
+export type { LaunchProfile } from './launcher/profiles.js';
+export type { WebDeclaration } from './launcher/web-declaration.js';
+
+// a running game, without an agent
+export { SyncingGameClient as GameClient } from './sync/game-client.js';
+export type { WaitCondition, WaitOptions } from './sync/game-client.js';
+export type { CommandAnswer, Health, State } from './game/client.js';
+export type { Confirmation, SyncResult } from './sync/command.js';
+export type { WaitResult } from './sync/wait.js';
+export { summarise } from './sync/summary.js';
+export type { Summary } from './sync/summary.js';
+
+// the games that registered themselves, and what they publish
+export { readRegistry } from './discovery/registry.js';
+export type { RegistryEntry, RegistryRead } from './discovery/registry.js';
+export { registryDir } from '../shared/paths.js';
+export { readManifest as normaliseManifest } from './game/manifest.js';
+export type { ArgType, GameTool, Manifest, ToolArg, Toolset } from './game/manifest.js';
 
 // composites given in code
 export type { Composite, CompositeArg, CompositeContext } from './composites/types.js';

@@ -62,6 +62,20 @@ export interface StdioServerHandle {
 /**
  * Serve MCP on this process's stdio with the engine in-process. `onEnd` runs when the client
  * goes away (default: reap the games and exit 0).
+ *
+ * @example
+ * // my-server.mjs: register it with a client as `node my-server.mjs --config ./gamebridge.json`
+ * import { parseSessionArgs, startStdioServer } from 'game-bridge-mcp';
+ *
+ * const score = {
+ *   name: 'score_twice',
+ *   description: 'Adds 1 twice and answers the score',
+ *   async run(ctx) {
+ *     await ctx.commandAndSync('add', { n: 1 });
+ *     return (await ctx.commandAndSync('add', { n: 1 })).game;
+ *   },
+ * };
+ * await startStdioServer(parseSessionArgs(process.argv.slice(2)), { composites: [score] });
  */
 export async function startStdioServer(
   config: SessionConfig,

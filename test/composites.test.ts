@@ -162,12 +162,12 @@ describe('a project composites module, through the proxy and the daemon', () => 
 });
 
 describe('the library API', () => {
-  test('game-bridge-mcp exports the one-call API (the CLI parser, startStdioServer, the errors) and keeps the rest internal', () => {
+  test("game-bridge-mcp exports the surface docs/LIBRARY.md lists, not the daemon's internals", () => {
     const script = `
       const lib = await import('game-bridge-mcp');
-      const names = ['parseSessionArgs', 'startStdioServer', 'BridgeError', 'isBridgeError'];
+      const names = ['parseSessionArgs', 'startStdioServer', 'BridgeError', 'isBridgeError', 'GameClient', 'readRegistry', 'normaliseManifest', 'findDeclaration'];
       const missing = names.filter((n) => typeof lib[n] !== 'function');
-      const internals = ['DaemonState', 'GameClient', 'Launcher', 'createEngineSession', 'readRegistry', 'normaliseManifest'];
+      const internals = ['DaemonState', 'Launcher', 'createEngineSession', 'commandAndSync', 'waitFor'];
       const internal = internals.filter((n) => n in lib);
       const cfg = lib.parseSessionArgs(['--port', '7821', '--scan-range', '7800-7802'], {}, '/tmp');
       console.log(JSON.stringify({ missing, internal, exports: Object.keys(lib).sort(), port: cfg.port, scan: cfg.scanRange }));
@@ -178,7 +178,22 @@ describe('the library API', () => {
     expect(out).toEqual({
       missing: [],
       internal: [],
-      exports: ['BridgeError', 'ERROR_CLASSES', 'isBridgeError', 'parseSessionArgs', 'startStdioServer'],
+      exports: [
+        'BridgeError',
+        'ERROR_CLASSES',
+        'GameClient',
+        'findDeclaration',
+        'isBridgeError',
+        'normaliseManifest',
+        'parseDeclaration',
+        'parseSessionArgs',
+        'readDeclaration',
+        'readRegistry',
+        'registryDir',
+        'startStdioServer',
+        'summarise',
+        'withPort',
+      ],
       port: 7821,
       scan: [7800, 7801, 7802],
     });

@@ -253,14 +253,25 @@ testNeeding(ccSkip && `${CLAUDE_CODE} or a dependency is ${ccSkip}`)(
   300000,
 );
 
-testNeeding(installSkip)(
-  "a project that installed the tarball imports 'game-bridge-mcp/game'",
-  async () => {
+let installedProject: Promise<string> | undefined;
+
+/** A project that installed the tarball (from the cache, as the global install did): made once, on first use. */
+function projectWithPackage(): Promise<string> {
+  installedProject ??= (async () => {
     const project = join(work, 'project');
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), '{"name": "my-game", "private": true, "type": "module"}\n');
     // the global install of the same tarball found every dependency in the cache
     expect(await installOffline([tarball], project)).toBeUndefined();
+    return project;
+  })();
+  return installedProject;
+}
+
+testNeeding(installSkip)(
+  "a project that installed the tarball imports 'game-bridge-mcp/game'",
+  async () => {
+    const project = await projectWithPackage();
     writeFileSync(
       join(project, 'probe.mjs'),
       "const kit = await import('game-bridge-mcp/game');\nconsole.log(JSON.stringify(Object.keys(kit).sort()));\n",
@@ -270,6 +281,70 @@ testNeeding(installSkip)(
     const exports = JSON.parse(r.out.trim().split('\n').pop()!) as string[];
     expect(exports.length).toBeGreaterThan(0);
     reportFigures('evidence', `game-bridge-mcp/game exports: ${exports.join(', ')}`);
+  },
+  300000,
+);
+
+/**
+ * What docs/LIBRARY.md shows, run as a user's script in the project: the project's
+ * gamebridge.json starts examples/tiny-game, and the exported client drives it.
+ */
+const DRIVE = `
+import { spawn } from 'node:child_process';
+import { findDeclaration, GameClient, isBridgeError, normaliseManifest, readRegistry, registryDir, withPort } from 'game-bridge-mcp';
+
+const port = Number(process.argv[2]);
+const decl = findDeclaration({ cwd: process.cwd() });
+const child = spawn(withPort(decl.command, port), { shell: true, cwd: decl.cwd, detached: true, stdio: 'inherit' });
+const game = new GameClient(port);
+try {
+  for (let i = 0; ; i++) {
+    try { await game.health(); break; } catch (e) { if (i > 150) throw e; await new Promise((r) => setTimeout(r, 100)); }
+  }
+  const after = await game.commandAndSync('add', { n: 3 });
+  const waited = await game.waitFor({ path: 'game.score', gte: 3 }, { timeoutMs: 5000 });
+  const manifest = normaliseManifest(await game.tools());
+  const { entries } = await readRegistry(registryDir());
+  let refused;
+  try { await game.commandAndSync('add', { n: 'lots' }); } catch (e) { refused = isBridgeError(e) ? e.kind : String(e); }
+  let late;
+  try { await game.waitFor({ path: 'game.score', gte: 1000 }, { timeoutMs: 300 }); } catch (e) { late = isBridgeError(e) ? e.kind : String(e); }
+  console.log('RESULT ' + JSON.stringify({
+    name: decl.name, applied: after.applied, confirmation: after.confirmation, score: after.game.score,
+    waited: waited.value, tools: manifest.toolsets.flatMap((t) => t.tools.map((x) => x.name)),
+    registered: entries.some((e) => e.port === port), refused, late,
+  }));
+} finally {
+  game.close();
+  process.kill(-child.pid, 'SIGTERM');
+}
+`;
+
+testNeeding(installSkip)(
+  "a project that installed the tarball drives tiny-game with the library's GameClient",
+  async () => {
+    const project = await projectWithPackage();
+    const gameDir = join(project, 'tiny');
+    mkdirSync(gameDir);
+    for (const f of ['tiny-game.mjs', 'gamebridge.json'])
+      writeFileSync(join(gameDir, f), readFileSync(join(ROOT, 'examples', 'tiny-game', f)));
+    writeFileSync(join(gameDir, 'drive.mjs'), DRIVE);
+    const [port] = await freeRange(1);
+    const r = await run(process.execPath, ['drive.mjs', String(port)], { cwd: gameDir, timeoutMs: 60000 });
+    reportFigures('evidence', `LIBRARY DRIVE (exit ${r.code}):\n${r.out}`);
+    expect(r.code).toBe(0);
+    const result = /^RESULT (.*)$/m.exec(r.out)?.[1];
+    expect(JSON.parse(result ?? 'null')).toEqual({
+      name: 'Tiny',
+      applied: true,
+      confirmation: 'completedCommandId',
+      score: 3,
+      waited: 3,
+      tools: ['add'],
+      registered: true,
+      refused: 'CommandRejected',
+      late: 'CommandTimeout',
+    });
   },
   300000,
 );
