@@ -18,6 +18,11 @@ const TYPE_NAMES: Record<string, string> = {
   array: 'an array',
 };
 
+/** The issue to report of several: a misspelt key first, since it explains the field it left missing. */
+export function firstIssue(issues: z.core.$ZodIssue[]): z.core.$ZodIssue {
+  return issues.find((i) => i.code === 'unrecognized_keys') ?? issues[0];
+}
+
 /** A value in an error: its JSON, bounded. */
 export const shown = (v: unknown): string => JSON.stringify(v)?.slice(0, 80) ?? String(v);
 

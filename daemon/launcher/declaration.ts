@@ -11,7 +11,7 @@ import { DECLARATION_FILE, distrustFile, locateDeclaration } from '../../shared/
 import { trustFix } from '../../shared/trust.js';
 import type { z } from 'zod/v4';
 import { usageError } from '../../shared/errors.js';
-import { mustBe, nearMiss } from '../../shared/schema-words.js';
+import { firstIssue, mustBe, nearMiss } from '../../shared/schema-words.js';
 import { selfCommand } from '../../shared/self-command.js';
 import type { LaunchProfile } from './profiles.js';
 export { withClientEnv } from './profiles.js';
@@ -114,9 +114,7 @@ export function parseDeclaration(raw: unknown, file: string): LaunchDeclaration 
     });
   const r = declarationSchema.safeParse(raw, { error: () => BY_FIELDS });
   if (!r.success) {
-    const issue = [...r.error.issues].sort(
-      (a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'),
-    )[0];
+    const issue = firstIssue(r.error.issues);
     const { field, why } = complaint(issue, raw);
     throw bad(field, why);
   }

@@ -7,7 +7,7 @@
 import { z } from 'zod/v4';
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/server';
 import { usageError } from '../../shared/errors.js';
-import { mustBe, nearMiss } from '../../shared/schema-words.js';
+import { firstIssue, mustBe, nearMiss } from '../../shared/schema-words.js';
 import type { ReplayVerdict } from '../../shared/frames.js';
 import type { ArgType, ToolArg } from '../game/types.js';
 import type { ToolContext } from './context.js';
@@ -120,7 +120,7 @@ export function checkArguments(
     ),
   );
   const r = schema.safeParse(given);
-  if (!r.success) throw usageError(explain(tool, rows, given, r.error.issues[0]));
+  if (!r.success) throw usageError(explain(tool, rows, given, firstIssue(r.error.issues)));
   return r.data;
 }
 
