@@ -55,6 +55,15 @@ test('a web declaration needs no command and gets headless and kit on', () => {
   });
 });
 
+test("a web page's seed is kept as text", () => {
+  expect(parseDeclaration({ launch: { web: { static: 'www', seed: 42 } } }, file).web?.seed).toBe('42');
+});
+
+test('a page without the kit may declare its state expression', () => {
+  const web = parseDeclaration({ launch: { web: { static: 'www', kit: false, state: 'window.game' } } }, file).web;
+  expect(web).toMatchObject({ kit: false, state: 'window.game' });
+});
+
 test('the complaint names the file and says how to get a template', () => {
   expect(() => parseDeclaration({}, file)).toThrow(new RegExp(`^${file}: .*init\` for a template\\)\\.$`));
 });
@@ -83,6 +92,12 @@ test.each([
   [{ launch: { web: { static: '' } } }, '"launch.web.static" must be a non-empty string or null'],
   [{ launch: { web: { static: 'www', headless: 'no' } } }, '"launch.web.headless" must be true or false, got "no"'],
   [{ launch: { command: 'g' }, composites: '' }, '"composites" must be a path'],
+  [{ launch: { web: { static: 'www', seed: 1.5 } } }, '"launch.web.seed" must be a string or a whole number'],
+  [{ launch: { web: { static: 'www', seed: 'x'.repeat(201) } } }, '"launch.web.seed" must be a string or a whole'],
+  [
+    { launch: { web: { static: 'www', state: 'game' } } },
+    '"launch.web.state" reads the state of a page without the kit',
+  ],
 ])('%j is refused: %s', (raw, said) => {
   expect(complaint(raw)).toContain(said);
 });
