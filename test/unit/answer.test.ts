@@ -43,16 +43,20 @@ test('an error result carries the error data as structuredContent, keyed by kind
   });
 });
 
-test('a thrown bug becomes BridgeInternalError with its cause, and is logged, not blamed on the caller', () => {
-  const logged: string[] = [];
+test('a thrown bug becomes BridgeInternalError with its cause, not blamed on the caller', () => {
   const bug = new TypeError("Cannot read properties of undefined (reading 'x')");
-  const err = toBridgeError(bug, (l) => logged.push(l));
+  const err = toBridgeError(bug, () => undefined);
   expect(err.kind).toBe('BridgeInternalError');
   expect(err.cause).toBe(bug);
   expect(err.text).toMatch(/^BridgeInternalError: Cannot read properties.*a bug in game-bridge-mcp/);
-  expect(logged.join('\n')).toContain('TypeError');
   const r = errorResult(bug, 1000, () => undefined);
   expect(r.structuredContent).toEqual({ kind: 'BridgeInternalError' });
+});
+
+test('a thrown bug is logged', () => {
+  const logged: string[] = [];
+  toBridgeError(new TypeError("Cannot read properties of undefined (reading 'x')"), (l) => logged.push(l));
+  expect(logged.join('\n')).toContain('TypeError');
 });
 
 describe('what a cut answer keeps and offers', () => {
@@ -97,11 +101,16 @@ describe('what a cut answer keeps and offers', () => {
     expect(truncateAnswer({ value: { v: big } }, 3000).json.paths).toEqual(['value.v']);
   });
 
-  test('at most 60 paths are offered, and fewer when even they do not fit', () => {
-    const state = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`key${i}`, big.slice(0, 100)]));
-    const roomy = truncateAnswer({ state }, 4000).json.paths as string[];
+  const hundredKeys = () => Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`key${i}`, big.slice(0, 100)]));
+
+  test('at most 60 paths are offered', () => {
+    const roomy = truncateAnswer({ state: hundredKeys() }, 4000).json.paths as string[];
     expect(roomy).toHaveLength(60);
     expect(roomy[0]).toBe('key0');
+  });
+
+  test('fewer than 60 paths are offered when even they do not fit', () => {
+    const state = hundredKeys();
     const tight = truncateAnswer({ state }, 400);
     expect(tight.text.length).toBeLessThanOrEqual(400);
     expect((tight.json.paths as string[]).length).toBeLessThan(60);

@@ -43,7 +43,7 @@ describe('normaliseManifest', () => {
     expect(m.passthrough).toEqual({ description: 'anything else', examples: ['set_seed { seed }'] });
   });
 
-  test('toolsets as a map name → toolset, and as a map name → list of tools', () => {
+  test('toolsets as a map whose values are toolsets or lists of tools', () => {
     const m = normaliseManifest({
       toolsets: {
         play: { description: 'P', tools: [{ name: 'drop' }] },

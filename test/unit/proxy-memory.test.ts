@@ -52,7 +52,7 @@ describe('PendingTable', () => {
     expect(p.seq).toBe(3);
   });
 
-  test('an ack sets the verdict of its own entry only, and of none for an unknown seq', () => {
+  test('an ack sets the verdict of the entry with its seq only', () => {
     const t = new PendingTable();
     t.add(req(1), 1);
     t.add(req(2), 2);
@@ -78,7 +78,7 @@ describe('PendingTable', () => {
     expect(t.size).toBe(0);
   });
 
-  test('take removes only what it picks, oldest first, and keeps the rest findable', () => {
+  test('take removes only what it picks, oldest first', () => {
     const t = new PendingTable();
     t.add(req('b', 'ping'), 5);
     t.add(req('a', 'tools/list'), 2);
@@ -156,7 +156,7 @@ describe('answers the proxy writes itself', () => {
     });
   });
 
-  test('unavailable names the call or the method and the detail, and says to read the state', () => {
+  test('an unavailable tool call names the tool and the detail, with the next step', () => {
     const call = JSON.parse(
       unavailableAnswer(req(3, 'tools/call', { tool: 'launch_instance' }), 'no daemon came back'),
     );
@@ -164,6 +164,9 @@ describe('answers the proxy writes itself', () => {
       "CallInterrupted: The call to 'launch_instance' was interrupted: no daemon came back. " +
         'It may or may not have been applied; read the state (get_state) before retrying.',
     );
+  });
+
+  test('an unavailable request other than a tool call names its method', () => {
     const other = JSON.parse(unavailableAnswer(req(4, 'resources/list'), 'gone'));
     expect(other.error.message).toMatch(/^CallInterrupted: The 'resources\/list' request was interrupted: gone\./);
   });
@@ -192,11 +195,15 @@ describe('SessionMemory', () => {
     expect(m.initializeAnswered).toBe(true);
   });
 
-  test('only the first page of tools/list is captured, and only from a result', () => {
+  test('only the first page of tools/list is captured', () => {
     const m = new SessionMemory();
     m.noteRequest(req(2, 'tools/list'), { cursor: 'p2' });
     m.noteAnswer(req(2, 'tools/list'), { result: { tools: [{ name: 'page2' }] } });
     expect(m.toolsSeen).toBeUndefined();
+  });
+
+  test('tools/list is captured only from a result of that method', () => {
+    const m = new SessionMemory();
     m.noteRequest(req(3, 'tools/list'), undefined);
     m.noteAnswer(req(3, 'tools/list'), { error: { code: 1 } });
     expect(m.toolsSeen).toBeUndefined();
@@ -217,12 +224,16 @@ describe('SessionMemory', () => {
     expect(m.discover).toEqual({ supportedVersions: ['2026-07-28'] });
   });
 
-  test('hidden ids are fresh, never a client id shape, and taken once', () => {
+  test('hidden ids are fresh and never a client id shape', () => {
+    const m = new SessionMemory();
+    expect(m.hiddenId('initialize', 'abcdef0123456789')).toBe('gbp-init-1-abcdef01');
+    expect(m.hiddenId('tools/list', 'abcdef0123456789')).toBe('gbp-tools-2-abcdef01');
+  });
+
+  test('a hidden id is taken once', () => {
     const m = new SessionMemory();
     const a = m.hiddenId('initialize', 'abcdef0123456789');
     const b = m.hiddenId('tools/list', 'abcdef0123456789');
-    expect(a).toBe('gbp-init-1-abcdef01');
-    expect(b).toBe('gbp-tools-2-abcdef01');
     expect(m.isHidden(requestKey(a))).toBe(true);
     expect(m.isHidden(a)).toBe(false); // keys, not ids
     expect(m.takeHidden(requestKey(b))).toBe('tools/list');
@@ -232,7 +243,7 @@ describe('SessionMemory', () => {
     expect(m.isHidden(requestKey(a))).toBe(false);
   });
 
-  test('a new tool list counts as changed only against one seen before, and becomes the one seen', () => {
+  test('a new tool list counts as changed only against the last one seen', () => {
     const m = new SessionMemory();
     expect(m.toolsChanged({ tools: [{ name: 'a' }] })).toBe(false); // nothing seen yet
     expect(m.toolsSeen).toBe('[{"name":"a"}]');

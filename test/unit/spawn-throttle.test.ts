@@ -15,7 +15,7 @@ test('a home whose daemon keeps dying gets at most two starts in any two seconds
   expect(started).toHaveLength(10);
 });
 
-test('a forced start (the old daemon handed over) always goes, and counts', () => {
+test('a forced start (the old daemon handed over) always goes and counts toward the limit', () => {
   const t = new SpawnThrottle();
   expect(t.take(0)).toBe(true);
   expect(t.take(10)).toBe(true);

@@ -44,8 +44,11 @@ test('the text rendering is the one the docs show, hidden nodes left out', () =>
   expect(renderUi(ui, filterTree(ui.nodes, { includeHidden: true }))).toContain('  - button "Inner" [ref=inner]');
 });
 
-test('a node inside a hidden one is hidden too, and refused as such', () => {
+test('a node inside a hidden one is hidden too', () => {
   expect(walk(ui.nodes).find((w) => w.node.id === 'inner')?.hidden).toBe(true);
+});
+
+test('a hidden or disabled node is refused as such', () => {
   expect(() => actionable('click', 1, ui, 'inner')).toThrow(/button "Inner" \[ref=inner\] is hidden/);
   expect(() => actionable('click', 1, ui, 'opts')).toThrow(/is disabled/);
   expect(actionable('click', 1, ui, 'start').node.name).toBe('Start');

@@ -132,7 +132,7 @@ describe('waitFor', () => {
   const cond = c('game.n', 'gte', 3);
   const at = (frame: number, n: number) => ({ frame, game: { n } });
 
-  test('polls until the condition holds, and says what it saw', async () => {
+  test('polls until the condition holds and answers what it saw there', async () => {
     const f = fakeClient({ states: [at(1, 1), at(2, 2), at(3, 3)] });
     const r = await waitFor(f.client, cond, { timeoutMs: 5000 });
     expect(r).toMatchObject({ matched: true, path: 'game.n', value: 3, frame: 3, polls: 3 });
