@@ -98,8 +98,10 @@ export async function placeInTime(
     const wait = started + s.atMs - Date.now();
     if (wait > 0 && !signal?.aborted)
       await new Promise<void>((r) => {
-        const t = setTimeout(r, wait);
-        signal?.addEventListener('abort', () => (clearTimeout(t), r()), { once: true });
+        // the listener goes with the wait: a test of many timed steps shares one signal
+        const done = () => (clearTimeout(t), signal?.removeEventListener('abort', done), r());
+        const t = setTimeout(done, wait);
+        signal?.addEventListener('abort', done, { once: true });
       });
   }
 }

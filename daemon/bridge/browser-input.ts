@@ -12,10 +12,11 @@ import { getPath } from '../sync/path.js';
 import { waitFor } from '../sync/wait.js';
 import { INPUT_FORMS } from '../web/inputs.js';
 import { OwnedHands } from '../web/owned-hands.js';
+import { clockFrames, clockOf, clockStep } from '../web/page-clock.js';
 import type { ToolContext } from '../toolkit/context.js';
 import { syncCommand } from '../toolkit/sync-answer.js';
 import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
-import { pausedNote, simFrameOf } from './play.js';
+import { pausedNote } from './play.js';
 
 /** The page to send `input` to, or undefined when the game's kit takes it (or no browser of ours shows the game). */
 export async function browserFor(
@@ -46,7 +47,11 @@ function after(s: State): Record<string, unknown> {
   };
 }
 
-/** Down, N frames of the game (stepped when it is paused), up; answers with the state after. */
+/**
+ * Down, N frames of the page (stepped when its clock is paused), up; answers with the state
+ * after. The frames are the page's own (`frame`), not its simulation's: a key reaches a menu
+ * whose simulation stands still. A page the bridge clocks is waited on in the page itself.
+ */
 export async function browserPress(
   ctx: ToolContext,
   web: WebGame,
@@ -57,21 +62,21 @@ export async function browserPress(
   extra: ToolCallExtra,
 ): Promise<ToolAnswer> {
   const client = ctx.client(port);
-  const before = await client.state(extra.signal);
-  const paused = getPath(before, 'clock.paused') === true;
+  const page = web.browser.page;
+  const clock = web.record.kit === false ? await clockOf(page) : null;
+  const before = clock ? undefined : await client.state(extra.signal);
+  const paused = clock ? clock.paused : getPath(before, 'clock.paused') === true;
   await web.hands.hold(ctx.sessionId, input, leaseMs);
   try {
-    if (paused) await syncCommand(ctx, port, 'clock.step', { frames }, extra);
-    else {
-      const from = simFrameOf(before);
-      if (from)
-        await waitFor(
-          client,
-          { path: from.path, op: 'gte', operand: from.value + frames },
-          { timeoutMs: ctx.config.timeoutMs, signal: extra.signal, generation: ctx.generation(port) },
-        );
-      else await new Promise((r) => setTimeout(r, Math.ceil((frames * 1000) / 60)));
-    }
+    if (clock) await (paused ? clockStep(page, 0, frames) : clockFrames(page, frames));
+    else if (paused) await syncCommand(ctx, port, 'clock.step', { frames }, extra);
+    else if (typeof before?.frame === 'number')
+      await waitFor(
+        client,
+        { path: 'frame', op: 'gte', operand: before.frame + frames },
+        { timeoutMs: ctx.config.timeoutMs, signal: extra.signal, generation: ctx.generation(port) },
+      );
+    else await new Promise((r) => setTimeout(r, Math.ceil((frames * 1000) / 60)));
   } finally {
     await web.hands.release(ctx.sessionId, input);
   }

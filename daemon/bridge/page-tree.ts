@@ -14,8 +14,16 @@ interface Counters {
 }
 const counters = new WeakMap<Page, Counters>();
 
-/** One look at the page, with the kit's own snapshot (its answer: null when it serves none). */
-export async function pageSnapshot(port: number, page: Page, kitAnswer: Promise<unknown>): Promise<UiSnapshot> {
+/**
+ * One look at the page, with the kit's own snapshot (its answer: null when it serves none, or
+ * for a page without the kit); its frame is the kit's tree's, else the game's (`gameFrame`).
+ */
+export async function pageSnapshot(
+  port: number,
+  page: Page,
+  kitAnswer: Promise<unknown>,
+  gameFrame: () => Promise<number | undefined>,
+): Promise<UiSnapshot> {
   // the title comes with the page's layout; asked on its own only when that could not be read
   const [look, kitJson] = await Promise.all([pageLook(page), kitAnswer]);
   const { tree } = look;
@@ -35,7 +43,7 @@ export async function pageSnapshot(port: number, page: Page, kitAnswer: Promise<
   c.sequence++;
   return {
     ...(kit?.sessionEpoch !== undefined ? { sessionEpoch: kit.sessionEpoch } : {}),
-    frameSequence: c.sequence,
+    frameSequence: kit?.frameSequence ?? (await gameFrame().catch(() => undefined)) ?? c.sequence,
     revision: c.revision,
     ...(screen !== undefined ? { screen } : {}),
     nodes,

@@ -10,6 +10,7 @@ import { readUi, type UiSnapshot } from '../ui/tree.js';
 import { readWorld, type WorldObject, type WorldSnapshot } from '../ui/world.js';
 import { lacking } from './needs.js';
 import { pageSnapshot } from './page-tree.js';
+import { clockOf } from '../web/page-clock.js';
 import type { ToolContext } from '../toolkit/context.js';
 
 /** The game's tree, or a clear failure when it publishes none. */
@@ -29,7 +30,16 @@ export async function readTree(
   const client = ctx.client(port);
   // a page this daemon opened has a tree of its own, the kit's nodes merged into it (both asked at once)
   const web = which === 'ui' ? ctx.launcher.webGame(port) : undefined;
-  if (web) return pageSnapshot(port, web.browser.page, client.tree(which, signal));
+  if (web) {
+    // a page without the kit: the carrier's /ui would be this same tree again; its frame is its clock's
+    const { page } = web.browser;
+    if (web.record.kit === false) {
+      const frame = clockOf(page).then((c) => c?.frame);
+      frame.catch(() => undefined);
+      return pageSnapshot(port, page, Promise.resolve(null), () => frame);
+    }
+    return pageSnapshot(port, page, client.tree(which, signal), () => client.health().then((h) => h.frame));
+  }
   const json = await client.tree(which, signal);
   if (json !== null) return which === 'ui' ? readUi(port, json) : readWorld(port, json);
   // a game that declares the tree but serves none fails as one that lacks it

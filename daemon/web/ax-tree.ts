@@ -118,6 +118,8 @@ export async function pageLook(page: Page): Promise<{ tree: PageNode[]; title?: 
       withoutEchoes((ax.childIds ?? []).flatMap((id) => convertId(id, str(ax.name) || parentName, within)));
     const role = str(ax.role);
     if (SKIP.has(role)) return [];
+    // a canvas's children are the text a browser without canvas would show, not the game
+    if (role === 'Canvas' && (ax.ignored || !str(ax.name).trim())) return [];
     if (ax.ignored || role === 'RootWebArea') return kids();
     const name = str(ax.name).trim();
     if (WRAPPERS.has(role) && !name) return kids();
@@ -125,8 +127,13 @@ export async function pageLook(page: Page): Promise<{ tree: PageNode[]; title?: 
     if (role === 'StaticText' && (!name || name === parentName.trim())) return [];
     budget--;
     const node: PageNode = {
-      // generated content has no element behind it: a ref to read, not to act on
-      id: ax.backendDOMNodeId !== undefined ? `${PAGE_REF_PREFIX}${ax.backendDOMNodeId}` : generatedRef(anchor),
+      // Generated content has no element behind it, and a page may replace a text node on every
+      // frame with the same words (a HUD's score): both are refs to read, named after the element
+      // around them, so they stay while it lives.
+      id:
+        ax.backendDOMNodeId !== undefined && role !== 'StaticText'
+          ? `${PAGE_REF_PREFIX}${ax.backendDOMNodeId}`
+          : generatedRef(anchor),
       role: ROLE_NAMES[role] ?? role,
       name: name.slice(0, 500),
     };
@@ -142,7 +149,7 @@ export async function pageLook(page: Page): Promise<{ tree: PageNode[]; title?: 
     }
     if (value !== '') node.value = NUMERIC.has(node.role) && Number.isFinite(Number(value)) ? Number(value) : value;
     if (ax.backendDOMNodeId !== undefined) boxes.push({ node, backend: ax.backendDOMNodeId });
-    const children = kids();
+    const children = role === 'Canvas' ? [] : kids();
     if (children.length) node.children = children;
     return [node];
   };

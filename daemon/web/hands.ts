@@ -25,13 +25,18 @@ export class BrowserHands {
     await this.release(name);
   }
 
-  /** Holds `name` down until release(), or for `ms` when given. Holding it again only resets the timer. */
+  /**
+   * Holds `name` down until release(), or for `ms` when given. Holding it again only resets the
+   * timer; a mouse button held again at another point moves there, still down (a drag).
+   */
   async hold(name: string, ms?: number): Promise<void> {
     const input = parseBrowserInput(name);
     const id = inputId(input);
     const already = this.held.get(id);
-    if (already) clearTimeout(already.timer);
-    else await this.down(input);
+    if (already) {
+      clearTimeout(already.timer);
+      if (input.kind === 'mouse') await this.page.mouse.move(input.x, input.y);
+    } else await this.down(input);
     const entry: Held = { input };
     if (ms !== undefined) entry.timer = setTimeout(() => void this.release(name).catch(() => undefined), ms).unref();
     this.held.set(id, entry);

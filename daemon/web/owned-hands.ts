@@ -37,10 +37,14 @@ export class OwnedHands {
     this.onChange([...this.inputs.values()].map((e) => e.name));
   }
 
-  /** `owner` holds `name` for `leaseMs` (again: the lease restarts). */
+  /** `owner` holds `name` for `leaseMs` (again: the lease restarts; a held button given another point moves there). */
   async hold(owner: string, name: string, leaseMs: number): Promise<void> {
     const id = inputId(parseBrowserInput(name));
     let entry = this.inputs.get(id);
+    if (entry && entry.name !== name) {
+      await this.hands.hold(name);
+      entry.name = name;
+    }
     if (!entry) {
       entry = { name, holders: new Map() };
       this.inputs.set(id, entry);

@@ -1,0 +1,102 @@
+/**
+ * What an agent meets playing a page with keys, the mouse and snapshots, through the real proxy
+ * + daemon, the SDK client and Debian's Chromium: a page without the kit (test/fixtures/web-pages
+ * hud.html, a canvas game with a HUD line rewritten every frame) and the Star Catcher example
+ * (a kit page whose simFrame stands still on its menu). Each test is a defect met once.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { jest } from '@jest/globals';
+import { call, cleanedAfterAll, connect, gameCall, type McpHandle } from './helpers/mcp.js';
+import { freeRange } from './helpers/ports.js';
+import { DIST, ROOT, tempHome } from './helpers/procs.js';
+
+jest.setTimeout(180_000);
+
+const PAGES = join(ROOT, 'test', 'fixtures', 'web-pages');
+const PHASER_WWW = join(DIST, 'examples', 'phaser-game', 'www');
+const cleanup = cleanedAfterAll();
+let h: McpHandle;
+let project: string;
+let port: number;
+let first: number;
+
+beforeAll(async () => {
+  const home = tempHome('gb-pageinput-');
+  cleanup.homes.push(home);
+  project = join(home, 'project');
+  mkdirSync(project);
+  [first] = await freeRange(4);
+  const declare = (file: string, web: Record<string, unknown>) =>
+    writeFileSync(
+      join(project, file),
+      JSON.stringify({ name: file, launch: { portRange: `${first}-${first + 3}`, readyTimeoutMs: 90_000, web } }),
+    );
+  declare('gamebridge.json', { static: PAGES, url: 'hud.html', kit: false });
+  declare('star.json', { static: PHASER_WWW });
+  h = await connect({ env: { GAME_BRIDGE_HOME: home }, cwd: project, args: ['--no-scan', '--timeout', '4000'] });
+  cleanup.handles.push(h);
+  const launched = await call(h, 'launch_instance', {}, 120_000);
+  if (launched.isError) throw new Error(launched.text);
+  port = launched.json.port;
+});
+
+const diagnostics = async () => (await gameCall(h, port, 'get_state', { path: 'game' })).json.value;
+
+test('a word or an unknown form given as a browser input is a BridgeUsageError naming the inputs a page takes', async () => {
+  const word = await gameCall(h, port, 'press', { input: 'hello' });
+  expect(word.text).toMatch(/^BridgeUsageError: 'hello' is neither an input the game declares .* a DOM key name/);
+  const wheel = await gameCall(h, port, 'hold', { input: 'wheel@1,2', ms: 1000 });
+  expect(wheel.text).toMatch(/^BridgeUsageError: 'wheel@1,2' is .*'mouse:left@x,y'/);
+});
+
+test('holding the mouse button again at another point moves it there with the button down (a drag)', async () => {
+  await gameCall(h, port, 'hold', { input: 'mouse:left@10,10', ms: 5000 });
+  const again = await gameCall(h, port, 'hold', { input: 'mouse:left@200,150', ms: 5000 });
+  expect(again.json.held).toEqual(['mouse:left@200,150']);
+  await gameCall(h, port, 'release', { input: 'mouse:left@200,150' });
+  const d = await diagnostics();
+  expect(d.down).toEqual([10, 10]);
+  expect(d.last).toEqual([200, 150, 1]);
+  expect(d.up).toEqual([200, 150]);
+});
+
+test("a page's snapshot header shows the game's frame, not how many snapshots were taken", async () => {
+  await gameCall(h, port, 'pause');
+  try {
+    const frame = (await gameCall(h, port, 'health')).json.frame;
+    for (let i = 0; i < 3; i++) {
+      const snap = await gameCall(h, port, 'snapshot');
+      expect(snap.text.split('\n')[0]).toMatch(new RegExp(`· frame ${frame}$`));
+    }
+  } finally {
+    await gameCall(h, port, 'resume');
+  }
+});
+
+test('a text node the page rewrites every frame with the same words keeps its ref, so snapshot {since} answers unchanged', async () => {
+  const one = await gameCall(h, port, 'snapshot');
+  expect(one.text).toMatch(/- text "Score: 0" \[ref=/);
+  await new Promise((r) => setTimeout(r, 200));
+  const two = await gameCall(h, port, 'snapshot', { since: one.json.snapshot.revision });
+  expect(two.text).toMatch(/^unchanged since ui revision \d+/);
+});
+
+test("the canvas's fallback text is not a node of the tree", async () => {
+  const snap = await gameCall(h, port, 'snapshot');
+  expect(snap.text).not.toContain('support HTML5');
+});
+
+test("a key pressed on Star Catcher's menu, where its simFrame stands still, is answered after the page's frames", async () => {
+  const star = await call(h, 'launch_instance', { config: 'star.json' }, 120_000);
+  if (star.isError) throw new Error(star.text);
+  try {
+    const s = (await gameCall(h, star.json.port, 'get_state')).json.state;
+    expect(s.ui.screen).toBe('MenuScreen');
+    const p = await gameCall(h, star.json.port, 'press', { input: 'ArrowLeft', frames: 2 });
+    expect(p.isError).toBe(false);
+    expect(p.json).toMatchObject({ via: 'browser', input: 'ArrowLeft', frames: 2 });
+  } finally {
+    await call(h, 'stop_instance', { port: star.json.port });
+  }
+});
