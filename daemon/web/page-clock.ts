@@ -248,5 +248,18 @@ Object.defineProperty(window, ${JSON.stringify(HANDLE)}, {
     after: (frames) => new Promise((resolve) => waiters.push({ at: frame + frames, resolve })),
   }),
 });
-real.raf(tick);
+// The frames start once the page loaded: its own scripts have then asked for their first frame,
+// however long the load took, so frame N is the same frame in every run (a load that never ends
+// starts them after a while all the same).
+let started = false;
+const start = () => {
+  if (started) return;
+  started = true;
+  real.raf(tick);
+};
+if (document.readyState === 'complete') start();
+else {
+  window.addEventListener('load', start, { once: true });
+  real.setTimeout(start, 5000);
+}
 `;
