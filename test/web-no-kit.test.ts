@@ -74,7 +74,7 @@ test("the carrier answers the contract itself: /health counts the page's animati
 
 test('read it, play it with keys and a click, and see it change', async () => {
   const start = await gameCall(h, port, 'snapshot');
-  expect(start.text.split('\n')[0]).toMatch(/^2048 · ui revision \d+ · snapshot \d+$/);
+  expect(start.text.split('\n')[0]).toMatch(/^2048 · ui revision \d+ · snapshot \d+ · frame \d+$/);
   expect(start.text).toContain('- heading "2048" [ref=dom-');
   expect(start.text).toMatch(/- link "New Game" \[ref=dom-\d+\]/);
   expect(tiles(start.text)).toHaveLength(2);

@@ -61,13 +61,13 @@ test('holding the mouse button again at another point moves it there with the bu
   expect(d.up).toEqual([200, 150]);
 });
 
-test("a page's snapshot header shows the game's frame, not how many snapshots were taken", async () => {
+test("a page's snapshot header shows the game's frame beside the count of snapshots", async () => {
   await gameCall(h, port, 'pause');
   try {
     const frame = (await gameCall(h, port, 'health')).json.frame;
     for (let i = 0; i < 3; i++) {
       const snap = await gameCall(h, port, 'snapshot');
-      expect(snap.text.split('\n')[0]).toMatch(new RegExp(`· frame ${frame}$`));
+      expect(snap.text.split('\n')[0]).toMatch(new RegExp(`· snapshot \\d+ · frame ${frame}$`));
     }
   } finally {
     await gameCall(h, port, 'resume');

@@ -54,7 +54,7 @@ test('snapshot of a DOM page: roles, names, states and boxes from the browser, r
   const r = await gameCall(h, port, 'snapshot');
   expect(r.isError).toBe(false);
   const text = r.text;
-  expect(text.split('\n')[0]).toMatch(/^Shop · ui revision \d+ · snapshot \d+$/);
+  expect(text.split('\n')[0]).toMatch(/^Shop · ui revision \d+ · snapshot \d+ · frame \d+$/);
   expect(text).toMatch(/- heading "Shop" \[ref=dom-\d+\]/);
   expect(text).toMatch(/- button "Buy sword" \[ref=dom-\d+\]/);
   expect(text).toMatch(/- button "Sell" \[ref=dom-\d+\] disabled/);

@@ -16,16 +16,16 @@ const counters = new WeakMap<Page, Counters>();
 
 /**
  * One look at the page, with the kit's own snapshot (its answer: null when it serves none, or
- * for a page without the kit); its frame is the kit's tree's, else the game's (`gameFrame`).
+ * for a page without the kit), and the game's frame at the look (asked at the same time).
  */
 export async function pageSnapshot(
   port: number,
   page: Page,
   kitAnswer: Promise<unknown>,
-  gameFrame: () => Promise<number | undefined>,
+  gameFrame: Promise<number | undefined>,
 ): Promise<UiSnapshot> {
   // the title comes with the page's layout; asked on its own only when that could not be read
-  const [look, kitJson] = await Promise.all([pageLook(page), kitAnswer]);
+  const [look, kitJson, frame] = await Promise.all([pageLook(page), kitAnswer, gameFrame.catch(() => undefined)]);
   const { tree } = look;
   const title = look.title ?? (await page.title().catch(() => ''));
   // a page without the kit: the carrier's /ui is this same tree, not a kit's
@@ -43,7 +43,8 @@ export async function pageSnapshot(
   c.sequence++;
   return {
     ...(kit?.sessionEpoch !== undefined ? { sessionEpoch: kit.sessionEpoch } : {}),
-    frameSequence: kit?.frameSequence ?? (await gameFrame().catch(() => undefined)) ?? c.sequence,
+    frameSequence: c.sequence,
+    ...(frame !== undefined ? { frame } : {}),
     revision: c.revision,
     ...(screen !== undefined ? { screen } : {}),
     nodes,

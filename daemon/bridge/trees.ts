@@ -33,12 +33,19 @@ export async function readTree(
   if (web) {
     // a page without the kit: the carrier's /ui would be this same tree again; its frame is its clock's
     const { page } = web.browser;
-    if (web.record.kit === false) {
-      const frame = clockOf(page).then((c) => c?.frame);
-      frame.catch(() => undefined);
-      return pageSnapshot(port, page, Promise.resolve(null), () => frame);
-    }
-    return pageSnapshot(port, page, client.tree(which, signal), () => client.health().then((h) => h.frame));
+    if (web.record.kit === false)
+      return pageSnapshot(
+        port,
+        page,
+        Promise.resolve(null),
+        clockOf(page).then((c) => c?.frame),
+      );
+    return pageSnapshot(
+      port,
+      page,
+      client.tree(which, signal),
+      client.health().then((h) => h.frame),
+    );
   }
   const json = await client.tree(which, signal);
   if (json !== null) return which === 'ui' ? readUi(port, json) : readWorld(port, json);

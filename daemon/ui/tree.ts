@@ -45,6 +45,8 @@ export interface SnapshotId {
 }
 
 export interface UiSnapshot extends SnapshotId {
+  /** the game's frame when the tree was read (a page this daemon opened reads both at once) */
+  frame?: number;
   screen?: string;
   nodes: UiNode[];
 }
@@ -190,13 +192,15 @@ function line(n: UiNode, depth: number): string {
 
 /**
  * The header line: `MenuScreen · ui revision 12 · snapshot 3456 · epoch 2`. The snapshot number is
- * the kit's count of published trees (`frameSequence`), not the game's frame, so it is not called one.
+ * the kit's count of published trees (`frameSequence`), not the game's frame, so it is not called one;
+ * a page's look says the game's frame too (`· frame 650`).
  */
-export function header(tree: 'ui' | 'world', s: SnapshotId & { screen?: string }): string {
+export function header(tree: 'ui' | 'world', s: SnapshotId & { screen?: string; frame?: number }): string {
   const parts: string[] = [];
   if (s.screen) parts.push(s.screen);
   parts.push(`${tree} revision ${s.revision ?? '?'}`);
   if (s.frameSequence !== undefined) parts.push(`snapshot ${s.frameSequence}`);
+  if (s.frame !== undefined) parts.push(`frame ${s.frame}`);
   if (s.sessionEpoch !== undefined) parts.push(`epoch ${s.sessionEpoch}`);
   return parts.join(' · ');
 }
