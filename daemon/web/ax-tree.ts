@@ -148,7 +148,9 @@ export async function pageLook(page: Page): Promise<{ tree: PageNode[]; title?: 
       else if (p.name === 'valuemax' && typeof v === 'number') node.max = v;
     }
     if (value !== '') node.value = NUMERIC.has(node.role) && Number.isFinite(Number(value)) ? Number(value) : value;
-    if (ax.backendDOMNodeId !== undefined) boxes.push({ node, backend: ax.backendDOMNodeId });
+    // text has the box of the element around it: a text node the page replaces is not laid out yet
+    const boxed = role === 'StaticText' ? anchor || undefined : ax.backendDOMNodeId;
+    if (boxed !== undefined) boxes.push({ node, backend: boxed });
     const children = role === 'Canvas' ? [] : kids();
     if (children.length) node.children = children;
     return [node];
