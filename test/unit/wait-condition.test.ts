@@ -211,6 +211,26 @@ describe('matches runs in linear time (the daemon is shared)', () => {
     );
     expect(() => conditionFrom({ path: 'x', matches: 'a(?=b)' })).toThrow(/linear-time engine/);
   });
+
+  // RE2 steps every instruction of the program for every character: 8,003 instructions over 20 KB held the loop for seconds.
+  const bigState = { frame: 1, game: { log: 'x'.repeat(20_000) } };
+
+  test('a pattern that compiles to more instructions than the limit is refused when given, naming the limit', () => {
+    const wide = '[\\s\\S]{1000}'.repeat(8) + '[^b]';
+    expect(() => conditionFrom({ path: 'game', matches: wide })).toThrow(
+      /^wait_for 'matches' is too large for the shared daemon: it compiles to 8003 instructions, over the limit of 1000/,
+    );
+    expect(() => holds(bigState, c('game', 'matches', wide))).toThrow(/over the limit of 1000/);
+  });
+
+  test('a match whose text times program is over the limit is refused, naming the limit and the longest text allowed', () => {
+    expect(() => holds(bigState, c('game', 'matches', '[\\s\\S]{100}[^b]'))).toThrow(
+      /^wait_for 'matches' would cost too much on the shared daemon: the text is 20010 characters and the pattern 103 instructions, over the limit of 250000 characters × instructions \(with this pattern, at most 2427 characters\)/,
+    );
+    // a small pattern over the same state, and a wide one over a short value, still match
+    expect(holds(bigState, c('game', 'matches', 'x{5}"')).ok).toBe(true);
+    expect(holds({ frame: 1, name: 'y'.repeat(200) }, c('name', 'matches', '[\\s\\S]{100}[^b]')).ok).toBe(true);
+  });
 });
 
 describe('session epochs', () => {
