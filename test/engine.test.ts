@@ -199,21 +199,29 @@ test('frames-advanced when the game publishes no completedCommandId', async () =
   expect(r.json).toMatchObject({ applied: true, confirmation: 'frames-advanced' });
 });
 
-test('wait_for matches, and times out clearly', async () => {
+test('wait_for answers once the condition holds, with the value', async () => {
   await gameCall(mcp, crate, 'start');
   const ok = await gameCall(mcp, crate, 'wait_for', { path: 'frame', gt: 0, timeoutMs: 2000 });
   expect(ok.json).toMatchObject({ matched: true });
   const screen = await gameCall(mcp, crate, 'wait_for', { path: 'ui.screen', equals: 'GameScreen', timeoutMs: 2000 });
   expect(screen.json.value).toBe('GameScreen');
+});
+
+test('wait_for times out saying what did not hold', async () => {
+  await gameCall(mcp, crate, 'start');
   const late = await gameCall(mcp, crate, 'wait_for', { path: 'ui.screen', equals: 'Nowhere', timeoutMs: 300 });
   expect(late.isError).toBe(true);
   expect(late.text).toMatch(/^CommandTimeout: wait_for ui.screen equals "Nowhere" did not hold within 300ms/);
 });
 
-test('get_state with a path, and a missing path says what exists', async () => {
+test('get_state with a path answers the value there', async () => {
   await gameCall(mcp, crate, 'start');
   const r = await gameCall(mcp, crate, 'get_state', { path: 'ui.screen' });
   expect(r.json.value).toBe('GameScreen');
+});
+
+test('get_state with a missing path says what exists', async () => {
+  await gameCall(mcp, crate, 'start');
   const miss = await gameCall(mcp, crate, 'get_state', { path: 'game.nope' });
   expect(miss.text).toMatch(/^BridgeUsageError: .*'game' has: .*score/);
 });
