@@ -9,6 +9,7 @@ import { withSessionOptions } from '../shared/session-args.js';
 import { VERSION } from '../shared/version.js';
 import { isBridgeError } from '../shared/errors.js';
 import { selfCommand } from '../shared/self-command.js';
+import { printableLines } from './printable.js';
 import { examples, type Subcommand } from './commands/subcommand.js';
 import { daemonCommands } from './commands/daemon.js';
 import { gameCommands } from './commands/games.js';
@@ -28,7 +29,7 @@ export const COMMANDS = SUBCOMMANDS.map((c) => c.command.split(' ')[0]);
 class UsageFailure extends Error {}
 
 function usageFailure(line: string): void {
-  process.stderr.write(`game-bridge-mcp: ${line}\n`);
+  process.stderr.write(`game-bridge-mcp: ${printableLines(line)}\n`);
   process.exitCode = 2;
 }
 
@@ -98,7 +99,7 @@ export async function runCli(argv: string[]): Promise<void> {
     if (isBridgeError(e) && e.kind === 'BridgeUsageError')
       return usageFailure(e.message.replace(`Run ${selfCommand()} --help`, `Run ${help}`));
     // an exception from a command handler: not a usage error
-    process.stderr.write(`game-bridge-mcp: ${(e as Error)?.message ?? String(e)}\n`);
+    process.stderr.write(`game-bridge-mcp: ${printableLines((e as Error)?.message ?? String(e))}\n`);
     process.exitCode = 1;
     return;
   }

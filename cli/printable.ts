@@ -10,6 +10,11 @@
 const CONTROL = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
+/** `text` with its line breaks kept and every other control shown escaped, line by line. */
+export function printableLines(text: string): string {
+  return text.split('\n').map(printable).join('\n');
+}
+
 /** `value` as one inert line. */
 export function printable(value: unknown): string {
   return String(value).replace(CONTROL, (c) => {

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { locateDeclaration } from '../shared/declaration-path.js';
-import { printable } from './printable.js';
+import { printable, printableLines } from './printable.js';
 import { projectFolder, readProjectFile, writeProjectFile } from '../shared/project-files.js';
 import { stringEnv } from '../shared/env.js';
 import { VERSION } from '../shared/version.js';
@@ -179,7 +179,7 @@ async function call(client: Client, name: string, args: Json = {}, timeout = 600
 
 export async function runSkill(opts: SkillOptions): Promise<number> {
   // Each line of a message printable: a game's words reach it through the daemon's errors.
-  const err = (l: string) => process.stderr.write(`game-bridge-mcp: ${l.split('\n').map(printable).join('\n')}\n`);
+  const err = (l: string) => process.stderr.write(`game-bridge-mcp: ${printableLines(l)}\n`);
   const found = locateDeclaration(opts.cwd, opts.config);
   if (!found.file) {
     err(

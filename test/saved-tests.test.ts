@@ -291,6 +291,21 @@ test('bad files fail with their line and a clear message: garbage, an unknown ve
   expect(games()).toEqual([]);
 });
 
+test("a test's name and steps with control characters (ESC, BEL, CR) are printed escaped", async () => {
+  const dir = join(root, 'controls', 'gamebridge-tests');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'controls.jsonl'),
+    HEAD('evil\x1b[2J\x07\rname').replace('../gamebridge.json', '../nowhere\\u001b]0;t\\u0007/gamebridge.json') +
+      '\n{"do": "call_tool", "name": "start\\u001b[31m"}\n',
+  );
+  const r = await cli(['test'], join(root, 'controls'));
+  expect(r.code).toBe(1);
+  expect(r.out).toContain('✗ evil\\x1b[2J\\x07\\rname (');
+  expect(r.out).toContain('nowhere\\x1b]0;t\\x07');
+  expect(r.out + r.err).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+});
+
 /** A project of seven saved tests, nested, beside a .jsonl that is not under gamebridge-tests. */
 function shardsProject(): string {
   const dir = join(root, 'shards', 'gamebridge-tests', 'deep');

@@ -7,6 +7,7 @@
 import { relative, resolve } from 'node:path';
 import { usageError } from '../../shared/errors.js';
 import { readTestFile } from '../../shared/test-file.js';
+import { printableLines } from '../printable.js';
 import { openDriver, type Driver } from './driver.js';
 import { CLOCK_TOOLS, launchFor, placeInTime, stepText, type Game } from './replay.js';
 
@@ -58,7 +59,8 @@ export async function runCompare(configs: string[], paths: string[], _opts: unkn
   const ignore = [...ALWAYS_IGNORED, ...t.header.ignore];
   const drivers: Driver[] = [];
   const games: Game[] = [];
-  const out = process.stdout;
+  // Test names, steps and the games' answers come from files and games: printed inert.
+  const out = { write: (text: string) => process.stdout.write(printableLines(text)) };
   const t0 = Date.now();
   // Ctrl-C: stop at the next step; the games are stopped below, then the exit is 130
   let interrupted = false;

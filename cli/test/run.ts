@@ -10,6 +10,7 @@ import { join, relative, resolve } from 'node:path';
 import { usageError } from '../../shared/errors.js';
 import { selfCommand } from '../../shared/self-command.js';
 import { readTestFile, TESTS_FOLDER } from '../../shared/test-file.js';
+import { printableLines } from '../printable.js';
 import { replayFile, type TestResult } from './replay.js';
 import { DEFAULT_OUTPUT, writeReport, type Reporter } from './reporters.js';
 
@@ -116,7 +117,8 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
   }
   const config = opts.config ? resolve(process.cwd(), opts.config) : undefined;
   if (config && !existsSync(config)) throw usageError(`test: --config ${opts.config} does not exist.`);
-  const out = process.stdout;
+  // Test names, steps and the game's answers come from files and games: printed inert.
+  const out = { write: (text: string) => process.stdout.write(printableLines(text)) };
   if (!files.length) {
     out.write(
       `No saved tests found${opts.paths.length ? ` in ${opts.paths.join(', ')}` : ' below this folder'} (gamebridge-tests/**/*.jsonl). An agent writes them with save_test; docs/TESTS.md shows the format.\n`,
