@@ -55,7 +55,7 @@ test('a game that dropped the connection is said to have exited', () => {
   );
 });
 
-test('CommandTimeout names the command, the port and the wait, and what to read first', () => {
+test('CommandTimeout names the command, the port, the wait and what to read first', () => {
   expect(commandTimeout('drop', 7820, 2000, ' (last frame seen: 9)').message).toBe(
     "Command 'drop' was queued on port 7820 but was not applied within 2000ms (last frame seen: 9). " +
       'The game may be paused, frozen or busy: read get_state or health before retrying, or raise --timeout.',
