@@ -7,6 +7,11 @@ It opens on a menu (Start, a disabled Options, a Volume slider, a Music checkbox
 are drawn on the pygame surface and published as the UI tree with their boxes; the frog and
 the flies are the world objects; GET /screenshot is the surface as PNG.
 
+The game reads only pygame's event queue, and the kit posts the agent's inputs there as real
+pygame events: a joystick's axis 0 (the bridge's `steer` axis) walks the frog at that speed, a
+left click or a tap on the field sends it hopping to that x (and a click on Start or Menu
+presses it), the wheel sets the volume, and typed text is the player's name for the score.
+
 Headless (CI, or a machine without a display): SDL_VIDEODRIVER=dummy, as gamebridge.json sets.
 """
 import argparse
@@ -41,6 +46,7 @@ class FrogHop:
 
     def __init__(self):
         self.screen, self.volume, self.music, self.run = "MenuScreen", 0.8, True, 0
+        self.name, self.steer, self.target, self.last_click, self.last_tap = "", 0.0, None, None, None
         self.new_round()  # the round that Start begins waits behind the menu
         self.screen, self.run = "MenuScreen", 0
 
@@ -72,7 +78,11 @@ class FrogHop:
         """One simulated frame, with held(input) telling which inputs are down."""
         if self.screen != "GameScreen":
             return
-        dx = (SPEED if held("right") else 0) - (SPEED if held("left") else 0)
+        dx = (SPEED if held("right") else 0) - (SPEED if held("left") else 0) + SPEED * self.steer
+        if self.target is not None:  # hopping to where the player clicked or tapped
+            dx += max(-SPEED, min(SPEED, self.target - self.x))
+            if abs(self.target - self.x) <= SPEED:
+                self.target = None
         self.x = min(max(self.x + dx, 16.0), WIDTH - 16.0)
         if self.y > 0 or self.vy > 0:
             self.y, self.vy = max(self.y + self.vy, 0.0), self.vy - GRAVITY
@@ -90,7 +100,24 @@ class FrogHop:
     def snapshot(self):
         return {"ui": {"screen": self.screen}, "events": list(self.events),
                 "game": {"run": self.run, "x": self.x, "y": self.y, "score": self.score, "jumps": self.jumps,
-                         "flies": [dict(f) for f in self.flies], "volume": self.volume, "music": self.music}}
+                         "flies": [dict(f) for f in self.flies], "volume": self.volume, "music": self.music,
+                         "name": self.name, "steer": self.steer, "lastClick": self.last_click, "lastTap": self.last_tap}}
+
+    def click(self, x, y, button):
+        """A mouse button went down at x, y: presses what is there, or aims the frog's hop."""
+        self.last_click = [x, y, button]
+        if button != 1:
+            return
+        if self.screen == "MenuScreen" and BUTTONS["start"].collidepoint(x, y):
+            return "start"
+        if self.screen == "GameScreen" and MENU_BUTTON.collidepoint(x, y):
+            self.screen = "MenuScreen"
+        elif self.screen == "GameScreen":
+            self.target = min(max(float(x), 16.0), WIDTH - 16.0)
+
+    def type_text(self, text):
+        """Typed text goes to the name the score is kept under (a high-score name, 12 at most)."""
+        self.name = (self.name + text)[:12]
 
     def frog_rect(self):
         return pygame.Rect(int(self.x) - 16, int(GROUND - 24 - self.y * 2), 32, 24)
@@ -158,6 +185,8 @@ def draw(surface, game, font):
         pygame.draw.circle(surface, (230, 230, 255), (f["x"] - 4, f["y"] - 3), 3)
     pygame.draw.ellipse(surface, (60, 170, 60), game.frog_rect())
     surface.blit(font.render("Score %d" % game.score, True, (20, 40, 20)), (10, 8))
+    if game.name:
+        surface.blit(font.render(game.name, True, (20, 40, 20)), (140, 8))
     pygame.draw.rect(surface, (250, 200, 70), MENU_BUTTON, border_radius=5)
     surface.blit(font.render("Menu", True, (30, 30, 30)), (MENU_BUTTON.x + 10, MENU_BUTTON.y + 2))
 
@@ -209,6 +238,8 @@ def main():
         surface = gamebridge.GameSurface(
             opts.debug_port, "Frog Hop", "1.0.0", snapshot=game.snapshot, manifest=MANIFEST, commands=commands,
             inputs=["left", "right"], screenshot=screenshot, step_frames_per_tick=1000,  # frames read no wall clock
+            axes=[{"name": "steer", "min": -1, "max": 1}], pointer=True, touch=True, text=True,
+            on_input=gamebridge.pygame_events(pygame),  # the agent's inputs arrive as pygame events
             ui=lambda: ui_tree(game, start), world=lambda: world_objects(game))
         try:
             surface.listen()
@@ -236,8 +267,18 @@ def main():
                     game.jump()
                 elif down and event.key == pygame.K_RETURN and game.screen == "MenuScreen":
                     start()
-            elif event.type == pygame.MOUSEBUTTONDOWN and game.screen == "MenuScreen" and BUTTONS["start"].collidepoint(event.pos):
+            elif event.type == pygame.MOUSEBUTTONDOWN and game.click(event.pos[0], event.pos[1], event.button) == "start":
                 start()
+            elif event.type == pygame.FINGERDOWN:  # a tap: x and y are fractions of the surface
+                game.last_tap = [round(event.x * WIDTH), round(event.y * HEIGHT)]
+                if game.screen == "GameScreen":
+                    game.target = min(max(event.x * WIDTH, 16.0), WIDTH - 16.0)
+            elif event.type == pygame.MOUSEWHEEL:  # a notch up is a tenth more volume
+                game.volume = min(max(game.volume + event.y / 10.0, 0.0), 1.0)
+            elif event.type == pygame.JOYAXISMOTION and event.axis == 0:
+                game.steer = event.value
+            elif event.type == pygame.TEXTINPUT:
+                game.type_text(event.text)
         if surface:
             surface.tick(lambda: game.step(held))
         else:

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Walker: a small side-scroller on the Python kit (python3 game.py --debug-port 7820).
 
-The walker moves while `left` or `right` is held, jumps on `jump`, and collects coins along a
+The walker moves while `left` or `right` is held (or at the analog `walk` axis's speed),
+jumps on `jump`, and collects coins along a
 track; `reset` starts a new run (a new session epoch). The agent holds inputs, pauses and
 steps the clock through the kit's built-in `input.*` and `clock.*` commands. The HUD's Menu
 button opens a small pause menu (the UI tree at GET /ui); the walker and the coins left are
@@ -34,7 +35,7 @@ class Walker:
     def new_run(self):
         self.run += 1
         self.menu_open = False
-        self.x, self.y, self.vy = 0.0, 0.0, 0.0
+        self.x, self.y, self.vy, self.walk = 0.0, 0.0, 0.0, 0.0
         self.coins, self.jumps, self.events = [], 0, []
 
     def on_ground(self):
@@ -47,11 +48,13 @@ class Walker:
         self.vy, self.jumps = JUMP_SPEED, self.jumps + 1
         self.events.append({"m": "jump:%d" % self.jumps})
 
-    def step(self, held):
-        """One simulated frame, with held(input) telling which inputs are down."""
+    def step(self, held, walk=0.0):
+        """One simulated frame, with held(input) telling which inputs are down and walk the
+        analog stick (-1..1: full speed left to full speed right)."""
         if self.menu_open:  # the pause menu stops the walk
             return
-        dx = (SPEED if held("right") else 0) - (SPEED if held("left") else 0)
+        self.walk = walk
+        dx = (SPEED if held("right") else 0) - (SPEED if held("left") else 0) + SPEED * walk
         self.x = min(max(self.x + dx, 0.0), TRACK_END)
         if self.y > 0 or self.vy > 0:
             self.y, self.vy = max(self.y + self.vy, 0.0), self.vy - GRAVITY
@@ -68,7 +71,7 @@ class Walker:
 
     def snapshot(self):
         return {"ui": {"screen": self.screen()}, "events": list(self.events),
-                "game": {"run": self.run, "x": self.x, "y": self.y, "jumps": self.jumps, "coins": list(self.coins)}}
+                "game": {"run": self.run, "x": self.x, "y": self.y, "walk": self.walk, "jumps": self.jumps, "coins": list(self.coins)}}
 
 
 def ui_tree(walker, new_run):
@@ -127,7 +130,7 @@ def main():
 
         surface = gamebridge.GameSurface(
             opts.debug_port, "Walker", "1.0.0", snapshot=walker.snapshot, manifest=MANIFEST,
-            inputs=["left", "right"], step_frames_per_tick=1000,  # its frames read no wall clock
+            inputs=["left", "right"], axes=[{"name": "walk", "min": -1, "max": 1}], step_frames_per_tick=1000,  # its frames read no wall clock
             ui=lambda: ui_tree(walker, lambda: reset(None)), world=lambda: world_objects(walker),
             commands={"jump": lambda _a: walker.jump(), "reset": reset,
                       "teleport": gamebridge.Command(lambda a: setattr(walker, "x", a.number("x")), teleport_ok)})
@@ -144,7 +147,7 @@ def main():
     while surface.running if surface else frames < opts.frames:
         started = time.monotonic()
         if surface:
-            surface.tick(lambda: walker.step(held))
+            surface.tick(lambda: walker.step(held, surface.axis("walk")))
         else:
             walker.step(held)
         frames += 1

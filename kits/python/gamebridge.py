@@ -15,6 +15,12 @@ applies the queue in order and records each command's result (/state's commandRe
 `input.*` and `clock.*` are built in, and the kit enforces input leases itself, so a held input
 is released even if the bridge is gone.
 
+Pointer, touch, analog axes and text (optional): pass axes=[{"name": "walk", "min": -1, "max": 1}],
+pointer=True, touch=True, text=True. The game reads surface.axis("walk"), surface.pointer,
+surface.touches and surface.take_text(), or gets each change as an event on the tick through
+on_input=fn(event); on_input=gamebridge.pygame_events() posts them as real pygame events
+(MOUSEMOTION, MOUSEBUTTONDOWN/UP, MOUSEWHEEL, FINGERDOWN/MOTION/UP, JOYAXISMOTION, TEXTINPUT).
+
 The UI and world trees (optional): pass ui=lambda: {"screen": "MenuScreen", "nodes": [...]}
 and world=lambda: [{"id": "walker", "type": "player", "pos": [x, y]}]. A node is a dict with
 id, role, name and the optional fields of docs/CONTRACT.md, plus callables the kit calls on
@@ -34,8 +40,19 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, urlsplit
 
 CLOSE = "close"
-RESERVED = ["input.hold", "input.release", "input.releaseAll", "clock.pause", "clock.resume", "clock.step",
+RESERVED = ["input.hold", "input.release", "input.releaseAll", "input.axis", "input.pointer", "input.wheel",
+            "input.touch", "input.text", "clock.pause", "clock.resume", "clock.step",
             "ui.activate", "ui.setValue", "ui.focus"]
+# Which capability each reserved command needs (the rest: the part before the dot).
+NEEDS = {"input.axis": "axis", "input.pointer": "pointer", "input.wheel": "pointer", "input.touch": "touch",
+         "input.text": "text"}
+INPUT_CAPS = ("input", "axis", "pointer", "touch", "text")
+MAX_COORD = 65535  # screenshot pixels
+MAX_WHEEL = 10000
+MAX_TOUCH_ID = 9
+MAX_TEXT = 1000
+TOUCH_PHASES = ("down", "move", "up")
+BUTTONS = ((1, "left"), (2, "right"), (4, "middle"))
 MAX_LEASE_MS = 3600000  # a hold is meant to end; the bridge re-holds
 MAX_STEP_FRAMES = 10000  # later commands wait behind a step, so keep it bounded
 RESULTS_KEPT = 32  # recent command results in /state
@@ -121,17 +138,25 @@ class GameSurface:
 
     def __init__(self, port, name, version, snapshot, commands=None, manifest=None, inputs=None,
                  clock=True, screenshot=None, on_close=None, protocol=1, handle_signals=True,
-                 register=True, log=None, ui=None, world=None, step_frames_per_tick=1):
+                 register=True, log=None, ui=None, world=None, step_frames_per_tick=1,
+                 axes=None, pointer=False, touch=False, text=False, on_input=None):
         """inputs: the input names the game reads (declares the "input" capability);
         clock: the agent may pause and step the game (the "clock" capability);
         step_frames_per_tick: how many frames of a clock.step one tick may simulate (default 1).
         A game whose simulation reads no wall clock can take many, so a saved test's frame-exact
         replay runs faster than real time;
-        ui, world: the tree providers (the "ui" and "world" capabilities, GET /ui and /world)."""
+        ui, world: the tree providers (the "ui" and "world" capabilities, GET /ui and /world);
+        axes: [{"name", "min", "max"}] the analog axes the game reads (the "axis" capability);
+        pointer, touch, text: the game takes the pointer, touch points, typed text;
+        on_input: fn(event dict) called on the tick for each pointer, wheel, touch, axis and
+        text change (see _emit for the shapes); pygame_events() posts them to pygame."""
         if port is None or isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
             raise ValueError("gamebridge: the debug port must be an integer 0-65535, got %r" % (port,))
         self.name, self.version, self.protocol = name, version, protocol
-        self.capabilities = ((["input"] if inputs is not None else []) + (["clock"] if clock else [])
+        self._axes = [_axis_decl(a) for a in (axes or [])]
+        self.capabilities = ((["input"] if inputs is not None else []) + (["axis"] if self._axes else [])
+                             + (["pointer"] if pointer else []) + (["touch"] if touch else [])
+                             + (["text"] if text else []) + (["clock"] if clock else [])
                              + (["ui"] if ui else []) + (["world"] if world else []))
         self._ui = ui
         self._ui_tree = _Tree(lambda: _ui_content(ui())) if ui else None
@@ -151,6 +176,13 @@ class GameSurface:
         self._lock = threading.RLock()  # snapshot() and simulate() may call is_held()
         self._queue, self._next_id, self._completed = [], 1, 0
         self._held = {}  # (input, owner) -> monotonic deadline
+        self._axis_holds = {}  # (axis, owner) -> (value, monotonic deadline); the latest hold wins
+        self._axis_told = {a["name"]: 0.0 for a in self._axes}  # what on_input last heard
+        self._pointer = {"x": 0.0, "y": 0.0, "buttons": 0}
+        self._pointer_owner = None  # who holds the buttons down
+        self._touches = {}  # id -> {"x", "y", "owner"}
+        self._text = []
+        self._on_input = on_input
         self._paused, self._step_left, self._step_id = False, 0, None
         batch = step_frames_per_tick
         self._batch = batch if isinstance(batch, int) and not isinstance(batch, bool) and batch >= 1 else 1
@@ -192,6 +224,7 @@ class GameSurface:
             self.frame += 1
             self._expire_leases()
             self._apply_queue()
+            self._tell_axes()
             if self._paused and self._step_left == 0:
                 return 0
             frames = min(self._batch, self._step_left) if self._step_left > 0 else 1
@@ -210,6 +243,30 @@ class GameSurface:
         with self._lock:
             self._expire_leases()
             return any(i == input_name for i, _ in self._held)
+
+    def axis(self, name):
+        """A declared axis's value now: the latest owner's hold, 0 at rest."""
+        with self._lock:
+            self._expire_leases()
+            return self._axis_value(name)
+
+    @property
+    def pointer(self):
+        """{"x", "y", "buttons"}: where the pointer is, in screenshot pixels, and its buttons (1 left, 2 right, 4 middle)."""
+        with self._lock:
+            return dict(self._pointer)
+
+    @property
+    def touches(self):
+        """[{"id", "x", "y"}]: the touch points down now."""
+        with self._lock:
+            return [{"id": i, "x": t["x"], "y": t["y"]} for i, t in sorted(self._touches.items())]
+
+    def take_text(self):
+        """The text typed since the last call (the game's text queue), emptied."""
+        with self._lock:
+            text, self._text = "".join(self._text), []
+            return text
 
     def new_epoch(self):
         """Call when a new run or level starts in the same process: waits spanning it fail."""
@@ -248,9 +305,17 @@ class GameSurface:
             s.update({"frame": self.frame, "simFrame": self.sim_frame, "completedCommandId": self._completed,
                       "commandResults": list(self._results), "sessionEpoch": self.session_epoch,
                       "clock": {"paused": self._paused, "stepFramesLeft": self._step_left}})
-            if "input" in self.capabilities:
+            if any(c in self.capabilities for c in INPUT_CAPS):
                 s["input"] = {"held": [{"input": i, "owner": o, "leaseMsLeft": math.ceil((d - now) * 1000)}
-                                       for (i, o), d in self._held.items()]}
+                                       for (i, o), d in self._held.items()]
+                              + [{"input": a, "owner": o, "leaseMsLeft": math.ceil((d - now) * 1000), "value": v}
+                                 for (a, o), (v, d) in self._axis_holds.items()]}
+                if self._axes:
+                    s["input"]["axes"] = {a["name"]: self._axis_value(a["name"]) for a in self._axes}
+                if "pointer" in self.capabilities:
+                    s["input"]["pointer"] = dict(self._pointer)
+                if "touch" in self.capabilities:
+                    s["input"]["touches"] = [{"id": i, "x": t["x"], "y": t["y"]} for i, t in sorted(self._touches.items())]
             return s
 
     def ui(self):
@@ -276,12 +341,18 @@ class GameSurface:
         game["capabilities"] = self.capabilities
         if self._inputs is not None:
             game["inputs"] = self._inputs
+        if self._axes:
+            game["axes"] = [dict(a) for a in self._axes]
+        for flag in ("pointer", "touch", "text"):
+            if flag in self.capabilities:
+                game[flag] = True
         m["game"] = game
         return m
 
     def known(self):
         """Command names this game accepts, for refusals."""
-        reserved = [r for r in RESERVED if r.split(".")[0] in self.capabilities]
+        reserved = [r for r in RESERVED if NEEDS.get(r, r.split(".")[0]) in self.capabilities
+                    or (r in ("input.release", "input.releaseAll") and any(c in self.capabilities for c in INPUT_CAPS))]
         return sorted(self._commands) + [CLOSE] + reserved
 
     def enqueue(self, cmd, raw):
@@ -311,8 +382,14 @@ class GameSurface:
             return "argument 'owner' must not be empty (whoever holds the input)"
         if cmd == "input.hold" and not 0 < args.number("leaseMs") <= MAX_LEASE_MS:
             return "argument 'leaseMs' must be > 0 and <= %d, got %s" % (MAX_LEASE_MS, args.raw["leaseMs"])
-        if cmd in ("input.hold", "input.release") and args.string("input") not in self._inputs:
-            return "unknown input '%s' (this game reads: %s)" % (args.raw["input"], ", ".join(self._inputs) or "none")
+        axis_names = [a["name"] for a in self._axes]
+        if cmd == "input.hold" and args.string("input") not in (self._inputs or []):
+            return "unknown input '%s' (this game reads: %s)" % (args.raw["input"], ", ".join(self._inputs or []) or "none")
+        if cmd == "input.release" and args.string("input") not in (self._inputs or []) + axis_names:
+            return "unknown input '%s' (this game reads: %s)" % (
+                args.raw["input"], ", ".join((self._inputs or []) + axis_names) or "none")
+        if cmd.startswith("input.") and cmd in NEEDS:
+            return self._validate_input(cmd, args, axis_names)
         if cmd.startswith("ui."):
             args.string("id")
             if cmd == "ui.setValue":
@@ -340,6 +417,40 @@ class GameSurface:
             if self._step_left == 0:
                 self._completed = cid
 
+    def _validate_input(self, cmd, args, axis_names):
+        """Why a pointer, wheel, touch, axis or text command is refused: every value in its range."""
+        def within(name, low, high, whole=False):
+            v = args.number(name)
+            if (whole and v != int(v)) or not low <= v <= high:
+                return "argument '%s' must be %s from %s to %s, got %s" % (
+                    name, "a whole number" if whole else "a number", _bound(low), _bound(high), args.raw[name])
+        if cmd == "input.axis":
+            if args.string("input") not in axis_names:
+                return "unknown axis '%s' (this game reads: %s)" % (args.raw["input"], ", ".join(axis_names))
+            if not 0 < args.number("leaseMs") <= MAX_LEASE_MS:
+                return "argument 'leaseMs' must be > 0 and <= %d, got %s" % (MAX_LEASE_MS, args.raw["leaseMs"])
+            a = self._axes[axis_names.index(args.string("input"))]
+            v = args.number("value")
+            if not a["min"] <= v <= a["max"]:
+                return "argument 'value' must be within %s..%s for axis '%s', got %s" % (
+                    _bound(a["min"]), _bound(a["max"]), a["name"], args.raw["value"])
+            return None
+        if cmd == "input.text":
+            text = args.string("text")
+            if not 1 <= len(text) <= MAX_TEXT:
+                return "argument 'text' must be 1 to %d characters, got %d" % (MAX_TEXT, len(text))
+            return None
+        if cmd == "input.wheel":
+            return within("dx", -MAX_WHEEL, MAX_WHEEL) or within("dy", -MAX_WHEEL, MAX_WHEEL)
+        why = within("x", 0, MAX_COORD) or within("y", 0, MAX_COORD)
+        if why:
+            return why
+        if cmd == "input.pointer":
+            return within("buttons", 0, 7, whole=True)
+        if args.string("phase") not in TOUCH_PHASES:
+            return "argument 'phase' must be down, move or up, got '%s'" % args.raw["phase"][:40]
+        return within("id", 0, MAX_TOUCH_ID, whole=True)
+
     def _apply(self, cid, cmd, args):
         """Applies one queued command on the tick."""
         owner = args.raw.get("owner")
@@ -347,8 +458,30 @@ class GameSurface:
             self._held[(args.string("input"), owner)] = time.monotonic() + args.number("leaseMs") / 1000.0
         elif cmd == "input.release":
             self._held.pop((args.string("input"), owner), None)
+            self._axis_holds.pop((args.string("input"), owner), None)
         elif cmd == "input.releaseAll":
             self._held = {k: d for k, d in self._held.items() if k[1] != owner}
+            self._axis_holds = {k: h for k, h in self._axis_holds.items() if k[1] != owner}
+            if self._pointer_owner == owner and self._pointer["buttons"]:
+                self._move_pointer(self._pointer["x"], self._pointer["y"], 0, owner)
+            for tid in [i for i, t in self._touches.items() if t["owner"] == owner]:
+                t = self._touches.pop(tid)
+                self._emit({"type": "touchup", "id": tid, "x": t["x"], "y": t["y"], "dx": 0.0, "dy": 0.0})
+        elif cmd == "input.axis":
+            key = (args.string("input"), owner)
+            self._axis_holds.pop(key, None)  # re-inserted last: the latest hold wins
+            self._axis_holds[key] = (args.number("value"), time.monotonic() + args.number("leaseMs") / 1000.0)
+        elif cmd == "input.pointer":
+            self._move_pointer(args.number("x"), args.number("y"), int(args.number("buttons")), owner)
+        elif cmd == "input.wheel":
+            self._emit({"type": "wheel", "x": self._pointer["x"], "y": self._pointer["y"],
+                        "dx": args.number("dx"), "dy": args.number("dy")})
+        elif cmd == "input.touch":
+            self._apply_touch(int(args.number("id")), args.string("phase"), args.number("x"), args.number("y"), owner)
+        elif cmd == "input.text":
+            self._text.append(args.string("text"))
+            del self._text[:-MAX_TEXT]  # a game that never takes its text keeps a bounded queue
+            self._emit({"type": "text", "text": args.string("text")})
         elif cmd == "clock.pause":
             self._paused = True
         elif cmd == "clock.resume":
@@ -380,11 +513,64 @@ class GameSurface:
                 raise ValueError("%s cannot take focus" % what)
             node["focus"]()
 
+    def _move_pointer(self, x, y, buttons, owner):
+        """Moves the pointer, then presses and lifts the buttons that changed, as events."""
+        p = self._pointer
+        if (x, y) != (p["x"], p["y"]):
+            self._emit({"type": "pointermove", "x": x, "y": y, "dx": x - p["x"], "dy": y - p["y"], "buttons": p["buttons"]})
+        changed, before = buttons ^ p["buttons"], p["buttons"]
+        p.update(x=x, y=y, buttons=buttons)
+        self._pointer_owner = owner if buttons else None
+        for bit, name in BUTTONS:
+            if changed & bit:
+                self._emit({"type": "pointerdown" if buttons & bit else "pointerup", "x": x, "y": y,
+                            "button": name, "buttons": buttons})
+        return before
+
+    def _apply_touch(self, tid, phase, x, y, owner):
+        t = self._touches.get(tid)
+        if phase == "down":
+            if t is not None:
+                raise ValueError("touch %d is already down (send phase move or up)" % tid)
+            self._touches[tid] = {"x": x, "y": y, "owner": owner}
+            self._emit({"type": "touchdown", "id": tid, "x": x, "y": y, "dx": 0.0, "dy": 0.0})
+            return
+        if t is None:
+            raise ValueError("touch %d is not down (send phase down first)" % tid)
+        dx, dy = x - t["x"], y - t["y"]
+        if phase == "up":
+            del self._touches[tid]
+        else:
+            t.update(x=x, y=y)
+        self._emit({"type": "touch" + phase, "id": tid, "x": x, "y": y, "dx": dx, "dy": dy})
+
+    def _axis_value(self, name):
+        value = 0.0
+        for (a, _owner), (v, _d) in self._axis_holds.items():  # in hold order: the latest wins
+            if a == name:
+                value = v
+        return value
+
+    def _tell_axes(self):
+        """On the tick: an axis event for each axis whose value changed (set, released, lease over)."""
+        for i, a in enumerate(self._axes):
+            v = self._axis_value(a["name"])
+            if v != self._axis_told[a["name"]]:
+                self._axis_told[a["name"]] = v
+                self._emit({"type": "axis", "name": a["name"], "index": i, "value": v})
+
+    def _emit(self, event):
+        """Hands one input change to the game's on_input, on the tick."""
+        if self._on_input:
+            self._on_input(event)
+
     def _expire_leases(self):
         """Drops the holds whose lease ran out: the game, not the bridge, enforces leases."""
         now = time.monotonic()
         if any(d <= now for d in self._held.values()):
             self._held = {k: d for k, d in self._held.items() if d > now}
+        if any(d <= now for _v, d in self._axis_holds.values()):
+            self._axis_holds = {k: h for k, h in self._axis_holds.items() if h[1] > now}
 
     def _on_signal(self, signum, _frame):
         """SIGINT/SIGTERM: ask the game to end through its normal exit."""
@@ -418,6 +604,66 @@ class GameSurface:
                 os.unlink(path)
             except OSError:
                 pass
+
+
+def _bound(v):
+    """A range bound as people write it: 1, not 1.0."""
+    return str(int(v)) if float(v) == int(v) else str(v)
+
+
+def _axis_decl(a):
+    """An axis declaration, {"name", "min", "max"} (or a (name, min, max) tuple), checked at start-up."""
+    name, low, high = (a["name"], a["min"], a["max"]) if isinstance(a, dict) else a
+    if not isinstance(name, str) or not name or not all(isinstance(v, (int, float)) for v in (low, high)) or not low < high:
+        raise ValueError("gamebridge: an axis is {'name', 'min', 'max'} with min < max, got %r" % (a,))
+    if not low <= 0 <= high:
+        raise ValueError("gamebridge: axis '%s' rests at 0, so its range must hold 0, got %s..%s" % (name, low, high))
+    return {"name": name, "min": low, "max": high}
+
+
+def pygame_events(pygame_module=None):
+    """An on_input that posts each change as the real pygame event, so a game reading
+    pygame.event.get() gets the agent's pointer, wheel, touches, axes and text there:
+    MOUSEMOTION, MOUSEBUTTONDOWN/UP (button 1 left, 2 middle, 3 right), MOUSEWHEEL (100 pixels
+    a notch; dy > 0 scrolls down, as on a page, which is y < 0 in pygame), FINGERDOWN/MOTION/UP
+    (x, y as fractions of the display surface), JOYAXISMOTION (joy 0, axis = the axis's place in
+    `axes`) and TEXTINPUT. pygame's own pygame.mouse state is SDL's and does not follow them."""
+    pg = pygame_module
+    if pg is None:
+        import pygame as pg  # the kit itself needs only the standard library
+    pressed = {"left": 1, "middle": 2, "right": 3}
+
+    def notches(d):
+        n = int(round(d / 100.0))
+        return n if n or not d else (1 if d > 0 else -1)
+
+    def post(kind, **fields):
+        pg.event.post(pg.event.Event(kind, **fields))
+
+    def on_input(e):
+        kind = e["type"]
+        if kind == "pointermove":
+            b = e["buttons"]
+            post(pg.MOUSEMOTION, pos=(int(e["x"]), int(e["y"])), rel=(int(e["dx"]), int(e["dy"])),
+                 buttons=(int(bool(b & 1)), int(bool(b & 4)), int(bool(b & 2))), touch=False)
+        elif kind in ("pointerdown", "pointerup"):
+            post(pg.MOUSEBUTTONDOWN if kind == "pointerdown" else pg.MOUSEBUTTONUP,
+                 pos=(int(e["x"]), int(e["y"])), button=pressed[e["button"]], touch=False)
+        elif kind == "wheel":
+            post(pg.MOUSEWHEEL, x=notches(e["dx"]), y=-notches(e["dy"]), flipped=False,
+                 precise_x=e["dx"] / 100.0, precise_y=-e["dy"] / 100.0, touch=False, which=0)
+        elif kind.startswith("touch"):
+            screen = pg.display.get_surface()
+            w, h = screen.get_size() if screen else (1, 1)
+            post({"touchdown": pg.FINGERDOWN, "touchmove": pg.FINGERMOTION, "touchup": pg.FINGERUP}[kind],
+                 touch_id=0, finger_id=e["id"], x=e["x"] / w, y=e["y"] / h, dx=e["dx"] / w, dy=e["dy"] / h,
+                 pressure=0.0 if kind == "touchup" else 1.0)
+        elif kind == "axis":
+            post(pg.JOYAXISMOTION, joy=0, instance_id=0, axis=e["index"], value=e["value"])
+        elif kind == "text":
+            post(pg.TEXTINPUT, text=e["text"])
+
+    return on_input
 
 
 class _Tree:
