@@ -15,6 +15,7 @@ export function toolInputSchema(tool: GameTool): {
   properties: Record<string, Obj>;
   required?: string[];
 } {
+  if (tool.inputSchema) return tool.inputSchema as ReturnType<typeof toolInputSchema>;
   const properties: Record<string, Obj> = {};
   for (const a of tool.args) {
     let description = a.description.trim();

@@ -19,6 +19,10 @@ export interface GameTool {
   toolset: string;
   /** the manifest marks it as something a player does: a player-view session may call it */
   player?: true;
+  /** a page's own WebMCP tool: its JSON Schema, shown and checked as the page gave it */
+  inputSchema?: Record<string, unknown>;
+  /** a page's own WebMCP tool whose output the page says may hold third-party content */
+  untrustedContent?: true;
 }
 
 export interface Toolset {

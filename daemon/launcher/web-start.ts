@@ -14,6 +14,7 @@ import { GameClient, type Health } from '../game/client.js';
 import { chromiumMissing, isBridgeError, launchFailed, type LaunchFacts } from '../../shared/errors.js';
 import { ensureDir } from '../../shared/paths.js';
 import { openBrowser, type WebBrowser } from '../web/browser.js';
+import { WEBMCP_FEATURE } from '../web/webmcp.js';
 import { startPageCarrier, type PageCarrier } from '../web/carrier.js';
 import { pageScript } from '../web/page-clock.js';
 import { createStandIn, type StandIn } from '../web/stand-in.js';
@@ -197,6 +198,9 @@ class WebLaunch {
       throw this.fail((e as Error).message, {}, e);
     }
     if (browser.sandboxOff) this.log(`${HEADER_PREFIX} ${browser.sandboxOff}`);
+    this.log(
+      `${HEADER_PREFIX} Chromium runs with WebMCP on (${WEBMCP_FEATURE}): tools the page registers through document.modelContext are the game's toolset 'webmcp'`,
+    );
     return browser;
   }
 

@@ -8,6 +8,7 @@ import type { DaemonState } from '../state.js';
 import type { GameClient } from '../game/client.js';
 import type { Manifest } from '../game/manifest.js';
 import { withBridge } from '../bridge/index.js';
+import { withPageTools } from '../bridge/webmcp.js';
 import type { CompositeRegistry } from '../composites/registry.js';
 import type { ToolContext } from '../toolkit/context.js';
 
@@ -96,14 +97,19 @@ export class SessionContext implements ToolContext {
     this.state.owners.adoptIfDetached(port, this.sessionId);
   }
 
-  /** The game's manifest as the agent is shown it, the bridge toolset included. */
+  /** The game's manifest as the agent is shown it, the bridge toolset included, and a page's WebMCP tools. */
   async manifest(port: number): Promise<Manifest> {
-    return withBridge(await this.state.cache.get(this.client(port), { manifestPath: this.config.manifestPath }));
+    const tools = this.state.launcher.webGame(port)?.browser.tools;
+    const [m, own] = await Promise.all([
+      this.state.cache.get(this.client(port), { manifestPath: this.config.manifestPath }),
+      tools?.list() ?? [],
+    ]);
+    return withPageTools(withBridge(m), own);
   }
 
   knownManifest(port: number): Manifest | undefined {
     const m = this.state.cache.settled(port, { manifestPath: this.config.manifestPath });
-    return m && withBridge(m);
+    return m && withPageTools(withBridge(m), this.state.launcher.webGame(port)?.browser.tools.known() ?? []);
   }
 
   /** Changes when another process is known to answer on `port` (see game/restarts.ts). */

@@ -1,6 +1,7 @@
 /**
  * call_tool: the one door to a game's own tools (docs/TOOLS.md, "Using the tools"). What a name is
- * (a bridge tool, a composite, a tool of the game's manifest, or a raw command passed through)
+ * (a bridge tool, a composite, a tool of the game's manifest, a page's WebMCP tool, or a raw
+ * command passed through)
  * is decided by game-tool.ts, for the replay verdict and the dispatch alike; a manifest tool's
  * arguments are checked against the manifest before anything is sent (game-args.ts), and a
  * passed-through command the game does not know fails listing what it accepts.
@@ -10,6 +11,7 @@ import type { ReplayVerdict } from '../../shared/frames.js';
 import type { GameTool, Manifest } from '../game/manifest.js';
 import { BRIDGE_TOOL_NAMES, runBridgeTool, servedBridgeTools } from '../bridge/index.js';
 import { runComposite } from '../composites/run.js';
+import { callPageTool } from '../bridge/webmcp.js';
 import { checkGameToolArgs } from './game-args.js';
 import { resolveGameTool, resolveOnGame } from './game-tool.js';
 import { syncAnswer } from '../toolkit/sync-answer.js';
@@ -81,6 +83,10 @@ export async function callGameTool(
       const result = await syncAnswer(ctx, port, ref.tool.name, args, extra);
       return { json: { port, tool: name, via: 'manifest', ...result } };
     }
+    case 'webmcp':
+      args = withoutRoutingPort(args, ref.tool);
+      checkPlayerCall(ctx, name, 'manifest', ref.tool);
+      return callPageTool(ctx, port, ref.tool, args, extra);
     case 'passthrough':
       args = withoutRoutingPort(args);
       checkPlayerCall(ctx, name, 'passthrough');

@@ -7,13 +7,16 @@
  *   3. a tool of the game's manifest, the bridge toolset merged in after the game's own
  *      toolsets (so a game's own tool of a bridge tool's name wins, and 'bridge.name' picks the
  *      built-in one);
- *   4. anything else: a raw command passed through.
- * A page's own WebMCP tool and a skill will each be a kind of their own here, with their
- * declaration and whether they are read-only, so both paths learn them at once.
+ *   4. a page's own WebMCP tool (the toolset `webmcp`, merged in after the game's own toolsets
+ *      and never under a name they or the bridge toolset already use: bridge/webmcp.ts);
+ *   5. anything else: a raw command passed through.
+ * A skill will be a kind of its own here, with its declaration and whether it is read-only,
+ * so both paths learn it at once.
  */
 import { BRIDGE_TOOLSET, findTool, type GameTool, type Manifest } from '../game/manifest.js';
 import { bridgeToolNamed, fallbackManifest } from '../bridge/index.js';
 import type { BridgeTool } from '../bridge/declare.js';
+import { WEBMCP_TOOLSET } from '../bridge/webmcp.js';
 import type { Composite } from '../composites/types.js';
 import type { ToolContext } from '../toolkit/context.js';
 
@@ -21,6 +24,7 @@ export type GameToolRef =
   | { kind: 'bridge'; readOnly: boolean; tool: BridgeTool }
   | { kind: 'composite'; readOnly: boolean; composite: Composite }
   | { kind: 'manifest'; readOnly: boolean; tool: GameTool }
+  | { kind: 'webmcp'; readOnly: boolean; tool: GameTool }
   | { kind: 'passthrough'; readOnly: false };
 
 /** Before any manifest is known, the bridge toolset (every game has it) still answers for its own tools. */
@@ -42,6 +46,7 @@ export function resolveGameTool(name: string, manifest: Manifest | undefined, co
   const row = findTool(manifest ?? BRIDGE_ONLY, name);
   const bridge = row?.toolset === BRIDGE_TOOLSET ? bridgeToolNamed(row.name) : undefined;
   if (bridge) return { kind: 'bridge', readOnly: bridge.effect.readOnly, tool: bridge };
+  if (row?.toolset === WEBMCP_TOOLSET) return { kind: 'webmcp', readOnly: row.readOnly, tool: row };
   if (row) return { kind: 'manifest', readOnly: row.readOnly === true, tool: row };
   return { kind: 'passthrough', readOnly: false };
 }

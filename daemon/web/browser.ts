@@ -23,6 +23,7 @@ import { basename, dirname, join } from 'node:path';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { browserEnv, browserPid, chromiumArgs, findChromium, killGroup, sandboxUnavailable } from './chromium.js';
 import { BrowserHands } from './hands.js';
+import { installPageTools, PageTools } from './webmcp.js';
 import { loadModule } from '../../shared/load-module.js';
 import { pidAlive, processStart, sameProcess } from '../../shared/daemon-file.js';
 
@@ -62,6 +63,8 @@ export interface WebBrowser {
   readonly sandboxOff: string | null;
   /** The Playwright page, for what this API does not cover. */
   readonly page: Page;
+  /** The tools the page registers through WebMCP (webmcp.ts). */
+  readonly tools: PageTools;
   consoleErrors(): string[];
   screenshot(): Promise<Buffer>;
   press(input: string, holdMs?: number): Promise<void>;
@@ -113,9 +116,12 @@ export async function openBrowser(options: OpenBrowserOptions): Promise<WebBrows
   const record: BrowserRecord = { pid: pid ?? 0, pidStart: pid ? processStart(pid) : undefined, dir };
   options.onStarted?.(record.pid);
   try {
+    let tools: PageTools | undefined;
+    await installPageTools(context, () => tools?.changed());
     if (options.initScript) await context.addInitScript({ content: options.initScript });
     const page = context.pages()[0] ?? (await context.newPage());
-    const b = wrap(context, page, record, sandboxOff, options.onConsole);
+    tools = new PageTools(page);
+    const b = wrap(context, page, tools, record, sandboxOff, options.onConsole);
     // Committed is enough: the page's own join is the readiness signal, and its errors keep
     // being collected (a 1.4 MB engine can take long to run on a loaded machine).
     await page
@@ -137,6 +143,7 @@ export async function openBrowser(options: OpenBrowserOptions): Promise<WebBrows
 function wrap(
   context: BrowserContext,
   page: Page,
+  tools: PageTools,
   record: BrowserRecord,
   sandboxOff: string | null,
   onConsole?: (line: string) => void,
@@ -166,6 +173,7 @@ function wrap(
     record,
     sandboxOff,
     page,
+    tools,
     consoleErrors: () => [...errors],
     // CDP directly, with the fast encoder: Playwright's screenshot adds its own waits (about a third more here).
     screenshot: async () => {

@@ -8,6 +8,7 @@
 import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { chromiumMissing } from '../../shared/errors.js';
+import { WEBMCP_FEATURE } from './webmcp.js';
 
 export const CHROMIUM_INSTALL = 'apt-get install -y chromium';
 
@@ -31,7 +32,7 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
 
 /**
  * Flags on top of playwright's own (which add the pipe, the profile, headless and the sandbox
- * switch): WebGL through SwiftShader (no GPU needed), quiet, timers never throttled.
+ * switch): WebGL through SwiftShader (no GPU needed), quiet, timers never throttled, WebMCP on.
  */
 export function chromiumArgs(size: { width: number; height: number }): string[] {
   return [
@@ -50,6 +51,8 @@ export function chromiumArgs(size: { width: number; height: number }): string[] 
     '--disable-field-trial-config',
     '--disable-features=AimEnabled,OptimizationHints,NetworkTimeServiceQuerying,PreconnectToSearch,MediaRouter,LensOverlay,WebUIOmniboxPopup',
     '--disable-component-update',
+    // A page's own tools (document.modelContext) are one of its doors (webmcp.ts).
+    WEBMCP_FEATURE,
     '--disable-sync',
     '--no-first-run',
     '--no-default-browser-check',

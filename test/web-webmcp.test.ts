@@ -1,0 +1,165 @@
+/**
+ * A page's own WebMCP tools through the bridge, on the real proxy + daemon, the SDK client and
+ * Debian's Chromium: a plain page (no kit) registers its tools through document.modelContext;
+ * they are the game's toolset `webmcp`, described with their own schema, called with their
+ * arguments checked, a throw a CommandFailed with its words, and the set follows the page as
+ * it registers and aborts tools. A Chromium without the feature shows no such toolset.
+ */
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { jest } from '@jest/globals';
+import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
+import { freeRange } from './helpers/ports.js';
+import { removeDir, stopDaemon, tempHome } from './helpers/procs.js';
+
+jest.setTimeout(180_000);
+
+const PAGE = `<!doctype html><html><head><title>Tool page</title></head><body>
+<h1>Tool page</h1><p id="count">0</p>
+<script>
+const mc = document.modelContext;
+window.calls = 0;
+if (mc) {
+  const boom = new AbortController();
+  mc.registerTool({
+    name: 'add', description: 'Adds two numbers.',
+    inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+    annotations: { readOnlyHint: true },
+    execute: async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }], structuredContent: { sum: a + b } }),
+  });
+  mc.registerTool({
+    name: 'bump', description: 'Counts a call on the page.',
+    inputSchema: { type: 'object', properties: {} },
+    execute: async () => { window.calls++; document.getElementById('count').textContent = String(window.calls); return 'bumped'; },
+  });
+  mc.registerTool({
+    name: 'boom', description: 'Always throws.',
+    inputSchema: { type: 'object', properties: {} },
+    execute: async () => { throw new Error('the fuse was lit'); },
+  }, { signal: boom.signal });
+  mc.registerTool({
+    name: 'swap', description: 'Registers later and unregisters boom.',
+    inputSchema: { type: 'object', properties: {} },
+    execute: async () => {
+      boom.abort();
+      mc.registerTool({ name: 'later', description: 'Came later.', inputSchema: { type: 'object', properties: {} }, execute: async () => 'late' });
+      return 'swapped';
+    },
+  });
+}
+</script></body></html>`;
+
+let home: string;
+let h: McpHandle;
+let port: number;
+let project: string;
+
+beforeAll(async () => {
+  home = tempHome('gb-webmcp-');
+  project = join(home, 'project');
+  const site = join(project, 'site');
+  mkdirSync(site, { recursive: true });
+  writeFileSync(join(site, 'index.html'), PAGE);
+  const [first] = await freeRange(4);
+  writeFileSync(
+    join(project, 'gamebridge.json'),
+    JSON.stringify({
+      name: 'tool-page',
+      launch: { portRange: `${first}-${first + 3}`, readyTimeoutMs: 90_000, web: { static: site, kit: false } },
+    }),
+  );
+  h = await connect({ env: { GAME_BRIDGE_HOME: home }, cwd: project, args: ['--no-scan', '--timeout', '10000'] });
+  const launched = await call(h, 'launch_instance', {}, 120_000);
+  if (launched.isError) throw new Error(launched.text);
+  port = launched.json.port;
+});
+
+afterAll(async () => {
+  await h?.close();
+  stopDaemon(home);
+  removeDir(home);
+});
+
+test("the page's registered tools are listed as the toolset webmcp, and instance_log says WebMCP is on", async () => {
+  const list = (await call(h, 'list_toolsets', { port })).json;
+  const names = list.toolsets.map((t: any) => t.name);
+  expect(names).toEqual(expect.arrayContaining(['webmcp', 'bridge']));
+  expect(names.indexOf('webmcp')).toBeLessThan(names.indexOf('bridge'));
+  expect(list.toolsets.find((t: any) => t.name === 'webmcp').tools).toEqual(['add', 'boom', 'bump', 'swap']);
+  const log = await call(h, 'instance_log', { port });
+  expect(log.text).toContain('Chromium runs with WebMCP on (--enable-features=WebMCP)');
+});
+
+test('describe_toolset shows each page tool with its own schema and read-only hint', async () => {
+  const d = (await call(h, 'describe_toolset', { port, toolset: 'webmcp' })).json;
+  const add = d.tools.find((t: any) => t.name === 'add');
+  expect(add).toMatchObject({
+    description: 'Adds two numbers.',
+    readOnly: true,
+    player: true,
+    inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+  });
+  expect(d.tools.find((t: any) => t.name === 'bump').readOnly).toBe(false);
+});
+
+test('a page tool called with valid arguments answers its text, structured content and the state after', async () => {
+  const r = await gameCall(h, port, 'add', { a: 2, b: 40 });
+  expect(r.json).toMatchObject({ port, tool: 'add', via: 'webmcp', result: '42', structuredContent: { sum: 42 } });
+  expect(r.json.frame).toEqual(expect.any(Number));
+  expect(r.json.game).toMatchObject({ title: 'Tool page' });
+  const q = await gameCall(h, port, 'webmcp.bump');
+  expect(q.json).toMatchObject({ via: 'webmcp', result: 'bumped' });
+  const snap = await gameCall(h, port, 'snapshot');
+  expect(snap.text).toMatch(/- text "1"/);
+});
+
+test('a page tool called with arguments its schema refuses fails as a UsageError before the page runs it', async () => {
+  const wrongType = await gameCall(h, port, 'add', { a: 'two', b: 40 });
+  expect(wrongType.text).toMatch(/^BridgeUsageError: .*add.*\ba\b/);
+  const missing = await gameCall(h, port, 'add', { a: 2 });
+  expect(missing.text).toMatch(/^BridgeUsageError: .*add.*\bb\b/);
+});
+
+test('a page tool that throws is a CommandFailed carrying its message', async () => {
+  const r = await gameCall(h, port, 'boom');
+  expect(r.isError).toBe(true);
+  expect(r.text).toMatch(/^CommandFailed: .*'boom'.*the fuse was lit/);
+});
+
+test('a tool registered after launch shows up and an aborted one goes', async () => {
+  expect((await gameCall(h, port, 'swap')).json.result).toBe('swapped');
+  const list = (await call(h, 'list_toolsets', { port })).json;
+  expect(list.toolsets.find((t: any) => t.name === 'webmcp').tools).toEqual(['add', 'bump', 'later', 'swap']);
+  expect((await gameCall(h, port, 'later')).json.result).toBe('late');
+  const gone = await gameCall(h, port, 'boom');
+  expect(gone.text).toMatch(/^CommandRejected: .*refused 'boom'/);
+});
+
+test('a Chromium without WebMCP opens the same page with no webmcp toolset, as before', async () => {
+  // Debian's Chromium as it comes: the bridge's switch that turns WebMCP on is left out
+  const wrapper = join(home, 'chromium-no-webmcp');
+  writeFileSync(
+    wrapper,
+    '#!/bin/sh\nfor a; do shift; [ "$a" = --enable-features=WebMCP ] || set -- "$@" "$a"; done\nexec /usr/bin/chromium "$@"\n',
+  );
+  chmodSync(wrapper, 0o755);
+  const other = await connect({
+    env: { GAME_BRIDGE_HOME: home, GAME_BRIDGE_CHROMIUM: wrapper },
+    cwd: project,
+    args: ['--no-scan', '--timeout', '10000'],
+  });
+  try {
+    const launched = await call(other, 'launch_instance', {}, 120_000);
+    if (launched.isError) throw new Error(launched.text);
+    const p2 = launched.json.port;
+    expect(p2).not.toBe(port);
+    const list = (await call(other, 'list_toolsets', { port: p2 })).json;
+    expect(list.toolsets.map((t: any) => t.name)).not.toContain('webmcp');
+    const state = (await gameCall(other, p2, 'get_state')).json.state;
+    expect(state.game).toMatchObject({ title: 'Tool page' });
+    const missing = await gameCall(other, p2, 'add', { a: 1, b: 2 });
+    expect(missing.text).toMatch(/^CommandRejected: /);
+  } finally {
+    await other.close();
+  }
+});
