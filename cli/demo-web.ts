@@ -13,7 +13,7 @@ import { demoEnding, DIST, openDemoClient, StepFailed, stderrTail, type DemoClie
 export interface WebDemoOptions {
   portRange?: string;
   noDaemon?: boolean;
-  /** where the screenshot goes (default: game-bridge-demo-star-catcher.png in the temp folder) */
+  /** where the screenshot goes (default: star-catcher.png in a new private folder under the temp folder) */
   screenshot?: string;
   out?: (line: string) => void;
 }
@@ -23,7 +23,11 @@ const WWW = join(DIST, 'examples', 'phaser-game', 'www');
 export async function runWebDemo(opts: WebDemoOptions = {}): Promise<number> {
   const out = opts.out ?? ((l: string) => process.stdout.write(l + '\n'));
   const project = mkdtempSync(join(tmpdir(), 'game-bridge-demo-web-'));
-  const shotFile = resolve(opts.screenshot ?? join(tmpdir(), 'game-bridge-demo-star-catcher.png'));
+  // A folder of its own (mode 0700) by default: a fixed name in the shared temp folder is one
+  // another user could plant a link at first.
+  const shotFile = resolve(
+    opts.screenshot ?? join(mkdtempSync(join(tmpdir(), 'game-bridge-demo-shot-')), 'star-catcher.png'),
+  );
   writeFileSync(
     join(project, 'gamebridge.json'),
     JSON.stringify(

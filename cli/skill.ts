@@ -112,7 +112,7 @@ export function renderSkill(facts: {
     `The game ${quoted(game)}${version ? ` (version ${quoted(version)})` : ''} is driven by this project through the game-bridge MCP server ` +
       "(the `game-bridge` server in the project's MCP configuration). Its tools come from the running game " +
       "(names and descriptions below are the game's own words, quoted): " +
-      `${own.map((t) => `${quoted(t.toolset)} (${quoted(t.description)})`).join('; ') || 'it publishes no toolsets of its own'}.`,
+      `${own.map((t) => `${quoted(t.toolset)}${oneLine(t.description) ? ` (${quoted(t.description)})` : ''}`).join('; ') || 'it publishes no toolsets of its own'}.`,
     ...(listed.passthrough?.description ? ['', `Other commands: ${quoted(listed.passthrough.description)}`] : []),
     '',
     '## Launching it',
@@ -127,12 +127,11 @@ export function renderSkill(facts: {
       '`describe_toolset` {port, toolset} shows the full argument schemas.',
   ];
   for (const ts of own) {
-    out.push('', `### ${quoted(ts.toolset)}`, '', quoted(ts.description), '');
+    // A game may leave a description out: then nothing stands in its place (no empty text).
+    out.push('', `### ${quoted(ts.toolset)}`, '', ...(oneLine(ts.description) ? [quoted(ts.description), ''] : []));
     for (const t of ts.tools ?? []) {
-      out.push(
-        `- ${quoted(signature(t))}${t.readOnly ? ' (read-only)' : ''}: ${quoted(t.description)}`,
-        ...argLines(t),
-      );
+      const said = oneLine(t.description) ? `: ${quoted(t.description)}` : '';
+      out.push(`- ${quoted(signature(t))}${t.readOnly ? ' (read-only)' : ''}${said}`, ...argLines(t));
     }
   }
   out.push('', '### Composites', '');

@@ -19,6 +19,15 @@ if (argv[0] === 'daemon' && argv.length === 1) {
   const { runStdioEngine } = await import('../daemon/stdio.js');
   await runStdioEngine(argv);
 } else {
+  // A person who runs it in a terminal sees why nothing happens; stdout stays the client's.
+  if (process.stdin.isTTY) {
+    const { selfCommand } = await import('../shared/self-command.js');
+    process.stderr.write(
+      'game-bridge-mcp: this is an MCP server: an MCP client (Claude Code, Cursor, VS Code, …) starts it and speaks\n' +
+        'JSON-RPC with it on stdin and stdout, so it waits here. To see it work: ' +
+        `${selfCommand()} demo; its commands: ${selfCommand()} --help. Ctrl-C leaves.\n`,
+    );
+  }
   const proxy = await loadProxy();
   proxy.prestartDaemon(); // before anything else runs: on a cold start the daemon boots meanwhile
   await proxy.runProxy(argv);

@@ -13,6 +13,7 @@ import {
 } from './config.js';
 import { usageError } from './errors.js';
 import type { Env } from './paths.js';
+import { nearest } from './near.js';
 import { selfCommand } from './self-command.js';
 
 /** The session options, shared by the bare command and `--no-daemon`; not inherited by subcommands. */
@@ -98,7 +99,8 @@ export function withSessionOptions<T>(y: Argv<T>) {
  */
 export function parseSessionArgs(argv: string[], env: Env = process.env, cwd = process.cwd()): SessionConfig {
   let failure: string | undefined;
-  const opts = withSessionOptions(yargs(argv))
+  const parser = withSessionOptions(yargs(argv));
+  const opts = parser
     .strict()
     .help(false)
     .version(false)
@@ -107,8 +109,28 @@ export function parseSessionArgs(argv: string[], env: Env = process.env, cwd = p
       failure = msg || err?.message || 'bad arguments';
     })
     .parseSync();
-  if (failure) throw usageError(`${failure}. Run ${selfCommand()} --help for the options.`);
+  if (failure)
+    throw usageError(
+      `${withNearFlags(failure, parser as unknown as OptionsOf)}. Run ${selfCommand()} --help for the options.`,
+    );
   if (opts._.length)
     throw usageError(`Unexpected argument '${String(opts._[0])}'. Run ${selfCommand()} --help for the options.`);
   return sessionConfigFrom(opts as Record<string, unknown>, env, cwd);
+}
+
+/** yargs keeps the options it was given at run time; its types leave that method out. */
+type OptionsOf = { getOptions(): { key: Record<string, unknown> } };
+
+/** yargs' "Unknown argument: prot" with the flag it most likely meant: `(did you mean --port?)`. */
+function withNearFlags(failure: string, parser: OptionsOf): string {
+  const unknown = /^Unknown arguments?: (.+)$/.exec(failure);
+  if (!unknown) return failure;
+  const flags = Object.keys(parser.getOptions().key).filter((k) => k.length > 1);
+  const near = unknown[1]
+    .split(', ')
+    .map((u) => [u, nearest(u, flags)] as const)
+    .filter(([, n]) => n !== undefined)
+    .map(([u, n]) => `--${n} for ${u}`);
+  if (!near.length) return failure;
+  return `${failure} (did you mean ${near.length === 1 && !unknown[1].includes(', ') ? near[0].replace(/ for .*/, '') : near.join(', ')}?)`;
 }

@@ -293,6 +293,26 @@ describe('init', () => {
       return false;
     }
   })();
+  (hasScript ? test : test.skip)(
+    'run bare on a terminal, it says on stderr that it is an MCP server a client starts, naming demo and --help',
+    async () => {
+      const home = dir();
+      const stdout = join(dir('gb-bare-'), 'stdout');
+      const child = reaper.spawn('script', ['-qfec', `${process.execPath} ${CLI} > ${stdout}`, '/dev/null'], {
+        env: { ...bridgeFree(), GAME_BRIDGE_HOME: home },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let seen = '';
+      child.stdout!.on('data', (d: Buffer) => (seen += d.toString()));
+      await waitFor('the terminal note', () => /--help/.test(seen), 15000);
+      expect(seen).toMatch(/an MCP server: an MCP client .* starts it/);
+      expect(seen).toContain(`${SELF} demo`);
+      expect(seen).toContain(`${SELF} --help`);
+      expect(readFileSync(stdout, 'utf8')).toBe(''); // stdout is JSON-RPC only
+      await cli(['stop'], { env: { GAME_BRIDGE_HOME: home } });
+    },
+  );
+
   (hasScript ? test : test.skip)('on a terminal it asks for the name and the command', async () => {
     const project = dir('gb-init-');
     const child = reaper.spawn('script', ['-qfec', `${process.execPath} ${CLI} init --dir ${project}`, '/dev/null'], {

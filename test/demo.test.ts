@@ -5,8 +5,9 @@
  * with the step that failed, and the exit code is 1.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname } from 'node:path';
 import { decodePng, distinctColours } from './helpers/png.js';
 import { freeRange } from './helpers/ports.js';
 import { alive, bridgeFreeEnv, CLI, healthOk, removeDir, SELF, tempHome, waitGone } from './helpers/procs.js';
@@ -113,18 +114,21 @@ test('a failing step is named, with the error, and the exit code is 1', async ()
   );
 }, 60000);
 
-test('demo --web plays the Phaser example in headless Chromium, saves a screenshot and prints where', async () => {
+test('demo --web plays the Phaser example in headless Chromium, saves a screenshot in a private folder and prints where', async () => {
   const home = tempHome();
   homes.push(home);
   const range = await freeRange(3);
-  const shot = join(home, 'shot.png');
-  const { code, out } = await run(['demo', '--web', '--port-range', `${range[0]}-${range[2]}`, '--screenshot', shot], {
+  const { code, out } = await run(['demo', '--web', '--port-range', `${range[0]}-${range[2]}`], {
     GAME_BRIDGE_HOME: home,
   });
   expect(out).toMatch(/launch_instance: Star Catcher 1\.0\.0 joined on port \d+ from Chromium/);
   expect(out).toMatch(/a real key through the browser/);
   expect(out).toMatch(/stop_instance: port \d+ stopped \(closed cleanly\)/);
-  expect(out).toContain(`The screenshot is at ${shot}`);
+  const shot = /The screenshot is at (\S+\.png)/.exec(out)?.[1] ?? '';
+  // a folder of its own that only this user can enter, never a fixed name another user could plant first
+  homes.push(dirname(shot));
+  expect(dirname(dirname(shot))).toBe(tmpdir());
+  expect(statSync(dirname(shot)).mode & 0o777).toBe(0o700);
   expect(code).toBe(0);
   // the daemon it started stays for MCP clients, and the demo says so, as the Node demo does
   expectDaemonStays(home, out);

@@ -145,6 +145,13 @@ test('a proxy started with a bad flag says so on stderr and in every tool call, 
   await waitFor('stderr line', () => /Unknown argument: prot/.test(h.stderr()));
 });
 
+test('a misspelt flag (--prot) is named with the flag it meant, on stderr at start-up, before any call', async () => {
+  const h = await open(suite.home, ['--prot', '7820']);
+  await waitFor('stderr line', () => /Unknown argument: prot \(did you mean --port\?\)/.test(h.stderr()));
+  const r = await call(h, 'list_instances');
+  expect(r.text).toMatch(/Unknown argument: prot \(did you mean --port\?\)/);
+});
+
 test('kill -9 of the daemon mid-launch: the launch is interrupted and the next daemon reaps the half-started game', async () => {
   const ports = await freeRange(3);
   const cwd = project('Zeta', ports, '--slow-start 6000');

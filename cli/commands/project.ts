@@ -68,7 +68,7 @@ export const projectCommands = [
       'port-range': textFlag('Ports the demo game may use (default 7820-7839)'),
       daemon: switchFlag('--no-daemon: the engine runs inside the proxy process', true),
       web: switchFlag('Play the Phaser example in headless Chromium instead, and save a screenshot'),
-      screenshot: textFlag('With --web: where the screenshot goes (default: the temp folder)'),
+      screenshot: textFlag('With --web: where the screenshot goes (default: a new private folder in the temp folder)'),
     },
     run: async (a) => {
       const portRange = a['port-range'];

@@ -7,6 +7,7 @@
 import { z } from 'zod/v4';
 import { notAGameSurface } from '../../shared/errors.js';
 import type { UiNodeFields } from '../../shared/ui-node.js';
+import { editDistance } from '../../shared/near.js';
 
 /** A tree bigger than this is cut (its rendering would not fit any answer anyway). */
 export const MAX_NODES = 2000;
@@ -217,21 +218,6 @@ export function renderUi(s: UiSnapshot, nodes: UiNode[]): string {
   visit(nodes, 0);
   if (!nodes.length) lines.push('(no nodes)');
   return lines.join('\n');
-}
-
-/** Edit distance, bounded inputs (ids and names are capped when read). */
-export function editDistance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0];
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const up = prev[j];
-      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = up;
-    }
-  }
-  return prev[b.length];
 }
 
 /** How far `ref` is from a node: its id or its name, whichever is closer (lower is closer; Infinity: not similar). */
