@@ -9,7 +9,17 @@ import type { Recording } from '../recording/recordings.js';
 import type { ToolContext } from '../toolkit/context.js';
 
 /** Bridge tools that change the game (click and set_value drive a UI tree); docs/TESTS.md lists them. */
-export const DOES = new Set(['raw_command', 'press', 'hold', 'release', 'pause', 'resume', 'step', 'click', 'set_value']);
+export const DOES = new Set([
+  'raw_command',
+  'press',
+  'hold',
+  'release',
+  'pause',
+  'resume',
+  'step',
+  'click',
+  'set_value',
+]);
 /** Bridge tools that check a condition; `step {until}` is both. */
 const CHECKS = new Set(['wait_for', 'wait_for_node', 'wait_for_object', 'assert']);
 /** Bridge tools that change nothing the test replays. */
