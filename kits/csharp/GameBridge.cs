@@ -693,15 +693,18 @@ namespace GameBridgeKit
         string Refusal(string[] lines)
         {
             string host = "";
+            int hosts = 0;
             bool browser = false;
             foreach (var line in lines.Skip(1))
             {
                 int colon = line.IndexOf(':');
                 if (colon <= 0) continue;
                 string key = line.Substring(0, colon).Trim().ToLowerInvariant(), value = line.Substring(colon + 1).Trim();
-                if (key == "host") host = value;
+                if (key == "host") { host = value; hosts++; }
                 else if (key == "origin" || (key == "sec-fetch-site" && value != "none")) browser = true;
             }
+            // Two Host headers: a proxy and this kit could each read a different one.
+            if (hosts > 1) return "Forbidden: more than one Host header";
             if (host != $"127.0.0.1:{Port}" && host != $"localhost:{Port}")
                 return $"Forbidden: unexpected Host header '{Args.Clip(host)}' (this port answers 127.0.0.1:{Port} only)";
             return browser ? "Forbidden: browser requests are refused on a game port" : null;

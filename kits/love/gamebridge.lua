@@ -544,15 +544,17 @@ end
 -- under its own Host name; the bridge and curl send neither Origin nor Sec-Fetch-Site.
 function Bridge:refusal(text)
   local head = text:sub(1, (text:find("\r\n\r\n", 1, true) or #text))
-  local host, browser = "", false
+  local host, hosts, browser = "", 0, false
   for line in head:gmatch("[^\r\n]+") do
     local key, value = line:match("^([^:]+):%s*(.-)%s*$")
     if key then
       key = key:lower()
-      if key == "host" then host = value
+      if key == "host" then host, hosts = value, hosts + 1
       elseif key == "origin" or (key == "sec-fetch-site" and value ~= "none") then browser = true end
     end
   end
+  -- Two Host headers: a proxy and this kit could each read a different one.
+  if hosts > 1 then return "Forbidden: more than one Host header" end
   if host ~= "127.0.0.1:" .. self.port and host ~= "localhost:" .. self.port then
     return string.format("Forbidden: unexpected Host header '%s' (this port answers 127.0.0.1:%d only)", host:sub(1, 100), self.port)
   end

@@ -332,6 +332,21 @@ function describeConformance(kit: KitExample): void {
   });
 
   testIf(
+    kit.refusesTwoHosts,
+    'a request with two Host headers is refused with 403, whichever comes first',
+    async () => {
+      for (const hosts of [
+        [`127.0.0.1:${port}`, `evil.example:${port}`],
+        [`evil.example:${port}`, `127.0.0.1:${port}`],
+      ]) {
+        const head = `GET /health HTTP/1.1\r\n${hosts.map((h) => `Host: ${h}\r\n`).join('')}Connection: close\r\n\r\n`;
+        const got = await rawExchange(port, Buffer.from(head, 'latin1'));
+        expect([hosts, got.split('\r\n')[0]]).toEqual([hosts, expect.stringMatching(/^HTTP\/1\.[01] (400|403) /)]);
+      }
+    },
+  );
+
+  testIf(
     kit.connectionCap,
     'slow clients cannot freeze it: connections trickling a request are closed by its deadline, and it answers again',
     async () => {

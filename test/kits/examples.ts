@@ -50,6 +50,8 @@ export interface KitExample {
   screenshot: [number, number] | null;
   /** A process whose debug port is taken says so and exits: whatever holds the port would be taken for it. */
   busyPort?: 'exits';
+  /** A request with two Host headers is refused (the kits that check each header line themselves). */
+  refusesTwoHosts?: true;
   /** What holding `input` moves: its x in /state, by `speed` per simulated frame; `home` puts it mid-field, in a round. */
   mover: { input: string; x: (state: any) => number; speed: number; home: Cmd[] };
   /** A command refused on arrival for a bad argument, and the refusal's words. */
@@ -350,6 +352,7 @@ export const KIT_EXAMPLES: KitExample[] = [
     screenshot: [1280, 720],
     connectionCap: 64,
     busyPort: 'exits',
+    refusesTwoHosts: true,
     mover: { input: 'right', x: (s) => s.game.x, speed: 2, home: [['reset'], ['teleport', { x: 50 }]] },
     badArg: { cmd: ['teleport', { x: 'far' }], error: /\bx\b.* must be a number/ },
     newEpoch: ['reset'],
@@ -374,6 +377,7 @@ export const KIT_EXAMPLES: KitExample[] = [
     screenshot: null,
     connectionCap: 64,
     busyPort: 'exits',
+    refusesTwoHosts: true,
     // Mono runs no handler on SIGTERM without Mono.Posix: the game cannot end cleanly on it.
     mover: { input: 'right', x: (s) => s.game.x, speed: 2, home: [['reset'], ['teleport', { x: 50 }]] },
     badArg: { cmd: ['teleport', { x: 'far' }], error: /\bx\b.* must be a number/ },
