@@ -2,6 +2,9 @@
 -- coins along a track; `reset` starts a new run (a new session epoch). The HUD (coins, Jump,
 -- Menu) and the pause menu (Resume, New run, a disabled Options, a Volume slider) are drawn and
 -- clickable, and published as the UI tree; the walker and the coins left are world objects.
+-- It also takes the analog `walk` axis (it walks at that fraction of its speed), the pointer
+-- and touch (a click or tap on the field walks it there; a click on a HUD button presses it)
+-- and typed text (the runner's name), all through LÖVE's own callbacks, which the kit calls.
 -- Run it with `love . --debug-port 7820` (under `xvfb-run -a` on a machine without a display).
 --
 -- In your own game, copy kits/love/gamebridge.lua next to main.lua; this example links to it.
@@ -16,6 +19,7 @@ local HUD = {jump = {200, 16, 80, 32}, menu = {290, 16, 80, 32}}
 
 local run, x, y, vy, jumps, coins, events = 0, 0, 0, 0, 0, {}, {}
 local menuOpen, volume = false, 0.8
+local walk, target, name, lastClick, lastTap = 0, nil, "", nil, nil
 local bridge
 
 local function event(m)
@@ -25,7 +29,7 @@ end
 
 local function newRun()
   run = run + 1
-  x, y, vy, jumps, coins, events, menuOpen = 0, 0, 0, 0, {}, {}, false
+  x, y, vy, jumps, coins, events, menuOpen, target = 0, 0, 0, 0, {}, {}, false, nil
 end
 
 local function onGround() return y == 0 and vy == 0 end
@@ -81,7 +85,8 @@ end
 
 local function snapshot()
   return {ui = {screen = screen()}, events = events,
-    game = {run = run, x = x, y = y, jumps = jumps, coins = coins, volume = volume}}
+    game = {run = run, x = x, y = y, jumps = jumps, coins = coins, volume = volume, walk = walk, name = name,
+      lastClick = lastClick, lastTap = lastTap}}
 end
 
 local commands = {
@@ -105,6 +110,7 @@ local MANIFEST = {toolsets = {{name = "play", description = "Walk the track (hol
 }}}}
 
 bridge = gamebridge.new({name = "Walker (LÖVE)", version = "1.0.0", inputs = {"left", "right"},
+  axes = {{name = "walk", min = -1, max = 1}}, pointer = true, touch = true, text = true,
   snapshot = snapshot, commands = commands, ui = ui, world = world, manifest = MANIFEST,
   stepFramesPerTick = 1000}) -- its update reads no wall clock
 love.run = bridge:loop()
@@ -120,8 +126,13 @@ end
 
 -- One simulated frame (the kit skips it while the clock is paused).
 function love.update(_dt)
+  walk = bridge:axis("walk")
   if menuOpen then return end -- the pause menu stops the walk
-  local dx = (held("right") and SPEED or 0) - (held("left") and SPEED or 0)
+  local dx = (held("right") and SPEED or 0) - (held("left") and SPEED or 0) + SPEED * walk
+  if target then -- walking to where the player clicked or tapped
+    dx = dx + math.max(-SPEED, math.min(SPEED, target - x))
+    if math.abs(target - x) <= SPEED then target = nil end
+  end
   x = math.min(math.max(x + dx, 0), TRACK_END)
   if y > 0 or vy > 0 then
     y, vy = math.max(y + vy, 0), vy - GRAVITY
@@ -137,18 +148,34 @@ function love.update(_dt)
   end
 end
 
--- A click does what ui.activate does: the tree's own nodes, hit-tested by their rects.
-function love.mousepressed(mx, my)
+-- The field's x under a screen point (the track is drawn 5 px a unit from x = 100).
+local function trackX(sx) return math.min(math.max((sx - 100) / 5, 0), TRACK_END) end
+
+function love.touchpressed(id, tx, ty)
+  lastTap = {tx, ty}
+  if not menuOpen then target = trackX(tx) end
+end
+
+-- Typed text is the runner's name (at most 12 characters).
+function love.textinput(text) name = (name .. text):sub(1, 12) end
+
+-- A click does what ui.activate does: the tree's own nodes, hit-tested by their rects; a left
+-- click elsewhere on the field walks the walker there.
+function love.mousepressed(mx, my, buttonNumber)
+  lastClick = {mx, my, buttonNumber}
+  local pressed = false
   local function hit(nodes)
     for _, n in ipairs(nodes) do
       local r = n.rect
       if r and n.activate and n.enabled ~= false and mx >= r[1] and mx < r[1] + r[3] and my >= r[2] and my < r[2] + r[4] then
+        pressed = true
         return pcall(n.activate)
       end
       if n.children then hit(n.children) end
     end
   end
   hit(ui().nodes)
+  if not pressed and not menuOpen and buttonNumber == 1 then target = trackX(mx) end
 end
 
 function love.draw()

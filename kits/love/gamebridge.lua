@@ -21,13 +21,33 @@ waits for the next frame in socket.select on the server and its connections, so 
 answered as soon as it arrives, between frames, and the game loop never blocks on a client.
 A command is validated when its request arrives and applied at the start of the next frame;
 a handler that raises becomes a failed result with its message, and the game runs on.
+
+Pointer, touch, analog axes and text (optional): axes = {{name = "walk", min = -1, max = 1}},
+pointer = true, touch = true, text = true. The kit calls the game's own LÖVE callbacks on the
+frame that applies each command, before love.update: love.mousemoved, love.mousepressed and
+love.mousereleased (1 left, 2 right, 3 middle), love.wheelmoved, love.touchpressed, touchmoved
+and touchreleased (the touch id is the number sent), love.gamepadaxis(nil, name, value) and
+love.textinput; and answers bridge:axis(name), bridge:pointer() (x, y, buttons),
+bridge:isMouseDown(button), bridge:touches() and bridge:takeText().
 ]]
 local socket = require("socket")
+local hasUtf8, utf8 = pcall(require, "utf8") -- LÖVE ships it; counting bytes is the fallback
+if not hasUtf8 then utf8 = nil end
 
 local M = {}
 
-local RESERVED = {"input.hold", "input.release", "input.releaseAll", "clock.pause", "clock.resume", "clock.step",
-  "ui.activate", "ui.setValue", "ui.focus"}
+local RESERVED = {"input.hold", "input.release", "input.releaseAll", "input.axis", "input.pointer", "input.wheel",
+  "input.touch", "input.text", "clock.pause", "clock.resume", "clock.step", "ui.activate", "ui.setValue", "ui.focus"}
+-- the capability each reserved command needs (the rest: the part before the dot)
+local NEEDS = {["input.axis"] = "axis", ["input.pointer"] = "pointer", ["input.wheel"] = "pointer",
+  ["input.touch"] = "touch", ["input.text"] = "text"}
+local INPUT_CAPS = {"input", "axis", "pointer", "touch", "text"}
+local MAX_COORD = 65535 -- screenshot pixels
+local MAX_WHEEL = 10000
+local MAX_TOUCH_ID = 9
+local MAX_TEXT = 1000
+-- contract bit -> LÖVE button number
+local BUTTONS = {{bit = 1, love = 1}, {bit = 2, love = 2}, {bit = 4, love = 3}}
 local MAX_LEASE_MS = 3600000 -- a hold is meant to end; the bridge re-holds
 local MAX_STEP_FRAMES = 10000 -- later commands wait behind a step, so keep it bounded
 local MAX_REQUEST_BYTES = 65536
@@ -191,6 +211,13 @@ function M.new(options)
     self.commands[name] = type(c) == "function" and {apply = c} or c
   end
   self.inputs = options.inputs
+  self.axes = {}
+  for _, a in ipairs(options.axes or {}) do
+    if type(a.name) ~= "string" or type(a.min) ~= "number" or type(a.max) ~= "number" or not (a.min <= 0 and 0 <= a.max and a.min < a.max) then
+      error("gamebridge: an axis is {name = ..., min = ..., max = ...} with min <= 0 <= max and min < max")
+    end
+    table.insert(self.axes, {name = a.name, min = a.min, max = a.max})
+  end
   self.clock = options.clock ~= false
   self.uiFn, self.worldFn = options.ui, options.world
   self.manifest = options.manifest
@@ -202,12 +229,22 @@ function M.new(options)
   self.onClose = options.onClose
   self.capabilities = {}
   if self.inputs then table.insert(self.capabilities, "input") end
+  if #self.axes > 0 then table.insert(self.capabilities, "axis") end
+  for _, c in ipairs({"pointer", "touch", "text"}) do
+    if options[c] then table.insert(self.capabilities, c) end
+  end
   if self.clock then table.insert(self.capabilities, "clock") end
   if self.uiFn then table.insert(self.capabilities, "ui") end
   if self.worldFn then table.insert(self.capabilities, "world") end
   self.frame, self.simFrame, self.sessionEpoch = 0, 0, 1
   self.queue, self.nextId, self.completed, self.results = {}, 1, 0, {}
   self.held = {} -- "input\nowner" -> {input, owner, untilT (seconds)}
+  self.axisHolds = {} -- in hold order, the latest last: {input, owner, value, untilT}
+  self.axisTold = {} -- name -> the value the game last heard
+  self.pointerState = {x = 0, y = 0, buttons = 0}
+  self.pointerOwner = nil -- who holds the buttons down
+  self.touchPoints = {} -- id -> {x, y, owner}
+  self.textQueue = {}
   self.paused, self.stepLeft, self.stepId = false, 0, 0
   self.peers = {}
   self.published = {ui = {sequence = 0, revision = 0}, world = {sequence = 0, revision = 0}}
@@ -237,6 +274,41 @@ function Bridge:listen(port)
   io.stdout:flush()
   self:writeRegistryEntry()
   return true
+end
+
+-- A declared axis's value now: the latest owner's hold, 0 at rest.
+function Bridge:axis(name)
+  local t, value = now(), 0
+  for _, h in ipairs(self.axisHolds) do
+    if h.input == name and h.untilT > t then value = h.value end
+  end
+  return value
+end
+
+-- Where the pointer is (screenshot pixels) and its buttons (1 left, 2 right, 4 middle).
+function Bridge:pointer() return self.pointerState.x, self.pointerState.y, self.pointerState.buttons end
+
+-- As love.mouse.isDown: 1 left, 2 right, 3 middle.
+function Bridge:isMouseDown(button)
+  for _, b in ipairs(BUTTONS) do
+    if b.love == button then return self.pointerState.buttons % (2 * b.bit) >= b.bit end
+  end
+  return false
+end
+
+-- The touch points down now: {{id, x, y}, ...} by id.
+function Bridge:touches()
+  local list = {}
+  for id, p in pairs(self.touchPoints) do table.insert(list, {id = id, x = p.x, y = p.y}) end
+  table.sort(list, function(a, b) return a.id < b.id end)
+  return list
+end
+
+-- The text typed since the last call (the game's text queue), emptied.
+function Bridge:takeText()
+  local text = table.concat(self.textQueue)
+  self.textQueue = {}
+  return text
 end
 
 function Bridge:isHeld(input)
@@ -269,6 +341,9 @@ function Bridge:beginFrame()
   for key, h in pairs(self.held) do
     if h.untilT <= t then self.held[key] = nil end
   end
+  for i = #self.axisHolds, 1, -1 do
+    if self.axisHolds[i].untilT <= t then table.remove(self.axisHolds, i) end
+  end
   while #self.queue > 0 and self.stepLeft == 0 do
     local c = table.remove(self.queue, 1)
     local ok, err = pcall(self.apply, self, c.id, c.cmd, c.args)
@@ -278,6 +353,7 @@ function Bridge:beginFrame()
     if #self.results > MAX_RESULTS then table.remove(self.results, 1) end
     if self.stepLeft == 0 then self.completed = c.id end
   end
+  self:tellAxes()
   return not self.paused or self.stepLeft > 0
 end
 
@@ -293,16 +369,96 @@ function Bridge:endFrame(simulated)
   end
 end
 
+-- Calls the game's LÖVE callback, if it has one.
+local function call(name, ...)
+  if love[name] then love[name](...) end
+end
+
+-- On the frame: the game's love.gamepadaxis for each axis whose value changed (set, released,
+-- lease over); there is no joystick behind it, so the first argument is nil.
+function Bridge:tellAxes()
+  for _, a in ipairs(self.axes) do
+    local v = self:axis(a.name)
+    if v ~= (self.axisTold[a.name] or 0) then
+      self.axisTold[a.name] = v
+      call("gamepadaxis", nil, a.name, v)
+    end
+  end
+end
+
+-- Moves the pointer, then presses and lifts the buttons that changed, through the game's callbacks.
+function Bridge:movePointer(x, y, buttons, who)
+  local p = self.pointerState
+  if x ~= p.x or y ~= p.y then call("mousemoved", x, y, x - p.x, y - p.y, false) end
+  local before = p.buttons
+  p.x, p.y, p.buttons = x, y, buttons
+  self.pointerOwner = buttons > 0 and who or nil
+  for _, b in ipairs(BUTTONS) do
+    local was, is = before % (2 * b.bit) >= b.bit, buttons % (2 * b.bit) >= b.bit
+    if is and not was then call("mousepressed", x, y, b.love, false, 1)
+    elseif was and not is then call("mousereleased", x, y, b.love, false, 1) end
+  end
+end
+
+function Bridge:applyTouch(id, phase, x, y, who)
+  local t = self.touchPoints[id]
+  if phase == "down" then
+    if t then error(string.format("touch %d is already down (send phase move or up)", id), 0) end
+    self.touchPoints[id] = {x = x, y = y, owner = who}
+    return call("touchpressed", id, x, y, 0, 0, 1)
+  end
+  if not t then error(string.format("touch %d is not down (send phase down first)", id), 0) end
+  local dx, dy = x - t.x, y - t.y
+  if phase == "up" then
+    self.touchPoints[id] = nil
+    return call("touchreleased", id, x, y, dx, dy, 0)
+  end
+  t.x, t.y = x, y
+  call("touchmoved", id, x, y, dx, dy, 1)
+end
+
 function Bridge:apply(id, cmd, args)
   local who = args.owner or ""
   if cmd == "input.hold" then
     self.held[args.input .. "\n" .. who] = {input = args.input, owner = who, untilT = now() + tonumber(args.leaseMs) / 1000}
   elseif cmd == "input.release" then
     self.held[args.input .. "\n" .. who] = nil
+    for i = #self.axisHolds, 1, -1 do
+      local h = self.axisHolds[i]
+      if h.input == args.input and h.owner == who then table.remove(self.axisHolds, i) end
+    end
   elseif cmd == "input.releaseAll" then
     for key, h in pairs(self.held) do
       if h.owner == who then self.held[key] = nil end
     end
+    for i = #self.axisHolds, 1, -1 do
+      if self.axisHolds[i].owner == who then table.remove(self.axisHolds, i) end
+    end
+    if self.pointerOwner == who and self.pointerState.buttons > 0 then
+      self:movePointer(self.pointerState.x, self.pointerState.y, 0, who)
+    end
+    for _, tp in ipairs(self:touches()) do
+      if self.touchPoints[tp.id].owner == who then self:applyTouch(tp.id, "up", tp.x, tp.y, who) end
+    end
+  elseif cmd == "input.axis" then
+    for i = #self.axisHolds, 1, -1 do -- re-inserted last: the latest hold wins
+      local h = self.axisHolds[i]
+      if h.input == args.input and h.owner == who then table.remove(self.axisHolds, i) end
+    end
+    table.insert(self.axisHolds, {input = args.input, owner = who, value = tonumber(args.value),
+      untilT = now() + tonumber(args.leaseMs) / 1000})
+  elseif cmd == "input.pointer" then
+    self:movePointer(tonumber(args.x), tonumber(args.y), tonumber(args.buttons), who)
+  elseif cmd == "input.wheel" then
+    -- LÖVE's wheel counts notches, y > 0 away from the user: a page's dy > 0 scrolls down
+    local function notches(d) local n = d / 100; return n > 0 and math.max(1, math.floor(n + 0.5)) or n < 0 and math.min(-1, -math.floor(-n + 0.5)) or 0 end
+    call("wheelmoved", notches(tonumber(args.dx)), -notches(tonumber(args.dy)))
+  elseif cmd == "input.touch" then
+    self:applyTouch(tonumber(args.id), args.phase, tonumber(args.x), tonumber(args.y), who)
+  elseif cmd == "input.text" then
+    table.insert(self.textQueue, args.text)
+    while #self.textQueue > MAX_TEXT do table.remove(self.textQueue, 1) end
+    call("textinput", args.text)
   elseif cmd == "clock.pause" then self.paused = true
   elseif cmd == "clock.resume" then self.paused = false
   elseif cmd == "clock.step" then
@@ -449,13 +605,28 @@ end
 function Bridge:state()
   local s = {}
   for k, v in pairs(self.snapshotFn() or {}) do s[k] = v end
-  if self.inputs then
+  local anyInput = false
+  for _, c in ipairs(INPUT_CAPS) do anyInput = anyInput or contains(self.capabilities, c) end
+  if anyInput then
     local held, t = {}, now()
     for _, h in pairs(self.held) do
       table.insert(held, {input = h.input, owner = h.owner, leaseMsLeft = math.max(0, math.floor((h.untilT - t) * 1000))})
     end
+    for _, h in ipairs(self.axisHolds) do
+      if h.untilT > t then
+        table.insert(held, {input = h.input, owner = h.owner, value = h.value, leaseMsLeft = math.max(0, math.floor((h.untilT - t) * 1000))})
+      end
+    end
     table.sort(held, function(a, b) return a.input .. a.owner < b.input .. b.owner end)
     s.input = {held = held}
+    if #self.axes > 0 then
+      s.input.axes = M.object()
+      for _, a in ipairs(self.axes) do s.input.axes[a.name] = self:axis(a.name) end
+    end
+    if contains(self.capabilities, "pointer") then
+      s.input.pointer = {x = self.pointerState.x, y = self.pointerState.y, buttons = self.pointerState.buttons}
+    end
+    if contains(self.capabilities, "touch") then s.input.touches = self:touches() end
   end
   s.frame, s.simFrame, s.completedCommandId, s.sessionEpoch = self.frame, self.simFrame, self.completed, self.sessionEpoch
   s.commandResults = self.results
@@ -470,6 +641,10 @@ function Bridge:tools()
   local game = {}
   for k, v in pairs(self.manifest.game or {name = self.name, version = self.version, protocol = self.protocol}) do game[k] = v end
   game.capabilities, game.inputs = self.capabilities, self.inputs
+  if #self.axes > 0 then game.axes = self.axes end
+  for _, c in ipairs({"pointer", "touch", "text"}) do
+    if contains(self.capabilities, c) then game[c] = true end
+  end
   m.game = game
   return m
 end
@@ -479,8 +654,13 @@ function Bridge:known()
   for name in pairs(self.commands) do table.insert(names, name) end
   table.sort(names)
   table.insert(names, "close")
+  local anyInput = false
+  for _, c in ipairs(INPUT_CAPS) do anyInput = anyInput or contains(self.capabilities, c) end
   for _, r in ipairs(RESERVED) do
-    if contains(self.capabilities, r:match("^(%a+)%.")) then table.insert(names, r) end
+    if contains(self.capabilities, NEEDS[r] or r:match("^(%a+)%."))
+      or ((r == "input.release" or r == "input.releaseAll") and anyInput) then
+      table.insert(names, r)
+    end
   end
   return names
 end
@@ -497,9 +677,18 @@ function Bridge:validate(cmd, args)
       return string.format("argument 'leaseMs' must be > 0 and <= %d, got '%s'", MAX_LEASE_MS, args.leaseMs or "")
     end
   end
-  if (cmd == "input.hold" or cmd == "input.release") and not contains(self.inputs, args.input) then
-    return string.format("unknown input '%s' (this game reads: %s)", args.input or "", table.concat(self.inputs, ", "))
+  local axisNames = {}
+  for _, a in ipairs(self.axes) do table.insert(axisNames, a.name) end
+  if cmd == "input.hold" and not contains(self.inputs or {}, args.input) then
+    return string.format("unknown input '%s' (this game reads: %s)", args.input or "", table.concat(self.inputs or {}, ", "))
   end
+  if cmd == "input.release" and not contains(self.inputs or {}, args.input) and not contains(axisNames, args.input) then
+    local all = {}
+    for _, n in ipairs(self.inputs or {}) do table.insert(all, n) end
+    for _, n in ipairs(axisNames) do table.insert(all, n) end
+    return string.format("unknown input '%s' (this game reads: %s)", args.input or "", table.concat(all, ", "))
+  end
+  if NEEDS[cmd] then return self:validateInput(cmd, args, axisNames) end
   if cmd == "clock.step" then
     local f = tonumber(args.frames or "")
     if not f or f % 1 ~= 0 or f < 1 or f > MAX_STEP_FRAMES or not (args.frames or ""):match("^%s*%d+%s*$") then
@@ -515,6 +704,51 @@ function Bridge:validate(cmd, args)
     return why
   end
   return nil
+end
+
+-- A range bound as people write it: 1, not 1.0.
+local function bound(v) return v % 1 == 0 and string.format("%d", v) or tostring(v) end
+
+-- Why a pointer, wheel, touch, axis or text command is refused: every value in its range.
+function Bridge:validateInput(cmd, args, axisNames)
+  local function within(name, lo, hi, whole)
+    local v = tonumber(args[name] or "")
+    if v == nil or v ~= v or (whole and v % 1 ~= 0) or v < lo or v > hi then
+      return string.format("argument '%s' must be %s from %s to %s, got '%s'", name,
+        whole and "a whole number" or "a number", bound(lo), bound(hi), tostring(args[name] or ""))
+    end
+  end
+  if cmd == "input.axis" then
+    if not contains(axisNames, args.input) then
+      return string.format("unknown axis '%s' (this game reads: %s)", args.input or "", table.concat(axisNames, ", "))
+    end
+    local lease = tonumber(args.leaseMs or "")
+    if not lease or lease <= 0 or lease > MAX_LEASE_MS then
+      return string.format("argument 'leaseMs' must be > 0 and <= %d, got '%s'", MAX_LEASE_MS, args.leaseMs or "")
+    end
+    for _, a in ipairs(self.axes) do
+      local v = tonumber(args.value or "")
+      if a.name == args.input and (v == nil or v ~= v or v < a.min or v > a.max) then
+        return string.format("argument 'value' must be within %s..%s for axis '%s', got '%s'", bound(a.min), bound(a.max), a.name, tostring(args.value or ""))
+      end
+    end
+    return nil
+  end
+  if cmd == "input.text" then
+    local n = utf8 and utf8.len(args.text or "") or #(args.text or "")
+    if not n or n < 1 or n > MAX_TEXT then
+      return string.format("argument 'text' must be 1 to %d characters, got %s", MAX_TEXT, tostring(n or "invalid UTF-8"))
+    end
+    return nil
+  end
+  if cmd == "input.wheel" then return within("dx", -MAX_WHEEL, MAX_WHEEL) or within("dy", -MAX_WHEEL, MAX_WHEEL) end
+  local why = within("x", 0, MAX_COORD) or within("y", 0, MAX_COORD)
+  if why then return why end
+  if cmd == "input.pointer" then return within("buttons", 0, 7, true) end
+  if args.phase ~= "down" and args.phase ~= "move" and args.phase ~= "up" then
+    return string.format("argument 'phase' must be down, move or up, got '%s'", tostring(args.phase or ""):sub(1, 40))
+  end
+  return within("id", 0, MAX_TOUCH_ID, true)
 end
 
 function Bridge:enqueue(cmd, args)

@@ -345,7 +345,7 @@ export const KIT_EXAMPLES: KitExample[] = [
     spawn: (reaper, portArg, home) =>
       spawnExample(reaper, join(ROOT, 'examples', 'love-game'), portArg, home, { SDL_VIDEODRIVER: 'offscreen' }),
     start: processStart(30000),
-    capabilities: ['input', 'clock', 'ui', 'world'],
+    capabilities: ['input', 'axis', 'pointer', 'touch', 'text', 'clock', 'ui', 'world'],
     version: '1.0.0',
     tools: ['jump', 'reset', 'teleport'],
     inputs: ['left', 'right'],
