@@ -3,7 +3,9 @@
 // collects coins along a track; `reset` starts a new run (a new session epoch). Its HUD (coins,
 // Jump, Menu) and pause menu (Resume, New run, a disabled Options, a Volume slider) are published
 // as the UI tree, as a game with a real screen would publish its widgets; the walker and the
-// coins left are world objects.
+// coins left are world objects. It reads the kit's input state too: the analog `walk` axis
+// (it walks at that fraction of its speed), the pointer and touch (a left press or a tap, in
+// its 5-pixels-a-unit view from x = 100, walks it there) and typed text (the runner's name).
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
@@ -20,6 +22,10 @@ static class Walker
     static int run, jumps;
     static double x, y, vy, volume = 0.8;
     static bool menuOpen;
+    static double walk;
+    static double? target;
+    static string name = "";
+    static double[] lastClick, lastTap;
     static List<int> coins = new List<int>();
     static List<object> events = new List<object>();
     static GameBridge bridge;
@@ -59,8 +65,14 @@ static class Walker
 
     static void Simulate()
     {
+        walk = bridge.Axis("walk");
         if (menuOpen) return; // the pause menu stops the walk
-        double dx = (bridge.IsHeld("right") ? Speed : 0) - (bridge.IsHeld("left") ? Speed : 0);
+        double dx = (bridge.IsHeld("right") ? Speed : 0) - (bridge.IsHeld("left") ? Speed : 0) + Speed * walk;
+        if (target.HasValue) // walking to where the player pressed or tapped
+        {
+            dx += Math.Max(-Speed, Math.Min(Speed, target.Value - x));
+            if (Math.Abs(target.Value - x) <= Speed) target = null;
+        }
         x = Math.Min(Math.Max(x + dx, 0), TrackEnd);
         if (y > 0 || vy > 0)
         {
@@ -74,6 +86,15 @@ static class Walker
                 coins.Add(c);
                 Event("coin:" + c);
             }
+    }
+
+    // The kit's input changes, on the game thread: a press or a tap walks the walker there.
+    static void OnInput(InputEvent e)
+    {
+        if (e.Type == "pointerdown" && e.Button == 1) lastClick = new[] { e.X, e.Y };
+        else if (e.Type == "touchdown") lastTap = new[] { e.X, e.Y };
+        else return;
+        if (!menuOpen) target = Math.Min(Math.Max((e.X - 100) / 5, 0), TrackEnd);
     }
 
     static string Screen() => menuOpen ? "MenuScreen" : x >= TrackEnd ? "FinishScreen" : "GameScreen";
@@ -122,12 +143,18 @@ static class Walker
         bridge = new GameBridge("Walker (C#)", "1.0.0")
         {
             Inputs = new[] { "left", "right" },
+            Axes = new[] { new InputAxis("walk", -1, 1) },
+            TakesPointer = true,
+            TakesTouch = true,
+            TakesText = true,
+            OnInput = OnInput,
             StepFramesPerTick = 1000,  // its frames read no wall clock
             Snapshot = () => new Dictionary<string, object> {
                 { "ui", new Dictionary<string, object> { { "screen", Screen() } } },
                 { "events", events.ToList() },
                 { "game", new Dictionary<string, object> { { "run", run }, { "x", x }, { "y", y }, { "jumps", jumps },
-                    { "coins", coins.ToList() }, { "volume", volume } } } },
+                    { "coins", coins.ToList() }, { "volume", volume }, { "walk", walk }, { "name", name },
+                    { "lastClick", lastClick }, { "lastTap", lastTap } } } },
             Ui = Ui,
             Screen = Screen,
             World = World,
@@ -144,6 +171,8 @@ static class Walker
         while (bridge.Running)
         {
             bridge.Tick(Simulate);
+            string typed = bridge.TakeText(); // the runner's name, 12 characters at most
+            if (typed != "") name = (name + typed).Length > 12 ? (name + typed).Substring(0, 12) : name + typed;
             frames++;
             long wait = frames * 1000 / Fps - clock.ElapsedMilliseconds;
             if (wait > 0) Thread.Sleep((int)wait);

@@ -14,6 +14,11 @@
 // one. It only validates and queues commands. The game thread applies them in Tick() (or
 // BeginFrame/EndFrame for engines that run their own loop): in order, a handler that throws
 // becomes a failed result with its message, and the game runs on.
+//
+// Pointer, touch, analog axes and text (optional): set Axes = new[] { new InputAxis("walk", -1, 1) },
+// TakesPointer, TakesTouch, TakesText. The game reads Axis("walk"), Pointer, Touches and
+// TakeText() on its thread, or gets each change as an InputEvent through OnInput, raised on the
+// game thread in the frame that applies the command.
 using System;
 using System.Collections;
 using System.Collections.Generic;
@@ -56,6 +61,40 @@ namespace GameBridgeKit
         internal static string Clip(string s) => s.Length > 40 ? s.Substring(0, 40) + "…" : s;
     }
 
+    /// <summary>An analog axis the game reads: a stick -1..1, a trigger 0..1 (0 is its rest).</summary>
+    public sealed class InputAxis
+    {
+        public readonly string Name;
+        public readonly double Min, Max;
+        public InputAxis(string name, double min, double max)
+        {
+            if (string.IsNullOrEmpty(name) || !(min < max) || min > 0 || max < 0)
+                throw new ArgumentException($"axis '{name}': min < max and the range must hold 0 (its rest), got {min}..{max}");
+            Name = name; Min = min; Max = max;
+        }
+    }
+
+    /// <summary>Where the agent's pointer is, in screenshot pixels, and its buttons (1 left, 2 right, 4 middle).</summary>
+    public struct PointerState
+    {
+        public double X, Y;
+        public int Buttons;
+        public bool IsDown(int button) => (Buttons & button) != 0;
+    }
+
+    /// <summary>A touch point that is down.</summary>
+    public struct TouchPoint { public int Id; public double X, Y; }
+
+    /// <summary>One input change, raised through GameBridge.OnInput on the game thread. Type is
+    /// pointermove, pointerdown, pointerup (Button 1 left, 2 right, 4 middle), wheel (DX, DY in
+    /// pixels, DY &gt; 0 scrolls down), touchdown, touchmove, touchup (Id), axis (Name, Value) or text (Text).</summary>
+    public sealed class InputEvent
+    {
+        public string Type, Name, Text;
+        public double X, Y, DX, DY, Value;
+        public int Button, Buttons, Id;
+    }
+
     /// <summary>A bad argument: in a validator it becomes the refusal text.</summary>
     public sealed class ArgException : Exception
     {
@@ -95,13 +134,27 @@ namespace GameBridgeKit
         const int MaxErrorChars = 500;
         const int RequestTimeoutMs = 10000;  // a connection's time from waiting for a request to its answer sent       // a failed command's words, as every kit
         const int MaxResults = 32;
-        static readonly string[] Reserved = { "input.hold", "input.release", "input.releaseAll", "clock.pause", "clock.resume",
-            "clock.step", "ui.activate", "ui.setValue", "ui.focus" };
+        static readonly string[] Reserved = { "input.hold", "input.release", "input.releaseAll", "input.axis", "input.pointer",
+            "input.wheel", "input.touch", "input.text", "clock.pause", "clock.resume", "clock.step", "ui.activate", "ui.setValue", "ui.focus" };
+        // the capability each reserved command needs (the rest: the part before the dot)
+        static readonly Dictionary<string, string> Needs = new Dictionary<string, string> {
+            { "input.axis", "axis" }, { "input.pointer", "pointer" }, { "input.wheel", "pointer" }, { "input.touch", "touch" }, { "input.text", "text" } };
+        static readonly string[] InputCaps = { "input", "axis", "pointer", "touch", "text" };
+        const double MaxCoord = 65535;  // screenshot pixels
+        const double MaxWheel = 10000;
+        const int MaxTouchId = 9;
+        const int MaxText = 1000;
 
         public readonly string Name, Version;
         public int Protocol = 1;
         /// <summary>The input names the game reads (declares the "input" capability).</summary>
         public string[] Inputs;
+        /// <summary>The analog axes the game reads (declares the "axis" capability).</summary>
+        public InputAxis[] Axes;
+        /// <summary>The game takes the pointer, touch points, typed text ("pointer", "touch", "text").</summary>
+        public bool TakesPointer, TakesTouch, TakesText;
+        /// <summary>Each pointer, wheel, touch, axis and text change, on the game thread.</summary>
+        public Action<InputEvent> OnInput;
         public bool Clock = true;
         /// <summary>How many frames of a clock.step one Tick may simulate (default 1). A game whose
         /// simulation reads no wall clock can take many, so a saved test's frame-exact replay runs
@@ -130,7 +183,7 @@ namespace GameBridgeKit
 
         sealed class Command { public Action<Args> Apply; public Func<Args, string> Validate; }
         sealed class Queued { public long Id; public string Cmd; public Args Args; }
-        sealed class Held { public string Input, Owner; public long Until; }
+        sealed class Held { public string Input, Owner; public long Until; public double Value; }
         // What the server's threads read, made on the game thread and swapped in whole: the bodies,
         // and the game's configuration as of that frame (commands, inputs), never read live.
         sealed class Published
@@ -139,6 +192,7 @@ namespace GameBridgeKit
             public Dictionary<string, byte[]> Bodies = new Dictionary<string, byte[]>();
             public List<string> Known = new List<string>();
             public string[] Inputs = new string[0];
+            public InputAxis[] Axes = new InputAxis[0];
             public Dictionary<string, Func<Args, string>> Validators = new Dictionary<string, Func<Args, string>>();
         }
         sealed class Tree { public string Content; public long Revision; }
@@ -150,6 +204,13 @@ namespace GameBridgeKit
         readonly List<Queued> pending = new List<Queued>();
         readonly List<Dictionary<string, object>> results = new List<Dictionary<string, object>>();
         readonly Dictionary<string, Held> held = new Dictionary<string, Held>();
+        readonly List<Held> axisHolds = new List<Held>();  // in hold order: the latest hold wins
+        readonly Dictionary<string, double> axisTold = new Dictionary<string, double>();
+        PointerState pointer;
+        string pointerOwner;  // who holds the buttons down
+        readonly Dictionary<int, TouchPoint> touchAt = new Dictionary<int, TouchPoint>();
+        readonly Dictionary<int, string> touchOwner = new Dictionary<int, string>();
+        readonly StringBuilder typed = new StringBuilder();
         readonly Stopwatch clock = Stopwatch.StartNew();
         long completed, stepId;
         int stepLeft;
@@ -177,6 +238,10 @@ namespace GameBridgeKit
             {
                 var caps = new List<string>();
                 if (Inputs != null) caps.Add("input");
+                if (Axes != null && Axes.Length > 0) caps.Add("axis");
+                if (TakesPointer) caps.Add("pointer");
+                if (TakesTouch) caps.Add("touch");
+                if (TakesText) caps.Add("text");
                 if (Clock) caps.Add("clock");
                 if (Ui != null) caps.Add("ui");
                 if (World != null) caps.Add("world");
@@ -194,6 +259,28 @@ namespace GameBridgeKit
         }
 
         public bool IsHeld(string input) => held.Values.Any(h => h.Input == input);
+
+        /// <summary>A declared axis's value now: the latest owner's hold, 0 at rest.</summary>
+        public double Axis(string name)
+        {
+            long now = clock.ElapsedMilliseconds;
+            var h = axisHolds.LastOrDefault(x => x.Input == name && x.Until > now);
+            return h == null ? 0 : h.Value;
+        }
+
+        /// <summary>The agent's pointer, in screenshot pixels.</summary>
+        public PointerState Pointer => pointer;
+
+        /// <summary>The touch points down now, by id.</summary>
+        public IList<TouchPoint> Touches => touchAt.Values.OrderBy(t => t.Id).ToList();
+
+        /// <summary>The text typed since the last call (the game's text queue), emptied.</summary>
+        public string TakeText()
+        {
+            string t = typed.ToString();
+            typed.Clear();
+            return t;
+        }
 
         /// <summary>A new run or level in the same process: waits that span it fail instead of lying.</summary>
         public void NewEpoch() => SessionEpoch++;
@@ -261,6 +348,7 @@ namespace GameBridgeKit
             Frame++;
             long now = clock.ElapsedMilliseconds;
             foreach (var key in held.Where(kv => kv.Value.Until <= now).Select(kv => kv.Key).ToList()) held.Remove(key);
+            axisHolds.RemoveAll(h => h.Until <= now);
             lock (gate)
             {
                 pending.AddRange(incoming);
@@ -282,6 +370,7 @@ namespace GameBridgeKit
                 if (results.Count > MaxResults) results.RemoveAt(0);
                 if (stepLeft == 0) completed = c.Id;
             }
+            TellAxes();
             return !Paused || stepLeft > 0;
         }
 
@@ -326,9 +415,31 @@ namespace GameBridgeKit
                         Until = clock.ElapsedMilliseconds + (long)Math.Ceiling(a.Number("leaseMs")),
                     };
                     break;
-                case "input.release": held.Remove(a.Raw["input"] + "\n" + who); break;
+                case "input.release":
+                    held.Remove(a.Raw["input"] + "\n" + who);
+                    axisHolds.RemoveAll(h => h.Input == a.Raw["input"] && h.Owner == who);
+                    break;
                 case "input.releaseAll":
                     foreach (var key in held.Where(kv => kv.Value.Owner == who).Select(kv => kv.Key).ToList()) held.Remove(key);
+                    axisHolds.RemoveAll(h => h.Owner == who);
+                    if (pointerOwner == who && pointer.Buttons != 0) MovePointer(pointer.X, pointer.Y, 0, who);
+                    foreach (var id in touchOwner.Where(kv => kv.Value == who).Select(kv => kv.Key).OrderBy(i => i).ToList())
+                        ApplyTouch(id, "up", touchAt[id].X, touchAt[id].Y, who);
+                    break;
+                case "input.axis":
+                    axisHolds.RemoveAll(h => h.Input == a.Raw["input"] && h.Owner == who);  // re-added last: the latest hold wins
+                    axisHolds.Add(new Held { Input = a.Raw["input"], Owner = who, Value = a.Number("value"),
+                        Until = clock.ElapsedMilliseconds + (long)Math.Ceiling(a.Number("leaseMs")) });
+                    break;
+                case "input.pointer": MovePointer(a.Number("x"), a.Number("y"), (int)a.Number("buttons"), who); break;
+                case "input.wheel":
+                    Emit(new InputEvent { Type = "wheel", X = pointer.X, Y = pointer.Y, DX = a.Number("dx"), DY = a.Number("dy") });
+                    break;
+                case "input.touch": ApplyTouch((int)a.Number("id"), a.Raw["phase"], a.Number("x"), a.Number("y"), who); break;
+                case "input.text":
+                    typed.Append(a.Raw["text"]);
+                    if (typed.Length > MaxText) typed.Remove(0, typed.Length - MaxText);  // a game that never takes its text keeps a bounded queue
+                    Emit(new InputEvent { Type = "text", Text = a.Raw["text"] });
                     break;
                 case "clock.pause": Paused = true; break;
                 case "clock.resume": Paused = false; break;
@@ -345,6 +456,56 @@ namespace GameBridgeKit
                 case "close": RequestClose("command"); break;
                 default: commands[c.Cmd].Apply(a); break;
             }
+        }
+
+        void Emit(InputEvent e) => OnInput?.Invoke(e);
+
+        // On the frame: an axis event for each axis whose value changed (set, released, lease over).
+        void TellAxes()
+        {
+            foreach (var axis in Axes ?? new InputAxis[0])
+            {
+                double v = Axis(axis.Name), told;
+                axisTold.TryGetValue(axis.Name, out told);
+                if (v == told) continue;
+                axisTold[axis.Name] = v;
+                Emit(new InputEvent { Type = "axis", Name = axis.Name, Value = v });
+            }
+        }
+
+        // Moves the pointer, then presses and lifts the buttons that changed.
+        void MovePointer(double x, double y, int buttons, string who)
+        {
+            if (x != pointer.X || y != pointer.Y)
+                Emit(new InputEvent { Type = "pointermove", X = x, Y = y, DX = x - pointer.X, DY = y - pointer.Y, Buttons = pointer.Buttons });
+            int changed = buttons ^ pointer.Buttons;
+            pointer = new PointerState { X = x, Y = y, Buttons = buttons };
+            pointerOwner = buttons != 0 ? who : null;
+            foreach (int bit in new[] { 1, 2, 4 })
+                if ((changed & bit) != 0)
+                    Emit(new InputEvent { Type = (buttons & bit) != 0 ? "pointerdown" : "pointerup", X = x, Y = y, Button = bit, Buttons = buttons });
+        }
+
+        void ApplyTouch(int id, string phase, double x, double y, string who)
+        {
+            bool down = touchAt.ContainsKey(id);
+            if (phase == "down")
+            {
+                if (down) throw new InvalidOperationException($"touch {id} is already down (send phase move or up)");
+                touchOwner[id] = who;
+                touchAt[id] = new TouchPoint { Id = id, X = x, Y = y };
+                Emit(new InputEvent { Type = "touchdown", Id = id, X = x, Y = y });
+                return;
+            }
+            if (!down) throw new InvalidOperationException($"touch {id} is not down (send phase down first)");
+            var was = touchAt[id];
+            if (phase == "up")
+            {
+                touchOwner.Remove(id);
+                touchAt.Remove(id);
+            }
+            else touchAt[id] = new TouchPoint { Id = id, X = x, Y = y };
+            Emit(new InputEvent { Type = "touch" + phase, Id = id, X = x, Y = y, DX = x - was.X, DY = y - was.Y });
         }
 
         void RequestClose(string reason)
@@ -476,6 +637,7 @@ namespace GameBridgeKit
         {
             sequence++;
             var p = new Published { Frame = Frame, Known = Known(), Inputs = (string[])(Inputs ?? new string[0]).Clone(),
+                Axes = (InputAxis[])(Axes ?? new InputAxis[0]).Clone(),
                 Validators = commands.Where(c => c.Value.Validate != null).ToDictionary(c => c.Key, c => c.Value.Validate) };
             p.Bodies["/health"] = Encoding.UTF8.GetBytes(Json.Write(new Dictionary<string, object> {
                 { "ok", true }, { "frame", Frame }, { "capabilities", Capabilities }, { "sessionEpoch", SessionEpoch } }));
@@ -502,11 +664,19 @@ namespace GameBridgeKit
             var s = new Dictionary<string, object>();
             var game = Snapshot?.Invoke() as IDictionary;
             if (game != null) foreach (DictionaryEntry e in game) s[e.Key.ToString()] = e.Value;
-            if (Inputs != null)
+            var caps = Capabilities;
+            if (InputCaps.Any(caps.Contains))
             {
                 long now = clock.ElapsedMilliseconds;
-                s["input"] = new Dictionary<string, object> { { "held", held.Values.OrderBy(h => h.Input + "\n" + h.Owner, StringComparer.Ordinal)
-                    .Select(h => new Dictionary<string, object> { { "input", h.Input }, { "owner", h.Owner }, { "leaseMsLeft", Math.Max(0, h.Until - now) } }).ToList() } };
+                var holds = held.Values.Select(h => new Dictionary<string, object> { { "input", h.Input }, { "owner", h.Owner }, { "leaseMsLeft", Math.Max(0, h.Until - now) } })
+                    .Concat(axisHolds.Where(h => h.Until > now).Select(h => new Dictionary<string, object> {
+                        { "input", h.Input }, { "owner", h.Owner }, { "leaseMsLeft", Math.Max(0, h.Until - now) }, { "value", h.Value } }))
+                    .OrderBy(h => h["input"] + "\n" + h["owner"], StringComparer.Ordinal).ToList();
+                var input = new Dictionary<string, object> { { "held", holds } };
+                if (caps.Contains("axis")) input["axes"] = Axes.ToDictionary(x => x.Name, x => (object)Axis(x.Name));
+                if (TakesPointer) input["pointer"] = new Dictionary<string, object> { { "x", pointer.X }, { "y", pointer.Y }, { "buttons", pointer.Buttons } };
+                if (TakesTouch) input["touches"] = Touches.Select(t => new Dictionary<string, object> { { "id", t.Id }, { "x", t.X }, { "y", t.Y } }).ToList();
+                s["input"] = input;
             }
             s["frame"] = Frame;
             s["simFrame"] = SimFrame;
@@ -528,6 +698,11 @@ namespace GameBridgeKit
             if (given != null) foreach (DictionaryEntry e in given) game[e.Key.ToString()] = e.Value;
             game["capabilities"] = Capabilities;
             if (Inputs != null) game["inputs"] = Inputs;
+            if (Axes != null && Axes.Length > 0)
+                game["axes"] = Axes.Select(x => new Dictionary<string, object> { { "name", x.Name }, { "min", x.Min }, { "max", x.Max } }).ToList();
+            if (TakesPointer) game["pointer"] = true;
+            if (TakesTouch) game["touch"] = true;
+            if (TakesText) game["text"] = true;
             copy["game"] = game;
             return copy;
         }
@@ -537,7 +712,9 @@ namespace GameBridgeKit
             var names = commands.Keys.OrderBy(k => k, StringComparer.Ordinal).ToList();
             names.Add("close");
             var caps = Capabilities;
-            names.AddRange(Reserved.Where(r => caps.Contains(r.Split('.')[0])));
+            bool anyInput = InputCaps.Any(caps.Contains);
+            names.AddRange(Reserved.Where(r => caps.Contains(Needs.ContainsKey(r) ? Needs[r] : r.Split('.')[0])
+                || ((r == "input.release" || r == "input.releaseAll") && anyInput)));
             return names;
         }
 
@@ -558,8 +735,16 @@ namespace GameBridgeKit
                 if (!double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out lease) || !(lease > 0) || lease > MaxLeaseMs)
                     return $"argument 'leaseMs' must be > 0 and <= {MaxLeaseMs}, got '{Args.Clip(text)}'";
             }
-            if ((cmd == "input.hold" || cmd == "input.release") && !pub.Inputs.Contains(a.String("input", "")))
+            var axisNames = pub.Axes.Select(x => x.Name).ToArray();
+            if (cmd == "input.hold" && !pub.Inputs.Contains(a.String("input", "")))
                 return $"unknown input '{Args.Clip(a.String("input", ""))}' (this game reads: {string.Join(", ", pub.Inputs)})";
+            if (cmd == "input.release" && !pub.Inputs.Concat(axisNames).Contains(a.String("input", "")))
+                return $"unknown input '{Args.Clip(a.String("input", ""))}' (this game reads: {string.Join(", ", pub.Inputs.Concat(axisNames))})";
+            if (Needs.ContainsKey(cmd))
+            {
+                try { return ValidateInput(cmd, a, pub); }
+                catch (ArgException e) { return e.Message; }
+            }
             if (cmd == "clock.step")
             {
                 int f;
@@ -576,6 +761,47 @@ namespace GameBridgeKit
                 catch (Exception e) { return e.Message; }
             }
             return null;
+        }
+
+        static string Bound(double v) => v.ToString(CultureInfo.InvariantCulture);
+
+        // Why a pointer, wheel, touch, axis or text command is refused: every value in its range.
+        static string ValidateInput(string cmd, Args a, Published pub)
+        {
+            Func<string, double, double, bool, string> within = (name, lo, hi, whole) =>
+            {
+                double v = a.Number(name);
+                return (whole && v != Math.Floor(v)) || v < lo || v > hi
+                    ? $"argument '{name}' must be {(whole ? "a whole number" : "a number")} from {Bound(lo)} to {Bound(hi)}, got '{Args.Clip(a.Raw[name])}'"
+                    : null;
+            };
+            if (cmd == "input.axis")
+            {
+                var axis = pub.Axes.FirstOrDefault(x => x.Name == a.String("input", ""));
+                if (axis == null)
+                    return $"unknown axis '{Args.Clip(a.String("input", ""))}' (this game reads: {string.Join(", ", pub.Axes.Select(x => x.Name))})";
+                double lease;
+                string text = a.String("leaseMs", "");
+                if (!double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out lease) || !(lease > 0) || lease > MaxLeaseMs)
+                    return $"argument 'leaseMs' must be > 0 and <= {MaxLeaseMs}, got '{Args.Clip(text)}'";
+                double v = a.Number("value");
+                return v < axis.Min || v > axis.Max
+                    ? $"argument 'value' must be within {Bound(axis.Min)}..{Bound(axis.Max)} for axis '{axis.Name}', got '{Args.Clip(a.Raw["value"])}'"
+                    : null;
+            }
+            if (cmd == "input.text")
+            {
+                string t = a.String("text");
+                return t.Length < 1 || t.Length > MaxText ? $"argument 'text' must be 1 to {MaxText} characters, got {t.Length}" : null;
+            }
+            if (cmd == "input.wheel") return within("dx", -MaxWheel, MaxWheel, false) ?? within("dy", -MaxWheel, MaxWheel, false);
+            string why = within("x", 0, MaxCoord, false) ?? within("y", 0, MaxCoord, false);
+            if (why != null) return why;
+            if (cmd == "input.pointer") return within("buttons", 0, 7, true);
+            string phase = a.String("phase");
+            if (phase != "down" && phase != "move" && phase != "up")
+                return $"argument 'phase' must be down, move or up, got '{Args.Clip(phase)}'";
+            return within("id", 0, MaxTouchId, true);
         }
 
         Dictionary<string, object> Enqueue(string cmd, Args a, Published pub)
