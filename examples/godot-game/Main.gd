@@ -5,6 +5,11 @@
 # (Start, a disabled Options, a Volume slider) are ordinary Controls in the scene: the kit
 # publishes them as the UI tree with no code here. The walker and the coins still on the track
 # are in the gamebridge_world group, so they are world objects.
+#
+# The agent's pointer, touches, `walk` axis and typed text reach it as the engine's own input
+# events (the kit parses them into Input): a joypad's axis 0 walks the walker at that fraction
+# of its speed, clicks and taps on the field are read in _unhandled_input, and the focused Name
+# field takes the typed text as a player's keys would fill it.
 extends Node2D
 
 const SPEED := 120.0          # px per second: 2 px per physics frame at 60 fps
@@ -21,10 +26,14 @@ var run := 1
 var jumps := 0
 var coins := []
 var events := []
+var walk := 0.0
+var last_click = null
+var last_tap = null
 
 
 func _ready() -> void:
-	GameBridge.configure({"name": "Walker (Godot)", "version": "1.0.0", "inputs": ["left", "right"], "manifest": _manifest()})
+	GameBridge.configure({"name": "Walker (Godot)", "version": "1.0.0", "inputs": ["left", "right"], "manifest": _manifest(),
+		"axes": [{"name": "walk", "min": -1, "max": 1}], "pointer": true, "touch": true, "text": true})
 	GameBridge.set_snapshot(self, "snapshot")
 	GameBridge.add_command("jump", self, "_jump")
 	GameBridge.add_command("reset", self, "_reset")
@@ -32,6 +41,17 @@ func _ready() -> void:
 	$HUD/Jump.connect("pressed", self, "_jump", [{}])
 	$HUD/OpenMenu.connect("pressed", self, "_open_menu", [true])
 	$Menu/Start.connect("pressed", self, "_open_menu", [false])
+	$NameField.grab_focus()
+
+
+# The engine's input events, a player's or the agent's alike.
+func _unhandled_input(event: InputEvent) -> void:
+	if event is InputEventJoypadMotion and event.axis == JOY_AXIS_0:
+		walk = event.axis_value
+	elif event is InputEventMouseButton and event.pressed and event.button_index == BUTTON_LEFT:
+		last_click = [event.position.x, event.position.y]
+	elif event is InputEventScreenTouch and event.pressed:
+		last_tap = [event.position.x, event.position.y]
 
 
 func _physics_process(delta: float) -> void:
@@ -43,7 +63,7 @@ func _physics_process(delta: float) -> void:
 		direction += 1
 	if GameBridge.is_held("left"):
 		direction -= 1
-	velocity.x = direction * SPEED
+	velocity.x = (direction + walk) * SPEED
 	velocity.y += GRAVITY * delta
 	velocity = player.move_and_slide(velocity, Vector2.UP)
 	player.position.x = clamp(player.position.x, 0.0, TRACK_END)
@@ -68,7 +88,8 @@ func _screen() -> String:
 func snapshot() -> Dictionary:
 	return {"ui": {"screen": _screen()}, "events": events.duplicate(),
 		"game": {"run": run, "x": player.position.x, "y": player.position.y, "onFloor": player.is_on_floor(),
-			"jumps": jumps, "coins": coins.duplicate(), "volume": $Menu/Volume.value}}
+			"jumps": jumps, "coins": coins.duplicate(), "volume": $Menu/Volume.value,
+			"walk": walk, "name": $NameField.text, "lastClick": last_click, "lastTap": last_tap}}
 
 
 func _open_menu(open: bool) -> void:

@@ -312,7 +312,7 @@ export const KIT_EXAMPLES: KitExample[] = [
     readyMs: 60000,
     spawn: (reaper, portArg, home) => spawnExample(reaper, join(ROOT, 'examples', 'godot-game'), portArg, home),
     start: processStart(60000),
-    capabilities: ['input', 'clock', 'ui', 'world'],
+    capabilities: ['input', 'axis', 'pointer', 'touch', 'text', 'clock', 'ui', 'world'],
     version: '1.0.0',
     tools: ['jump', 'reset', 'teleport'],
     inputs: ['left', 'right'],

@@ -47,6 +47,13 @@ const PLAY: Record<string, InputPlay> = {
     touch: { read: (s) => s.game.lastTap },
     text: { read: (s) => s.game.name },
   },
+  'Godot 3': {
+    start: [['reset']],
+    axis: { name: 'walk', min: -1, max: 1, read: (s) => s.game.walk },
+    pointer: { at: [600, 200], read: (s) => s.game.lastClick },
+    touch: { read: (s) => s.game.lastTap },
+    text: { read: (s) => s.game.name },
+  },
   'Python (pygame)': {
     start: [['start']],
     axis: { name: 'steer', min: -1, max: 1, read: (s) => s.game.steer },
