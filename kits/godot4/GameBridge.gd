@@ -27,12 +27,25 @@
 #   GameBridge.set_snapshot(snapshot)                     # func snapshot() -> Dictionary
 #   GameBridge.add_command("jump", _on_jump)              # func _on_jump(args: Dictionary); return a String to fail
 #   if GameBridge.is_held("right"): ...                   # in _physics_process
+#
+# Pointer, touch, analog axes and text: as in the Godot 3 file (configure's "axes", "pointer",
+# "touch", "text"; the engine's own input events through Input.parse_input_event), with Godot
+# 4's names: MOUSE_BUTTON_*, unicode_at, Array.remove_at, _text.substr.
 extends Node
 
 signal close_requested(reason: String)  # connect to override the default exit (get_tree().quit())
 
-const RESERVED := ["input.hold", "input.release", "input.releaseAll", "clock.pause", "clock.resume", "clock.step",
-	"ui.activate", "ui.setValue", "ui.focus"]
+const RESERVED := ["input.hold", "input.release", "input.releaseAll", "input.axis", "input.pointer", "input.wheel",
+	"input.touch", "input.text", "clock.pause", "clock.resume", "clock.step", "ui.activate", "ui.setValue", "ui.focus"]
+# the capability each reserved command needs (the rest: the part before the dot)
+const NEEDS := {"input.axis": "axis", "input.pointer": "pointer", "input.wheel": "pointer", "input.touch": "touch",
+	"input.text": "text"}
+const INPUT_CAPS := ["input", "axis", "pointer", "touch", "text"]
+const MAX_COORD := 65535.0  # screenshot pixels
+const MAX_WHEEL := 10000.0
+const MAX_TOUCH_ID := 9
+const MAX_TEXT := 1000
+const BUTTONS := [[1, MOUSE_BUTTON_LEFT], [2, MOUSE_BUTTON_RIGHT], [4, MOUSE_BUTTON_MIDDLE]]  # contract bit, Godot button
 const MAX_LEASE_MS := 3600000   # a hold is meant to end; the bridge re-holds
 const MAX_STEP_FRAMES := 10000  # later commands wait behind a step, so keep it bounded
 const MAX_REQUEST_BYTES := 65536
@@ -63,6 +76,13 @@ var _pending := []          # [id, cmd, args], the main thread's
 var _completed := 0
 var _results := []          # [{id, ok, error?}], the most recent MAX_RESULTS
 var _held := {}             # "input\nowner" -> {input, owner, until (msec)}
+var _axes := []             # [{name, min, max, joy_axis}]
+var _axis_holds := []       # [{input, owner, value, until}] in hold order: the latest wins
+var _axis_told := {}        # name -> the value the game last heard
+var _pointer := {"x": 0.0, "y": 0.0, "buttons": 0}
+var _pointer_owner := ""    # who holds the buttons down
+var _touches := {}          # id -> {x, y, owner}
+var _text := ""
 var _paused := false
 var _step_left := 0
 var _step_id := 0
@@ -124,9 +144,22 @@ func configure(options: Dictionary) -> void:
 	_ui = options.get("ui", _ui)
 	_world = options.get("world", _world)
 	_manifest = options.get("manifest", _manifest)
+	if options.has("axes"):
+		_axes = []
+		for a in options.axes:
+			if typeof(a) != TYPE_DICTIONARY or not a.has("name") or float(a.get("min", 0)) > 0 or float(a.get("max", 0)) < 0 or float(a.get("min", 0)) >= float(a.get("max", 0)):
+				push_error("GameBridge: an axis is {name, min, max} with min <= 0 <= max and min < max, got %s" % str(a))
+				continue
+			_axes.append({"name": str(a["name"]), "min": float(a["min"]), "max": float(a["max"]), "joy_axis": int(a.get("joy_axis", _axes.size()))})
+			_axis_told[str(a["name"])] = 0.0
 	var caps := []
 	if _inputs != null:
 		caps.append("input")
+	if not _axes.is_empty():
+		caps.append("axis")
+	for c in ["pointer", "touch", "text"]:
+		if options.get(c, capabilities.has(c)):
+			caps.append(c)
 	if _clock:
 		caps.append("clock")
 	if _ui:
@@ -157,6 +190,38 @@ func is_held(input_name: String) -> bool:
 	return false
 
 
+# A declared axis's value now: the latest owner's hold, 0 at rest.
+func axis(name: String) -> float:
+	var now := Time.get_ticks_msec()
+	var value := 0.0
+	for h in _axis_holds:
+		if h["input"] == name and h["until"] > now:
+			value = h["value"]
+	return value
+
+
+# {x, y, buttons}: the agent's pointer in viewport pixels, buttons 1 left, 2 right, 4 middle.
+func pointer() -> Dictionary:
+	return _pointer.duplicate()
+
+
+# [{id, x, y}]: the touch points down now, by id.
+func touches() -> Array:
+	var ids := _touches.keys()
+	ids.sort()
+	var out := []
+	for id in ids:
+		out.append({"id": id, "x": _touches[id]["x"], "y": _touches[id]["y"]})
+	return out
+
+
+# The text typed since the last call, emptied (the key events went to the focused Control too).
+func take_text() -> String:
+	var t := _text
+	_text = ""
+	return t
+
+
 # A new run or level in the same process: waits that span it fail instead of lying.
 func new_epoch() -> void:
 	session_epoch += 1
@@ -177,6 +242,7 @@ func _physics_process(_delta: float) -> void:
 				_completed = _step_id
 	_expire_leases()
 	_apply_queue()
+	_tell_axes()
 	_publish()
 	if _thread == null:  # first frame: configure() has run and there is a publication to serve
 		_thread = Thread.new()
@@ -215,10 +281,29 @@ func _apply(id: int, cmd: String, args: Dictionary):
 			_held[args["input"] + "\n" + who] = {"input": args["input"], "owner": who, "until": until}
 		"input.release":
 			_held.erase(args["input"] + "\n" + who)
+			_drop_axis_holds(args["input"], who)
 		"input.releaseAll":
 			for key in _held.keys():
 				if _held[key]["owner"] == who:
 					_held.erase(key)
+			_drop_axis_holds("", who)
+			if _pointer_owner == who and _pointer["buttons"] != 0:
+				_move_pointer(_pointer["x"], _pointer["y"], 0, who)
+			for t in touches():
+				if _touches[t["id"]]["owner"] == who:
+					_apply_touch(t["id"], "up", t["x"], t["y"], who)
+		"input.axis":
+			_drop_axis_holds(args["input"], who)  # re-added last: the latest hold wins
+			_axis_holds.append({"input": args["input"], "owner": who, "value": float(args["value"]),
+				"until": Time.get_ticks_msec() + int(ceil(float(args["leaseMs"])))})
+		"input.pointer":
+			_move_pointer(float(args["x"]), float(args["y"]), int(args["buttons"]), who)
+		"input.wheel":
+			_wheel(float(args["dx"]), float(args["dy"]))
+		"input.touch":
+			return _apply_touch(int(args["id"]), args["phase"], float(args["x"]), float(args["y"]), who)
+		"input.text":
+			_type(args["text"])
 		"clock.pause":
 			_paused = true
 		"clock.resume":
@@ -241,6 +326,119 @@ func _expire_leases() -> void:
 	for key in _held.keys():
 		if _held[key]["until"] <= now:
 			_held.erase(key)
+	for i in range(_axis_holds.size() - 1, -1, -1):
+		if _axis_holds[i]["until"] <= now:
+			_axis_holds.remove_at(i)
+
+
+# Drops `who`'s holds of axis `name` ("" for all its axes).
+func _drop_axis_holds(name: String, who: String) -> void:
+	for i in range(_axis_holds.size() - 1, -1, -1):
+		if _axis_holds[i]["owner"] == who and (name == "" or _axis_holds[i]["input"] == name):
+			_axis_holds.remove_at(i)
+
+
+# --- the agent's inputs as the engine's input events (main thread) ----------------------------
+# A joypad motion event for each axis whose value changed (set, released, lease over).
+func _tell_axes() -> void:
+	for a in _axes:
+		var v := axis(a["name"])
+		if v != _axis_told.get(a["name"], 0.0):
+			_axis_told[a["name"]] = v
+			var e := InputEventJoypadMotion.new()
+			e.device = 0
+			e.axis = a["joy_axis"]
+			e.axis_value = v
+			Input.parse_input_event(e)
+
+
+func _button_mask(buttons: int) -> int:
+	var mask := 0
+	for b in BUTTONS:
+		if buttons & b[0]:
+			mask |= 1 << (b[1] - 1)
+	return mask
+
+
+# Moves the pointer, then presses and lifts the buttons that changed.
+func _move_pointer(x: float, y: float, buttons: int, who: String) -> void:
+	var at := Vector2(x, y)
+	var before: int = _pointer["buttons"]
+	if x != _pointer["x"] or y != _pointer["y"]:
+		var m := InputEventMouseMotion.new()
+		m.position = at
+		m.global_position = at
+		m.relative = at - Vector2(_pointer["x"], _pointer["y"])
+		m.button_mask = _button_mask(before)
+		Input.parse_input_event(m)
+	_pointer = {"x": x, "y": y, "buttons": buttons}
+	_pointer_owner = who if buttons != 0 else ""
+	for b in BUTTONS:
+		if (before ^ buttons) & b[0]:
+			var e := InputEventMouseButton.new()
+			e.position = at
+			e.global_position = at
+			e.button_index = b[1]
+			e.pressed = (buttons & b[0]) != 0
+			e.button_mask = _button_mask(buttons)
+			Input.parse_input_event(e)
+
+
+# One wheel turn at the pointer: a press and release of the wheel "buttons", 100 pixels a
+# notch as the factor; a page's dy > 0 scrolls down.
+func _wheel(dx: float, dy: float) -> void:
+	var at := Vector2(_pointer["x"], _pointer["y"])
+	for pair in [[dy, MOUSE_BUTTON_WHEEL_DOWN, MOUSE_BUTTON_WHEEL_UP], [dx, MOUSE_BUTTON_WHEEL_RIGHT, MOUSE_BUTTON_WHEEL_LEFT]]:
+		if pair[0] == 0:
+			continue
+		for pressed in [true, false]:
+			var e := InputEventMouseButton.new()
+			e.position = at
+			e.global_position = at
+			e.button_index = pair[1] if pair[0] > 0 else pair[2]
+			e.factor = abs(pair[0]) / 100.0
+			e.pressed = pressed
+			Input.parse_input_event(e)
+
+
+# Returns "" or why the touch cannot happen.
+func _apply_touch(id: int, phase: String, x: float, y: float, who: String) -> String:
+	var at := Vector2(x, y)
+	if phase == "down":
+		if _touches.has(id):
+			return "touch %d is already down (send phase move or up)" % id
+		_touches[id] = {"x": x, "y": y, "owner": who}
+	elif not _touches.has(id):
+		return "touch %d is not down (send phase down first)" % id
+	if phase == "move":
+		var d := InputEventScreenDrag.new()
+		d.index = id
+		d.position = at
+		d.relative = at - Vector2(_touches[id]["x"], _touches[id]["y"])
+		_touches[id] = {"x": x, "y": y, "owner": who}
+		Input.parse_input_event(d)
+		return ""
+	if phase == "up":
+		_touches.erase(id)
+	var t := InputEventScreenTouch.new()
+	t.index = id
+	t.position = at
+	t.pressed = phase == "down"
+	Input.parse_input_event(t)
+	return ""
+
+
+# Each character as a key press and release carrying it: the focused LineEdit or TextEdit
+# inserts it, as it would a player's typing.
+func _type(text: String) -> void:
+	_text = (_text + text).right(MAX_TEXT)
+	for i in text.length():
+		for pressed in [true, false]:
+			var k := InputEventKey.new()
+			k.unicode = text.unicode_at(i)
+			k.pressed = pressed
+			Input.parse_input_event(k)
+
 
 
 func _request_close(reason: String) -> void:
@@ -260,6 +458,7 @@ func _publish() -> void:
 	# The game's configuration as of this frame, for the server thread (it never reads it live).
 	pub["known"] = known()
 	pub["inputs"] = _inputs.duplicate() if _inputs != null else []
+	pub["axes"] = _axes.duplicate(true)
 	pub["commands"] = _commands.duplicate()
 	var m = tools()
 	if m != null:
@@ -315,11 +514,26 @@ func state() -> Dictionary:
 		s = _snapshot.call().duplicate()
 	_last_state = s
 	var now := Time.get_ticks_msec()
-	if _inputs != null:
+	var any_input := false
+	for c in INPUT_CAPS:
+		any_input = any_input or capabilities.has(c)
+	if any_input:
 		var held := []
 		for h in _held.values():
 			held.append({"input": h["input"], "owner": h["owner"], "leaseMsLeft": max(0, h["until"] - now)})
+		for h in _axis_holds:
+			if h["until"] > now:
+				held.append({"input": h["input"], "owner": h["owner"], "leaseMsLeft": max(0, h["until"] - now), "value": h["value"]})
 		s["input"] = {"held": held}
+		if not _axes.is_empty():
+			var values := {}
+			for a in _axes:
+				values[a["name"]] = axis(a["name"])
+			s["input"]["axes"] = values
+		if capabilities.has("pointer"):
+			s["input"]["pointer"] = _pointer.duplicate()
+		if capabilities.has("touch"):
+			s["input"]["touches"] = touches()
 	s["frame"] = frame
 	s["simFrame"] = sim_frame
 	s["completedCommandId"] = _completed
@@ -337,6 +551,14 @@ func tools():
 	game["capabilities"] = capabilities
 	if _inputs != null:
 		game["inputs"] = _inputs
+	if not _axes.is_empty():
+		var axes := []
+		for a in _axes:
+			axes.append({"name": a["name"], "min": a["min"], "max": a["max"]})
+		game["axes"] = axes
+	for c in ["pointer", "touch", "text"]:
+		if capabilities.has(c):
+			game[c] = true
 	m["game"] = game
 	return m
 
@@ -345,8 +567,11 @@ func known() -> Array:
 	var names: Array = _commands.keys()
 	names.sort()
 	names.append("close")
+	var any_input := false
+	for c in INPUT_CAPS:
+		any_input = any_input or capabilities.has(c)
 	for r in RESERVED:
-		if capabilities.has(r.split(".")[0]):
+		if capabilities.has(NEEDS.get(r, r.split(".")[0])) or (any_input and (r == "input.release" or r == "input.releaseAll")):
 			names.append(r)
 	return names
 
@@ -687,9 +912,15 @@ func _validate(cmd: String, args: Dictionary, pub: Dictionary) -> String:
 		var lease: String = args.get("leaseMs", "")
 		if not lease.is_valid_float() or float(lease) <= 0 or float(lease) > MAX_LEASE_MS:
 			return "argument 'leaseMs' must be > 0 and <= %d, got '%s'" % [MAX_LEASE_MS, lease]
-	if cmd == "input.hold" or cmd == "input.release":
-		if not inputs.has(args.get("input", "")):
-			return "unknown input '%s' (this game reads: %s)" % [args.get("input", ""), PackedStringArray(inputs).join(", ")]
+	var axis_names := []
+	for a in pub.get("axes", []):
+		axis_names.append(a["name"])
+	if cmd == "input.hold" and not inputs.has(args.get("input", "")):
+		return "unknown input '%s' (this game reads: %s)" % [args.get("input", ""), PackedStringArray(inputs).join(", ")]
+	if cmd == "input.release" and not inputs.has(args.get("input", "")) and not axis_names.has(args.get("input", "")):
+		return "unknown input '%s' (this game reads: %s)" % [args.get("input", ""), PackedStringArray(inputs + axis_names).join(", ")]
+	if NEEDS.has(cmd):
+		return _validate_input(cmd, args, pub.get("axes", []), axis_names)
 	if cmd == "clock.step":
 		var frames: String = args.get("frames", "")
 		if not frames.is_valid_int() or int(frames) < 1 or int(frames) > MAX_STEP_FRAMES:
@@ -701,6 +932,53 @@ func _validate(cmd: String, args: Dictionary, pub: Dictionary) -> String:
 	if commands.has(cmd) and commands[cmd][1].is_valid():
 		return str(commands[cmd][1].call(args))
 	return ""
+
+
+# A range bound as people write it: 1, not 1.0.
+func _bound(v: float) -> String:
+	return str(int(v)) if v == floor(v) else str(v)
+
+
+# "" or why the value `name` is outside lo..hi (whole: a whole number).
+func _within(args: Dictionary, name: String, lo: float, hi: float, whole := false) -> String:
+	var text: String = args.get(name, "")
+	var ok := text.is_valid_int() if whole else text.is_valid_float()
+	if not ok or float(text) < lo or float(text) > hi:
+		return "argument '%s' must be %s from %s to %s, got '%s'" % [name, "a whole number" if whole else "a number", _bound(lo), _bound(hi), text.left(40)]
+	return ""
+
+
+# Why a pointer, wheel, touch, axis or text command is refused: every value in its range.
+func _validate_input(cmd: String, args: Dictionary, axes: Array, axis_names: Array) -> String:
+	if cmd == "input.axis":
+		var name: String = args.get("input", "")
+		if not axis_names.has(name):
+			return "unknown axis '%s' (this game reads: %s)" % [name, PackedStringArray(axis_names).join(", ")]
+		var lease: String = args.get("leaseMs", "")
+		if not lease.is_valid_float() or float(lease) <= 0 or float(lease) > MAX_LEASE_MS:
+			return "argument 'leaseMs' must be > 0 and <= %d, got '%s'" % [MAX_LEASE_MS, lease]
+		var a: Dictionary = axes[axis_names.find(name)]
+		var value: String = args.get("value", "")
+		if not value.is_valid_float() or float(value) < a["min"] or float(value) > a["max"]:
+			return "argument 'value' must be within %s..%s for axis '%s', got '%s'" % [_bound(a["min"]), _bound(a["max"]), name, value.left(40)]
+		return ""
+	if cmd == "input.text":
+		var n: int = args.get("text", "").length()
+		if n < 1 or n > MAX_TEXT:
+			return "argument 'text' must be 1 to %d characters, got %d" % [MAX_TEXT, n]
+		return ""
+	if cmd == "input.wheel":
+		var why := _within(args, "dx", -MAX_WHEEL, MAX_WHEEL)
+		return why if why != "" else _within(args, "dy", -MAX_WHEEL, MAX_WHEEL)
+	var why := _within(args, "x", 0, MAX_COORD)
+	if why == "":
+		why = _within(args, "y", 0, MAX_COORD)
+	if why != "" or cmd == "input.pointer":
+		return why if why != "" else _within(args, "buttons", 0, 7, true)
+	var phase: String = args.get("phase", "")
+	if not phase in ["down", "move", "up"]:
+		return "argument 'phase' must be down, move or up, got '%s'" % phase.left(40)
+	return _within(args, "id", 0, MAX_TOUCH_ID, true)
 
 
 func _parse_query(text: String) -> Dictionary:
