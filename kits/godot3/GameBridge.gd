@@ -22,7 +22,7 @@
 # Pointer, touch, analog axes and text (optional): configure({"axes": [{"name": "walk", "min": -1,
 # "max": 1}], "pointer": true, "touch": true, "text": true}). The kit turns each command into
 # the engine's own input events through Input.parse_input_event, on the frame that applies it,
-# so the game's _input, _unhandled_input, Controls and InputMap actions see them:
+# so the game's _input, _unhandled_input and Controls see them:
 # InputEventMouseMotion / InputEventMouseButton (wheel too), InputEventScreenTouch /
 # InputEventScreenDrag, InputEventJoypadMotion (device 0, axis "joy_axis" or the axis's place in
 # "axes") and InputEventKey presses carrying each typed character (the focused LineEdit takes
