@@ -25,6 +25,7 @@ import { measurePlay } from './play.js';
 import { measureKits } from './kits.js';
 import { measureTrees } from './trees.js';
 import { measureWeb } from './web.js';
+import { measurePeers } from './peers.js';
 import { measureSavedTests } from './saved-tests.js';
 import { measureResources } from './resources.js';
 import type { BenchConfig, Measurement, Row } from './types.js';
@@ -59,6 +60,7 @@ const MEASUREMENTS: Record<string, (r: Reaper, c: BenchConfig) => Promise<Measur
   dashboard: measureDashboard,
   concurrency: measureConcurrency,
   web: measureWeb,
+  peers: measurePeers,
   play: measurePlay,
   kits: measureKits,
   trees: measureTrees,

@@ -7,7 +7,7 @@
  * read through the seam it offers.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { call, cleanedAfterAll, connect, gameCall, type McpHandle } from './helpers/mcp.js';
@@ -226,6 +226,7 @@ test('a saved test of a page without the kit replays frame-exact and passes twic
     // it runs a while first; the replay pauses at once and steps to each recorded frame
     await gameCall(h, port, 'wait_for', { path: 'simFrame', gte: 90, timeoutMs: 20_000 });
     await gameCall(h, port, 'pause');
+    const pausedAt = (await state(port)).simFrame;
     await gameCall(h, port, 'press', { input: 'ArrowRight', frames: 3 });
     await gameCall(h, port, 'step', { frames: 20 });
     const g = (await state(port)).game;
@@ -236,6 +237,10 @@ test('a saved test of a page without the kit replays frame-exact and passes twic
       );
     const saved = await gameCall(h, port, 'save_test', { name: 'mover' });
     expect(saved.json).toMatchObject({ timing: 'frame-exact', expects: 3 });
+    // the press is replayed at the frame it began at
+    const lines = readFileSync(join(project, 'gamebridge-tests', 'mover.jsonl'), 'utf8').split('\n');
+    const pressed = lines.map((l) => (l ? JSON.parse(l) : {})).find((l) => /press$/.test(l.name ?? ''));
+    expect(pressed.atSimFrame).toBe(pausedAt);
   } finally {
     await stop(port);
   }

@@ -12,7 +12,7 @@ import { getPath } from '../sync/path.js';
 import { waitFor } from '../sync/wait.js';
 import { INPUT_FORMS } from '../web/inputs.js';
 import { OwnedHands } from '../web/owned-hands.js';
-import { clockFrames, clockOf, clockStep } from '../web/page-clock.js';
+import { clockAdvance } from '../web/page-clock.js';
 import type { ToolContext } from '../toolkit/context.js';
 import { syncCommand } from '../toolkit/sync-answer.js';
 import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
@@ -35,6 +35,17 @@ export async function browserFor(
     );
   }
   return web;
+}
+
+/**
+ * The state after an input, which the session's recording dates the input by (a saved test
+ * replays it at that frame); a page without the kit reads it without its tree, which the
+ * answer does not carry.
+ */
+async function stateAfter(ctx: ToolContext, web: WebGame, port: number, extra: ToolCallExtra): Promise<State> {
+  const state = await (web.standIn ? web.standIn.brief() : ctx.client(port).state(extra.signal));
+  ctx.recordings.of(ctx.sessionId, port).last = state;
+  return state;
 }
 
 /** What a browser-input answer says about the game after it. */
@@ -62,13 +73,12 @@ export async function browserPress(
   extra: ToolCallExtra,
 ): Promise<ToolAnswer> {
   const client = ctx.client(port);
-  const page = web.browser.page;
-  const clock = web.record.kit === false ? await clockOf(page) : null;
-  const before = clock ? undefined : await client.state(extra.signal);
-  const paused = clock ? clock.paused : getPath(before, 'clock.paused') === true;
+  const { standIn } = web;
+  const before = standIn ? undefined : await client.state(extra.signal);
+  const paused = getPath(before, 'clock.paused') === true;
   await web.hands.hold(ctx.sessionId, input, leaseMs);
   try {
-    if (clock) await (paused ? clockStep(page, 0, frames) : clockFrames(page, frames));
+    if (standIn) await clockAdvance(web.browser.page, frames);
     else if (paused) await syncCommand(ctx, port, 'clock.step', { frames }, extra);
     else if (typeof before?.frame === 'number')
       await waitFor(
@@ -80,7 +90,7 @@ export async function browserPress(
   } finally {
     await web.hands.release(ctx.sessionId, input);
   }
-  return { json: { input, frames, via: 'browser', ...after(await client.state(extra.signal)) } };
+  return { json: { input, frames, via: 'browser', ...after(await stateAfter(ctx, web, port, extra)) } };
 }
 
 /** Holds a browser input for `ms` (its lease), owned by this session. */
@@ -93,7 +103,7 @@ export async function browserHold(
   extra: ToolCallExtra,
 ): Promise<ToolAnswer> {
   await web.hands.hold(ctx.sessionId, input, ms);
-  const state = await ctx.client(port).state(extra.signal);
+  const state = await stateAfter(ctx, web, port, extra);
   return {
     json: { input, ms, via: 'browser', held: heldBy(ctx, web), ...after(state), ...pausedNote(state) },
   };
@@ -113,7 +123,7 @@ export async function browserRelease(
       released: input ?? 'everything this session holds',
       inputs: released,
       via: 'browser',
-      ...after(await ctx.client(port).state(extra.signal)),
+      ...after(await stateAfter(ctx, web, port, extra)),
     },
   };
 }

@@ -10,6 +10,7 @@ import type { LocalSurfaces } from '../game/local-surfaces.js';
 import type { WebBrowser } from '../web/browser.js';
 import type { PageCarrier } from '../web/carrier.js';
 import { OwnedHands } from '../web/owned-hands.js';
+import type { StandIn } from '../web/stand-in.js';
 import type { StaticSite } from '../web/static.js';
 import { treeAlive, waitUntil } from './processes.js';
 import { escalate } from './stop.js';
@@ -28,6 +29,8 @@ export class WebGame {
     readonly browser: WebBrowser,
     private readonly site: StaticSite | undefined,
     private readonly surfaces: LocalSurfaces,
+    /** a page without the kit: the bridge answers for it (stand-in.ts) */
+    readonly standIn?: StandIn,
   ) {
     this.hands = new OwnedHands(browser);
     this.stopServingLocally = surfaces.serve(port, (target) => carrier.answer(target));

@@ -258,7 +258,7 @@ class WebLaunch {
       this.log(
         `${HEADER_PREFIX} ${name} ${version} ready in ${inst.readyInMs} ms (Chromium pid ${browser.pid}, driven over a pipe)`,
       );
-      return { inst, game: new WebGame(port, base.web, carrier, browser, this.site, ctx.surfaces) };
+      return { inst, game: new WebGame(port, base.web, carrier, browser, this.site, ctx.surfaces, standIn) };
     } finally {
       client.close();
       ctx.settled(browser.pid);

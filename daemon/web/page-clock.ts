@@ -17,6 +17,7 @@
  *   await clockOf(page)                        {frame, paused, speed, stepLeft, stepDone}
  *   await clockPause(page) / clockResume(page, speed?)
  *   await clockStep(page, id, frames)          resolves once the frames ran (or the page went)
+ *   await clockAdvance(page, frames)           N frames: stepped when paused, else waited for
  */
 import type { Page } from 'playwright-core';
 import { SEED } from './page-seed.js';
@@ -63,9 +64,14 @@ export async function clockStep(page: Page, id: number, frames: number): Promise
   await page.evaluate(`window.${HANDLE}.step(${Number(id)}, ${Number(frames)})`);
 }
 
-/** Runs `frames` frames (running or stepped) and resolves once the clock counted them; null without a clock. */
-export async function clockFrames(page: Page, frames: number): Promise<number | null> {
-  return page.evaluate(`window.${HANDLE} ? window.${HANDLE}.after(${Number(frames)}) : null`) as Promise<number | null>;
+/**
+ * The page's next `frames` frames, stepped when its clock is paused, else waited for; resolves
+ * with the frame after them, or null when the page has no clock (yet).
+ */
+export async function clockAdvance(page: Page, frames: number): Promise<number | null> {
+  return page.evaluate(`window.${HANDLE} ? window.${HANDLE}.advance(${Number(frames)}) : null`) as Promise<
+    number | null
+  >;
 }
 
 const CLOCK = `
@@ -206,7 +212,7 @@ const tick = (t) => {
   if (step) {
     const end = real.perfNow() + STEP_BUDGET_MS;
     do { runFrame(); step.left--; } while (step.left > 0 && real.perfNow() < end);
-    if (step.left <= 0) { const s = step; step = null; stepDone = s.id; lastReal = null; s.resolve(); }
+    if (step.left <= 0) { const s = step; step = null; if (s.id) stepDone = s.id; lastReal = null; s.resolve(); }
   } else if (!paused) {
     if (lastReal !== null) owed += ((t - lastReal) * speed) / FRAME;
     else owed += 1;
@@ -245,7 +251,14 @@ Object.defineProperty(window, ${JSON.stringify(HANDLE)}, {
       step = { id, left: Math.max(1, frames), resolve };
       kick();
     }),
-    after: (frames) => new Promise((resolve) => waiters.push({ at: frame + frames, resolve })),
+    // the page's next \`frames\` frames: stepped when paused, else waited for
+    advance: (frames) =>
+      paused
+        ? new Promise((resolve) => {
+            step = { id: 0, left: Math.max(1, frames), resolve: () => resolve(frame) };
+            kick();
+          })
+        : new Promise((resolve) => waiters.push({ at: frame + frames, resolve })),
   }),
 });
 // The frames start once the page loaded: its own scripts have then asked for their first frame,

@@ -11,6 +11,7 @@
  * through the browser as for any page this daemon opened.
  */
 import type { Page } from 'playwright-core';
+import { usageError } from '../../shared/errors.js';
 import { cdpOf, clickNode, pageTree, setNodeValue, type PageNode } from './ax-tree.js';
 import { clockOf, clockPause, clockResume, clockStep } from './page-clock.js';
 import { hasReset, pageReset, pageState } from './page-state.js';
@@ -24,6 +25,8 @@ export interface StandIn {
   /** The page to act through, once the browser has it. */
   attach(page: Page): void;
   answer(target: string): Promise<CarrierAnswer>;
+  /** What /state holds but the page's tree (its screen only): what an input's answer reports. */
+  brief(): Promise<Record<string, unknown>>;
 }
 
 const UI_COMMANDS = ['ui.activate', 'ui.setValue', 'ui.focus'];
@@ -150,6 +153,20 @@ export function createStandIn(options: StandInOptions = {}): StandIn {
     return { game: read.value, gameSource: read.source };
   }
 
+  /** /state: the clock, the commands' results, the title (and the tree), the page's own state. */
+  async function state(p: Page, withTree: boolean): Promise<Record<string, unknown>> {
+    const [c, title, t] = await Promise.all([clock(p), p.title(), withTree ? tree(p) : undefined]);
+    return {
+      frame: c.frame,
+      simFrame: c.frame,
+      clock: { paused: c.paused, stepFramesLeft: c.stepLeft, speed: c.speed },
+      completedCommandId: completed,
+      commandResults: results,
+      ui: t ? { screen: title, nodes: t.nodes } : { screen: title },
+      ...(await game(p, title)),
+    };
+  }
+
   async function answer(target: string): Promise<CarrierAnswer> {
     const p = page;
     if (!p)
@@ -170,21 +187,8 @@ export function createStandIn(options: StandInOptions = {}): StandIn {
               capabilities: ['ui', 'clock'],
             },
           };
-        case '/state': {
-          const [c, title, t] = await Promise.all([clock(p), p.title(), tree(p)]);
-          return {
-            status: 200,
-            body: {
-              frame: c.frame,
-              simFrame: c.frame,
-              clock: { paused: c.paused, stepFramesLeft: c.stepLeft, speed: c.speed },
-              completedCommandId: completed,
-              commandResults: results,
-              ui: { screen: title, nodes: t.nodes },
-              ...(await game(p, title)),
-            },
-          };
-        }
+        case '/state':
+          return { status: 200, body: await state(p, true) };
         case '/ui': {
           const [title, t] = await Promise.all([p.title(), tree(p)]);
           return {
@@ -212,6 +216,14 @@ export function createStandIn(options: StandInOptions = {}): StandIn {
       page = p;
     },
     answer,
+    async brief() {
+      if (!page) throw new Error('the page is still opening in Chromium');
+      try {
+        return await state(page, false);
+      } catch (e) {
+        throw e instanceof StateError ? usageError(e.message) : e;
+      }
+    },
   };
 }
 
