@@ -22,6 +22,8 @@ interface InputPlay {
   axis?: { name: string; min: number; max: number; read: (s: any) => number };
   /** The last left press the game saw, [x, y]; `at` is a spot on its field that presses nothing. */
   pointer?: { at: [number, number]; read: (s: any) => [number, number] | null };
+  /** What a wheel turn changes in the game (a notch up, dy -100, adds to it). Absent: the game ignores the wheel. */
+  wheel?: (s: any) => number;
   /** The last touch-down the game saw, [x, y]. */
   touch?: { read: (s: any) => [number, number] | null };
   /** The text the game took. */
@@ -58,6 +60,7 @@ const PLAY: Record<string, InputPlay> = {
     start: [['start']],
     axis: { name: 'steer', min: -1, max: 1, read: (s) => s.game.steer },
     pointer: { at: [100, 150], read: (s) => s.game.lastClick?.slice(0, 2) ?? null },
+    wheel: (s) => s.game.volume,
     touch: { read: (s) => s.game.lastTap },
     text: { read: (s) => s.game.name },
   },
@@ -202,6 +205,17 @@ function describeInputs(kit: KitExample, play: InputPlay): void {
     testIf(p, 'a wheel event is accepted and applied on the tick', async () => {
       const s = await applied(port, 'input.wheel', { dx: 0, dy: -100, owner: OWNER });
       expect(s.commandResults.find((r: any) => r.id === s.sentId)).toEqual({ id: s.sentId, ok: true });
+    });
+
+    testIf(play.wheel, 'a wheel notch down and one up reach the game', async () => {
+      // An engine event posted on one frame is read on the next: let earlier ones land first.
+      const f0 = (await state()).frame;
+      const before = play.wheel!(await untilState(port, 'two frames on', (st) => st.frame >= f0 + 2));
+      await applied(port, 'input.wheel', { dx: 0, dy: 100, owner: OWNER });
+      const down = await untilState(port, 'the game saw the notch down', (st) => play.wheel!(st) < before);
+      await applied(port, 'input.wheel', { dx: 0, dy: -100, owner: OWNER });
+      const up = await untilState(port, 'the game saw the notch up', (st) => play.wheel!(st) > play.wheel!(down));
+      expect(play.wheel!(up)).toBeCloseTo(before, 5);
     });
   });
 
