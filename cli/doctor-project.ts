@@ -14,6 +14,7 @@ import { readRegistry } from '../daemon/discovery/registry.js';
 import { answersHealth } from '../daemon/game/probe.js';
 import { PLACEHOLDER_COMMAND } from './init.js';
 import type { Finding } from './findings.js';
+import { checkCommandFiles } from './doctor-command.js';
 
 /** The gamebridge.json `dir` resolves to (or `config`): found, parseable, usable; its composites module loads. */
 export async function checkDeclaration(dir: string, config: string | undefined, f: Finding[]): Promise<void> {
@@ -49,6 +50,8 @@ export async function checkDeclaration(dir: string, config: string | undefined, 
       what: `${decl.file}: launch.command has no {port}, so every launch would use the same debug port`,
       fix: 'put {port} where the game takes its debug port, e.g. "./run --debug-port {port}"',
     });
+  } else {
+    checkCommandFiles(decl.file, decl.command, decl.cwd, f);
   }
   if (decl.composites) await checkComposites(decl.file, decl.composites, f);
 }

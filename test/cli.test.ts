@@ -389,6 +389,7 @@ describe('doctor', () => {
     const project = dir('gb-proj-');
     mkdirSync(join(project, 'src', 'deep'), { recursive: true });
     await cli(['init', '--command', 'node game.js --port {port}'], { cwd: project });
+    writeFileSync(join(project, 'game.js'), '');
     const r = await cli(['doctor', '--dir', join(project, 'src', 'deep')], { env: { GAME_BRIDGE_HOME: home } });
     expect(r.stdout).toContain(`resolves to ${join(project, 'gamebridge.json')}`);
     expect(r.stdout).toMatch(/✔ scan range 7777,7800-7839 \(default\): 41 port/);
@@ -434,6 +435,16 @@ describe('doctor', () => {
     );
     expect(out).toMatch(/✖ unreadable registry file .*junk\.json.*\n\s+fix: rm /);
     expect(out).toMatch(/\d+ problem\(s\) found/);
+  });
+
+  test('a launch command naming a file that is not there is a problem', async () => {
+    const home = dir();
+    chmodSync(home, 0o700);
+    const project = dir('gb-proj-');
+    await cli(['init', '--command', 'node gmae.js --port {port}', '--no-register'], { cwd: project });
+    const r = await cli(['doctor'], { cwd: project, env: { GAME_BRIDGE_HOME: home } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/✖ .*launch\.command names gmae\.js, which does not exist in .*\n\s+fix: /);
   });
 
   test('the placeholder command from init is flagged until it is replaced', async () => {

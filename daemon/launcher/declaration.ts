@@ -71,8 +71,18 @@ export function findDeclaration(opts: { cwd: string; configPath?: string; home?:
   });
 }
 
+/** Where JSON.parse stopped in `text`, as an editor counts (1-based), from its message. */
+function brokenAt(text: string, message: string): { line: number; column: number } | undefined {
+  const pos = /position (\d+)/.exec(message)?.[1];
+  const offset = pos !== undefined ? Number(pos) : /end of JSON input/.test(message) ? text.length : undefined;
+  if (offset === undefined) return undefined;
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: before[before.length - 1].length + 1 };
+}
+
 export function readDeclaration(file: string): LaunchDeclaration {
   let raw: unknown;
+  let text = '';
   // Only a regular file of sane size: the path may come from a tool argument, and reading
   // /dev/zero or a FIFO would block the daemon for every client.
   let st;
@@ -88,12 +98,13 @@ export function readDeclaration(file: string): LaunchDeclaration {
     );
   }
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
+    raw = JSON.parse(text);
   } catch (e) {
     // Only where it broke, never what the file says: the path may name someone's secrets.
-    const at = /position (\d+)/.exec((e as Error).message)?.[1];
+    const at = brokenAt(text, (e as Error).message);
     throw usageError(
-      `${file} is not valid JSON${at ? ` (at byte ${at})` : ''}. Fix the file (see \`${selfCommand()} init\` for a template).`,
+      `${file} is not valid JSON${at ? ` (line ${at.line}, column ${at.column})` : ''}. Fix the file (see \`${selfCommand()} init\` for a template).`,
       { file },
     );
   }
