@@ -79,7 +79,12 @@ export async function measurePeers(r: Reaper, cfg: BenchConfig): Promise<Measure
   const site = await serveStatic({ root: GAME_2048 });
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [PLAYWRIGHT_MCP, '--executable-path', CHROMIUM, '--no-sandbox', '--headless', '--isolated'],
+    // its files (snapshots it saves) go to a folder of this run, not the working directory
+    args: [
+      PLAYWRIGHT_MCP,
+      ...['--executable-path', CHROMIUM, '--no-sandbox', '--headless', '--isolated'],
+      ...['--output-dir', r.tempDir('gb-bench-playwright-')],
+    ],
     stderr: 'pipe',
   });
   transport.stderr?.on('data', () => undefined);
