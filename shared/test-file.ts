@@ -35,7 +35,8 @@ const ms = z.number().min(0);
 export const testHeaderSchema = z.strictObject({
   gamebridgeTest: z.literal(TEST_FORMAT_VERSION),
   name: z.string().min(1).max(200),
-  game: z.strictObject({ name: z.string().min(1), version: z.string().optional() }),
+  /** the game it was recorded on: informative only */
+  game: z.strictObject({ name: z.string().min(1), version: z.string().optional() }).optional(),
   launch: z.strictObject({
     config: z.string().min(1),
     profile: z.string().min(1).optional(),
@@ -263,7 +264,15 @@ export function baselinePath(t: TestFile, p: string): string {
 /** The file's text: the header, then one line per step (what save_test and --update write). */
 export function formatTest(header: TestHeader, steps: Array<DoStep | ExpectStep>): string {
   const { gamebridgeTest, name, game, launch, timing, ignore, recorded } = header;
-  const head = { gamebridgeTest, name, game, launch, timing, ignore, ...(recorded ? { recorded } : {}) };
+  const head = {
+    gamebridgeTest,
+    name,
+    ...(game ? { game } : {}),
+    launch,
+    timing,
+    ignore,
+    ...(recorded ? { recorded } : {}),
+  };
   return [head, ...steps].map((s) => JSON.stringify(stripKind(s))).join('\n') + '\n';
 }
 

@@ -52,3 +52,10 @@ test('refused, naming the line: garbage, unknown fields, two operators, a newer 
   expect(refused(`${HEAD}\n${HEAD}`)).toMatch(/:2: a second header/);
   expect(refused('x')).toMatch(/^BridgeUsageError|\/p\/gamebridge-tests\/t\.jsonl:1/);
 });
+
+test("a hand-written header without the informative 'game' parses, and is written back without one", () => {
+  const head = HEAD.replace('"game": {"name": "Crate Stack"}, ', '');
+  const t = parseTestText(`${head}\n{"do": "call_tool", "name": "start"}`, '/p/gamebridge-tests/t.jsonl');
+  expect(t.header.game).toBeUndefined();
+  expect(formatTest(t.header, t.steps).split('\n')[0]).not.toContain('"game"');
+});
