@@ -2,7 +2,10 @@
  * `game-bridge-mcp test --compare <configA> <configB> <file>`: the same steps on two builds side
  * by side, each on a game of its own, and the first step after which their states part: the
  * path and both values. The header's `ignore` paths are left out, and so are the counters that
- * differ between any two runs (the wall-clock `frame`, a held input's `leaseMsLeft`).
+ * differ between any two runs (the wall-clock `frame`, a held input's `leaseMsLeft`). The frames
+ * a game runs between its launch and the runner's first pause are not under the runner's
+ * control, so frames count from each game's first pause: both are stepped the same frames from
+ * there, and `simFrame` is compared as counted from there.
  */
 import { relative, resolve } from 'node:path';
 import { usageError } from '../../shared/errors.js';
@@ -73,8 +76,17 @@ export async function runCompare(configs: string[], paths: string[], _opts: unkn
   try {
     drivers.push(...(await Promise.all([openDriver(ca), openDriver(cb)])));
     games.push(...(await Promise.all(drivers.map((d) => launchFor(t, d)))));
+    if (games[0].frameExact) {
+      const paused = await Promise.all(games.map((g) => g.readSim()));
+      games.forEach((g, k) => (g.offset = paused[k] - Math.min(...paused)));
+    }
     const started = Date.now();
-    const state = (g: Game) => g.driver.game(g.port, 'get_state').then((r) => r.state as unknown);
+    const state = (g: Game) =>
+      g.driver.game(g.port, 'get_state').then((r) => {
+        const st = r.state as Record<string, unknown> | undefined;
+        if (st && typeof st.simFrame === 'number') st.simFrame -= g.offset;
+        return st as unknown;
+      });
     let k = 0;
     for (const s of t.steps) {
       if (interrupted) return 130;

@@ -10,6 +10,12 @@ export class Game {
   sim = 0;
   /** simFrame as counted since it was last read; undefined: read it before relying on it */
   private known?: number;
+  /**
+   * Frames this game ran before its first pause beyond the other compared game's: the frames
+   * between a launch and the runner's pause are not the test's, so a comparison steps each game
+   * the same frames from its own pause (0 outside --compare).
+   */
+  offset = 0;
   constructor(
     readonly driver: Driver,
     readonly port: number,
@@ -35,7 +41,8 @@ export class Game {
   }
 
   /** Step the paused clock to `target` (never backwards: a late step runs where the game is). */
-  async advanceTo(target: number): Promise<void> {
+  async advanceTo(recorded: number): Promise<void> {
+    const target = recorded + this.offset;
     let now = this.known ?? (await this.readSim());
     this.known = now;
     while (now < target) {

@@ -1,0 +1,85 @@
+/**
+ * The saved-test runner at scale (docs/TESTS.md): `--compare` between builds that ran a
+ * different number of frames before the runner paused them, and more, on a small counter game
+ * (test/fixtures/counter-game.mjs) launched by the real CLI through the real proxy and daemon.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freeRange } from './helpers/ports.js';
+import { bridgeFreeEnv, CLI, removeDir, ROOT, tempHome } from './helpers/procs.js';
+import { reapAndReport } from './helpers/fault.js';
+import { writeProject, type Project } from './helpers/project.js';
+
+const COUNTER = join(ROOT, 'test', 'fixtures', 'counter-game.mjs');
+let home: string;
+let root: string;
+let ports: number[];
+const env = () => bridgeFreeEnv({ GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '120000' });
+
+function cli(args: string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('close', (code) => resolve({ code: code ?? -1, out, err }));
+  });
+}
+
+let nextPorts = 0;
+/** A project of the counter game with `args`, on four ports of its own. */
+function counterProject(dir: string, args: string): Project {
+  const p = ports.slice(nextPorts, nextPorts + 4);
+  nextPorts += 4;
+  return writeProject(join(root, dir), {
+    ports: p,
+    name: 'Counter',
+    command: `"${process.execPath}" "${COUNTER}" {port} ${args}`,
+  });
+}
+
+const line = (o: object) => JSON.stringify(o);
+const HEAD = (name: string) =>
+  line({ gamebridgeTest: 1, name, launch: { config: '../gamebridge.json' }, timing: 'frame-exact' });
+
+beforeAll(async () => {
+  home = tempHome('gb-runs-');
+  root = tempHome('gb-runs-proj-');
+  ports = await freeRange(40);
+});
+
+afterAll(async () => {
+  await reapAndReport(home);
+  removeDir(home);
+  removeDir(root);
+});
+
+test('--compare counts frames from each game’s first pause, so builds launched at other frames part only at the real difference', async () => {
+  const a = counterProject('cmp-a', '--fps 60');
+  // the same game, one frame too many per inc, and many more frames before the runner's pause
+  const b = counterProject('cmp-b', '--by 2 --fps 1000');
+  mkdirSync(join(a.root, 'gamebridge-tests'));
+  const file = join(a.root, 'gamebridge-tests', 'count.jsonl');
+  writeFileSync(
+    file,
+    [
+      HEAD('count'),
+      line({ do: 'call_tool', name: 'bridge.pause', atSimFrame: 5 }),
+      line({ do: 'call_tool', name: 'bridge.step', arguments: { frames: 3 } }),
+      line({ do: 'call_tool', name: 'inc', atSimFrame: 10 }),
+      line({ do: 'call_tool', name: 'bridge.step', arguments: { frames: 2 } }),
+    ].join('\n') + '\n',
+  );
+  const same = await cli(['test', '--compare', a.file, a.file, file], a.root);
+  expect(same.out).toMatch(/^✓ count: both builds agree after all 4 steps/);
+  const differ = await cli(['test', '--compare', a.file, b.file, file], a.root);
+  expect(differ.out).toMatch(
+    /^✗ count: the builds part after step 3 \(gamebridge-tests\/count\.jsonl:4 {2}inc @10\)\n/,
+  );
+  expect(differ.out).toMatch(
+    /\n {4}path: game\.count\n {4}A \(gamebridge\.json\): 1\n {4}B \(\.\.\/cmp-b\/gamebridge\.json\): 2\n/,
+  );
+  expect(differ.code).toBe(1);
+}, 120000);
