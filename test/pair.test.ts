@@ -49,7 +49,9 @@ function daemonProcesses(home: string): number[] {
         (args.includes(CLI) && args.includes('daemon')) || args.some((a) => a.endsWith('/dist/daemon/boot.js'));
       if (!isDaemon) continue;
       const env = readFileSync(`/proc/${name}/environ`, 'utf8').split('\0');
-      if (env.includes(`GAME_BRIDGE_HOME=${home}`)) out.push(Number(name));
+      // a primary's standby (daemon/standby.ts) waits beside it holding nothing: not a second daemon
+      const standby = env.some((v) => v.startsWith('GAME_BRIDGE_STANDBY_FOR='));
+      if (env.includes(`GAME_BRIDGE_HOME=${home}`) && !standby) out.push(Number(name));
     } catch {
       /* gone meanwhile */
     }
