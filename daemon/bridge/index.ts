@@ -20,6 +20,7 @@ import { metNeeds } from './needs.js';
 import { CLOCK_TOOLS } from './clock.js';
 import { CORE_TOOLS } from './core.js';
 import { INPUT_TOOLS } from './input.js';
+import { POINTER_TOOLS } from './pointer.js';
 import { UI_TOOLS } from './ui.js';
 import { WORLD_TOOLS } from './world.js';
 import { TESTING_TOOLS } from './testing.js';
@@ -28,6 +29,7 @@ import { TESTING_TOOLS } from './testing.js';
 export const BRIDGE_TOOLS: readonly BridgeTool[] = [
   ...CORE_TOOLS,
   ...INPUT_TOOLS,
+  ...POINTER_TOOLS,
   ...CLOCK_TOOLS,
   ...UI_TOOLS,
   ...WORLD_TOOLS,
@@ -46,6 +48,7 @@ const TOOLSET: Toolset = {
   description:
     'Contract-level tools that work on every game: read the state, wait for a condition, send any command by name, check health, take a screenshot; ' +
     'and, on games that declare the "input"/"clock" capabilities, hold inputs and control the clock (press, hold, release, pause, resume, step); ' +
+    'and, on games that declare "pointer"/"touch"/"axis"/"text" or a page this bridge opened, point, drag, touch, steer and type, alone or at frame offsets (pointer, wheel, tap, swipe, pinch, set_axis, type, input_sequence); ' +
     'and, on games that publish a UI or world tree ("ui"/"world") or a page this bridge opened, see what is on screen and act on it by reference (snapshot, click, set_value, wait_for_node, find_objects, wait_for_object); ' +
     'and keep what was found as a test (assert, save_test, run_test).',
   tools: BRIDGE_TOOLS.map((t) => ({

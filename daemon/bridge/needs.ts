@@ -7,7 +7,7 @@
 import { capabilityMissing, type BridgeError } from '../../shared/errors.js';
 import type { ToolContext } from '../toolkit/context.js';
 
-export type Capability = 'input' | 'clock' | 'ui' | 'world' | 'screenshot';
+export type Capability = 'input' | 'pointer' | 'touch' | 'axis' | 'text' | 'clock' | 'ui' | 'world' | 'screenshot';
 
 interface Rule {
   /** ends the description of every tool that needs it */
@@ -28,6 +28,38 @@ const RULES: Record<Capability, Rule> = {
     lacks: (port, declared) =>
       `The game on port ${port} does not support held inputs (capability "input"; it declares ${declared}). ` +
       "Drive it with its own commands (list_toolsets), or give the game a kit's held inputs (docs/KITS.md).",
+  },
+  pointer: {
+    says: ' Needs the game\'s "pointer" capability, or a page this bridge opened.',
+    onPage: true,
+    declared: true,
+    lacks: (port, declared) =>
+      `The game on port ${port} takes no pointer (capability "pointer"; it declares ${declared}). ` +
+      "Drive it with its own commands (list_toolsets), or give the game a kit's pointer (docs/KITS.md).",
+  },
+  touch: {
+    says: ' Needs the game\'s "touch" capability, or a page this bridge opened.',
+    onPage: true,
+    declared: true,
+    lacks: (port, declared) =>
+      `The game on port ${port} takes no touches (capability "touch"; it declares ${declared}). ` +
+      "Use pointer if it declares one, or give the game a kit's touch input (docs/KITS.md).",
+  },
+  axis: {
+    says: ' Needs the game\'s "axis" capability (the axes it declares).',
+    onPage: false,
+    declared: true,
+    lacks: (port, declared) =>
+      `The game on port ${port} has no analog axes (capability "axis"; it declares ${declared}). ` +
+      'Use press or hold on its digital inputs, or declare axes with a kit (docs/KITS.md).',
+  },
+  text: {
+    says: ' Needs the game\'s "text" capability, or a page this bridge opened.',
+    onPage: true,
+    declared: true,
+    lacks: (port, declared) =>
+      `The game on port ${port} takes no typed text (capability "text"; it declares ${declared}). ` +
+      "Drive it with its own commands (list_toolsets), or give the game a kit's text input (docs/KITS.md).",
   },
   clock: {
     says: ` Needs the game's "clock" capability.`,

@@ -111,7 +111,7 @@ function parseToolset(raw: unknown, nameFromKey: string | undefined, warnings: s
   return { name: tsName, description: str(obj.description) ?? '', tools };
 }
 
-/** The `game` block: name, version, protocol, inputs; a bare string is the name. */
+/** The `game` block: name, version, protocol, inputs, axes, pointer, touch, text; a bare string is the name. */
 function parseGame(raw: unknown): Manifest['game'] {
   if (!isObj(raw)) return typeof raw === 'string' ? { name: raw } : {};
   const game: Manifest['game'] = {};
@@ -128,6 +128,15 @@ function parseGame(raw: unknown): Manifest['game'] {
   if (protocol !== undefined && Number.isFinite(protocol)) game.protocol = protocol;
   if (Array.isArray(raw.inputs) && raw.inputs.length)
     game.inputs = raw.inputs.filter((i): i is string => typeof i === 'string');
+  if (Array.isArray(raw.axes)) {
+    const axes = raw.axes.flatMap((a) => {
+      if (!isObj(a) || typeof a.name !== 'string') return [];
+      const [min, max] = [Number(a.min), Number(a.max)];
+      return Number.isFinite(min) && Number.isFinite(max) && min < max ? [{ name: a.name, min, max }] : [];
+    });
+    if (axes.length) game.axes = axes;
+  }
+  for (const k of ['pointer', 'touch', 'text'] as const) if (raw[k] === true) game[k] = true;
   return game;
 }
 

@@ -32,8 +32,20 @@ export interface Toolset {
 }
 
 export interface Manifest {
-  /** inputs: the held inputs the game declares (docs/KITS.md), by name */
-  game: { name?: string; version?: string; protocol?: number; inputs?: string[] };
+  /**
+   * inputs: the held inputs the game declares (docs/KITS.md), by name; axes: its analog axes
+   * with their ranges; pointer, touch, text: it takes those inputs
+   */
+  game: {
+    name?: string;
+    version?: string;
+    protocol?: number;
+    inputs?: string[];
+    axes?: { name: string; min: number; max: number }[];
+    pointer?: boolean;
+    touch?: boolean;
+    text?: boolean;
+  };
   toolsets: Toolset[];
   passthrough?: { description?: string; examples?: string[] };
   source: 'game' | 'file' | 'fallback';

@@ -11,6 +11,20 @@ type ClientFor = (port: number) => GameClient;
 export class HeldInputs {
   /** port → owner → input → when its lease runs out (ms since the epoch) */
   private ports = new Map<number, Map<string, Map<string, number>>>();
+  /** "port owner" → where that owner last put the pointer and which of its buttons are down */
+  private pointers = new Map<string, { x: number; y: number; buttons: number }>();
+
+  /** Where `owner` last put the pointer on `port` and the buttons it holds (0: none). */
+  pointerOf(port: number, owner: string): { x: number; y: number; buttons: number } | undefined {
+    return this.pointers.get(`${port} ${owner}`);
+  }
+
+  /** `owner` put the pointer at x,y with these buttons down; while any is down, it is held like an input. */
+  pointerAt(port: number, owner: string, x: number, y: number, buttons: number): void {
+    this.pointers.set(`${port} ${owner}`, { x, y, buttons });
+    if (buttons) this.hold(port, owner, 'pointer', 3_600_000);
+    else this.released(port, owner, 'pointer');
+  }
 
   hold(port: number, owner: string, input: string, leaseMs: number): void {
     let owners = this.ports.get(port);
@@ -22,6 +36,7 @@ export class HeldInputs {
 
   /** Forget one input of `owner` on `port`, or all of them when `input` is undefined. */
   released(port: number, owner: string, input?: string): void {
+    if (input === undefined) this.pointers.delete(`${port} ${owner}`);
     const owners = this.ports.get(port);
     if (!owners) return;
     if (input === undefined) owners.delete(owner);
@@ -33,6 +48,7 @@ export class HeldInputs {
   /** The game on `port` came or went: nothing is held there any more. */
   forget(port: number): void {
     this.ports.delete(port);
+    for (const k of [...this.pointers.keys()]) if (k.startsWith(`${port} `)) this.pointers.delete(k);
   }
 
   /** Owners with a lease still running on `port`. */
@@ -63,6 +79,7 @@ export class HeldInputs {
   /** Fire `input.releaseAll` (queued is enough: the game applies commands in order); a game already gone has nothing held. */
   private async send(port: number, owner: string, clientFor: ClientFor): Promise<void> {
     this.released(port, owner);
+    this.pointers.delete(`${port} ${owner}`);
     await clientFor(port)
       .command('input.releaseAll', { owner })
       .catch(() => undefined);

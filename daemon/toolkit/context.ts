@@ -18,7 +18,7 @@ export type ToolComposites = Pick<CompositeRegistry, 'find' | 'findSync' | 'forG
 /** What tools ask of the owners: whose a launched game is. */
 export type ToolOwners = Pick<Owners, 'label' | 'ownedByAnotherLiveSession'>;
 /** What tools tell the held-input book: a hold, a release, a port whose inputs all went. */
-export type ToolHeld = Pick<HeldInputs, 'hold' | 'released' | 'releasePort'>;
+export type ToolHeld = Pick<HeldInputs, 'hold' | 'released' | 'releasePort' | 'pointerOf' | 'pointerAt'>;
 
 export interface ToolContext {
   /** this client's settings (argv + env of the process the client spawned) */

@@ -22,6 +22,8 @@ export interface ToolAnswer {
   /** the text an agent reads instead of the JSON's own (a snapshot's compact rendering); the JSON stays the structured content */
   text?: string;
   images?: Array<{ data: string; mimeType: string }>;
+  /** a listing an agent needs whole to use at all (describe_toolset's schemas): it may take four times the answer limit, as the manifest resource does */
+  whole?: true;
 }
 
 /**

@@ -63,7 +63,8 @@ export function truncateAnswer(
   return out;
 }
 
-export function okResult(answer: ToolAnswer, maxChars: number): CallToolResult {
+export function okResult(answer: ToolAnswer, limit: number): CallToolResult {
+  const maxChars = answer.whole ? limit * 4 : limit;
   const { json, text: jsonText } = truncateAnswer(answer.json, maxChars);
   const text =
     answer.text === undefined

@@ -48,6 +48,7 @@ export const describeToolsetTool = defineTool({
       );
     }
     return {
+      whole: true,
       json: {
         port,
         toolset: ts.name,

@@ -30,6 +30,8 @@ export const DROP_HEIGHT = 200;
 export const MAX_HEIGHT = 150;
 /** Frames a crate takes to fall from DROP_HEIGHT to the floor. */
 export const FALL_FRAMES = 6;
+/** The longest high-score name. */
+export const NAME_CHARS = 16;
 /** World units the dropper moves per simulated frame while `left` or `right` is held. */
 export const DROPPER_SPEED = 2;
 /** Events stay in the snapshot this many frames, so a poller a frame late still sees them. */
@@ -62,6 +64,8 @@ export class CrateStack {
   /** The menu's volume setting, 0 to 1 (the game makes no sound; the setting is what a menu has). */
   volume = 0.8;
   readonly received: Record<string, number> = {};
+  /** The name for the high score, as the player typed it. */
+  playerName = '';
   readonly bumps: Record<string, number> = {};
   private rng: () => number;
   private nextCrateId = 1;
@@ -129,6 +133,11 @@ export class CrateStack {
     this.drop(this.dropperX, true);
   }
 
+  /** Typed text goes into the high-score name (letters, digits and spaces, at most 16). */
+  typeName(text: string): void {
+    this.playerName = (this.playerName + text.replace(/[^\p{L}\p{N} ]/gu, '')).slice(0, NAME_CHARS);
+  }
+
   setVolume(volume: number): void {
     this.volume = Math.min(1, Math.max(0, volume));
     this.emit({ m: `volume:${this.volume}` });
@@ -146,12 +155,19 @@ export class CrateStack {
     this.events = this.events.filter((ev) => frame - ev.frame < EVENT_FRAMES).slice(-MAX_EVENTS);
   }
 
-  /** One simulated frame; `held` says which direction inputs are down. */
-  simulate(held: { left: boolean; right: boolean } = { left: false, right: false }): void {
+  /**
+   * One simulated frame; `held` says which direction inputs are down, `steer` is the analog
+   * stick (-1 to 1, added to them), and `aim` the pointer's x while its button is down (the
+   * dropper follows it).
+   */
+  simulate(
+    held: { left: boolean; right: boolean; steer?: number; aim?: number | null } = { left: false, right: false },
+  ): void {
     if (this.screen !== 'GameScreen') return;
     this.simFrame += 1;
-    const dir = (held.right ? 1 : 0) - (held.left ? 1 : 0);
-    this.dropperX = Math.min(WORLD_WIDTH, Math.max(0, this.dropperX + dir * DROPPER_SPEED));
+    const dir = (held.right ? 1 : 0) - (held.left ? 1 : 0) + (held.steer ?? 0);
+    const x = held.aim ?? this.dropperX + dir * DROPPER_SPEED;
+    this.dropperX = Math.min(WORLD_WIDTH, Math.max(0, x));
     for (const crate of [...this.falling]) {
       const support = this.supportUnder(crate);
       const restY = support ? support.y + KINDS[support.kind].h : 0;
@@ -175,6 +191,7 @@ export class CrateStack {
         crates: this.crates.map((c) => ({ ...c })),
         nextKind: this.nextKind,
         dropperX: this.dropperX,
+        playerName: this.playerName,
         height: this.height(),
         seed: this.seed,
         over: this.overReason,
@@ -196,6 +213,7 @@ export class CrateStack {
     this.crates = [];
     this.falling = [];
     this.overReason = null;
+    this.playerName = '';
     this.dropperX = WORLD_WIDTH / 2;
     this.nextCrateId = 1;
     this.rng = makeRng(this.seed);

@@ -14,6 +14,9 @@ import { CrateStack } from './game.js';
 import { crateStackManifest } from './manifest.js';
 import { crateStackUi, crateStackWorld } from './menu.js';
 
+/** Screenshot pixels per world unit (picture.ts's scale, kept here so the picture loads only when asked for). */
+const PICTURE_SCALE = 1.6;
+
 const argv = yargs(hideBin(process.argv))
   .scriptName('crate-stack')
   .usage('$0 --port N [options]: the Crate Stack example game, serving the game-bridge contract on 127.0.0.1:N')
@@ -101,6 +104,10 @@ async function main(): Promise<void> {
     publishCompletedId: argv['completed-id'],
     manifest: argv.tools ? crateStackManifest(argv.name, argv['version-tag']) : undefined,
     inputs: argv.time ? ['left', 'right'] : undefined,
+    // the stick steers the dropper; the pointer drags it and a click drops there; typed text is the high-score name
+    axes: argv.time ? [{ name: 'steer', min: -1, max: 1 }] : undefined,
+    pointer: argv.time,
+    text: argv.time,
     clock: argv.time,
     // its simulation reads no wall clock: a step's frames may all run in one tick
     stepFramesPerTick: 1000,
@@ -197,7 +204,20 @@ async function main(): Promise<void> {
     // tick() says how many frames to simulate: 0 while the agent's clock is paused.
     const frames = surface.tick();
     game.age(surface.frame);
-    for (let i = 0; i < frames; i++) game.simulate({ left: surface.isHeld('left'), right: surface.isHeld('right') });
+    const typed = surface.takeText();
+    if (typed) game.typeName(typed);
+    // A click (the left button coming up) drops a crate under the pointer, on the tick that lifts it, as `drop` would.
+    for (const e of surface.takeEvents())
+      if (e.type === 'pointerup' && e.button === 0) game.drop(e.x / PICTURE_SCALE, true);
+    for (let i = 0; i < frames; i++) {
+      const p = surface.pointer();
+      game.simulate({
+        left: surface.isHeld('left'),
+        right: surface.isHeld('right'),
+        steer: surface.axis('steer'),
+        aim: p.buttons & 1 ? p.x / PICTURE_SCALE : null,
+      });
+    }
     const now = performance.now();
     due = Math.max(due + frameMs, now - frameMs);
     loop = setTimeout(frameLoop, Math.max(0, due - now));

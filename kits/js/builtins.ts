@@ -5,6 +5,7 @@
  */
 import { ArgError, type CommandArgs } from './args.js';
 import type { GameClock } from './clock.js';
+import type { PlayerDevices } from './devices.js';
 import type { HeldInputs } from './input.js';
 import type { CommandHandler } from './types.js';
 
@@ -16,8 +17,13 @@ export const MAX_STEP_FRAMES = 10_000;
 export const RESERVED_PREFIXES = ['input.', 'clock.', 'ui.'];
 
 /** The reserved handlers for the capabilities the game enabled. */
-export function builtinCommands(inputs: HeldInputs | null, clock: GameClock | null): Map<string, CommandHandler> {
+export function builtinCommands(
+  inputs: HeldInputs | null,
+  clock: GameClock | null,
+  devices: PlayerDevices | null,
+): Map<string, CommandHandler> {
   const out = new Map<string, CommandHandler>();
+  const isAxis = (a: CommandArgs) => devices?.isAxis(a.string('input')) === true;
   if (inputs) {
     out.set('input.hold', {
       validate: (a) => {
@@ -27,14 +33,42 @@ export function builtinCommands(inputs: HeldInputs | null, clock: GameClock | nu
       },
       apply: (a) => inputs.hold(a.string('input'), owner(a), lease(a)),
     });
+  }
+  if (inputs || devices) {
+    // An axis rests when released; any other name is a held input.
     out.set('input.release', {
       validate: (a) => {
         owner(a);
-        return inputs.refuse(a.string('input'));
+        if (isAxis(a)) return undefined;
+        return inputs ? inputs.refuse(a.string('input')) : devices!.validate('input.axis', a);
       },
-      apply: (a) => inputs.release(a.string('input'), owner(a)),
+      apply: (a) =>
+        isAxis(a) ? devices!.releaseAxis(a.string('input'), owner(a)) : inputs?.release(a.string('input'), owner(a)),
     });
-    out.set('input.releaseAll', { validate: (a) => void owner(a), apply: (a) => inputs.releaseAll(owner(a)) });
+    out.set('input.releaseAll', {
+      validate: (a) => void owner(a),
+      apply: (a) => {
+        inputs?.releaseAll(owner(a));
+        devices?.releaseAll(owner(a));
+      },
+    });
+  }
+  const declared: Record<string, boolean> = {
+    'input.pointer': devices?.options.pointer === true,
+    'input.wheel': devices?.options.pointer === true,
+    'input.touch': devices?.options.touch === true,
+    'input.axis': (devices?.options.axes?.length ?? 0) > 0,
+    'input.text': devices?.options.text === true,
+  };
+  for (const [cmd, on] of Object.entries(declared)) {
+    if (!on) continue;
+    out.set(cmd, {
+      validate: (a) => {
+        owner(a);
+        return devices!.validate(cmd, a);
+      },
+      apply: (a) => devices!.apply(cmd, a, owner(a)),
+    });
   }
   if (clock) {
     out.set('clock.pause', { apply: () => clock.pause() });

@@ -7,6 +7,7 @@
 import { ArgError, CommandArgs } from './args.js';
 import { builtinCommands, RESERVED_PREFIXES } from './builtins.js';
 import { GameClock } from './clock.js';
+import { PlayerDevices, type DeviceEvent } from './devices.js';
 import { HeldInputs } from './input.js';
 import { TreePublisher, uiCommands, uiContent, worldContent } from './trees.js';
 import type { CommandHandler, SharedSurfaceOptions, SurfaceControls } from './types.js';
@@ -19,6 +20,8 @@ export interface CoreOptions extends SharedSurfaceOptions {
   extraEndpoints?: string[];
   /** Wall clock in milliseconds, for leases (default `performance.now`). */
   now?: () => number;
+  /** Each pointer, wheel, touch or text event as it is applied (the web carrier dispatches it to the page). */
+  onDeviceEvent?: (e: DeviceEvent) => void;
 }
 
 export interface Answer {
@@ -49,15 +52,19 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
   const now = options.now ?? (() => performance.now());
   const inputs = options.inputs ? new HeldInputs([...options.inputs], now) : null;
   const clock = options.clock ? new GameClock(options.stepFramesPerTick) : null;
+  const deviceOptions = { axes: options.axes, pointer: options.pointer, touch: options.touch, text: options.text };
+  const maybeDevices = new PlayerDevices(deviceOptions, now, options.onDeviceEvent);
+  const devices = maybeDevices.any ? maybeDevices : null;
   const { ui, world } = options;
   const capabilities = [
     ...(inputs ? ['input'] : []),
+    ...maybeDevices.capabilities,
     ...(clock ? ['clock'] : []),
     ...(ui ? ['ui'] : []),
     ...(world ? ['world'] : []),
   ];
   const handlers = gameHandlers(options.commands ?? {});
-  for (const [name, h] of builtinCommands(inputs, clock)) handlers.set(name, h);
+  for (const [name, h] of builtinCommands(inputs, clock, devices)) handlers.set(name, h);
   if (ui) for (const [name, h] of uiCommands(ui)) handlers.set(name, h);
   const commandNames = [...new Set([...handlers.keys(), CLOSE])];
   const endpoints = [
@@ -101,7 +108,7 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
       if (typeof s.simFrame !== 'number') s.simFrame = clock.simFrame;
       s.clock = { paused: clock.paused, stepFramesLeft: clock.stepFramesLeft };
     }
-    if (inputs) s.input = { held: inputs.list() };
+    if (inputs || devices) s.input = { ...(inputs ? { held: inputs.list() } : {}), ...devices?.state() };
     if (sessionEpoch !== null) s.sessionEpoch = sessionEpoch;
     return s;
   }
@@ -114,6 +121,7 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
     };
     if (capabilities.length) game.capabilities = capabilities;
     if (inputs) game.inputs = inputs.names;
+    if (devices) Object.assign(game, devices.manifest());
     return { status: 200, body: { ...m, game } };
   }
 
@@ -194,6 +202,7 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
     tick() {
       frame += 1;
       inputs?.expire();
+      devices?.expire();
       // Only what was queued before this tick (a command queued by a handler waits a frame),
       // and nothing behind a step that still has frames to run: order is kept.
       let budget = queue.length;
@@ -209,6 +218,12 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
     },
 
     isHeld: (input) => inputs?.isHeld(input) ?? false,
+    axis: (name) => maybeDevices.axis(name),
+    pointer: () => maybeDevices.pointer(),
+    touches: () => maybeDevices.touches(),
+    takeText: () => maybeDevices.takeText(),
+    takeWheel: () => maybeDevices.takeWheel(),
+    takeEvents: () => maybeDevices.takeEvents(),
     held: () => inputs?.list() ?? [],
     newEpoch() {
       sessionEpoch = (sessionEpoch ?? 0) + 1;

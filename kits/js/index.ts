@@ -22,6 +22,7 @@ export { ArgError, CommandArgs } from './args.js';
 export type { RegistryEntry } from './registry.js';
 export type { CommandHandler, SharedSurfaceOptions, SurfaceControls } from './types.js';
 export type { HeldInput } from './input.js';
+export type { AxisDeclaration, DeviceEvent, PointerState, TouchPoint } from './devices.js';
 export type { UiNode, UiTree, WorldObject } from './trees.js';
 
 /** Why the surface asks the game to close. */

@@ -1,5 +1,6 @@
 /** The options and surface API both carriers share (the Node HTTP server and the browser page). */
 import type { CommandHandler } from './args.js';
+import type { AxisDeclaration, DeviceEvent, PointerState, TouchPoint } from './devices.js';
 import type { HeldInput } from './input.js';
 import type { UiTree, WorldObject } from './trees.js';
 
@@ -23,6 +24,18 @@ export interface SharedSurfaceOptions {
    * declares the "input" capability and accepts `input.hold/release/releaseAll`.
    */
   inputs?: string[];
+  /**
+   * Analog axes the game reads with `surface.axis(name)`: a stick `{name, min: -1, max: 1}`, a
+   * trigger `{name, min: 0, max: 1}`. Given, the game declares the "axis" capability and accepts
+   * `input.axis` (held at a value with a lease, resting at 0 when released).
+   */
+  axes?: AxisDeclaration[];
+  /** The game reads `surface.pointer()` (or `takeEvents()`): declares "pointer", accepts `input.pointer` and `input.wheel`. */
+  pointer?: boolean;
+  /** The game reads `surface.touches()` (or `takeEvents()`): declares "touch", accepts `input.touch`. */
+  touch?: boolean;
+  /** The game reads typed text with `surface.takeText()`: declares "text", accepts `input.text`. */
+  text?: boolean;
   /**
    * The game simulates as many frames as `tick()` returns. True declares the "clock"
    * capability and accepts `clock.pause/resume/step`.
@@ -61,6 +74,18 @@ export interface SurfaceControls {
   tick(): number;
   /** Is `input` held right now (by any owner, lease not run out)? False for unknown names. */
   isHeld(input: string): boolean;
+  /** An analog axis's value now (0 at rest, and for undeclared names). */
+  axis(name: string): number;
+  /** The pointer in screenshot pixels and its buttons (1 left, 2 right, 4 middle). */
+  pointer(): PointerState;
+  /** The touch points down now, by id. */
+  touches(): TouchPoint[];
+  /** The text typed since the last call (and empties the queue). */
+  takeText(): string;
+  /** The wheel movement since the last call. */
+  takeWheel(): { dx: number; dy: number };
+  /** Pointer, wheel, touch and text events since the last call, in the order applied (at most the last 256). */
+  takeEvents(): DeviceEvent[];
   /** Starts a new session epoch (a new run or level in the same process); returns it. */
   newEpoch(): number;
   readonly frame: number;
@@ -73,7 +98,7 @@ export interface SurfaceControls {
   readonly sessionEpoch: number | null;
   /** Names the game accepts, `close` and the reserved ones included. */
   readonly commandNames: string[];
-  /** What /health and /tools declare: "input", "clock", "ui", "world". */
+  /** What /health and /tools declare: "input", "pointer", "touch", "axis", "text", "clock", "ui", "world". */
   readonly capabilities: string[];
   /** Live holds, as /state reports them. */
   held(): HeldInput[];

@@ -16,11 +16,13 @@
  * `{"t":"reply","id","status","body"}`. Without the fragment the game runs unbridged.
  */
 import { createSurfaceCore } from './core.js';
+import type { DeviceEvent } from './devices.js';
 import type { SharedSurfaceOptions, SurfaceControls } from './types.js';
 
 export { ArgError, CommandArgs } from './args.js';
 export type { CommandHandler, SharedSurfaceOptions, SurfaceControls } from './types.js';
 export type { HeldInput } from './input.js';
+export type { AxisDeclaration, DeviceEvent, PointerState, TouchPoint } from './devices.js';
 export type { UiNode, UiTree, WorldObject } from './trees.js';
 
 export interface WebSurfaceOptions extends SharedSurfaceOptions {
@@ -33,6 +35,13 @@ export interface WebSurfaceOptions extends SharedSurfaceOptions {
   onClose?: (reason: 'command') => void | Promise<void>;
   /** Reconnect when the socket drops (default true), so a restarted bridge finds the page again. */
   reconnect?: boolean;
+  /**
+   * Where the kit dispatches the agent's pointer, wheel and touch as DOM events (pointer*,
+   * mouse*, click, wheel, touch*), at screenshot pixels as client coordinates, so a game that
+   * listens on its canvas needs no other code. Typed text goes into the focused text field
+   * when there is one, and to `takeText()` otherwise.
+   */
+  inputTarget?: EventTarget;
 }
 
 export interface WebGameSurface extends SurfaceControls {
@@ -61,7 +70,13 @@ export function carrierUrlFromHash(hash: string): string | null {
 
 export function createGameSurface(options: WebSurfaceOptions): WebGameSurface {
   const log = options.log ?? ((line: string) => console.warn(`game-kit: ${line}`));
-  const core = createSurfaceCore({ ...options, log, onCloseCommand: () => requestClose() });
+  const target = options.inputTarget;
+  const core = createSurfaceCore({
+    ...options,
+    log,
+    onCloseCommand: () => requestClose(),
+    ...(target ? { onDeviceEvent: (e: DeviceEvent) => dispatchToPage(target, e) } : {}),
+  });
   const url = options.url ?? (typeof location === 'undefined' ? null : carrierUrlFromHash(location.hash));
   let socket: WebSocket | null = null;
   let connected = false;
@@ -147,4 +162,50 @@ export function createGameSurface(options: WebSurfaceOptions): WebGameSurface {
     url: { get: () => url },
   });
   return surface;
+}
+
+/** The touches down on the page, for each TouchEvent's `touches`. */
+const touchList = new Map<number, Touch>();
+
+/** One device event as the DOM events a browser would fire for it, on `target`. */
+function dispatchToPage(target: EventTarget, e: DeviceEvent): void {
+  const fire = (ev: Event) => target.dispatchEvent(ev);
+  if (e.type === 'text') {
+    const field = document.activeElement;
+    if (field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement) {
+      field.setRangeText(
+        e.text,
+        field.selectionStart ?? field.value.length,
+        field.selectionEnd ?? field.value.length,
+        'end',
+      );
+      field.dispatchEvent(new InputEvent('input', { bubbles: true, data: e.text, inputType: 'insertText' }));
+    }
+    return;
+  }
+  const at = { clientX: e.x, clientY: e.y, bubbles: true, cancelable: true, composed: true };
+  if (e.type === 'wheel') return void fire(new WheelEvent('wheel', { ...at, deltaX: e.dx, deltaY: e.dy }));
+  if (!('id' in e)) {
+    const init = {
+      ...at,
+      buttons: e.buttons,
+      button: e.button ?? -1,
+      pointerId: 1,
+      pointerType: 'mouse',
+      isPrimary: true,
+    };
+    fire(new PointerEvent(e.type, init));
+    const mouse = e.type === 'pointermove' ? 'mousemove' : e.type === 'pointerdown' ? 'mousedown' : 'mouseup';
+    fire(new MouseEvent(mouse, { ...init, button: Math.max(0, init.button) }));
+    if (e.type === 'pointerup' && e.button === 0) fire(new MouseEvent('click', { ...init, button: 0 }));
+    return;
+  }
+  const pointerId = 2 + e.id;
+  const pointerType = e.type === 'touchstart' ? 'pointerdown' : e.type === 'touchmove' ? 'pointermove' : 'pointerup';
+  fire(new PointerEvent(pointerType, { ...at, pointerId, pointerType: 'touch', isPrimary: e.id === 0 }));
+  if (typeof Touch === 'undefined') return;
+  const touch = new Touch({ identifier: e.id, target, clientX: e.x, clientY: e.y });
+  if (e.type === 'touchend') touchList.delete(e.id);
+  else touchList.set(e.id, touch);
+  fire(new TouchEvent(e.type, { ...at, touches: [...touchList.values()], changedTouches: [touch] }));
 }

@@ -1,0 +1,187 @@
+/**
+ * Plays a plan of device moves (gestures.ts) on the game: on a paused clock the moves of each
+ * frame, then a step to the next frame that has any; running, each frame's moves once the game
+ * reaches that frame. A move the kit takes is its reserved command, recorded as held by this
+ * session (play/held.ts) so it is released when the session goes; any other, on a page this
+ * daemon opened, is a real Chromium event (web/page-input.ts), a held button owned through the
+ * page's OwnedHands.
+ */
+import type { State } from '../game/client.js';
+import type { WebGame } from '../launcher/web-game.js';
+import { getPath } from '../sync/path.js';
+import { waitFor } from '../sync/wait.js';
+import type { ToolContext } from '../toolkit/context.js';
+import { shapeSync, syncCommand } from '../toolkit/sync-answer.js';
+import type { ToolCallExtra } from '../toolkit/types.js';
+import { mouseClick, mouseMove, mouseWheel, touch, typeText } from '../web/page-input.js';
+import { usageError } from '../../shared/errors.js';
+import {
+  BUTTON_BIT,
+  lengthOf,
+  MAX_MOVES,
+  PLAN_LEASE_MS,
+  toKit,
+  type Move,
+  type Target,
+  type Timed,
+} from './gestures.js';
+import { simFrameOf } from './play.js';
+
+/**
+ * Plays `plan` on the game: on a paused clock, the moves of each frame, then a step to the
+ * next frame that has any; running, each frame's moves once the game reaches that frame.
+ * Answers with the state after the last move.
+ */
+export async function play(
+  ctx: ToolContext,
+  t: Target,
+  plan: Timed[],
+  extra: ToolCallExtra,
+): Promise<Record<string, unknown>> {
+  if (plan.length > MAX_MOVES)
+    throw usageError(`this would send ${plan.length} moves; at most ${MAX_MOVES} in one call: split it.`);
+  const { port } = t;
+  const client = ctx.client(port);
+  plan = [...plan].sort((a, b) => a.frame - b.frame);
+  const before = await client.state(extra.signal);
+  const paused = getPath(before, 'clock.paused') === true && t.caps.includes('clock');
+  const start = simFrameOf(before);
+  const frames = [...new Set(plan.map((p) => p.frame))].sort((a, b) => a - b);
+  // On a kit alone, commands queue behind a step, so a paused plan is sent without waiting
+  // between frames and only its last command is confirmed (it completes after all the others).
+  const batched = paused && plan.every((p) => toKit(t, p.move));
+  const owner = ctx.sessionId;
+  const lastKit = plan.reduce((i, p, j) => (toKit(t, p.move) ? j : i), -1);
+  let last: Awaited<ReturnType<typeof syncCommand>> | undefined;
+  let at = 0;
+  const mouseDown = new Set<string>();
+  try {
+    for (const f of frames) {
+      if (f > at) {
+        if (paused) await syncCommand(ctx, port, 'clock.step', { frames: f - at }, extra, !batched);
+        else if (start)
+          await waitFor(
+            client,
+            { path: start.path, op: 'gte', operand: start.value + f },
+            { timeoutMs: ctx.config.timeoutMs, signal: extra.signal, generation: ctx.generation(port) },
+          );
+        at = f;
+      }
+      for (const p of plan.filter((q) => q.frame === f)) {
+        if (!toKit(t, p.move)) {
+          await onPage(t.web!, owner, p.move, mouseDown);
+          continue;
+        }
+        const [cmd, args] = kitCommand(ctx, port, owner, p.move);
+        // Between browser events each command is confirmed, so the two keep their order.
+        const confirm = p === plan[lastKit] || (paused && !batched);
+        const r = await syncCommand(ctx, port, cmd, args, extra, confirm);
+        if (confirm) last = r;
+      }
+    }
+  } catch (e) {
+    // A gesture cut short lifts what it pressed, so nothing stays down.
+    for (const name of mouseDown) await t.web?.hands.release(owner, name).catch(() => undefined);
+    throw e;
+  }
+  const browser = plan.some((p) => !toKit(t, p.move));
+  return {
+    frames: lengthOf(plan),
+    via: browser ? 'browser' : 'game',
+    grid: t.grid,
+    ...(last && !browser ? shapeSync(last) : summary(await client.state(extra.signal))),
+  };
+}
+
+function summary(s: State): Record<string, unknown> {
+  return {
+    ...(typeof s.frame === 'number' ? { frame: s.frame } : {}),
+    ...(typeof s.sessionEpoch === 'number' ? { sessionEpoch: s.sessionEpoch } : {}),
+    ...(getPath(s, 'ui.screen') !== undefined ? { screen: getPath(s, 'ui.screen') } : {}),
+    ...(s.game !== undefined ? { game: s.game } : {}),
+  };
+}
+
+/** The reserved command a move is on a kit, recording what this session now holds. */
+function kitCommand(ctx: ToolContext, port: number, owner: string, m: Move): [string, Record<string, unknown>] {
+  switch (m.k) {
+    case 'pointer': {
+      const was = ctx.held.pointerOf(port, owner)?.buttons ?? 0;
+      const buttons = (was | (m.press ? BUTTON_BIT[m.press] : 0)) & ~(m.lift ? BUTTON_BIT[m.lift] : 0);
+      ctx.held.pointerAt(port, owner, m.x, m.y, buttons);
+      return ['input.pointer', { x: m.x, y: m.y, buttons, owner }];
+    }
+    case 'click':
+      throw new Error('a click is planned as pointer moves on a kit');
+    case 'wheel':
+      return ['input.wheel', { dx: m.dx, dy: m.dy, owner }];
+    case 'touch':
+      if (m.phase === 'up') ctx.held.released(port, owner, `touch:${m.id}`);
+      else ctx.held.hold(port, owner, `touch:${m.id}`, 3_600_000);
+      return ['input.touch', { id: m.id, x: m.x, y: m.y, phase: m.phase, owner }];
+    case 'axis':
+      ctx.held.hold(port, owner, m.input, m.leaseMs);
+      return ['input.axis', { input: m.input, value: m.value, owner, leaseMs: m.leaseMs }];
+    case 'rest':
+      ctx.held.released(port, owner, m.input);
+      return ['input.release', { input: m.input, owner }];
+    case 'text':
+      return ['input.text', { text: m.text, owner }];
+    case 'key':
+      if (m.down) {
+        ctx.held.hold(port, owner, m.input, m.leaseMs);
+        return ['input.hold', { input: m.input, owner, leaseMs: m.leaseMs }];
+      }
+      ctx.held.released(port, owner, m.input);
+      return ['input.release', { input: m.input, owner }];
+  }
+}
+
+/** The touch points this page has down, by id, across the moves of one call. */
+const pageTouches = new WeakMap<WebGame, Map<number, { id: number; x: number; y: number }>>();
+
+/** One move as real Chromium events. */
+async function onPage(web: WebGame, owner: string, m: Move, mouseDown: Set<string>): Promise<void> {
+  const page = web.browser.page;
+  switch (m.k) {
+    case 'pointer': {
+      const held = web.hands.held().find((h) => h.owner === owner && h.input.startsWith('mouse:'));
+      if (m.press) {
+        const name = `mouse:${m.press}@${m.x},${m.y}`;
+        await web.hands.hold(owner, name, PLAN_LEASE_MS * 60);
+        mouseDown.add(name);
+      } else await mouseMove(page, m.x, m.y);
+      if (m.lift) {
+        const name =
+          web.hands.held().find((h) => h.owner === owner && h.input.startsWith(`mouse:${m.lift}@`))?.input ??
+          held?.input;
+        if (name) {
+          await web.hands.release(owner, name);
+          mouseDown.delete(name);
+        }
+      }
+      return;
+    }
+    case 'click':
+      return mouseClick(page, m.x, m.y, m.button, m.count);
+    case 'wheel':
+      return mouseWheel(page, m.dx, m.dy);
+    case 'touch': {
+      let down = pageTouches.get(web);
+      if (!down) pageTouches.set(web, (down = new Map()));
+      const type = m.phase === 'up' ? 'touchEnd' : down.has(m.id) || m.phase === 'move' ? 'touchMove' : 'touchStart';
+      if (m.phase === 'up') down.delete(m.id);
+      else down.set(m.id, { id: m.id, x: m.x, y: m.y });
+      return touch(page, type, [...down.values()]);
+    }
+    case 'text':
+      return typeText(page, m.text);
+    case 'key':
+      if (m.down) await web.hands.hold(owner, m.input, m.leaseMs);
+      else await web.hands.release(owner, m.input);
+      return;
+    case 'axis':
+    case 'rest':
+      throw new Error('an axis goes to the kit');
+  }
+}

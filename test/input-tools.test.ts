@@ -1,0 +1,190 @@
+/**
+ * Every input a player has, on the Node kit, through the real bridge (the CLI in --no-daemon
+ * mode, the official SDK client) and Crate Stack: the pointer clicks and drags the dropper, the
+ * analog stick `steer` moves it, typed text is the high-score name, input_sequence plays them at
+ * frame offsets; out-of-range values are refused with nothing sent; a game without the
+ * capabilities says so; and a saved test replays them.
+ */
+import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
+import { freeRange } from './helpers/ports.js';
+import { Reaper, removeDir, startExampleGame, tempHome, waitFor } from './helpers/procs.js';
+
+const reaper = new Reaper();
+const handles: McpHandle[] = [];
+let home: string;
+let crate: number, oldCrate: number;
+
+beforeAll(async () => {
+  home = tempHome('gb-inputs-');
+  [crate, oldCrate] = await freeRange(2);
+  await Promise.all([
+    startExampleGame(reaper, crate, ['--screenshot'], { GAME_BRIDGE_HOME: home }),
+    startExampleGame(reaper, oldCrate, ['--no-time'], { GAME_BRIDGE_HOME: home }),
+  ]);
+}, 60000);
+
+afterAll(async () => {
+  await Promise.all(handles.map((h) => h.close()));
+  await reaper.reap();
+  removeDir(home);
+});
+
+async function client(): Promise<McpHandle> {
+  const h = await connect({ args: ['--no-daemon', '--no-scan'], env: { GAME_BRIDGE_HOME: home } });
+  handles.push(h);
+  return h;
+}
+
+async function ok(h: McpHandle, name: string, args: Record<string, unknown> = {}) {
+  const r = await gameCall(h, crate, name, args);
+  if (r.isError) throw new Error(r.text);
+  return r.json;
+}
+
+const state = async (h: McpHandle) => (await ok(h, 'get_state')).state;
+
+/** A fresh paused round on the same seed. */
+async function round(h: McpHandle): Promise<void> {
+  await ok(h, 'set_seed', { seed: 'inputs' });
+  await ok(h, 'restart');
+  await ok(h, 'bridge.pause');
+}
+
+test('the game declares pointer, axis and text, with its axis and range, in /health and the manifest', async () => {
+  const h = await client();
+  expect((await ok(h, 'health')).capabilities).toEqual(expect.arrayContaining(['pointer', 'axis', 'text']));
+  const s = await state(h);
+  expect(s.input).toMatchObject({ axes: { steer: 0 }, pointer: { x: 0, y: 0, buttons: 0 } });
+  const d = await call(h, 'describe_toolset', { port: crate, toolset: 'bridge' });
+  expect(d.json.tools.map((t: any) => t.name)).toEqual(
+    expect.arrayContaining(['pointer', 'wheel', 'tap', 'swipe', 'pinch', 'set_axis', 'type', 'input_sequence']),
+  );
+});
+
+test('a pointer click drops a crate under the pointer: 80 screenshot pixels is world x 50', async () => {
+  const h = await client();
+  await round(h);
+  const r = await ok(h, 'pointer', { action: 'click', x: 120, y: 40 });
+  expect(r).toMatchObject({ via: 'game', grid: { width: 160, height: 256 }, frames: 1, applied: true });
+  const s = await state(h);
+  expect(s.game.crates.length + (s.events as unknown[]).length).toBeGreaterThan(0);
+  await ok(h, 'step', { frames: 10 });
+  const crates = (await state(h)).game.crates as { x: number }[];
+  expect(crates.at(-1)!.x).toBeCloseTo(75, 0); // 120 px / 1.6, within the crate's half width of the wall
+  expect((await state(h)).input.pointer).toEqual({ x: 120, y: 40, buttons: 0 });
+});
+
+test('a drag of 10 frames on a paused game arrives at its end point on its last frame, and drops there', async () => {
+  const h = await client();
+  await round(h);
+  const s0 = (await state(h)).simFrame as number;
+  const r = await ok(h, 'pointer', { action: 'drag', path: [[16, 100]], x: 144, y: 100, frames: 10 });
+  expect(r).toMatchObject({ frames: 11, applied: true });
+  const s = await state(h);
+  expect(s.simFrame).toBe(s0 + 11);
+  expect(s.game.dropperX).toBe(90); // 144 / 1.6
+  expect(s.input.pointer).toEqual({ x: 144, y: 100, buttons: 0 });
+});
+
+test('an analog value is read by the game as given, moves it by that much a frame, and rests at 0 after its frames', async () => {
+  const h = await client();
+  await round(h);
+  const x0 = (await state(h)).game.dropperX as number;
+  const r = await ok(h, 'set_axis', { input: 'steer', value: -0.5, frames: 4 });
+  expect(r).toMatchObject({ input: 'steer', value: -0.5, frames: 4 });
+  const s = await state(h);
+  expect(s.game.dropperX).toBe(x0 - 4); // 0.5 × 2 units a frame × 4 frames
+  expect(s.input.axes.steer).toBe(0);
+});
+
+test('an axis held with ms rests at 0 when its lease ends, by the game itself', async () => {
+  const h = await client();
+  await ok(h, 'set_axis', { input: 'steer', value: 0.75, ms: 400 });
+  expect((await state(h)).input.axes.steer).toBe(0.75);
+  await waitFor('the lease to end', async () => (await state(h)).input.axes.steer === 0, 5000);
+});
+
+test("two sessions' axes do not interfere: one releasing or leaving leaves the other's value", async () => {
+  const [a, b] = [await client(), await client()];
+  await ok(a, 'set_axis', { input: 'steer', value: 0.5, ms: 60000 });
+  await ok(b, 'set_axis', { input: 'steer', value: -1, ms: 60000 });
+  expect((await state(a)).input.axes.steer).toBe(-1);
+  await ok(b, 'release', { input: 'steer' });
+  expect((await state(a)).input.axes.steer).toBe(0.5);
+  await ok(b, 'set_axis', { input: 'steer', value: -1, ms: 60000 });
+  await b.close();
+  await waitFor('b to be gone', async () => (await state(a)).input.axes.steer === 0.5, 5000);
+  await a.close();
+  const c = await client();
+  await waitFor('a to be gone', async () => (await state(c)).input.axes.steer === 0, 5000);
+});
+
+test('typed text arrives in the high-score name', async () => {
+  const h = await client();
+  await round(h);
+  const r = await ok(h, 'type', { text: 'Ada 1!' });
+  expect(r).toMatchObject({ typed: 6, applied: true, game: { playerName: expect.stringContaining('Ada 1') } });
+});
+
+test('out-of-range values are refused naming the range, and nothing reaches the game', async () => {
+  const h = await client();
+  const before = (await state(h)).completedCommandId as number;
+  const axis = await gameCall(h, crate, 'set_axis', { input: 'steer', value: 2, frames: 1 });
+  expect(axis.text).toMatch(/^BridgeUsageError: .*axis 'steer' takes -1 to 1, got 2: nothing was sent/);
+  const off = await gameCall(h, crate, 'pointer', { action: 'click', x: 400, y: 10 });
+  expect(off.text).toMatch(/^BridgeUsageError: .*400,10 is off the screen: x takes 0 to 159 and y 0 to 255/);
+  const seq = await gameCall(h, crate, 'input_sequence', {
+    steps: [
+      { frame: 0, tool: 'type', args: { text: 'x' } },
+      { frame: 5, tool: 'set_axis', args: { input: 'throttle', value: 1, frames: 2 } },
+    ],
+  });
+  expect(seq.text).toMatch(
+    /^BridgeUsageError: .*steps\[1\] \(set_axis\): 'throttle' is not an axis this game declares \(steer -1 to 1\)/,
+  );
+  expect((await state(h)).completedCommandId).toBe(before);
+});
+
+test('a game without the capabilities answers CapabilityMissing for pointer, set_axis and type', async () => {
+  const h = await client();
+  for (const [name, args] of [
+    ['pointer', { x: 1, y: 1 }],
+    ['set_axis', { input: 'steer', value: 1, frames: 1 }],
+    ['type', { text: 'a' }],
+    ['tap', { x: 1, y: 1 }],
+  ] as const) {
+    const r = await gameCall(h, oldCrate, name, args);
+    expect(r.text).toMatch(/^CapabilityMissing: /);
+  }
+});
+
+const SEQUENCE = [
+  { frame: 0, tool: 'set_axis', args: { input: 'steer', value: 1, frames: 30 } },
+  { frame: 10, tool: 'type', args: { text: 'Bo' } },
+  { frame: 40, tool: 'pointer', args: { action: 'click', x: 24, y: 40 } },
+  { frame: 50, tool: 'press', args: { input: 'right', frames: 10 } },
+  { frame: 70, tool: 'pointer', args: { action: 'drag', path: [[20, 30]], x: 152, y: 30, frames: 20 } },
+  { frame: 100, tool: 'pointer', args: { action: 'click', x: 88, y: 40 } },
+  { frame: 119, tool: 'set_axis', args: { input: 'steer', value: -1, frames: 1 } },
+];
+
+test('an input_sequence of 120 frames on a paused game plays each input at its frame, and twice gives the same state', async () => {
+  const h = await client();
+  const run = async () => {
+    await round(h);
+    const s0 = (await state(h)).simFrame as number;
+    const r = await ok(h, 'input_sequence', { steps: SEQUENCE });
+    expect(r).toMatchObject({ steps: SEQUENCE.length, frames: 120, applied: true });
+    const s = await state(h);
+    expect(s.simFrame).toBe(s0 + 120);
+    return s.game;
+  };
+  const first = await run();
+  const second = await run();
+  const { received: _a, ...one } = first;
+  const { received: _b, ...two } = second;
+  expect(two).toEqual(one);
+  expect(one.playerName).toContain('Bo');
+  expect(one.crates.length).toBe(3);
+  expect(one.over).toBeNull();
+});
