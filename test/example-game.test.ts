@@ -180,8 +180,11 @@ describe('Crate Stack', () => {
       name: 'Stack Two',
       version: '9.9.9',
       protocol: 1,
-      capabilities: ['input', 'clock', 'ui', 'world'],
+      capabilities: ['input', 'pointer', 'axis', 'text', 'clock', 'ui', 'world'],
       inputs: ['left', 'right'],
+      axes: [{ name: 'steer', min: -1, max: 1 }],
+      pointer: true,
+      text: true,
     });
     expect(m.toolsets.map((t: any) => t.name)).toEqual(['play', 'debug']);
     const tools = Object.fromEntries(m.toolsets.flatMap((t: any) => t.tools).map((t: any) => [t.name, t]));
@@ -385,7 +388,7 @@ describe('Crate Stack in time', () => {
     expect(await getJson(port, '/health')).toEqual({
       ok: true,
       frame: expect.any(Number),
-      capabilities: ['input', 'clock', 'ui', 'world'],
+      capabilities: ['input', 'pointer', 'axis', 'text', 'clock', 'ui', 'world'],
       sessionEpoch: 0,
     });
     const started = await applied(port, 'start');

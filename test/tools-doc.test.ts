@@ -89,6 +89,25 @@ test('every field of every tool answer is documented in docs/TOOLS.md, and every
     (await gameCall(h, port, 'step', { frames: 50, until: { path: 'game.crates.1.settled', equals: true } })).json,
   );
   keep('press', (await gameCall(h, port, 'press', { input: 'left', frames: 2 })).json);
+  keep('pointer', (await gameCall(h, port, 'pointer', { action: 'click', x: 40, y: 40 })).json);
+  keep(
+    'pointer',
+    (await gameCall(h, port, 'pointer', { action: 'drag', path: [[10, 10]], x: 30, y: 10, frames: 2 })).json,
+  );
+  keep('wheel', (await gameCall(h, port, 'wheel', { dy: 5 })).json);
+  keep('set_axis', (await gameCall(h, port, 'set_axis', { input: 'steer', value: 0.5, frames: 2 })).json);
+  keep('type', (await gameCall(h, port, 'type', { text: 'Ada' })).json);
+  keep(
+    'input_sequence',
+    (
+      await gameCall(h, port, 'input_sequence', {
+        steps: [
+          { frame: 0, tool: 'press', args: { input: 'left' } },
+          { frame: 2, tool: 'type', args: { text: 'B' } },
+        ],
+      })
+    ).json,
+  );
   keep('call_tool', (await gameCall(h, port, 'resume')).json);
   keep('assert', (await gameCall(h, port, 'assert', { path: 'ui.screen', equals: 'GameScreen' })).json);
   const unmet = await gameCall(h, port, 'assert', { path: 'game.score', lt: 0 });

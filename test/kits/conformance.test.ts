@@ -182,6 +182,7 @@ test("docs/KITS.md's conformance table lists every kit the suite runs, as declar
     yes(e.capabilities.includes('clock')),
     yes(e.capabilities.includes('ui')),
     yes(e.capabilities.includes('world')),
+    ['pointer', 'touch', 'axis', 'text'].filter((c) => e.capabilities.includes(c)).join(', ') || 'no',
     yes(!!e.fails),
     yes(!!e.screenshot),
     e.busyPort ?? 'n/a (a page)',
@@ -497,6 +498,87 @@ function describeConformance(kit: KitExample): void {
     expect(s.input.held).toEqual([{ input: b, owner: 'b', leaseMsLeft: expect.any(Number) }]);
     const none = await applied(port, 'input.releaseAll', { owner: 'b' });
     expect(none.input.held).toEqual([]);
+  });
+
+  const has = (cap: string) => kit.capabilities.includes(cap);
+
+  testIf(
+    has('pointer'),
+    "pointer: input.pointer sets x, y and the buttons; releaseAll lifts only its owner's",
+    async () => {
+      await applied(port, 'input.pointer', { x: 12, y: 34, buttons: 1, owner: 'a' });
+      await applied(port, 'input.pointer', { x: 20, y: 30, buttons: 2, owner: 'b' });
+      expect((await getJson(port, '/state')).input.pointer).toEqual({ x: 20, y: 30, buttons: 3 });
+      const s = await applied(port, 'input.releaseAll', { owner: 'a' });
+      expect(s.input.pointer).toEqual({ x: 20, y: 30, buttons: 2 });
+      const none = await applied(port, 'input.pointer', { x: 20, y: 30, buttons: 0, owner: 'b' });
+      expect(none.input.pointer.buttons).toBe(0);
+      expect((await command(port, 'input.pointer', { x: 1, y: 1, buttons: 8, owner: 'a' })).accepted).toBe(false);
+      expect((await command(port, 'input.wheel', { dx: 0, dy: 20000, owner: 'a' })).accepted).toBe(false);
+      expect((await applied(port, 'input.wheel', { dx: 0, dy: 120, owner: 'a' })).completedCommandId).toBeGreaterThan(
+        0,
+      );
+    },
+  );
+
+  testIf(has('touch'), "touch: two ids down at once, moved, lifted; releaseAll lifts its owner's", async () => {
+    await applied(port, 'input.touch', { id: 0, x: 10, y: 10, phase: 'down', owner: 'a' });
+    await applied(port, 'input.touch', { id: 1, x: 50, y: 10, phase: 'down', owner: 'a' });
+    const moved = await applied(port, 'input.touch', { id: 1, x: 60, y: 12, phase: 'move', owner: 'a' });
+    expect(moved.input.touches).toEqual([
+      { id: 0, x: 10, y: 10 },
+      { id: 1, x: 60, y: 12 },
+    ]);
+    const up = await applied(port, 'input.touch', { id: 0, x: 10, y: 10, phase: 'up', owner: 'a' });
+    expect(up.input.touches).toEqual([{ id: 1, x: 60, y: 12 }]);
+    expect((await applied(port, 'input.releaseAll', { owner: 'a' })).input.touches).toEqual([]);
+    expect((await command(port, 'input.touch', { id: 10, x: 1, y: 1, phase: 'down', owner: 'a' })).accepted).toBe(
+      false,
+    );
+  });
+
+  testIf(
+    has('axis'),
+    'axis: held at a value, refused outside its range naming it, resting at 0 on release and on lease end',
+    async () => {
+      const { name, min, max } = kit.devices!.axes![0];
+      const tools = await getJson(port, '/tools');
+      expect(tools.game.axes).toEqual(kit.devices!.axes);
+      const held = await applied(port, 'input.axis', { input: name, value: max / 2, owner: 'a', leaseMs: 20000 });
+      expect(held.input.axes[name]).toBe(max / 2);
+      const refused = await command(port, 'input.axis', { input: name, value: max + 1, owner: 'a', leaseMs: 20000 });
+      expect(refused).toMatchObject({ accepted: false, error: expect.stringContaining(`${min} to ${max}`) });
+      await applied(port, 'input.axis', { input: name, value: max, owner: 'b', leaseMs: 20000 });
+      expect((await applied(port, 'input.release', { input: name, owner: 'b' })).input.axes[name]).toBe(max / 2);
+      expect((await applied(port, 'input.releaseAll', { owner: 'a' })).input.axes[name]).toBe(0);
+      await applied(port, 'input.axis', { input: name, value: max, owner: 'a', leaseMs: 300 });
+      await untilState(port, 'the lease to end', (st) => st.input.axes[name] === 0, 10000);
+    },
+  );
+
+  testIf(
+    kit.devices?.axisSpeed,
+    'axis: the game reads the value as given (a step at the max moves the mover that far)',
+    async () => {
+      const { name, max } = kit.devices!.axes![0];
+      const { x } = kit.mover;
+      await appliedAll(port, kit.mover.home);
+      await applied(port, 'clock.pause');
+      const x0 = x(await getJson(port, '/state'));
+      await command(port, 'input.axis', { input: name, value: max, owner: 'a', leaseMs: 20000 });
+      await command(port, 'clock.step', { frames: 3 });
+      const s = await applied(port, 'input.release', { input: name, owner: 'a' });
+      expect(x(s)).toBeCloseTo(x0 + 3 * kit.devices!.axisSpeed!, 3);
+      await applied(port, 'clock.resume');
+    },
+  );
+
+  testIf(has('text'), 'text: input.text reaches the game; over 1000 characters is refused', async () => {
+    await appliedAll(port, kit.mover.home);
+    const before = kit.devices!.typed!(await getJson(port, '/state'));
+    const s = await applied(port, 'input.text', { text: 'Zed', owner: 'a' });
+    expect(kit.devices!.typed!(s)).toBe(before + 'Zed');
+    expect((await command(port, 'input.text', { text: 'x'.repeat(1001), owner: 'a' })).accepted).toBe(false);
   });
 
   test('sessionEpoch changes on a new run, in /health and /state', async () => {

@@ -66,6 +66,18 @@ export interface KitExample {
   connectionCap?: number;
   /** A type of world object it always publishes. Absent: no "world". */
   world?: { type: string };
+  /**
+   * What it declares of the pointer, touch, axes and text (capabilities "pointer", "touch",
+   * "axis", "text"; docs/KITS.md) beyond what /state shows of them. Absent: none of them.
+   */
+  devices?: {
+    /** its /tools game.axes, exactly; the first is the one checked */
+    axes?: { name: string; min: number; max: number }[];
+    /** the mover's x moves by this per simulated frame with the first axis held at its max (absent: not checked) */
+    axisSpeed?: number;
+    /** the text typed so far, as its /state shows it (capability "text") */
+    typed?: (state: any) => string;
+  };
 }
 
 const CRATE_TOOLS = [
@@ -168,7 +180,12 @@ export const KIT_EXAMPLES: KitExample[] = [
       return { child, output: collectOutput(child) };
     },
     start: processStart(30000),
-    capabilities: ['input', 'clock', 'ui', 'world'],
+    capabilities: ['input', 'pointer', 'axis', 'text', 'clock', 'ui', 'world'],
+    devices: {
+      axes: [{ name: 'steer', min: -1, max: 1 }],
+      axisSpeed: 2,
+      typed: (s) => s.game.playerName,
+    },
     version: '1.0.0',
     tools: CRATE_TOOLS,
     inputs: ['left', 'right'],
