@@ -123,12 +123,14 @@ test('launch_instance takes a gamebridge.json path and names from it, never a co
   const h = handles[0];
   const { tools } = await h.client.listTools();
   const launch = tools.find((t) => t.name === 'launch_instance')!;
-  // profile names a profile the file declares; restart names a port this bridge launched a game on
+  // profile names a profile the file declares; restart names a port this bridge launched a game on;
+  // seed is a number a page's random functions start from
   expect(Object.keys((launch.inputSchema as { properties?: object }).properties ?? {})).toEqual([
     'config',
     'profile',
     'count',
     'restart',
+    'seed',
     'force',
   ]);
   const marker = join(home, 'pwned');
