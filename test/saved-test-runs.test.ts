@@ -4,7 +4,8 @@
  * (test/fixtures/counter-game.mjs) launched by the real CLI through the real proxy and daemon.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { XMLParser } from 'fast-xml-parser';
 import { join } from 'node:path';
 import { freeRange } from './helpers/ports.js';
 import { bridgeFreeEnv, CLI, removeDir, ROOT, tempHome } from './helpers/procs.js';
@@ -82,4 +83,37 @@ test('--compare counts frames from each game’s first pause, so builds launched
     /\n {4}path: game\.count\n {4}A \(gamebridge\.json\): 1\n {4}B \(\.\.\/cmp-b\/gamebridge\.json\): 2\n/,
   );
   expect(differ.code).toBe(1);
+}, 120000);
+
+test('--retries: a test that fails once then passes is flaky in the terminal, JSON, HTML and JUnit, counted apart', async () => {
+  const p = counterProject('flaky', `--flaky-file "${join(root, 'flaky', 'launched')}"`);
+  mkdirSync(join(p.root, 'gamebridge-tests'));
+  writeFileSync(
+    join(p.root, 'gamebridge-tests', 'count.jsonl'),
+    [HEAD('count'), line({ do: 'call_tool', name: 'inc' }), line({ expect: { path: 'game.count', equals: 1 } })].join(
+      '\n',
+    ) + '\n',
+  );
+  const out = join(p.root, 'out');
+  const r = await cli(['test', '--retries', '2', '--reporter', 'json', '--output', join(out, 'r.json')], p.root);
+  expect(r.out).toMatch(
+    /^~ count \(\d+\.\ds\) flaky: passed on retry 1 after failing\n {4}at gamebridge-tests\/count\.jsonl:3/,
+  );
+  expect(r.out).toMatch(/\n0 passed, 1 flaky, 0 failed/);
+  expect(r.code).toBe(0);
+  const json = JSON.parse(readFileSync(join(out, 'r.json'), 'utf8'));
+  expect(json.tests[0]).toMatchObject({
+    ok: true,
+    flaky: { retries: 1, failure: { condition: 'game.count equals 1' } },
+  });
+  removeDir(join(root, 'flaky', 'launched'));
+  await cli(['test', '--retries', '1', '--reporter', 'junit', '--output', join(out, 'j.xml')], p.root);
+  const xml = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(join(out, 'j.xml'), 'utf8'));
+  expect(xml.testsuites['@_failures']).toBe('0');
+  expect(xml.testsuites.testsuite.testcase.flakyFailure['#text']).toMatch(/expected: equals 1/);
+  removeDir(join(root, 'flaky', 'launched'));
+  await cli(['test', '--retries', '1', '--reporter', 'html', '--output', join(out, 'h')], p.root);
+  expect(readFileSync(join(out, 'h', 'index.html'), 'utf8')).toMatch(
+    /0 passed<\/span>, <span class="flaky">1 flaky<\/span>.*flaky: passed on retry 1/s,
+  );
 }, 120000);

@@ -62,6 +62,8 @@ export interface TestResult {
   /** --update rewrote the file or a baseline */
   updated?: boolean;
   timing?: string;
+  /** it failed, then passed on a retry (--retries): how many retries, and the first failure */
+  flaky?: { retries: number; failure: Failure };
 }
 
 export interface ReplayOptions {

@@ -44,6 +44,15 @@ export function junitXml(results: TestResult[]): string {
   const total = results.reduce((a, r) => a + r.ms, 0) / 1000;
   const cases = results.map((r) => {
     const attrs = `name="${escapeXml(r.name)}" classname="${escapeXml(relative(process.cwd(), r.file))}" time="${(r.ms / 1000).toFixed(3)}"`;
+    // a flaky test passed: its failure is a rerun's, as surefire's flakyFailure says
+    if (r.flaky) {
+      const f = r.flaky.failure;
+      return (
+        `    <testcase ${attrs}>\n` +
+        `      <flakyFailure message="${escapeXml(f.message.split('\n')[0].slice(0, 500))}" type="${escapeXml(f.condition ? 'expect' : 'step')}">${escapeXml(failureLines({ ...r, failure: f }))}</flakyFailure>\n` +
+        `    </testcase>`
+      );
+    }
     if (r.ok) return `    <testcase ${attrs}/>`;
     const f = r.failure!;
     return (
@@ -66,6 +75,7 @@ const h = escapeXml;
 
 function htmlReport(results: TestResult[], dir: string): string {
   const failed = results.filter((r) => !r.ok).length;
+  const flaky = results.filter((r) => r.flaky).length;
   const img = (label: string, src: string | undefined, k: number) => {
     // the test's own pictures only: never one a link names, never another user's
     let png: Buffer | undefined;
@@ -101,7 +111,7 @@ function htmlReport(results: TestResult[], dir: string): string {
             : '') +
           '</div>'
         : '';
-      return `<details class="test ${r.ok ? 'ok' : 'bad'}"${r.ok ? '' : ' open'}><summary><span class="mark">${r.ok ? '✓' : '✗'}</span> ${h(r.name)} <span class="time">${(r.ms / 1000).toFixed(1)} s</span> <span class="file">${h(relative(process.cwd(), r.file))}</span></summary>${facts}<ol class="steps">${steps}</ol></details>`;
+      return `<details class="test ${r.ok ? 'ok' : 'bad'}"${r.ok ? '' : ' open'}><summary><span class="mark">${r.flaky ? '~' : r.ok ? '✓' : '✗'}</span> ${h(r.name)}${r.flaky ? ` <span class="flaky">flaky: passed on retry ${r.flaky.retries}</span>` : ''} <span class="time">${(r.ms / 1000).toFixed(1)} s</span> <span class="file">${h(relative(process.cwd(), r.file))}</span></summary>${facts}<ol class="steps">${steps}</ol></details>`;
     })
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>game-bridge-mcp test report</title><style>
@@ -110,11 +120,11 @@ h1{font-size:1.4rem}.sum{margin-bottom:1rem}.sum .bad{color:#b3261e}.sum .ok{col
 details{border:1px solid #d5d9e0;border-radius:6px;margin:.5rem 0;padding:.4rem .8rem}
 details.bad{border-color:#e3a19c;background:#fff7f6}summary{cursor:pointer;font-weight:600}
 .ok>summary .mark,li.ok .mark{color:#1e7a34}.bad>summary .mark,li.bad .mark{color:#b3261e}
-.time,.file,.line{color:#6b7280;font-weight:400;font-size:.85em;margin-left:.5rem}
+.flaky{color:#a15c00}.time,.file,.line{color:#6b7280;font-weight:400;font-size:.85em;margin-left:.5rem}
 .steps{padding-left:1.4rem}.steps li{margin:.1rem 0}.msg{white-space:pre-wrap;font-family:ui-monospace,monospace}
 pre{background:#f3f4f6;padding:.6rem;overflow:auto;max-height:22rem}table{border-collapse:collapse}th{text-align:left;padding-right:1rem;color:#6b7280}
 .shots{display:flex;gap:1rem;flex-wrap:wrap}figure{margin:0}img{max-width:330px;border:1px solid #d5d9e0;image-rendering:pixelated}figcaption{text-align:center;color:#6b7280}
-</style></head><body><h1>game-bridge-mcp test</h1><p class="sum"><span class="ok">${results.length - failed} passed</span>, <span class="bad">${failed} failed</span> · ${new Date().toISOString()}</p>
+</style></head><body><h1>game-bridge-mcp test</h1><p class="sum"><span class="ok">${results.length - failed - flaky} passed</span>, <span class="flaky">${flaky} flaky</span>, <span class="bad">${failed} failed</span> · ${new Date().toISOString()}</p>
 ${body}
 </body></html>
 `;

@@ -20,6 +20,7 @@ export interface TestCliOptions {
   output?: string;
   shard?: string;
   workers?: number;
+  retries?: number;
   update?: boolean;
   config?: string;
   grep?: string;
@@ -105,6 +106,7 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
     return runCompare(opts.compare, opts.paths, opts);
   }
   const workers = Math.max(1, Math.min(16, Math.floor(opts.workers ?? 1)));
+  const retries = Math.max(0, Math.min(10, Math.floor(opts.retries ?? 0)));
   let files = shardOf(discover(opts.paths), opts.shard);
   if (opts.grep) {
     let re: RegExp;
@@ -152,14 +154,23 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
       const k = next++;
       progress();
       active++;
-      const r = await replayFile(files[k], { config, update: opts.update, signal: stop.signal });
+      let r = await replayFile(files[k], { config, update: opts.update, signal: stop.signal });
+      // a test that fails and then passes is flaky, not passed: its first failure is kept
+      for (let retry = 1; !r.ok && retry <= retries && !interrupted; retry++) {
+        const again = await replayFile(files[k], { config, update: opts.update, signal: stop.signal });
+        if (again.ok) r = { ...again, flaky: { retries: retry, failure: r.failure! } };
+        else r = again;
+      }
       active--;
       if (interrupted) return;
       results[k] = r;
       done++;
       if (tty) process.stderr.write('\r\x1b[2K');
-      out.write(`${r.ok ? '✓' : '✗'} ${r.name} (${secs(r.ms)})${r.updated ? ' updated' : ''}\n`);
+      out.write(
+        `${r.flaky ? '~' : r.ok ? '✓' : '✗'} ${r.name} (${secs(r.ms)})${r.updated ? ' updated' : ''}${r.flaky ? ` flaky: passed on retry ${r.flaky.retries} after failing` : ''}\n`,
+      );
       if (!r.ok) out.write(failureText(r) + '\n');
+      if (r.flaky) out.write(failureText({ ...r, failure: r.flaky.failure }) + '\n');
       progress();
     }
   };
@@ -173,7 +184,10 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
   if (tty) process.stderr.write('\r\x1b[2K');
   const ran = results.filter(Boolean);
   const failed = ran.filter((r) => !r.ok).length;
-  out.write(`\n${ran.length - failed} passed, ${failed} failed (${secs(Date.now() - t0)})\n`);
+  const flaky = ran.filter((r) => r.flaky).length;
+  out.write(
+    `\n${ran.length - failed - flaky} passed, ${retries ? `${flaky} flaky, ` : ''}${failed} failed (${secs(Date.now() - t0)})\n`,
+  );
   if (opts.reporter && opts.reporter !== 'list')
     out.write(`${writeReport(opts.reporter, opts.output ?? DEFAULT_OUTPUT[opts.reporter], ran)}\n`);
   const outdated = ran
