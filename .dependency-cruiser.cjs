@@ -165,7 +165,7 @@ module.exports = {
     forbid(
       'kit-core-is-platform-neutral',
       'The game kit core runs in Node and in a browser page: no node builtins (the carriers index.ts and registry.ts may).',
-      { path: '^kits/js/(core|args|input|clock|builtins|types|web)\\.ts$' },
+      { path: '^kits/js/(core|args|input|clock|builtins|types|web|webmcp)\\.ts$' },
       { dependencyTypes: ['core'] },
     ),
     forbid(

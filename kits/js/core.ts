@@ -32,6 +32,10 @@ export interface Answer {
 export interface SurfaceCore extends SurfaceControls {
   /** Answers one contract request: `target` is the path and query, e.g. "/command?cmd=drop&x=3". */
   answer(target: string): Answer;
+  /** Settles once the command `id` was applied, with its result (a caller in the page waits on it). */
+  applied(id: number): Promise<{ ok: boolean; error?: string }>;
+  /** /state as a player sees it: the frame and run counters, `ui` and the game's `player` section. */
+  playerState(): Record<string, unknown>;
 }
 
 interface Queued {
@@ -85,6 +89,7 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
   let sessionEpoch: number | null = options.sessionEpoch ?? null;
   const queue: Queued[] = [];
   const results: { id: number; ok: boolean; error?: string }[] = [];
+  const waiting = new Map<number, (r: { ok: boolean; error?: string }) => void>();
 
   function health(): Record<string, unknown> {
     const h: Record<string, unknown> = { ok: true, frame };
@@ -166,8 +171,11 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
       error = (e instanceof Error ? e.message : String(e)).slice(0, MAX_ERROR_CHARS) || 'failed';
       log(`command #${c.id} '${c.cmd}' failed: ${error}`);
     }
-    results.push(error === undefined ? { id: c.id, ok: true } : { id: c.id, ok: false, error });
+    const result = error === undefined ? { id: c.id, ok: true } : { id: c.id, ok: false, error };
+    results.push(result);
     if (results.length > RESULTS_KEPT) results.shift();
+    waiting.get(c.id)?.(result);
+    waiting.delete(c.id);
   }
 
   function tree(publisher: TreePublisher | null, what: string): Answer {
@@ -215,6 +223,20 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
       const grant = clock.grant();
       if (grant.stepDone !== undefined) completedCommandId = grant.stepDone;
       return grant.frames;
+    },
+
+    applied: (id) =>
+      new Promise((resolve) => {
+        const done = results.find((r) => r.id === id);
+        if (done) resolve(done);
+        else waiting.set(id, resolve);
+      }),
+
+    playerState() {
+      const all = state();
+      const out: Record<string, unknown> = {};
+      for (const k of ['frame', 'simFrame', 'sessionEpoch', 'ui', 'player']) if (all[k] !== undefined) out[k] = all[k];
+      return out;
     },
 
     isHeld: (input) => inputs?.isHeld(input) ?? false,

@@ -11,12 +11,16 @@
  *     function frame() { const n = surface.tick(); for (let i = 0; i < n; i++) step(); requestAnimationFrame(frame); }
  *   </script>
  *
+ * Where the browser has WebMCP, the game's player tools are registered there too (webmcp.ts;
+ * `webmcp: false` turns that off).
+ *
  * Joining: the page's URL fragment `#gamebridge=<URL-encoded ws URL>` names the carrier. The page
  * says `{"t":"hello","name","version"}`, then answers each `{"t":"get","id","path"}` with
  * `{"t":"reply","id","status","body"}`. Without the fragment the game runs unbridged.
  */
 import { createSurfaceCore } from './core.js';
 import type { DeviceEvent } from './devices.js';
+import { exportPlayerTools } from './webmcp.js';
 import type { SharedSurfaceOptions, SurfaceControls } from './types.js';
 
 export { ArgError, CommandArgs } from './args.js';
@@ -42,6 +46,11 @@ export interface WebSurfaceOptions extends SharedSurfaceOptions {
    * when there is one, and to `takeText()` otherwise.
    */
   inputTarget?: EventTarget;
+  /**
+   * Register the game's player tools with the browser's WebMCP (`document.modelContext`), when it
+   * has one, so an agent in the browser can play with no bridge (default true; webmcp.ts).
+   */
+  webmcp?: boolean;
 }
 
 export interface WebGameSurface extends SurfaceControls {
@@ -78,6 +87,7 @@ export function createGameSurface(options: WebSurfaceOptions): WebGameSurface {
     ...(target ? { onDeviceEvent: (e: DeviceEvent) => dispatchToPage(target, e) } : {}),
   });
   const url = options.url ?? (typeof location === 'undefined' ? null : carrierUrlFromHash(location.hash));
+  const unexport = options.webmcp === false ? null : exportPlayerTools(core, options, log);
   let socket: WebSocket | null = null;
   let connected = false;
   let closed = false;
@@ -151,6 +161,7 @@ export function createGameSurface(options: WebSurfaceOptions): WebGameSurface {
     },
     close: {
       value: async () => {
+        unexport?.();
         closed = true;
         connected = false;
         socket?.close(1000, 'game closed');

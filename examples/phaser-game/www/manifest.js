@@ -6,9 +6,9 @@ export const manifest = {
       name: 'play',
       description: 'Play a round: start, steer the basket, reset. Hold left/right (bridge hold/press) or send move_to.',
       tools: [
-        { name: 'start', description: 'Start a round (GameScreen); also what Space does on the menu.', args: [] },
-        { name: 'move_to', description: "Put the basket's centre at x (world pixels, 0..800).", args: [{ name: 'x', type: 'number', description: 'World x', required: true }] },
-        { name: 'reset', description: 'Back to the menu with a fresh round (a new session epoch).', args: [] },
+        { name: 'start', description: 'Start a round (GameScreen); also what Space does on the menu.', player: true, args: [] },
+        { name: 'move_to', description: "Put the basket's centre at x (world pixels, 0..800).", player: true, args: [{ name: 'x', type: 'number', description: 'World x', required: true }] },
+        { name: 'reset', description: 'Back to the menu with a fresh round (a new session epoch).', player: true, args: [] },
         { name: 'close', description: 'End the game: the page shows "closed" and leaves the bridge.', args: [] },
       ],
     },

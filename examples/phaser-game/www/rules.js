@@ -96,6 +96,8 @@ export class StarCatcher {
       ui: { screen: this.screen, elements: this.elements() },
       events: this.events.map((ev) => ev.e),
       game: { score: this.score, lives: this.lives, basketX: this.basketX, stars: this.stars.map((s) => ({ ...s })), caught: this.caught, missed: this.missed, seed: this.seed },
+      // what the HUD shows: all a player-view session (or an agent in the browser) reads of the state
+      player: { screen: this.screen, score: this.score, lives: this.lives, basketX: this.basketX },
     };
   }
 
