@@ -2,7 +2,8 @@
  * 9. Browser games, side by side in one run: the same small game twice, once as a page on the
  * web kit (page carrier, headless Chromium) and once as a Node process on the Node kit, both
  * launched by launch_instance and ticking at 60 fps. Interleaved blocks of `get_state` and of a
- * command (`bump`, confirmed by command sync) on each. Then the real Phaser example: the
+ * command (`bump`, confirmed by command sync) on each; on the page, its own WebMCP tool (`poke`)
+ * against that command. Then the real Phaser example: the
  * browser's screenshot of its 1280×720 page, launch → ready of its static declaration, and the
  * daemon's RSS with it running (Chromium is its own processes and is not counted). Beside the
  * screenshot, its reference: the same page captured straight over CDP, with no bridge.
@@ -52,6 +53,8 @@ import { createGameSurface } from './gamebridge.js';${GAME_BODY}
 const surface = createGameSurface(options);
 surface.listen();
 (function frame() { surface.tick(); requestAnimationFrame(frame); })();
+document.modelContext?.registerTool({ name: 'poke', description: 'count + 1, through WebMCP',
+  inputSchema: { type: 'object', properties: {} }, execute: async () => String((count += 1)) });
 </script>`,
   );
   writeFileSync(
@@ -180,6 +183,14 @@ export async function measureWeb(r: Reaper, cfg: BenchConfig): Promise<Measureme
     },
     Math.max(50, cfg.commands),
   );
+  // The page's own WebMCP tool through the bridge against the same page's command through the carrier.
+  const page = await interleaved(
+    {
+      webmcp: () => mcp.call('call_tool', { port: web.port, name: 'poke' }),
+      command: () => mcp.call('call_tool', { port: web.port, name: 'bump' }),
+    },
+    Math.max(50, cfg.commands),
+  );
   await mcp.call('stop_instance', { port: node.port });
 
   // The Phaser example: the same daemon, on its own.
@@ -220,6 +231,7 @@ export async function measureWeb(r: Reaper, cfg: BenchConfig): Promise<Measureme
   const addedShot = p50(shots.bridge) - p50(shots.direct);
   const addedState = p50(state.web) - p50(state.node);
   const addedBump = p50(bump.web) - p50(bump.node);
+  const addedWebmcp = p50(page.webmcp) - p50(page.command);
   const confirmTarget = FRAME_MS + 5;
   return {
     name: 'web',
@@ -234,6 +246,12 @@ export async function measureWeb(r: Reaper, cfg: BenchConfig): Promise<Measureme
         web: { p50: round(p50(bump.web), 2), p99: round(pct(bump.web, 99), 2) },
         node: { p50: round(p50(bump.node), 2), p99: round(pct(bump.node, 99), 2) },
         n: bump.web.length,
+      },
+      webmcpCall: {
+        webmcp: { p50: round(p50(page.webmcp), 2), p99: round(pct(page.webmcp, 99), 2) },
+        command: { p50: round(p50(page.command), 2), p99: round(pct(page.command, 99), 2) },
+        addedP50: round(addedWebmcp, 2),
+        n: page.webmcp.length,
       },
       screenshot: {
         p50: round(p50(shots.bridge), 1),
@@ -264,6 +282,15 @@ export async function measureWeb(r: Reaper, cfg: BenchConfig): Promise<Measureme
         vs: `${addedBump >= 0 ? '+' : ''}${ms(addedBump)}`,
         target: `≤ 1 frame + 5 ms (${ms(confirmTarget, 1)})`,
         met: p50(bump.web) <= confirmTarget,
+      },
+      {
+        id: '9 web',
+        what: "a page's WebMCP tool through the bridge p50 (60 fps)",
+        value: ms(p50(page.webmcp)),
+        reference: `its /command through the carrier ${ms(p50(page.command))}`,
+        vs: `${addedWebmcp >= 0 ? '+' : ''}${ms(addedWebmcp)}`,
+        target: 'added ≤ 2 ms p50',
+        met: addedWebmcp <= 2,
       },
       {
         id: '9 web',
