@@ -117,6 +117,26 @@ test('every field of every tool answer is documented in docs/TOOLS.md, and every
   const ran = await gameCall(h, port, 'run_test', { name: 'tools-doc' }, 120000);
   expect(ran.isError).toBe(false);
   keep('run_test', ran.json);
+  const skill = {
+    name: 'tools-doc',
+    description: 'Drop one crate at x.',
+    args: [{ name: 'x', type: 'number', default: 30 }],
+  };
+  keep(
+    'define_skill',
+    (
+      await gameCall(h, port, 'define_skill', {
+        ...skill,
+        steps: [{ do: 'call_tool', name: 'drop', arguments: { x: '${x}' } }],
+      })
+    ).json,
+  );
+  keep(
+    'skill_from_session',
+    (await gameCall(h, port, 'skill_from_session', { name: 'tools-doc-session', args: [{ name: 'x', value: 40 }] }))
+      .json,
+  );
+  keep('delete_skill', (await gameCall(h, port, 'delete_skill', { name: 'tools-doc' })).json);
   keep('instance_log', (await call(h, 'instance_log', { port, lines: 5 })).json);
   const stopped = await call(h, 'stop_instance', { port }, 60000);
   keep('stop_instance', stopped.json);

@@ -24,6 +24,7 @@ import { POINTER_TOOLS } from './pointer.js';
 import { UI_TOOLS } from './ui.js';
 import { WORLD_TOOLS } from './world.js';
 import { TESTING_TOOLS } from './testing.js';
+import { SKILL_TOOLS } from './skills.js';
 
 /** Every bridge tool, in the order describe_toolset lists them. */
 export const BRIDGE_TOOLS: readonly BridgeTool[] = [
@@ -34,6 +35,7 @@ export const BRIDGE_TOOLS: readonly BridgeTool[] = [
   ...UI_TOOLS,
   ...WORLD_TOOLS,
   ...TESTING_TOOLS,
+  ...SKILL_TOOLS,
 ];
 
 export const BRIDGE_TOOL_NAMES: readonly string[] = BRIDGE_TOOLS.map((t) => t.name);
@@ -50,7 +52,7 @@ const TOOLSET: Toolset = {
     'and, on games that declare the "input"/"clock" capabilities, hold inputs and control the clock (press, hold, release, pause, resume, step); ' +
     'and, on games that declare "pointer"/"touch"/"axis"/"text" or a page this bridge opened, point, drag, touch, steer and type, alone or at frame offsets (pointer, wheel, tap, swipe, pinch, set_axis, type, input_sequence); ' +
     'and, on games that publish a UI or world tree ("ui"/"world") or a page this bridge opened, see what is on screen and act on it by reference (snapshot, click, set_value, wait_for_node, find_objects, wait_for_object); ' +
-    'and keep what was found as a test (assert, save_test, run_test).',
+    'and keep what was found as a test (assert, save_test, run_test) or a skill (define_skill, skill_from_session, delete_skill).',
   tools: BRIDGE_TOOLS.map((t) => ({
     name: t.name,
     description: t.advertised.description ?? '',

@@ -7,32 +7,19 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { locateDeclaration } from '../../shared/declaration-path.js';
 import { assertionFailed, usageError } from '../../shared/errors.js';
 import { mainJs } from '../../shared/self-command.js';
 import { conditionText, type Condition } from '../../shared/test-file.js';
 import { checkTestName, saveTest, TESTS_DIR } from '../recording/save.js';
 import { frameOf } from '../sync/summary.js';
 import { conditionFrom, test } from '../sync/wait.js';
-import type { ToolContext } from '../toolkit/context.js';
 import { z } from '../toolkit/define.js';
 import { conditionOperators, flag } from './args.js';
 import { bridgeTool } from './declare.js';
+import { projectConfig } from './project.js';
 
 /** A run_test run may take long (a long recording); the client's own timeout is usually shorter. */
 const RUN_TEST_TIMEOUT_MS = 10 * 60_000;
-
-/** The project's gamebridge.json: the one the session's game was launched from, else the session's own. */
-function projectConfig(ctx: ToolContext, port: number | undefined, tool: string): string {
-  const launched = port === undefined ? undefined : ctx.recordings.peek(ctx.sessionId, port)?.launch?.config;
-  if (launched) return launched;
-  const found = locateDeclaration(ctx.config.cwd, ctx.config.configPath, ctx.config.env.HOME).file;
-  if (found) return found;
-  throw usageError(
-    `${tool}: no gamebridge.json for this session (none above ${ctx.config.cwd}); tests live in gamebridge-tests/ beside it. Create one with \`game-bridge-mcp init\`, or start the client with --config.`,
-    { looked: [ctx.config.cwd] },
-  );
-}
 
 const testName = () =>
   z

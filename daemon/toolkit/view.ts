@@ -55,15 +55,15 @@ export function notForPlayers(what: string): Error {
 export function checkPlayerCall(
   ctx: ToolContext,
   name: string,
-  kind: 'composite' | 'bridge' | 'manifest' | 'passthrough',
+  kind: 'composite' | 'skill' | 'bridge' | 'manifest' | 'passthrough',
   tool?: Pick<GameTool, 'name' | 'player'>,
 ): void {
   if (!inPlayerView(ctx)) return;
   if (kind === 'bridge' && tool && PLAYER_BRIDGE_TOOLS.has(tool.name)) return;
   if (kind === 'manifest' && tool?.player === true) return;
   const why =
-    kind === 'composite'
-      ? `The composite '${name}'`
+    kind === 'composite' || kind === 'skill'
+      ? `The ${kind} '${name}'`
       : kind === 'passthrough'
         ? `'${name}' (not in the game's manifest, so a raw command)`
         : kind === 'manifest'

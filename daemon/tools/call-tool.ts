@@ -12,7 +12,9 @@ import type { GameTool, Manifest } from '../game/manifest.js';
 import { BRIDGE_TOOL_NAMES, runBridgeTool, servedBridgeTools } from '../bridge/index.js';
 import { runComposite } from '../composites/run.js';
 import { callPageTool } from '../bridge/webmcp.js';
-import { checkGameToolArgs } from './game-args.js';
+import { gameSkills } from '../bridge/skill-check.js';
+import { runSkill } from '../skills/run.js';
+import { checkGameToolArgs } from '../toolkit/game-args.js';
 import { resolveGameTool, resolveOnGame } from './game-tool.js';
 import { syncAnswer } from '../toolkit/sync-answer.js';
 import { defineTool, portArg, z } from '../toolkit/define.js';
@@ -42,7 +44,9 @@ export function callToolVerdict(args: Record<string, unknown>, ctx: ToolContext)
   }
   const manifest = ctx.knownManifest(port);
   const composite = ctx.composites.findSync(name, manifest?.game.name);
-  return resolveGameTool(name, manifest, composite).readOnly ? 'safe' : 'unsafe';
+  // with the game not yet known, a skill for any game of the project's is counted (unsafe unless read-only)
+  const skills = manifest ? gameSkills(ctx, port, manifest.game.name).skills : [];
+  return resolveGameTool(name, manifest, composite, skills).readOnly ? 'safe' : 'unsafe';
 }
 
 export async function callGameTool(
@@ -55,7 +59,7 @@ export async function callGameTool(
 ): Promise<ToolAnswer> {
   if (depth > 8)
     throw usageError(
-      `call_tool '${name}': composites nested more than 8 deep; a composite is probably calling itself.`,
+      `call_tool '${name}': composites or skills nested more than 8 deep; one is probably calling itself.`,
     );
   const { ref, manifest } = await resolveOnGame(ctx, port, name);
   switch (ref.kind) {
@@ -71,6 +75,15 @@ export async function callGameTool(
         signal: extra.signal,
       });
       return { json: { port, tool: name, via: 'composite', ...json } };
+    }
+    case 'skill': {
+      checkPlayerCall(ctx, name, 'skill');
+      const json = await runSkill(ref.skill, args, {
+        call: async (tool, a) => (await callGameTool(ctx, port, tool, a, extra, depth + 1)).json,
+        state: () => ctx.client(port).state(extra.signal),
+        signal: extra.signal,
+      });
+      return { json: { port, tool: name, via: 'skill', ...json } };
     }
     case 'bridge':
       // the player view bounds what a session does to the port's game; a portless tool (run_test) touches none
@@ -115,7 +128,8 @@ async function passThrough(
       servedBridgeTools(ctx, port),
       ctx.composites.forGame(manifest.game.name).then((cs) => cs.map((c) => c.name)),
     ]);
-    const known = [...new Set([...fromGame, ...fromManifest, ...bridge, ...composites])];
+    const skills = gameSkills(ctx, port, manifest.game.name).skills.map((s) => s.name);
+    const known = [...new Set([...fromGame, ...fromManifest, ...bridge, ...composites, ...skills])];
     // "does not know" only when the game says so; a command it knows but refused keeps its reason
     const unknown = UNKNOWN.test(reason) || (!reason && fromGame.length > 0 && !fromGame.includes(name));
     const text =

@@ -2,6 +2,9 @@ import { usageError } from '../../shared/errors.js';
 import { toolInputSchema } from '../game/manifest.js';
 import { COMPOSITES_TOOLSET, compositeAsTool } from '../composites/run.js';
 import { defineTool, portArg, z } from '../toolkit/define.js';
+import { gameSkills } from '../bridge/skill-check.js';
+import { SKILLS_TOOLSET } from '../skills/skill.js';
+import { resolveGameTool } from './game-tool.js';
 
 export const describeToolsetTool = defineTool({
   name: 'describe_toolset',
@@ -38,6 +41,25 @@ export const describeToolsetTool = defineTool({
             readOnly: c.readOnly === true,
             inputSchema: toolInputSchema(compositeAsTool(c)),
           })),
+        },
+      };
+    }
+    if (name === SKILLS_TOOLSET) {
+      const { skills } = gameSkills(ctx, port, m.game.name);
+      return {
+        json: {
+          port,
+          toolset: name,
+          description: 'Skills taught to the bridge for this game: sequences of steps, called with call_tool.',
+          tools: skills.map((s) => {
+            const ref = resolveGameTool(s.name, m, undefined, skills);
+            return {
+              name: s.name,
+              description: s.description,
+              readOnly: ref.readOnly,
+              inputSchema: toolInputSchema(compositeAsTool({ ...s, run: () => undefined })),
+            };
+          }),
         },
       };
     }

@@ -1,5 +1,7 @@
 import { BRIDGE_TOOL_NAMES } from '../bridge/index.js';
 import { COMPOSITES_TOOLSET } from '../composites/run.js';
+import { gameSkills } from '../bridge/skill-check.js';
+import { SKILLS_TOOLSET } from '../skills/skill.js';
 import { defineTool, portArg, z } from '../toolkit/define.js';
 
 export const listToolsetsTool = defineTool({
@@ -29,9 +31,19 @@ export const listToolsetsTool = defineTool({
         tools: composites.map((c) => c.name),
       });
     }
+    // The project's skills for this game are one more (describe_toolset {toolset: 'skills'}); a file that did not load is said why.
+    const { skills, problems } = gameSkills(ctx, port, m.game.name);
+    if (skills.length) {
+      toolsets.push({
+        name: SKILLS_TOOLSET,
+        description:
+          'Skills taught to the bridge for this game (define_skill, skill_from_session): sequences of steps, called with call_tool.',
+        tools: skills.map((s) => s.name),
+      });
+    }
     // A project composites module that does not load is the agent's business too: it is told why.
     const broken = ctx.composites.problem();
-    const warnings = broken ? [...m.warnings, broken] : m.warnings;
+    const warnings = [...m.warnings, ...(broken ? [broken] : []), ...problems];
     return {
       json: {
         port,

@@ -31,7 +31,16 @@ export const DOES = new Set([
 /** Bridge tools that check a condition; `step {until}` is both. */
 const CHECKS = new Set(['wait_for', 'wait_for_node', 'wait_for_object', 'assert']);
 /** Bridge tools that change nothing the test replays. */
-const READS = new Set(['get_state', 'health', 'screenshot', 'save_test', 'run_test']);
+const READS = new Set([
+  'get_state',
+  'health',
+  'screenshot',
+  'save_test',
+  'run_test',
+  'define_skill',
+  'skill_from_session',
+  'delete_skill',
+]);
 
 const bare = (name: string) => (name.startsWith('bridge.') ? name.slice(7) : name);
 

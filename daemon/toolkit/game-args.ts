@@ -6,7 +6,7 @@
  * serializers send them so.
  */
 import type { GameTool, ToolArg } from '../game/manifest.js';
-import { checkArguments, z } from '../toolkit/define.js';
+import { checkArguments, z } from './define.js';
 
 const NUMBER_TEXT = /^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
 

@@ -1,0 +1,233 @@
+/**
+ * Skills (docs/SKILLS.md section of docs/COMPOSITES.md): a named, parameterised sequence of
+ * steps for one game that an agent defines while the bridge runs, kept as
+ * `gamebridge-skills/<name>.json` beside the project's gamebridge.json so it is reviewed and
+ * committed like code. The steps use the saved-test line shapes where they can (a `do` line, an
+ * `expect` line) plus `wait`, `if`/`else` and a bounded `repeat`. This file holds the format
+ * (zod), reading and writing the files, and `${arg}` substitution; run.ts runs one.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod/v4';
+import { usageError } from '../../shared/errors.js';
+import { projectFolder, readProjectFile, writeProjectFile } from '../../shared/project-files.js';
+import { conditionSchema } from '../../shared/test-file.js';
+
+export const SKILL_FORMAT_VERSION = 1;
+/** The folder skills live in, beside the project's gamebridge.json. */
+export const SKILLS_FOLDER = 'gamebridge-skills';
+/** The toolset name list_toolsets and describe_toolset show a game's skills under. */
+export const SKILLS_TOOLSET = 'skills';
+/** Bounds: what a person could review, and what one call may run. */
+export const MAX_SKILL_BYTES = 256 << 10;
+const MAX_SKILLS = 200;
+export const MAX_STEP_BUDGET = 2000;
+export const DEFAULT_STEP_BUDGET = 200;
+export const MAX_TIME_BUDGET_MS = 600_000;
+export const DEFAULT_TIME_BUDGET_MS = 60_000;
+export const MAX_REPEAT = 1000;
+
+const SKILL_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+/** A skill's name as a tool takes it; skillFile refuses one that would leave the skills folder, with the rule. */
+export const skillName = () => z.string().min(1).max(64).describe('gamebridge-skills/<name>.json');
+
+export const skillArgSchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a word: letters, digits and _'),
+  type: z.enum(['string', 'number', 'integer', 'boolean', 'object', 'array']).optional(),
+  description: z.string().max(500).optional(),
+  required: z.boolean().optional(),
+  default: z.unknown().optional(),
+});
+
+const doStep = z.strictObject({
+  do: z.literal('call_tool'),
+  name: z.string().min(1).max(200),
+  arguments: z.record(z.string(), z.unknown()).default({}),
+});
+const expectStep = z.strictObject({ expect: conditionSchema });
+const waitStep = z.strictObject({ wait: conditionSchema, timeoutMs: z.int().min(0).max(600000).optional() });
+
+export type SkillStep =
+  | z.output<typeof doStep>
+  | z.output<typeof expectStep>
+  | z.output<typeof waitStep>
+  | { if: Record<string, unknown>; then: SkillStep[]; else?: SkillStep[] }
+  | { repeat: { times?: number; until?: Record<string, unknown> }; steps: SkillStep[] };
+
+export const stepSchema: z.ZodType<SkillStep> = z.lazy(() =>
+  z.union([
+    doStep,
+    expectStep,
+    waitStep,
+    z.strictObject({
+      if: conditionSchema,
+      then: z.array(stepSchema).max(500),
+      else: z.array(stepSchema).max(500).optional(),
+    }),
+    z.strictObject({
+      repeat: z
+        .strictObject({ times: z.int().min(1).max(MAX_REPEAT).optional(), until: conditionSchema.optional() })
+        .refine((r) => r.times !== undefined || r.until !== undefined, 'a repeat says times, until, or both'),
+      steps: z.array(stepSchema).min(1).max(500),
+    }),
+  ]),
+) as z.ZodType<SkillStep>;
+
+export const skillSchema = z.strictObject({
+  gamebridgeSkill: z.literal(SKILL_FORMAT_VERSION),
+  name: z.string(),
+  description: z.string().min(1).max(2000),
+  /** the game it serves (the manifest's game.name); every game when absent */
+  only: z.string().min(1).optional(),
+  args: z.array(skillArgSchema).max(50).default([]),
+  steps: z.array(stepSchema).min(1).max(500),
+  /** how many steps one call may run (a repeat's each pass counts) */
+  maxSteps: z.int().min(1).max(MAX_STEP_BUDGET).optional(),
+  /** how long one call may take, in milliseconds */
+  maxMs: z.int().min(1).max(MAX_TIME_BUDGET_MS).optional(),
+});
+
+export type Skill = z.output<typeof skillSchema>;
+export type SkillArg = z.output<typeof skillArgSchema>;
+
+/** Where a step sits, as people read it: "3", "3.then.1", "2.repeat.4" (1-based). */
+export function stepPaths(steps: SkillStep[], prefix = ''): Array<{ at: string; step: SkillStep }> {
+  const out: Array<{ at: string; step: SkillStep }> = [];
+  steps.forEach((step, i) => {
+    const at = `${prefix}${i + 1}`;
+    out.push({ at, step });
+    if ('if' in step) {
+      out.push(...stepPaths(step.then, `${at}.then.`));
+      if (step.else) out.push(...stepPaths(step.else, `${at}.else.`));
+    } else if ('repeat' in step) out.push(...stepPaths(step.steps, `${at}.repeat.`));
+  });
+  return out;
+}
+
+const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** Every `${name}` in a value (strings inside objects and lists too). */
+export function placeholders(v: unknown, found = new Set<string>()): Set<string> {
+  if (typeof v === 'string') for (const m of v.matchAll(PLACEHOLDER)) found.add(m[1]);
+  else if (Array.isArray(v)) v.forEach((x) => placeholders(x, found));
+  else if (v && typeof v === 'object') Object.values(v).forEach((x) => placeholders(x, found));
+  return found;
+}
+
+/** A value with its `${name}`s replaced: a string that is one placeholder takes the argument's own value (a number stays a number). */
+export function substitute(v: unknown, args: Record<string, unknown>): unknown {
+  if (typeof v === 'string') {
+    const whole = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(v);
+    if (whole && whole[1] in args) return args[whole[1]];
+    return v.replace(PLACEHOLDER, (m, name: string) =>
+      name in args ? (typeof args[name] === 'string' ? (args[name] as string) : JSON.stringify(args[name])) : m,
+    );
+  }
+  if (Array.isArray(v)) return v.map((x) => substitute(x, args));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, substitute(x, args)]));
+  return v;
+}
+
+/** One zod issue as "step 3.then.1: why" (the path's step indices shown 1-based). */
+export function issueText(issue: z.core.$ZodIssue): string {
+  const parts: string[] = [];
+  const path = issue.path.map(String);
+  let i = 0;
+  let where = '';
+  if (path[0] === 'steps') {
+    i = 1;
+    const idx: string[] = [];
+    while (i < path.length && /^\d+$/.test(path[i])) {
+      idx.push(String(Number(path[i]) + 1));
+      const next = path[i + 1];
+      if (next === 'then' || next === 'else' || next === 'steps') {
+        idx.push(next === 'steps' ? 'repeat' : next);
+        i += 2;
+      } else {
+        i += 1;
+        break;
+      }
+    }
+    where = `step ${idx.join('.')}`;
+  }
+  const rest = path.slice(i).join('.');
+  parts.push(where || rest || 'skill');
+  if (where && rest) parts[0] += ` '${rest}'`;
+  const msg =
+    issue.code === 'unrecognized_keys'
+      ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`
+      : issue.code === 'invalid_union'
+        ? 'not a step: a step is {do: "call_tool", name, arguments}, {expect: cond}, {wait: cond}, {if: cond, then, else?} or {repeat: {times?, until?}, steps}'
+        : issue.message;
+  return `${parts[0]}: ${msg}`;
+}
+
+/** The folder of a project's skills (created when `create`). */
+export function skillsDir(projectRoot: string, create = false): string {
+  return create ? projectFolder(projectRoot, SKILLS_FOLDER) : join(projectRoot, SKILLS_FOLDER);
+}
+
+export function skillFile(projectRoot: string, name: string): string {
+  if (!SKILL_NAME.test(name))
+    throw usageError(
+      `skill '${name}': a skill's name is letters, digits, '_' and '-' (no '.', no '/'), so its file stays in ${SKILLS_FOLDER}/. Choose another name.`,
+    );
+  return join(skillsDir(projectRoot), `${name}.json`);
+}
+
+/** One skill file, checked; a malformed or untrusted one throws naming the file. */
+export function readSkill(file: string): Skill | undefined {
+  const buf = readProjectFile(file, MAX_SKILL_BYTES, 'the skill was not loaded');
+  if (!buf) return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(buf.toString('utf8'));
+  } catch (e) {
+    throw usageError(`${file}: not JSON (${(e as Error).message}); fix or delete it.`, { file });
+  }
+  const r = skillSchema.safeParse(raw);
+  if (!r.success)
+    throw usageError(`${file}: ${r.error.issues.map(issueText).join('; ')}. The format is in docs/COMPOSITES.md.`, {
+      file,
+    });
+  return r.data;
+}
+
+/** Every skill of a project for one game, and why any file was not loaded. Never throws. */
+export function loadSkills(projectRoot: string, gameName: string | undefined): { skills: Skill[]; problems: string[] } {
+  const dir = skillsDir(projectRoot);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
+  } catch {
+    return { skills: [], problems: [] };
+  }
+  const skills: Skill[] = [];
+  const problems: string[] = [];
+  for (const n of names.sort().slice(0, MAX_SKILLS)) {
+    try {
+      const s = readSkill(join(dir, n));
+      if (!s) continue;
+      if (s.name !== n.slice(0, -5)) throw usageError(`${join(dir, n)}: its name '${s.name}' differs from its file's`);
+      if (s.only === undefined || s.only === gameName) skills.push(s);
+    } catch (e) {
+      problems.push((e as Error).message);
+    }
+  }
+  return { skills, problems };
+}
+
+/** Keep a checked skill; an existing one is replaced only with `overwrite`. */
+export function writeSkill(projectRoot: string, skill: Skill, overwrite: boolean): string {
+  const file = skillFile(projectRoot, skill.name);
+  skillsDir(projectRoot, true);
+  if (!overwrite && readProjectFile(file, MAX_SKILL_BYTES))
+    throw usageError(
+      `define_skill: ${file} exists; nothing was written. Give overwrite: true to replace it, or choose another name.`,
+      { file },
+    );
+  writeProjectFile(file, JSON.stringify(skill, null, 2) + '\n');
+  return file;
+}
