@@ -241,6 +241,9 @@ describe('bridge toolset, fallback and schemas', () => {
       ['assert', true],
       ['save_test', false],
       ['run_test', false],
+      ['define_skill', false],
+      ['skill_from_session', false],
+      ['delete_skill', false],
     ]);
     const waitFor = b.tools.find((t) => t.name === 'wait_for')!;
     expect(waitFor.args.map((a) => a.name)).toEqual([
