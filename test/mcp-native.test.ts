@@ -17,6 +17,7 @@ import { daemonFacts, liveDaemon, reapAndReport, sleep } from './helpers/fault.j
 import { endHttpDaemon, startHttpDaemon, type HttpDaemon } from './helpers/http-daemon.js';
 import { writeProject } from './helpers/project.js';
 import { startExampleGame } from './helpers/procs.js';
+import { startTreeGame } from './helpers/tree-game.js';
 import { PROMPTS, toolsNamedBy } from '../daemon/prompts/prompts.js';
 import { TOOLS } from '../daemon/tools/index.js';
 import { BRIDGE_TOOL_NAMES } from '../daemon/bridge/index.js';
@@ -377,6 +378,15 @@ test('every tool a prompt names is an MCP tool or a bridge tool', () => {
     }
   }
 });
+
+test('a game that serves no UI tree and no screenshot is listed without those resources', async () => {
+  const port = await startTreeGame(reaper, ['--no-trees']);
+  const client = await open('legacy', { GAME_BRIDGE_SCAN_RANGE: String(port) });
+  const { resources } = await client.listResources();
+  expect(resources.map((r) => r.uri).filter((u) => u.includes(`/${port}/`))).toEqual(
+    ['state', 'manifest', 'log'].map((k) => `gamebridge://game/${port}/${k}`),
+  );
+}, 60000);
 
 /** Rows `| \`first\` | second | …` of one `## heading` section of docs/TOOLS.md. */
 function docRows(heading: string): Array<[string, string]> {

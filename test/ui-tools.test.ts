@@ -267,6 +267,15 @@ test('a game without the trees fails clearly, naming the capability', async () =
   expect(await received(bare)).toEqual([]);
 }, 30000);
 
+test('a refused tree read on a game without screenshots names get_state, never a screenshot', async () => {
+  const r = await gameCall(h, bare, 'snapshot');
+  expect(r.text).toContain('Read get_state instead');
+  expect(r.text).not.toMatch(/screenshot/);
+  const w = await gameCall(h, bare, 'find_objects', {});
+  expect(w.text).toContain('Read get_state instead');
+  expect(w.text).not.toMatch(/screenshot/);
+}, 30000);
+
 test('the reads are safe to re-send, the clicks and values are not', async () => {
   const d = await gameCall(h, port, 'list_toolsets').then(() =>
     h.client.callTool({ name: 'describe_toolset', arguments: { port, toolset: 'bridge' } }),

@@ -16,9 +16,16 @@ interface Rule {
   onPage: boolean;
   /** declared in /health; false: only the game's own answer tells (GET /screenshot), so the tool's read decides */
   declared: boolean;
-  /** what the game on `port` lacks and what to do instead; `declared` lists what it does declare */
-  lacks(port: number, declared: string): string;
+  /**
+   * What the game on `port` lacks and what to do instead; `declared` lists what it does declare,
+   * `has` tells which other needs it meets, so the next step named is one that works.
+   */
+  lacks(port: number, declared: string, has: (cap: Capability) => boolean): string;
 }
+
+/** Where to look instead of a tree: get_state always works; a screenshot only on a game that serves one. */
+const readInstead = (has: (cap: Capability) => boolean): string =>
+  has('screenshot') ? 'Read get_state or take a screenshot instead' : 'Read get_state instead';
 
 const RULES: Record<Capability, Rule> = {
   input: {
@@ -73,17 +80,17 @@ const RULES: Record<Capability, Rule> = {
     says: ' Needs the game\'s "ui" capability (GET /ui), or a page this bridge opened.',
     onPage: true,
     declared: true,
-    lacks: (port, declared) =>
+    lacks: (port, declared, has) =>
       `The game on port ${port} publishes no UI tree (capability "ui", GET /ui; it declares ${declared}). ` +
-      'Read get_state or take a screenshot instead, or have the game publish a UI tree (docs/CONTRACT.md).',
+      `${readInstead(has)}, or have the game publish a UI tree (docs/CONTRACT.md).`,
   },
   world: {
     says: ' Needs the game\'s "world" capability (GET /world).',
     onPage: false,
     declared: true,
-    lacks: (port, declared) =>
+    lacks: (port, declared, has) =>
       `The game on port ${port} publishes no WORLD tree (capability "world", GET /world; it declares ${declared}). ` +
-      'Read get_state or take a screenshot instead, or have the game publish a world tree (docs/CONTRACT.md).',
+      `${readInstead(has)}, or have the game publish a world tree (docs/CONTRACT.md).`,
   },
   screenshot: {
     says: ' Needs the game to implement GET /screenshot (an optional extension), or a page this bridge opened; says so when it does not.',
@@ -103,7 +110,10 @@ export async function capabilitiesOf(ctx: ToolContext, port: number): Promise<st
   return Array.isArray(h.capabilities) ? h.capabilities.map(String) : [];
 }
 
-/** The error for a game that lacks `cap`, naming what it declares (asked when not known: this is an error path). */
+/**
+ * The error for a game that lacks `cap`, naming what it declares (asked when not known: this is an
+ * error path) and a next step the game serves.
+ */
 export async function lacking(
   ctx: ToolContext,
   port: number,
@@ -113,7 +123,9 @@ export async function lacking(
 ): Promise<BridgeError> {
   const declared = known ?? (await capabilitiesOf(ctx, port).catch(() => [] as string[]));
   const list = declared.length ? declared.map((c) => `"${c}"`).join(', ') : 'none';
-  return capabilityMissing(port, tool, cap, declared, RULES[cap].lacks(port, list));
+  // A screenshot's own refusal needs no second GET /screenshot to know the game lacks it.
+  const has = cap === 'screenshot' ? () => false : await metNeeds(ctx, port);
+  return capabilityMissing(port, tool, cap, declared, RULES[cap].lacks(port, list, has));
 }
 
 /**

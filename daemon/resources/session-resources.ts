@@ -8,6 +8,7 @@ import { ProtocolError, ProtocolErrorCode, type Server, type Transport } from '@
 import { toBridgeError, usageError } from '../../shared/errors.js';
 import type { ToolContext } from '../toolkit/context.js';
 import { listSeen } from '../tools/list-instances.js';
+import { metNeeds } from '../bridge/needs.js';
 import { readResource } from './read.js';
 import { GAME_RESOURCES, gameUri, INSTANCES_URI, KINDS, parseUri, resourceTemplates, WATCHABLE } from './uris.js';
 import type { ResourceWatches } from './watch.js';
@@ -86,7 +87,7 @@ export class SessionResources {
     });
   }
 
-  /** The instances resource, and the five resources of each live game. */
+  /** The instances resource, and the resources each live game serves (state, manifest, log; ui and screenshot when it has them). */
   async list() {
     const ctx = this.deps.ctx;
     const found = await listSeen(ctx).catch(() => undefined);
@@ -100,9 +101,12 @@ export class SessionResources {
         mimeType: 'application/json',
       },
     ];
-    for (const inst of found?.live ?? []) {
+    const live = found?.live ?? [];
+    // ui and screenshot are listed only for a game that serves them, so nothing listed refuses a read.
+    const served = await Promise.all(live.map((inst) => metNeeds(ctx, inst.port).catch(() => () => false)));
+    for (const [i, inst] of live.entries()) {
       const game = `${inst.game ?? 'game'} :${inst.port}`;
-      for (const kind of KINDS)
+      for (const kind of KINDS.filter((k) => (k === 'ui' || k === 'screenshot' ? served[i](k) : true)))
         out.push({
           uri: gameUri(inst.port, kind),
           name: `${inst.port}-${kind}`,
