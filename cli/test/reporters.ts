@@ -124,7 +124,7 @@ details.bad{border-color:#e3a19c;background:#fff7f6}summary{cursor:pointer;font-
 .steps{padding-left:1.4rem}.steps li{margin:.1rem 0}.msg{white-space:pre-wrap;font-family:ui-monospace,monospace}
 pre{background:#f3f4f6;padding:.6rem;overflow:auto;max-height:22rem}table{border-collapse:collapse}th{text-align:left;padding-right:1rem;color:#6b7280}
 .shots{display:flex;gap:1rem;flex-wrap:wrap}figure{margin:0}img{max-width:330px;border:1px solid #d5d9e0;image-rendering:pixelated}figcaption{text-align:center;color:#6b7280}
-</style></head><body><h1>game-bridge-mcp test</h1><p class="sum"><span class="ok">${results.length - failed - flaky} passed</span>, <span class="flaky">${flaky} flaky</span>, <span class="bad">${failed} failed</span> · ${new Date().toISOString()}</p>
+</style></head><body><h1>game-bridge-mcp test</h1><p class="sum"><span class="ok">${results.length - failed - flaky} passed</span>, ${flaky ? `<span class="flaky">${flaky} flaky</span>, ` : ''}<span class="bad">${failed} failed</span> · ${new Date().toISOString()}</p>
 ${body}
 </body></html>
 `;
