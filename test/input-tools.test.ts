@@ -5,21 +5,27 @@
  * frame offsets; out-of-range values are refused with nothing sent; a game without the
  * capabilities says so; and a saved test replays them.
  */
+import { join } from 'node:path';
 import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { freeRange } from './helpers/ports.js';
-import { Reaper, removeDir, startExampleGame, tempHome, waitFor } from './helpers/procs.js';
+import { healthOk, Reaper, removeDir, ROOT, startExampleGame, tempHome, waitFor } from './helpers/procs.js';
 
 const reaper = new Reaper();
 const handles: McpHandle[] = [];
 let home: string;
-let crate: number, oldCrate: number;
+let crate: number, oldCrate: number, axisOnly: number;
 
 beforeAll(async () => {
   home = tempHome('gb-inputs-');
-  [crate, oldCrate] = await freeRange(2);
+  [crate, oldCrate, axisOnly] = await freeRange(3);
+  // A game that reads one analog axis and no named inputs.
+  reaper.spawn(process.execPath, [join(ROOT, 'test', 'fixtures', 'held-game.mjs'), String(axisOnly), 'axis'], {
+    env: { ...process.env, GAME_BRIDGE_HOME: home },
+  });
   await Promise.all([
     startExampleGame(reaper, crate, ['--screenshot'], { GAME_BRIDGE_HOME: home }),
     startExampleGame(reaper, oldCrate, ['--no-time'], { GAME_BRIDGE_HOME: home }),
+    waitFor('the axis-only game', () => healthOk(axisOnly), 30000),
   ]);
 }, 60000);
 
@@ -117,6 +123,24 @@ test("two sessions' axes do not interfere: one releasing or leaving leaves the o
   await a.close();
   const c = await client();
   await waitFor('a to be gone', async () => (await state(c)).input.axes.steer === 0, 5000);
+});
+
+test('release rests an axis on a game that reads axes and no named inputs, and refuses a named input there', async () => {
+  const h = await client();
+  const on = (name: string, args: Record<string, unknown>) => gameCall(h, axisOnly, name, args);
+  expect((await on('set_axis', { input: 'steer', value: 0.5, ms: 60000 })).isError).toBeFalsy();
+  expect((await on('get_state', {})).json.state.game.steer).toBe(0.5);
+  const r = await on('release', { input: 'steer' });
+  expect(r.isError).toBeFalsy();
+  const steer = async () => (await on('get_state', {})).json.state.input.axes.steer;
+  expect(await steer()).toBe(0);
+  const before = (await on('get_state', {})).json.state.completedCommandId;
+  const key = await on('release', { input: 'left' });
+  expect(key.text).toMatch(/^CapabilityMissing: .*held inputs \(capability "input"/);
+  expect((await on('set_axis', { input: 'steer', value: -1, ms: 60000 })).isError).toBeFalsy();
+  expect((await on('release', {})).isError).toBeFalsy();
+  expect(await steer()).toBe(0);
+  expect((await on('get_state', {})).json.state.completedCommandId).toBe(before + 2);
 });
 
 test('typed text arrives in the high-score name', async () => {

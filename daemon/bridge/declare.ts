@@ -6,7 +6,7 @@
  */
 import { defineTool, type ToolDeclaration, type z } from '../toolkit/define.js';
 import type { ToolCallExtra, ToolDef } from '../toolkit/types.js';
-import { needsSentence, requireCapabilities, type Capability } from './needs.js';
+import { needsSentence, requireCapabilities, type Need } from './needs.js';
 
 /** What a bridge tool's handler is given beside the call's extras: the port of the game it acts on. */
 export interface BridgeCall extends ToolCallExtra {
@@ -15,16 +15,16 @@ export interface BridgeCall extends ToolCallExtra {
 
 export interface BridgeToolDeclaration<S extends z.ZodObject> extends ToolDeclaration<S, BridgeCall> {
   /** what it needs of its game beyond the contract: checked before the handler, named in the description */
-  needs?: Capability;
+  needs?: Need;
   /** when its arguments decide what it needs (snapshot's `tree`): what is checked instead of `needs` */
-  needsOf?(args: z.output<S>): Capability[];
+  needsOf?(args: z.output<S>): Need[];
   /** false: it acts on no game already on the port (run_test launches its own), so its answer names no port */
   onPort?: false;
 }
 
 /** A declared bridge tool, as call_tool resolves and runs it. */
 export interface BridgeTool extends ToolDef<BridgeCall> {
-  needs?: Capability;
+  needs?: Need;
   onPort: boolean;
 }
 

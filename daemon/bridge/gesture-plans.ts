@@ -9,7 +9,7 @@ import type { ToolContext } from '../toolkit/context.js';
 import { z } from '../toolkit/define.js';
 import { number, whole } from './args.js';
 import { along, checkAxis, checkKey, checkPoint, pressPlan, toKit, type Target, type Timed } from './gestures.js';
-import type { Capability } from './needs.js';
+import type { Need } from './needs.js';
 
 const point = () => z.tuple([number(), number()]);
 const gestureFrames = (what: string) => whole(1, 600).default(10).describe(`${what} (1-600, default 10).`);
@@ -202,6 +202,14 @@ export function typePlan(_ctx: ToolContext, _t: Target, a: z.output<typeof TYPE>
   return [{ frame: at, move: { k: 'text', text: a.text } }];
 }
 
+/**
+ * `release` frees what this session holds: a named input, an axis (it rests at 0), or, with no
+ * name, everything, pointer buttons and touches too. So any of these capabilities will do.
+ */
+export const RELEASE_NEEDS: Need = ['input', 'axis', 'pointer', 'touch'];
+
+const isAxis = (t: Target, input: string) => (t.manifest.game.axes ?? []).some((a) => a.name === input);
+
 /** The tools a sequence may play, each with its arguments, its plan and what it needs. */
 const KEY_PRESS = z.object({ input: z.string().min(1), frames: whole(1, 600).default(1) });
 const KEY_HOLD = z.object({ input: z.string().min(1), ms: whole(1, 3600000) });
@@ -209,7 +217,7 @@ const KEY_RELEASE = z.object({ input: z.string().min(1) });
 
 interface StepTool {
   input: z.ZodObject;
-  needs: Capability;
+  needs: Need;
   plan(ctx: ToolContext, t: Target, args: never, at: number): Timed[];
 }
 
@@ -236,8 +244,9 @@ export const STEP_TOOLS: Record<string, StepTool> = {
   },
   release: {
     input: KEY_RELEASE,
-    needs: 'input',
+    needs: RELEASE_NEEDS,
     plan: (_c, t, a: z.output<typeof KEY_RELEASE>, at) => {
+      if (isAxis(t, a.input)) return [{ frame: at, move: { k: 'rest', input: a.input } }];
       checkKey(t, a.input);
       return [{ frame: at, move: { k: 'key', input: a.input, down: false, leaseMs: 0 } }];
     },

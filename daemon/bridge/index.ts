@@ -16,7 +16,7 @@ import {
 import type { ToolContext } from '../toolkit/context.js';
 import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
 import type { BridgeTool } from './declare.js';
-import { metNeeds } from './needs.js';
+import { meets, metNeeds } from './needs.js';
 import { CLOCK_TOOLS } from './clock.js';
 import { CORE_TOOLS } from './core.js';
 import { INPUT_TOOLS } from './input.js';
@@ -93,7 +93,7 @@ export function fallbackManifest(notice?: string): Manifest {
  */
 export async function servedBridgeTools(ctx: ToolContext, port: number): Promise<string[]> {
   const has = await metNeeds(ctx, port);
-  return BRIDGE_TOOLS.filter((t) => !t.needs || has(t.needs)).map((t) => t.name);
+  return BRIDGE_TOOLS.filter((t) => !t.needs || meets(has, t.needs)).map((t) => t.name);
 }
 
 /** Run a bridge tool on the game on `port`, its arguments checked first. */

@@ -11,7 +11,8 @@ import { shapeSync, syncCommand } from '../toolkit/sync-answer.js';
 import { inputName, whole } from './args.js';
 import { browserFor, browserHold, browserPress, browserRelease } from './browser-input.js';
 import { bridgeTool } from './declare.js';
-import { capabilitiesOf } from './needs.js';
+import { RELEASE_NEEDS } from './gesture-plans.js';
+import { capabilitiesOf, lacking } from './needs.js';
 import { inputOf, pausedNote, simFrameOf } from './play.js';
 
 /** A press holds its input at most this long on the game's side, whatever happens to us meanwhile. */
@@ -84,18 +85,24 @@ export const release = bridgeTool({
   name: 'release',
   title: 'Release inputs',
   description:
-    "Release an input this session holds, or everything it holds when `input` is left out. Never touches another session's inputs.",
-  needs: 'input',
+    "Release an input this session holds (an axis rests at 0), or everything it holds when `input` is left out: held inputs, axes, pointer buttons and touches. Never touches another session's inputs.",
+  needs: RELEASE_NEEDS,
   input: z.object({ input: inputName().optional() }),
   effect: { readOnly: false },
   async handler(args, ctx, call) {
     const { port } = call;
     const input = args.input === undefined || args.input === '' ? undefined : inputOf('release', args.input);
-    const web = await browserFor(ctx, port, input);
-    // Everything this session holds on a page: its browser inputs, then its kit inputs when the game has them.
-    if (web && (input !== undefined || !(await capabilitiesOf(ctx, port)).includes('input')))
-      return browserRelease(ctx, web, port, input, call);
+    const caps = await capabilitiesOf(ctx, port);
+    const axis = input !== undefined && (await ctx.manifest(port)).game.axes?.some((a) => a.name === input) === true;
+    const web = axis ? undefined : await browserFor(ctx, port, input);
+    // What the kit holds for an owner: held inputs, axes, pointer buttons, touches.
+    const kitHolds = KIT_HOLDS.some((c) => caps.includes(c));
+    // Everything this session holds on a page: its browser inputs, then its kit's when the game has any.
+    if (web && (input !== undefined || !kitHolds)) return browserRelease(ctx, web, port, input, call);
     if (web) await web.hands.release(ctx.sessionId);
+    // A named input that is no axis is a held input: a game without them is told so before anything is sent.
+    if (input !== undefined && !axis && !caps.includes('input'))
+      throw await lacking(ctx, port, 'input', 'release', caps);
     const owner = ctx.sessionId;
     const r =
       input === undefined
@@ -105,6 +112,8 @@ export const release = bridgeTool({
     return { json: { released: input ?? 'everything this session holds', ...shapeSync(r) } };
   },
 });
+
+const KIT_HOLDS = ['input', 'axis', 'pointer', 'touch'];
 
 /** The family, in the order describe_toolset lists it. */
 export const INPUT_TOOLS = [press, hold, release];

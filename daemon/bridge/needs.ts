@@ -8,6 +8,13 @@ import { capabilityMissing, type BridgeError } from '../../shared/errors.js';
 import type { ToolContext } from '../toolkit/context.js';
 
 export type Capability = 'input' | 'pointer' | 'touch' | 'axis' | 'text' | 'clock' | 'ui' | 'world' | 'screenshot';
+/** What a tool needs: one capability, or any one of several (`release` frees a held input or an axis). */
+export type Need = Capability | readonly Capability[];
+
+const alternatives = (need: Need): readonly Capability[] => (typeof need === 'string' ? [need] : need);
+
+/** Does a game that has what `has` says meet `need`? */
+export const meets = (has: (cap: Capability) => boolean, need: Need): boolean => alternatives(need).some(has);
 
 interface Rule {
   /** ends the description of every tool that needs it */
@@ -101,8 +108,13 @@ const RULES: Record<Capability, Rule> = {
   },
 };
 
-/** The sentence a tool's description ends with when it needs `cap`. */
-export const needsSentence = (cap: Capability): string => RULES[cap].says;
+/** The sentence a tool's description ends with when it needs `need`. */
+export function needsSentence(need: Need): string {
+  const caps = alternatives(need);
+  if (caps.length === 1) return RULES[caps[0]].says;
+  const page = caps.some((c) => RULES[c].onPage) ? ', or a page this bridge opened' : '';
+  return ` Needs one of the game's capabilities ${caps.map((c) => `"${c}"`).join(', ')}${page}.`;
+}
 
 /** The capabilities the game on `port` declares in /health. */
 export async function capabilitiesOf(ctx: ToolContext, port: number): Promise<string[]> {
@@ -129,22 +141,23 @@ export async function lacking(
 }
 
 /**
- * Fail before anything is sent when the game on `port` lacks one of `caps`: one /health read
+ * Fail before anything is sent when the game on `port` meets not one of `needs`: one /health read
  * for them all, none when a page this daemon opened has them anyway. A capability only the
  * game's answer tells (screenshot) is left to the tool's own read.
  */
 export async function requireCapabilities(
   ctx: ToolContext,
   port: number,
-  caps: readonly Capability[],
+  needs: readonly Need[],
   tool: string,
 ): Promise<void> {
   const onPage = ctx.launcher.webGame(port) !== undefined;
-  const asked = caps.filter((c) => RULES[c].declared && !(onPage && RULES[c].onPage));
+  const free = (c: Capability) => !RULES[c].declared || (onPage && RULES[c].onPage);
+  const asked = needs.filter((n) => !meets(free, n));
   if (!asked.length) return;
   const declared = await capabilitiesOf(ctx, port);
-  const missing = asked.find((c) => !declared.includes(c));
-  if (missing) throw await lacking(ctx, port, missing, tool, declared);
+  const missing = asked.find((n) => !meets((c) => declared.includes(c), n));
+  if (missing !== undefined) throw await lacking(ctx, port, alternatives(missing)[0], tool, declared);
 }
 
 /**

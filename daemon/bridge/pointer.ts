@@ -29,111 +29,111 @@ import {
   WHEEL,
 } from './gesture-plans.js';
 import { play } from './gesture-play.js';
-import { targetOf } from './gestures.js';
+import { targetOf, type Target, type Timed } from './gestures.js';
+import type { Need } from './needs.js';
+import type { ToolContext } from '../toolkit/context.js';
 
-export const pointer = bridgeTool({
+/**
+ * One input tool: its arguments parsed by the declaration, planned as device moves at frame
+ * offsets from 0, played on the game's clock, answered with what it did and the state after.
+ */
+function inputTool<S extends z.ZodObject>(decl: {
+  name: string;
+  title: string;
+  description: string;
+  needs?: Need;
+  needsOf?(args: z.output<S>): Need[];
+  input: S;
+  plan(ctx: ToolContext, t: Target, args: z.output<S>): Timed[];
+  /** what the answer says of the call, beside the state after */
+  echo(args: z.output<S>): Record<string, unknown>;
+}) {
+  const { plan, echo, ...rest } = decl;
+  return bridgeTool({
+    ...rest,
+    effect: { readOnly: false },
+    async handler(args, ctx, call) {
+      const t = await targetOf(ctx, call.port);
+      const done = await play(ctx, t, plan(ctx, t, args), call);
+      return { json: { ...echo(args), ...done } };
+    },
+  });
+}
+
+export const pointer = inputTool({
   name: 'pointer',
   title: 'Move, click or drag the pointer',
   description:
     "Move the pointer, press or lift a button, click (double with count 2), or drag along a path over N frames, at the screenshot's pixels; the answer names the grid and carries the state after. On a paused clock each move lands on its frame exactly.",
   needs: 'pointer',
   input: POINTER,
-  effect: { readOnly: false },
-  async handler(args, ctx, call) {
-    const t = await targetOf(ctx, call.port);
-    const plan = pointerPlan(ctx, t, args, 0);
-    const done = await play(ctx, t, plan, call);
-    return { json: { action: args.action, ...xyOf(args), button: args.button, ...done } };
-  },
+  plan: (ctx, t, a) => pointerPlan(ctx, t, a, 0),
+  echo: (a) => ({ action: a.action, ...xyOf(a), button: a.button }),
 });
 
 const xyOf = (a: { x?: number; y?: number }) => (a.x !== undefined && a.y !== undefined ? { x: a.x, y: a.y } : {});
 
-export const wheel = bridgeTool({
+export const wheel = inputTool({
   name: 'wheel',
   title: 'Turn the mouse wheel',
   description: 'One wheel event at the pointer (or at x, y), and the state after.',
   needs: 'pointer',
   input: WHEEL,
-  effect: { readOnly: false },
-  async handler(args, ctx, call) {
-    const t = await targetOf(ctx, call.port);
-    const done = await play(ctx, t, wheelPlan(ctx, t, args, 0), call);
-    return { json: { dx: args.dx, dy: args.dy, ...done } };
-  },
+  plan: (ctx, t, a) => wheelPlan(ctx, t, a, 0),
+  echo: (a) => ({ dx: a.dx, dy: a.dy }),
 });
 
-export const tap = bridgeTool({
+export const tap = inputTool({
   name: 'tap',
   title: 'Tap the screen',
   description: "Touch x, y (the screenshot's pixels) for `frames` frames, lift, and return the state after.",
   needs: 'touch',
   input: TAP,
-  effect: { readOnly: false },
-  async handler(args, ctx, call) {
-    const t = await targetOf(ctx, call.port);
-    const done = await play(ctx, t, tapPlan(ctx, t, args, 0), call);
-    return { json: { x: args.x, y: args.y, ...done } };
-  },
+  plan: (ctx, t, a) => tapPlan(ctx, t, a, 0),
+  echo: (a) => ({ x: a.x, y: a.y }),
 });
 
-export const swipe = bridgeTool({
+export const swipe = inputTool({
   name: 'swipe',
   title: 'Swipe a finger',
   description: 'One finger down at `from`, moved to `to` over `frames` frames, lifted; the state after.',
   needs: 'touch',
   input: SWIPE,
-  effect: { readOnly: false },
-  async handler(args, ctx, call) {
-    const t = await targetOf(ctx, call.port);
-    const done = await play(ctx, t, swipePlan(ctx, t, args, 0), call);
-    return { json: { from: args.from, to: args.to, ...done } };
-  },
+  plan: (ctx, t, a) => swipePlan(ctx, t, a, 0),
+  echo: (a) => ({ from: a.from, to: a.to }),
 });
 
-export const pinch = bridgeTool({
+export const pinch = inputTool({
   name: 'pinch',
   title: 'Pinch with two fingers',
   description:
     'Two fingers on either side of x, y, `from` pixels apart, moved to `to` apart over `frames` frames, lifted; the state after.',
   needs: 'touch',
   input: PINCH,
-  effect: { readOnly: false },
-  async handler(args, ctx, call) {
-    const t = await targetOf(ctx, call.port);
-    const done = await play(ctx, t, pinchPlan(ctx, t, args, 0), call);
-    return { json: { x: args.x, y: args.y, from: args.from, to: args.to, ...done } };
-  },
+  plan: (ctx, t, a) => pinchPlan(ctx, t, a, 0),
+  echo: (a) => ({ x: a.x, y: a.y, from: a.from, to: a.to }),
 });
 
-export const setAxis = bridgeTool({
+export const setAxis = inputTool({
   name: 'set_axis',
   title: 'Hold an analog axis',
   description:
-    'Hold a stick or trigger at a value for `frames` frames (then it rests at 0), or for `ms` milliseconds (the game rests it when the lease ends). A value outside the declared range is refused with the range.',
+    'Hold a stick or trigger at a value for `frames` frames (then it rests at 0), or for `ms` milliseconds (the game rests it when the lease ends; `release` rests it sooner). A value outside the declared range is refused with the range.',
   needs: 'axis',
   input: SET_AXIS,
-  effect: { readOnly: false },
-  async handler(args, ctx, call) {
-    const t = await targetOf(ctx, call.port);
-    const done = await play(ctx, t, axisPlan(ctx, t, args, 0), call);
-    return { json: { input: args.input, value: args.value, ...done } };
-  },
+  plan: (ctx, t, a) => axisPlan(ctx, t, a, 0),
+  echo: (a) => ({ input: a.input, value: a.value }),
 });
 
-export const type = bridgeTool({
+export const type = inputTool({
   name: 'type',
   title: 'Type text',
   description:
     "Type text into the focused field (on a page: a key event per character, so a canvas game's key handler sees it too); the state after.",
   needs: 'text',
   input: TYPE,
-  effect: { readOnly: false },
-  async handler(args, ctx, call) {
-    const t = await targetOf(ctx, call.port);
-    const done = await play(ctx, t, typePlan(ctx, t, args, 0), call);
-    return { json: { typed: args.text.length, ...done } };
-  },
+  plan: (ctx, t, a) => typePlan(ctx, t, a, 0),
+  echo: (a) => ({ typed: a.text.length }),
 });
 
 const SEQUENCE = z.object({
@@ -150,17 +150,15 @@ const SEQUENCE = z.object({
     .describe(`The inputs, each at its frame: ${STEP_NAMES.join(', ')}.`),
 });
 
-export const inputSequence = bridgeTool({
+export const inputSequence = inputTool({
   name: 'input_sequence',
   title: 'Play inputs at frame offsets',
   description:
     "Play several inputs (pointer, wheel, tap, swipe, pinch, set_axis, type, press, hold, release), each at its frame offset: frame-exact on a paused clock (stepped between them), as close as real time allows on a running one; answers with the state after the last. Every step is checked before anything is sent. Needs the capabilities its steps' tools need.",
   needsOf: (args) => [...new Set(args.steps.map((s) => STEP_TOOLS[s.tool].needs))],
   input: SEQUENCE,
-  effect: { readOnly: false },
-  async handler(args, ctx, call) {
-    const t = await targetOf(ctx, call.port);
-    const plan = args.steps.flatMap((s, i) => {
+  plan: (ctx, t, args) =>
+    args.steps.flatMap((s, i) => {
       const parsed = STEP_TOOLS[s.tool].input.safeParse(s.args);
       if (!parsed.success)
         throw usageError(
@@ -173,10 +171,8 @@ export const inputSequence = bridgeTool({
           throw usageError(`steps[${i}] (${s.tool}): ${e.message}`);
         throw e;
       }
-    });
-    const done = await play(ctx, t, plan, call);
-    return { json: { steps: args.steps.length, ...done } };
-  },
+    }),
+  echo: (args) => ({ steps: args.steps.length }),
 });
 
 /** The family, in the order describe_toolset lists it. */
