@@ -26,9 +26,20 @@ export interface BrowserHandle {
   close(): Promise<void>;
 }
 
-/** Headless Chromium; its process group is killed on close (and tracked by the reaper, when given). */
-export async function startBrowser(reaper?: Pick<Reaper, 'track'>): Promise<BrowserHandle> {
-  const server = await chromium.launchServer({ executablePath: CHROMIUM, args: ARGS, headless: true });
+/**
+ * Headless Chromium; its process group is killed on close (and tracked by the reaper, when given).
+ * `args` go after ours; `ignoreDefaultArgs` drops some of playwright's own switches.
+ */
+export async function startBrowser(
+  reaper?: Pick<Reaper, 'track'>,
+  opts: { args?: string[]; ignoreDefaultArgs?: string[] } = {},
+): Promise<BrowserHandle> {
+  const server = await chromium.launchServer({
+    executablePath: CHROMIUM,
+    args: [...ARGS, ...(opts.args ?? [])],
+    ignoreDefaultArgs: opts.ignoreDefaultArgs,
+    headless: true,
+  });
   const pid = server.process().pid;
   reaper?.track(pid);
   const browser = await chromium.connect(server.wsEndpoint());

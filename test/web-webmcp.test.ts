@@ -3,14 +3,16 @@
  * Debian's Chromium: a plain page (no kit) registers its tools through document.modelContext;
  * they are the game's toolset `webmcp`, described with their own schema, called with their
  * arguments checked, a throw a CommandFailed with its words, and the set follows the page as
- * it registers and aborts tools. A Chromium without the feature shows no such toolset.
+ * it registers and aborts tools (an --eager session is told). A player-view session calls them
+ * too. A Chromium without the feature shows no such toolset.
  */
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { freeRange } from './helpers/ports.js';
-import { removeDir, stopDaemon, tempHome } from './helpers/procs.js';
+import { removeDir, stopDaemon, tempHome, waitFor } from './helpers/procs.js';
 
 jest.setTimeout(180_000);
 
@@ -44,6 +46,17 @@ if (mc) {
       boom.abort();
       mc.registerTool({ name: 'later', description: 'Came later.', inputSchema: { type: 'object', properties: {} }, execute: async () => 'late' });
       return 'swapped';
+    },
+  });
+  let extra = null;
+  mc.registerTool({
+    name: 'toggle', description: 'Registers the tool extra, or unregisters it.',
+    inputSchema: { type: 'object', properties: {} },
+    execute: async () => {
+      if (extra) { extra.abort(); extra = null; return 'off'; }
+      extra = new AbortController();
+      mc.registerTool({ name: 'extra', description: 'Comes and goes.', inputSchema: { type: 'object', properties: {} }, execute: async () => 'here' }, { signal: extra.signal });
+      return 'on';
     },
   });
 }
@@ -85,7 +98,7 @@ test("the page's registered tools are listed as the toolset webmcp, and instance
   const names = list.toolsets.map((t: any) => t.name);
   expect(names).toEqual(expect.arrayContaining(['webmcp', 'bridge']));
   expect(names.indexOf('webmcp')).toBeLessThan(names.indexOf('bridge'));
-  expect(list.toolsets.find((t: any) => t.name === 'webmcp').tools).toEqual(['add', 'boom', 'bump', 'swap']);
+  expect(list.toolsets.find((t: any) => t.name === 'webmcp').tools).toEqual(['add', 'boom', 'bump', 'swap', 'toggle']);
   const log = await call(h, 'instance_log', { port });
   expect(log.text).toContain('Chromium runs with WebMCP on (--enable-features=WebMCP)');
 });
@@ -129,10 +142,54 @@ test('a page tool that throws is a CommandFailed carrying its message', async ()
 test('a tool registered after launch shows up and an aborted one goes', async () => {
   expect((await gameCall(h, port, 'swap')).json.result).toBe('swapped');
   const list = (await call(h, 'list_toolsets', { port })).json;
-  expect(list.toolsets.find((t: any) => t.name === 'webmcp').tools).toEqual(['add', 'bump', 'later', 'swap']);
+  expect(list.toolsets.find((t: any) => t.name === 'webmcp').tools).toEqual(['add', 'bump', 'later', 'swap', 'toggle']);
   expect((await gameCall(h, port, 'later')).json.result).toBe('late');
   const gone = await gameCall(h, port, 'boom');
   expect(gone.text).toMatch(/^CommandRejected: .*refused 'boom'/);
+});
+
+test("a player-view session calls the page's tools and is answered with the player's view of the state", async () => {
+  const player = await connect({
+    env: { GAME_BRIDGE_HOME: home },
+    cwd: project,
+    args: ['--no-scan', '--view', 'player', '--timeout', '10000'],
+  });
+  try {
+    const d = (await call(player, 'describe_toolset', { port, toolset: 'webmcp' })).json;
+    expect(d.tools.find((t: any) => t.name === 'add')).toMatchObject({ player: true, readOnly: true });
+    const r = await gameCall(player, port, 'add', { a: 1, b: 2 });
+    expect(r.json).toMatchObject({ port, tool: 'add', via: 'webmcp', result: '3', structuredContent: { sum: 3 } });
+    expect(r.json.game).toBeUndefined();
+    expect((await gameCall(player, port, 'bump')).json.result).toBe('bumped');
+  } finally {
+    await player.close();
+  }
+});
+
+test('--eager announces tools/list_changed when the page registers a tool and again when it aborts it', async () => {
+  const eager = await connect({
+    env: { GAME_BRIDGE_HOME: home },
+    cwd: project,
+    args: ['--no-scan', '--eager', '--timeout', '10000'],
+  });
+  let changes = 0;
+  eager.client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changes++);
+  const names = async () => (await eager.client.listTools()).tools.map((t) => t.name);
+  try {
+    expect(await names()).toEqual(expect.arrayContaining([`g${port}_webmcp_add`, `g${port}_webmcp_toggle`]));
+    expect(await names()).not.toContain(`g${port}_webmcp_extra`);
+    let seen = changes;
+    expect((await call(eager, `g${port}_webmcp_toggle`)).json.result).toBe('on');
+    await waitFor('tools/list_changed after the page registered a tool', () => changes > seen, 20_000);
+    expect(await names()).toContain(`g${port}_webmcp_extra`);
+    expect((await call(eager, `g${port}_webmcp_extra`)).json.result).toBe('here');
+    seen = changes;
+    expect((await call(eager, `g${port}_webmcp_toggle`)).json.result).toBe('off');
+    await waitFor('tools/list_changed after the page aborted it', () => changes > seen, 20_000);
+    expect(await names()).not.toContain(`g${port}_webmcp_extra`);
+  } finally {
+    await eager.close();
+  }
 });
 
 test('a Chromium without WebMCP opens the same page with no webmcp toolset, as before', async () => {
