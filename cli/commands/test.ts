@@ -12,11 +12,12 @@ export const testCommands = [
     options: {
       reporter: {
         type: 'string',
-        choices: ['list', 'junit', 'html', 'json'],
+        choices: ['list', 'junit', 'html', 'json', 'blob'],
         default: 'list',
-        describe: 'Also write a report: junit (XML for CI), html (a folder a person opens), json',
+        describe:
+          "Also write a report: junit (XML for CI), html (a folder a person opens), json, blob (this shard's part, for merge-reports)",
       },
-      output: textFlag('Where the report goes: a file (junit, json) or a folder (html)'),
+      output: textFlag('Where the report goes: a file (junit, json) or a folder (html, blob)'),
       shard: textFlag('Run the i-th of n disjoint parts of the tests, e.g. 2/4 (a CI matrix)'),
       workers: numberFlag('Run this many tests at once, each on its own game (default 1)'),
       retries: numberFlag('Run a failed test again up to this many times; one that then passes is reported flaky'),
@@ -35,6 +36,7 @@ export const testCommands = [
       y
         .example('$0 test', 'every saved test below this folder')
         .example('$0 test --shard 1/4 --reporter junit --output results.xml', 'a CI machine’s quarter, as JUnit XML')
+        .example('$0 test --shard 1/4 --reporter blob --output blob-report', 'a quarter’s blob, for merge-reports')
         .example('$0 test --config ../build-b/gamebridge.json', 'the same tests against another build')
         .example(
           '$0 test --compare a/gamebridge.json b/gamebridge.json gamebridge-tests/menu.jsonl',
@@ -44,7 +46,7 @@ export const testCommands = [
       const { runTests } = await import('../test/run.js');
       return runTests({
         paths: ((a.paths as string[] | undefined) ?? []).map(String),
-        reporter: a.reporter as 'list' | 'junit' | 'html' | 'json',
+        reporter: a.reporter as 'list' | 'junit' | 'html' | 'json' | 'blob',
         output: a.output,
         shard: a.shard,
         workers: a.workers,
@@ -53,6 +55,35 @@ export const testCommands = [
         grep: a.grep,
         compare: a.compare,
         config: a.config,
+      });
+    },
+  }),
+  subcommand({
+    command: 'merge-reports [blobs..]',
+    describe:
+      'Merge the blobs of a sharded run (test --shard i/n --reporter blob) into one report: each test once, its shard named; exit 1 when any failed',
+    positionals: {
+      blobs: { type: 'string', array: true, describe: 'Folders holding blob-<i>-of-<n>.jsonl files (or the files)' },
+    },
+    options: {
+      reporter: {
+        type: 'string',
+        choices: ['html', 'junit', 'json'],
+        default: 'html',
+        describe: 'The merged report: html (a folder a person opens), junit (XML for CI), json',
+      },
+      output: textFlag('Where the report goes: a folder (html) or a file (junit, json); default gamebridge-report/'),
+    },
+    examples: [
+      ['$0 merge-reports all-blobs --reporter html --output report', 'one HTML report of every shard'],
+      ['$0 merge-reports shard-1 shard-2 shard-3 --reporter junit --output results.xml', 'one JUnit file of three'],
+    ],
+    run: async (a) => {
+      const { mergeReports } = await import('../test/merge.js');
+      return mergeReports({
+        paths: ((a.blobs as string[] | undefined) ?? []).map(String),
+        reporter: a.reporter as 'html' | 'junit' | 'json',
+        output: a.output,
       });
     },
   }),

@@ -64,6 +64,8 @@ export interface TestResult {
   timing?: string;
   /** it failed, then passed on a retry (--retries): how many retries, and the first failure */
   flaky?: { retries: number; failure: Failure };
+  /** the shard that ran it (`2/3`), or the shards, in a merged report (merge-reports) */
+  shard?: string;
 }
 
 export interface ReplayOptions {

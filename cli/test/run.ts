@@ -12,11 +12,13 @@ import { selfCommand } from '../../shared/self-command.js';
 import { readTestFile, TESTS_FOLDER } from '../../shared/test-file.js';
 import { printableLines } from '../printable.js';
 import { replayFile, type TestResult } from './replay.js';
+import { BLOB_FOLDER, writeBlob, type Shard } from './blob.js';
 import { DEFAULT_OUTPUT, writeReport, type Reporter } from './reporters.js';
 
 export interface TestCliOptions {
   paths: string[];
-  reporter?: Reporter;
+  /** blob: this shard's part of a run, for merge-reports */
+  reporter?: Reporter | 'blob';
   output?: string;
   shard?: string;
   workers?: number;
@@ -53,15 +55,21 @@ export function discover(paths: string[], cwd = process.cwd()): string[] {
   return [...new Set(found)].sort();
 }
 
+/** `--shard i/n` as its two numbers (none: the whole run, 1/1). */
+export function parseShard(shard: string | undefined): Shard {
+  if (!shard) return { index: 1, total: 1 };
+  const m = /^(\d+)\/(\d+)$/.exec(shard);
+  const index = m ? Number(m[1]) : NaN;
+  const total = m ? Number(m[2]) : NaN;
+  if (!m || total < 1 || index < 1 || index > total)
+    throw usageError(`test: --shard is i/n with 1 <= i <= n, e.g. --shard 2/4; got '${shard}'.`);
+  return { index, total };
+}
+
 /** `i/n`: the i-th of n disjoint parts, every file in exactly one (round robin over the sorted list). */
 export function shardOf(files: string[], shard: string | undefined): string[] {
-  if (!shard) return files;
-  const m = /^(\d+)\/(\d+)$/.exec(shard);
-  const i = m ? Number(m[1]) : NaN;
-  const n = m ? Number(m[2]) : NaN;
-  if (!m || n < 1 || i < 1 || i > n)
-    throw usageError(`test: --shard is i/n with 1 <= i <= n, e.g. --shard 2/4; got '${shard}'.`);
-  return files.filter((_, k) => k % n === i - 1);
+  const { index, total } = parseShard(shard);
+  return files.filter((_, k) => k % total === index - 1);
 }
 
 function nameOf(file: string): string {
@@ -107,6 +115,7 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
   }
   const workers = Math.max(1, Math.min(16, Math.floor(opts.workers ?? 1)));
   const retries = Math.max(0, Math.min(10, Math.floor(opts.retries ?? 0)));
+  const shard = parseShard(opts.shard);
   let files = shardOf(discover(opts.paths), opts.shard);
   if (opts.grep) {
     let re: RegExp;
@@ -125,6 +134,9 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
     out.write(
       `No saved tests found${opts.paths.length ? ` in ${opts.paths.join(', ')}` : ' below this folder'} (gamebridge-tests/**/*.jsonl). An agent writes them with save_test; docs/TESTS.md shows the format.\n`,
     );
+    // a shard with nothing to run still leaves its blob, so the merge knows it ran
+    if (opts.reporter === 'blob')
+      out.write(`${writeBlob(opts.output ?? BLOB_FOLDER, shard, [], { startedAt: new Date(), ms: 0 })}\n`);
     return opts.shard || opts.grep ? 0 : 1;
   }
   const tty = process.stderr.isTTY === true;
@@ -163,7 +175,7 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
       }
       active--;
       if (interrupted) return;
-      results[k] = r;
+      results[k] = opts.shard ? { ...r, shard: `${shard.index}/${shard.total}` } : r;
       done++;
       if (tty) process.stderr.write('\r\x1b[2K');
       out.write(
@@ -188,7 +200,11 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
   out.write(
     `\n${ran.length - failed - flaky} passed, ${retries ? `${flaky} flaky, ` : ''}${failed} failed (${secs(Date.now() - t0)})\n`,
   );
-  if (opts.reporter && opts.reporter !== 'list')
+  if (opts.reporter === 'blob')
+    out.write(
+      `${writeBlob(opts.output ?? BLOB_FOLDER, shard, ran, { startedAt: new Date(t0), ms: Date.now() - t0 })}\n`,
+    );
+  else if (opts.reporter && opts.reporter !== 'list')
     out.write(`${writeReport(opts.reporter, opts.output ?? DEFAULT_OUTPUT[opts.reporter], ran)}\n`);
   const outdated = ran
     .filter((r) => r.failure?.condition)
