@@ -3,7 +3,8 @@
  * (part of `npm test`). Each rule forbids one kind of upward or sideways edge; type-only
  * imports count too, because a type import is still knowledge of the layer above.
  */
-const DAEMON_TOP = '^daemon/[^/]+\\.ts$'; // main, entry, server, transport, stdio, state, index
+// The daemon's top floors: its life (life/), its doors (doors/), the state they share (state/), the library (index.ts).
+const DAEMON_TOP = '^daemon/(life|doors|state)/|^daemon/index\\.ts$';
 
 /** One forbidden edge: a module matching `from` may not import one matching `to` (dependency-cruiser's rule shape). */
 const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
@@ -32,7 +33,7 @@ module.exports = {
       'bin-dispatches-only',
       'proxy/main.ts (the bin) lazily picks one entry: the CLI, the daemon, or the in-process engine.',
       { path: '^proxy/main\\.ts$' },
-      { path: '^(cli|daemon|kits|examples|bench)/', pathNot: '^(cli/cli|daemon/main|daemon/stdio)\\.ts$' },
+      { path: '^(cli|daemon|kits|examples|bench)/', pathNot: '^(cli/cli|daemon/life/main|daemon/doors/stdio)\\.ts$' },
     ),
     forbid(
       'proxy-stays-light',
@@ -46,7 +47,7 @@ module.exports = {
       { path: '^cli/' },
       {
         path: '^(proxy|kits|examples|bench)/|^daemon/(sessions|tools|toolkit|bridge|composites|sync)/|' + DAEMON_TOP,
-        pathNot: '^daemon/main\\.ts$',
+        pathNot: '^daemon/life/main\\.ts$',
       },
     ),
     forbid(
@@ -82,10 +83,10 @@ module.exports = {
     forbid(
       'state-below-tools',
       'DaemonState holds clients, caches, the launcher and owners; it knows nothing of MCP, tools or sessions.',
-      { path: '^daemon/state\\.ts$' },
+      { path: '^daemon/state/' },
       {
         path: '^daemon/(discovery|composites|sync|tools|toolkit|bridge|sessions)/|' + DAEMON_TOP,
-        pathNot: '^daemon/state\\.ts$',
+        pathNot: '^daemon/state/',
       },
     ),
     forbid(
@@ -110,7 +111,7 @@ module.exports = {
       'sessions-below-transports',
       'A session is transport-agnostic: the server, the ws transport and the stdio engine connect to it, not the other way.',
       { path: '^daemon/sessions/' },
-      { path: DAEMON_TOP, pathNot: '^daemon/state\\.ts$' },
+      { path: DAEMON_TOP, pathNot: '^daemon/state/' },
     ),
     forbid(
       'play-holds-inputs-only',

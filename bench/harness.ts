@@ -159,7 +159,7 @@ export function daemonPid(home: string): number | undefined {
   return readDaemonFile(homePaths(home).daemonJson)?.pid;
 }
 
-/** The standby daemon.json names, once it is ready and alive (daemon/standby.ts). */
+/** The standby daemon.json names, once it is ready and alive (daemon/life/standby.ts). */
 export function liveStandby(home: string): number | undefined {
   const standby = readDaemonFile(homePaths(home).daemonJson)?.standby;
   return standby && alive(standby.pid) ? standby.pid : undefined;

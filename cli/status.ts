@@ -20,7 +20,7 @@ const gameRow = (g: Json, middle: string[]) => [
   String(g.logFile ?? ''),
 ];
 
-/** Which standby waits to take over, if any (daemon/standby.ts). */
+/** Which standby waits to take over, if any (daemon/life/standby.ts). */
 function standbyLine(standby: Json | undefined): string {
   return standby
     ? `  standby pid ${printable(standby.pid)} (${printable(standby.kind)}): takes over if the daemon dies\n`

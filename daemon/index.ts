@@ -8,8 +8,8 @@
 // an MCP server in-process: argv + environment → one session's settings, then the engine over stdio
 export { parseSessionArgs } from '../shared/session-args.js';
 export type { SessionConfig } from '../shared/config.js';
-export { startStdioServer } from './stdio.js';
-export type { StdioServerHandle } from './stdio.js';
+export { startStdioServer } from './doors/stdio.js';
+export type { StdioServerHandle } from './doors/stdio.js';
 
 // a project's gamebridge.json
 export { findDeclaration, parseDeclaration, readDeclaration, withPort } from './launcher/declaration.js';

@@ -10,13 +10,13 @@ const wantsCli =
   argv.some((a) => a === '-h' || a === '--help' || a === '-v' || a === '--version');
 
 if (argv[0] === 'daemon' && argv.length === 1) {
-  const { runDaemon } = await import('../daemon/main.js');
+  const { runDaemon } = await import('../daemon/life/main.js');
   await runDaemon({ foreground: true });
 } else if (wantsCli) {
   const { runCli } = await import('../cli/cli.js');
   await runCli(argv);
 } else if (argv.includes('--no-daemon')) {
-  const { runStdioEngine } = await import('../daemon/stdio.js');
+  const { runStdioEngine } = await import('../daemon/doors/stdio.js');
   await runStdioEngine(argv);
 } else {
   // A person who runs it in a terminal sees why nothing happens; stdout stays the client's.

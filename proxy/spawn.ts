@@ -1,7 +1,7 @@
 /**
  * Starting the daemon: detached, in GAME_BRIDGE_HOME, its output appended to daemon.log. The
- * bundled build (dist/daemon/bundle.cjs, run by dist/daemon/boot.js with its V8 code cache)
- * starts in well under the time of the loose module tree; the compiled daemon/entry.js is the
+ * bundled build (dist/daemon/bundle.cjs, run by dist/daemon/life/boot.js with its V8 code cache)
+ * starts in well under the time of the loose module tree; the compiled daemon/life/entry.js is the
  * fallback when the bundle is missing or stale.
  *
  * `prestartDaemon` runs before the proxy loads anything else, so on a cold start the daemon boots
@@ -49,10 +49,10 @@ function mtime(file: string): number {
 /** The bundle (through boot.js), unless a compile newer than it (tsc without `npm run bundle`) makes it stale. */
 function daemonCommand(): string[] {
   const bundle = fileURLToPath(new URL('../daemon/bundle.cjs', import.meta.url));
-  const compiled = fileURLToPath(new URL('../daemon/main.js', import.meta.url));
-  if (mtime(bundle) >= mtime(compiled)) return [fileURLToPath(new URL('../daemon/boot.js', import.meta.url))];
+  const compiled = fileURLToPath(new URL('../daemon/life/main.js', import.meta.url));
+  if (mtime(bundle) >= mtime(compiled)) return [fileURLToPath(new URL('../daemon/life/boot.js', import.meta.url))];
   // the compiled entry, not `main.js daemon`: that one is for a person, who is told when a daemon already runs
-  return [fileURLToPath(new URL('../daemon/entry.js', import.meta.url))];
+  return [fileURLToPath(new URL('../daemon/life/entry.js', import.meta.url))];
 }
 
 /**
@@ -121,7 +121,7 @@ export function daemonStarting(paths: HomePaths): boolean {
   return lockHolder(paths.daemonDir) !== undefined;
 }
 
-/** daemon.json names a dead daemon and its live standby (daemon/standby.ts), which takes over. */
+/** daemon.json names a dead daemon and its live standby (daemon/life/standby.ts), which takes over. */
 export function standbyTakingOver(info: DaemonInfo | undefined): boolean {
   const standby = info?.standby;
   return !!standby && !pidAlive(info.pid) && sameProcess(standby.pid, standby.pidStart);

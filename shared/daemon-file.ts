@@ -14,7 +14,7 @@ export interface DaemonInfo {
   startedAt: string;
   /** the daemon's processStart(): with the pid, who it is (a pid alone may be recycled) */
   pidStart?: number;
-  /** the standby that takes over if this daemon dies (daemon/standby.ts) */
+  /** the standby that takes over if this daemon dies (daemon/life/standby.ts) */
   standby?: { pid: number; pidStart?: number; kind?: 'light' | 'warm' };
 }
 
@@ -77,12 +77,12 @@ export function sameProcess(pid: number, start: number | undefined): boolean {
   return now === undefined || now === start;
 }
 
-/** The home's daemon lock: a directory holding owner.json (daemon/lock.ts takes and keeps it). */
+/** The home's daemon lock: a directory holding owner.json (daemon/life/lock.ts takes and keeps it). */
 export const lockDirOf = (daemonDir: string) => join(daemonDir, 'daemon.lock');
 export const lockOwnerFileOf = (lockDir: string) => join(lockDir, 'owner.json');
 
 /**
- * The live process holding the home's daemon lock (`daemon.lock/owner.json`, daemon/lock.ts): a
+ * The live process holding the home's daemon lock (`daemon.lock/owner.json`, daemon/life/lock.ts): a
  * daemon that is starting (a standby taking over, another client's start) or serving.
  * Undefined when the lock is free, torn, or names a process that is gone.
  */

@@ -1,5 +1,5 @@
 /**
- * `import()` for code that the daemon's bundle carries. Under dist/daemon/boot.js the bundle runs
+ * `import()` for code that the daemon's bundle carries. Under dist/daemon/life/boot.js the bundle runs
  * as a vm.Script compiled from V8's code cache, and on Node 20 an `import()` inside such a script
  * fails ("A dynamic import callback was not specified"): Node's loader finds no referrer for
  * code deserialised from a cache. So boot.js puts an ordinary module's `import()` on this

@@ -1,6 +1,6 @@
 /**
  * The one guard of every HTTP door the daemon opens on 127.0.0.1: its own listener
- * (daemon/server.ts), each browser game's page carrier (daemon/web/carrier.ts) and each static
+ * (daemon/doors/server.ts), each browser game's page carrier (daemon/web/carrier.ts) and each static
  * site (daemon/web/static.ts). Anyone on the machine can reach a loopback port, and every page
  * in every browser can send requests to one, so each door is built and checked the same way:
  *

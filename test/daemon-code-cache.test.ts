@@ -1,6 +1,6 @@
 /**
- * The daemon's code cache (daemon/code-cache.ts): a real proxy, started through the SDK client,
- * starts the daemon from a copy of the build (dist/daemon/boot.js running bundle.cjs), once with
+ * The daemon's code cache (daemon/life/code-cache.ts): a real proxy, started through the SDK client,
+ * starts the daemon from a copy of the build (dist/daemon/life/boot.js running bundle.cjs), once with
  * the cache the build made and once each with it missing, damaged, not this bundle's, writable
  * by others and rejected by V8. Every daemon must serve tools/list and a tool call; daemon.log
  * says which way it started. The copy is this test's own: the shared dist/ is never altered.
@@ -53,7 +53,7 @@ async function serveOnce(env: Record<string, string> = {}): Promise<string> {
     expect(daemon).toBeDefined();
     // the daemon this proxy started is the copy's boot.js (not the shared build's)
     const args = processesOf(home).find((p) => p.pid === daemon!.pid)?.args ?? '';
-    expect(args).toContain(join(copy, 'dist', 'daemon', 'boot.js'));
+    expect(args).toContain(join(copy, 'dist', 'daemon', 'life', 'boot.js'));
     // with no V8 flag: one would cost this cache (V8 refuses cached code made under other flags)
     // and Node's own for its built-in modules, which is keyed on V8's flags too
     expect(args).not.toMatch(/ --[a-z]/);

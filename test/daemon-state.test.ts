@@ -1,5 +1,5 @@
 /** DaemonState bookkeeping that no end-to-end test can time reliably. */
-import { DaemonState } from '../daemon/state.js';
+import { DaemonState } from '../daemon/state/state.js';
 import { removeDir, tempHome } from './helpers/procs.js';
 
 test('an old connection closing after its proxy reconnected (same session id) does not end the live session', () => {

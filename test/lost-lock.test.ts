@@ -118,7 +118,7 @@ test('a lock check that cannot open its file for want of descriptors is not a lo
   const dir = tempHome('gb-lock-emfile-');
   const script = `
     import { openSync } from 'node:fs';
-    import { HomeLock } from ${JSON.stringify(join(DIST, 'daemon', 'lock.js'))};
+    import { HomeLock } from ${JSON.stringify(join(DIST, 'daemon', 'life', 'lock.js'))};
     const lock = new HomeLock(${JSON.stringify(dir)});
     if (!lock.acquire(() => {})) throw new Error('no lock');
     const fds = [];

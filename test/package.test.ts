@@ -92,7 +92,7 @@ test('the tarball holds the bin, the proxy and daemon bundles, the kits and the 
   for (const f of [
     'package/dist/proxy/main.js',
     'package/dist/proxy/bundle.mjs',
-    'package/dist/daemon/boot.js',
+    'package/dist/daemon/life/boot.js',
     'package/dist/daemon/bundle.cjs',
     'package/dist/daemon/bundle.cache',
     'package/dist/kits/js/index.js',

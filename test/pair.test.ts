@@ -46,10 +46,10 @@ function daemonProcesses(home: string): number[] {
     try {
       const args = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
       const isDaemon =
-        (args.includes(CLI) && args.includes('daemon')) || args.some((a) => a.endsWith('/dist/daemon/boot.js'));
+        (args.includes(CLI) && args.includes('daemon')) || args.some((a) => a.endsWith('/dist/daemon/life/boot.js'));
       if (!isDaemon) continue;
       const env = readFileSync(`/proc/${name}/environ`, 'utf8').split('\0');
-      // a primary's standby (daemon/standby.ts) waits beside it holding nothing: not a second daemon
+      // a primary's standby (daemon/life/standby.ts) waits beside it holding nothing: not a second daemon
       const standby = env.some((v) => v.startsWith('GAME_BRIDGE_STANDBY_FOR='));
       if (env.includes(`GAME_BRIDGE_HOME=${home}`) && !standby) out.push(Number(name));
     } catch {

@@ -1,5 +1,5 @@
 /**
- * The standby (daemon/standby.ts): a successor waits beside the daemon and takes over when it is
+ * The standby (daemon/life/standby.ts): a successor waits beside the daemon and takes over when it is
  * kill -9'ed; by default a light one (Node started, nothing loaded), with GAME_BRIDGE_STANDBY=1
  * a warm one (every module loaded), with 0 none. Real proxy (SDK client), real daemon, real
  * launched game.
@@ -108,7 +108,7 @@ test('a light standby whose home is removed while it takes over leaves, and make
   const reaper = new Reaper();
   try {
     const env = bridgeFreeEnv({ GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '60000' });
-    const daemon = reaper.spawn(process.execPath, [join(DIST, 'daemon', 'boot.js')], { env, stdio: 'ignore' });
+    const daemon = reaper.spawn(process.execPath, [join(DIST, 'daemon', 'life', 'boot.js')], { env, stdio: 'ignore' });
     const standby = await readyStandby(home);
     reaper.track(standby);
     process.kill(daemon.pid!, 'SIGKILL');

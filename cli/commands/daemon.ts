@@ -19,7 +19,7 @@ export const daemonCommands = [
     },
     run: async (a) => {
       const port = a.port === undefined ? undefined : parsePort(a.port, 'daemon port');
-      const { runDaemon } = await import('../../daemon/main.js');
+      const { runDaemon } = await import('../../daemon/life/main.js');
       await runDaemon({ port, foreground: true });
     },
     examples: [

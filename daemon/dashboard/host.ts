@@ -3,7 +3,7 @@
  * from disk on demand (never bundled into the daemon), so it imports nothing stateful from the
  * daemon: everything live comes through this object, typed by erased type-only imports.
  */
-import type { DaemonState } from '../state.js';
+import type { DaemonState } from '../state/state.js';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
 export interface DashboardHost {

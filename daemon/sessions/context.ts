@@ -4,7 +4,7 @@
  */
 import { DEFAULT_PORT, parsePort, type SessionConfig } from '../../shared/config.js';
 import { BridgeError, isBridgeError } from '../../shared/errors.js';
-import type { DaemonState } from '../state.js';
+import type { DaemonState } from '../state/state.js';
 import type { GameClient } from '../game/client.js';
 import type { Manifest } from '../game/manifest.js';
 import { withBridge } from '../bridge/index.js';

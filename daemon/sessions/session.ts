@@ -13,7 +13,7 @@ import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from '../../shared/ser
 import { toBridgeError, usageError } from '../../shared/errors.js';
 import { errorResult, okResult } from '../tools/answer.js';
 import { explainExit } from '../launcher/index.js';
-import type { DaemonState, SessionInfo } from '../state.js';
+import type { DaemonState, SessionInfo } from '../state/state.js';
 import { CompositeRegistry } from '../composites/registry.js';
 import type { Composite } from '../composites/types.js';
 import { EagerTools } from './eager.js';

@@ -102,7 +102,7 @@ export function processesOf(home: string): Array<{ pid: number; args: string }> 
 /** Processes whose environment names `home` and that run the bridge CLI as a daemon. */
 export function daemonsOf(home: string): number[] {
   return processesOf(home)
-    .filter((p) => (p.args.includes(CLI) && / daemon\b/.test(p.args)) || p.args.includes('/dist/daemon/boot.js'))
+    .filter((p) => (p.args.includes(CLI) && / daemon\b/.test(p.args)) || p.args.includes('/dist/daemon/life/boot.js'))
     .map((p) => p.pid);
 }
 

@@ -8,7 +8,7 @@
  * A trial is fast because the racers are real daemons held at the starting line
  * (fixtures/daemon-at-the-line.mjs): their modules load while the previous trial runs, then one
  * line on each stdin starts all five within a few ms (plus a seeded 0-20 ms jitter, so takeovers
- * overlap in every order). RACE_DAEMON_MAIN=<another checkout's daemon/main.ts or dist/daemon/main.js>
+ * overlap in every order). RACE_DAEMON_MAIN=<another checkout's daemon/life/main.ts or dist/daemon/life/main.js>
  * races that code instead; RACE_TRIALS=n sets the number of trials; RACE_OLD_LOCK=1 leaves the
  * crashed lock as the earlier lock library did (an empty directory), for racing code before the fix.
  */
@@ -35,7 +35,7 @@ beforeAll(async () => {
   homes.push(dir);
   daemonMain = join(dir, 'daemon-main.mjs');
   await build({
-    entryPoints: [process.env.RACE_DAEMON_MAIN ?? join(DIST, 'daemon', 'main.js')],
+    entryPoints: [process.env.RACE_DAEMON_MAIN ?? join(DIST, 'daemon', 'life', 'main.js')],
     bundle: true,
     platform: 'node',
     format: 'esm',

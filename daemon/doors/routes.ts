@@ -1,5 +1,5 @@
 /**
- * The daemon's plain-HTTP routes, for requests the server has already let in (daemon/access.ts):
+ * The daemon's plain-HTTP routes, for requests the server has already let in (daemon/doors/access.ts):
  * `GET /status`, `POST /stop` and `POST /dashboard/key` for the CLI, and `/mcp`, MCP over
  * Streamable HTTP (daemon/http/mcp-route.ts). The dashboard's page (/dashboard...) is checked for
  * Host and browser origin by DaemonAccess too, and by its own module for the rest (key, the
@@ -7,12 +7,12 @@
  * page uses never pays for them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { rpcError, RpcCode } from '../shared/jsonrpc.js';
-import type { DaemonState } from './state.js';
-import { createEngineSession } from './sessions/session.js';
+import { rpcError, RpcCode } from '../../shared/jsonrpc.js';
+import type { DaemonState } from '../state/state.js';
+import { createEngineSession } from '../sessions/session.js';
 import { isDashboardPage, loadDashboard, type Dashboard } from './dashboard-loader.js';
-import { httpSessionConfig } from './sessions/client-config.js';
-import type { McpHttpRoute } from './http/mcp-route.js';
+import { httpSessionConfig } from '../sessions/client-config.js';
+import type { McpHttpRoute } from '../http/mcp-route.js';
 
 /** What the routes need from the daemon. */
 export interface RouteDeps {
@@ -113,7 +113,7 @@ export class DaemonRoutes {
   /** `/mcp`: the route module is loaded on the first request. */
   private async serveMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
-      this.mcpRoute ??= import('./http/mcp-route.js').then(
+      this.mcpRoute ??= import('../http/mcp-route.js').then(
         ({ McpHttpRoute }) =>
           new McpHttpRoute({
             open: (id, view) => {

@@ -1,8 +1,7 @@
 /**
  * The daemon as the proxy starts it: dist/daemon/bundle.cjs run with its V8 code cache
- * (daemon/code-cache.ts); without that bundle, the compiled module tree (entry.js), as before.
+ * (daemon/life/code-cache.ts); without that bundle, the compiled module tree (entry.js), as before.
  */
-import { dirname } from 'node:path';
 import v8 from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { loadDaemonBundle, type CacheUse } from './code-cache.js';
@@ -29,7 +28,7 @@ const CACHE_NOTE: Record<CacheUse, string> = {
 };
 
 /**
- * A light standby (daemon/standby.ts) waits here, before the bundle: Node started, only the few
+ * A light standby (daemon/life/standby.ts) waits here, before the bundle: Node started, only the few
  * modules it waits with loaded. When its primary dies it loads the daemon and starts as any daemon does.
  */
 async function waitIfLightStandby(): Promise<boolean> {
@@ -37,7 +36,7 @@ async function waitIfLightStandby(): Promise<boolean> {
   if (!process.env.GAME_BRIDGE_STANDBY_FOR) return false;
   const standby = await import('./standby.js');
   if (!standby.isStandby() || standby.standbyKind() !== 'light') return false;
-  const { bridgeHome, homePaths } = await import('../shared/paths.js');
+  const { bridgeHome, homePaths } = await import('../../shared/paths.js');
   if (!(await standby.waitAsStandby(homePaths(bridgeHome()).daemonDir, 'light'))) process.exit(0);
   process.stderr.write(
     `${new Date().toISOString()} [${process.pid}] the primary daemon is gone; the light standby takes over\n`,
@@ -46,7 +45,8 @@ async function waitIfLightStandby(): Promise<boolean> {
 }
 
 const takeover = await waitIfLightStandby();
-const loaded = loadBundleOrSay(dirname(fileURLToPath(import.meta.url)));
+// The bundle sits in dist/daemon/, one floor above this file (dist/daemon/life/).
+const loaded = loadBundleOrSay(fileURLToPath(new URL('..', import.meta.url)));
 // From here on V8's young generation keeps its starting size (1 MB semi-spaces). By default it
 // grows to 16 MB and stays grown, and importing playwright-core for a browser game takes it all
 // the way. Set now, once the bundle is loaded, not as a command-line flag: a heap flag at start

@@ -16,9 +16,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import vm from 'node:vm';
-import { HOST_IMPORT } from '../shared/load-module.js';
+import { HOST_IMPORT } from '../../shared/load-module.js';
 
-/** What the bundle exports (its entry is daemon/main.ts). */
+/** What the bundle exports (its entry is daemon/life/main.ts). */
 export interface DaemonBundle {
   runDaemon(opts?: { port?: number; foreground?: boolean; takeover?: boolean }): Promise<void>;
 }

@@ -13,8 +13,8 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { lockDirOf, lockOwnerFileOf, processStart, sameProcess } from '../shared/daemon-file.js';
-import { writePrivateFile } from '../shared/private-files.js';
+import { lockDirOf, lockOwnerFileOf, processStart, sameProcess } from '../../shared/daemon-file.js';
+import { writePrivateFile } from '../../shared/private-files.js';
 
 export interface LockOwner {
   pid: number;

@@ -1,6 +1,6 @@
 /**
  * The daemon's step of `npm run build` after the bundles: writes dist/daemon/bundle.cache, the V8
- * code cache of dist/daemon/bundle.cjs (daemon/code-cache.ts). A child process boots the bundle
+ * code cache of dist/daemon/bundle.cjs (daemon/life/code-cache.ts). A child process boots the bundle
  * as a daemon in a temporary home, a real client (the proxy, through the SDK) initialises, lists
  * the tools and makes one call, then the child saves what V8 has compiled by then: the first
  * client's path is in the cache too, not only the boot. Run with `--daemon` it is that child.
@@ -12,14 +12,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { pidAlive } from '../shared/daemon-file.js';
-import { stringEnv } from '../shared/env.js';
+import { pidAlive } from '../../shared/daemon-file.js';
+import { stringEnv } from '../../shared/env.js';
 import { bundleFiles, cacheFileBytes, compileBundle, runBundle } from './code-cache.js';
-import { waitUntil } from './launcher/processes.js';
+import { waitUntil } from '../launcher/processes.js';
 
 const HERE = fileURLToPath(import.meta.url);
-const FILES = bundleFiles(dirname(HERE));
-const PROXY = join(dirname(HERE), '..', 'proxy', 'main.js');
+// The bundle sits in dist/daemon/, one floor above this file (dist/daemon/life/).
+const FILES = bundleFiles(join(dirname(HERE), '..'));
+const PROXY = join(dirname(HERE), '..', '..', 'proxy', 'main.js');
 const STEP_MS = 60000;
 
 /** The child: the bundle as a daemon; on `save`, its compiled code into the cache file (0644, beside the bundle). */

@@ -5,7 +5,7 @@
  * truncated in place. With O_APPEND, the next line lands at the new start.
  */
 import { copyFileSync, fstatSync, ftruncateSync, statSync } from 'node:fs';
-import { numberSetting, SETTINGS } from '../shared/settings.js';
+import { numberSetting, SETTINGS } from '../../shared/settings.js';
 
 const CHECK_EVERY_MS = 2000;
 

@@ -3,13 +3,15 @@
  * its module with the host object it works through. The module is imported by a path computed
  * at run time, so the daemon's bundle leaves it out and a daemon nobody looks at never reads it.
  */
-import { sessionConfigFrom, type SessionConfig } from '../shared/config.js';
-import { VERSION } from '../shared/version.js';
-import type { DaemonState } from './state.js';
-import type { Dashboard } from './dashboard/index.js';
-import type { DashboardHost } from './dashboard/host.js';
-import { createEngineSession } from './sessions/session.js';
-import { loadModule } from '../shared/load-module.js';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { sessionConfigFrom, type SessionConfig } from '../../shared/config.js';
+import { VERSION } from '../../shared/version.js';
+import type { DaemonState } from '../state/state.js';
+import type { Dashboard } from '../dashboard/index.js';
+import type { DashboardHost } from '../dashboard/host.js';
+import { createEngineSession } from '../sessions/session.js';
+import { loadModule } from '../../shared/load-module.js';
 
 export type { Dashboard };
 
@@ -27,10 +29,7 @@ export interface DashboardDeps {
 
 export async function loadDashboard(deps: DashboardDeps): Promise<Dashboard> {
   const t0 = performance.now();
-  // Next to this file both in dist/daemon/ and beside the bundle (dist/daemon/bundle.cjs).
-  const mod = await loadModule<typeof import('./dashboard/index.js')>(
-    new URL('./dashboard/index.js', import.meta.url).href,
-  );
+  const mod = await loadModule<typeof import('../dashboard/index.js')>(dashboardModuleUrl());
   const facts = deps.facts();
   const home = String(facts.home ?? deps.state.opts.home);
   // The dashboard's own session: it looks and calls, but is not a client, and adopts nothing.
@@ -59,4 +58,14 @@ function dashboardConfig(home: string): SessionConfig {
   } catch {
     return sessionConfigFrom({}, {}, home);
   }
+}
+
+/**
+ * dist/daemon/dashboard/index.js: beside the bundle (dist/daemon/bundle.cjs, where import.meta.url
+ * points inside it), or one floor up from this file in the compiled tree (dist/daemon/doors/).
+ */
+function dashboardModuleUrl(): string {
+  const besideBundle = new URL('./dashboard/index.js', import.meta.url);
+  return (existsSync(fileURLToPath(besideBundle)) ? besideBundle : new URL('../dashboard/index.js', import.meta.url))
+    .href;
 }

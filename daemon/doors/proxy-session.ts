@@ -5,12 +5,12 @@
  */
 import type { WebSocket } from 'ws';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { CLOSE_BAD_HELLO, encode, type HelloFrame, type RpcFrame } from '../shared/frames.js';
-import { VERSION } from '../shared/version.js';
+import { CLOSE_BAD_HELLO, encode, type HelloFrame, type RpcFrame } from '../../shared/frames.js';
+import { VERSION } from '../../shared/version.js';
 import { WsTransport } from './transport.js';
-import type { DaemonState } from './state.js';
-import { createEngineSession, type EngineSession } from './sessions/session.js';
-import { sessionConfig } from './sessions/client-config.js';
+import type { DaemonState } from '../state/state.js';
+import { createEngineSession, type EngineSession } from '../sessions/session.js';
+import { sessionConfig } from '../sessions/client-config.js';
 
 const HELLO_TIMEOUT_MS = 5000;
 

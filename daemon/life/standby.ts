@@ -13,9 +13,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
-import { pidAlive, processStart } from '../shared/daemon-file.js';
-import { sleep } from '../shared/sleep.js';
-import { waitUntil } from './launcher/processes.js';
+import { pidAlive, processStart } from '../../shared/daemon-file.js';
+import { sleep } from '../../shared/sleep.js';
+import { waitUntil } from '../launcher/processes.js';
 
 /** Set by a primary in its standby's environment: the primary's pid. */
 const STANDBY_FOR = 'GAME_BRIDGE_STANDBY_FOR';

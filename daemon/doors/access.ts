@@ -6,9 +6,9 @@
  * made here too. The server asks before routing anything.
  */
 import type { IncomingMessage } from 'node:http';
-import { clientNonce, daemonProof, sameHex } from '../shared/auth.js';
-import { browserRefusal, hostRefusal, ownOrigins, type Refusal } from '../shared/loopback.js';
-import { selfCommand } from '../shared/self-command.js';
+import { clientNonce, daemonProof, sameHex } from '../../shared/auth.js';
+import { browserRefusal, hostRefusal, ownOrigins, type Refusal } from '../../shared/loopback.js';
+import { selfCommand } from '../../shared/self-command.js';
 
 /** The checks for one daemon: its token, and the port it listens on (known once bound). */
 export class DaemonAccess {

@@ -11,7 +11,7 @@
  */
 import type { WebSocket } from 'ws';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
-import { encode, type ReplayVerdict, type RpcFrame } from '../shared/frames.js';
+import { encode, type ReplayVerdict, type RpcFrame } from '../../shared/frames.js';
 
 export class WsTransport implements Transport {
   onclose?: () => void;

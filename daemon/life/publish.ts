@@ -1,8 +1,8 @@
 /** daemon.json as this daemon publishes it (shared/daemon-file.ts reads it for everyone): written, checked, taken back. */
 import { unlinkSync } from 'node:fs';
-import { readDaemonFile, type DaemonInfo } from '../shared/daemon-file.js';
-import type { HomePaths } from '../shared/paths.js';
-import { writePrivateFile } from '../shared/private-files.js';
+import { readDaemonFile, type DaemonInfo } from '../../shared/daemon-file.js';
+import type { HomePaths } from '../../shared/paths.js';
+import { writePrivateFile } from '../../shared/private-files.js';
 
 export function readDaemonJson(paths: HomePaths): DaemonInfo | undefined {
   return readDaemonFile(paths.daemonJson);

@@ -1,18 +1,18 @@
 /**
  * The daemon's listener: an HTTP server on 127.0.0.1 with the bounds of every door
- * (shared/loopback.ts). Every request and WebSocket upgrade is checked first (daemon/access.ts:
+ * (shared/loopback.ts). Every request and WebSocket upgrade is checked first (daemon/doors/access.ts:
  * Host, Origin, token); then a request goes to the plain-HTTP
- * routes (daemon/routes.ts: /status, /stop, /dashboard/key, /mcp, the dashboard's page) and an
- * upgrade becomes one proxy's engine session (daemon/proxy-session.ts).
+ * routes (daemon/doors/routes.ts: /status, /stop, /dashboard/key, /mcp, the dashboard's page) and an
+ * upgrade becomes one proxy's engine session (daemon/doors/proxy-session.ts).
  */
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { PROOF_HEADER } from '../shared/auth.js';
-import { MAX_FRAME_BYTES } from '../shared/frames.js';
-import { usageError } from '../shared/errors.js';
-import type { DaemonState } from './state.js';
-import { guardedServer, maxConnections, refuse, refuseUpgrade, RefusalLog } from '../shared/loopback.js';
+import { PROOF_HEADER } from '../../shared/auth.js';
+import { MAX_FRAME_BYTES } from '../../shared/frames.js';
+import { usageError } from '../../shared/errors.js';
+import type { DaemonState } from '../state/state.js';
+import { guardedServer, maxConnections, refuse, refuseUpgrade, RefusalLog } from '../../shared/loopback.js';
 import { DaemonAccess } from './access.js';
 import { DaemonRoutes } from './routes.js';
 import { acceptProxy } from './proxy-session.js';

@@ -6,21 +6,21 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import { format } from 'node:util';
-import { CLOSE_HANDOVER, CLOSE_SHUTDOWN } from '../shared/frames.js';
-import { bridgeHome, ensureDir, homePaths, type HomePaths } from '../shared/paths.js';
-import { VERSION } from '../shared/version.js';
-import { parsePort } from '../shared/config.js';
-import { isBridgeError } from '../shared/errors.js';
-import { readOrCreateToken } from '../shared/token.js';
-import { processStart, type DaemonInfo } from '../shared/daemon-file.js';
+import { CLOSE_HANDOVER, CLOSE_SHUTDOWN } from '../../shared/frames.js';
+import { bridgeHome, ensureDir, homePaths, type HomePaths } from '../../shared/paths.js';
+import { VERSION } from '../../shared/version.js';
+import { parsePort } from '../../shared/config.js';
+import { isBridgeError } from '../../shared/errors.js';
+import { readOrCreateToken } from '../../shared/token.js';
+import { processStart, type DaemonInfo } from '../../shared/daemon-file.js';
 import { ourStandby, readDaemonJson, removeDaemonJsonIfOurs, republishDaemonJson, writeDaemonJson } from './publish.js';
-import { DaemonState } from './state.js';
-import { DaemonServer } from './server.js';
+import { DaemonState } from '../state/state.js';
+import { DaemonServer } from '../doors/server.js';
 import { HomeLock } from './lock.js';
 import { startLogRotation } from './log-rotation.js';
-import { selfCommand } from '../shared/self-command.js';
+import { selfCommand } from '../../shared/self-command.js';
 import { isStandby, StandbyKeeper, standbyKind, standbySettingWarning, waitAsStandby } from './standby.js';
-import { numberSetting, SETTINGS } from '../shared/settings.js';
+import { numberSetting, SETTINGS } from '../../shared/settings.js';
 
 /** How long after publishing daemon.json a daemon starts its standby. */
 const STANDBY_DELAY_MS = 1000;

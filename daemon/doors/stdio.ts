@@ -9,13 +9,13 @@
 import { randomUUID } from 'node:crypto';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { SessionConfig } from '../shared/config.js';
-import { parseSessionArgs } from '../shared/session-args.js';
-import { isBridgeError } from '../shared/errors.js';
-import { classifyLine, Stdio, tooLongText } from '../shared/stdio-lines.js';
-import { DaemonState } from './state.js';
-import type { Composite } from './composites/types.js';
-import { createEngineSession, type EngineSession } from './sessions/session.js';
+import type { SessionConfig } from '../../shared/config.js';
+import { parseSessionArgs } from '../../shared/session-args.js';
+import { isBridgeError } from '../../shared/errors.js';
+import { classifyLine, Stdio, tooLongText } from '../../shared/stdio-lines.js';
+import { DaemonState } from '../state/state.js';
+import type { Composite } from '../composites/types.js';
+import { createEngineSession, type EngineSession } from '../sessions/session.js';
 
 /** The SDK Transport over this process's stdin/stdout, one JSON-RPC message per line. */
 class StdioLineTransport implements Transport {

@@ -3,16 +3,16 @@
  * clients with their keep-alive agents, the manifest cache, the launcher and its launched
  * instances, who owns them, and the live sessions. It knows nothing of MCP or of tools.
  */
-import { homePaths } from '../shared/paths.js';
-import { GameClient } from './game/client.js';
-import type { LocalSurfaces } from './game/local-surfaces.js';
-import { ManifestCache } from './game/cache.js';
-import { exitHow, Launcher } from './launcher/index.js';
-import { Owners } from './launcher/owners.js';
-import { numberSetting, SETTINGS } from '../shared/settings.js';
-import { CallFeed } from './feed/calls.js';
-import { HeldInputs } from './play/held.js';
-import { Recordings } from './recording/recordings.js';
+import { homePaths } from '../../shared/paths.js';
+import { GameClient } from '../game/client.js';
+import type { LocalSurfaces } from '../game/local-surfaces.js';
+import { ManifestCache } from '../game/cache.js';
+import { exitHow, Launcher } from '../launcher/index.js';
+import { Owners } from '../launcher/owners.js';
+import { numberSetting, SETTINGS } from '../../shared/settings.js';
+import { CallFeed } from '../feed/calls.js';
+import { HeldInputs } from '../play/held.js';
+import { Recordings } from '../recording/recordings.js';
 
 /** A release is one short GET; a game that does not answer in this long releases by its own lease. */
 const RELEASE_TIMEOUT_MS = 2000;
