@@ -18,7 +18,8 @@ const homes: string[] = [];
 
 beforeAll(() => {
   copy = mkdtempSync(join(tmpdir(), 'gb-code-cache-'));
-  cpSync(join(DIST), join(copy, 'dist'), { recursive: true });
+  // with the build's times: the proxy starts the bundle only when it is no older than the compile
+  cpSync(join(DIST), join(copy, 'dist'), { recursive: true, preserveTimestamps: true });
   cpSync(join(ROOT, 'package.json'), join(copy, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
 });
