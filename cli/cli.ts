@@ -19,7 +19,7 @@ import { registerCommand } from './commands/register.js';
 import { skillCommand } from './commands/skill.js';
 
 /** Every subcommand, grouped as the help lists them: the daemon, a project's game, setting a project up. */
-const SUBCOMMANDS: Subcommand[] = [...daemonCommands, ...gameCommands, ...projectCommands, ...testCommands];
+export const SUBCOMMANDS: Subcommand[] = [...daemonCommands, ...gameCommands, ...projectCommands, ...testCommands];
 SUBCOMMANDS.push(registerCommand);
 SUBCOMMANDS.push(skillCommand);
 

@@ -61,7 +61,7 @@ export const testCommands = [
   subcommand({
     command: 'merge-reports [blobs..]',
     describe:
-      'Merge the blobs of a sharded run (test --shard i/n --reporter blob) into one report: each test once, its shard named; exit 1 when any failed',
+      'Merge the blobs of a sharded run (test --shard i/n --reporter blob) into one report: each test once, its shard named',
     positionals: {
       blobs: { type: 'string', array: true, describe: 'Folders holding blob-<i>-of-<n>.jsonl files (or the files)' },
     },
