@@ -207,7 +207,8 @@ namespace GameBridgeKit
         readonly List<Held> axisHolds = new List<Held>();  // in hold order: the latest hold wins
         readonly Dictionary<string, double> axisTold = new Dictionary<string, double>();
         PointerState pointer;
-        string pointerOwner;  // who holds the buttons down
+        // owner -> the buttons that owner holds; one mouse: down is every owner's together
+        readonly Dictionary<string, int> buttonsOf = new Dictionary<string, int>();
         readonly Dictionary<int, TouchPoint> touchAt = new Dictionary<int, TouchPoint>();
         readonly Dictionary<int, string> touchOwner = new Dictionary<int, string>();
         readonly StringBuilder typed = new StringBuilder();
@@ -422,7 +423,7 @@ namespace GameBridgeKit
                 case "input.releaseAll":
                     foreach (var key in held.Where(kv => kv.Value.Owner == who).Select(kv => kv.Key).ToList()) held.Remove(key);
                     axisHolds.RemoveAll(h => h.Owner == who);
-                    if (pointerOwner == who && pointer.Buttons != 0) MovePointer(pointer.X, pointer.Y, 0, who);
+                    if (buttonsOf.ContainsKey(who)) MovePointer(pointer.X, pointer.Y, 0, who);
                     foreach (var id in touchOwner.Where(kv => kv.Value == who).Select(kv => kv.Key).OrderBy(i => i).ToList())
                         ApplyTouch(id, "up", touchAt[id].X, touchAt[id].Y, who);
                     break;
@@ -473,14 +474,16 @@ namespace GameBridgeKit
             }
         }
 
-        // Moves the pointer, then presses and lifts the buttons that changed.
-        void MovePointer(double x, double y, int buttons, string who)
+        // Moves the pointer and sets `who`'s buttons, then presses and lifts the buttons that changed.
+        // One mouse: a button is down while any owner holds it.
+        void MovePointer(double x, double y, int mine, string who)
         {
             if (x != pointer.X || y != pointer.Y)
                 Emit(new InputEvent { Type = "pointermove", X = x, Y = y, DX = x - pointer.X, DY = y - pointer.Y, Buttons = pointer.Buttons });
+            if (mine != 0) buttonsOf[who] = mine; else buttonsOf.Remove(who);
+            int buttons = buttonsOf.Values.Aggregate(0, (all, b) => all | b);
             int changed = buttons ^ pointer.Buttons;
             pointer = new PointerState { X = x, Y = y, Buttons = buttons };
-            pointerOwner = buttons != 0 ? who : null;
             foreach (int bit in new[] { 1, 2, 4 })
                 if ((changed & bit) != 0)
                     Emit(new InputEvent { Type = (buttons & bit) != 0 ? "pointerdown" : "pointerup", X = x, Y = y, Button = bit, Buttons = buttons });

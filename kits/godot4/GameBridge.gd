@@ -80,7 +80,7 @@ var _axes := []             # [{name, min, max, joy_axis}]
 var _axis_holds := []       # [{input, owner, value, until}] in hold order: the latest wins
 var _axis_told := {}        # name -> the value the game last heard
 var _pointer := {"x": 0.0, "y": 0.0, "buttons": 0}
-var _pointer_owner := ""    # who holds the buttons down
+var _buttons_of := {}    # owner -> the buttons that owner holds; one mouse: down is every owner's together
 var _touches := {}          # id -> {x, y, owner}
 var _text := ""
 var _paused := false
@@ -287,7 +287,7 @@ func _apply(id: int, cmd: String, args: Dictionary):
 				if _held[key]["owner"] == who:
 					_held.erase(key)
 			_drop_axis_holds("", who)
-			if _pointer_owner == who and _pointer["buttons"] != 0:
+			if _buttons_of.has(who):
 				_move_pointer(_pointer["x"], _pointer["y"], 0, who)
 			for t in touches():
 				if _touches[t["id"]]["owner"] == who:
@@ -360,8 +360,16 @@ func _button_mask(buttons: int) -> int:
 	return mask
 
 
-# Moves the pointer, then presses and lifts the buttons that changed.
-func _move_pointer(x: float, y: float, buttons: int, who: String) -> void:
+# Moves the pointer and sets `who`'s buttons, then presses and lifts the buttons that changed.
+# One mouse: a button is down while any owner holds it.
+func _move_pointer(x: float, y: float, mine: int, who: String) -> void:
+	if mine != 0:
+		_buttons_of[who] = mine
+	else:
+		_buttons_of.erase(who)
+	var buttons := 0
+	for held in _buttons_of.values():
+		buttons |= int(held)
 	var at := Vector2(x, y)
 	var before: int = _pointer["buttons"]
 	if x != _pointer["x"] or y != _pointer["y"]:
@@ -372,7 +380,6 @@ func _move_pointer(x: float, y: float, buttons: int, who: String) -> void:
 		m.button_mask = _button_mask(before)
 		Input.parse_input_event(m)
 	_pointer = {"x": x, "y": y, "buttons": buttons}
-	_pointer_owner = who if buttons != 0 else ""
 	for b in BUTTONS:
 		if (before ^ buttons) & b[0]:
 			var e := InputEventMouseButton.new()

@@ -242,7 +242,7 @@ function M.new(options)
   self.axisHolds = {} -- in hold order, the latest last: {input, owner, value, untilT}
   self.axisTold = {} -- name -> the value the game last heard
   self.pointerState = {x = 0, y = 0, buttons = 0}
-  self.pointerOwner = nil -- who holds the buttons down
+  self.buttonsOf = {} -- owner -> the buttons that owner holds; one mouse: down is every owner's together
   self.touchPoints = {} -- id -> {x, y, owner}
   self.textQueue = {}
   self.paused, self.stepLeft, self.stepId = false, 0, 0
@@ -386,15 +386,22 @@ function Bridge:tellAxes()
   end
 end
 
--- Moves the pointer, then presses and lifts the buttons that changed, through the game's callbacks.
+-- Moves the pointer and sets `who`'s buttons, then presses and lifts the buttons that changed,
+-- through the game's callbacks. One mouse: a button is down while any owner holds it.
 function Bridge:movePointer(x, y, buttons, who)
   local p = self.pointerState
   if x ~= p.x or y ~= p.y then call("mousemoved", x, y, x - p.x, y - p.y, false) end
-  local before = p.buttons
-  p.x, p.y, p.buttons = x, y, buttons
-  self.pointerOwner = buttons > 0 and who or nil
+  self.buttonsOf[who] = buttons > 0 and buttons or nil
+  local down = 0
   for _, b in ipairs(BUTTONS) do
-    local was, is = before % (2 * b.bit) >= b.bit, buttons % (2 * b.bit) >= b.bit
+    for _, held in pairs(self.buttonsOf) do
+      if held % (2 * b.bit) >= b.bit then down = down + b.bit; break end
+    end
+  end
+  local before = p.buttons
+  p.x, p.y, p.buttons = x, y, down
+  for _, b in ipairs(BUTTONS) do
+    local was, is = before % (2 * b.bit) >= b.bit, down % (2 * b.bit) >= b.bit
     if is and not was then call("mousepressed", x, y, b.love, false, 1)
     elseif was and not is then call("mousereleased", x, y, b.love, false, 1) end
   end
@@ -434,7 +441,7 @@ function Bridge:apply(id, cmd, args)
     for i = #self.axisHolds, 1, -1 do
       if self.axisHolds[i].owner == who then table.remove(self.axisHolds, i) end
     end
-    if self.pointerOwner == who and self.pointerState.buttons > 0 then
+    if self.buttonsOf[who] then
       self:movePointer(self.pointerState.x, self.pointerState.y, 0, who)
     end
     for _, tp in ipairs(self:touches()) do

@@ -179,7 +179,7 @@ class GameSurface:
         self._axis_holds = {}  # (axis, owner) -> (value, monotonic deadline); the latest hold wins
         self._axis_told = {a["name"]: 0.0 for a in self._axes}  # what on_input last heard
         self._pointer = {"x": 0.0, "y": 0.0, "buttons": 0}
-        self._pointer_owner = None  # who holds the buttons down
+        self._buttons_of = {}  # owner -> the buttons that owner holds; one mouse: down is every owner's together
         self._touches = {}  # id -> {"x", "y", "owner"}
         self._text = []
         self._on_input = on_input
@@ -462,7 +462,7 @@ class GameSurface:
         elif cmd == "input.releaseAll":
             self._held = {k: d for k, d in self._held.items() if k[1] != owner}
             self._axis_holds = {k: h for k, h in self._axis_holds.items() if k[1] != owner}
-            if self._pointer_owner == owner and self._pointer["buttons"]:
+            if owner in self._buttons_of:
                 self._move_pointer(self._pointer["x"], self._pointer["y"], 0, owner)
             for tid in [i for i, t in self._touches.items() if t["owner"] == owner]:
                 t = self._touches.pop(tid)
@@ -514,17 +514,24 @@ class GameSurface:
             node["focus"]()
 
     def _move_pointer(self, x, y, buttons, owner):
-        """Moves the pointer, then presses and lifts the buttons that changed, as events."""
+        """Moves the pointer and sets `owner`'s buttons, then presses and lifts the buttons that
+        changed, as events. One mouse: a button is down while any owner holds it."""
         p = self._pointer
         if (x, y) != (p["x"], p["y"]):
             self._emit({"type": "pointermove", "x": x, "y": y, "dx": x - p["x"], "dy": y - p["y"], "buttons": p["buttons"]})
-        changed, before = buttons ^ p["buttons"], p["buttons"]
-        p.update(x=x, y=y, buttons=buttons)
-        self._pointer_owner = owner if buttons else None
+        if buttons:
+            self._buttons_of[owner] = buttons
+        else:
+            self._buttons_of.pop(owner, None)
+        down = 0
+        for b in self._buttons_of.values():
+            down |= b
+        changed, before = down ^ p["buttons"], p["buttons"]
+        p.update(x=x, y=y, buttons=down)
         for bit, name in BUTTONS:
             if changed & bit:
-                self._emit({"type": "pointerdown" if buttons & bit else "pointerup", "x": x, "y": y,
-                            "button": name, "buttons": buttons})
+                self._emit({"type": "pointerdown" if down & bit else "pointerup", "x": x, "y": y,
+                            "button": name, "buttons": down})
         return before
 
     def _apply_touch(self, tid, phase, x, y, owner):

@@ -192,6 +192,23 @@ function describeInputs(kit: KitExample, play: InputPlay): void {
       expect(s.input.pointer).toEqual({ x, y, buttons: 0 });
     });
 
+    testIf(
+      p,
+      "two owners' buttons are one mouse: down while either holds it, and each lifts only its own",
+      async () => {
+        const [x, y] = p!.at;
+        await applied(port, 'input.pointer', { x, y, buttons: 1, owner: OWNER });
+        let s = await applied(port, 'input.pointer', { x: x + 2, y, buttons: 0, owner: OTHER });
+        expect(s.input.pointer).toEqual({ x: x + 2, y, buttons: 1 });
+        s = await applied(port, 'input.pointer', { x: x + 2, y, buttons: 2, owner: OTHER });
+        expect(s.input.pointer.buttons).toBe(3);
+        s = await applied(port, 'input.releaseAll', { owner: OTHER });
+        expect(s.input.pointer.buttons).toBe(1);
+        s = await applied(port, 'input.pointer', { x, y, buttons: 0, owner: OWNER });
+        expect(s.input.pointer).toEqual({ x, y, buttons: 0 });
+      },
+    );
+
     testIf(p, 'out-of-range pointer and wheel values are refused naming the range, and nothing moves', async () => {
       const before = (await state()).input.pointer;
       await refused('input.pointer', { x: 10, y: 10, buttons: 8 }, /buttons.*0 to 7/);
