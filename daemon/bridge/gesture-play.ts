@@ -45,7 +45,9 @@ export async function play(
   plan = [...plan].sort((a, b) => a.frame - b.frame);
   const before = await client.state(extra.signal);
   const paused = getPath(before, 'clock.paused') === true && t.caps.includes('clock');
-  const start = simFrameOf(before);
+  // Running, each frame's moves wait for the game's ticks, `frame`: a game whose own simulated
+  // frames stop on a menu still ticks there, and applies commands on each tick.
+  const start = typeof before.frame === 'number' ? { path: 'frame', value: before.frame } : simFrameOf(before);
   const frames = [...new Set(plan.map((p) => p.frame))].sort((a, b) => a - b);
   // On a kit alone, commands queue behind a step, so a paused plan is sent without waiting
   // between frames and only its last command is confirmed (it completes after all the others).

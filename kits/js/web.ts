@@ -41,11 +41,12 @@ export interface WebSurfaceOptions extends SharedSurfaceOptions {
   reconnect?: boolean;
   /**
    * Where the kit dispatches the agent's pointer, wheel and touch as DOM events (pointer*,
-   * mouse*, click, wheel, touch*), at screenshot pixels as client coordinates, so a game that
-   * listens on its canvas needs no other code. Typed text goes into the focused text field
-   * when there is one, and to `takeText()` otherwise.
+   * mouse*, click, wheel, touch*), at the screenshot's pixels turned into client coordinates,
+   * so a game that listens on its canvas needs no other code. A function is asked at each
+   * event, for an engine that makes its canvas after the surface (`() => phaser.canvas`).
+   * Typed text goes into the focused text field when there is one; `takeText()` has it too.
    */
-  inputTarget?: EventTarget;
+  inputTarget?: EventTarget | (() => EventTarget | null | undefined);
   /**
    * Register the game's player tools with the browser's WebMCP (`document.modelContext`), when it
    * has one, so an agent in the browser can play with no bridge (default true; webmcp.ts).
@@ -84,7 +85,14 @@ export function createGameSurface(options: WebSurfaceOptions): WebGameSurface {
     ...options,
     log,
     onCloseCommand: () => requestClose(),
-    ...(target ? { onDeviceEvent: (e: DeviceEvent) => dispatchToPage(target, e) } : {}),
+    ...(target
+      ? {
+          onDeviceEvent: (e: DeviceEvent) => {
+            const at = typeof target === 'function' ? target() : target;
+            if (at) dispatchToPage(at, e);
+          },
+        }
+      : {}),
   });
   const url = options.url ?? (typeof location === 'undefined' ? null : carrierUrlFromHash(location.hash));
   const unexport = options.webmcp === false ? null : exportPlayerTools(core, options, log);
@@ -194,7 +202,9 @@ function dispatchToPage(target: EventTarget, e: DeviceEvent): void {
     }
     return;
   }
-  const at = { clientX: e.x, clientY: e.y, bubbles: true, cancelable: true, composed: true };
+  // The screenshot's pixels are device pixels; events carry CSS pixels.
+  const scale = globalThis.devicePixelRatio || 1;
+  const at = { clientX: e.x / scale, clientY: e.y / scale, bubbles: true, cancelable: true, composed: true };
   if (e.type === 'wheel') return void fire(new WheelEvent('wheel', { ...at, deltaX: e.dx, deltaY: e.dy }));
   if (!('id' in e)) {
     const init = {
@@ -215,7 +225,18 @@ function dispatchToPage(target: EventTarget, e: DeviceEvent): void {
   const pointerType = e.type === 'touchstart' ? 'pointerdown' : e.type === 'touchmove' ? 'pointermove' : 'pointerup';
   fire(new PointerEvent(pointerType, { ...at, pointerId, pointerType: 'touch', isPrimary: e.id === 0 }));
   if (typeof Touch === 'undefined') return;
-  const touch = new Touch({ identifier: e.id, target, clientX: e.x, clientY: e.y });
+  // A Touch's page and screen coordinates default to 0, not to its client ones: give them all.
+  const [pageX, pageY] = [at.clientX + (globalThis.scrollX || 0), at.clientY + (globalThis.scrollY || 0)];
+  const touch = new Touch({
+    identifier: e.id,
+    target,
+    clientX: at.clientX,
+    clientY: at.clientY,
+    pageX,
+    pageY,
+    screenX: at.clientX,
+    screenY: at.clientY,
+  });
   if (e.type === 'touchend') touchList.delete(e.id);
   else touchList.set(e.id, touch);
   fire(new TouchEvent(e.type, { ...at, touches: [...touchList.values()], changedTouches: [touch] }));

@@ -235,7 +235,8 @@ export const KIT_EXAMPLES: KitExample[] = [
         },
       };
     },
-    capabilities: ['input', 'clock', 'ui', 'world'],
+    capabilities: ['input', 'pointer', 'touch', 'axis', 'text', 'clock', 'ui', 'world'],
+    devices: { axes: [{ name: 'steer', min: -1, max: 1 }], axisSpeed: 8, typed: (s) => s.game.name },
     version: '1.0.0',
     tools: ['close', 'log_state', 'move_to', 'ping', 'reset', 'set_seed', 'spawn', 'start'],
     inputs: ['left', 'right'],

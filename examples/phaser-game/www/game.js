@@ -1,7 +1,8 @@
 /**
  * Star Catcher: a small Phaser 4 game on the game-bridge web kit. Plain ES modules, no bundler:
  * the browser loads this file, Phaser's own ESM build and the kit (both copied here at build).
- * Arrow keys (or the bridge's held `left`/`right`) steer the basket; Space starts a round.
+ * Arrow keys (or the bridge's held `left`/`right`, or its analog `steer`) steer the basket; Space,
+ * or a click or tap on Play, starts a round; typed text is the high-score name.
  * Open it with #gamebridge=<ws URL> and an agent can see and drive it like any other game.
  * The menu's buttons are drawn on the canvas, so the page publishes them (and the stars and the
  * basket) to the kit as its UI and world trees, with their boxes in screenshot pixels.
@@ -28,6 +29,13 @@ const surface = createGameSurface({
   version: '1.0.0',
   manifest,
   inputs: ['left', 'right'],
+  // A stick steers the basket; the pointer and touch reach Phaser's own input on its canvas (a
+  // click or tap on Play starts a round); typed text is the high-score name.
+  axes: [{ name: 'steer', min: -1, max: 1 }],
+  pointer: true,
+  touch: true,
+  text: true,
+  inputTarget: () => phaser?.canvas,
   clock: true,
   // its simulation reads no wall clock: a step's frames may all run in one frame
   stepFramesPerTick: 1000,
@@ -144,9 +152,10 @@ class Play extends Phaser.Scene {
     // tick() applies the agent's commands and says how many frames to simulate (0 while paused).
     const frames = surface.tick();
     game.age(surface.frame);
+    game.typeName(surface.takeText());
     if (Phaser.Input.Keyboard.JustDown(this.keys.space) && game.screen !== 'GameScreen') newRound(() => game.start());
     for (let i = 0; i < frames; i++) {
-      game.simulate({ left: this.keys.left.isDown || surface.isHeld('left'), right: this.keys.right.isDown || surface.isHeld('right') });
+      game.simulate({ left: this.keys.left.isDown || surface.isHeld('left'), right: this.keys.right.isDown || surface.isHeld('right'), steer: surface.axis('steer') });
     }
     this.draw();
   }
@@ -167,7 +176,7 @@ class Play extends Phaser.Scene {
     for (const s of game.stars) g.fillCircle(s.x, s.y, STAR.radius);
     g.fillStyle(0xd9703c, 1);
     g.fillRoundedRect(game.basketX - BASKET.width / 2, BASKET.y, BASKET.width, 22, 8);
-    this.hud.setText(`Score ${game.score}   Lives ${game.lives}`);
+    this.hud.setText(`Score ${game.score}   Lives ${game.lives}${game.name ? `   ${game.name}` : ''}`);
     const banner = closed ? 'Closed' : game.screen === 'MenuScreen' ? 'Star Catcher\nPress Space' : game.screen === 'GameOverScreen' ? `Game over: ${game.score}\nSpace to play again` : '';
     this.banner.setText(banner);
     this.drawMenu();
@@ -204,5 +213,7 @@ phaser = new Phaser.Game({
   backgroundColor: '#0b1020',
   scale: { mode: Phaser.Scale.FIT, autoCenter: Phaser.Scale.CENTER_BOTH },
   scene: Play,
+  // Touch on every device, not only those Chromium reports as touch screens: the bridge's taps arrive as touch events.
+  input: { touch: true },
   banner: false,
 });

@@ -9,6 +9,7 @@ export const BASKET = { width: 110, y: 420, speed: 8 };
 export const STAR = { radius: 12, speed: 3 };
 const SPAWN_EVERY = 40;
 const LIVES = 3;
+const NAME_CHARS = 12;
 /** Events stay this many frames, so a poller a frame late still sees them. */
 const EVENT_FRAMES = 30;
 
@@ -32,8 +33,15 @@ export class StarCatcher {
     this.frame = 0;
     this.simFrame = 0;
     this.events = [];
+    /** The high-score name, typed (the bridge's `type`, or the keyboard on a real page). */
+    this.name = '';
     this.newRound();
     this.screen = 'MenuScreen';
+  }
+
+  /** Typed text adds to the high-score name: letters, digits and spaces, at most 12. */
+  typeName(text) {
+    this.name = (this.name + text.replace(/[^\p{L}\p{N} ]/gu, '')).slice(0, NAME_CHARS);
   }
 
   /** Leave the menu (or a finished round) and play. */
@@ -73,12 +81,12 @@ export class StarCatcher {
     this.events = this.events.filter((ev) => frame - ev.frame < EVENT_FRAMES);
   }
 
-  /** One simulated frame; `held` says which way the basket is pushed. */
+  /** One simulated frame; `held` says which way the basket is pushed, `steer` (-1 to 1) is the stick. */
   simulate(held) {
     if (this.screen !== 'GameScreen') return;
     this.simFrame += 1;
     this.roundFrame += 1;
-    const dir = (held.right ? 1 : 0) - (held.left ? 1 : 0);
+    const dir = clamp((held.right ? 1 : 0) - (held.left ? 1 : 0) + (held.steer ?? 0), -1, 1);
     this.moveTo(this.basketX + dir * BASKET.speed);
     if (this.roundFrame % SPAWN_EVERY === 0) this.spawn(STAR.radius + this.rng() * (WIDTH - 2 * STAR.radius));
     for (const star of [...this.stars]) {
@@ -95,9 +103,9 @@ export class StarCatcher {
       paused: false,
       ui: { screen: this.screen, elements: this.elements() },
       events: this.events.map((ev) => ev.e),
-      game: { score: this.score, lives: this.lives, basketX: this.basketX, stars: this.stars.map((s) => ({ ...s })), caught: this.caught, missed: this.missed, seed: this.seed },
+      game: { score: this.score, lives: this.lives, basketX: this.basketX, stars: this.stars.map((s) => ({ ...s })), caught: this.caught, missed: this.missed, seed: this.seed, name: this.name },
       // what the HUD shows: all a player-view session (or an agent in the browser) reads of the state
-      player: { screen: this.screen, score: this.score, lives: this.lives, basketX: this.basketX },
+      player: { screen: this.screen, score: this.score, lives: this.lives, basketX: this.basketX, name: this.name },
     };
   }
 
