@@ -66,13 +66,13 @@ test('a joined Phaser page rendered with WebGL answers /health, /tools, /state a
   expect(await get('/health')).toEqual({
     ok: true,
     frame: expect.any(Number),
-    capabilities: ['input', 'clock', 'ui', 'world'],
+    capabilities: ['input', 'pointer', 'touch', 'axis', 'text', 'clock', 'ui', 'world'],
     sessionEpoch: 0,
   });
   const tools = await get('/tools');
   expect(tools.game).toMatchObject({
     name: 'Star Catcher',
-    capabilities: ['input', 'clock', 'ui', 'world'],
+    capabilities: ['input', 'pointer', 'touch', 'axis', 'text', 'clock', 'ui', 'world'],
     inputs: ['left', 'right'],
   });
   expect(

@@ -82,7 +82,10 @@ test('launch_instance opens the Phaser page in Chromium and returns once it join
   expect(progress.some((m) => /Chromium|the page/.test(m))).toBe(true);
   // The relayed port is a game like any other, to curl too.
   const health = await (await fetch(`http://127.0.0.1:${port}/health`)).json();
-  expect(health).toMatchObject({ ok: true, capabilities: ['input', 'clock', 'ui', 'world'] });
+  expect(health).toMatchObject({
+    ok: true,
+    capabilities: ['input', 'pointer', 'touch', 'axis', 'text', 'clock', 'ui', 'world'],
+  });
   const list = await call(h, 'list_instances');
   expect(list.json.live.find((l: any) => l.port === port)).toMatchObject({
     game: 'Star Catcher',
