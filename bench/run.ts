@@ -27,6 +27,7 @@ import { measureTrees } from './trees.js';
 import { measureWeb } from './web.js';
 import { measurePeers } from './peers.js';
 import { measureSavedTests } from './saved-tests.js';
+import { measureMergeReports } from './merge-reports.js';
 import { measureResources } from './resources.js';
 import type { BenchConfig, Measurement, Row } from './types.js';
 
@@ -65,6 +66,7 @@ const MEASUREMENTS: Record<string, (r: Reaper, c: BenchConfig) => Promise<Measur
   kits: measureKits,
   trees: measureTrees,
   'saved-tests': measureSavedTests,
+  'merge-reports': measureMergeReports,
   resources: measureResources,
 };
 
