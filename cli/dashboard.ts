@@ -100,7 +100,7 @@ function postKey(port: number, token: string): Promise<string> {
 }
 
 /** The platform's opener, when there is a display to open on. */
-function opener(url: string): [string, string[]] | undefined {
+export function opener(url: string): [string, string[]] | undefined {
   if (process.platform === 'darwin') return ['open', [url]];
   if (process.platform === 'win32') return ['cmd', ['/c', 'start', '""', url]];
   if (process.env.DISPLAY || process.env.WAYLAND_DISPLAY) return ['xdg-open', [url]];
@@ -108,7 +108,7 @@ function opener(url: string): [string, string[]] | undefined {
 }
 
 /** Start the opener detached; true when one was started (it may still fail on its own). */
-function openBrowser(url: string): boolean {
+export function openBrowser(url: string): boolean {
   const cmd = opener(url);
   if (!cmd) return false;
   try {

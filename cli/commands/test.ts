@@ -24,6 +24,13 @@ export const testCommands = [
       update: switchFlag("Re-record expected values and screenshot baselines from this build's run"),
       config: textFlag("Run against this gamebridge.json (another build) instead of each test's own"),
       grep: textFlag('Only tests whose name or path matches this regular expression'),
+      trace: {
+        type: 'string',
+        choices: ['on', 'retain-on-failure', 'off'],
+        default: 'retain-on-failure',
+        describe:
+          "Write each test's trace (every step: call, answer, state changes, screenshot) as one HTML file in the report folder's traces/: on, retain-on-failure (failed tests only), off",
+      },
       compare: {
         type: 'string',
         array: true,
@@ -38,6 +45,7 @@ export const testCommands = [
         .example('$0 test --shard 1/4 --reporter junit --output results.xml', 'a CI machine’s quarter, as JUnit XML')
         .example('$0 test --shard 1/4 --reporter blob --output blob-report', 'a quarter’s blob, for merge-reports')
         .example('$0 test --config ../build-b/gamebridge.json', 'the same tests against another build')
+        .example('$0 test --trace on', "every test's trace in gamebridge-report/traces/")
         .example(
           '$0 test --compare a/gamebridge.json b/gamebridge.json gamebridge-tests/menu.jsonl',
           'where two builds part',
@@ -55,6 +63,7 @@ export const testCommands = [
         grep: a.grep,
         compare: a.compare,
         config: a.config,
+        trace: a.trace as 'on' | 'retain-on-failure' | 'off',
       });
     },
   }),
@@ -86,5 +95,18 @@ export const testCommands = [
         output: a.output,
       });
     },
+  }),
+  subcommand({
+    command: 'show-trace <file>',
+    describe:
+      "Open a test's or a session's trace (a .trace.html file) in the browser; with no display, print where it is and how to open it",
+    positionals: {
+      file: { type: 'string', describe: 'The trace file, e.g. gamebridge-report/traces/first-drop.trace.html' },
+    },
+    run: async (a) => {
+      const { runShowTrace } = await import('../show-trace.js');
+      return runShowTrace(String(a.file));
+    },
+    examples: [['$0 show-trace gamebridge-report/traces/first-drop.trace.html', 'step through a failed test']],
   }),
 ];

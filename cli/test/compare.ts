@@ -9,6 +9,7 @@
  */
 import { relative, resolve } from 'node:path';
 import { usageError } from '../../shared/errors.js';
+import { stateDiff } from '../../shared/state-diff.js';
 import { readTestFile } from '../../shared/test-file.js';
 import { printableLines } from '../printable.js';
 import { openDriver, type Driver } from './driver.js';
@@ -24,25 +25,9 @@ export interface Difference {
 }
 
 /** The first path (in key order) where two states differ, leaving out `ignore` and what always differs. */
-export function firstDifference(a: unknown, b: unknown, ignore: string[], at: string[] = []): Difference | undefined {
-  const path = at.join('.');
-  if (ignore.some((p) => path === p || path.startsWith(`${p}.`))) return undefined;
-  if (at.length && IGNORED_KEYS.has(at[at.length - 1])) return undefined;
-  const obj = (x: unknown) => x !== null && typeof x === 'object';
-  if (!obj(a) || !obj(b) || Array.isArray(a) !== Array.isArray(b)) {
-    return Object.is(a, b) || JSON.stringify(a) === JSON.stringify(b)
-      ? undefined
-      : { path: path || '(the whole state)', a, b };
-  }
-  const ra = a as Record<string, unknown>;
-  const rb = b as Record<string, unknown>;
-  const keys = [...new Set([...Object.keys(ra), ...Object.keys(rb)])];
-  if (!Array.isArray(a)) keys.sort();
-  for (const k of keys) {
-    const d = firstDifference(ra[k], rb[k], ignore, [...at, k]);
-    if (d) return d;
-  }
-  return undefined;
+export function firstDifference(a: unknown, b: unknown, ignore: string[]): Difference | undefined {
+  const c = stateDiff(a, b, { ignore, ignoredKeys: IGNORED_KEYS, max: 1 }).changes[0];
+  return c && { path: c.path, a: c.before, b: c.after };
 }
 
 const show = (v: unknown) => {

@@ -29,6 +29,7 @@ import { Game, launchFor, placeInTime } from './game.js';
 
 export { Game, launchFor, placeInTime };
 import { checkScreenshot } from './screenshot.js';
+import type { TestTrace } from './trace.js';
 
 export interface StepReport {
   line: number;
@@ -66,6 +67,8 @@ export interface TestResult {
   flaky?: { retries: number; failure: Failure };
   /** the shard that ran it (`2/3`), or the shards, in a merged report (merge-reports) */
   shard?: string;
+  /** the trace file written for it (--trace) */
+  trace?: string;
 }
 
 export interface ReplayOptions {
@@ -76,6 +79,8 @@ export interface ReplayOptions {
   timeoutMs?: number;
   /** Ctrl-C: the replay ends at its next step and stops its game */
   signal?: AbortSignal;
+  /** --trace: every step, with the state and screenshot after it, goes into this trace */
+  trace?: TestTrace;
 }
 
 /** The bridge's own clock tools: a frame-exact replay holds the clock itself (a game's own pause is replayed). */
@@ -130,6 +135,7 @@ export async function replayFile(file: string, opts: ReplayOptions = {}): Promis
     driver = await openDriver(config);
     try {
       game = await launchFor(t, driver);
+      await opts.trace?.launched(game, config, t.header.launch.profile);
     } catch (e) {
       return fail(file, t.header.name, t0, steps, {
         line: 1,
@@ -149,12 +155,15 @@ export async function replayFile(file: string, opts: ReplayOptions = {}): Promis
       const text = stepText(s);
       if (process.env.GB_DEBUG) process.stderr.write(`step ${text}\n`);
       const { line } = s;
+      let answer: Json | undefined;
       try {
         if (s.kind === 'do') {
           rewritten.push(s);
           await placeInTime(game, s, started, opts.signal);
-          if (!(game.frameExact && CLOCK_TOOLS.has(s.name)))
-            game.after(s.name, s.arguments, await driver.game(game.port, s.name, s.arguments));
+          if (!(game.frameExact && CLOCK_TOOLS.has(s.name))) {
+            answer = await driver.game(game.port, s.name, s.arguments);
+            game.after(s.name, s.arguments, answer);
+          }
         } else {
           await placeInTime(game, s, started, opts.signal);
           const f = await checkExpect(game, t, s, opts);
@@ -163,12 +172,15 @@ export async function replayFile(file: string, opts: ReplayOptions = {}): Promis
             updated = true;
           } else if (f) {
             steps.push({ line, text, ok: false, ms: Date.now() - s0 });
+            await opts.trace?.step(game, s, text, s0, { error: f.message });
             return fail(file, t.header.name, t0, steps, { line, step: text, ...f });
           } else rewritten.push(s);
         }
         steps.push({ line, text, ok: true, ms: Date.now() - s0 });
+        await opts.trace?.step(game, s, text, s0, { answer });
       } catch (e) {
         steps.push({ line, text, ok: false, ms: Date.now() - s0 });
+        await opts.trace?.step(game, s, text, s0, { error: msg(e) });
         const state = await game.stateAt();
         return fail(file, t.header.name, t0, steps, { line, step: text, message: msg(e), state });
       }

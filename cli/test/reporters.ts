@@ -5,7 +5,7 @@
  * gamebridge-report/.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { readProjectFile } from '../../shared/project-files.js';
 import type { TestResult } from './replay.js';
 import { MAX_BASELINE_BYTES } from './screenshot.js';
@@ -34,6 +34,7 @@ const failureLines = (r: TestResult) => {
     f.condition ? `actual: ${JSON.stringify(f.actual)}` : '',
     f.message,
     f.state !== undefined ? `state (${f.statePath}): ${JSON.stringify(f.state)?.slice(0, 4000)}` : '',
+    r.trace ? `trace: ${relative(process.cwd(), r.trace)}` : '',
   ]
     .filter(Boolean)
     .join('\n');
@@ -116,7 +117,7 @@ function htmlReport(results: TestResult[], dir: string): string {
             : '') +
           '</div>'
         : '';
-      return `<details class="test ${r.ok ? 'ok' : 'bad'}"${r.ok ? '' : ' open'}><summary><span class="mark">${r.flaky ? '~' : r.ok ? '✓' : '✗'}</span> ${h(r.name)}${r.flaky ? ` <span class="flaky">flaky: passed on retry ${r.flaky.retries}</span>` : ''}${r.shard ? ` <span class="shard">shard ${h(r.shard)}</span>` : ''} <span class="time">${(r.ms / 1000).toFixed(1)} s</span> <span class="file">${h(relative(process.cwd(), r.file))}</span></summary>${facts}<ol class="steps">${steps}</ol></details>`;
+      return `<details class="test ${r.ok ? 'ok' : 'bad'}"${r.ok ? '' : ' open'}><summary><span class="mark">${r.flaky ? '~' : r.ok ? '✓' : '✗'}</span> ${h(r.name)}${r.flaky ? ` <span class="flaky">flaky: passed on retry ${r.flaky.retries}</span>` : ''}${r.shard ? ` <span class="shard">shard ${h(r.shard)}</span>` : ''} <span class="time">${(r.ms / 1000).toFixed(1)} s</span> <span class="file">${h(relative(process.cwd(), r.file))}</span>${r.trace ? ` <a class="trace" href="${h(encodeURI(relative(dir, r.trace).split(sep).join('/')))}">trace</a>` : ''}</summary>${facts}<ol class="steps">${steps}</ol></details>`;
     })
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>game-bridge-mcp test report</title><style>
@@ -125,7 +126,7 @@ h1{font-size:1.4rem}.sum{margin-bottom:1rem}.sum .bad{color:#b3261e}.sum .ok{col
 details{border:1px solid #d5d9e0;border-radius:6px;margin:.5rem 0;padding:.4rem .8rem}
 details.bad{border-color:#e3a19c;background:#fff7f6}summary{cursor:pointer;font-weight:600}
 .ok>summary .mark,li.ok .mark{color:#1e7a34}.bad>summary .mark,li.bad .mark{color:#b3261e}
-.flaky{color:#a15c00}.time,.shard,.file,.line{color:#6b7280;font-weight:400;font-size:.85em;margin-left:.5rem}
+.flaky{color:#a15c00}a.trace{font-weight:400;font-size:.85em;margin-left:.5rem}.time,.shard,.file,.line{color:#6b7280;font-weight:400;font-size:.85em;margin-left:.5rem}
 .steps{padding-left:1.4rem}.steps li{margin:.1rem 0}.msg{white-space:pre-wrap;font-family:ui-monospace,monospace}
 pre{background:#f3f4f6;padding:.6rem;overflow:auto;max-height:22rem}table{border-collapse:collapse}th{text-align:left;padding-right:1rem;color:#6b7280}
 .shots{display:flex;gap:1rem;flex-wrap:wrap}figure{margin:0}img{max-width:330px;border:1px solid #d5d9e0;image-rendering:pixelated}figcaption{text-align:center;color:#6b7280}

@@ -6,14 +6,16 @@
  * exits.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { usageError } from '../../shared/errors.js';
+import { writeProjectFile } from '../../shared/project-files.js';
 import { selfCommand } from '../../shared/self-command.js';
 import { readTestFile, TESTS_FOLDER } from '../../shared/test-file.js';
 import { printableLines } from '../printable.js';
 import { replayFile, type TestResult } from './replay.js';
 import { BLOB_FOLDER, writeBlob, type Shard } from './blob.js';
 import { DEFAULT_OUTPUT, writeReport, type Reporter } from './reporters.js';
+import { dropStaleTrace, TestTrace, traceFolder, tracePath, type TraceMode } from './trace.js';
 
 export interface TestCliOptions {
   paths: string[];
@@ -27,6 +29,8 @@ export interface TestCliOptions {
   config?: string;
   grep?: string;
   compare?: string[];
+  /** keep each test's trace: always, only a failed test's (the default), or none */
+  trace?: TraceMode;
 }
 
 const DEFAULT_DIR = TESTS_FOLDER;
@@ -108,6 +112,14 @@ export function failureText(r: TestResult, cwd = process.cwd()): string {
   return lines.join('\n');
 }
 
+/** The folder a run's report goes into (traces/ is beside the report): --output's, else gamebridge-report/ (a blob's: its folder). */
+export function reportFolder(opts: Pick<TestCliOptions, 'reporter' | 'output'>): string {
+  if (opts.reporter === 'blob') return opts.output ?? BLOB_FOLDER;
+  const reporter = opts.reporter && opts.reporter !== 'list' ? opts.reporter : 'html';
+  const output = (opts.reporter === reporter && opts.output) || DEFAULT_OUTPUT[reporter];
+  return reporter === 'html' ? output : dirname(output);
+}
+
 export async function runTests(opts: TestCliOptions): Promise<number> {
   if (opts.compare) {
     const { runCompare } = await import('./compare.js');
@@ -154,6 +166,22 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
 
+  const traceMode: TraceMode = opts.trace ?? 'retain-on-failure';
+  const traces = resolve(reportFolder(opts), 'traces');
+  /** Write the trace of a run when the mode keeps it; a trace an earlier run left for a passing test goes. */
+  const keepTrace = (r: TestResult, trace: TestTrace) => {
+    const path = tracePath(traces, r.file);
+    const failed = r.flaky ? { ...r, ok: false, failure: r.flaky.failure } : r;
+    try {
+      if (traceMode === 'on' || !failed.ok) {
+        traceFolder(traces);
+        writeProjectFile(path, trace.html(failed, failureText(failed)));
+        r.trace = path;
+      } else dropStaleTrace(path);
+    } catch (e) {
+      out.write(`    the trace of ${r.name} was not written: ${(e as Error).message}\n`);
+    }
+  };
   const results: TestResult[] = new Array(files.length);
   let next = 0;
   let done = 0;
@@ -166,15 +194,20 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
       const k = next++;
       progress();
       active++;
-      let r = await replayFile(files[k], { config, update: opts.update, signal: stop.signal });
-      // a test that fails and then passes is flaky, not passed: its first failure is kept
+      const attempt = async () => {
+        const trace = traceMode === 'off' ? undefined : new TestTrace(files[k], nameOf(files[k]));
+        return { r: await replayFile(files[k], { config, update: opts.update, signal: stop.signal, trace }), trace };
+      };
+      let { r, trace } = await attempt();
+      // a test that fails and then passes is flaky, not passed: its first failure (and its trace) is kept
       for (let retry = 1; !r.ok && retry <= retries && !interrupted; retry++) {
-        const again = await replayFile(files[k], { config, update: opts.update, signal: stop.signal });
-        if (again.ok) r = { ...again, flaky: { retries: retry, failure: r.failure! } };
-        else r = again;
+        const again = await attempt();
+        if (again.r.ok) r = { ...again.r, flaky: { retries: retry, failure: r.failure! } };
+        else ({ r, trace } = again);
       }
       active--;
       if (interrupted) return;
+      if (trace) keepTrace(r, trace);
       results[k] = opts.shard ? { ...r, shard: `${shard.index}/${shard.total}` } : r;
       done++;
       if (tty) process.stderr.write('\r\x1b[2K');
@@ -183,6 +216,8 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
       );
       if (!r.ok) out.write(failureText(r) + '\n');
       if (r.flaky) out.write(failureText({ ...r, failure: r.flaky.failure }) + '\n');
+      if (r.trace && (!r.ok || r.flaky))
+        out.write(`    trace: ${quoted(relative(process.cwd(), r.trace))} (${selfCommand()} show-trace opens it)\n`);
       progress();
     }
   };

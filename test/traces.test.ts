@@ -1,0 +1,277 @@
+/**
+ * Traces (docs/TESTS.md, "Traces"): `game-bridge-mcp test --trace` on Crate Stack (serving
+ * screenshots) through the real CLI, proxy and daemon, each trace opened in headless Chromium
+ * and stepped through as a person would; `retain-on-failure` keeps only failed tests' traces and
+ * the HTML report links them; `show-trace` without a display; `save_trace` of an agent's session.
+ * One home, one project and one browser for the whole file.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import pixelmatch from 'pixelmatch';
+import { PNG } from 'pngjs';
+import type { Page } from 'playwright-core';
+import { CHROMIUM, startBrowser, type BrowserHandle } from './helpers/browser.js';
+import { reapAndReport } from './helpers/fault.js';
+import { freeRange } from './helpers/ports.js';
+import { bridgeFreeEnv, CLI, removeDir, tempHome } from './helpers/procs.js';
+import { writeProject, type Project } from './helpers/project.js';
+
+let home: string;
+let root: string;
+let p: Project;
+let browser: BrowserHandle | undefined;
+const chromiumMissing = existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM}`;
+const env = () => {
+  const e = bridgeFreeEnv({ GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '120000' });
+  // show-trace opens nothing here: no display
+  delete e.DISPLAY;
+  delete e.WAYLAND_DISPLAY;
+  return e;
+};
+
+function cli(args: string[], cwd = p.root): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('close', (code) => resolve({ code: code ?? -1, out, err }));
+  });
+}
+
+const line = (o: object) => JSON.stringify(o);
+const HEAD = (name: string) =>
+  line({ gamebridgeTest: 1, name, launch: { config: '../gamebridge.json' }, timing: 'frame-exact' });
+
+/** A test of Crate Stack: start, move right, drop, let it land; then `last`. */
+function writeTest(name: string, last: object): string {
+  const file = join(p.root, 'gamebridge-tests', `${name}.jsonl`);
+  writeFileSync(
+    file,
+    [
+      HEAD(name),
+      line({ do: 'call_tool', name: 'start' }),
+      line({ do: 'call_tool', name: 'bridge.press', arguments: { input: 'right', frames: 30 }, atSimFrame: 0 }),
+      line({ do: 'call_tool', name: 'drop_here' }),
+      line({ do: 'call_tool', name: 'bridge.step', arguments: { frames: 40 } }),
+      line({ expect: { screenshot: 'landed.png', maxDiffRatio: 0 } }),
+      line(last),
+    ].join('\n') + '\n',
+  );
+  return file;
+}
+
+/** What the trace page shows of its selected step. */
+async function shown(page: Page) {
+  return page.evaluate(() => {
+    const text = (id: string) => document.getElementById(id)?.textContent ?? '';
+    const rows = [...document.querySelectorAll('#changes tbody tr')].map((tr) =>
+      [...tr.querySelectorAll('td')].map((td) => td.textContent),
+    );
+    const img = document.querySelector<HTMLImageElement>('#shot img');
+    return {
+      pos: text('pos'),
+      title: text('step-title'),
+      meta: text('step-meta'),
+      error: document.getElementById('step-error')!.hidden ? '' : text('step-error'),
+      changes: Object.fromEntries(rows.map(([path, before, after]) => [path, [before, after]])),
+      shot: img?.src ?? null,
+      list: [...document.querySelectorAll('#steps li .t')].map((e) => e.textContent),
+      marks: [...document.querySelectorAll('#steps li .mk')].map((e) => e.textContent).join(''),
+    };
+  });
+}
+
+const pngOf = (dataUrl: string) =>
+  PNG.sync.read(Buffer.from(dataUrl.replace(/^data:image\/png;base64,/, ''), 'base64'));
+
+beforeAll(async () => {
+  home = tempHome('gb-trace-');
+  root = tempHome('gb-trace-proj-');
+  p = writeProject(join(root, 'crates'), { ports: await freeRange(6), gameArgs: '--screenshot' });
+  mkdirSync(join(p.root, 'gamebridge-tests'));
+  if (!chromiumMissing) browser = await startBrowser();
+}, 60000);
+
+afterAll(async () => {
+  await browser?.close();
+  await reapAndReport(home);
+  removeDir(home);
+  removeDir(root);
+});
+
+// A runtime that is missing skips here and fails under CI=true.
+const withChromium = chromiumMissing && process.env.CI !== 'true' ? test.skip : test;
+
+withChromium(
+  "a failed test's trace shows every step's call, state changes, screenshot and frame as the run had them, stepped through in Chromium",
+  async () => {
+    const file = writeTest('drop', { expect: { path: 'game.score', equals: 999 } });
+    // the screenshot baseline from this build: the run compares the picture after the landing with it
+    expect((await cli(['test', file, '--update', '--trace', 'off'])).code).toBe(0);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/"equals":\d+/, '"equals":999'));
+    const run = await cli(['test', file, '--reporter', 'json', '--output', 'out/results.json']);
+    expect(run.code).toBe(1);
+    const trace = join(p.root, 'out', 'traces', 'drop.trace.html');
+    expect(run.out).toContain(`    trace: out/traces/drop.trace.html (`);
+    const report = JSON.parse(readFileSync(join(p.root, 'out', 'results.json'), 'utf8')).tests[0];
+    expect(report.trace).toBe(trace);
+
+    const page = await browser!.browser.newPage({ viewport: { width: 1280, height: 860 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(pathToFileURL(trace).href);
+    // it opens on the failed step
+    let s = await shown(page);
+    expect(s.list).toEqual([
+      'launch gamebridge.json',
+      'start',
+      'bridge.press {"input":"right","frames":30} @0',
+      'drop_here',
+      'bridge.step {"frames":40}',
+      'expect screenshot landed.png',
+      'expect game.score equals 999',
+    ]);
+    // the runner's steps, one for one, and the launch
+    expect(s.list.slice(1)).toEqual(report.steps.map((x: { text: string }) => x.text));
+    expect(s.marks).toBe('✓✓✓✓✓✓✗');
+    expect(s.pos).toBe('step 7 of 7');
+    expect(s.error).toMatch(/^AssertionFailed: On port \d+, game\.score is 20 at frame \d+; expected equals 999\./);
+    expect(await page.textContent('#failure')).toContain(
+      'at gamebridge-tests/drop.jsonl:7  expect game.score equals 999',
+    );
+
+    // step through from the first, with the buttons a person uses
+    await page.click('#steps li >> nth=0');
+    s = await shown(page);
+    expect(s.pos).toBe('step 1 of 7');
+    expect(await page.textContent('#state')).toContain('"score": 0');
+    await page.click('#next');
+    await page.click('#next');
+    s = await shown(page);
+    expect(s.title).toBe('✓ bridge.press {"input":"right","frames":30} @0');
+    // the press moved the paused clock exactly its frames, and the dropper with it
+    expect(s.meta).toMatch(/simFrame 30 after it/);
+    expect(s.changes.simFrame).toEqual(['0', '30']);
+    expect(Number(s.changes['game.dropperX'][1])).toBeGreaterThan(Number(s.changes['game.dropperX'][0]));
+    await page.keyboard.press('ArrowDown');
+    s = await shown(page);
+    expect(s.title).toBe('✓ drop_here');
+    expect(s.changes['game.crates.0']?.[0]).toBe('absent');
+    await page.click('#next');
+    s = await shown(page);
+    expect(s.title).toBe('✓ bridge.step {"frames":40}');
+    expect(s.changes['game.score']).toEqual(['0', '20']);
+    expect(s.changes.simFrame).toEqual(['30', '70']);
+    const landed = s.shot!;
+    await page.click('#next');
+    s = await shown(page);
+    // a check moves nothing of the game (only the wall-clock frame and the events window), and the
+    // picture after the landing is the one the run compared with its baseline
+    expect(s.title).toBe('✓ expect screenshot landed.png');
+    expect(Object.keys(s.changes).filter((k) => /^(game|simFrame|ui)\b/.test(k))).toEqual([]);
+    const baseline = PNG.sync.read(readFileSync(join(p.root, 'gamebridge-tests', 'landed.png')));
+    const got = pngOf(landed);
+    expect([got.width, got.height]).toEqual([baseline.width, baseline.height]);
+    expect(pixelmatch(got.data, baseline.data, null, got.width, got.height, { threshold: 0 })).toBe(0);
+    // an earlier picture differs: the crate was still falling
+    await page.click('#prev');
+    await page.click('#prev');
+    const before = pngOf((await shown(page)).shot!);
+    expect(pixelmatch(before.data, baseline.data, null, got.width, got.height, { threshold: 0 })).toBeGreaterThan(0);
+    await page.click('#steps li >> nth=4');
+    expect(errors).toEqual([]);
+    await page.close();
+  },
+  180000,
+);
+
+withChromium(
+  "retain-on-failure keeps only failed tests' traces, drops a passing test's old one, and the HTML report links the failed test's",
+  async () => {
+    writeTest('pass', { expect: { path: 'game.score', equals: 20 } });
+    writeTest('fail', { expect: { path: 'game.score', equals: 21 } });
+    const dir = join(p.root, 'gamebridge-tests');
+    const on = await cli(['test', join(dir, 'pass.jsonl'), join(dir, 'fail.jsonl'), '--update', '--trace', 'on']);
+    expect(on.out).toMatch(/2 passed, 0 failed/);
+    writeFileSync(
+      join(dir, 'fail.jsonl'),
+      readFileSync(join(dir, 'fail.jsonl'), 'utf8').replace('"equals":20', '"equals":21'),
+    );
+    const traces = join(p.root, 'report', 'traces');
+    const all = await cli([
+      'test',
+      'gamebridge-tests/pass.jsonl',
+      'gamebridge-tests/fail.jsonl',
+      '--trace',
+      'on',
+      '--reporter',
+      'html',
+      '--output',
+      'report',
+    ]);
+    expect(all.code).toBe(1);
+    expect(readdirSync(traces).sort()).toEqual(['fail.trace.html', 'pass.trace.html']);
+    // the default: the passing test's trace of the run before is gone, the failed one's written anew
+    const run = await cli([
+      'test',
+      'gamebridge-tests/pass.jsonl',
+      'gamebridge-tests/fail.jsonl',
+      '--reporter',
+      'html',
+      '--output',
+      'report',
+    ]);
+    expect(run.code).toBe(1);
+    expect(readdirSync(traces)).toEqual(['fail.trace.html']);
+    expect(run.out).toMatch(/✗ fail .*\n(.*\n)*    trace: report\/traces\/fail\.trace\.html/);
+    expect(run.out).not.toMatch(/pass\.trace\.html/);
+
+    const page = await browser!.browser.newPage();
+    await page.goto(pathToFileURL(join(p.root, 'report', 'index.html')).href);
+    expect(await page.locator('a.trace').count()).toBe(1);
+    await page.click('a.trace');
+    await page.waitForURL(/fail\.trace\.html/);
+    expect(await page.textContent('#title')).toBe('fail');
+    expect(await page.textContent('#step-title')).toBe('✗ expect game.score equals 21');
+    await page.close();
+
+    const off = await cli([
+      'test',
+      'gamebridge-tests/fail.jsonl',
+      '--trace',
+      'off',
+      '--reporter',
+      'json',
+      '--output',
+      'none/r.json',
+    ]);
+    expect(off.code).toBe(1);
+    expect(existsSync(join(p.root, 'none', 'traces'))).toBe(false);
+  },
+  240000,
+);
+
+test('show-trace with no display prints where the trace is and how to open it; a file that is not a trace is refused', async () => {
+  const dir = join(p.root, 'shown');
+  mkdirSync(dir, { recursive: true });
+  const { TraceBuilder } = await import('../shared/trace.js');
+  const b = new TraceBuilder({ title: 't', source: 'here' });
+  b.add({ kind: 'do', title: 'start', ok: true, atMs: 0 }, { a: 1 });
+  writeFileSync(join(dir, 't.trace.html'), b.html());
+  const r = await cli(['show-trace', 'shown/t.trace.html']);
+  expect(r.code).toBe(0);
+  expect(r.out).toBe(`Trace: ${join(dir, 't.trace.html')}\n`);
+  expect(r.err).toBe(
+    `There is no display here, so no browser was opened. The trace is one self-contained page: open ${pathToFileURL(join(dir, 't.trace.html')).href} in any browser, or copy the file to a machine with a display and open it there.\n`,
+  );
+  writeFileSync(join(dir, 'other.html'), '<!doctype html><title>x</title>');
+  const bad = await cli(['show-trace', 'shown/other.html']);
+  expect(bad.code).toBe(2);
+  expect(bad.err).toMatch(/^game-bridge-mcp: show-trace: shown\/other\.html is not a game-bridge-mcp trace/);
+  const none = await cli(['show-trace', 'shown/none.html']);
+  expect(none.err).toMatch(/show-trace: cannot read shown\/none\.html \(there is no such file\)/);
+});
