@@ -11,7 +11,6 @@ import { TraceBuilder, type StepInput } from '../../shared/trace.js';
 import type { TestFile } from '../../shared/test-file.js';
 import { ToolFailed, type Json } from './driver.js';
 import type { Game } from './game.js';
-import type { TestResult } from './replay.js';
 
 export const TRACE_MODES = ['on', 'retain-on-failure', 'off'] as const;
 export type TraceMode = (typeof TRACE_MODES)[number];
@@ -86,7 +85,7 @@ export class TestTrace {
   }
 
   /** The trace as HTML, with the test's outcome and, for a failure, what the runner printed. */
-  html(r: TestResult, failureText: string): string {
+  html(r: { name: string; ok: boolean; ms: number }, failureText: string): string {
     const t = this.builder.trace;
     t.outcome = r.ok ? 'passed' : 'failed';
     t.title = r.name;
