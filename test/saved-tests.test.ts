@@ -240,7 +240,7 @@ test('a real-time expect whose value is just different fails as an assertion, ex
   expect(r.code).toBe(1);
   const shown = r.out
     .split('\n')
-    .filter((l) => /^ {4}\w+: /.test(l) && !/^ {4}(condition|expected|actual|state)/.test(l));
+    .filter((l) => /^ {4}\w+: /.test(l) && !/^ {4}(condition|expected|actual|state|trace)/.test(l));
   expect(shown).toEqual([
     expect.stringMatching(
       /^ {4}AssertionFailed: On port \d+, ui\.screen is "GameScreen" at frame \d+; expected equals "Nowhere"/,
