@@ -97,10 +97,12 @@ function placePictures(m: Merged, dir: string): TestResult[] {
     const own = m.attachments[k];
     const at = (p: string) => {
       const data = own[p];
-      if (!data) return p;
+      // only what the blob carries: a path it names is never read from the merging machine
+      if (!data) return join(dir, 'none');
       const folder = join(dir, String(n++));
       mkdirSync(folder);
-      const file = join(folder, basename(p) || 'picture.png');
+      const name = basename(p);
+      const file = join(folder, name && name !== '..' && name !== '.' ? name : 'picture.png');
       writeFileSync(file, Buffer.from(data, 'base64'));
       return file;
     };

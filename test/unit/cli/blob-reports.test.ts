@@ -60,6 +60,23 @@ test("a failure's pictures travel inside the blob and show in the merged HTML re
   expect(page).toContain('<span class="shard">shard 2/3</span>');
 });
 
+test('a picture a blob names but does not carry is never read from the merging machine', () => {
+  const secret = join(dir, 'secret.png');
+  writeFileSync(secret, 'not for the report');
+  const r = { ...result('menu', false), file: 'gamebridge-tests/menu.jsonl' };
+  r.failure = {
+    line: 2,
+    step: 'expect screenshot menu.png',
+    message: 'differ',
+    images: { baseline: secret, diff: '..' },
+  };
+  const html = join(dir, 'report');
+  renderMerged('html', html, mergeBlobs([blobOf(1, 1, [{ test: r, attachments: { '..': 'AAAA' } }])]));
+  const page = readFileSync(join(html, 'index.html'), 'utf8');
+  expect([...page.matchAll(/<img src="([^"]+)" alt="(\w+)">/g)].map(([, , alt]) => alt)).toEqual(['diff']);
+  expect(page).not.toContain('secret');
+});
+
 test('a shard whose blob is missing is named: its tests are not in the report', () => {
   const m = mergeBlobs([blobOf(1, 4), blobOf(3, 4)]);
   expect(m.notes).toEqual(['No blob of shards 2/4, 4/4: their tests are not in this report.']);
