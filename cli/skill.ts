@@ -1,7 +1,7 @@
 /**
  * `game-bridge-mcp skill [--out DIR] [--force]`: write an agent skill (a SKILL.md) for the
  * project's game from what the running game says about itself: its manifest (toolsets, tools and
- * their arguments), the project's composites, and how to launch and test it. It is an MCP client
+ * their arguments), the project's composites and skills, and how to launch and test it. It is an MCP client
  * of the daemon like any agent (the proxy spawned in the current directory finds gamebridge.json
  * the same way); it uses the project's game if one is running, else launches it and stops it
  * again. A SKILL.md it did not write (no generated-by line) is never overwritten without --force.
@@ -92,9 +92,14 @@ export function renderSkill(facts: {
 }): string {
   const { game, version, listed, described } = facts;
   const name = skillName(game);
-  const own = described.filter((t) => t.toolset !== 'bridge' && t.toolset !== 'composites');
+  const own = described.filter((t) => !['bridge', 'composites', 'skills'].includes(String(t.toolset)));
   const composites = described.find((t) => t.toolset === 'composites');
-  const bridge = described.find((t) => t.toolset === 'bridge');
+  const skills = described.find((t) => t.toolset === 'skills');
+  // only what this game serves: a bridge tool it cannot serve (snapshot without a UI tree) is left out
+  const bridgeTools = (described.find((t) => t.toolset === 'bridge')?.tools ?? []).filter(
+    (t: Json) => t.served !== false,
+  );
+  const serves = (name: string) => bridgeTools.some((t: Json) => t.name === name);
   const description = oneLine(
     `Play, drive and test ${game}${version ? ` ${version}` : ''} through the game-bridge MCP server: launch it, ` +
       `call its tools (${own.map((t) => t.toolset).join(', ') || 'its commands'}), read its state and screen, and save regression tests. ` +
@@ -143,17 +148,33 @@ export function renderSkill(facts: {
       'This project declares none (a `composites` module in gamebridge.json adds routines that chain commands).',
     );
   }
+  out.push('', '### Skills', '');
+  if (skills?.tools?.length) {
+    out.push(
+      'Sequences of steps taught to the bridge for this game, kept in gamebridge-skills/ (run them with `call_tool` too; each is also the MCP prompt `skill_<name>`):',
+      '',
+    );
+    for (const t of skills.tools)
+      out.push(
+        `- ${quoted(signature(t))}${t.readOnly ? ' (read-only)' : ''}: ${quoted(t.description)}`,
+        ...argLines(t),
+      );
+  } else {
+    out.push(
+      'None yet: `define_skill`, or `skill_from_session` after a run that worked, keeps a sequence of calls as one tool of this game.',
+    );
+  }
   out.push(
     '',
     '### The bridge toolset',
     '',
-    `Every game also has \`bridge\`: ${(bridge?.tools ?? []).map((t: Json) => quoted(signature(t))).join(', ') || '`get_state`, `wait_for`, `raw_command`, `health`, `screenshot`'}.`,
+    `This game also has \`bridge\`: ${bridgeTools.map((t: Json) => quoted(signature(t))).join(', ') || '`get_state`, `wait_for`, `raw_command`, `health`'}.`,
     '`get_state` {path} reads one part of the state; `wait_for` {path, equals|gt|…} waits for a condition.',
     '',
     '## Testing it',
     '',
     '1. Launch a fresh game (`launch_instance`, or `launch_instance` {restart: port}).',
-    '2. Look: `call_tool` {port, name: "snapshot"} on games with a UI tree, else `get_state` with a path; `screenshot` to see it.',
+    `2. Look: ${serves('snapshot') ? '`call_tool` {port, name: "snapshot"} shows what is on screen with a ref per node, or ' : ''}\`get_state\` with a path reads the state${serves('screenshot') ? '; `screenshot` to see it' : ''}.`,
     '3. Act with the tools above, one step at a time.',
     '4. Check after each step that matters: `wait_for` for a state value, `assert` {path, <op>: value} for what must hold now.',
     '5. `save_test` {name} keeps the run as gamebridge-tests/<name>.jsonl; `run_test` {name}, or `game-bridge-mcp test` in CI, replays it with no agent.',

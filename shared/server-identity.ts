@@ -10,7 +10,7 @@ export const SERVER_INFO = { name: 'game-bridge-mcp', title: 'Game Bridge', vers
 export const SERVER_CAPABILITIES = {
   tools: { listChanged: true },
   resources: { subscribe: true, listChanged: true },
-  prompts: { listChanged: false },
+  prompts: { listChanged: true },
 };
 
 /** The `_meta` key by which a 2026-era request names its protocol version. */

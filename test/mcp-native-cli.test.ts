@@ -1,7 +1,7 @@
 /**
  * The CLI side of the MCP-native features (docs/TOOLS.md, "Resources, prompts and the skill"):
- * `game-bridge-mcp skill` written from the Crate Stack example names its real tools and the
- * project's composites and keeps a file it did not write; `register` and `init` merge the
+ * `game-bridge-mcp skill` written from the Crate Stack example names its real tools, the
+ * project's composites and skills and only the bridge tools the game serves, and keeps a file it did not write; `register` and `init` merge the
  * bridge into a project's MCP client files; real clients: Claude Code shows ✔ Connected for the
  * written .mcp.json, and the MCP Inspector CLI lists the resources and prompts.
  */
@@ -72,13 +72,28 @@ const COMPOSITES = `export default [
 ];
 `;
 
+/** A skill of the project's, as define_skill keeps one. */
+const DROP_LEFT = {
+  gamebridgeSkill: 1,
+  name: 'drop-left',
+  description: 'Start a round and drop a crate at the left.',
+  only: 'Crate Stack',
+  args: [{ name: 'x', type: 'number', default: 10 }],
+  steps: [
+    { do: 'call_tool', name: 'start', arguments: {} },
+    { do: 'call_tool', name: 'drop', arguments: { x: '${x}' } },
+  ],
+};
+
 describe('skill', () => {
-  test('written from the Crate Stack example, it names the real toolsets, tools, arguments and composites (and stops the game it launched)', async () => {
+  test('written from the Crate Stack example, it names the real toolsets, tools, arguments, composites and skills, and only the bridge tools the game serves (and stops the game it launched)', async () => {
     const root = dir('gb-skill-');
     execFileSync('git', ['init', '-q', root]);
     writeProject(root, { ports: await freeRange(3), extra: { composites: './bridge/composites.mjs' } });
     mkdirSync(join(root, 'bridge'));
     writeFileSync(join(root, 'bridge', 'composites.mjs'), COMPOSITES);
+    mkdirSync(join(root, 'gamebridge-skills'));
+    writeFileSync(join(root, 'gamebridge-skills', 'drop-left.json'), JSON.stringify(DROP_LEFT));
     const r = await cli(['skill'], root);
     expect(`${r.code} ${r.stderr}`).toMatch(/^0 /);
     const file = join(root, '.claude', 'skills', 'crate-stack', 'SKILL.md');
@@ -94,6 +109,13 @@ describe('skill', () => {
     expect(text).toContain('- `set_seed {seed: string}`');
     expect(text).toContain('- `stack {n?: integer}`: `Start a round and drop n crates in one column.`');
     expect(text).toContain('`get_state {path?: string}`');
+    expect(text).toContain('\n### Skills\n');
+    expect(text).toContain('- `drop-left {x?: number}`: `Start a round and drop a crate at the left.`');
+    // only what this game serves: Crate Stack without --screenshot has no picture to take
+    const bridgeLine = text.split('\n').find((l) => l.startsWith('This game also has `bridge`:'));
+    expect(bridgeLine).toContain('`snapshot');
+    expect(bridgeLine).not.toContain('`screenshot`');
+    expect(text).not.toContain('`screenshot` to see it');
     // the game it launched to read the manifest is gone again
     const status = await cli(['status'], root);
     expect(status.stdout).not.toMatch(/Crate Stack/);

@@ -6,10 +6,14 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  PromptListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { freeRange } from './helpers/ports.js';
 import { writeProject } from './helpers/project.js';
-import { Reaper, removeDir, startExampleGame, stopDaemon, tempHome } from './helpers/procs.js';
+import { Reaper, removeDir, startExampleGame, stopDaemon, tempHome, waitFor } from './helpers/procs.js';
 
 const reaper = new Reaper();
 let home: string;
@@ -230,5 +234,72 @@ describe('skills defined over MCP and called with call_tool', () => {
     expect(r.json).toMatchObject({ deleted: true });
     expect(existsSync(skillPath('peek-once'))).toBe(false);
     expect((await gameCall(mcp, port, 'peek-once')).isError).toBe(true);
+  });
+});
+
+describe('skills offered as prompts and as --eager tools', () => {
+  let eager: McpHandle;
+  let promptChanges = 0;
+  let toolChanges = 0;
+
+  beforeAll(async () => {
+    mcp.client.setNotificationHandler(PromptListChangedNotificationSchema, () => void promptChanges++);
+    eager = await connect({
+      args: ['--port', String(port), '--no-scan', '--eager'],
+      env: { GAME_BRIDGE_HOME: home },
+      cwd: project,
+    });
+    eager.client.setNotificationHandler(ToolListChangedNotificationSchema, () => void toolChanges++);
+    await eager.client.listTools(); // the eager set as it is before the skill
+  }, 60000);
+
+  afterAll(async () => {
+    await eager?.close();
+  });
+
+  test("a skill is a prompt skill_<name> whose arguments are the skill's, filled into the call it suggests", async () => {
+    const { prompts } = await mcp.client.listPrompts();
+    const p = prompts.find((x) => x.name === 'skill_drop-two');
+    expect(p?.arguments).toEqual([{ name: 'x', description: '(number)', required: true }]);
+    expect(p?.description).toMatch(
+      /^Start a round and drop two crates at x\. \(a skill of Crate Stack :\d+, 4 steps\)$/,
+    );
+    const got = await mcp.client.getPrompt({ name: 'skill_drop-two', arguments: { x: '40' } });
+    const text = (got.messages[0].content as { text: string }).text;
+    expect(text).toContain(`\`call_tool\` {port: ${port}, name: "drop-two", arguments: {"x":40}}`);
+    expect(text).toContain('It changes the game');
+    await expect(mcp.client.getPrompt({ name: 'skill_drop-two', arguments: {} })).rejects.toThrow(
+      /BridgeUsageError: The prompt 'skill_drop-two' needs 'x'/,
+    );
+  });
+
+  test('defining a skill announces prompts and --eager tools list_changed, and the flat tool runs it', async () => {
+    const [prompts0, tools0] = [promptChanges, toolChanges];
+    const d = await define({
+      name: 'look-twice',
+      description: 'Peek twice.',
+      steps: [
+        { do: 'call_tool', name: 'peek' },
+        { do: 'call_tool', name: 'peek' },
+      ],
+    });
+    expect(d.isError).toBe(false);
+    await waitFor('prompts/list_changed', () => promptChanges > prompts0, 20000);
+    await waitFor('tools/list_changed on the --eager client', () => toolChanges > tools0, 20000);
+    expect((await mcp.client.listPrompts()).prompts.map((x) => x.name)).toContain('skill_look-twice');
+    const flat = (await eager.client.listTools()).tools.find((t) => t.name === `g${port}_skills_look-twice`);
+    expect(flat?.annotations?.readOnlyHint).toBe(true);
+    const r = (await eager.client.callTool({ name: `g${port}_skills_look-twice`, arguments: {} })) as any;
+    expect(r.isError).toBeFalsy();
+    expect(JSON.parse(r.content[0].text)).toMatchObject({ via: 'skill', ran: 2 });
+  });
+
+  test('deleting a skill announces list_changed and takes its prompt and --eager tool away', async () => {
+    const [prompts0, tools0] = [promptChanges, toolChanges];
+    expect((await gameCall(mcp, port, 'delete_skill', { name: 'look-twice' })).isError).toBe(false);
+    await waitFor('prompts/list_changed', () => promptChanges > prompts0, 20000);
+    await waitFor('tools/list_changed on the --eager client', () => toolChanges > tools0, 20000);
+    expect((await mcp.client.listPrompts()).prompts.map((x) => x.name)).not.toContain('skill_look-twice');
+    expect((await eager.client.listTools()).tools.map((t) => t.name)).not.toContain(`g${port}_skills_look-twice`);
   });
 });

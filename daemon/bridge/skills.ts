@@ -4,11 +4,18 @@
  * gamebridge.json; `skill_from_session` makes one from this session's recorded calls;
  * `delete_skill` removes one. call_tool runs a skill (tools/game-tool.ts, kind 'skill').
  */
-import { unlinkSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { usageError } from '../../shared/errors.js';
 import { readProjectFile } from '../../shared/project-files.js';
-import { MAX_SKILL_BYTES, skillFile, skillName, writeSkill, type SkillArg, type SkillStep } from '../skills/skill.js';
+import {
+  MAX_SKILL_BYTES,
+  removeSkill,
+  skillFile,
+  skillName,
+  writeSkill,
+  type SkillArg,
+  type SkillStep,
+} from '../skills/skill.js';
 import type { ToolContext } from '../toolkit/context.js';
 import { z } from '../toolkit/define.js';
 import { flag } from './args.js';
@@ -59,7 +66,7 @@ export const deleteSkillTool = bridgeTool({
     const file = skillFile(skillsRoot(ctx, port, 'delete_skill'), args.name);
     if (!readProjectFile(file, MAX_SKILL_BYTES, 'nothing was deleted'))
       throw usageError(`delete_skill: there is no ${file}. list_toolsets shows the game's skills.`, { file });
-    unlinkSync(file);
+    removeSkill(file);
     return Promise.resolve({ json: { name: args.name, file, deleted: true } });
   },
 });

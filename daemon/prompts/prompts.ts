@@ -120,7 +120,10 @@ export function listPrompts() {
 /** prompts/get: one user message; a missing argument is a BridgeUsageError that names it. */
 export function getPrompt(name: string, args: Record<string, unknown> = {}) {
   const p = PROMPTS_BY_NAME.get(name);
-  if (!p) throw usageError(`There is no prompt '${name}'. The prompts are: ${PROMPTS.map((x) => x.name).join(', ')}.`);
+  if (!p)
+    throw usageError(
+      `There is no prompt '${name}'. The prompts are: ${PROMPTS.map((x) => x.name).join(', ')}, and skill_<name> for each skill of a running game (prompts/list shows them).`,
+    );
   const values: Record<string, string> = {};
   for (const a of p.arguments) {
     const v = args[a.name];

@@ -1,13 +1,16 @@
 /**
  * --eager: every tool of every live game advertised flatly, for clients that cannot
- * walk discovery. Names carry the port and toolset (`g7820_play_drop`) so they never collide
- * across instances; `notifications/tools/list_changed` goes out when the set changes.
+ * walk discovery, the project's skills for it included (`g7820_skills_<name>`). Names carry the
+ * port and toolset (`g7820_play_drop`) so they never collide across instances;
+ * `notifications/tools/list_changed` goes out when the set changes (a skill kept or deleted
+ * refreshes it at once: sessions/session.ts).
  */
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ReplayVerdict } from '../../shared/frames.js';
 import { toolInputSchema, type GameTool } from '../game/manifest.js';
 import { callGameTool } from '../tools/call-tool.js';
 import { listSeen } from '../tools/list-instances.js';
+import { skillsOfPort } from '../tools/skill-offers.js';
 import { annotationsOf, replayOf } from '../toolkit/define.js';
 import type { SessionContext } from './context.js';
 import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
@@ -17,6 +20,8 @@ const RECHECK_MS = 2000;
 interface FlatTool {
   port: number;
   tool: GameTool;
+  /** the name call_tool is given: a skill's own, a manifest tool's toolset.name */
+  callName: string;
   advertised: Tool;
 }
 
@@ -63,21 +68,25 @@ export class EagerTools {
     for (const inst of result.live) {
       const m = await ctx.manifest(inst.port).catch(() => undefined);
       if (!m) continue;
-      for (const ts of m.toolsets) {
-        for (const tool of ts.tools) {
-          const name = flatName(inst.port, tool);
-          next.set(name, {
-            port: inst.port,
-            tool,
-            advertised: {
-              name,
-              title: `${inst.game ?? 'game'} :${inst.port} ${tool.name}`,
-              description: `[${inst.game ?? 'game'} on port ${inst.port}, toolset ${ts.name}] ${tool.description}`,
-              inputSchema: toolInputSchema(tool) as Tool['inputSchema'],
-              annotations: annotationsOf({ readOnly: tool.readOnly }),
-            },
-          });
-        }
+      const skills = (await skillsOfPort(ctx, inst.port, inst.game)).map((o) => o.tool);
+      const all = [
+        ...m.toolsets.flatMap((ts) => ts.tools.map((tool) => ({ tool, callName: `${tool.toolset}.${tool.name}` }))),
+        ...skills.map((tool) => ({ tool, callName: tool.name })),
+      ];
+      for (const { tool, callName } of all) {
+        const name = flatName(inst.port, tool);
+        next.set(name, {
+          port: inst.port,
+          tool,
+          callName,
+          advertised: {
+            name,
+            title: `${inst.game ?? 'game'} :${inst.port} ${tool.name}`,
+            description: `[${inst.game ?? 'game'} on port ${inst.port}, toolset ${tool.toolset}] ${tool.description}`,
+            inputSchema: toolInputSchema(tool) as Tool['inputSchema'],
+            annotations: annotationsOf({ readOnly: tool.readOnly }),
+          },
+        });
       }
     }
     const signature = [...next.keys()].sort().join('\n');
@@ -97,7 +106,7 @@ export class EagerTools {
     }
     if (!f) return undefined;
     this.ctx.adoptIfDetached(f.port);
-    return callGameTool(this.ctx, f.port, `${f.tool.toolset}.${f.tool.name}`, args, extra);
+    return callGameTool(this.ctx, f.port, f.callName, args, extra);
   }
 
   verdict(name: string): ReplayVerdict {

@@ -5,12 +5,12 @@
  * servers here, with its resources (daemon/resources/) and prompts (daemon/prompts/). A session may build more than one server: the SDK's era-pinning entry builds a
  * throwaway one to answer a `server/discover` probe (docs/DECISIONS.md, "Protocol versions and HTTP").
  */
-import { ProtocolError, ProtocolErrorCode, Server, type Transport } from '@modelcontextprotocol/server';
+import { Server, type Transport } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { SessionConfig } from '../../shared/config.js';
 import type { ReplayVerdict } from '../../shared/frames.js';
 import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from '../../shared/server-identity.js';
-import { toBridgeError, usageError } from '../../shared/errors.js';
+import { usageError } from '../../shared/errors.js';
 import { errorResult, okResult } from '../tools/answer.js';
 import { explainExit } from '../launcher/index.js';
 import type { DaemonState, SessionInfo } from '../state/state.js';
@@ -23,7 +23,8 @@ import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
 import { projectComposites } from '../composites/project.js';
 import { SessionResources, tapInbound } from '../resources/session-resources.js';
 import { watchesOf } from '../resources/watch.js';
-import { getPrompt, listPrompts } from '../prompts/prompts.js';
+import { installPrompts } from './session-prompts.js';
+import { onSkillsChanged } from '../skills/skill.js';
 
 export { INSTRUCTIONS };
 
@@ -79,6 +80,7 @@ class McpSession implements EngineSession {
   private readonly servers = new Set<Server>();
   readonly resources: SessionResources;
   private closed = false;
+  private readonly unlistenSkills: () => void;
 
   constructor(
     private readonly state: DaemonState,
@@ -104,6 +106,11 @@ class McpSession implements EngineSession {
     if (!opts.observer) state.addSession(this.registration);
     this.eager?.onChange(() => {
       for (const server of this.servers) void server.sendToolListChanged().catch(() => undefined);
+    });
+    // A skill kept or removed is a prompt more or less, and with --eager a tool more or less.
+    this.unlistenSkills = onSkillsChanged(() => {
+      for (const server of this.servers) void server.sendPromptListChanged().catch(() => undefined);
+      void this.eager?.refresh();
     });
     this.resources = new SessionResources({
       ctx: this.context,
@@ -185,14 +192,7 @@ class McpSession implements EngineSession {
       });
     });
     this.resources.install(server);
-    server.setRequestHandler('prompts/list', async () => ({ prompts: listPrompts() }));
-    server.setRequestHandler('prompts/get', async (req) => {
-      try {
-        return getPrompt(req.params.name, req.params.arguments ?? {});
-      } catch (e) {
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, toBridgeError(e).text);
-      }
-    });
+    installPrompts(server, this.context);
     // The client's name and version, for the dashboard's session list.
     server.oninitialized = () => {
       const v = server.getClientVersion();
@@ -224,6 +224,7 @@ class McpSession implements EngineSession {
     if (this.closed) return;
     this.closed = true;
     this.eager?.stop();
+    this.unlistenSkills();
     this.resources.close();
     this.state.endSession(this.registration);
     await Promise.all([...this.servers].map((s) => s.close().catch(() => undefined)));

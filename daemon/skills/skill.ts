@@ -6,7 +6,7 @@
  * `expect` line) plus `wait`, `if`/`else` and a bounded `repeat`. This file holds the format
  * (zod), reading and writing the files, and `${arg}` substitution; run.ts runs one.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod/v4';
 import { usageError } from '../../shared/errors.js';
@@ -229,5 +229,27 @@ export function writeSkill(projectRoot: string, skill: Skill, overwrite: boolean
       { file },
     );
   writeProjectFile(file, JSON.stringify(skill, null, 2) + '\n');
+  skillsChanged();
   return file;
+}
+
+/** Remove a skill's file (the caller has checked it is one). */
+export function removeSkill(file: string): void {
+  unlinkSync(file);
+  skillsChanged();
+}
+
+/**
+ * Who hears that a skill was kept or removed through the bridge: the sessions, which tell their
+ * clients (prompts and --eager tools list_changed). Daemon-wide, as the files are.
+ */
+const listeners = new Set<() => void>();
+
+export function onSkillsChanged(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function skillsChanged(): void {
+  for (const l of listeners) l();
 }

@@ -1,5 +1,6 @@
 import { usageError } from '../../shared/errors.js';
-import { toolInputSchema } from '../game/manifest.js';
+import { BRIDGE_TOOLSET, toolInputSchema } from '../game/manifest.js';
+import { servedBridgeTools } from '../bridge/index.js';
 import { COMPOSITES_TOOLSET, compositeAsTool } from '../composites/run.js';
 import { defineTool, portArg, z } from '../toolkit/define.js';
 import { gameSkills } from '../bridge/skill-check.js';
@@ -10,7 +11,7 @@ export const describeToolsetTool = defineTool({
   name: 'describe_toolset',
   title: 'Describe a toolset',
   description:
-    'Show every tool of one toolset of a running game, with its arguments as JSON Schema and whether it is read-only. ' +
+    'Show every tool of one toolset of a running game, with its arguments as JSON Schema and whether it is read-only (a bridge tool the game cannot serve says served: false). ' +
     'Then run a tool with call_tool {port, name, arguments}.',
   input: z.object({
     port: portArg,
@@ -69,6 +70,8 @@ export const describeToolsetTool = defineTool({
         `The game on port ${port} has no toolset '${name}'. Its toolsets: ${m.toolsets.map((t) => t.name).join(', ')}. Call list_toolsets {port: ${port}} to see them.`,
       );
     }
+    // A bridge tool whose need the game does not meet (snapshot without a UI tree) is listed, marked so.
+    const served = ts.name === BRIDGE_TOOLSET ? new Set(await servedBridgeTools(ctx, port)) : undefined;
     return {
       whole: true,
       json: {
@@ -80,6 +83,7 @@ export const describeToolsetTool = defineTool({
           description: t.description,
           readOnly: t.readOnly,
           ...(t.player ? { player: true } : {}),
+          ...(served && !served.has(t.name) ? { served: false } : {}),
           inputSchema: toolInputSchema(t),
         })),
       },

@@ -75,8 +75,14 @@ export function recordCall(
   if (answer && (!check || tool === 'step')) {
     // The frame a call began at: a step or a press ran its own frames before the state was read.
     const ran = tool === 'step' ? Number(answer.stepped) : tool === 'press' ? Number(args.frames ?? 1) : 0;
+    // A skill's steps each ran at their own frame, the last one's read after: its replay starts it
+    // when the step before it is done, as the agent did, and the skill's own waits pace it.
     const simFrame =
-      clocks.simFrame !== undefined && Number.isFinite(ran) ? Math.max(0, clocks.simFrame - ran) : clocks.simFrame;
+      via === 'skill'
+        ? undefined
+        : clocks.simFrame !== undefined && Number.isFinite(ran)
+          ? Math.max(0, clocks.simFrame - ran)
+          : clocks.simFrame;
     rec.steps.push({ kind: 'do', name, arguments: args, at, answer, ...clocks, simFrame });
   }
   if (check)
