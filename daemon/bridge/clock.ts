@@ -18,6 +18,8 @@ export const pause = bridgeTool({
   needs: 'clock',
   input: z.object({}),
   effect: { readOnly: false },
+  player: true,
+  recorded: 'do',
   async handler(_args, ctx, call) {
     return { json: shapeSync(await syncCommand(ctx, call.port, 'clock.pause', {}, call)) };
   },
@@ -40,6 +42,8 @@ export const resume = bridgeTool({
       ),
   }),
   effect: { readOnly: false },
+  player: true,
+  recorded: 'do',
   async handler(args, ctx, call) {
     if (args.speed !== undefined && ctx.launcher.webGame(call.port)?.record.kit !== false)
       throw usageError(
@@ -73,6 +77,8 @@ export const step = bridgeTool({
       ),
   }),
   effect: { readOnly: false },
+  player: true,
+  recorded: 'do',
   async handler(args, ctx, call) {
     const { port } = call;
     const { frames } = args;

@@ -27,6 +27,8 @@ export const getState = bridgeTool({
       ),
   }),
   effect: { readOnly: true },
+  player: true,
+  recorded: false,
   async handler(args, ctx, { port, signal }) {
     const read = await ctx.client(port).state(signal);
     // a player sees ui and the game's player section, nothing more
@@ -60,6 +62,8 @@ export const waitForTool = bridgeTool({
       .describe("Give up after this many milliseconds. Default: the bridge's --timeout (5000 unless set)."),
   }),
   effect: { readOnly: true },
+  player: false,
+  recorded: 'check',
   async handler(args, ctx, { port, signal }) {
     const r = await waitFor(ctx.client(port), conditionFrom(args), {
       timeoutMs: args.timeoutMs ?? ctx.config.timeoutMs,
@@ -97,6 +101,8 @@ export const rawCommand = bridgeTool({
       ),
   }),
   effect: { readOnly: false },
+  player: false,
+  recorded: 'do',
   async handler(args, ctx, call) {
     const cmd = args.cmd.trim();
     if (!cmd) throw usageError("raw_command needs 'cmd', the command's name, e.g. {cmd: \"close\"}.");
@@ -111,6 +117,8 @@ export const health = bridgeTool({
   description: 'Check that the game answers (GET /health): returns {ok, frame}. Cheap; changes nothing.',
   input: z.object({}),
   effect: { readOnly: true },
+  player: false,
+  recorded: false,
   async handler(_args, ctx, { port }) {
     return { json: await ctx.client(port).health() };
   },
@@ -123,6 +131,8 @@ export const screenshot = bridgeTool({
   needs: 'screenshot',
   input: z.object({}),
   effect: { readOnly: true },
+  player: true,
+  recorded: false,
   async handler(_args, ctx, { port }) {
     // A page this daemon opened: the browser's picture, canvas and DOM together, at the frame it was taken.
     const web = ctx.launcher.webGame(port);

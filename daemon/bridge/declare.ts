@@ -2,7 +2,8 @@
  * How a bridge tool is declared (CONTRIBUTING.md, "Add a bridge tool"): `bridgeTool` takes what
  * `defineTool` takes, plus what the tool needs of its game. From that one declaration come its
  * description's last sentence, the one capability check before its handler runs (needs.ts),
- * and the start of its answer, `{port, tool, via: 'bridge'}`.
+ * the start of its answer, `{port, tool, via: 'bridge'}`, whether a player view may call it
+ * (tools/player-calls.ts) and what a saved test records of a call (tools/record-call.ts).
  */
 import { defineTool, type ToolDeclaration, type z } from '../toolkit/define.js';
 import type { ToolCallExtra, ToolDef } from '../toolkit/types.js';
@@ -13,7 +14,22 @@ export interface BridgeCall extends ToolCallExtra {
   port: number;
 }
 
-export interface BridgeToolDeclaration<S extends z.ZodObject> extends ToolDeclaration<S, BridgeCall> {
+/**
+ * What a session's recording keeps of a call, for save_test: a `do` step (it changes the game; a
+ * replay makes it again), a `check` step (its condition and whether it held), or nothing (it
+ * changes nothing a replay needs: a read, or work on tests and skills).
+ */
+export type Recorded = 'do' | 'check' | false;
+
+/** What every bridge tool says of itself beyond how it runs. */
+interface BridgeNature {
+  /** a player could do it (docs/TOOLS.md, "The player view"): a `--view player` session may call it */
+  player: boolean;
+  /** what a saved test records of a call (`step {until}` is a check as well) */
+  recorded: Recorded;
+}
+
+export interface BridgeToolDeclaration<S extends z.ZodObject> extends ToolDeclaration<S, BridgeCall>, BridgeNature {
   /** what it needs of its game beyond the contract: checked before the handler, named in the description */
   needs?: Need;
   /** when its arguments decide what it needs (snapshot's `tree`): what is checked instead of `needs` */
@@ -23,7 +39,7 @@ export interface BridgeToolDeclaration<S extends z.ZodObject> extends ToolDeclar
 }
 
 /** A declared bridge tool, as call_tool resolves and runs it. */
-export interface BridgeTool extends ToolDef<BridgeCall> {
+export interface BridgeTool extends ToolDef<BridgeCall>, BridgeNature {
   needs?: Need;
   onPort: boolean;
 }
@@ -32,6 +48,8 @@ export function bridgeTool<S extends z.ZodObject>({
   needs,
   needsOf,
   onPort,
+  player,
+  recorded,
   ...decl
 }: BridgeToolDeclaration<S>): BridgeTool {
   const checked = needsOf ?? (() => (needs ? [needs] : []));
@@ -46,5 +64,5 @@ export function bridgeTool<S extends z.ZodObject>({
       return { ...answer, json: { ...base, ...answer.json } };
     },
   });
-  return { ...def, ...(needs ? { needs } : {}), onPort: onPort !== false };
+  return { ...def, ...(needs ? { needs } : {}), onPort: onPort !== false, player, recorded };
 }

@@ -29,6 +29,8 @@ export const press = bridgeTool({
     frames: whole(1, 600).default(1).describe('How many simulation frames to hold it (1-600).'),
   }),
   effect: { readOnly: false },
+  player: true,
+  recorded: 'do',
   async handler(args, ctx, call) {
     const { port } = call;
     const input = inputOf('press', args.input);
@@ -70,6 +72,8 @@ export const hold = bridgeTool({
     ms: whole(1, 3600000).describe('How long to hold it, in milliseconds (1-3600000).'),
   }),
   effect: { readOnly: false },
+  player: true,
+  recorded: 'do',
   async handler(args, ctx, call) {
     const { port } = call;
     const input = inputOf('hold', args.input);
@@ -89,6 +93,8 @@ export const release = bridgeTool({
   needs: RELEASE_NEEDS,
   input: z.object({ input: inputName().optional() }),
   effect: { readOnly: false },
+  player: true,
+  recorded: 'do',
   async handler(args, ctx, call) {
     const { port } = call;
     const input = args.input === undefined || args.input === '' ? undefined : inputOf('release', args.input);

@@ -23,90 +23,101 @@ interface Rule {
   onPage: boolean;
   /** declared in /health; false: only the game's own answer tells (GET /screenshot), so the tool's read decides */
   declared: boolean;
-  /**
-   * What the game on `port` lacks and what to do instead; `declared` lists what it does declare,
-   * `has` tells which other needs it meets, so the next step named is one that works.
-   */
-  lacks(port: number, declared: string, has: (cap: Capability) => boolean): string;
+  /** what a game without it does not do, as "The game on port N …" goes on */
+  lacks: string;
+  /** the route that serves it, named beside the capability */
+  route?: string;
+  /** what to do instead; `has` tells which other needs the game meets, so the step named is one that works */
+  instead: string | ((has: (cap: Capability) => boolean) => string);
 }
 
 /** Where to look instead of a tree: get_state always works; a screenshot only on a game that serves one. */
 const readInstead = (has: (cap: Capability) => boolean): string =>
   has('screenshot') ? 'Read get_state or take a screenshot instead' : 'Read get_state instead';
 
+const ownCommandsOrKit = (what: string) =>
+  `Drive it with its own commands (list_toolsets), or give the game a kit's ${what} (docs/KITS.md).`;
+
 const RULES: Record<Capability, Rule> = {
   input: {
     says: ` Needs the game's "input" capability.`,
     onPage: true,
     declared: true,
-    lacks: (port, declared) =>
-      `The game on port ${port} does not support held inputs (capability "input"; it declares ${declared}). ` +
-      "Drive it with its own commands (list_toolsets), or give the game a kit's held inputs (docs/KITS.md).",
+    lacks: 'does not support held inputs',
+    instead: ownCommandsOrKit('held inputs'),
   },
   pointer: {
     says: ' Needs the game\'s "pointer" capability, or a page this bridge opened.',
     onPage: true,
     declared: true,
-    lacks: (port, declared) =>
-      `The game on port ${port} takes no pointer (capability "pointer"; it declares ${declared}). ` +
-      "Drive it with its own commands (list_toolsets), or give the game a kit's pointer (docs/KITS.md).",
+    lacks: 'takes no pointer',
+    instead: ownCommandsOrKit('pointer'),
   },
   touch: {
     says: ' Needs the game\'s "touch" capability, or a page this bridge opened.',
     onPage: true,
     declared: true,
-    lacks: (port, declared) =>
-      `The game on port ${port} takes no touches (capability "touch"; it declares ${declared}). ` +
-      "Use pointer if it declares one, or give the game a kit's touch input (docs/KITS.md).",
+    lacks: 'takes no touches',
+    instead: "Use pointer if it declares one, or give the game a kit's touch input (docs/KITS.md).",
   },
   axis: {
     says: ' Needs the game\'s "axis" capability (the axes it declares).',
     onPage: false,
     declared: true,
-    lacks: (port, declared) =>
-      `The game on port ${port} has no analog axes (capability "axis"; it declares ${declared}). ` +
-      'Use press or hold on its digital inputs, or declare axes with a kit (docs/KITS.md).',
+    lacks: 'has no analog axes',
+    instead: 'Use press or hold on its digital inputs, or declare axes with a kit (docs/KITS.md).',
   },
   text: {
     says: ' Needs the game\'s "text" capability, or a page this bridge opened.',
     onPage: true,
     declared: true,
-    lacks: (port, declared) =>
-      `The game on port ${port} takes no typed text (capability "text"; it declares ${declared}). ` +
-      "Drive it with its own commands (list_toolsets), or give the game a kit's text input (docs/KITS.md).",
+    lacks: 'takes no typed text',
+    instead: ownCommandsOrKit('text input'),
   },
   clock: {
     says: ` Needs the game's "clock" capability.`,
     onPage: false,
     declared: true,
-    lacks: (port, declared) =>
-      `The game on port ${port} does not support an agent-controlled clock (capability "clock"; it declares ${declared}). ` +
-      "Use wait_for to let time pass, or give the game a kit's clock (docs/KITS.md).",
+    lacks: 'does not support an agent-controlled clock',
+    instead: "Use wait_for to let time pass, or give the game a kit's clock (docs/KITS.md).",
   },
   ui: {
     says: ' Needs the game\'s "ui" capability (GET /ui), or a page this bridge opened.',
     onPage: true,
     declared: true,
-    lacks: (port, declared, has) =>
-      `The game on port ${port} publishes no UI tree (capability "ui", GET /ui; it declares ${declared}). ` +
-      `${readInstead(has)}, or have the game publish a UI tree (docs/CONTRACT.md).`,
+    lacks: 'publishes no UI tree',
+    route: 'GET /ui',
+    instead: (has) => `${readInstead(has)}, or have the game publish a UI tree (docs/CONTRACT.md).`,
   },
   world: {
     says: ' Needs the game\'s "world" capability (GET /world).',
     onPage: false,
     declared: true,
-    lacks: (port, declared, has) =>
-      `The game on port ${port} publishes no WORLD tree (capability "world", GET /world; it declares ${declared}). ` +
-      `${readInstead(has)}, or have the game publish a world tree (docs/CONTRACT.md).`,
+    lacks: 'publishes no WORLD tree',
+    route: 'GET /world',
+    instead: (has) => `${readInstead(has)}, or have the game publish a world tree (docs/CONTRACT.md).`,
   },
   screenshot: {
     says: ' Needs the game to implement GET /screenshot (an optional extension), or a page this bridge opened; says so when it does not.',
     onPage: true,
     declared: false,
-    lacks: (port) =>
-      `The game on port ${port} does not implement GET /screenshot (an optional extension). Use get_state to read what is on screen.`,
+    lacks: 'does not implement GET /screenshot (an optional extension)',
+    instead: 'Use get_state to read what is on screen.',
   },
 };
+
+/**
+ * What the game on `port` lacks and what to do instead. A declared capability names itself, its
+ * route and what the game does declare (`declared`, already listed); one only the game's answer
+ * tells (screenshot) has no declaration to name.
+ */
+function lacksText(cap: Capability, port: number, declared: string, has: (cap: Capability) => boolean): string {
+  const rule = RULES[cap];
+  const instead = typeof rule.instead === 'string' ? rule.instead : rule.instead(has);
+  if (!rule.declared) return `The game on port ${port} ${rule.lacks}. ${instead}`;
+  const route = rule.route ? `, ${rule.route}` : '';
+  return `The game on port ${port} ${rule.lacks} (capability "${cap}"${route}; it declares ${declared}). ${instead}`;
+}
 
 /** The sentence a tool's description ends with when it needs `need`. */
 export function needsSentence(need: Need): string {
@@ -137,7 +148,7 @@ export async function lacking(
   const list = declared.length ? declared.map((c) => `"${c}"`).join(', ') : 'none';
   // A screenshot's own refusal needs no second GET /screenshot to know the game lacks it.
   const has = cap === 'screenshot' ? () => false : await metNeeds(ctx, port);
-  return capabilityMissing(port, tool, cap, declared, RULES[cap].lacks(port, list, has));
+  return capabilityMissing(port, tool, cap, declared, lacksText(cap, port, list, has));
 }
 
 /**

@@ -52,6 +52,8 @@ function inputTool<S extends z.ZodObject>(decl: {
   return bridgeTool({
     ...rest,
     effect: { readOnly: false },
+    player: true,
+    recorded: 'do',
     async handler(args, ctx, call) {
       const t = await targetOf(ctx, call.port);
       const done = await play(ctx, t, plan(ctx, t, args), call);

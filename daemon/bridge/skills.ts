@@ -46,6 +46,8 @@ export const defineSkillTool = bridgeTool({
     overwrite: overwriteArg(),
   }),
   effect: { readOnly: false },
+  player: false,
+  recorded: false,
   async handler(args, ctx, { port }) {
     const { overwrite, ...raw } = args;
     const root = skillsRoot(ctx, port, 'define_skill');
@@ -62,6 +64,8 @@ export const deleteSkillTool = bridgeTool({
   description: "Delete one of the project's skills (its gamebridge-skills/<name>.json).",
   input: z.object({ name: skillName() }),
   effect: { readOnly: false, destructive: true },
+  player: false,
+  recorded: false,
   handler(args, ctx, { port }) {
     const file = skillFile(skillsRoot(ctx, port, 'delete_skill'), args.name);
     if (!readProjectFile(file, MAX_SKILL_BYTES, 'nothing was deleted'))
@@ -125,6 +129,8 @@ export const skillFromSessionTool = bridgeTool({
     overwrite: overwriteArg(),
   }),
   effect: { readOnly: false },
+  player: false,
+  recorded: false,
   async handler(args, ctx, { port }) {
     const recording = ctx.recordings.peek(ctx.sessionId, port);
     const recorded = recording?.steps.list() ?? [];

@@ -38,6 +38,8 @@ export const assertTool = bridgeTool({
     ...conditionOperators((what) => `The value${what}.`, 'true: the path is present; false: it is absent.'),
   }),
   effect: { readOnly: true },
+  player: false,
+  recorded: 'check',
   async handler(args, ctx, { port, signal }) {
     const cond = conditionFrom(args);
     const state = await ctx.client(port).state(signal);
@@ -67,6 +69,8 @@ export const saveTestTool = bridgeTool({
       .describe("State paths a comparison of two builds leaves out, e.g. ['game.startedAt']."),
   }),
   effect: { readOnly: false },
+  player: false,
+  recorded: false,
   async handler(args, ctx, { port }) {
     const name = args.name.replace(/\.jsonl$/, '');
     checkTestName(name, 'save_test');
@@ -107,6 +111,8 @@ export const runTestTool = bridgeTool({
     'Run a saved test as `game-bridge-mcp test` does, on a fresh game it launches and stops itself (no port needed); answers passed or failed, and for a failure the step, the condition, expected and actual.',
   input: z.object({ name: testName() }),
   effect: { readOnly: false },
+  player: false,
+  recorded: false,
   onPort: false,
   async handler(args, ctx, { signal }) {
     const name = args.name.replace(/\.jsonl$/, '');

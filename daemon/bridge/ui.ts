@@ -168,6 +168,8 @@ export const snapshotTool = bridgeTool({
   needsOf: ({ tree }) => (tree === 'world' ? ['world'] : tree === 'both' ? ['ui', 'world'] : ['ui']),
   input: snapshotInput,
   effect: { readOnly: true },
+  player: true,
+  recorded: false,
   handler: (args, ctx, call) => snapshot(ctx, call.port, args, call.signal),
 });
 
@@ -181,6 +183,8 @@ const clickTool = (name: 'click' | 'activate') =>
     needs: 'ui',
     input: clickInput,
     effect: { readOnly: false },
+    player: true,
+    recorded: 'do',
     handler: (args, ctx, call) => click(ctx, call.port, args, call, name),
   });
 
@@ -192,6 +196,8 @@ export const setValueTool = bridgeTool({
   needs: 'ui',
   input: setValueInput,
   effect: { readOnly: false },
+  player: true,
+  recorded: 'do',
   handler: (args, ctx, call) => setValue(ctx, call.port, args, call),
 });
 
@@ -203,6 +209,8 @@ export const waitForNodeTool = bridgeTool({
   needs: 'ui',
   input: waitForNodeInput,
   effect: { readOnly: true },
+  player: true,
+  recorded: 'check',
   handler: (args, ctx, call) => waitForNode(ctx, call.port, args, call.signal),
 });
 

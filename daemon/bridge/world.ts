@@ -84,6 +84,8 @@ export const findObjectsTool = bridgeTool({
   needs: 'world',
   input: findObjectsInput,
   effect: { readOnly: true },
+  player: true,
+  recorded: false,
   handler: (args, ctx, call) => findObjects(ctx, call.port, args, call.signal),
 });
 
@@ -95,6 +97,8 @@ export const waitForObjectTool = bridgeTool({
   needs: 'world',
   input: waitForObjectInput,
   effect: { readOnly: true },
+  player: true,
+  recorded: 'check',
   handler: (args, ctx, call) => waitForObject(ctx, call.port, args, call.signal),
 });
 

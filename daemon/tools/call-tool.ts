@@ -20,7 +20,7 @@ import { syncAnswer } from '../toolkit/sync-answer.js';
 import { defineTool, portArg, z } from '../toolkit/define.js';
 import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
 import type { ToolContext } from '../toolkit/context.js';
-import { checkPlayerCall } from '../toolkit/view.js';
+import { checkPlayerCall } from './player-calls.js';
 import { recordCall } from './record-call.js';
 
 /** How games say they have no such command ("unknown command 'x'" from every kit). */

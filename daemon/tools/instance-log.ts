@@ -1,6 +1,7 @@
 import { exitSummary } from '../launcher/index.js';
 import { defineTool, portArg, z } from '../toolkit/define.js';
-import { inPlayerView, notForPlayers } from '../toolkit/view.js';
+import { inPlayerView } from '../toolkit/view.js';
+import { notForPlayers } from './player-calls.js';
 
 export const instanceLogTool = defineTool({
   name: 'instance_log',

@@ -1,46 +1,18 @@
 /**
  * Puts one call_tool call into the session's recording (recording/recordings.ts): a
  * game-affecting call as a `do` with the clocks it was applied at, a check as a `check` with its
- * condition and outcome; reads (get_state, health, screenshot) and read-only game tools are left
- * out. It runs after the call, from what the call already has in hand: it never asks the game.
+ * condition and outcome; a bridge tool declared `recorded: false` (get_state, screenshot,
+ * save_test, …) and read-only game tools are left out. It runs after the call, from what the
+ * call already has in hand: it never asks the game.
  */
 import { findTool } from '../game/manifest.js';
+import type { Recorded } from '../bridge/declare.js';
+import { bridgeToolNamed } from '../bridge/index.js';
 import type { Recording } from '../recording/recordings.js';
 import type { ToolContext } from '../toolkit/context.js';
 
-/** Bridge tools that change the game (click and set_value drive a UI tree); docs/TESTS.md lists them. */
-export const DOES = new Set([
-  'raw_command',
-  'press',
-  'hold',
-  'release',
-  'pointer',
-  'wheel',
-  'tap',
-  'swipe',
-  'pinch',
-  'set_axis',
-  'type',
-  'input_sequence',
-  'pause',
-  'resume',
-  'step',
-  'click',
-  'set_value',
-]);
-/** Bridge tools that check a condition; `step {until}` is both. */
-const CHECKS = new Set(['wait_for', 'wait_for_node', 'wait_for_object', 'assert']);
-/** Bridge tools that change nothing the test replays. */
-const READS = new Set([
-  'get_state',
-  'health',
-  'screenshot',
-  'save_test',
-  'run_test',
-  'define_skill',
-  'skill_from_session',
-  'delete_skill',
-]);
+/** What a saved test records of a bridge tool's call (its declaration says); undefined for any other name. */
+const recordedAs = (name: string): Recorded | undefined => bridgeToolNamed(name)?.recorded;
 
 const bare = (name: string) => (name.startsWith('bridge.') ? name.slice(7) : name);
 
@@ -60,15 +32,16 @@ export function recordCall(
   error?: unknown,
 ): void {
   const tool = bare(name);
-  if (READS.has(tool)) return;
+  const recorded = recordedAs(tool);
+  if (recorded === false) return;
   const via = answer?.via;
-  const check = CHECKS.has(tool) || (tool === 'step' && args.until !== undefined);
+  const check = recorded === 'check' || (tool === 'step' && args.until !== undefined);
   if (!check && !answer) return; // a call that failed did not change the game the way a replay should
   if (!check && via !== 'bridge') {
     const known = ctx.knownManifest(port);
     const t = known && findTool(known, name);
     if (t && t.readOnly) return;
-  } else if (!check && !DOES.has(tool)) return;
+  } else if (!check && recorded !== 'do') return;
   const rec: Recording = ctx.recordings.of(ctx.sessionId, port);
   const clocks = rec.clocks();
   const at = Date.now();

@@ -1,12 +1,16 @@
 /** docs/TESTS.md names every game-affecting bridge tool a saved test records as a `do` step. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DOES } from '../../daemon/tools/record-call.js';
+import { BRIDGE_TOOLS } from '../../daemon/bridge/index.js';
 
 test('docs/TESTS.md lists every bridge tool save_test records as a do step, and no other', () => {
   const docs = readFileSync(join(process.cwd(), 'docs', 'TESTS.md'), 'utf8');
   const list = /game-affecting bridge\s+tool \(([^)]*)\)/.exec(docs);
   expect(list).not.toBeNull();
   const named = [...list![1].matchAll(/`bridge\.(\w+)`/g)].map((m) => m[1]).sort();
-  expect(named).toEqual([...DOES].sort());
+  expect(named).toEqual(
+    BRIDGE_TOOLS.filter((t) => t.recorded === 'do')
+      .map((t) => t.name)
+      .sort(),
+  );
 });
