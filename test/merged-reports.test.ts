@@ -93,6 +93,9 @@ test('three shards merged equal one unsharded run in the JSON, JUnit and HTML re
       join(out, `shard-${i}`),
     ]);
     expect(shard.out).toMatch(new RegExp(`Blob report: .*shard-${i}/blob-${i}-of-3\\.jsonl`));
+    // the machine that merges has the blobs only: nothing else the shard wrote
+    removeDir(join(out, `shard-${i}`, 'traces'));
+    expect(readdirSync(join(out, `shard-${i}`))).toEqual([`blob-${i}-of-3.jsonl`]);
   }
 
   const json = await cli([
@@ -134,6 +137,11 @@ test('three shards merged equal one unsharded run in the JSON, JUnit and HTML re
   ];
   expect(rows.map(([, mark, name]) => [name, mark === '✓' ? 'passed' : 'failed'])).toEqual(expected);
   expect(rows.map(([, , , shard]) => shard)).toEqual(shards);
+  // each failed test's trace travelled in its shard's blob and is linked beside the merged report
+  const traces = [...page.matchAll(/<a class="trace" href="([^"]+)">trace<\/a>/g)].map(([, href]) => decodeURI(href));
+  expect(traces).toHaveLength(2);
+  expect(readFileSync(join(out, 'merged-html', traces[0]), 'utf8')).toContain('count-3');
+  expect(readFileSync(join(out, 'merged-html', traces[1]), 'utf8')).toContain('count-6');
 }, 300000);
 
 const blobHeader = (o: object = {}) =>

@@ -3,8 +3,8 @@
  * `merge-reports`. `test --shard i/n --reporter blob --output dir/` writes
  * `dir/blob-<i>-of-<n>.jsonl`: a header line (the format version, the tool's version, the shard)
  * and one line per test with everything the reporters show (outcome, steps, failure, timings,
- * flakiness) and the pictures a failure names, inlined, since the machine that merges has none of
- * the shard's files. Reading a blob checks every line; a blob of another format version, or one
+ * flakiness) and the files they show, inlined (a failure's pictures, the test's trace), since the
+ * machine that merges has none of the shard's files. Reading a blob checks every line; a blob of another format version, or one
  * that is not a blob, is refused naming the file (and line), and nothing is merged.
  */
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
@@ -20,6 +20,8 @@ import { MAX_BASELINE_BYTES } from './screenshot.js';
 export const BLOB_FORMAT = 1;
 /** A blob is read whole: bounded so a stray file cannot exhaust the merging machine. */
 export const MAX_BLOB_BYTES = 512 << 20;
+/** A trace travels in its blob up to this size (its screenshots are bounded below it). */
+export const MAX_TRACE_BYTES = 96 << 20;
 /** Where `--reporter blob` writes without --output. */
 export const BLOB_FOLDER = 'blob-report';
 /** The files `merge-reports` takes from a folder it is given. */
@@ -70,6 +72,7 @@ const resultSchema = z.looseObject({
   timing: z.string().optional(),
   flaky: z.strictObject({ retries: z.int().min(1), failure: failureSchema }).optional(),
   shard: z.string().optional(),
+  trace: z.string().optional(),
 });
 /** A test's line: its result (paths relative to the shard's working folder) and the pictures it names. */
 const lineSchema = z.strictObject({
@@ -98,6 +101,7 @@ function withPaths(r: TestResult, map: (p: string) => string): TestResult {
         }
       : x;
   const out: TestResult = { ...r, file: map(r.file) };
+  if (r.trace) out.trace = map(r.trace);
   if (r.failure) out.failure = f(r.failure);
   if (r.flaky) out.flaky = { ...r.flaky, failure: f(r.flaky.failure)! };
   return out;
@@ -124,17 +128,18 @@ export function writeBlob(
   const lines = [JSON.stringify(header)];
   for (const r of results) {
     const attachments: Record<string, string> = {};
-    for (const f of failuresOf(r))
-      for (const p of Object.values(f.images ?? {})) {
-        // the test's own pictures only, as the HTML report copies them: never one a link names
-        let png: Buffer | undefined;
-        try {
-          png = readProjectFile(p, MAX_BASELINE_BYTES);
-        } catch {
-          png = undefined;
-        }
-        if (png) attachments[portable(p, cwd)] = png.toString('base64');
+    const attach = (p: string, max: number) => {
+      // the test's own files only, as the HTML report copies them: never one a link names
+      let bytes: Buffer | undefined;
+      try {
+        bytes = readProjectFile(p, max);
+      } catch {
+        bytes = undefined;
       }
+      if (bytes) attachments[portable(p, cwd)] = bytes.toString('base64');
+    };
+    for (const f of failuresOf(r)) for (const p of Object.values(f.images ?? {})) attach(p, MAX_BASELINE_BYTES);
+    if (r.trace) attach(r.trace, MAX_TRACE_BYTES);
     lines.push(JSON.stringify({ test: withPaths(r, (p) => portable(p, cwd)), attachments }));
   }
   mkdirSync(dir, { recursive: true });

@@ -8,7 +8,7 @@
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { usageError } from '../../shared/errors.js';
 import { printableLines } from '../printable.js';
 import { blobFiles, readBlob, type Blob, type BlobTest } from './blob.js';
@@ -52,7 +52,12 @@ export function mergeBlobs(blobs: Blob[]): Merged {
     const shown = failed[0] ?? passed!;
     let r: TestResult = { ...shown.t.test, shard };
     if (passed && failed.length)
-      r = { ...passed.t.test, shard, flaky: { retries: failed.length, failure: failed[0].t.test.failure! } };
+      r = {
+        ...passed.t.test,
+        shard,
+        flaky: { retries: failed.length, failure: failed[0].t.test.failure! },
+        trace: failed[0].t.test.trace,
+      };
     m.results.push(r);
     m.attachments.push(shown.t.attachments);
     if (list.length > 1)
@@ -90,22 +95,36 @@ export function readBlobs(paths: string[]): Blob[] {
     .sort((a, b) => a.header.shard.total - b.header.shard.total || a.header.shard.index - b.header.shard.index);
 }
 
-/** The same results with each inlined picture written into `dir` and named by its path there. */
-function placePictures(m: Merged, dir: string): TestResult[] {
-  let n = 0;
+/** A file the blob carries for `r`, written into `folder` under its own name; undefined when the blob has none. */
+function placer(folder: string) {
+  const used = new Set<string>();
+  return (own: Record<string, string>, p: string): string | undefined => {
+    const data = own[p];
+    // only what the blob carries: a path it names is never read from the merging machine
+    if (!data) return undefined;
+    const base = basename(p);
+    let name = base && base !== '..' && base !== '.' ? base : 'file';
+    for (let k = 2; used.has(name); k++) name = `${k}-${base}`;
+    used.add(name);
+    mkdirSync(folder, { recursive: true });
+    const file = join(folder, name);
+    writeFileSync(file, Buffer.from(data, 'base64'));
+    return file;
+  };
+}
+
+/**
+ * The merged results with the files their blobs carry written out: each test's trace into the
+ * report's `traces/` (its reports link it there), a failure's pictures into `pictures` (the HTML
+ * report copies them from there).
+ */
+function placeFiles(m: Merged, reportFolder: string, pictures: string): TestResult[] {
+  const trace = placer(join(reportFolder, 'traces'));
+  const picture = placer(pictures);
   return m.results.map((r, k) => {
     const own = m.attachments[k];
-    const at = (p: string) => {
-      const data = own[p];
-      // only what the blob carries: a path it names is never read from the merging machine
-      if (!data) return join(dir, 'none');
-      const folder = join(dir, String(n++));
-      mkdirSync(folder);
-      const name = basename(p);
-      const file = join(folder, name && name !== '..' && name !== '.' ? name : 'picture.png');
-      writeFileSync(file, Buffer.from(data, 'base64'));
-      return file;
-    };
+    // a picture the blob does not carry is named in the report, never shown
+    const at = (p: string) => picture(own, p) ?? join(pictures, 'none');
     const fix = (f: Failure | undefined): Failure | undefined =>
       f?.images
         ? {
@@ -117,21 +136,31 @@ function placePictures(m: Merged, dir: string): TestResult[] {
             },
           }
         : f;
-    return {
+    const placed: TestResult = {
       ...r,
       failure: fix(r.failure),
       ...(r.flaky ? { flaky: { ...r.flaky, failure: fix(r.flaky.failure)! } } : {}),
     };
+    const traced = r.trace ? trace(own, r.trace) : undefined;
+    if (traced) placed.trace = traced;
+    else delete placed.trace;
+    return placed;
   });
 }
 
-/** Write the merged report; the line that says where it went. */
+/** Write the merged report, its traces beside it; the line that says where it went. */
 export function renderMerged(reporter: Exclude<Reporter, 'list'>, output: string, m: Merged): string {
-  if (reporter !== 'html') return writeReport(reporter, output, m.results);
-  // the HTML report copies each picture from a file, as for an unsharded run
   const pictures = mkdtempSync(join(tmpdir(), 'gb-merge-'));
   try {
-    return writeReport('html', output, placePictures(m, pictures));
+    const results = placeFiles(m, reporter === 'html' ? output : dirname(output), pictures);
+    // JSON and JUnit name a failure's pictures by the shard's paths; only the HTML report shows them
+    if (reporter !== 'html')
+      return writeReport(
+        reporter,
+        output,
+        results.map((r, k) => ({ ...m.results[k], trace: r.trace })),
+      );
+    return writeReport('html', output, results);
   } finally {
     rmSync(pictures, { recursive: true, force: true });
   }
