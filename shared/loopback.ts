@@ -97,8 +97,12 @@ export function listenLoopback(server: http.Server, port: number, what: string):
 /** The origins a door's own pages have. */
 export const ownOrigins = (port: number): string[] => [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
 
-/** Host must name this loopback port exactly; a rebinding attacker's name does not. */
+/** Host must name this loopback port exactly, once; a rebinding attacker's name does not. */
 export function hostRefusal(req: IncomingMessage, port: number): Refusal | undefined {
+  // Node keeps the first of two Host headers; a proxy in front could read the other one.
+  let hosts = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i].toLowerCase() === 'host') hosts++;
+  if (hosts > 1) return { status: 400, error: 'Bad Request: more than one Host header' };
   const host = req.headers.host;
   if (host === `127.0.0.1:${port}` || host === `localhost:${port}`) return undefined;
   return {

@@ -130,7 +130,9 @@ namespace GameBridgeKit
         const int MaxLeaseMs = 3600000;   // a hold is meant to end; the bridge re-holds
         const int MaxStepFrames = 10000;  // later commands wait behind a step, so keep it bounded
         const int MaxRequestBytes = 65536;
-        const int MaxPeers = 64;
+        const int MaxPeers = 64;          // when full, a new connection closes the one that has waited longest for a request
+        /// <summary>Set to 1 by the bridge to launch the game with its clock paused at simFrame 0.</summary>
+        public const string StartPausedEnv = "GAME_BRIDGE_START_PAUSED";
         const int MaxErrorChars = 500;
         const int RequestTimeoutMs = 10000;  // a connection's time from waiting for a request to its answer sent       // a failed command's words, as every kit
         const int MaxResults = 32;
@@ -222,7 +224,9 @@ namespace GameBridgeKit
         sealed class ShotWaiter { public readonly ManualResetEventSlim Done = new ManualResetEventSlim(); public byte[] Png; }
         readonly List<ShotWaiter> shotWaiters = new List<ShotWaiter>();
         TcpListener listener;
-        int peers;
+        // The open connections (under their own lock), each with when it began waiting for a request.
+        sealed class Peer { public TcpClient Client; public long WaitingSince = -1; }
+        readonly List<Peer> peers = new List<Peer>();
         string registryFile;
         bool closing;
 
@@ -322,6 +326,8 @@ namespace GameBridgeKit
             }
             listener = l;
             Port = n;
+            // The bridge launched the game paused: its first simulated frame is one the bridge steps.
+            if (Clock && Environment.GetEnvironmentVariable(StartPausedEnv) == "1") Paused = true;
             Publish();
             new Thread(AcceptLoop) { IsBackground = true, Name = "GameBridge accept" }.Start();
             Console.WriteLine($"GameBridge: listening on 127.0.0.1:{n}");
@@ -830,13 +836,29 @@ namespace GameBridgeKit
                 TcpClient client;
                 try { client = listener.AcceptTcpClient(); }
                 catch (Exception) { return; } // stopped
-                if (Interlocked.Increment(ref peers) > MaxPeers)
+                var peer = new Peer { Client = client, WaitingSince = Stopwatch.GetTimestamp() };
+                Peer evicted = null;
+                bool admitted;
+                lock (peers)
                 {
-                    Interlocked.Decrement(ref peers);
-                    client.Close();
+                    // Full: the connection that has waited longest for its request goes, so another
+                    // local user's idle connections cannot lock the bridge out.
+                    if (peers.Count >= MaxPeers)
+                    {
+                        foreach (var p in peers)
+                            if (p.WaitingSince >= 0 && (evicted == null || p.WaitingSince < evicted.WaitingSince)) evicted = p;
+                        if (evicted != null) peers.Remove(evicted);
+                    }
+                    admitted = peers.Count < MaxPeers;
+                    if (admitted) peers.Add(peer);
+                }
+                evicted?.Client.Close(); // its thread's blocked read ends
+                if (!admitted)
+                {
+                    client.Close(); // every slot is busy answering, a moment's work: the client tries again
                     continue;
                 }
-                new Thread(() => Serve(client)) { IsBackground = true, Name = "GameBridge connection" }.Start();
+                new Thread(() => Serve(peer)) { IsBackground = true, Name = "GameBridge connection" }.Start();
             }
         }
 
@@ -848,8 +870,9 @@ namespace GameBridgeKit
         }
 
         // One connection: requests answered in turn (keep-alive), each answer in one write.
-        void Serve(TcpClient client)
+        void Serve(Peer peer)
         {
+            var client = peer.Client;
             try
             {
                 client.NoDelay = true;
@@ -863,6 +886,7 @@ namespace GameBridgeKit
                     var deadline = Stopwatch.StartNew();
                     stream.WriteTimeout = RequestTimeoutMs;
                     int end;
+                    lock (peers) peer.WaitingSince = Stopwatch.GetTimestamp();
                     while ((end = HeaderEnd(buf, len)) < 0)
                     {
                         long left = RequestTimeoutMs - deadline.ElapsedMilliseconds;
@@ -877,6 +901,7 @@ namespace GameBridgeKit
                         if (n <= 0) return;
                         len += n;
                     }
+                    lock (peers) peer.WaitingSince = -1;
                     string head = Encoding.UTF8.GetString(buf, 0, end);
                     Buffer.BlockCopy(buf, end, buf, 0, len - end);
                     len -= end;
@@ -897,7 +922,7 @@ namespace GameBridgeKit
                     string refused = Refusal(lines);
                     if (refused != null)
                     {
-                        Send(stream, 403, Json.Write(new Dictionary<string, object> { { "ok", false }, { "accepted", false }, { "error", refused } }), close);
+                        Send(stream, refused.StartsWith("Bad Request") ? 400 : 403, Json.Write(new Dictionary<string, object> { { "ok", false }, { "accepted", false }, { "error", refused } }), close);
                         if (close) return;
                         continue;
                     }
@@ -912,7 +937,7 @@ namespace GameBridgeKit
             finally
             {
                 client.Close();
-                Interlocked.Decrement(ref peers);
+                lock (peers) peers.Remove(peer);
             }
         }
 
@@ -932,8 +957,8 @@ namespace GameBridgeKit
                 if (key == "host") { host = value; hosts++; }
                 else if (key == "origin" || (key == "sec-fetch-site" && value != "none")) browser = true;
             }
-            // Two Host headers: a proxy and this kit could each read a different one.
-            if (hosts > 1) return "Forbidden: more than one Host header";
+            // Two Host headers: a proxy in front and this kit could each read a different one.
+            if (hosts > 1) return "Bad Request: more than one Host header";
             if (host != $"127.0.0.1:{Port}" && host != $"localhost:{Port}")
                 return $"Forbidden: unexpected Host header '{Args.Clip(host)}' (this port answers 127.0.0.1:{Port} only)";
             return browser ? "Forbidden: browser requests are refused on a game port" : null;

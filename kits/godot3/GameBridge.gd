@@ -46,7 +46,8 @@ const MAX_LEASE_MS := 3600000   # a hold is meant to end; the bridge re-holds
 const MAX_STEP_FRAMES := 10000  # later commands wait behind a step, so keep it bounded
 const MAX_REQUEST_BYTES := 65536
 const REQUEST_TIMEOUT_MS := 10000
-const MAX_PEERS := 64
+const MAX_PEERS := 64          # when full, a new connection closes the oldest one still waiting for its request
+const START_PAUSED_ENV := "GAME_BRIDGE_START_PAUSED"  # 1: start with the clock paused at simFrame 0
 const MAX_RESULTS := 32
 const IDLE_POLL_USEC := 500     # how long the server thread sleeps when nothing arrived
 const WORLD_GROUP := "gamebridge_world"
@@ -125,6 +126,10 @@ func _ready() -> void:
 		get_tree().quit(1)
 		return
 	print("GameBridge: listening on 127.0.0.1:%d" % port)
+	# The bridge launched the game paused: the tree waits, so its first frame is one the bridge steps.
+	if OS.get_environment(START_PAUSED_ENV) == "1":
+		_paused = true
+		get_tree().paused = true
 	call_deferred("_write_registry_entry")  # after the main scene's configure()
 
 
@@ -138,6 +143,9 @@ func configure(options: Dictionary) -> void:
 			_info[key] = options[key]
 	_inputs = options.get("inputs", _inputs)
 	_clock = options.get("clock", _clock)
+	if not _clock and _paused:  # no agent clock: nothing could ever step it
+		_paused = false
+		get_tree().paused = false
 	_ui = options.get("ui", _ui)
 	_world = options.get("world", _world)
 	_manifest = options.get("manifest", _manifest)
@@ -810,8 +818,13 @@ func _serve() -> bool:
 	while _server.is_connection_available():
 		var peer: StreamPeerTCP = _server.take_connection()
 		if _peers.size() >= MAX_PEERS:
-			peer.disconnect_from_host()
-			continue
+			# Every slot holds a connection still waiting for its request (answered ones are gone):
+			# the oldest goes, so another local user's idle connections cannot lock the bridge out.
+			var oldest = _peers[0]
+			for q in _peers:
+				if q.since < oldest.since:
+					oldest = q
+			_drop(oldest)
 		peer.set_no_delay(true)
 		_peers.append({"peer": peer, "text": "", "since": OS.get_ticks_msec()})
 		busy = true
@@ -828,7 +841,8 @@ func _serve() -> bool:
 		elif p.text.find("\r\n\r\n") >= 0:
 			var refused := _refusal(p.text)
 			if refused != "":
-				_send(peer, 403, to_json({"ok": false, "accepted": false, "error": refused}))
+				var status: int = 400 if refused.begins_with("Bad Request") else 403
+				_send(peer, status, to_json({"ok": false, "accepted": false, "error": refused}))
 			else:
 				_answer(peer, p.text.split("\r\n")[0].split(" "))
 			_drop(p)
@@ -842,6 +856,7 @@ func _serve() -> bool:
 # under its own Host name; the bridge and curl send neither Origin nor Sec-Fetch-Site.
 func _refusal(head: String) -> String:
 	var host := ""
+	var hosts := 0
 	var browser := false
 	for line in head.split("\r\n\r\n")[0].split("\r\n"):
 		var colon: int = line.find(":")
@@ -851,8 +866,12 @@ func _refusal(head: String) -> String:
 		var value: String = line.substr(colon + 1).strip_edges()
 		if key == "host":
 			host = value
+			hosts += 1
 		elif key == "origin" or (key == "sec-fetch-site" and value != "none"):
 			browser = true
+	# Two Host headers: a proxy in front and this kit could each read a different one.
+	if hosts > 1:
+		return "Bad Request: more than one Host header"
 	if host != "127.0.0.1:%d" % port and host != "localhost:%d" % port:
 		return "Forbidden: unexpected Host header '%s' (this port answers 127.0.0.1:%d only)" % [host.left(100), port]
 	if browser:

@@ -18,7 +18,9 @@ export class GameClock {
   /** frames of a step one tick may grant (whole numbers from 1; the game opts in) */
   private readonly batch: number;
 
-  constructor(stepFramesPerTick = 1) {
+  /** `startPaused`: the bridge launched the game paused, so its first simulated frame is one it steps. */
+  constructor(stepFramesPerTick = 1, startPaused = false) {
+    this.paused = startPaused;
     this.batch = Math.max(1, Math.floor(Number.isFinite(stepFramesPerTick) ? stepFramesPerTick : 1));
   }
 

@@ -22,6 +22,11 @@ export interface CoreOptions extends SharedSurfaceOptions {
   now?: () => number;
   /** Each pointer, wheel, touch or text event as it is applied (the web carrier dispatches it to the page). */
   onDeviceEvent?: (e: DeviceEvent) => void;
+  /**
+   * The bridge launched the game paused (GAME_BRIDGE_START_PAUSED=1, or the page's fragment):
+   * the clock starts paused at simFrame 0. Without the "clock" capability it changes nothing.
+   */
+  startPaused?: boolean;
 }
 
 export interface Answer {
@@ -55,7 +60,7 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
   const protocol = options.protocol ?? 1;
   const now = options.now ?? (() => performance.now());
   const inputs = options.inputs ? new HeldInputs([...options.inputs], now) : null;
-  const clock = options.clock ? new GameClock(options.stepFramesPerTick) : null;
+  const clock = options.clock ? new GameClock(options.stepFramesPerTick, options.startPaused === true) : null;
   const deviceOptions = { axes: options.axes, pointer: options.pointer, touch: options.touch, text: options.text };
   const maybeDevices = new PlayerDevices(deviceOptions, now, options.onDeviceEvent);
   const devices = maybeDevices.any ? maybeDevices : null;

@@ -41,7 +41,7 @@ export interface GameSurfaceOptions extends SharedSurfaceOptions {
   onClose?: (reason: CloseReason) => void | Promise<void>;
   /** Install SIGINT/SIGTERM handlers that call onClose (default true). */
   handleSignals?: boolean;
-  /** Where GAME_BRIDGE_INSTANCES / GAME_BRIDGE_HOME come from (default process.env). */
+  /** Where GAME_BRIDGE_INSTANCES, GAME_BRIDGE_HOME and GAME_BRIDGE_START_PAUSED come from (default process.env). */
   env?: Env;
   /** Write the registry entry (default true). */
   register?: boolean;
@@ -59,6 +59,9 @@ export interface GameSurface extends SurfaceControls {
   readonly registryFile: string | null;
 }
 
+/** Set to 1 by the bridge to launch the game with its clock paused at simFrame 0 (docs/KITS.md). */
+export const START_PAUSED_ENV = 'GAME_BRIDGE_START_PAUSED';
+
 export function createGameSurface(options: GameSurfaceOptions): GameSurface {
   const log = options.log ?? ((line: string) => process.stderr.write(`game-kit: ${line}\n`));
   // A port from argv that was never given is NaN: say what is wrong before node's socket error does.
@@ -73,6 +76,8 @@ export function createGameSurface(options: GameSurfaceOptions): GameSurface {
     log,
     onCloseCommand: () => requestClose('command'),
     extraEndpoints: ['/screenshot'],
+    // The bridge launched the game paused, so a frame-exact test's frame 0 is the game's.
+    startPaused: (options.env ?? process.env)[START_PAUSED_ENV] === '1',
   });
 
   let boundPort = options.port;
@@ -101,6 +106,8 @@ export function createGameSurface(options: GameSurfaceOptions): GameSurface {
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const target = req.url ?? '/';
+    // Node keeps the first of two Host headers; a proxy in front could read the other one.
+    if (hostCount(req) > 1) return send(res, 400, { ok: false, accepted: false, error: TWO_HOSTS });
     const refused = browserRefusal(req, boundPort);
     if (refused) return send(res, 403, { ok: false, accepted: false, error: refused });
     if (Buffer.byteLength(target) > maxUrlBytes) {
@@ -209,6 +216,14 @@ function browserRefusal(req: http.IncomingMessage, port: number): string | null 
   if (req.headers.origin !== undefined || (site !== undefined && site !== 'none'))
     return 'Forbidden: browser requests are refused on a game port';
   return null;
+}
+
+const TWO_HOSTS = 'Bad Request: more than one Host header';
+
+function hostCount(req: http.IncomingMessage): number {
+  let n = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i].toLowerCase() === 'host') n++;
+  return n;
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {

@@ -16,7 +16,8 @@
  *
  * Joining: the page's URL fragment `#gamebridge=<URL-encoded ws URL>` names the carrier. The page
  * says `{"t":"hello","name","version"}`, then answers each `{"t":"get","id","path"}` with
- * `{"t":"reply","id","status","body"}`. Without the fragment the game runs unbridged.
+ * `{"t":"reply","id","status","body"}`. Without the fragment the game runs unbridged. A launch
+ * with `paused` adds `&gamebridge-paused=1`: the clock then starts paused at simFrame 0.
  */
 import { createSurfaceCore } from './core.js';
 import type { DeviceEvent } from './devices.js';
@@ -78,6 +79,11 @@ export function carrierUrlFromHash(hash: string): string | null {
   return value && /^wss?:\/\//.test(value) ? value : null;
 }
 
+/** The bridge opened the page to start paused: `&gamebridge-paused=1` beside the carrier's URL. */
+export function startPausedFromHash(hash: string): boolean {
+  return new URLSearchParams(hash.replace(/^#/, '')).get(`${FRAGMENT_KEY}-paused`) === '1';
+}
+
 export function createGameSurface(options: WebSurfaceOptions): WebGameSurface {
   const log = options.log ?? ((line: string) => console.warn(`game-kit: ${line}`));
   const target = options.inputTarget;
@@ -85,6 +91,8 @@ export function createGameSurface(options: WebSurfaceOptions): WebGameSurface {
     ...options,
     log,
     onCloseCommand: () => requestClose(),
+    // The bridge opened the page paused, so a frame-exact test's frame 0 is the page's.
+    startPaused: typeof location !== 'undefined' && startPausedFromHash(location.hash),
     ...(target
       ? {
           onDeviceEvent: (e: DeviceEvent) => {

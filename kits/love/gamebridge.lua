@@ -52,7 +52,7 @@ local MAX_LEASE_MS = 3600000 -- a hold is meant to end; the bridge re-holds
 local MAX_STEP_FRAMES = 10000 -- later commands wait behind a step, so keep it bounded
 local MAX_REQUEST_BYTES = 65536
 local REQUEST_TIMEOUT = 10 -- seconds a connection may take from connect to its answer sent
-local MAX_PEERS = 64
+local MAX_PEERS = 64 -- when full, a new connection closes the one that has waited longest for its request
 local MAX_RESULTS = 32
 local MAX_ERROR_CHARS = 500
 
@@ -245,7 +245,8 @@ function M.new(options)
   self.buttonsOf = {} -- owner -> the buttons that owner holds; one mouse: down is every owner's together
   self.touchPoints = {} -- id -> {x, y, owner}
   self.textQueue = {}
-  self.paused, self.stepLeft, self.stepId = false, 0, 0
+  -- The bridge launched the game paused: its first simulated frame is one the bridge steps.
+  self.paused, self.stepLeft, self.stepId = self.clock and os.getenv("GAME_BRIDGE_START_PAUSED") == "1", 0, 0
   self.peers = {}
   self.published = {ui = {sequence = 0, revision = 0}, world = {sequence = 0, revision = 0}}
   self.shotWaiters = {}
@@ -794,8 +795,8 @@ function Bridge:refusal(text)
       elseif key == "origin" or (key == "sec-fetch-site" and value ~= "none") then browser = true end
     end
   end
-  -- Two Host headers: a proxy and this kit could each read a different one.
-  if hosts > 1 then return "Forbidden: more than one Host header" end
+  -- Two Host headers: a proxy in front and this kit could each read a different one.
+  if hosts > 1 then return "Bad Request: more than one Host header" end
   if host ~= "127.0.0.1:" .. self.port and host ~= "localhost:" .. self.port then
     return string.format("Forbidden: unexpected Host header '%s' (this port answers 127.0.0.1:%d only)", host:sub(1, 100), self.port)
   end
@@ -831,15 +832,32 @@ function Bridge:answer(peer, method, target)
   end
 end
 
+-- Full: closes the connection that has waited longest for its request, so another local user's
+-- idle connections cannot lock the bridge out. False when every slot is busy answering.
+function Bridge:evictIdle()
+  local oldest
+  for i, p in ipairs(self.peers) do
+    if not p.out and not p.waitingShot and (not oldest or p.since < self.peers[oldest].since) then oldest = i end
+  end
+  if not oldest then return false end
+  self.peers[oldest].sock:close()
+  table.remove(self.peers, oldest)
+  return true
+end
+
 -- One pass over the server and its connections, never blocking.
 function Bridge:pump()
   if not self.server then return end
-  while #self.peers < MAX_PEERS do
+  while true do
     local client = self.server:accept()
     if not client then break end
-    client:settimeout(0)
-    client:setoption("tcp-nodelay", true)
-    table.insert(self.peers, {sock = client, text = "", since = now()})
+    if #self.peers >= MAX_PEERS and not self:evictIdle() then
+      client:close() -- every slot is busy answering, a moment's work: the client tries again
+    else
+      client:settimeout(0)
+      client:setoption("tcp-nodelay", true)
+      table.insert(self.peers, {sock = client, text = "", since = now()})
+    end
   end
   local t = now()
   for i = #self.peers, 1, -1 do
@@ -858,7 +876,7 @@ function Bridge:pump()
         local method, target = p.text:match("^(%S+) (%S+)")
         local refused = method and self:refusal(p.text)
         if refused then
-          respond(p, 403, M.json({ok = false, accepted = false, error = refused}))
+          respond(p, refused:find("^Bad Request") and 400 or 403, M.json({ok = false, accepted = false, error = refused}))
         elseif method then
           local ok, e = pcall(self.answer, self, p, method, target)
           if not ok then respond(p, 500, M.json({error = tostring(e)})) end

@@ -124,6 +124,10 @@ def debug_port(text):
     return port
 
 
+# Set to 1 by the bridge to launch the game with its clock paused at simFrame 0 (docs/KITS.md).
+START_PAUSED_ENV = "GAME_BRIDGE_START_PAUSED"
+
+
 def registry_dir(env=None):
     """Where self-registration entries go: $GAME_BRIDGE_INSTANCES, else $GAME_BRIDGE_HOME/instances."""
     env = os.environ if env is None else env
@@ -183,7 +187,9 @@ class GameSurface:
         self._touches = {}  # id -> {"x", "y", "owner"}
         self._text = []
         self._on_input = on_input
-        self._paused, self._step_left, self._step_id = False, 0, None
+        # The bridge launched the game paused: its first simulated frame is one the bridge steps.
+        self._paused = bool(clock) and os.environ.get(START_PAUSED_ENV) == "1"
+        self._step_left, self._step_id = 0, None
         batch = step_frames_per_tick
         self._batch = batch if isinstance(batch, int) and not isinstance(batch, bool) and batch >= 1 else 1
         self.frame, self.sim_frame, self.session_epoch = 0, 0, 1
@@ -809,6 +815,9 @@ class _Handler(BaseHTTPRequestHandler):
         """Routes one contract request; only /command changes anything, and only the queue."""
         url = urlsplit(self.path)
         s = self.surface
+        # http.server keeps both of two Host headers; a proxy in front could read the other one.
+        if len(self.headers.get_all("Host") or []) > 1:
+            return self._json(400, {"ok": False, "accepted": False, "error": "Bad Request: more than one Host header"})
         refused = _refusal(self.headers, s.port)
         if refused:
             return self._json(403, {"ok": False, "accepted": False, "error": refused})

@@ -332,19 +332,76 @@ function describeConformance(kit: KitExample): void {
     expect((await getJson(port, '/state')).completedCommandId).toBe(before); // nothing was queued
   });
 
+  test('two Host headers refused: 400 whichever comes first, even both its own, and nothing queued', async () => {
+    const before = (await getJson(port, '/state')).completedCommandId;
+    const cmd = `/command?${new URLSearchParams({ cmd: kit.newEpoch[0] })}`;
+    for (const hosts of [
+      [`127.0.0.1:${port}`, `evil.example:${port}`],
+      [`evil.example:${port}`, `127.0.0.1:${port}`],
+      [`127.0.0.1:${port}`, `localhost:${port}`],
+    ]) {
+      const head = `GET ${cmd} HTTP/1.1\r\n${hosts.map((h) => `Host: ${h}\r\n`).join('')}Connection: close\r\n\r\n`;
+      const got = await rawExchange(port, Buffer.from(head, 'latin1'));
+      expect([hosts, got.split('\r\n')[0]]).toEqual([hosts, expect.stringMatching(/^HTTP\/1\.[01] 400 /)]);
+    }
+    await framesPass(port, 3);
+    expect((await getJson(port, '/state')).completedCommandId).toBe(before);
+  });
+
   testIf(
-    kit.refusesTwoHosts,
-    'a request with two Host headers is refused with 403, whichever comes first',
+    kit.connectionCap,
+    "another user's idle connections cannot fill its slots: when full, the oldest idle one is closed and a real request answers",
     async () => {
-      for (const hosts of [
-        [`127.0.0.1:${port}`, `evil.example:${port}`],
-        [`evil.example:${port}`, `127.0.0.1:${port}`],
-      ]) {
-        const head = `GET /health HTTP/1.1\r\n${hosts.map((h) => `Host: ${h}\r\n`).join('')}Connection: close\r\n\r\n`;
-        const got = await rawExchange(port, Buffer.from(head, 'latin1'));
-        expect([hosts, got.split('\r\n')[0]]).toEqual([hosts, expect.stringMatching(/^HTTP\/1\.[01] (400|403) /)]);
+      const idle: net.Socket[] = [];
+      const closedAt: number[] = [];
+      try {
+        for (let i = 0; i <= kit.connectionCap!; i++) {
+          const s = net.connect(port, '127.0.0.1');
+          s.on('error', () => undefined);
+          s.on('close', () => closedAt.push(i));
+          idle.push(s);
+          await new Promise((r) => s.once('connect', r));
+        }
+        // one more than its slots: the first (the oldest) makes room
+        await waitFor('the oldest idle connection closed', () => closedAt.includes(0), 30000, 20);
+        const r = await getWith(port, '/health', { Host: `127.0.0.1:${port}` });
+        expect(r.status).toBe(200);
+        // made room by closing the oldest, not by its 10 s deadline closing them all
+        expect(closedAt.length).toBeLessThanOrEqual(2);
+        expect(closedAt.every((i) => i <= 1)).toBe(true);
+      } finally {
+        idle.forEach((s) => s.destroy());
       }
     },
+    60000,
+  );
+
+  testIf(
+    kit.capabilities.includes('clock'),
+    'launched with GAME_BRIDGE_START_PAUSED=1: paused at simFrame 0 until the bridge steps it',
+    async () => {
+      const g = await kit.start(reaper, await freePort(), newHome(), { GAME_BRIDGE_START_PAUSED: '1' });
+      try {
+        const first = await getJson(g.port, '/state');
+        expect(first).toMatchObject({ simFrame: 0, clock: { paused: true, stepFramesLeft: 0 } });
+        await framesPass(g.port, 5);
+        // its own commands apply on the paused clock; simulation does not run
+        const home = await appliedAll(g.port, kit.mover.home);
+        await framesPass(g.port, 5);
+        const still = await getJson(g.port, '/state');
+        expect(still.frame).toBeGreaterThan(first.frame + 5);
+        expect(still.simFrame).toBe(0);
+        expect(kit.mover.x(still)).toBe(kit.mover.x(home));
+        const step = await command(g.port, 'clock.step', { frames: 3 });
+        const done = await untilState(g.port, 'the step ran', (st) => st.completedCommandId >= step.commandId);
+        expect(done).toMatchObject({ simFrame: 3, clock: { paused: true } });
+        const resumed = await applied(g.port, 'clock.resume');
+        await untilState(g.port, 'simFrame moving once resumed', (st) => st.simFrame > resumed.simFrame + 3);
+      } finally {
+        await g.stop();
+      }
+    },
+    kit.readyMs + 30000,
   );
 
   testIf(

@@ -36,10 +36,18 @@ export interface KitExample {
   /** A program on its own port (registry entry, close, busy port), or a page behind the page carrier. */
   carrier: 'process' | 'page';
   readyMs: number;
-  /** Starts the example with its debug port set to `portArg` (a process only); not waiting for it. */
-  spawn?(reaper: Reaper, portArg: string, home: string): { child: ChildProcess; output: { readonly text: string } };
-  /** Starts it on `port` and resolves once /health answers. */
-  start(reaper: Reaper, port: number, home: string): Promise<Running>;
+  /** Starts the example with its debug port set to `portArg` (a process only), `env` added; not waiting for it. */
+  spawn?(
+    reaper: Reaper,
+    portArg: string,
+    home: string,
+    env?: Record<string, string>,
+  ): { child: ChildProcess; output: { readonly text: string } };
+  /**
+   * Starts it on `port` and resolves once /health answers. `env` is the launch's additions, as
+   * the bridge's launcher makes them (a page gets GAME_BRIDGE_START_PAUSED through its fragment).
+   */
+  start(reaper: Reaper, port: number, home: string, env?: Record<string, string>): Promise<Running>;
   /** Exactly what /health and /tools declare. */
   capabilities: string[];
   version: string;
@@ -50,8 +58,6 @@ export interface KitExample {
   screenshot: [number, number] | null;
   /** A process whose debug port is taken says so and exits: whatever holds the port would be taken for it. */
   busyPort?: 'exits';
-  /** A request with two Host headers is refused (the kits that check each header line themselves). */
-  refusesTwoHosts?: true;
   /** What holding `input` moves: its x in /state, by `speed` per simulated frame; `home` puts it mid-field, in a round. */
   mover: { input: string; x: (state: any) => number; speed: number; home: Cmd[] };
   /** A command refused on arrival for a bad argument, and the refusal's words. */
@@ -122,8 +128,14 @@ function spawnEnv(home: string, extra: Record<string, string> = {}): NodeJS.Proc
 
 /** A process example: `spawn` plus waiting for /health. */
 function processStart(readyMs: number) {
-  return async function (this: KitExample, reaper: Reaper, port: number, home: string): Promise<Running> {
-    const { child, output } = this.spawn!(reaper, String(port), home);
+  return async function (
+    this: KitExample,
+    reaper: Reaper,
+    port: number,
+    home: string,
+    env: Record<string, string> = {},
+  ): Promise<Running> {
+    const { child, output } = this.spawn!(reaper, String(port), home, env);
     await waitFor(
       `${this.example} on ${port} (output so far: ${output.text.slice(-300)})`,
       () => healthOk(port),
@@ -173,9 +185,9 @@ export const KIT_EXAMPLES: KitExample[] = [
     missing: () => (existsSync(EXAMPLE_GAME) ? null : `${EXAMPLE_GAME} is not built (npm run build)`),
     carrier: 'process',
     readyMs: 30000,
-    spawn: (reaper, portArg, home) => {
+    spawn: (reaper, portArg, home, env) => {
       const child = reaper.spawn(process.execPath, [EXAMPLE_GAME, '--port', portArg, '--screenshot'], {
-        env: spawnEnv(home),
+        env: spawnEnv(home, env),
       });
       return { child, output: collectOutput(child) };
     },
@@ -215,10 +227,11 @@ export const KIT_EXAMPLES: KitExample[] = [
     missing: chromiumMissing,
     carrier: 'page',
     readyMs: 90000,
-    start: async (_reaper, port) => {
+    start: async (_reaper, port, _home, env = {}) => {
       const lines: string[] = [];
       const site = await serveStatic({ root: PHASER_WWW });
-      const carrier = await startPageCarrier({ port, log: (l) => lines.push(l) });
+      const startPaused = env.GAME_BRIDGE_START_PAUSED === '1';
+      const carrier = await startPageCarrier({ port, log: (l) => lines.push(l), startPaused });
       const browser = await openBrowser({ url: `${site.url}index.html${carrier.fragment}` });
       await carrier.waitForJoin(60000);
       return {
@@ -261,7 +274,8 @@ export const KIT_EXAMPLES: KitExample[] = [
     missing: () => null,
     carrier: 'process',
     readyMs: 30000,
-    spawn: (reaper, portArg, home) => spawnExample(reaper, join(ROOT, 'examples', 'python-game'), portArg, home),
+    spawn: (reaper, portArg, home, env) =>
+      spawnExample(reaper, join(ROOT, 'examples', 'python-game'), portArg, home, env),
     start: processStart(30000),
     capabilities: ['input', 'axis', 'clock', 'ui', 'world'],
     version: '1.0.0',
@@ -294,7 +308,8 @@ export const KIT_EXAMPLES: KitExample[] = [
     missing: pygameMissing,
     carrier: 'process',
     readyMs: 30000,
-    spawn: (reaper, portArg, home) => spawnExample(reaper, join(ROOT, 'examples', 'pygame-game'), portArg, home),
+    spawn: (reaper, portArg, home, env) =>
+      spawnExample(reaper, join(ROOT, 'examples', 'pygame-game'), portArg, home, env),
     start: processStart(30000),
     capabilities: ['input', 'axis', 'pointer', 'touch', 'text', 'clock', 'ui', 'world'],
     version: '1.0.0',
@@ -328,7 +343,8 @@ export const KIT_EXAMPLES: KitExample[] = [
     carrier: 'process',
     // Godot's first start in a fresh container imports the project; a loaded machine is slower still.
     readyMs: 60000,
-    spawn: (reaper, portArg, home) => spawnExample(reaper, join(ROOT, 'examples', 'godot-game'), portArg, home),
+    spawn: (reaper, portArg, home, env) =>
+      spawnExample(reaper, join(ROOT, 'examples', 'godot-game'), portArg, home, env),
     start: processStart(60000),
     capabilities: ['input', 'axis', 'pointer', 'touch', 'text', 'clock', 'ui', 'world'],
     version: '1.0.0',
@@ -360,8 +376,11 @@ export const KIT_EXAMPLES: KitExample[] = [
     carrier: 'process',
     readyMs: 30000,
     // SDL's offscreen driver: a real GL context and real frames, without an X server.
-    spawn: (reaper, portArg, home) =>
-      spawnExample(reaper, join(ROOT, 'examples', 'love-game'), portArg, home, { SDL_VIDEODRIVER: 'offscreen' }),
+    spawn: (reaper, portArg, home, env) =>
+      spawnExample(reaper, join(ROOT, 'examples', 'love-game'), portArg, home, {
+        SDL_VIDEODRIVER: 'offscreen',
+        ...env,
+      }),
     start: processStart(30000),
     capabilities: ['input', 'axis', 'pointer', 'touch', 'text', 'clock', 'ui', 'world'],
     version: '1.0.0',
@@ -370,7 +389,6 @@ export const KIT_EXAMPLES: KitExample[] = [
     screenshot: [1280, 720],
     connectionCap: 64,
     busyPort: 'exits',
-    refusesTwoHosts: true,
     mover: { input: 'right', x: (s) => s.game.x, speed: 2, home: [['reset'], ['teleport', { x: 50 }]] },
     badArg: { cmd: ['teleport', { x: 'far' }], error: /\bx\b.* must be a number/ },
     newEpoch: ['reset'],
@@ -386,7 +404,8 @@ export const KIT_EXAMPLES: KitExample[] = [
     carrier: 'process',
     // run.sh builds the example with mcs on its first start.
     readyMs: 60000,
-    spawn: (reaper, portArg, home) => spawnExample(reaper, join(ROOT, 'examples', 'csharp-game'), portArg, home),
+    spawn: (reaper, portArg, home, env) =>
+      spawnExample(reaper, join(ROOT, 'examples', 'csharp-game'), portArg, home, env),
     start: processStart(60000),
     capabilities: ['input', 'axis', 'pointer', 'touch', 'text', 'clock', 'ui', 'world'],
     version: '1.0.0',
@@ -395,7 +414,6 @@ export const KIT_EXAMPLES: KitExample[] = [
     screenshot: null,
     connectionCap: 64,
     busyPort: 'exits',
-    refusesTwoHosts: true,
     // Mono runs no handler on SIGTERM without Mono.Posix: the game cannot end cleanly on it.
     mover: { input: 'right', x: (s) => s.game.x, speed: 2, home: [['reset'], ['teleport', { x: 50 }]] },
     badArg: { cmd: ['teleport', { x: 'far' }], error: /\bx\b.* must be a number/ },
