@@ -57,10 +57,28 @@ afterAll(async () => {
   removeDir(root);
 });
 
+test('a frame-exact test’s game is launched paused: its simFrame counts from 0, not from where it ran to', async () => {
+  const p = counterProject('from-zero', '--fps 1000');
+  mkdirSync(join(p.root, 'gamebridge-tests'));
+  writeFileSync(
+    join(p.root, 'gamebridge-tests', 'zero.jsonl'),
+    [
+      HEAD('zero'),
+      line({ do: 'call_tool', name: 'bridge.step', arguments: { frames: 3 } }),
+      line({ expect: { path: 'simFrame', equals: 3 } }),
+      line({ do: 'call_tool', name: 'inc', atSimFrame: 10 }),
+      line({ expect: { path: 'simFrame', equals: 10 } }),
+    ].join('\n') + '\n',
+  );
+  const r = await cli(['test'], p.root);
+  expect(r.out).toMatch(/^✓ zero \(/);
+  expect(r.code).toBe(0);
+}, 120000);
+
 test('--compare counts frames from each game’s first pause, so builds launched at other frames part only at the real difference', async () => {
   const a = counterProject('cmp-a', '--fps 60');
-  // the same game, one frame too many per inc, and many more frames before the runner's pause
-  const b = counterProject('cmp-b', '--by 2 --fps 1000');
+  // the same game, one frame too many per inc, on a kit that does not start paused: many frames before the runner's pause
+  const b = counterProject('cmp-b', '--by 2 --fps 1000 --runs-at-launch');
   mkdirSync(join(a.root, 'gamebridge-tests'));
   const file = join(a.root, 'gamebridge-tests', 'count.jsonl');
   writeFileSync(

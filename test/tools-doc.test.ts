@@ -156,7 +156,7 @@ test('every field of every tool answer is documented in docs/TOOLS.md, and every
   expect(exited.isError).toBe(true);
   keep('errors', exited.json);
   keep('instance_log', (await call(h, 'instance_log', { port: a.port })).json);
-  const again = await call(h, 'launch_instance', { restart: a.port }, 60000);
+  const again = await call(h, 'launch_instance', { restart: a.port, paused: true }, 60000);
   keep('launch_instance', again.json);
   suite.trackGroup(again.json.pid as number);
   keep('stop_instance', (await call(h, 'stop_instance', { port: b.port }, 60000)).json);

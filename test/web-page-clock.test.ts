@@ -108,6 +108,26 @@ test('a paused canvas page is still (two screenshots a second apart are identica
   }
 });
 
+test('launch_instance {paused: true}: a page without the kit starts at frame 0, still until a step runs its first frames', async () => {
+  const r = await call(h, 'launch_instance', { config: configs.canvas, paused: true }, 120_000);
+  expect(r.isError).toBeFalsy();
+  const port = r.json.port as number;
+  try {
+    expect(r.json).toMatchObject({ paused: true, simFrame: 0 });
+    expect(r.json.pausedNote).toBeUndefined();
+    const before = await state(port);
+    expect(before).toMatchObject({ simFrame: 0, clock: { paused: true } });
+    await new Promise((res) => setTimeout(res, 500));
+    expect(await state(port)).toMatchObject({ simFrame: 0, game: before.game });
+    expect((await gameCall(h, port, 'step', { frames: 5 })).json).toMatchObject({ stepped: 5, applied: true });
+    const after = await state(port);
+    expect(after.simFrame).toBe(5);
+    expect(after.game.frames).toBe(before.game.frames + 5);
+  } finally {
+    await stop(port);
+  }
+});
+
 test('a timer-driven page is still while paused, and its timers and Date follow the stepped frames', async () => {
   const port = await launch(configs.timer);
   try {

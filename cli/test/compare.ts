@@ -2,10 +2,11 @@
  * `game-bridge-mcp test --compare <configA> <configB> <file>`: the same steps on two builds side
  * by side, each on a game of its own, and the first step after which their states part: the
  * path and both values. The header's `ignore` paths are left out, and so are the counters that
- * differ between any two runs (the wall-clock `frame`, a held input's `leaseMsLeft`). The frames
- * a game runs between its launch and the runner's first pause are not under the runner's
- * control, so frames count from each game's first pause: both are stepped the same frames from
- * there, and `simFrame` is compared as counted from there.
+ * differ between any two runs (the wall-clock `frame`, a held input's `leaseMsLeft`). A
+ * frame-exact test's games are launched paused at simFrame 0; a game whose kit does not start
+ * paused runs frames before the runner's first pause that are not under its control, so frames
+ * count from each game's first pause: both are stepped the same frames from there, and
+ * `simFrame` is compared as counted from there.
  */
 import { relative, resolve } from 'node:path';
 import { usageError } from '../../shared/errors.js';

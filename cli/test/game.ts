@@ -1,6 +1,6 @@
 /**
- * A test's game as the runner holds it: launched fresh through the driver, paused at once when
- * the test is frame-exact, and its clock stepped to each step's recorded frame.
+ * A test's game as the runner holds it: launched fresh through the driver, paused from its start
+ * when the test is frame-exact, and its clock stepped to each step's recorded frame.
  */
 import type { TestFile, DoStep, ExpectStep } from '../../shared/test-file.js';
 import { ToolFailed, type Driver } from './driver.js';
@@ -11,9 +11,10 @@ export class Game {
   /** simFrame as counted since it was last read; undefined: read it before relying on it */
   private known?: number;
   /**
-   * Frames this game ran before its first pause beyond the other compared game's: the frames
-   * between a launch and the runner's pause are not the test's, so a comparison steps each game
-   * the same frames from its own pause (0 outside --compare).
+   * Frames this game ran before its first pause beyond the other compared game's: a game whose
+   * kit does not start paused runs frames between its launch and the runner's pause that are not
+   * the test's, so a comparison steps each game the same frames from its own pause (0 outside
+   * --compare, and for two games that started paused).
    */
   offset = 0;
   constructor(
@@ -69,17 +70,20 @@ export class Game {
   }
 }
 
-/** Launch the test's game through the driver; paused at once when the test is frame-exact. */
+/** Launch the test's game through the driver; paused from its start when the test is frame-exact. */
 export async function launchFor(t: TestFile, driver: Driver): Promise<Game> {
   const { profile, seed } = t.header.launch;
+  const frameExact = t.header.timing === 'frame-exact';
+  // Frame-exact: launched paused, so the game's frame 0 is the test's (a game whose kit does not
+  // start paused is paused below, where it got to).
   const launched = await driver.tool('launch_instance', {
     ...(profile ? { profile } : {}),
     ...(seed !== undefined ? { seed } : {}),
+    ...(frameExact ? { paused: true } : {}),
   });
   const port = Number(launched.port);
   const health = await driver.game(port, 'health');
   const clock = Array.isArray(health.capabilities) && health.capabilities.includes('clock');
-  const frameExact = t.header.timing === 'frame-exact';
   const game = new Game(driver, port, frameExact);
   if (frameExact) {
     if (!clock)

@@ -33,11 +33,17 @@ export function substitute(text: string, port: number, index: number): string {
   return text.replaceAll('{port}', String(port)).replaceAll('{index}', String(index));
 }
 
+/**
+ * Set to 1 for a launch with `paused`: every kit then starts its clock paused at simFrame 0, so
+ * the bridge steps the game's first frame (docs/KITS.md, "Starting paused").
+ */
+export const START_PAUSED_ENV = 'GAME_BRIDGE_START_PAUSED';
+
 /** The command, env and ready timeout of one launch; an unknown profile is a usage error naming the known ones. */
 export function planLaunch(
   decl: Declared,
   port: number,
-  opts: { profile?: string; index?: number; env: Record<string, string> },
+  opts: { profile?: string; index?: number; env: Record<string, string>; paused?: boolean },
 ): LaunchPlan {
   const index = opts.index ?? 0;
   // Own names only: `constructor` or `__proto__` would otherwise read the object's prototype.
@@ -48,8 +54,11 @@ export function planLaunch(
   const command = substitute(args ? `${decl.command} ${args}` : decl.command, port, index);
   // The client's environment, not the daemon's: the game registers where that client reads.
   const env: Record<string, string> = { ...opts.env };
+  // Whether the game starts paused is the launch's to say, not whatever the client's shell held.
+  delete env[START_PAUSED_ENV];
   for (const [k, v] of Object.entries({ ...decl.env, ...profile?.env }))
     env[k] = substitute(withClientEnv(v, opts.env), port, index);
+  if (opts.paused) env[START_PAUSED_ENV] = '1';
   return { command, env, readyTimeoutMs: profile?.readyTimeoutMs ?? decl.readyTimeoutMs };
 }
 

@@ -87,6 +87,8 @@ export interface LaunchOptions {
   index?: number;
   /** a browser game's seed, in place of launch.web.seed */
   seed?: string;
+  /** start the game with its clock paused at simFrame 0 (GAME_BRIDGE_START_PAUSED=1; a page: the fragment or the page clock) */
+  paused?: boolean;
   signal?: AbortSignal;
   onProgress?: (p: LaunchProgress) => void;
 }

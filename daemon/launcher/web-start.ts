@@ -166,6 +166,7 @@ class WebLaunch {
       log: (l) => this.log(`${HEADER_PREFIX} ${l}`),
       ...(standIn ? { standIn: standIn.answer } : {}),
       ...(this.seed !== undefined ? { seed: this.seed } : {}),
+      ...(this.opts.paused ? { startPaused: true } : {}),
       pageOrigin: new URL(url).origin,
       acceptPeer: (peerPort) =>
         this.chromiumPid < 0 || (this.chromiumPid > 0 && connectionOfGroup(peerPort, port, this.chromiumPid) !== false),
@@ -185,7 +186,7 @@ class WebLaunch {
         // a page without the kit has nothing that would read the fragment
         url: standIn ? url : url + carrier.fragment,
         // a kit page keeps its kit's clock; every page gets the seed
-        initScript: pageScript({ clock: standIn !== undefined, seed: this.seed }),
+        initScript: pageScript({ clock: standIn !== undefined, seed: this.seed, paused: opts.paused }),
         headless: web.headless,
         env: opts.env,
         onConsole: this.log,

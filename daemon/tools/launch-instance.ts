@@ -33,6 +33,27 @@ function launched(inst: LaunchedInstance): Record<string, unknown> {
   };
 }
 
+/**
+ * For a launch with `paused`: the clock as the game reports it once ready. A kit that honours
+ * GAME_BRIDGE_START_PAUSED is paused at simFrame 0; any other game is running, and says so.
+ */
+async function pausedReport(ctx: ToolContext, port: number, signal: AbortSignal): Promise<Record<string, unknown>> {
+  const s = (await ctx
+    .client(port)
+    .state(signal)
+    .catch(() => null)) as {
+    clock?: { paused?: unknown };
+    simFrame?: unknown;
+  } | null;
+  const simFrame = typeof s?.simFrame === 'number' ? s.simFrame : undefined;
+  if (s?.clock?.paused === true) return { paused: true, ...(simFrame !== undefined ? { simFrame } : {}) };
+  return {
+    paused: false,
+    ...(simFrame !== undefined ? { simFrame } : {}),
+    pausedNote: `this game did not start paused (its kit does not read GAME_BRIDGE_START_PAUSED, or it has no agent clock): call_tool {port: ${port}, name: "bridge.pause"} pauses it where it is`,
+  };
+}
+
 const next = (port: number) =>
   `list_toolsets {port: ${port}} shows what the game can do; stop_instance {port: ${port}} stops it.`;
 
@@ -45,6 +66,7 @@ export const launchInstanceTool = defineTool({
     "A browser game (launch.web) is opened in headless Chromium and returns once its page joined; its pid is the browser's, and screenshot/press/hold then work through the browser. " +
     '{profile, count} starts count instances of a declared profile (e.g. a server and its clients) concurrently, all or none: {count, instances: [...]}. ' +
     '{restart: port} stops the game launched on that port if it still runs and starts the same declaration and profile on the same port. ' +
+    '{paused: true} starts it with its clock paused at simFrame 0, so its first frame is one you step. ' +
     'Next: list_toolsets {port}.',
   input: z.object({
     config: z
@@ -85,6 +107,12 @@ export const launchInstanceTool = defineTool({
       .boolean()
       .optional()
       .describe('With restart: restart it even when another live session launched it. Default: false.'),
+    paused: z
+      .boolean()
+      .optional()
+      .describe(
+        "Start the game with its clock paused at simFrame 0 (every kit reads GAME_BRIDGE_START_PAUSED=1; a page's clock starts paused), so its first frame is one you step. The answer says {paused, simFrame} as the game reports it. Default: false.",
+      ),
   }),
   effect: { readOnly: false, destructive: false, idempotent: false },
   async handler(args, ctx, extra) {
@@ -102,6 +130,7 @@ export const launchInstanceTool = defineTool({
     let ticks = 0;
     const common = {
       ...(args.seed !== undefined ? { seed: String(args.seed) } : {}),
+      ...(args.paused ? { paused: true } : {}),
       env: ctx.config.env,
       owner: ctx.sessionId,
       signal: extra.signal,
@@ -123,7 +152,8 @@ export const launchInstanceTool = defineTool({
       }
       const { inst, previous } = await restartGame(ctx.launcher, port, common);
       recordLaunch(ctx, inst);
-      return { json: { ...launched(inst), previous, next: next(inst.port) } };
+      const clock = args.paused ? await pausedReport(ctx, inst.port, extra.signal) : {};
+      return { json: { ...launched(inst), ...clock, previous, next: next(inst.port) } };
     }
     const opts = { ...common, cwd: ctx.config.cwd, configPath, profile: args.profile };
     if (args.count !== undefined) {
@@ -133,13 +163,19 @@ export const launchInstanceTool = defineTool({
       return {
         json: {
           count: all.length,
-          instances: all.map(launched),
+          instances: await Promise.all(
+            all.map(async (i) => ({
+              ...launched(i),
+              ...(args.paused ? await pausedReport(ctx, i.port, extra.signal) : {}),
+            })),
+          ),
           next: `call_tool {port, ...} drives each one (ports ${ports}); stop_instance {port} stops one.`,
         },
       };
     }
     const inst = await ctx.launcher.launch(opts);
     recordLaunch(ctx, inst);
-    return { json: { ...launched(inst), next: next(inst.port) } };
+    const clock = args.paused ? await pausedReport(ctx, inst.port, extra.signal) : {};
+    return { json: { ...launched(inst), ...clock, next: next(inst.port) } };
   },
 });

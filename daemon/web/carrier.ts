@@ -7,7 +7,7 @@
  *   const carrier = await startPageCarrier({ port, key?, log?, relayTimeoutMs? });
  *   carrier.port / carrier.key
  *   carrier.wsUrl                      ws://127.0.0.1:<port>/page?key=<key>
- *   carrier.fragment                   "#gamebridge=<URL-encoded wsUrl>": append to the page's URL
+ *   carrier.fragment                   "#gamebridge=<URL-encoded wsUrl>" (+ "&gamebridge-paused=1"): append to the page's URL
  *   carrier.page                       the joined page ({name, version, origin, joinedAt, join}) or null
  *   await carrier.waitForJoin(ms)      resolves with the page once it said hello (rejects on timeout)
  *   carrier.on('join', info)           every join: the first, and each reload (a new process)
@@ -70,6 +70,8 @@ export interface PageCarrierOptions {
   maxConnections?: number;
   /** The page's seed: /state says it (a kit's snapshot or the stand-in's). */
   seed?: string;
+  /** The kit page starts its clock paused at simFrame 0: the fragment says so (`&gamebridge-paused=1`). */
+  startPaused?: boolean;
   /** A page without the kit: every contract request is answered by this instead of a joined page (stand-in.ts). */
   standIn?: (target: string) => Promise<CarrierAnswer>;
 }
@@ -155,7 +157,7 @@ class Carrier extends EventEmitter implements PageCarrier {
   }
 
   get fragment(): string {
-    return `#gamebridge=${encodeURIComponent(this.wsUrl)}`;
+    return `#gamebridge=${encodeURIComponent(this.wsUrl)}${this.options.startPaused ? '&gamebridge-paused=1' : ''}`;
   }
 
   get page(): PageInfo | null {

@@ -13,7 +13,7 @@
  *
  * The seed is page-seed.ts's.
  *
- *   pageScript({ clock: true, seed: 'abc' })   the init script's source
+ *   pageScript({ clock: true, seed: 'abc', paused? })   the init script's source (paused: time starts paused)
  *   await clockOf(page)                        {frame, paused, speed, stepLeft, stepDone}
  *   await clockPause(page) / clockResume(page, speed?)
  *   await clockStep(page, id, frames)          resolves once the frames ran (or the page went)
@@ -40,10 +40,10 @@ const HANDLE = '__gameBridgeClock';
  * The init script. It is source text, not a serialised function: a test coverage tool would
  * instrument a function's body with counters that do not exist in the page.
  */
-export function pageScript(opts: { clock: boolean; seed?: string }): string {
+export function pageScript(opts: { clock: boolean; seed?: string; paused?: boolean }): string {
   const parts: string[] = [];
   if (opts.seed !== undefined) parts.push(SEED.replace('__SEED__', JSON.stringify(opts.seed)));
-  if (opts.clock) parts.push(CLOCK);
+  if (opts.clock) parts.push(CLOCK.replace('__START_PAUSED__', opts.paused ? 'true' : 'false'));
   return parts.map((p) => `(() => {\nif (window.top !== window) return;\n${p}\n})();`).join('\n');
 }
 
@@ -93,7 +93,8 @@ const real = {
 const epoch = real.Date.now();
 let now = 0;
 let frame = 0;
-let paused = false;
+// a launch with {paused}: the page's time starts paused at frame 0, so its first frame is stepped
+let paused = __START_PAUSED__;
 let speed = 1;
 let owed = 0;
 let lastReal = null;
