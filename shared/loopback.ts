@@ -100,8 +100,9 @@ export const ownOrigins = (port: number): string[] => [`http://127.0.0.1:${port}
 /** Host must name this loopback port exactly, once; a rebinding attacker's name does not. */
 export function hostRefusal(req: IncomingMessage, port: number): Refusal | undefined {
   // Node keeps the first of two Host headers; a proxy in front could read the other one.
+  const raw: string[] = req.rawHeaders ?? [];
   let hosts = 0;
-  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i].toLowerCase() === 'host') hosts++;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() === 'host') hosts++;
   if (hosts > 1) return { status: 400, error: 'Bad Request: more than one Host header' };
   const host = req.headers.host;
   if (host === `127.0.0.1:${port}` || host === `localhost:${port}`) return undefined;

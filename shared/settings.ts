@@ -82,6 +82,8 @@ export const SETTINGS = {
 export const TEXT_SETTINGS: Record<string, string> = {
   GAME_BRIDGE_HOME: "the bridge's home (default ~/.game-bridge): the daemon, its lock, logs, launched games",
   GAME_BRIDGE_INSTANCES: 'the registry directory games announce themselves in (default <home>/instances)',
+  GAME_BRIDGE_START_PAUSED:
+    'read by the kits: 1 starts the game with its clock paused at simFrame 0 (set by launch_instance {paused}; not for people)',
   GAME_BRIDGE_PORT: "a client's default game port (same as --port)",
   GAME_BRIDGE_SCAN_RANGE: 'the ports list_instances probes (same as --scan-range; GAME_BRIDGE_SCAN is read too)',
   GAME_BRIDGE_CONFIG: 'the gamebridge.json to launch from (same as --config)',

@@ -36,6 +36,14 @@ test.each(['127.0.0.1:7901', 'evil.example:7900', '127.0.0.1', 'LOCALHOST:7900']
   },
 );
 
+test('two Host headers are refused with 400, even when both name the door', () => {
+  const two = { headers: { host: '127.0.0.1:7900' }, rawHeaders: ['Host', '127.0.0.1:7900', 'host', 'localhost:7900'] };
+  expect(hostRefusal(two as unknown as IncomingMessage, 7900)).toEqual({
+    status: 400,
+    error: 'Bad Request: more than one Host header',
+  });
+});
+
 test('a missing Host is refused', () => {
   expect(hostRefusal(req({}), 7900)?.status).toBe(403);
 });
