@@ -29,6 +29,7 @@ import { measurePeers } from './peers.js';
 import { measureSavedTests } from './saved-tests.js';
 import { measureMergeReports } from './merge-reports.js';
 import { measureResources } from './resources.js';
+import { measureSkills } from './skills.js';
 import type { BenchConfig, Measurement, Row } from './types.js';
 
 const env = process.env;
@@ -68,6 +69,7 @@ const MEASUREMENTS: Record<string, (r: Reaper, c: BenchConfig) => Promise<Measur
   'saved-tests': measureSavedTests,
   'merge-reports': measureMergeReports,
   resources: measureResources,
+  skills: measureSkills,
 };
 
 function machine() {

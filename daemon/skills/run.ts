@@ -34,9 +34,16 @@ export interface StepReport {
   answer?: unknown;
 }
 
-/** A step's answer without what the skill's answer already says, cut to a bounded size. */
+/**
+ * A step's answer without what the skill's answer already says, cut to a bounded size: a
+ * command's answer keeps what it did (applied, frame, screen, events) and leaves out the game's
+ * state after it, which the skill's answer gives once, after its last step.
+ */
 function bounded(json: Record<string, unknown>): unknown {
-  const { port: _p, tool: _t, via: _v, ...rest } = json;
+  const { port: _p, tool: _t, via: _v, ...all } = json;
+  const command = 'command' in all && 'applied' in all;
+  const { game: _g, player: _pl, ...lean } = all;
+  const rest = command ? lean : all;
   const text = JSON.stringify(rest);
   return text.length <= STEP_ANSWER_CHARS ? rest : { cut: text.slice(0, STEP_ANSWER_CHARS) + '…', chars: text.length };
 }
