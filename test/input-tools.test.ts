@@ -3,7 +3,7 @@
  * mode, the official SDK client) and Crate Stack: the pointer clicks and drags the dropper, the
  * analog stick `steer` moves it, typed text is the high-score name, input_sequence plays them at
  * frame offsets; out-of-range values are refused with nothing sent; a game without the
- * capabilities says so; and a saved test replays them.
+ * capabilities says so (saved-tests.test.ts replays a recorded session of them).
  */
 import { join } from 'node:path';
 import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';

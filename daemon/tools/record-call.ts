@@ -8,11 +8,15 @@
 import { findTool } from '../game/manifest.js';
 import type { Recorded } from '../bridge/declare.js';
 import { bridgeToolNamed } from '../bridge/index.js';
+import { POINTER_TOOLS } from '../bridge/pointer.js';
 import type { Recording } from '../recording/recordings.js';
 import type { ToolContext } from '../toolkit/context.js';
 
 /** What a saved test records of a bridge tool's call (its declaration says); undefined for any other name. */
 const recordedAs = (name: string): Recorded | undefined => bridgeToolNamed(name)?.recorded;
+
+/** The input tools: each answer's `frames` says how many frames it ran (stepped, on a paused clock). */
+const GESTURES = new Set(POINTER_TOOLS.map((t) => t.name));
 
 const bare = (name: string) => (name.startsWith('bridge.') ? name.slice(7) : name);
 
@@ -46,8 +50,15 @@ export function recordCall(
   const clocks = rec.clocks();
   const at = Date.now();
   if (answer && (!check || tool === 'step')) {
-    // The frame a call began at: a step or a press ran its own frames before the state was read.
-    const ran = tool === 'step' ? Number(answer.stepped) : tool === 'press' ? Number(args.frames ?? 1) : 0;
+    // The frame a call began at: a step, a press or a gesture ran its own frames before the state was read.
+    const ran =
+      tool === 'step'
+        ? Number(answer.stepped)
+        : tool === 'press'
+          ? Number(args.frames ?? 1)
+          : GESTURES.has(tool)
+            ? Number(answer.frames ?? 0)
+            : 0;
     // A skill's steps each ran at their own frame, the last one's read after: its replay starts it
     // when the step before it is done, as the agent did, and the skill's own waits pace it.
     const simFrame =

@@ -104,9 +104,11 @@ async function main(): Promise<void> {
     publishCompletedId: argv['completed-id'],
     manifest: argv.tools ? crateStackManifest(argv.name, argv['version-tag']) : undefined,
     inputs: argv.time ? ['left', 'right'] : undefined,
-    // the stick steers the dropper; the pointer drags it and a click drops there; typed text is the high-score name
+    // the stick steers the dropper; the pointer or a finger drags it and a click or a lifted finger drops there;
+    // typed text is the high-score name
     axes: argv.time ? [{ name: 'steer', min: -1, max: 1 }] : undefined,
     pointer: argv.time,
+    touch: argv.time,
     text: argv.time,
     clock: argv.time,
     // its simulation reads no wall clock: a step's frames may all run in one tick
@@ -206,16 +208,17 @@ async function main(): Promise<void> {
     game.age(surface.frame);
     const typed = surface.takeText();
     if (typed) game.typeName(typed);
-    // A click (the left button coming up) drops a crate under the pointer, on the tick that lifts it, as `drop` would.
+    // A click (the left button coming up) or a lifted finger drops a crate there, on the tick that lifts it, as `drop` would.
     for (const e of surface.takeEvents())
-      if (e.type === 'pointerup' && e.button === 0) game.drop(e.x / PICTURE_SCALE, true);
+      if ((e.type === 'pointerup' && e.button === 0) || e.type === 'touchend') game.drop(e.x / PICTURE_SCALE, true);
     for (let i = 0; i < frames; i++) {
       const p = surface.pointer();
+      const finger = surface.touches()[0];
       game.simulate({
         left: surface.isHeld('left'),
         right: surface.isHeld('right'),
         steer: surface.axis('steer'),
-        aim: p.buttons & 1 ? p.x / PICTURE_SCALE : null,
+        aim: p.buttons & 1 ? p.x / PICTURE_SCALE : finger ? finger.x / PICTURE_SCALE : null,
       });
     }
     const now = performance.now();

@@ -192,7 +192,7 @@ export const KIT_EXAMPLES: KitExample[] = [
       return { child, output: collectOutput(child) };
     },
     start: processStart(30000),
-    capabilities: ['input', 'pointer', 'axis', 'text', 'clock', 'ui', 'world'],
+    capabilities: ['input', 'pointer', 'touch', 'axis', 'text', 'clock', 'ui', 'world'],
     devices: {
       axes: [{ name: 'steer', min: -1, max: 1 }],
       axisSpeed: 2,
