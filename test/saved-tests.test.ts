@@ -6,7 +6,7 @@
  * interrupted. One home and one daemon for the whole file: the games are the runner's own.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { CHROMIUM } from './helpers/browser.js';
@@ -193,8 +193,9 @@ test('--compare names the first step where two builds part, with the path and bo
 
 test('a session using every input tool on a paused game is saved, replays twice to the recorded state, and --compare agrees', async () => {
   const c = await connect({ env: env(), cwd: a.root });
+  let port = 0;
   try {
-    const port = (await call(c, 'launch_instance')).json.port as number;
+    port = (await call(c, 'launch_instance')).json.port as number;
     const g = async (name: string, args: Record<string, unknown> = {}) => {
       const r = await gameCall(c, port, name, args);
       if (r.isError) throw new Error(r.text);
@@ -257,7 +258,10 @@ test('a session using every input tool on a paused game is saved, replays twice 
     const same = await cli(['test', '--compare', a.file, a.file, saved]);
     expect(same.out).toMatch(/^✓ every-input: both builds agree after all \d+ steps/);
   } finally {
+    // the later tests count the daemon's games and run the project's whole folder of tests
+    if (port) await call(c, 'stop_instance', { port });
     await c.close();
+    rmSync(join(a.root, 'gamebridge-tests', 'every-input.jsonl'), { force: true });
   }
 });
 
