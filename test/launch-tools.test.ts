@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { call, connect, gameCall } from './helpers/mcp.js';
 import { freeRange } from './helpers/ports.js';
 import { writeProject } from './helpers/project.js';
-import { alive, EXAMPLE_GAME, removeDir, tempHome, waitGone } from './helpers/procs.js';
+import { alive, EXAMPLE_GAME, removeDir, ROOT, tempHome, waitGone } from './helpers/procs.js';
 
 const dirs: string[] = [];
 const pids: number[] = [];
@@ -86,6 +86,37 @@ test('launch from a gamebridge.json two folders up, drive it, read its log, stop
     await h.close();
   }
 });
+
+test('launch_instance {paused: true}: a kit game starts at simFrame 0; one whose kit does not start paused says so and how to pause it', async () => {
+  const home = tempHome();
+  dirs.push(home);
+  const counter = join(ROOT, 'test', 'fixtures', 'counter-game.mjs');
+  const ports = await freeRange(4);
+  const game = (dir: string, args: string) =>
+    writeProject(join(home, dir), {
+      ports: ports.slice(0, 2),
+      name: 'Counter',
+      command: `"${process.execPath}" "${counter}" {port} ${args}`,
+    });
+  game('kit', '--fps 1000');
+  game('old', '--fps 1000 --runs-at-launch');
+  const h = await connect({ args: ['--no-daemon', '--no-scan'], env: { GAME_BRIDGE_HOME: home }, cwd: home });
+  try {
+    const a = await call(h, 'launch_instance', { config: 'kit/gamebridge.json', paused: true }, 30000);
+    expect(a.isError).toBeFalsy();
+    pids.push(a.json.pid);
+    expect(a.json).toMatchObject({ paused: true, simFrame: 0 });
+    expect(a.json.pausedNote).toBeUndefined();
+    const b = await call(h, 'launch_instance', { config: 'old/gamebridge.json', paused: true }, 30000);
+    expect(b.isError).toBeFalsy();
+    pids.push(b.json.pid);
+    expect(b.json).toMatchObject({ paused: false, simFrame: expect.any(Number) });
+    expect(b.json.pausedNote).toMatch(/did not start paused .*GAME_BRIDGE_START_PAUSED.*bridge\.pause/);
+    expect((await gameCall(h, a.json.port, 'get_state', { path: 'simFrame' })).json.value).toBe(0);
+  } finally {
+    await h.close();
+  }
+}, 60000);
 
 test("a crash at start is loud: exit code, command, log path, the game's own last output", async () => {
   const p = await project('--crash-at-start');

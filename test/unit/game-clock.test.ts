@@ -28,3 +28,12 @@ test('a stepFramesPerTick that is not a number means 1 frame per tick', () => {
   bad.startStep(1, 2);
   expect(ticks(bad)).toEqual([{ frames: 1 }, { frames: 1, stepDone: 1 }]);
 });
+
+test('a clock started paused grants no frame and keeps simFrame 0 until a step', () => {
+  const c = new GameClock(1, true);
+  expect([c.grant(), c.grant()]).toEqual([{ frames: 0 }, { frames: 0 }]);
+  expect(c.simFrame).toBe(0);
+  c.startStep(4, 2);
+  expect(ticks(c)).toEqual([{ frames: 1 }, { frames: 1, stepDone: 4 }]);
+  expect(c.simFrame).toBe(2);
+});
