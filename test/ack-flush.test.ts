@@ -43,7 +43,7 @@ async function counts(port: number): Promise<{ bumps: Record<string, number>; re
   };
 }
 
-test('an unsafe call to a client that does not read stdout runs only after its ack has left, and once after a kill -9', async () => {
+test('an unsafe call to a client that does not read stdout is applied at most once across a daemon kill -9', async () => {
   home = tempHome('gb-ackflush-');
   const port = await freePort();
   reaper.spawn(process.execPath, ['-e', BULKY_GAME, String(port)]);

@@ -52,24 +52,28 @@ afterAll(async () => {
   removeDir(project);
 });
 
-test('past the cap a changed module is not loaded: the agent is told to restart the daemon, and a fresh one loads it', async () => {
-  const mcp = await open();
-  writeModule(1);
-  expect((await gameCall(mcp, port, 'which')).json).toMatchObject({ via: 'composite', v: 1 });
-  writeModule(2);
-  expect((await gameCall(mcp, port, 'which')).json).toMatchObject({ via: 'composite', v: 2 });
+describe('a module changed past the cap', () => {
+  test('is not loaded: the agent is told to restart the daemon', async () => {
+    const mcp = await open();
+    writeModule(1);
+    expect((await gameCall(mcp, port, 'which')).json).toMatchObject({ via: 'composite', v: 1 });
+    writeModule(2);
+    expect((await gameCall(mcp, port, 'which')).json).toMatchObject({ via: 'composite', v: 2 });
 
-  writeModule(3);
-  const refused = await gameCall(mcp, port, 'which');
-  expect(refused.isError).toBe(true);
-  expect(refused.text).toMatch(/^CommandRejected: The game on port \d+ does not know 'which'/);
-  expect(refused.text).toContain('this daemon has already loaded 2 versions of it');
-  expect(refused.text).toMatch(/Restart the daemon to load the new version: `.* stop`/);
-  const listed = await call(mcp, 'list_toolsets', { port });
-  expect(listed.json.warnings.join('\n')).toMatch(/The composites module .*composites\.mjs changed, but this daemon/);
+    writeModule(3);
+    const refused = await gameCall(mcp, port, 'which');
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/^CommandRejected: The game on port \d+ does not know 'which'/);
+    expect(refused.text).toContain('this daemon has already loaded 2 versions of it');
+    expect(refused.text).toMatch(/Restart the daemon to load the new version: `.* stop`/);
+    const listed = await call(mcp, 'list_toolsets', { port });
+    expect(listed.json.warnings.join('\n')).toMatch(/The composites module .*composites\.mjs changed, but this daemon/);
+    await mcp.close();
+  }, 120000);
 
-  await mcp.close();
-  stopDaemon(home);
-  const fresh = await open();
-  expect((await gameCall(fresh, port, 'which')).json).toMatchObject({ via: 'composite', v: 3 });
-}, 120000);
+  test('is loaded by a fresh daemon', async () => {
+    stopDaemon(home);
+    const fresh = await open();
+    expect((await gameCall(fresh, port, 'which')).json).toMatchObject({ via: 'composite', v: 3 });
+  }, 120000);
+});

@@ -118,10 +118,14 @@ describe('a project composites module, through the proxy and the daemon', () => 
     expect(d.json.tools.find((t: any) => t.name === 'peek').readOnly).toBe(true);
   });
 
-  test('a composite that throws is a clear tool error, and the session keeps serving', async () => {
+  test('a composite that throws is a clear tool error', async () => {
     const r = await gameCall(mcp, port, 'explode');
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/^BridgeUsageError: Composite 'explode' failed: kaboom v\d/);
+  });
+
+  test('the session keeps serving after a composite throws', async () => {
+    await gameCall(mcp, port, 'explode');
     const after = await gameCall(mcp, port, 'get_state', { path: 'ui.screen' });
     expect(after.isError).toBe(false);
     expect(after.json.value).toBe('GameScreen');
@@ -144,20 +148,32 @@ describe('a project composites module, through the proxy and the daemon', () => 
     expect(status().pid).toBe(daemonPid);
   });
 
-  test('a module that stops loading leaves the game tools working, and the agent is told which module, which line, what failed', async () => {
-    writeFileSync(moduleFile(), 'export default [\n  { name: "peek" },\n  this is not javascript\n];\n');
-    const t = new Date(Date.now() + 10000);
-    utimesSync(moduleFile(), t, t);
-    const r = await gameCall(mcp, port, 'peek'); // no composite now: the game's own read-only no-op
-    expect(r.json).toMatchObject({ via: 'manifest', applied: true });
-    const why = `The composites module ${moduleFile()} failed to load: SyntaxError: Unexpected identifier 'is' (line 3). Fix it; the next call loads it again.`;
-    const listed = await call(mcp, 'list_toolsets', { port });
-    expect(listed.json.warnings).toContain(why);
-    const gone = await gameCall(mcp, port, 'stack');
-    expect(gone.text).toMatch(/^CommandRejected: The game on port \d+ does not know 'stack'/);
-    expect(gone.text).toContain(`(${why})`);
-    writeModule(3);
-    expect((await gameCall(mcp, port, 'peek')).json).toMatchObject({ via: 'composite', version: 3 });
+  describe('a module that stops loading', () => {
+    const why = () =>
+      `The composites module ${moduleFile()} failed to load: SyntaxError: Unexpected identifier 'is' (line 3). Fix it; the next call loads it again.`;
+    beforeAll(() => {
+      writeFileSync(moduleFile(), 'export default [\n  { name: "peek" },\n  this is not javascript\n];\n');
+      const t = new Date(Date.now() + 10000);
+      utimesSync(moduleFile(), t, t);
+    });
+
+    test('leaves the game tools working', async () => {
+      const r = await gameCall(mcp, port, 'peek'); // no composite now: the game's own read-only no-op
+      expect(r.json).toMatchObject({ via: 'manifest', applied: true });
+    });
+
+    test('is named to the agent with its line and what failed', async () => {
+      const listed = await call(mcp, 'list_toolsets', { port });
+      expect(listed.json.warnings).toContain(why());
+      const gone = await gameCall(mcp, port, 'stack');
+      expect(gone.text).toMatch(/^CommandRejected: The game on port \d+ does not know 'stack'/);
+      expect(gone.text).toContain(`(${why()})`);
+    });
+
+    test('is loaded again by the next call once fixed', async () => {
+      writeModule(3);
+      expect((await gameCall(mcp, port, 'peek')).json).toMatchObject({ via: 'composite', version: 3 });
+    });
   });
 });
 

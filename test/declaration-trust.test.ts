@@ -121,7 +121,7 @@ test('the composites module is loaded by the first tool that needs it, not when 
   await waitFor('the module loaded by call_tool', () => existsSync(marker), 10000);
 });
 
-test('launch_instance {config} outside the project is refused, and no file contents are echoed', async () => {
+test("launch_instance {config} echoes no file's contents, outside the project or broken", async () => {
   const project = join(home, 'project');
   mkdirSync(project);
   writeFileSync(join(project, 'gamebridge.json'), declaration());

@@ -100,7 +100,7 @@ test('demo --no-daemon runs the same walk with the engine in the proxy process',
   expect(out).not.toMatch(/still running/);
 }, 120000);
 
-test('a failing step is named, with the error, and the exit code is 1', async () => {
+test('a failing step exits 1 naming the step and its error', async () => {
   const home = tempHome();
   homes.push(home);
   // GAME_BRIDGE_CONFIG reaches the session through the proxy's environment: a missing file makes launch_instance fail

@@ -321,7 +321,7 @@ describe('listInstances', () => {
     expect(cache.restarts.highest(both)).toBe(10);
   });
 
-  test('prune: true deletes stale entries whose port is dead, and only those', async () => {
+  test('prune: true deletes only the stale entries whose port is dead', async () => {
     const [livePort, deadPort] = [await freePort(), await freePort()];
     games.push(await fakeGame(livePort));
     const liveFile = writeEntry(regDir, 900010, livePort);

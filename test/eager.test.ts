@@ -67,32 +67,39 @@ test('the MCP tools plus every tool of the running game, flat', async () => {
   expect(tools.find((t) => t.name === `g${ports[0]}_debug_peek`)?.annotations?.readOnlyHint).toBe(true);
 });
 
-test('launching a second game sends tools/list_changed, and its tools then work under their own names', async () => {
-  const before = changes;
-  await held.release(ports[2], ports[3]);
-  const launched = await call(mcp, 'launch_instance');
-  expect(launched.isError).toBe(false);
-  const port = launched.json.port as number;
-  expect(port).toBe(ports[2]);
-  await waitChange(before);
+describe('a second game launched', () => {
+  let port = 0;
+  test('sends tools/list_changed', async () => {
+    const before = changes;
+    await held.release(ports[2], ports[3]);
+    const launched = await call(mcp, 'launch_instance');
+    expect(launched.isError).toBe(false);
+    port = launched.json.port as number;
+    expect(port).toBe(ports[2]);
+    await waitChange(before);
+  });
 
-  const names = await toolNames();
-  expect(names).toEqual(expect.arrayContaining([`g${ports[0]}_play_drop`, `g${port}_play_drop`]));
-  expect(new Set(names).size).toBe(names.length); // nothing collides
+  test('has its tools work under their own names', async () => {
+    const names = await toolNames();
+    expect(names).toEqual(expect.arrayContaining([`g${ports[0]}_play_drop`, `g${port}_play_drop`]));
+    expect(new Set(names).size).toBe(names.length); // nothing collides
 
-  const start = await call(mcp, `g${port}_play_start`);
-  expect(start.json).toMatchObject({ port, applied: true, screen: 'GameScreen' });
-  const drop = await call(mcp, `g${port}_play_drop`, { x: 40, settle: false });
-  expect(drop.json).toMatchObject({ port, applied: true, confirmation: 'completedCommandId' });
-  expect(drop.json.game.crates).toHaveLength(1);
-  const other = await call(mcp, `g${ports[0]}_bridge_get_state`, { path: 'ui.screen' });
-  expect(other.json).toMatchObject({ port: ports[0], value: 'MenuScreen' }); // the first game was not touched
+    const start = await call(mcp, `g${port}_play_start`);
+    expect(start.json).toMatchObject({ port, applied: true, screen: 'GameScreen' });
+    const drop = await call(mcp, `g${port}_play_drop`, { x: 40, settle: false });
+    expect(drop.json).toMatchObject({ port, applied: true, confirmation: 'completedCommandId' });
+    expect(drop.json.game.crates).toHaveLength(1);
+    const other = await call(mcp, `g${ports[0]}_bridge_get_state`, { path: 'ui.screen' });
+    expect(other.json).toMatchObject({ port: ports[0], value: 'MenuScreen' }); // the first game was not touched
+  });
 
-  const beforeStop = changes;
-  const stopped = await call(mcp, 'stop_instance', { port });
-  expect(stopped.json.stopped).toBe(true);
-  await waitChange(beforeStop);
-  expect(await toolNames()).not.toContain(`g${port}_play_drop`);
+  test('takes its tools away with tools/list_changed when stopped', async () => {
+    const beforeStop = changes;
+    const stopped = await call(mcp, 'stop_instance', { port });
+    expect(stopped.json.stopped).toBe(true);
+    await waitChange(beforeStop);
+    expect(await toolNames()).not.toContain(`g${port}_play_drop`);
+  });
 });
 
 test('a game that starts in the scan range on its own is noticed too', async () => {

@@ -91,24 +91,33 @@ describe('Crate Stack', () => {
     );
   });
 
-  test('pause freezes simFrame while frame grows, and resume, menu and a topple lead on to GameOverScreen', async () => {
-    const port = await freePort();
-    await startExampleGame(reaper, port, [], { GAME_BRIDGE_HOME: home() });
-    await applied(port, 'start');
-    const paused = await applied(port, 'pause');
-    expect(paused).toMatchObject({ paused: true, ui: { screen: 'PausedScreen' } });
-    const later = await waitFor('frames pass', async () => {
-      const s = await getJson(port, '/state');
-      return s.frame >= paused.frame + 5 ? s : null;
+  describe('one game played through its screens', () => {
+    let port = 0;
+    beforeAll(async () => {
+      port = await freePort();
+      await startExampleGame(reaper, port, [], { GAME_BRIDGE_HOME: home() });
+      await applied(port, 'start');
+    }, 60000);
+
+    test('pause freezes simFrame while frame grows', async () => {
+      const paused = await applied(port, 'pause');
+      expect(paused).toMatchObject({ paused: true, ui: { screen: 'PausedScreen' } });
+      const later = await waitFor('frames pass', async () => {
+        const s = await getJson(port, '/state');
+        return s.frame >= paused.frame + 5 ? s : null;
+      });
+      expect(later.simFrame).toBe(paused.simFrame);
     });
-    expect(later.simFrame).toBe(paused.simFrame);
-    expect((await applied(port, 'resume')).ui.screen).toBe('GameScreen');
-    // Two crates on the floor far apart, then one whose centre overhangs the first: it topples.
-    await applied(port, 'drop', { x: '20', settle: 'false' });
-    const over = await applied(port, 'drop', { x: '27', settle: 'false' });
-    expect(over).toMatchObject({ ui: { screen: 'GameOverScreen' }, game: { over: 'topple' } });
-    expect((await applied(port, 'restart')).game).toMatchObject({ score: 0, crates: [] });
-    expect((await applied(port, 'menu')).ui.screen).toBe('MenuScreen');
+
+    test('resume, a topple, restart and menu lead through GameOverScreen back to MenuScreen', async () => {
+      expect((await applied(port, 'resume')).ui.screen).toBe('GameScreen');
+      // Two crates on the floor far apart, then one whose centre overhangs the first: it topples.
+      await applied(port, 'drop', { x: '20', settle: 'false' });
+      const over = await applied(port, 'drop', { x: '27', settle: 'false' });
+      expect(over).toMatchObject({ ui: { screen: 'GameOverScreen' }, game: { over: 'topple' } });
+      expect((await applied(port, 'restart')).game).toMatchObject({ score: 0, crates: [] });
+      expect((await applied(port, 'menu')).ui.screen).toBe('MenuScreen');
+    });
   });
 
   test('commands act exactly as declared: bad ones refused, bump once per command, peek changing nothing', async () => {
@@ -212,27 +221,39 @@ describe('Crate Stack', () => {
     expect((await fetch(`${base(port)}/nothing`)).status).toBe(404);
   });
 
-  test('registry entry appears after the bind, and close exits 0 and removes it', async () => {
-    const port = await freePort();
-    const h = home();
-    const child = await startExampleGame(reaper, port, ['--name', 'Reg Stack'], { GAME_BRIDGE_HOME: h });
-    const out = collectOutput(child);
-    const file = join(h, 'instances', `${child.pid}.json`);
-    const entry = await waitFor('registry entry', () => existsSync(file) && JSON.parse(readFileSync(file, 'utf8')));
-    expect(entry).toMatchObject({
-      name: 'Reg Stack',
-      version: '1.0.0',
-      protocol: 1,
-      port,
-      pid: child.pid,
-      host: '127.0.0.1',
-      cwd: process.cwd(),
+  describe('the registry entry of a game closed by command', () => {
+    let port = 0;
+    let child: Awaited<ReturnType<typeof startExampleGame>>;
+    let out: ReturnType<typeof collectOutput>;
+    let file = '';
+    beforeAll(async () => {
+      port = await freePort();
+      const h = home();
+      child = await startExampleGame(reaper, port, ['--name', 'Reg Stack'], { GAME_BRIDGE_HOME: h });
+      out = collectOutput(child);
+      file = join(h, 'instances', `${child.pid}.json`);
+    }, 60000);
+
+    test('appears after the bind', async () => {
+      const entry = await waitFor('registry entry', () => existsSync(file) && JSON.parse(readFileSync(file, 'utf8')));
+      expect(entry).toMatchObject({
+        name: 'Reg Stack',
+        version: '1.0.0',
+        protocol: 1,
+        port,
+        pid: child.pid,
+        host: '127.0.0.1',
+        cwd: process.cwd(),
+      });
     });
-    const code = exitCode(child);
-    expect(await command(port, 'close')).toMatchObject({ accepted: true });
-    expect(await code).toBe(0);
-    expect(existsSync(file)).toBe(false);
-    expect(out.text).toContain('close requested (command)');
+
+    test('is removed by close, which exits 0', async () => {
+      const code = exitCode(child);
+      expect(await command(port, 'close')).toMatchObject({ accepted: true });
+      expect(await code).toBe(0);
+      expect(existsSync(file)).toBe(false);
+      expect(out.text).toContain('close requested (command)');
+    });
   });
 
   test('SIGTERM and SIGINT exit 0 through the same path and remove the entry', async () => {

@@ -147,7 +147,7 @@ test("release and releaseAll touch only their owner's inputs", async () => {
   expect(h.surface.held()).toEqual([{ input: 'right', owner: 'B', leaseMsLeft: expect.any(Number) }]);
 });
 
-test('reserved commands refuse bad arguments with the reason, and the kit refuses a game command named input.*', async () => {
+test('reserved commands refuse bad arguments with the reason', async () => {
   const h = await start();
   expect(await h.cmd('input.hold', { input: 'fly', owner: 'A', leaseMs: '10' })).toEqual({
     accepted: false,
@@ -175,6 +175,9 @@ test('reserved commands refuse bad arguments with the reason, and the kit refuse
     'clock.step',
     'close',
   ]);
+});
+
+test('the kit refuses a game command with a reserved name', () => {
   expect(() =>
     createGameSurface({
       port: 0,
@@ -186,14 +189,24 @@ test('reserved commands refuse bad arguments with the reason, and the kit refuse
   ).toThrow(/reserved/);
 });
 
-test('sessionEpoch appears once the game starts one, in /health and /state, and only grows', async () => {
+test('sessionEpoch appears in /health and /state once the game starts one', async () => {
   const h = await start();
   expect(await h.get('/health')).not.toHaveProperty('sessionEpoch');
   expect(h.surface.sessionEpoch).toBeNull();
+  h.surface.newEpoch();
+  expect((await h.get('/health')).sessionEpoch).toBe(1);
+  expect((await h.get('/state')).sessionEpoch).toBe(1);
+});
+
+test('sessionEpoch only grows', async () => {
+  const h = await start();
   expect(h.surface.newEpoch()).toBe(1);
   expect(h.surface.newEpoch()).toBe(2);
   expect((await h.get('/health')).sessionEpoch).toBe(2);
   expect((await h.get('/state')).sessionEpoch).toBe(2);
+});
+
+test('a game may start at sessionEpoch 0', async () => {
   const fromZero = await start({ sessionEpoch: 0 });
   expect((await fromZero.get('/health')).sessionEpoch).toBe(0);
 });

@@ -184,15 +184,19 @@ test('/tools and /screenshot answer 404 for a game that gives no manifest and no
   expect((await without.get('/screenshot')).status).toBe(404);
 });
 
-test("/tools serves the game's manifest with game filled in, and /screenshot its PNG", async () => {
-  const png = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
-  const h = await start({ manifest: { toolsets: [{ name: 'play', tools: [] }] }, screenshot: () => png });
+test("/tools serves the game's manifest with game filled in", async () => {
+  const h = await start({ manifest: { toolsets: [{ name: 'play', tools: [] }] } });
   const tools = await h.get('/tools');
   expect(tools.status).toBe(200);
   expect(tools.body).toEqual({
     game: { name: 'Kit Test', version: '2.0.0', protocol: 1 },
     toolsets: [{ name: 'play', tools: [] }],
   });
+});
+
+test("/screenshot serves the game's PNG", async () => {
+  const png = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
+  const h = await start({ screenshot: () => png });
   const shot = await fetch(`http://127.0.0.1:${h.surface.port}/screenshot`);
   expect(shot.headers.get('content-type')).toBe('image/png');
   expect(Buffer.from(await shot.arrayBuffer())).toEqual(png);

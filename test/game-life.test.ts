@@ -286,7 +286,7 @@ test('profile with count 3: three ports, three pids, {index} in args and env, al
   for (const i of all) expect(alive(i.pid)).toBe(false);
 }, 120000);
 
-test("a launch of several where one fails fails as a whole, with that failure's facts, and reaps its siblings", async () => {
+test('a launch of several where one fails fails as a whole: no sibling is left running, the failure is named', async () => {
   const { cwd } = await project(5);
   const h = await suite.open(cwd, ['--no-scan']);
   const r = await call(h, 'launch_instance', { profile: 'laggard', count: 3 }, 90000);

@@ -52,7 +52,7 @@ function plantLaunched(instances: unknown[] | string): void {
   writeFileSync(join(home, 'daemon', 'launched.json'), text, { mode: 0o600 });
 }
 
-test('a home owned by another user or open to everyone is refused with the fix, and nothing is written in it', async () => {
+test('a home owned by another user or open to everyone is refused with the fix before anything is written in it', async () => {
   chownSync(home, NOBODY, NOBODY);
   chmodSync(home, 0o777);
   const p = rawProxy(reaper, { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '20000' });
@@ -74,7 +74,7 @@ test('a home owned by another user or open to everyone is refused with the fix, 
   q.child.kill('SIGKILL');
 }, 60000);
 
-test('a refused home: the client is answered at once with the refusal and its fix, and stdout stays JSON-RPC', async () => {
+test('a refused home: the client is answered at once with the refusal and its fix', async () => {
   chownSync(home, NOBODY, NOBODY);
   chmodSync(home, 0o777);
   const env = { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '20000' };
@@ -87,8 +87,13 @@ test('a refused home: the client is answered at once with the refusal and its fi
   expect(Date.now() - t0).toBeLessThan(15000); // not the 30 s reconnect deadline
   expect(refused).toMatch(/BridgeUsageError: The bridge's home is refused: .* is owned by uid 65534, not by you/);
   expect(refused).toContain(`rm -rf '${home}'`);
+}, 60000);
 
-  // Every later request too (the client may retry), and nothing but JSON-RPC on stdout.
+test('a refused home: every later request is refused on a stdout of only JSON-RPC until the home is fixed', async () => {
+  chownSync(home, NOBODY, NOBODY);
+  chmodSync(home, 0o777);
+  const env = { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '20000' };
+  // The client may retry: each request gets the refusal, and nothing but JSON-RPC is on stdout.
   const p = rawProxy(reaper, env);
   p.send(INIT);
   p.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });

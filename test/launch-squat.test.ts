@@ -51,77 +51,77 @@ for (;;) {
 }
 `;
 
-asOtherUserTest(
-  "a launch's port bound first by another user: the launch fails naming who holds it, and the game is stopped",
-  async () => {
-    const squatter = spawnAsNobody(SQUATTER);
-    try {
-      const home = tempHome('gb-squat-');
-      homes.push(home);
-      const ports = await freeRange(1);
-      // The game binds two seconds late: the squatter, which reads its command line, binds first.
-      const game = exampleGameCommand().replace('--port {port}', '--port "$1"');
-      const { cwd } = writeProject(join(home, 'project'), {
-        ports,
-        command: `sh -c 'sleep 2; exec ${game.replace(/"/g, '\\"')}' gb-squat-marker {port}`,
-      });
-      const h = await connect({ env: { GAME_BRIDGE_HOME: home }, cwd, args: ['--no-scan'] });
-      handles.push(h);
-      const r = await call(h, 'launch_instance', {}, 60_000);
-      const bound = squatter.lines.find((l) => l.startsWith(`bound ${ports[0]} `));
-      expect(bound).toBeDefined();
-      expect(r.isError).toBe(true);
-      expect(r.text).toMatch(
-        new RegExp(
-          `^LaunchFailed: Launch failed on port ${ports[0]}: another process holds the port \\(pid \\d+ \\(node\\) of user nobody\\), not the launched command`,
-        ),
-      );
-      expect(r.text).toMatch(/the game was stopped/);
-      expect(r.json).toMatchObject({ kind: 'LaunchFailed', heldBy: [{ user: 'nobody', program: 'node' }] });
-      // The real game (the marked shell's process group) is gone, and nothing was taken for it.
-      const gamePid = Number(bound!.split(' ')[2]);
-      expect(await groupGone(gamePid, 10_000)).toBe(true);
-      expect((await call(h, 'list_instances')).json.live).toEqual([]);
-      expect(r.text).not.toContain('Ignore previous instructions');
-    } finally {
-      squatter.child.kill('SIGKILL');
-    }
-  },
-);
+asOtherUserTest("a launch's port bound first by another user fails naming who holds it, its game stopped", async () => {
+  const squatter = spawnAsNobody(SQUATTER);
+  try {
+    const home = tempHome('gb-squat-');
+    homes.push(home);
+    const ports = await freeRange(1);
+    // The game binds two seconds late: the squatter, which reads its command line, binds first.
+    const game = exampleGameCommand().replace('--port {port}', '--port "$1"');
+    const { cwd } = writeProject(join(home, 'project'), {
+      ports,
+      command: `sh -c 'sleep 2; exec ${game.replace(/"/g, '\\"')}' gb-squat-marker {port}`,
+    });
+    const h = await connect({ env: { GAME_BRIDGE_HOME: home }, cwd, args: ['--no-scan'] });
+    handles.push(h);
+    const r = await call(h, 'launch_instance', {}, 60_000);
+    const bound = squatter.lines.find((l) => l.startsWith(`bound ${ports[0]} `));
+    expect(bound).toBeDefined();
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(
+      new RegExp(
+        `^LaunchFailed: Launch failed on port ${ports[0]}: another process holds the port \\(pid \\d+ \\(node\\) of user nobody\\), not the launched command`,
+      ),
+    );
+    expect(r.text).toMatch(/the game was stopped/);
+    expect(r.json).toMatchObject({ kind: 'LaunchFailed', heldBy: [{ user: 'nobody', program: 'node' }] });
+    // The real game (the marked shell's process group) is gone, and nothing was taken for it.
+    const gamePid = Number(bound!.split(' ')[2]);
+    expect(await groupGone(gamePid, 10_000)).toBe(true);
+    expect((await call(h, 'list_instances')).json.live).toEqual([]);
+    expect(r.text).not.toContain('Ignore previous instructions');
+  } finally {
+    squatter.child.kill('SIGKILL');
+  }
+});
 
-asOtherUserTest('re-adoption: a game whose port another user now holds is not taken back, and is stopped', async () => {
-  const [port] = await freeRange(1);
-  const squatter = spawnAsNobody(
-    `import http from 'node:http';
+asOtherUserTest(
+  're-adoption: a game whose port another user now holds is given up (stopped, not taken back)',
+  async () => {
+    const [port] = await freeRange(1);
+    const squatter = spawnAsNobody(
+      `import http from 'node:http';
       setTimeout(() => process.exit(0), 60_000);
       http.createServer((q, s) => s.end(JSON.stringify({ ok: true, name: 'Evil', frame: 1, capabilities: [] })))
         .listen(${port}, '127.0.0.1', () => console.log('bound'));`,
-  );
-  // The game of a previous daemon, alive but no longer listening (it lost its surface).
-  const game = spawn('sleep', ['60'], { detached: true, stdio: 'ignore' });
-  try {
-    await waitFor('the squatter to bind', () => squatter.lines.includes('bound'), 10_000);
-    const pid = game.pid!;
-    const inst = {
-      port,
-      pid,
-      pidStart: processStart(pid),
-      pgid: pid,
-      cwd: '/',
-      command: 'sleep 60',
-      declaration: '/nonexistent/gamebridge.json',
-      logFile: '/dev/null',
-      startedAt: new Date().toISOString(),
-      name: 'Crate Stack',
-      version: '',
-      readyInMs: 0,
-    };
-    const sorted = await sortForReadoption([inst], () => false, 1000);
-    expect(sorted.adopted).toEqual([]);
-    expect(sorted.gone.map((i) => i.port)).toEqual([port]);
-    expect(await groupGone(pid, 10_000)).toBe(true);
-  } finally {
-    squatter.child.kill('SIGKILL');
-    game.kill('SIGKILL');
-  }
-});
+    );
+    // The game of a previous daemon, alive but no longer listening (it lost its surface).
+    const game = spawn('sleep', ['60'], { detached: true, stdio: 'ignore' });
+    try {
+      await waitFor('the squatter to bind', () => squatter.lines.includes('bound'), 10_000);
+      const pid = game.pid!;
+      const inst = {
+        port,
+        pid,
+        pidStart: processStart(pid),
+        pgid: pid,
+        cwd: '/',
+        command: 'sleep 60',
+        declaration: '/nonexistent/gamebridge.json',
+        logFile: '/dev/null',
+        startedAt: new Date().toISOString(),
+        name: 'Crate Stack',
+        version: '',
+        readyInMs: 0,
+      };
+      const sorted = await sortForReadoption([inst], () => false, 1000);
+      expect(sorted.adopted).toEqual([]);
+      expect(sorted.gone.map((i) => i.port)).toEqual([port]);
+      expect(await groupGone(pid, 10_000)).toBe(true);
+    } finally {
+      squatter.child.kill('SIGKILL');
+      game.kill('SIGKILL');
+    }
+  },
+);

@@ -65,22 +65,38 @@ async function servedOnFreePort(surface: LocalSurface): Promise<{ port: number; 
   return { port, client: new GameClient(port, { timeoutMs: 300, local: surfaces }), end };
 }
 
-test('the carrier answers the daemon in-process exactly as over HTTP, and the page sees each request once', async () => {
-  const { c, seen } = await carried((path) => ({ ok: true, frame: 3, path, score: 10 }));
-  const { client, end } = await servedOnFreePort((t) => c.answer(t));
+test('the carrier answers the daemon in-process exactly as over HTTP', async () => {
+  const { c } = await carried((path) => ({ ok: true, frame: 3, path, score: 10 }));
+  const { client } = await servedOnFreePort((t) => c.answer(t));
   expect(await client.state()).toEqual((await httpGet(c.port, '/state')).body);
   expect(await client.health()).toEqual({ ok: true, frame: 3, path: '/health', score: 10 });
   expect(await c.answer('/x'.repeat(40_000))).toMatchObject({ status: 414 });
-  expect(seen).toEqual(['/state', '/state', '/health']);
+});
+
+test('the page sees each in-process request once', async () => {
+  const { c, seen } = await carried((path) => ({ ok: true, frame: 3, path }));
+  const { client } = await servedOnFreePort((t) => c.answer(t));
+  await client.state();
+  await client.health();
+  expect(seen).toEqual(['/state', '/health']);
+});
+
+test('a surface no longer served in-process leaves nothing listening on its port', async () => {
+  const { c } = await carried((path) => ({ ok: true, frame: 3, path }));
+  const { client, end } = await servedOnFreePort((t) => c.answer(t));
+  expect(await client.health()).toMatchObject({ ok: true });
   end();
   // no longer served in-process: nothing listens on that port
   expect(await client.health().catch((e: unknown) => e)).toMatchObject({ kind: 'GameOffline' });
 });
 
-test('in-process, a page gone with a command is still CallInterrupted, and a port with no page GameOffline', async () => {
+test('in-process, a page gone with a command is still CallInterrupted', async () => {
   const { c } = await carried(() => ({ ok: true, frame: 1 }), true);
   const { client } = await servedOnFreePort((t) => c.answer(t));
   expect(await client.command('drop').catch((e: unknown) => e)).toMatchObject({ kind: 'CallInterrupted' });
+});
+
+test('in-process, a port with no page is GameOffline', async () => {
   const empty = await startPageCarrier({ port: 0, log: () => undefined, rejoinGraceMs: 0 });
   carriers.push(empty);
   const offline = await servedOnFreePort((t) => empty.answer(t));

@@ -110,7 +110,7 @@ describe('ManifestCache', () => {
     expect(cache.restarts.generation(srv.port)).toBe(0);
   });
 
-  test('a registry pid change drops the cache, and only a change', async () => {
+  test('only a change of the registry pid drops the cache', async () => {
     srv = await toolsServer({ status: 200, body: manifestWith('drop') });
     client = new GameClient(srv.port);
     const cache = new ManifestCache();
@@ -162,16 +162,25 @@ describe('ManifestCache', () => {
     expect(findTool(g, 'from_game')).toBeDefined();
   });
 
-  test('a broken --manifest file gives the fallback with the reason, and is read again next time', async () => {
+  test('a broken --manifest file gives the fallback with the reason', async () => {
+    home = tempHome();
+    const file = join(home, 'manifest.json');
+    writeFileSync(file, '{not json');
+    srv = await toolsServer({ status: 404, body: '' });
+    client = new GameClient(srv.port);
+    const m = await new ManifestCache().get(client, { manifestPath: file });
+    expect(m.source).toBe('fallback');
+    expect(m.warnings.join(' ')).toMatch(/not valid JSON/);
+  });
+
+  test('a broken --manifest file is read again next time', async () => {
     home = tempHome();
     const file = join(home, 'manifest.json');
     writeFileSync(file, '{not json');
     srv = await toolsServer({ status: 404, body: '' });
     client = new GameClient(srv.port);
     const cache = new ManifestCache();
-    const m = await cache.get(client, { manifestPath: file });
-    expect(m.source).toBe('fallback');
-    expect(m.warnings.join(' ')).toMatch(/not valid JSON/);
+    expect((await cache.get(client, { manifestPath: file })).source).toBe('fallback');
     writeFileSync(file, JSON.stringify(manifestWith('fixed')));
     const m2 = await cache.get(client, { manifestPath: file });
     expect(m2.source).toBe('file');

@@ -101,7 +101,7 @@ const bump = (client: Client, port: number, tag: string) =>
 const ERAS: EraMode[] = ['legacy', 'modern'];
 
 describe.each(ERAS)('stdio through the proxy, %s era', (mode) => {
-  test('lists the instances and each live game, the five templates, and reads every kind', async () => {
+  test("a live game's resources of every kind are listed, templated and read", async () => {
     const port = await freePort();
     await startExampleGame(reaper, port, ['--screenshot'], { GAME_BRIDGE_HOME: home });
     const client = await open(mode, { GAME_BRIDGE_SCAN_RANGE: String(port) });
@@ -245,7 +245,7 @@ describe.each(ERAS)('stdio through the proxy, %s era', (mode) => {
     await waitFor('list_changed after the stop', () => seen.listChanged > n, 5000);
   }, 90000);
 
-  test('prompts: listed with their arguments, and got with them filled in', async () => {
+  test('each prompt is listed with the arguments it is got with', async () => {
     const client = await open(mode);
     const { prompts } = await client.listPrompts();
     expect(Object.fromEntries(prompts.map((p) => [p.name, (p.arguments ?? []).map((a) => a.name)]))).toEqual({
@@ -299,7 +299,7 @@ async function uiGame(): Promise<{ port: number; revise(): void; server: Server 
 }
 
 test.each(ERAS)(
-  '%s era: the ui resource is read, and a subscriber hears a new revision, not a new frameSequence',
+  '%s era: a subscriber to the ui resource hears a new revision, not a new frameSequence',
   async (mode) => {
     const game = await uiGame();
     try {

@@ -73,7 +73,7 @@ for (const [what, gameArgs, via] of [
   });
 }
 
-test('a launched game outlives its client and a daemon kill -9, is re-adopted, and `stop` reaps it', async () => {
+test('a launched game lives through its client and a daemon kill -9 until `stop` reaps it', async () => {
   const gamePort = await freePort();
   const project = writeProject(join(suite.home, 'project'), { name: 'Crates', ports: [gamePort] }).root;
   const h = await open(project);

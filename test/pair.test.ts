@@ -77,7 +77,7 @@ afterEach(async () => {
   for (const home of homes.splice(0)) removeDir(home);
 });
 
-test('five proxies racing with no daemon end up on exactly one daemon, and all five work', async () => {
+test('five proxies racing with no daemon all work on exactly one daemon', async () => {
   const { home, env } = newHome();
   const clients = await Promise.all(Array.from({ length: 5 }, () => open(env)));
   const lists = await Promise.all(clients.map((c) => c.client.listTools()));
@@ -122,7 +122,7 @@ test('the daemon refuses a missing or wrong token (401), a browser Origin and a 
   expect(await upgradeStatus(port, { Host: host, Authorization: auth })).toBe(101);
 });
 
-test('a line that is not JSON gets -32700 on a stdout of only JSON-RPC, and the session goes on', async () => {
+test('a line that is not JSON gets -32700 without ending the session', async () => {
   const { home, env } = newHome();
   const proxy = spawn(process.execPath, [CLI], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   reaper.track(proxy.pid);
@@ -249,7 +249,7 @@ test('the daemon exits after idleExitMs with no sessions and no instances', asyn
   expect(existsSync(join(home, 'daemon', 'daemon.json'))).toBe(false);
 });
 
-test('while the daemon cannot come back: ping is answered by the proxy, and a request gets a clean error at the deadline', async () => {
+test('while the daemon cannot come back the proxy answers: ping at once, a request with a clean error at the deadline', async () => {
   const { home, env } = newHome();
   const proxy = spawn(process.execPath, [CLI], {
     env: { ...process.env, ...env, GAME_BRIDGE_RECONNECT_DEADLINE_MS: '1500' },

@@ -52,7 +52,7 @@ test('stop_instance lets go of held inputs before it asks the game to close', as
   );
 }, 60000);
 
-test('through the daemon, a session that ends lets go of its held inputs at once, and only its own', async () => {
+test("through the daemon, a session that ends lets go at once of the inputs it held, not of others'", async () => {
   const { h: a, home } = await setup();
   const b = await connect({ env: { GAME_BRIDGE_HOME: home }, cwd: home, args: ['--no-scan'] });
   handles.push(b);

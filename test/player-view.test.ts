@@ -76,7 +76,7 @@ test.each([
     /^BridgeUsageError: The bridge tool 'wait_for' is not available/,
   ],
 ])(
-  'a player-view session cannot call %s, and nothing reaches the game',
+  'a player-view session is refused %s before anything reaches the game',
   async (_what, name, args, text) => {
     const before = (await received(port)).length;
     const r = await gameCall(player, port, name, args);
@@ -88,7 +88,7 @@ test.each([
   30000,
 );
 
-test('a player-view session sees only objects marked for players, and no hidden nodes', async () => {
+test('a player-view session sees only the objects and nodes shown to players', async () => {
   const world = await gameCall(player, port, 'snapshot', { tree: 'world' });
   expect(world.json.objects.map((o: any) => o.id)).toEqual(['hero', 'crate-1', 'crate-2']);
   expect(world.text).not.toContain('gem');

@@ -71,7 +71,7 @@ asOtherUserTest(
   },
 );
 
-asOtherUserTest('register refuses a folder any user can write, naming it, and writes nothing there', async () => {
+asOtherUserTest('register refuses a folder any user can write, naming it, before writing anything there', async () => {
   const { base, victim } = scene();
   const team = sharedFolder(base, 0o777);
   await plantAsNobody(join(team, `.mcp.json.${process.pid}.tmp`), victim);
@@ -109,7 +109,7 @@ test('register keeps a 0600 .mcp.json at 0600 and keeps the other servers in it'
   expect(doc.mcpServers['game-bridge']).toBeDefined();
 });
 
-test("register refuses a .mcp.json that links out of the folder, naming the link, and neither reads nor writes the link's target", async () => {
+test("register refuses a .mcp.json that links out of the folder, naming the link, without touching the link's target", async () => {
   const { base } = scene();
   const home = join(base, 'home');
   mkdirSync(home);

@@ -135,7 +135,7 @@ const MODERN_META = {
   'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
 };
 
-test('the proxy answers server/discover at once while a killed daemon cannot come back, and 2026 requests go on after', async () => {
+test('while a killed daemon cannot come back the proxy answers server/discover at once, holding a 2026 request for the next', async () => {
   const daemonPort = await freePort();
   const proxy = rawProxy({ ...env(), GAME_BRIDGE_DAEMON_PORT: String(daemonPort) });
   const first = await proxy.ask(1, 'server/discover');

@@ -34,7 +34,7 @@ afterEach(async () => {
 
 const env = () => ({ GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '20000', SECRET_API_KEY: 'sk-do-not-leak' });
 
-test('an impostor on the daemon port learns neither the token nor the environment, and a real daemon serves the client', async () => {
+test('an impostor on the daemon port is passed over without learning the token or the environment', async () => {
   fake = await fakeDaemon(home, {
     proves: false,
     // A forged answer to anything: it must never reach the client.
@@ -144,7 +144,7 @@ function writeJson(file: string, v: unknown): void {
   writeFileSync(file, JSON.stringify(v), { mode: 0o600 });
 }
 
-test('the daemon is told only the variables it needs: GAME_BRIDGE_*, PATH, HOME, locale/display, and what gamebridge.json references', async () => {
+test('the daemon is told only the variables it needs: GAME_BRIDGE_*, PATH, HOME, locale/display or what gamebridge.json references', async () => {
   const project = join(home, 'project');
   mkdirSync(project);
   const port = await freePort();
@@ -212,7 +212,7 @@ test('`stop` signals only the process that wrote daemon.json (pid and start time
   }
 });
 
-test('`dashboard` tells an impostor on the daemon port nothing, shows nothing it says, and is not held by it', async () => {
+test('`dashboard` gives an impostor on the daemon port nothing: not the token, not a line of its text, not its time', async () => {
   const token = 'f'.repeat(64);
   const seen: IncomingHttpHeaders[] = [];
   // Answers as a daemon would, without knowing the token: a URL of its own, an error text of its

@@ -54,66 +54,81 @@ afterAll(async () => {
   }
 });
 
-test('"Your own game in five minutes" runs as written, and an MCP client plays the game it launched', async () => {
-  work = tempHome('gb-readme-');
-  const home = join(work, 'home');
-  const prefix = join(work, 'npm-prefix');
-  mkdirSync(home);
-  mkdirSync(join(prefix, 'bin'), { recursive: true });
+describe('"Your own game in five minutes"', () => {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_') && !k.startsWith('npm_')) env[k] = v;
-  Object.assign(env, {
-    HOME: home,
-    PATH: `${join(prefix, 'bin')}:${process.env.PATH}`,
-    npm_config_prefix: prefix,
-    npm_config_offline: 'true',
-    npm_config_cache: join(process.env.HOME ?? '/root', '.npm'),
-    npm_config_update_notifier: 'false',
-    GAME_BRIDGE_HOME: join(work, 'gb-home'),
-  });
-  const ports = await freeRange(3);
-  const lines = shellBlock('Your own game in five minutes');
-  expect(lines.map((l) => l.split(/\s+#/)[0].trim())).toEqual([
-    'npm link',
-    'mkdir -p ~/tiny && cp examples/tiny-game/tiny-game.mjs ~/tiny/ && cd ~/tiny',
-    'npm link game-bridge-mcp',
-    'game-bridge-mcp init --name Tiny --command "node tiny-game.mjs {port}" --no-register',
-    'game-bridge-mcp doctor',
-    'game-bridge-mcp launch',
-    'game-bridge-mcp stop',
-  ]);
-
+  const ran: Array<{ line: string; code: number; out: string }> = [];
+  let lines: string[] = [];
+  let ports: number[] = [];
   let cwd = ROOT;
-  const said: string[] = [];
-  for (const line of lines.slice(0, -1)) {
-    const withPorts = line.startsWith('game-bridge-mcp init ')
-      ? line.replace(/\s+#.*$/, '') + ` --port-range ${ports[0]}-${ports[2]}`
-      : line;
-    const r = await bash(withPorts, env, cwd);
-    said.push(r.out);
-    expect({ line, code: r.code, out: r.out }).toMatchObject({ line, code: 0 });
-    cwd = r.cwd;
-  }
-  expect(cwd).toBe(join(home, 'tiny'));
-  expect(said[4]).toContain('No problems found.');
-  const port = Number(/✔ Tiny is up on port (\d+)/.exec(said[5])?.[1]);
-  expect(ports).toContain(port);
+  let port = 0;
+  beforeAll(async () => {
+    work = tempHome('gb-readme-');
+    const home = join(work, 'home');
+    const prefix = join(work, 'npm-prefix');
+    mkdirSync(home);
+    mkdirSync(join(prefix, 'bin'), { recursive: true });
+    for (const [k, v] of Object.entries(process.env))
+      if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_') && !k.startsWith('npm_')) env[k] = v;
+    Object.assign(env, {
+      HOME: home,
+      PATH: `${join(prefix, 'bin')}:${process.env.PATH}`,
+      npm_config_prefix: prefix,
+      npm_config_offline: 'true',
+      npm_config_cache: join(process.env.HOME ?? '/root', '.npm'),
+      npm_config_update_notifier: 'false',
+      GAME_BRIDGE_HOME: join(work, 'gb-home'),
+    });
+    ports = await freeRange(3);
+    lines = shellBlock('Your own game in five minutes');
+    for (const line of lines.slice(0, -1)) {
+      const withPorts = line.startsWith('game-bridge-mcp init ')
+        ? line.replace(/\s+#.*$/, '') + ` --port-range ${ports[0]}-${ports[2]}`
+        : line;
+      const r = await bash(withPorts, env, cwd);
+      ran.push({ line, code: r.code, out: r.out });
+      if (r.code !== 0) break;
+      cwd = r.cwd;
+    }
+    port = Number(/✔ Tiny is up on port (\d+)/.exec(ran[5]?.out ?? '')?.[1]);
+  }, 240000);
 
-  // what the agent does next: add 2 points through the bridge, and read them back
-  const mcp = await connect({ env: { GAME_BRIDGE_HOME: env.GAME_BRIDGE_HOME }, cwd });
-  try {
-    const added = await gameCall(mcp, port, 'add', { n: 2 });
-    expect(added.json).toMatchObject({ via: 'manifest', applied: true, game: { score: 2 } });
-    expect((await call(mcp, 'list_instances')).json.live).toEqual([expect.objectContaining({ port, game: 'Tiny' })]);
-  } finally {
-    await mcp.close();
-  }
+  test('is the block of commands a reader copies', () => {
+    expect(lines.map((l) => l.split(/\s+#/)[0].trim())).toEqual([
+      'npm link',
+      'mkdir -p ~/tiny && cp examples/tiny-game/tiny-game.mjs ~/tiny/ && cd ~/tiny',
+      'npm link game-bridge-mcp',
+      'game-bridge-mcp init --name Tiny --command "node tiny-game.mjs {port}" --no-register',
+      'game-bridge-mcp doctor',
+      'game-bridge-mcp launch',
+      'game-bridge-mcp stop',
+    ]);
+  });
 
-  const stop = await bash(lines[lines.length - 1], env, cwd);
-  expect(stop.code).toBe(0);
-  expect(stop.out).toMatch(new RegExp(`stopped game Tiny on port ${port} \\(pid \\d+\\)`));
-}, 300000);
+  test('runs as written up to its launch', () => {
+    expect(ran).toMatchObject(lines.slice(0, -1).map((line) => ({ line, code: 0 })));
+    expect(cwd).toBe(join(env.HOME, 'tiny'));
+    expect(ran[4].out).toContain('No problems found.');
+    expect(ports).toContain(port);
+  });
+
+  test('an MCP client plays the game it launched', async () => {
+    // what the agent does next: add 2 points through the bridge, and read them back
+    const mcp = await connect({ env: { GAME_BRIDGE_HOME: env.GAME_BRIDGE_HOME }, cwd });
+    try {
+      const added = await gameCall(mcp, port, 'add', { n: 2 });
+      expect(added.json).toMatchObject({ via: 'manifest', applied: true, game: { score: 2 } });
+      expect((await call(mcp, 'list_instances')).json.live).toEqual([expect.objectContaining({ port, game: 'Tiny' })]);
+    } finally {
+      await mcp.close();
+    }
+  }, 60000);
+
+  test('its last line stops that game', async () => {
+    const stop = await bash(lines[lines.length - 1], env, cwd);
+    expect(stop.code).toBe(0);
+    expect(stop.out).toMatch(new RegExp(`stopped game Tiny on port ${port} \\(pid \\d+\\)`));
+  }, 60000);
+});
 
 test('the README registers one game-bridge server, so Claude Code sees no conflicting scopes', () => {
   const adds = [...README.matchAll(/^claude mcp add .*$/gm)].map((m) => m[0].split(/\s+#/)[0].trim());

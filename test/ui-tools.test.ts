@@ -34,7 +34,7 @@ async function client(args: string[] = []): Promise<McpHandle> {
 /** A fresh game for a test that changes it. */
 const freshGame = () => startTreeGame(reaper);
 
-test('snapshot answers the visible tree as text with refs or as JSON, naming its snapshot, and hidden nodes on request', async () => {
+test('snapshot answers the visible tree as text with refs, naming its snapshot', async () => {
   const r = await gameCall(h, port, 'snapshot');
   expect(r.isError).toBe(false);
   const lines = r.text.split('\n');
@@ -49,6 +49,10 @@ test('snapshot answers the visible tree as text with refs or as JSON, naming its
     '- text "Presses: 0" [ref=presses]',
   ]);
   expect(r.text).not.toContain('cheat');
+}, 30000);
+
+test('snapshot answers the visible tree as JSON beside the text', async () => {
+  const r = await gameCall(h, port, 'snapshot');
   expect(r.json).toMatchObject({
     port,
     tool: 'snapshot',
@@ -64,10 +68,14 @@ test('snapshot answers the visible tree as text with refs or as JSON, naming its
   });
   expect(r.json.nodes[0].children.map((n: any) => n.id)).toEqual(['start', 'opts', 'vol', 'player-name', 'buy']);
   expect(r.json.nodes[0].children[0].rect).toEqual([540, 300, 200, 48]);
+}, 30000);
 
+test('snapshot answers hidden nodes on request', async () => {
   const hidden = await gameCall(h, port, 'snapshot', { includeHidden: true });
   expect(hidden.text).toContain('  - button "Cheat" [ref=cheat] hidden');
+}, 30000);
 
+test('snapshot filtered by role or name answers only the matching nodes', async () => {
   const buttons = await gameCall(h, port, 'snapshot', { role: 'button' });
   expect(buttons.text.split('\n').slice(1)).toEqual([
     '- button "Start" [ref=start]',
@@ -184,7 +192,7 @@ test('set_value applies a number in range or a text to the node and the game', a
   expect(await received(game)).toEqual(['ui.setValue', 'ui.setValue']);
 }, 30000);
 
-test('set_value out of range is refused naming the range, and nothing is sent', async () => {
+test('set_value out of range is refused naming the range before anything is sent', async () => {
   const game = await freshGame();
   const out = await gameCall(h, game, 'set_value', { ref: 'vol', value: 1.5 });
   expect(out.isError).toBe(true);
@@ -194,36 +202,46 @@ test('set_value out of range is refused naming the range, and nothing is sent', 
   expect(await received(game)).toEqual([]);
 }, 30000);
 
-test('wait_for_node: already satisfied, satisfied by another session, and timing out on time', async () => {
-  const game = await freshGame();
-  const now = await gameCall(h, game, 'wait_for_node', { ref: 'start', state: 'enabled' });
-  expect(now.json).toMatchObject({
-    matched: true,
-    state: 'enabled',
-    node: { id: 'start' },
-    snapshot: { sessionEpoch: 1 },
-  });
-  expect(now.json.elapsedMs).toBeLessThan(1000);
+describe('wait_for_node', () => {
+  let game = 0;
+  beforeAll(async () => {
+    game = await freshGame();
+  }, 30000);
 
-  const other = await client();
-  const waiting = gameCall(h, game, 'wait_for_node', { ref: 'opts', state: 'enabled', timeoutMs: 15000 });
-  await new Promise((r) => setTimeout(r, 300));
-  expect((await gameCall(other, game, 'enable_opts')).json.applied).toBe(true);
-  const done = await waiting;
-  expect(done.isError).toBe(false);
-  expect(done.json).toMatchObject({ matched: true, node: { id: 'opts', name: 'Options' } });
-  expect(done.json.node.enabled).toBeUndefined();
+  test('already satisfied answers at once', async () => {
+    const now = await gameCall(h, game, 'wait_for_node', { ref: 'start', state: 'enabled' });
+    expect(now.json).toMatchObject({
+      matched: true,
+      state: 'enabled',
+      node: { id: 'start' },
+      snapshot: { sessionEpoch: 1 },
+    });
+    expect(now.json.elapsedMs).toBeLessThan(1000);
+  }, 30000);
 
-  const gone = await gameCall(h, game, 'wait_for_node', {
-    role: 'button',
-    name: 'Start',
-    state: 'gone',
-    timeoutMs: 400,
-  });
-  expect(gone.isError).toBe(true);
-  expect(gone.text).toMatch(/^CommandTimeout: wait_for_node button "Start" gone did not hold within 400ms/);
-  expect(gone.text).toContain('[ref=start]');
-}, 30000);
+  test('satisfied by another session answers then', async () => {
+    const other = await client();
+    const waiting = gameCall(h, game, 'wait_for_node', { ref: 'opts', state: 'enabled', timeoutMs: 15000 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await gameCall(other, game, 'enable_opts')).json.applied).toBe(true);
+    const done = await waiting;
+    expect(done.isError).toBe(false);
+    expect(done.json).toMatchObject({ matched: true, node: { id: 'opts', name: 'Options' } });
+    expect(done.json.node.enabled).toBeUndefined();
+  }, 30000);
+
+  test('never satisfied times out on time, naming the node', async () => {
+    const gone = await gameCall(h, game, 'wait_for_node', {
+      role: 'button',
+      name: 'Start',
+      state: 'gone',
+      timeoutMs: 400,
+    });
+    expect(gone.isError).toBe(true);
+    expect(gone.text).toMatch(/^CommandTimeout: wait_for_node button "Start" gone did not hold within 400ms/);
+    expect(gone.text).toContain('[ref=start]');
+  }, 30000);
+});
 
 test('find_objects near resolves the reference and the candidates inside one snapshot, on a world that moves every frame', async () => {
   for (let i = 0; i < 25; i++) {
@@ -248,9 +266,12 @@ test('find_objects near resolves the reference and the candidates inside one sna
   );
 }, 60000);
 
-test('wait_for_object answers as soon as something matches, and times out on time', async () => {
+test('wait_for_object answers as soon as something matches', async () => {
   const r = await gameCall(h, port, 'wait_for_object', { name: 'crate two', timeoutMs: 3000 });
   expect(r.json).toMatchObject({ matched: true, total: 1, matches: [{ id: 'crate-2' }] });
+}, 30000);
+
+test('wait_for_object with no match times out on time', async () => {
   const none = await gameCall(h, port, 'wait_for_object', { type: 'dragon', timeoutMs: 300 });
   expect(none.isError).toBe(true);
   expect(none.text).toMatch(/^CommandTimeout: wait_for_object found no match within 300ms/);

@@ -91,11 +91,16 @@ test('a joined Phaser page rendered with WebGL answers /health, /tools, /state a
   expect(browser.consoleErrors()).toEqual([]);
 });
 
-test('the web kit steps exactly 5 simulation frames, holds leased inputs, and keeps answering while paused', async () => {
+test('the web kit steps exactly 5 simulation frames while paused', async () => {
   const paused = await applied('clock.pause');
   const stepped = await applied('clock.step', { frames: '5' });
   expect(stepped.simFrame - paused.simFrame).toBe(5);
   expect(stepped.clock).toEqual({ paused: true, stepFramesLeft: 0 });
+  expect((await applied('clock.resume')).clock.paused).toBe(false);
+});
+
+test('the web kit holds a leased input through stepped frames until it is released', async () => {
+  await applied('clock.pause');
   await applied('move_to', { x: '400' });
   const held = await applied('input.hold', { input: 'left', owner: 'test', leaseMs: '60000' });
   expect(held.input.held).toEqual([{ input: 'left', owner: 'test', leaseMsLeft: expect.any(Number) }]);
@@ -274,16 +279,21 @@ test('a page that throws at load is named in consoleErrors, with no DevTools por
   expect(existsSync(record.dir)).toBe(false);
 });
 
-test('a page opened while playwright attaches: what its first script logs and throws is named once, and it gets the 1280×720 viewport', async () => {
+describe('a page opened while playwright attaches', () => {
   const lines: string[] = [];
-  const page =
-    '<!doctype html><script>console.error("first thing: no config"); console.log("size", innerWidth, innerHeight);' +
-    'throw new Error("boom before any attach")</script>';
-  const early = await openBrowser({
-    url: `data:text/html,${encodeURIComponent(page)}`,
-    onConsole: (l) => lines.push(l),
-  });
-  try {
+  let early: WebBrowser;
+  beforeAll(async () => {
+    const page =
+      '<!doctype html><script>console.error("first thing: no config"); console.log("size", innerWidth, innerHeight);' +
+      'throw new Error("boom before any attach")</script>';
+    early = await openBrowser({
+      url: `data:text/html,${encodeURIComponent(page)}`,
+      onConsole: (l) => lines.push(l),
+    });
+  }, 60_000);
+  afterAll(() => early?.close());
+
+  test('has what its first script logs and throws named once', async () => {
     await waitFor('errors collected', () => early.consoleErrors().length >= 2, 10_000);
     await new Promise((r) => setTimeout(r, 300));
     const errors = early.consoleErrors();
@@ -291,12 +301,17 @@ test('a page opened while playwright attaches: what its first script logs and th
     expect(errors.filter((e) => e === 'uncaught Error: boom before any attach')).toHaveLength(1);
     expect(lines).toContain('console.log: size 1280 720');
     expect(lines).toContain('uncaught Error: boom before any attach');
+  });
+
+  test('gets the 1280×720 viewport', async () => {
     const png = decodePng(await early.screenshot());
     expect([png.width, png.height]).toEqual([1280, 720]);
-  } finally {
+  });
+
+  test('leaves no browser process once closed', async () => {
     await early.close();
-  }
-  expect(groupExists(early.pid)).toBe(false);
+    expect(groupExists(early.pid)).toBe(false);
+  });
 });
 
 test('no Chromium: a ChromiumMissing error with the install line', () => {

@@ -104,14 +104,19 @@ test('a page with a wrong or missing key is refused (401) and the refusal logged
   expect(logs.join('\n')).toMatch(/refused a page joining .*wrong or missing key/);
 });
 
-test('a second page is refused (409) while the first is joined, and may join after it left', async () => {
+test('a second page is refused (409) while the first is joined', async () => {
   const { c, logs } = await carrier();
-  const first = await fakePage(c.wsUrl, (_p, id, ws) => reply(ws, id, 200, { ok: true, frame: 1 }));
+  await fakePage(c.wsUrl, (_p, id, ws) => reply(ws, id, 200, { ok: true, frame: 1 }));
   await c.waitForJoin(5000);
   await expect(fakePage(c.wsUrl)).rejects.toThrow('HTTP 409');
   expect(logs.join('\n')).toMatch(/refused a page joining .*another page is already joined \(Fake\)/);
   expect((await get(c.port, '/health')).body).toEqual({ ok: true, frame: 1 });
+});
 
+test('a second page may join after the first left', async () => {
+  const { c } = await carrier();
+  const first = await fakePage(c.wsUrl, (_p, id, ws) => reply(ws, id, 200, { ok: true, frame: 1 }));
+  await c.waitForJoin(5000);
   const left = new Promise((r) => c.once('leave', r));
   first.close();
   await left;
@@ -170,7 +175,7 @@ test('after hello, a reply to a request never sent or without a status is garbag
   expect(logs.join('\n')).toMatch(/a reply without a numeric id, an HTTP status and a body/);
 });
 
-test('a page that goes away mid-request: the request answers 503 GameOffline at once, and the port stays up', async () => {
+test('a page that goes away mid-request: the request answers 503 GameOffline at once', async () => {
   const { c } = await carrier();
   await fakePage(c.wsUrl, (_p, _id, ws) => ws.terminate());
   await c.waitForJoin(5000);
@@ -180,6 +185,13 @@ test('a page that goes away mid-request: the request answers 503 GameOffline at 
   expect(r.body.error).toMatch(/^GameOffline: the page went away before answering/);
   expect(r.body.interrupted).toBe(true); // the page had it: the bridge says CallInterrupted, never re-sends
   expect(Date.now() - started).toBeLessThan(5000);
+});
+
+test('a page that goes away mid-request leaves its port answering', async () => {
+  const { c } = await carrier();
+  await fakePage(c.wsUrl, (_p, _id, ws) => ws.terminate());
+  await c.waitForJoin(5000);
+  await get(c.port, '/command?cmd=drop&x=3');
   expect((await get(c.port, '/health')).status).toBe(503);
 });
 
@@ -248,7 +260,7 @@ test('a carrier holds its port against a second one until close(), which frees i
   await waitFor('rejoin possible', async () => (await get(again.port, '/health')).status === 503);
 });
 
-test('through the game client: a page gone with a command is CallInterrupted, and the command is never sent to the next page', async () => {
+test('through the game client: a command whose page went away is CallInterrupted, never re-sent to the next page', async () => {
   const { c } = await carrier();
   const seen: string[] = [];
   await fakePage(c.wsUrl, (path, _id, ws) => {

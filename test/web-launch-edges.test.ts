@@ -69,32 +69,47 @@ asOtherUserTest(
   },
 );
 
-test("a page served by the game's own command on {webPort}: launched, clicked through the browser, and stopped with its server", async () => {
-  const server = `${pythonExe()} -m http.server {webPort} --bind 127.0.0.1 --directory ${CANVAS_WWW}`;
-  const { h, home } = await project(
-    {
-      env: { SERVED_FOR: '${CLIENT_VAR} on {webPort}' },
-      web: { command: server, url: 'http://127.0.0.1:{webPort}/index.html' },
-    },
-    { CLIENT_VAR: 'from-the-client' },
-  );
-  const r = await launch(h);
-  expect(r.isError).toBe(false);
-  expect(r.json).toMatchObject({ name: 'Dot', pid: expect.any(Number) });
-  const { port } = r.json;
-  const rec = JSON.parse(readFileSync(join(home, 'daemon', 'launched.json'), 'utf8')).instances[0];
-  expect(rec.command).toMatch(/http\.server \d+ --bind/);
-  expect(rec.web.serverPgid).toEqual(expect.any(Number));
-  // launch.env reaches the page's server as it reaches any game: the client's ${NAME}, the ports
-  const environ = readFileSync(`/proc/${rec.web.serverPgid}/environ`, 'utf8').split('\0');
-  expect(environ).toContain(`SERVED_FOR=from-the-client on ${/http\.server (\d+)/.exec(rec.command)![1]}`);
-  // The mouse through the browser: a click teleports the dot.
-  const click = await gameCall(h, port, 'press', { input: 'mouse:left@100,50' });
-  expect(click.json).toMatchObject({ via: 'browser', game: { x: 100, y: 50, clicks: 1 } });
-  const stop = await call(h, 'stop_instance', { port });
-  expect(stop.json).toMatchObject({ stopped: true, how: 'closed cleanly' });
-  expect(await groupGone(rec.web.serverPgid, 5000)).toBe(true);
-  expect(await groupGone(rec.pid, 5000)).toBe(true);
+describe("a page served by the game's own command on {webPort}", () => {
+  let h: McpHandle;
+  let home = '';
+  let r: Awaited<ReturnType<typeof launch>>;
+  beforeAll(async () => {
+    const server = `${pythonExe()} -m http.server {webPort} --bind 127.0.0.1 --directory ${CANVAS_WWW}`;
+    ({ h, home } = await project(
+      {
+        env: { SERVED_FOR: '${CLIENT_VAR} on {webPort}' },
+        web: { command: server, url: 'http://127.0.0.1:{webPort}/index.html' },
+      },
+      { CLIENT_VAR: 'from-the-client' },
+    ));
+    r = await launch(h);
+  }, 120_000);
+  const record = () => JSON.parse(readFileSync(join(home, 'daemon', 'launched.json'), 'utf8')).instances[0];
+
+  test('is launched, its server given launch.env', () => {
+    expect(r.isError).toBe(false);
+    expect(r.json).toMatchObject({ name: 'Dot', pid: expect.any(Number) });
+    const rec = record();
+    expect(rec.command).toMatch(/http\.server \d+ --bind/);
+    expect(rec.web.serverPgid).toEqual(expect.any(Number));
+    // launch.env reaches the page's server as it reaches any game: the client's ${NAME}, the ports
+    const environ = readFileSync(`/proc/${rec.web.serverPgid}/environ`, 'utf8').split('\0');
+    expect(environ).toContain(`SERVED_FOR=from-the-client on ${/http\.server (\d+)/.exec(rec.command)![1]}`);
+  });
+
+  test('is clicked through the browser', async () => {
+    // The mouse through the browser: a click teleports the dot.
+    const click = await gameCall(h, r.json.port, 'press', { input: 'mouse:left@100,50' });
+    expect(click.json).toMatchObject({ via: 'browser', game: { x: 100, y: 50, clicks: 1 } });
+  });
+
+  test('is stopped with its server', async () => {
+    const rec = record();
+    const stop = await call(h, 'stop_instance', { port: r.json.port });
+    expect(stop.json).toMatchObject({ stopped: true, how: 'closed cleanly' });
+    expect(await groupGone(rec.web.serverPgid, 5000)).toBe(true);
+    expect(await groupGone(rec.pid, 5000)).toBe(true);
+  });
 });
 
 test('a page that joins once, without retrying, joins on each of 20 launches in a row beside a busy CPU', async () => {
@@ -116,22 +131,33 @@ test('a page that joins once, without retrying, joins on each of 20 launches in 
   }
 }, 600_000);
 
-test('a page that throws at load and never joins: the launch fails naming the console error, and nothing is left', async () => {
-  const { h, dir } = await project({ readyTimeoutMs: 30000, web: { static: 'www' } }).then(async (p) => p);
-  mkdirSync(join(dir, 'www'));
-  writeFileSync(
-    join(dir, 'www', 'index.html'),
-    '<!doctype html><title>Broken</title><script>throw new Error("boom at load: no game here")</script>',
-  );
-  const r = await launch(h);
-  expect(r.isError).toBe(true);
-  expect(r.text).toMatch(
-    /^LaunchFailed: Launch failed on port \d+: the page did not join the bridge within the declaration's readyTimeoutMs/,
-  );
-  expect(r.text).toMatch(/uncaught Error: boom at load: no game here/);
-  expect(r.json.pid).toEqual(expect.any(Number));
-  expect(await groupGone(r.json.pid, 5000)).toBe(true);
-  expect((await call(h, 'list_instances')).json.live).toEqual([]);
+describe('a page that throws at load and never joins', () => {
+  let h: McpHandle;
+  let r: Awaited<ReturnType<typeof launch>>;
+  beforeAll(async () => {
+    let dir = '';
+    ({ h, dir } = await project({ readyTimeoutMs: 30000, web: { static: 'www' } }));
+    mkdirSync(join(dir, 'www'));
+    writeFileSync(
+      join(dir, 'www', 'index.html'),
+      '<!doctype html><title>Broken</title><script>throw new Error("boom at load: no game here")</script>',
+    );
+    r = await launch(h);
+  }, 120_000);
+
+  test('fails its launch naming the console error', () => {
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(
+      /^LaunchFailed: Launch failed on port \d+: the page did not join the bridge within the declaration's readyTimeoutMs/,
+    );
+    expect(r.text).toMatch(/uncaught Error: boom at load: no game here/);
+  });
+
+  test('leaves nothing running', async () => {
+    expect(r.json.pid).toEqual(expect.any(Number));
+    expect(await groupGone(r.json.pid, 5000)).toBe(true);
+    expect((await call(h, 'list_instances')).json.live).toEqual([]);
+  });
 });
 
 test('a server command that exits: the launch fails with its exit code and its last output', async () => {

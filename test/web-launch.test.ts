@@ -96,17 +96,24 @@ test('launch_instance opens the Phaser page in Chromium and returns once it join
   expect(log.json.lines.join('\n')).toMatch(/page joined: Star Catcher 1\.0\.0/);
 });
 
-test('a browser game is driven with manifest tools and passthrough, and wait_for sees the state change', async () => {
+test('a browser game is driven with its manifest tools', async () => {
   const sets = await call(h, 'list_toolsets', { port });
   expect(sets.json.toolsets.map((t: any) => t.name)).toEqual(expect.arrayContaining(['play', 'debug', 'bridge']));
   const start = await gameCall(h, port, 'start');
   expect(start.json).toMatchObject({ applied: true, via: 'manifest', confirmation: 'completedCommandId' });
   const moved = await gameCall(h, port, 'move_to', { x: 300 });
   expect(moved.json.game.basketX).toBe(300);
+});
+
+test('a browser game refuses a name it does not know, naming the ones it has', async () => {
   const refused = await gameCall(h, port, 'fly_away');
   expect(refused.isError).toBe(true);
   expect(refused.text).toMatch(/^CommandRejected: .*fly_away/);
   expect(refused.text).toMatch(/move_to/);
+});
+
+test("wait_for sees a browser game's state change", async () => {
+  await gameCall(h, port, 'move_to', { x: 300 });
   await gameCall(h, port, 'spawn', { x: 300 });
   const caught = await gameCall(h, port, 'wait_for', { path: 'game.caught', gte: 1, timeoutMs: 20_000 });
   expect(caught.json).toMatchObject({ matched: true, value: expect.any(Number) });
@@ -183,37 +190,44 @@ test('no port of the browser can be driven: it is spoken to over a pipe, sandbox
   }
 });
 
-test('after the daemon is killed with -9, its browser game is gone with it, and the next daemon says so and what to do', async () => {
-  const daemon = publishedDaemon(home).pid;
-  process.kill(daemon, 'SIGKILL');
-  await waitGone(daemon);
-  expect(await groupGone(record.browser.pid, 15_000)).toBe(true); // its pipe closed: Chromium ends
-  // The proxy starts a new daemon; a call to the port is told what happened.
-  const r = await waitFor(
-    'the successor',
-    async () => {
-      const a = await gameCall(h, port, 'health');
-      return /GameExited/.test(a.text) ? a : null;
-    },
-    60_000,
-    250,
-  );
-  expect(r.text).toMatch(/ended with the bridge daemon that opened its browser/);
-  const list = await call(h, 'list_instances');
-  expect(list.json.live.find((l: any) => l.port === port)).toBeUndefined();
-  expect(list.json.exited.find((e: any) => e.port === port)).toMatchObject({
-    how: expect.stringMatching(/^ended with the bridge daemon that opened its browser/),
-    next: expect.stringContaining(`launch_instance {restart: ${port}}`),
+describe('after the daemon is killed with -9', () => {
+  test('its browser game is gone with it', async () => {
+    const daemon = publishedDaemon(home).pid;
+    process.kill(daemon, 'SIGKILL');
+    await waitGone(daemon);
+    expect(await groupGone(record.browser.pid, 15_000)).toBe(true); // its pipe closed: Chromium ends
   });
-  await expect(fetch(`http://127.0.0.1:${record.static.port}/`)).rejects.toThrow();
-  expect(existsSync(record.browser.dir)).toBe(false);
-  // The next step it names works: the game comes back on its port.
-  const again = await h.client.callTool({ name: 'launch_instance', arguments: { restart: port } }, undefined, {
-    timeout: 120_000,
-  });
-  expect((again as any).isError).toBeFalsy();
-  record = launched().find((i) => i.port === port).web;
-  expect((await gameCall(h, port, 'health')).json).toMatchObject({ ok: true });
+
+  test('the next daemon says the game ended with it and what to do', async () => {
+    // The proxy starts a new daemon; a call to the port is told what happened.
+    const r = await waitFor(
+      'the successor',
+      async () => {
+        const a = await gameCall(h, port, 'health');
+        return /GameExited/.test(a.text) ? a : null;
+      },
+      60_000,
+      250,
+    );
+    expect(r.text).toMatch(/ended with the bridge daemon that opened its browser/);
+    const list = await call(h, 'list_instances');
+    expect(list.json.live.find((l: any) => l.port === port)).toBeUndefined();
+    expect(list.json.exited.find((e: any) => e.port === port)).toMatchObject({
+      how: expect.stringMatching(/^ended with the bridge daemon that opened its browser/),
+      next: expect.stringContaining(`launch_instance {restart: ${port}}`),
+    });
+    await expect(fetch(`http://127.0.0.1:${record.static.port}/`)).rejects.toThrow();
+    expect(existsSync(record.browser.dir)).toBe(false);
+  }, 90_000);
+
+  test('the restart the next daemon names brings the game back on its port', async () => {
+    const again = await h.client.callTool({ name: 'launch_instance', arguments: { restart: port } }, undefined, {
+      timeout: 120_000,
+    });
+    expect((again as any).isError).toBeFalsy();
+    record = launched().find((i) => i.port === port).web;
+    expect((await gameCall(h, port, 'health')).json).toMatchObject({ ok: true });
+  }, 150_000);
 });
 
 test('stop_instance closes the game through its page, then leaves no Chromium, carrier or static server', async () => {

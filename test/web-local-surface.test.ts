@@ -45,7 +45,7 @@ async function dotProject(): Promise<{ home: string; dir: string; port: number; 
   return { home, dir, port, env: { ...(process.env as Record<string, string>), GAME_BRIDGE_HOME: home } };
 }
 
-test('a page served in-process lives as long as its daemon, through stop and relaunch, and its successor reports its end', async () => {
+test('a page served in-process lives exactly as long as its daemon, through stop and relaunch, as its successor reports', async () => {
   const { home, dir, port, env } = await dotProject();
   // Each launcher owns the registry its carriers are served in, and the daemon's clients ask it.
   let launcher = new Launcher({ home });

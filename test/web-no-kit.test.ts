@@ -72,31 +72,41 @@ test("the carrier answers the contract itself: /health counts the page's animati
   expect(distinctColours(decodePng(Buffer.from((shot.res.content as any[])[1].data, 'base64')))).toBeGreaterThan(8);
 });
 
-test('read it, play it with keys and a click, and see it change', async () => {
-  const start = await gameCall(h, port, 'snapshot');
-  expect(start.text.split('\n')[0]).toMatch(/^2048 · ui revision \d+ · snapshot \d+ · frame \d+$/);
-  expect(start.text).toContain('- heading "2048" [ref=dom-');
-  expect(start.text).toMatch(/- link "New Game" \[ref=dom-\d+\]/);
-  expect(tiles(start.text)).toHaveLength(2);
-  let text = start.text;
-  const keys = ['ArrowUp', 'ArrowLeft', 'ArrowDown', 'ArrowRight'];
-  for (let i = 0; i < 40 && tiles(text).length < 3; i++) {
-    const p = await gameCall(h, port, 'press', { input: keys[i % 4] });
-    expect(p.json.via).toBe('browser');
-    text = (await gameCall(h, port, 'snapshot')).text;
-  }
-  expect(tiles(text).length).toBeGreaterThanOrEqual(3);
-  const moved = await gameCall(h, port, 'snapshot', { since: start.json.snapshot.revision });
-  expect(moved.json.unchanged).toBeUndefined();
+describe('read and played through the browser', () => {
+  let start: Awaited<ReturnType<typeof gameCall>>;
+  let text = '';
 
-  const click = await gameCall(h, port, 'click', { ref: refOf(text, 'link "New Game"') });
-  expect(click.json).toMatchObject({ applied: true, command: 'browser.click' });
-  const fresh = (await gameCall(h, port, 'snapshot')).text;
-  expect(tiles(fresh)).toHaveLength(2);
-  expect(fresh.split('\n')[2]).toMatch(/^- text "0" \[ref=ax-\d+\.\d+\]$/);
+  test('its snapshot reads the board and its links', async () => {
+    start = await gameCall(h, port, 'snapshot');
+    expect(start.text.split('\n')[0]).toMatch(/^2048 · ui revision \d+ · snapshot \d+ · frame \d+$/);
+    expect(start.text).toContain('- heading "2048" [ref=dom-');
+    expect(start.text).toMatch(/- link "New Game" \[ref=dom-\d+\]/);
+    expect(tiles(start.text)).toHaveLength(2);
+  });
+
+  test('keys through the browser change the board', async () => {
+    text = start.text;
+    const keys = ['ArrowUp', 'ArrowLeft', 'ArrowDown', 'ArrowRight'];
+    for (let i = 0; i < 40 && tiles(text).length < 3; i++) {
+      const p = await gameCall(h, port, 'press', { input: keys[i % 4] });
+      expect(p.json.via).toBe('browser');
+      text = (await gameCall(h, port, 'snapshot')).text;
+    }
+    expect(tiles(text).length).toBeGreaterThanOrEqual(3);
+    const moved = await gameCall(h, port, 'snapshot', { since: start.json.snapshot.revision });
+    expect(moved.json.unchanged).toBeUndefined();
+  });
+
+  test('a click on New Game deals a fresh board', async () => {
+    const click = await gameCall(h, port, 'click', { ref: refOf(text, 'link "New Game"') });
+    expect(click.json).toMatchObject({ applied: true, command: 'browser.click' });
+    const fresh = (await gameCall(h, port, 'snapshot')).text;
+    expect(tiles(fresh)).toHaveLength(2);
+    expect(fresh.split('\n')[2]).toMatch(/^- text "0" \[ref=ax-\d+\.\d+\]$/);
+  });
 });
 
-test('a page without a kit takes only ui.* commands, through the browser, and refuses others naming what they need', async () => {
+test('a page without a kit takes only ui.* commands through the browser, naming them when it refuses another', async () => {
   const text = (await gameCall(h, port, 'snapshot')).text;
   const ok = await gameCall(h, port, 'raw_command', {
     cmd: 'ui.activate',

@@ -128,21 +128,28 @@ test('launch_instance {paused: true}: a page without the kit starts at frame 0, 
   }
 });
 
-test('a timer-driven page is still while paused, and its timers and Date follow the stepped frames', async () => {
-  const port = await launch(configs.timer);
-  try {
+describe('a timer-driven page', () => {
+  let port = 0;
+  beforeAll(async () => {
+    port = await launch(configs.timer);
     await gameCall(h, port, 'pause');
+  }, 120_000);
+  afterAll(() => stop(port));
+
+  test('is still while paused', async () => {
     const before = (await state(port)).game;
     await new Promise((r) => setTimeout(r, 500));
     expect((await state(port)).game).toEqual(before);
+  });
+
+  test('has its timers and Date follow the stepped frames', async () => {
+    const before = (await state(port)).game;
     await gameCall(h, port, 'step', { frames: 60 });
     const after = (await state(port)).game;
     expect(after.ticks).toBe(before.ticks + 10);
     expect(after.elapsed).toBe(after.ticks * 100);
     expect((await state(port)).gameSource).toBe('window.__GAME_DIAGNOSTICS__');
-  } finally {
-    await stop(port);
-  }
+  });
 });
 
 test('step {until} on a page stops on the frame the condition first holds', async () => {
@@ -169,9 +176,14 @@ test('render_game_to_text is read with no configuration, under game, its source 
   }
 });
 
-test("gameAPI.getState() is read with no configuration, and the page's reset() is its reset command", async () => {
-  const port = await launch(configs.api);
-  try {
+describe('a page with a gameAPI', () => {
+  let port = 0;
+  beforeAll(async () => {
+    port = await launch(configs.api);
+  }, 120_000);
+  afterAll(() => stop(port));
+
+  test('has gameAPI.getState() read with no configuration', async () => {
     const snap = (await gameCall(h, port, 'snapshot')).text;
     const ref = /button "Add" \[ref=(dom-\d+)\]/.exec(snap)![1];
     await gameCall(h, port, 'click', { ref });
@@ -179,11 +191,13 @@ test("gameAPI.getState() is read with no configuration, and the page's reset() i
     const s = await state(port);
     expect(s.gameSource).toBe('window.gameAPI.getState()');
     expect(s.game).toEqual({ score: 2, rounds: 1 });
+  });
+
+  test("has the page's reset() as its reset command", async () => {
+    const { rounds } = (await state(port)).game;
     const reset = await gameCall(h, port, 'raw_command', { cmd: 'reset' });
-    expect(reset.json).toMatchObject({ applied: true, game: { score: 0, rounds: 2 } });
-  } finally {
-    await stop(port);
-  }
+    expect(reset.json).toMatchObject({ applied: true, game: { score: 0, rounds: rounds + 1 } });
+  });
 });
 
 test('a declared launch.web.state expression is read under game', async () => {
@@ -210,23 +224,34 @@ test('a launch.web.state expression that throws is a BridgeUsageError naming it'
   }
 });
 
-test('the same seed deals the same 2048 board in two launches, and another seed another board', async () => {
+describe('2048 dealt by its seed in three launches', () => {
+  const seeds: Array<string | undefined> = [];
   const boards: string[] = [];
-  for (const seed of [undefined, undefined, 'beta']) {
-    const port = await launch(configs.g2048, seed ? { seed } : {});
-    try {
-      const s = await state(port);
-      expect(s.seed).toBe(seed ?? 'alpha');
-      for (const key of ['ArrowLeft', 'ArrowUp', 'ArrowRight']) await gameCall(h, port, 'press', { input: key });
-      const grid = (await gameCall(h, port, 'get_state', { path: 'game.grid' })).json.value;
-      expect(grid.cells).toHaveLength(4);
-      boards.push(JSON.stringify(grid));
-    } finally {
-      await stop(port);
+  beforeAll(async () => {
+    for (const seed of [undefined, undefined, 'beta']) {
+      const port = await launch(configs.g2048, seed ? { seed } : {});
+      try {
+        seeds.push((await state(port)).seed);
+        for (const key of ['ArrowLeft', 'ArrowUp', 'ArrowRight']) await gameCall(h, port, 'press', { input: key });
+        boards.push(JSON.stringify((await gameCall(h, port, 'get_state', { path: 'game.grid' })).json.value));
+      } finally {
+        await stop(port);
+      }
     }
-  }
-  expect(boards[1]).toBe(boards[0]);
-  expect(boards[2]).not.toBe(boards[0]);
+  }, 240_000);
+
+  test('each launch played the seed it was given, alpha by default', () => {
+    expect(seeds).toEqual(['alpha', 'alpha', 'beta']);
+    for (const b of boards) expect(JSON.parse(b).cells).toHaveLength(4);
+  });
+
+  test('the same seed deals the same board in two launches', () => {
+    expect(boards[1]).toBe(boards[0]);
+  });
+
+  test('another seed deals another board', () => {
+    expect(boards[2]).not.toBe(boards[0]);
+  });
 });
 
 /** `game-bridge-mcp test` as a person runs it, on this test's daemon: exit code and stdout. */

@@ -272,7 +272,7 @@ test('daemon.json naming a dead pid, a foreign HTTP server, or a silent TCP list
   }
 }, 120_000); // three daemon starts in a row
 
-test('an unwritable registry: the daemon still serves, launches, and lists', async () => {
+test('an unwritable registry does not stop the daemon serving, launching or listing', async () => {
   const registry = join(home, 'ro-registry');
   mkdirSync(registry, { mode: 0o500 });
   // root ignores modes: a registry path under a plain file fails for everyone

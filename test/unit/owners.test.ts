@@ -159,7 +159,7 @@ test('markDetached keeps the first clock: a second mark later does not restart i
   }
 });
 
-test('the daemon sweeps on its own every quarter TTL (at least 100 ms, at most 30 s), and stop() ends it', async () => {
+test('the daemon sweeps on its own every quarter TTL', async () => {
   jest.useFakeTimers({ now: 0 });
   try {
     const { o, reaped } = setup({ 1: undefined }, []);
@@ -169,10 +169,26 @@ test('the daemon sweeps on its own every quarter TTL (at least 100 ms, at most 3
     await jest.advanceTimersByTimeAsync(1); // 1250: the timer sweeps at age 1000
     expect(reaped).toEqual([1]);
     o.stop();
+  } finally {
+    jest.useRealTimers();
+  }
+});
+
+test("stop() ends the daemon's own sweeps", async () => {
+  jest.useFakeTimers({ now: 0 });
+  try {
     const later = setup({ 2: undefined }, []);
     later.o.stop();
     await jest.advanceTimersByTimeAsync(10 * TTL);
     expect(later.reaped).toEqual([]);
+  } finally {
+    jest.useRealTimers();
+  }
+});
+
+test('the sweep interval is at least 100 ms and at most 30 s, none for a TTL of 0', async () => {
+  jest.useFakeTimers({ now: 0 });
+  try {
     const fast = new Owners(
       { list: () => [] } as unknown as Launcher,
       () => false,

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BRIDGE_TOOLS } from '../../daemon/bridge/index.js';
 
-test('docs/TESTS.md lists every bridge tool save_test records as a do step, and no other', () => {
+test('docs/TESTS.md lists exactly the bridge tools save_test records as do steps', () => {
   const docs = readFileSync(join(process.cwd(), 'docs', 'TESTS.md'), 'utf8');
   const list = /game-affecting bridge\s+tool \(([^)]*)\)/.exec(docs);
   expect(list).not.toBeNull();
