@@ -7,7 +7,7 @@
  * until the map says so.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './helpers/procs.js';
 
@@ -65,4 +65,17 @@ test("every folder and file docs/ARCHITECTURE.md's tree names exists", () => {
   expect(folders.size).toBeGreaterThan(30);
   const gone = [...folders, ...files].filter((p) => !existsSync(join(ROOT, p))).sort();
   expect(gone).toEqual([]);
+});
+
+/** The folders under test/unit/, as paths of the source folders they stand for. */
+function unitFolders(dir = join(ROOT, 'test', 'unit'), rel = ''): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .flatMap((e) => [`${rel}${e.name}`, ...unitFolders(join(dir, e.name), `${rel}${e.name}/`)]);
+}
+
+test('every folder under test/unit/ mirrors a folder of the source', () => {
+  const folders = unitFolders();
+  expect(folders).toContain('daemon/sync'); // the walk found the unit tests' folders
+  expect(folders.filter((f) => !existsSync(join(ROOT, f))).sort()).toEqual([]);
 });

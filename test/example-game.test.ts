@@ -37,6 +37,16 @@ function home(): string {
   return h;
 }
 
+/** A reaper and a home that last for a describe's tests, where one game serves several. */
+function sharedGame(): { reaper: Reaper; home: () => string } {
+  const own = { reaper: new Reaper(), dir: '' };
+  afterAll(async () => {
+    await own.reaper.reap();
+    if (own.dir) removeDir(own.dir);
+  });
+  return { reaper: own.reaper, home: () => (own.dir ||= tempHome('gb-game-')) };
+}
+
 const base = (port: number) => `http://127.0.0.1:${port}`;
 async function getJson(port: number, path: string): Promise<any> {
   return (await fetch(base(port) + path)).json();
@@ -92,10 +102,11 @@ describe('Crate Stack', () => {
   });
 
   describe('one game played through its screens', () => {
+    const shared = sharedGame();
     let port = 0;
     beforeAll(async () => {
       port = await freePort();
-      await startExampleGame(reaper, port, [], { GAME_BRIDGE_HOME: home() });
+      await startExampleGame(shared.reaper, port, [], { GAME_BRIDGE_HOME: shared.home() });
       await applied(port, 'start');
     }, 60000);
 
@@ -226,10 +237,11 @@ describe('Crate Stack', () => {
     let child: Awaited<ReturnType<typeof startExampleGame>>;
     let out: ReturnType<typeof collectOutput>;
     let file = '';
+    const shared = sharedGame();
     beforeAll(async () => {
       port = await freePort();
-      const h = home();
-      child = await startExampleGame(reaper, port, ['--name', 'Reg Stack'], { GAME_BRIDGE_HOME: h });
+      const h = shared.home();
+      child = await startExampleGame(shared.reaper, port, ['--name', 'Reg Stack'], { GAME_BRIDGE_HOME: h });
       out = collectOutput(child);
       file = join(h, 'instances', `${child.pid}.json`);
     }, 60000);

@@ -1,7 +1,7 @@
 /** The saved-test format (docs/TESTS.md): what parses, and what is refused with its file and line. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatTest, parseTestText } from '../../shared/test-file.js';
+import { formatTest, parseTestText } from '../../../shared/test-file.js';
 
 const HEAD =
   '{"gamebridgeTest": 1, "name": "t", "game": {"name": "Crate Stack"}, "launch": {"config": "../gamebridge.json"}, "timing": "frame-exact"}';

@@ -3,8 +3,8 @@
  * manifest is off (docs/CONTRACT.md), the names it trims, the aliases it accepts, the `game` and
  * `passthrough` blocks in their short forms, and how a repeated toolset is merged.
  */
-import type { Manifest } from '../../daemon/game/manifest.js';
-import { BRIDGE_TOOL_NAMES, normaliseManifest } from '../../daemon/bridge/index.js';
+import type { Manifest } from '../../../../daemon/game/manifest.js';
+import { BRIDGE_TOOL_NAMES, normaliseManifest } from '../../../../daemon/bridge/index.js';
 
 const one = (tools: unknown, name = 'play') => normaliseManifest({ toolsets: [{ name, tools }] });
 const set = (m: Manifest, name: string) => m.toolsets.find((t) => t.name === name);

@@ -5,9 +5,9 @@
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CallFeed } from '../../daemon/feed/calls.js';
-import { parseDeclaration } from '../../daemon/launcher/declaration.js';
-import { planLaunch } from '../../daemon/launcher/profiles.js';
+import { CallFeed } from '../../../daemon/feed/calls.js';
+import { parseDeclaration } from '../../../daemon/launcher/declaration.js';
+import { planLaunch } from '../../../daemon/launcher/profiles.js';
 
 /** The profiles of a gamebridge.json whose launch.profiles is `profiles` (its JSON text). */
 const parseProfiles = (profiles: string) =>

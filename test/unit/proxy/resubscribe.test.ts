@@ -3,8 +3,8 @@
  * as pure logic: only answered subscriptions count, an unsubscribe forgets, and a refused
  * re-subscription is dropped with its reason.
  */
-import { requestKey, type ClientRequest } from '../../proxy/replay.js';
-import { Subscriptions } from '../../proxy/resubscribe.js';
+import { requestKey, type ClientRequest } from '../../../proxy/replay.js';
+import { Subscriptions } from '../../../proxy/resubscribe.js';
 
 const req = (id: number, method: string): ClientRequest => ({ id, key: requestKey(id), method, line: '' });
 const A = 'gamebridge://game/7820/state';

@@ -11,8 +11,8 @@ import {
   requestKey,
   type ClientRequest,
   type Pending,
-} from '../../proxy/replay.js';
-import { failureAnswer, refusedAnswer, SessionMemory, unavailableAnswer } from '../../proxy/replay.js';
+} from '../../../proxy/replay.js';
+import { failureAnswer, refusedAnswer, SessionMemory, unavailableAnswer } from '../../../proxy/replay.js';
 
 const req = (id: string | number, method = 'tools/call', extra: Partial<ClientRequest> = {}): ClientRequest => ({
   id,

@@ -1,5 +1,5 @@
 /** How often a proxy starts daemons: a death soon after a start is answered at once, a crash loop is held to ~1/s. */
-import { SpawnThrottle } from '../../proxy/spawn.js';
+import { SpawnThrottle } from '../../../proxy/spawn.js';
 
 test('a daemon that dies soon after its own start is replaced at once', () => {
   const t = new SpawnThrottle();

@@ -2,7 +2,7 @@
  * Which declared commands get `exec` in front of the game, and which are left as written.
  * What exec then does is checked with real processes in test/game-life.test.ts.
  */
-import { execPrefixed } from '../../daemon/launcher/exec-prefix.js';
+import { execPrefixed } from '../../../../daemon/launcher/exec-prefix.js';
 
 test.each([
   ['node game.js --port 7777', 'exec node game.js --port 7777'],

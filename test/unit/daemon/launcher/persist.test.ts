@@ -6,8 +6,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LaunchedWriter } from '../../daemon/launcher/persist.js';
-import type { LaunchedInstance } from '../../daemon/launcher/types.js';
+import { LaunchedWriter } from '../../../../daemon/launcher/persist.js';
+import type { LaunchedInstance } from '../../../../daemon/launcher/types.js';
 
 let dir: string;
 let file: string;

@@ -1,8 +1,8 @@
 /** The launch port allocator on real loopback sockets: free twice over, reserved before any await. */
 import http from 'node:http';
 import net from 'node:net';
-import { answersHttp, canBind, PortAllocator } from '../../daemon/launcher/ports.js';
-import { holdRange } from '../helpers/ports.js';
+import { answersHttp, canBind, PortAllocator } from '../../../../daemon/launcher/ports.js';
+import { holdRange } from '../../../helpers/ports.js';
 
 const servers: net.Server[] = [];
 afterEach(async () => {

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pauseUntilFileChanges } from '../../proxy/file-wait.js';
+import { pauseUntilFileChanges } from '../../../proxy/file-wait.js';
 
 let dir: string;
 beforeEach(() => {

@@ -2,7 +2,7 @@
  * When a pending command is polled: often enough around the next 60 fps tick that the frame
  * applying it is seen within a few ms whatever its phase, and less often after that.
  */
-import { pollDelay, POLL_MAX_MS } from '../../daemon/sync/poll.js';
+import { pollDelay, POLL_MAX_MS } from '../../../../daemon/sync/poll.js';
 
 const FRAME_MS = 1000 / 60;
 const FIRST_MS = 1.5 * FRAME_MS;

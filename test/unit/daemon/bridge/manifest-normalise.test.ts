@@ -1,6 +1,11 @@
 /** Manifest normalisation (docs/CONTRACT.md, GET /tools): every spelling a game's serializer may produce, as pure functions. */
-import { findTool, toolInputSchema, type Manifest } from '../../daemon/game/manifest.js';
-import { BRIDGE_TOOL_NAMES, bridgeToolset, fallbackManifest, normaliseManifest } from '../../daemon/bridge/index.js';
+import { findTool, toolInputSchema, type Manifest } from '../../../../daemon/game/manifest.js';
+import {
+  BRIDGE_TOOL_NAMES,
+  bridgeToolset,
+  fallbackManifest,
+  normaliseManifest,
+} from '../../../../daemon/bridge/index.js';
 
 const toolsetNames = (m: Manifest) => m.toolsets.map((t) => t.name);
 const play = (m: Manifest) => m.toolsets.find((t) => t.name === 'play')!;

@@ -1,5 +1,5 @@
 /** The kit's clock: a step takes one tick per frame, or, for a game that allows it, many frames a tick. */
-import { GameClock } from '../../kits/js/clock.js';
+import { GameClock } from '../../../../kits/js/clock.js';
 
 const ticks = (c: GameClock) => {
   const grants = [];

@@ -3,9 +3,9 @@
  * at a time: every type spelling, where a description, a requirement and a default come from,
  * what is refused and why; and how a tool is found by a bare or qualified name.
  */
-import { defaultText, parseArgs, str, truthy } from '../../daemon/game/manifest-args.js';
-import { findTool, toolInputSchema } from '../../daemon/game/manifest-tools.js';
-import type { GameTool, Manifest, ToolArg } from '../../daemon/game/types.js';
+import { defaultText, parseArgs, str, truthy } from '../../../../daemon/game/manifest-args.js';
+import { findTool, toolInputSchema } from '../../../../daemon/game/manifest-tools.js';
+import type { GameTool, Manifest, ToolArg } from '../../../../daemon/game/types.js';
 
 const one = (arg: unknown): ToolArg => parseArgs({ args: [arg] })[0];
 

@@ -1,7 +1,7 @@
 /** Command sync against a scripted client: how a command is confirmed, and when it is not. */
-import { commandAndSync } from '../../daemon/sync/command.js';
-import { gameOffline, notAGameSurface } from '../../shared/errors.js';
-import { fakeClient } from '../helpers/fake-client.js';
+import { commandAndSync } from '../../../../daemon/sync/command.js';
+import { gameOffline, notAGameSurface } from '../../../../shared/errors.js';
+import { fakeClient } from '../../../helpers/fake-client.js';
 
 const opts = { timeoutMs: 5000 };
 

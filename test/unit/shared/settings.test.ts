@@ -1,7 +1,7 @@
 /** The GAME_BRIDGE_* variables: one parser with bounds, and docs/SETTINGS.md listing every one the code reads. */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { numberSetting, SETTINGS, TEXT_SETTINGS } from '../../shared/settings.js';
+import { numberSetting, SETTINGS, TEXT_SETTINGS } from '../../../shared/settings.js';
 
 const ROOT = process.cwd();
 

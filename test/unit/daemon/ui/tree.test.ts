@@ -1,7 +1,7 @@
 /** The UI tree model (daemon/ui/tree.ts, refs.ts) and the world's look (world.ts): pure logic. */
-import { filterTree, nearMisses, readUi, renderUi, walk } from '../../daemon/ui/tree.js';
-import { actionable } from '../../daemon/ui/refs.js';
-import { look, readWorld } from '../../daemon/ui/world.js';
+import { filterTree, nearMisses, readUi, renderUi, walk } from '../../../../daemon/ui/tree.js';
+import { actionable } from '../../../../daemon/ui/refs.js';
+import { look, readWorld } from '../../../../daemon/ui/world.js';
 
 const ui = readUi(1, {
   sessionEpoch: 2,

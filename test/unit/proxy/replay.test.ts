@@ -1,5 +1,5 @@
 /** The proxy's replay rules (docs/ARCHITECTURE.md) as pure functions: what is re-sent, what is answered. */
-import { isOlder } from '../../proxy/link.js';
+import { isOlder } from '../../../proxy/link.js';
 import {
   failureAnswer,
   interruptedAnswer,
@@ -7,7 +7,7 @@ import {
   planReplay,
   requestKey,
   type ClientRequest,
-} from '../../proxy/replay.js';
+} from '../../../proxy/replay.js';
 
 const req = (id: number, method: string, tool?: string): ClientRequest => ({
   id,

@@ -1,6 +1,6 @@
 /** What one dashboard feed update carries under a flood: every failure, then the newest successes. */
-import { callsForPage } from '../../daemon/dashboard/batch.js';
-import type { CallSummary } from '../../daemon/feed/calls.js';
+import { callsForPage } from '../../../../daemon/dashboard/batch.js';
+import type { CallSummary } from '../../../../daemon/feed/calls.js';
 
 const call = (id: number, ok = true): CallSummary =>
   ({ id, at: new Date(0).toISOString(), session: 's', tool: 'call_tool', ms: 1, ok }) as CallSummary;

@@ -1,7 +1,7 @@
 /** docs/TESTS.md names every game-affecting bridge tool a saved test records as a `do` step. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BRIDGE_TOOLS } from '../../daemon/bridge/index.js';
+import { BRIDGE_TOOLS } from '../../../../daemon/bridge/index.js';
 
 test('docs/TESTS.md lists exactly the bridge tools save_test records as do steps', () => {
   const docs = readFileSync(join(process.cwd(), 'docs', 'TESTS.md'), 'utf8');

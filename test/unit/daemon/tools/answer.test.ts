@@ -1,6 +1,6 @@
 /** Bounded answers (docs/TOOLS.md): never over the limit, always valid JSON, saying how to ask for less. */
-import { errorResult, truncateAnswer, okResult } from '../../daemon/tools/answer.js';
-import { commandRejected, toBridgeError } from '../../shared/errors.js';
+import { errorResult, truncateAnswer, okResult } from '../../../../daemon/tools/answer.js';
+import { commandRejected, toBridgeError } from '../../../../shared/errors.js';
 
 test('a small answer passes unchanged, text and JSON alike', () => {
   const json = { port: 1, value: 'x' };

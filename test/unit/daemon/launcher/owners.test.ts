@@ -1,8 +1,8 @@
 /** Ownership of launched instances and the detached-TTL sweep, against an in-memory launcher. */
 import { jest } from '@jest/globals';
-import { Owners } from '../../daemon/launcher/owners.js';
-import type { Launcher } from '../../daemon/launcher/launcher.js';
-import type { LaunchedInstance } from '../../daemon/launcher/types.js';
+import { Owners } from '../../../../daemon/launcher/owners.js';
+import type { Launcher } from '../../../../daemon/launcher/launcher.js';
+import type { LaunchedInstance } from '../../../../daemon/launcher/types.js';
 
 const TTL = 1000;
 
