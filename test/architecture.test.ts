@@ -74,6 +74,11 @@ function unitFolders(dir = join(ROOT, 'test', 'unit'), rel = ''): string[] {
     .flatMap((e) => [`${rel}${e.name}`, ...unitFolders(join(dir, e.name), `${rel}${e.name}/`)]);
 }
 
+test('no unit test lies loose in test/unit/: each sits in the folder of what it tests', () => {
+  const loose = readdirSync(join(ROOT, 'test', 'unit')).filter((f) => f.endsWith('.ts'));
+  expect(loose).toEqual([]);
+});
+
 test('every folder under test/unit/ mirrors a folder of the source', () => {
   const folders = unitFolders();
   expect(folders).toContain('daemon/sync'); // the walk found the unit tests' folders

@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import yargs, { type Arguments } from 'yargs';
-import { SUBCOMMANDS } from '../../cli/cli.js';
-import { ROOT } from '../helpers/procs.js';
+import { SUBCOMMANDS } from '../../../cli/cli.js';
+import { ROOT } from '../../helpers/procs.js';
 
 type Yaml = Record<string, any>;
 
@@ -110,23 +110,33 @@ test('the GitHub Actions merge job reads the blobs the shards upload and uploads
   expect(String(merges[1].output).startsWith(`${report.with.path}/`)).toBe(true);
 });
 
-test('the GitLab CI recipe runs each of its parallel shards once, as blobs, and merges what they keep', () => {
-  const ci = read('gitlab-ci.yml');
-  const shard = ci['game-tests'];
+/** The GitLab shard job's blob folder, as its command for shard i of n writes it. */
+function gitlabShards(): { shard: Yaml; runs: Array<Arguments>; blobDir: string } {
+  const shard = read('gitlab-ci.yml')['game-tests'];
   const n: number = shard.parallel;
   const [line] = commandsIn(shard.script);
-  let blobDir = '';
-  for (let i = 1; i <= n; i++) {
-    const a = parseCli(line.replaceAll('${CI_NODE_INDEX}', String(i)).replaceAll('${CI_NODE_TOTAL}', String(n)));
+  const runs = Array.from({ length: n }, (_, k) =>
+    parseCli(line.replaceAll('${CI_NODE_INDEX}', String(k + 1)).replaceAll('${CI_NODE_TOTAL}', String(n))),
+  );
+  return { shard, runs, blobDir: String(runs.at(-1)?.output) };
+}
+
+test('the GitLab CI recipe runs each of its parallel shards once, as blobs', () => {
+  const { shard, runs, blobDir } = gitlabShards();
+  runs.forEach((a, k) => {
     expect(a._).toEqual(['test']);
-    expect(a.shard).toBe(`${i}/${n}`);
+    expect(a.shard).toBe(`${k + 1}/${runs.length}`);
     expect(a.reporter).toBe('blob');
-    blobDir = String(a.output);
-  }
+    expect(String(a.output)).toBe(blobDir);
+  });
   expect(shard.artifacts.when).toBe('always');
   expect(shard.artifacts.paths.map((p: string) => p.replace(/\/$/, ''))).toContain(blobDir);
   expect(installed(shard.before_script).sort()).toEqual(ciPackages().sort());
+});
 
+test('the GitLab CI merge job merges the blobs the shards keep', () => {
+  const ci = read('gitlab-ci.yml');
+  const { shard, blobDir } = gitlabShards();
   const merge = ci['merge-reports'];
   expect(ci.stages.indexOf(merge.stage)).toBeGreaterThan(ci.stages.indexOf(shard.stage));
   expect(merge.needs).toEqual([{ job: 'game-tests', artifacts: true }]);

@@ -4,7 +4,7 @@
  * passes.
  */
 import type { IncomingMessage } from 'node:http';
-import { DaemonAccess } from '../../../daemon/doors/access.js';
+import { DaemonAccess } from '../../../../daemon/doors/access.js';
 
 const PORT = 7900;
 const TOKEN = 'ab'.repeat(32);

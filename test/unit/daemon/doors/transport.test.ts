@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { WsTransport } from '../../daemon/doors/transport.js';
+import { WsTransport } from '../../../../daemon/doors/transport.js';
 
 const request = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'call_tool' } };
 

@@ -1,5 +1,5 @@
 /** GAME_BRIDGE_STANDBY → which standby a daemon keeps: light unless asked otherwise. */
-import { standbyKind, standbySettingWarning } from '../../daemon/life/standby.js';
+import { standbyKind, standbySettingWarning } from '../../../../daemon/life/standby.js';
 
 test.each([
   [undefined, 'light'],
