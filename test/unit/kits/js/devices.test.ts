@@ -3,8 +3,8 @@
  * engine kits do it (test/kits/kit-inputs.test.ts): a button is down while any owner holds it,
  * the pointer's position is wherever it was last moved, and each owner lifts only its own.
  */
-import { CommandArgs } from '../../kits/js/args.js';
-import { PlayerDevices, type DeviceEvent } from '../../kits/js/devices.js';
+import { CommandArgs } from '../../../../kits/js/args.js';
+import { PlayerDevices, type DeviceEvent } from '../../../../kits/js/devices.js';
 
 const pointer = (d: PlayerDevices, owner: string, x: number, y: number, buttons: number) =>
   d.apply('input.pointer', new CommandArgs({ x: String(x), y: String(y), buttons: String(buttons) }), owner);
