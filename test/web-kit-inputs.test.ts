@@ -69,7 +69,7 @@ async function toMenu(): Promise<void> {
   await ok('wait_for', { path: 'ui.screen', equals: 'MenuScreen' });
 }
 
-test('the page declares pointer, touch, its steer axis and text, and the bridge sends them to the kit', async () => {
+test('the page declares pointer, touch, its steer axis and text, each at rest in its state', async () => {
   expect((await ok('health')).capabilities).toEqual(expect.arrayContaining(['pointer', 'touch', 'axis', 'text']));
   const s = await state();
   expect(s.input).toMatchObject({ axes: { steer: 0 }, pointer: { x: 0, y: 0, buttons: 0 }, touches: [] });

@@ -9,7 +9,8 @@ import { PlayerDevices, type DeviceEvent } from '../../../../kits/js/devices.js'
 const pointer = (d: PlayerDevices, owner: string, x: number, y: number, buttons: number) =>
   d.apply('input.pointer', new CommandArgs({ x: String(x), y: String(y), buttons: String(buttons) }), owner);
 
-test("two owners' buttons are one mouse: down while either holds it, and each lifts only its own", () => {
+/** Owner a holds the left button, owner b moves the pointer and holds the right one. */
+function twoOwners(): { d: PlayerDevices; events: DeviceEvent[] } {
   const events: DeviceEvent[] = [];
   const d = new PlayerDevices(
     { pointer: true },
@@ -20,7 +21,15 @@ test("two owners' buttons are one mouse: down while either holds it, and each li
   pointer(d, 'b', 12, 10, 0);
   expect(d.pointer()).toEqual({ x: 12, y: 10, buttons: 1 });
   pointer(d, 'b', 12, 10, 2);
-  expect(d.pointer().buttons).toBe(3);
+  return { d, events };
+}
+
+test("two owners' buttons are one mouse: down while either holds it", () => {
+  expect(twoOwners().d.pointer().buttons).toBe(3);
+});
+
+test('each owner of the one mouse lifts only its own buttons', () => {
+  const { d, events } = twoOwners();
   d.releaseAll('b');
   expect(d.pointer().buttons).toBe(1);
   pointer(d, 'a', 10, 10, 0);
