@@ -86,7 +86,7 @@ const DROP_LEFT = {
 };
 
 describe('skill', () => {
-  test('written from the Crate Stack example, it names the real toolsets, tools, arguments, composites and skills, and only the bridge tools the game serves (and stops the game it launched)', async () => {
+  test('written from the Crate Stack example, it names the real toolsets, tools, arguments, composites, skills and the bridge tools the game serves, no others (and stops the game it launched)', async () => {
     const root = dir('gb-skill-');
     execFileSync('git', ['init', '-q', root]);
     writeProject(root, { ports: await freeRange(3), extra: { composites: './bridge/composites.mjs' } });

@@ -76,7 +76,7 @@ test('a game-affecting skill acked before kill -9 is answered CallInterrupted an
   expect((await gameState(port)).game.bumps).toEqual({ x: 1, after: 1 });
 }, 120000);
 
-test('a saved test keeps a skill call as one step, and run_test replays it by running the skill again', async () => {
+test('a saved test keeps a skill call as one step that run_test replays by running the skill again', async () => {
   const ports = [await freePort(), await freePort()];
   const project = writeProject(join(suite.home, 'project'), { ports: [Math.min(...ports), Math.max(...ports)] });
   const h = await suite.open(project.root);
