@@ -1,10 +1,46 @@
-/** The connected MCP sessions: client, version, working directory, proxy pid, since when. */
+/**
+ * The connected MCP sessions: client, version, working directory, proxy pid, since when, and a
+ * "Download trace" button for each game a session played (what it did there, as a page a person
+ * steps through).
+ */
 import type { SessionView } from '../daemon/dashboard/view.js';
+import { authFetch } from './auth.js';
 import { byId, h, setText, shortId, since } from './dom.js';
 
 export class SessionList {
   private readonly list = byId<HTMLUListElement>('sessions');
   private views: SessionView[] = [];
+
+  constructor() {
+    // one listener for every button: the list is drawn again when the sessions change
+    this.list.addEventListener('click', (e) => {
+      const b = (e.target as Element).closest<HTMLButtonElement>('button[data-trace-port]');
+      if (b) void this.download(b);
+    });
+  }
+
+  /** Fetch the trace (the page's secret goes in a header, which a plain link cannot send) and save it. */
+  private async download(b: HTMLButtonElement): Promise<void> {
+    const { session, tracePort } = b.dataset;
+    b.disabled = true;
+    try {
+      const res = await authFetch(`/dashboard/api/trace?session=${encodeURIComponent(session!)}&port=${tracePort}`);
+      if (!res.ok)
+        throw new Error(((await res.json().catch(() => ({}))) as { error?: string }).error ?? `HTTP ${res.status}`);
+      const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'session.trace.html';
+      const url = URL.createObjectURL(await res.blob());
+      const a = h('a', { href: url, download: name, hidden: true });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60000);
+      b.title = `Saved ${name}`;
+    } catch (e) {
+      b.title = `The trace could not be made: ${(e as Error).message}`;
+    } finally {
+      b.disabled = false;
+    }
+  }
 
   update(views: SessionView[]): void {
     this.views = views;
@@ -31,6 +67,24 @@ export class SessionList {
             h('span', { class: s.view === 'player' ? 'view-player' : undefined }, `${s.view} view`),
             s.owns.length ? h('span', {}, `owns ${s.owns.map((p) => `:${p}`).join(' ')}`) : '',
           ),
+          s.recorded.length
+            ? h(
+                'div',
+                { class: 'traces' },
+                ...s.recorded.map((port) =>
+                  h(
+                    'button',
+                    {
+                      type: 'button',
+                      'data-session': s.id,
+                      'data-trace-port': port,
+                      title: `What this session did on port ${port}, as a page to step through`,
+                    },
+                    `Download trace :${port}`,
+                  ),
+                ),
+              )
+            : '',
         ),
       ),
     );

@@ -114,6 +114,7 @@ test('docs/TOOLS.md documents exactly the fields the tools answer', async () => 
   expect(unmet.isError).toBe(true);
   keep('errors', unmet.json);
   keep('save_test', (await gameCall(h, port, 'save_test', { name: 'tools-doc' })).json);
+  keep('save_trace', (await gameCall(h, port, 'save_trace', { file: 'traces/tools-doc.trace.html' })).json);
   const ran = await gameCall(h, port, 'run_test', { name: 'tools-doc' }, 120000);
   expect(ran.isError).toBe(false);
   keep('run_test', ran.json);

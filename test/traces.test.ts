@@ -2,11 +2,12 @@
  * Traces (docs/TESTS.md, "Traces"): `game-bridge-mcp test --trace` on Crate Stack (serving
  * screenshots) through the real CLI, proxy and daemon, each trace opened in headless Chromium
  * and stepped through as a person would; `retain-on-failure` keeps only failed tests' traces and
- * the HTML report links them; `show-trace` without a display; `save_trace` of an agent's session.
+ * the HTML report links them; `show-trace` without a display; `save_trace` of an agent's session
+ * and the dashboard's "Download trace" of the same recording.
  * One home, one project and one browser for the whole file.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pixelmatch from 'pixelmatch';
@@ -17,11 +18,14 @@ import { reapAndReport } from './helpers/fault.js';
 import { freeRange } from './helpers/ports.js';
 import { bridgeFreeEnv, CLI, removeDir, tempHome } from './helpers/procs.js';
 import { writeProject, type Project } from './helpers/project.js';
+import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
+import { dashboardUrl } from './helpers/dashboard.js';
 
 let home: string;
 let root: string;
 let p: Project;
 let browser: BrowserHandle | undefined;
+let agent: McpHandle | undefined;
 const chromiumMissing = existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM}`;
 const env = () => {
   const e = bridgeFreeEnv({ GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '120000' });
@@ -97,6 +101,7 @@ beforeAll(async () => {
 }, 60000);
 
 afterAll(async () => {
+  await agent?.close();
   await browser?.close();
   await reapAndReport(home);
   removeDir(home);
@@ -275,3 +280,118 @@ test('show-trace with no display prints where the trace is and how to open it; a
   const none = await cli(['show-trace', 'shown/none.html']);
   expect(none.err).toMatch(/show-trace: cannot read shown\/none\.html \(there is no such file\)/);
 });
+
+withChromium(
+  "save_trace writes an agent session's calls, checks, state changes and the game's screenshot now, in the project and never over a file or through a link",
+  async () => {
+    agent = await connect({ env: env(), cwd: p.root, name: 'trace-agent' });
+    const port = (await call(agent, 'launch_instance')).json.port as number;
+    const g = async (name: string, args: Record<string, unknown> = {}) => {
+      const r = await gameCall(agent!, port, name, args);
+      if (r.isError) throw new Error(r.text);
+      return r.json;
+    };
+    await g('bridge.pause');
+    await g('start');
+    await g('press', { input: 'right', frames: 30 });
+    await g('drop_here');
+    await g('step', { frames: 40 });
+    await g('assert', { path: 'game.score', equals: 20 });
+    expect((await gameCall(agent, port, 'assert', { path: 'game.score', equals: 99 })).isError).toBe(true);
+    const saved = await g('save_trace', { file: 'traces/agent.trace.html' });
+    const file = join(p.root, 'traces', 'agent.trace.html');
+    expect(saved).toMatchObject({ tool: 'save_trace', file, steps: 9, screenshots: 1 });
+    expect(saved.summary).toMatch(
+      /^Saved a trace of 9 steps to traces\/agent\.trace\.html\. A person opens it with `game-bridge-mcp show-trace /,
+    );
+
+    const page = await browser!.browser.newPage({ viewport: { width: 1280, height: 860 } });
+    await page.goto(pathToFileURL(file).href);
+    let s = await shown(page);
+    expect(s.list).toEqual([
+      `launch ${p.file}`,
+      'bridge.pause',
+      'start',
+      'press {"input":"right","frames":30}',
+      'drop_here',
+      'step {"frames":40}',
+      'assert game.score equals 20',
+      'assert game.score equals 99',
+      'the game when the trace was made',
+    ]);
+    expect(s.marks).toBe('✓✓✓✓✓✓✓✗✓');
+    // it opens on the check that did not hold, with why
+    expect(s.title).toBe('✗ assert game.score equals 99');
+    expect(s.error).toMatch(/AssertionFailed: On port \d+, game\.score is 20/);
+    await page.click('#steps li >> nth=5');
+    s = await shown(page);
+    expect(s.title).toBe('✓ step {"frames":40}');
+    expect(s.changes['game.score']).toEqual(['0', '20']);
+    expect(await page.textContent('#answer')).toContain('"stepped": 40');
+    await page.keyboard.press('End');
+    s = await shown(page);
+    expect(s.pos).toBe('step 9 of 9');
+    // the picture now is the game's own, as the screenshot tool takes it
+    const shot = await gameCall(agent, port, 'screenshot');
+    const want = PNG.sync.read(
+      Buffer.from(
+        (shot.res.content as Array<{ type: string; data?: string }>).find((c) => c.type === 'image')!.data!,
+        'base64',
+      ),
+    );
+    const got = pngOf(s.shot!);
+    expect([got.width, got.height]).toEqual([want.width, want.height]);
+    expect(pixelmatch(got.data, want.data, null, got.width, got.height, { threshold: 0 })).toBe(0);
+    await page.close();
+
+    const again = await gameCall(agent, port, 'save_trace', { file: 'traces/agent.trace.html' });
+    expect(again.text).toMatch(
+      /^BridgeUsageError: save_trace: .*agent\.trace\.html already exists; nothing was written\. Pass overwrite: true/,
+    );
+    expect(
+      (await gameCall(agent, port, 'save_trace', { file: 'traces/agent.trace.html', overwrite: true })).isError,
+    ).toBe(false);
+    const outside = await gameCall(agent, port, 'save_trace', { file: '../elsewhere.trace.html' });
+    expect(outside.text).toMatch(/^BridgeUsageError: save_trace: \.\.\/elsewhere\.trace\.html is outside the project/);
+    const target = join(root, 'target.html');
+    writeFileSync(target, 'kept');
+    symlinkSync(target, join(p.root, 'traces', 'link.trace.html'));
+    const linked = await gameCall(agent, port, 'save_trace', { file: 'traces/link.trace.html', overwrite: true });
+    expect(linked.text).toMatch(/link\.trace\.html is a symbolic link/);
+    expect(readFileSync(target, 'utf8')).toBe('kept');
+  },
+  180000,
+);
+
+withChromium(
+  "the dashboard's session list downloads the same trace of what a session did on a game",
+  async () => {
+    expect(agent).toBeDefined();
+    const page = await browser!.browser.newPage({ acceptDownloads: true });
+    await page.goto(await dashboardUrl(home));
+    const button = page.locator('.session', { hasText: 'trace-agent' }).locator('button[data-trace-port]');
+    await button.first().waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), button.first().click()]);
+    expect(download.suggestedFilename()).toMatch(/^trace-[\w-]+-\d+\.trace\.html$/);
+    const saved = join(root, 'downloaded.trace.html');
+    await download.saveAs(saved);
+    const trace = await browser!.browser.newPage();
+    await trace.goto(pathToFileURL(saved).href);
+    const s = await shown(trace);
+    expect(await trace.textContent('#title')).toBe(
+      'trace-agent 1.0.0 on port ' + (await button.first().getAttribute('data-trace-port')),
+    );
+    expect(s.list.slice(1, 8)).toEqual([
+      'bridge.pause',
+      'start',
+      'press {"input":"right","frames":30}',
+      'drop_here',
+      'step {"frames":40}',
+      'assert game.score equals 20',
+      'assert game.score equals 99',
+    ]);
+    await trace.close();
+    await page.close();
+  },
+  120000,
+);

@@ -5,12 +5,15 @@
  * very command, so the two cannot disagree), on a game the run launches for itself.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, lstatSync, readFileSync, rmSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, normalize, relative } from 'node:path';
 import { assertionFailed, usageError } from '../../shared/errors.js';
 import { mainJs } from '../../shared/self-command.js';
 import { conditionText, type Condition } from '../../shared/test-file.js';
+import { projectFolder, writeProjectFile } from '../../shared/project-files.js';
 import { checkTestName, saveTest, TESTS_DIR } from '../recording/save.js';
+import { sessionTrace, type TraceNow } from '../recording/trace.js';
+import type { ToolContext } from '../toolkit/context.js';
 import { frameOf } from '../sync/summary.js';
 import { conditionFrom, test } from '../sync/wait.js';
 import { z } from '../toolkit/define.js';
@@ -147,5 +150,94 @@ export const runTestTool = bridgeTool({
   },
 });
 
+/** The game now, for a trace's last step: its state and, when it serves one, its screenshot. */
+export async function gameNow(ctx: Pick<ToolContext, 'client' | 'launcher'>, port: number): Promise<TraceNow> {
+  const now: TraceNow = {};
+  try {
+    now.state = (await ctx.client(port).state()) as Record<string, unknown>;
+  } catch {
+    /* the trace says the game did not answer */
+  }
+  try {
+    const web = ctx.launcher.webGame(port);
+    now.png = (web ? await web.screenshot() : await ctx.client(port).screenshot()) ?? undefined;
+    if (!now.png) now.shotNote = 'no screenshot: the game serves none';
+  } catch (e) {
+    now.shotNote = `no screenshot: ${String((e as Error)?.message ?? e).slice(0, 300)}`;
+  }
+  return now;
+}
+
+export const saveTraceTool = bridgeTool({
+  name: 'save_trace',
+  title: 'Save this session as a trace',
+  description:
+    "Save what this session did to this game as a trace a person opens in a browser and steps through: every call with its answer, every check, the state's changes after each, their frames and times, and the game's state and screenshot now. " +
+    "One self-contained HTML file at `file` (relative to the folder of the project's gamebridge.json, ending in .html); never replaces a file without overwrite: true. " +
+    '`game-bridge-mcp show-trace <file>` opens it (docs/TESTS.md, "Traces").',
+  input: z.object({
+    file: z
+      .string()
+      .min(1)
+      .max(300)
+      .regex(/\.html$/i, 'a trace is an .html file, e.g. traces/menu-bug.trace.html')
+      .describe("Where to write it, relative to the project's folder, e.g. 'traces/menu-bug.trace.html'."),
+    overwrite: flag().optional().describe('Replace a file of that name. Default: false (an existing file is kept).'),
+  }),
+  effect: { readOnly: false },
+  player: false,
+  recorded: false,
+  async handler(args, ctx, { port }) {
+    const recording = ctx.recordings.peek(ctx.sessionId, port);
+    if (!recording)
+      throw usageError(
+        `save_trace: this session has not played the game on port ${port} yet: launch it (launch_instance) or call its tools, then save.`,
+      );
+    const root = dirname(projectConfig(ctx, port, 'save_trace', 'a trace is written in its folder'));
+    const rel = normalize(args.file);
+    if (isAbsolute(rel) || rel.startsWith('..'))
+      throw usageError(
+        `save_trace: ${args.file} is outside the project (${root}); nothing was written. Name a file relative to the project's folder, e.g. traces/menu-bug.trace.html.`,
+        { file: args.file },
+      );
+    const path = join(projectFolder(root, dirname(rel)), basename(rel));
+    let exists = false;
+    try {
+      exists = lstatSync(path) !== undefined;
+    } catch {
+      /* a new file */
+    }
+    if (exists && args.overwrite !== true)
+      throw usageError(
+        `save_trace: ${path} already exists; nothing was written. Pass overwrite: true to replace it, or pick another file.`,
+        { file: path },
+      );
+    const manifest = ctx.knownManifest(port);
+    const game = recording.launch
+      ? { name: recording.launch.name, version: recording.launch.version }
+      : manifest?.game.name
+        ? { name: manifest.game.name, ...(manifest.game.version ? { version: manifest.game.version } : {}) }
+        : undefined;
+    const built = sessionTrace(
+      recording,
+      { session: ctx.sessionId, port, ...(game ? { game } : {}) },
+      await gameNow(ctx, port),
+    );
+    const { trace } = built;
+    const html = built.html();
+    writeProjectFile(path, html);
+    const steps = trace.steps.length;
+    return {
+      json: {
+        file: path,
+        steps,
+        screenshots: trace.shots.length,
+        bytes: Buffer.byteLength(html),
+        summary: `Saved a trace of ${steps} step${steps === 1 ? '' : 's'} to ${relative(root, path)}${trace.note ? ` (${trace.note})` : ''}. A person opens it with \`game-bridge-mcp show-trace ${path}\`, or in any browser.`,
+      },
+    };
+  },
+});
+
 /** The family, in the order describe_toolset lists it. */
-export const TESTING_TOOLS = [assertTool, saveTestTool, runTestTool];
+export const TESTING_TOOLS = [assertTool, saveTestTool, runTestTool, saveTraceTool];

@@ -56,6 +56,28 @@ export async function screenshot(host: DashboardHost, res: ServerResponse, port:
   }
 }
 
+/** GET /dashboard/api/trace?session=S&port=N → that session's trace on that game, as a file to save (save_trace's page). */
+export async function sessionTrace(
+  host: DashboardHost,
+  res: ServerResponse,
+  session: string,
+  port: number,
+): Promise<void> {
+  const html = await host.trace(session, port);
+  if (html === undefined)
+    return sendJson(res, 404, { error: `session ${session} has recorded nothing on port ${port} (or it has ended)` });
+  const name = `trace-${session.replace(/[^\w-]/g, '').slice(0, 8)}-${port}.trace.html`;
+  res
+    .writeHead(200, {
+      ...SECURITY_HEADERS,
+      'content-type': 'text/html; charset=utf-8',
+      'content-disposition': `attachment; filename="${name}"`,
+      'content-length': Buffer.byteLength(html),
+      'cache-control': 'no-store',
+    })
+    .end(html);
+}
+
 /** GET /dashboard/api/ui?port=N → the game's UI tree as the snapshot tool renders it, or 404 when it has none. */
 export async function uiTree(host: DashboardHost, res: ServerResponse, port: number): Promise<void> {
   const r = await host.call('call_tool', { port, name: 'snapshot' }, false);

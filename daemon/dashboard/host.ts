@@ -19,4 +19,9 @@ export interface DashboardHost {
    * game, and it is shown in the call feed only when `record` is true (the form's calls).
    */
   call(name: string, args: Record<string, unknown>, record: boolean): Promise<CallToolResult>;
+  /**
+   * A session's recording on one game as a trace page (save_trace's file), with the game's
+   * state and screenshot now; undefined when that session has recorded nothing on that port.
+   */
+  trace(session: string, port: number): Promise<string | undefined>;
 }

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallSummary } from '../feed/calls.js';
 import { callsForPage } from './batch.js';
 import { DashboardAccess, KEY_TTL_MS, SECRET_TTL_MS } from './access.js';
-import { callRecord, formCall, readBody, screenshot, toolsets, uiTree } from './api.js';
+import { callRecord, formCall, readBody, screenshot, sessionTrace, toolsets, uiTree } from './api.js';
 import type { DashboardHost } from './host.js';
 import { DashboardModel } from './model.js';
 import { sendAsset, sendJson, sendText } from './respond.js';
@@ -70,6 +70,9 @@ export function createDashboard(host: DashboardHost): Dashboard {
       return screenshot(host, res, port);
     if (req.method === 'GET' && path === '/dashboard/api/ui' && Number.isInteger(port)) return uiTree(host, res, port);
     if (req.method === 'POST' && path === '/dashboard/api/call') return formCall(host, req, res);
+    const session = url.searchParams.get('session');
+    if (req.method === 'GET' && path === '/dashboard/api/trace' && session && Number.isInteger(port))
+      return sessionTrace(host, res, session, port);
     sendJson(res, 404, { error: `no dashboard route ${req.method} ${path}` });
   };
 

@@ -226,6 +226,7 @@ export class DashboardModel {
       view: s.view ?? 'debug',
       calls: calls.get(s.id) ?? 0,
       owns: launched.filter((i) => i.owner === s.id).map((i) => i.port),
+      recorded: state.recordings.portsOf(s.id),
     }));
   }
 }

@@ -53,6 +53,8 @@ export interface SessionView {
   calls: number;
   /** ports of the games it owns */
   owns: number[];
+  /** ports it has a recording on: each can be downloaded as a trace */
+  recorded: number[];
   /** `debug`, or `player`: what it may see and do */
   view: 'debug' | 'player';
 }

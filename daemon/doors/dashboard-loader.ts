@@ -12,6 +12,8 @@ import type { Dashboard } from '../dashboard/index.js';
 import type { DashboardHost } from '../dashboard/host.js';
 import { createEngineSession } from '../sessions/session.js';
 import { loadModule } from '../../shared/load-module.js';
+import { gameNow } from '../bridge/testing.js';
+import { sessionTrace } from '../recording/trace.js';
 
 export type { Dashboard };
 
@@ -42,6 +44,23 @@ export async function loadDashboard(deps: DashboardDeps): Promise<Dashboard> {
     startedAt: String(facts.startedAt ?? deps.state.startedAt.toISOString()),
     log: deps.log,
     call: (name, args, record) => session.call(name, args, record),
+    async trace(id, port) {
+      const rec = deps.state.recordings.peek(id, port);
+      if (!rec) return undefined;
+      const client = deps.state.sessions.get(id)?.client;
+      const now = await gameNow({ client: (p) => deps.state.client(p, 3000), launcher: deps.state.launcher }, port);
+      const game = rec.launch ? { name: rec.launch.name, version: rec.launch.version } : undefined;
+      return sessionTrace(
+        rec,
+        {
+          session: id,
+          port,
+          ...(client ? { client: `${client.name} ${client.version}` } : {}),
+          ...(game ? { game } : {}),
+        },
+        now,
+      ).html();
+    },
   };
   const dashboard = mod.createDashboard(host);
   deps.log(`dashboard loaded in ${Math.round(performance.now() - t0)}ms`);

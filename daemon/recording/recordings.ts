@@ -9,6 +9,8 @@
 
 /** Steps kept per session and game: older ones are dropped first. */
 export const MAX_STEPS = 2000;
+/** The newest steps keep the state after them, for a trace (save_trace); older ones keep their call and answer. */
+export const STATE_STEPS = 200;
 /** Recordings kept per daemon (sessions × games); the least recently used is dropped first. */
 const MAX_RECORDINGS = 256;
 
@@ -38,6 +40,8 @@ export type RecordedStep =
       at: number;
       /** the call's answer, as the agent saw it */
       answer?: Record<string, unknown>;
+      /** the state command sync read after it (a reference; the newest STATE_STEPS steps only) */
+      state?: Record<string, unknown>;
     } & Clocks)
   | ({
       kind: 'check';
@@ -48,6 +52,8 @@ export type RecordedStep =
       /** why it did not hold (the error's text) */
       detail?: string;
       at: number;
+      /** the state the check read (a reference; the newest STATE_STEPS steps only) */
+      state?: Record<string, unknown>;
     } & Clocks);
 
 /** A bounded list that drops its oldest item when full. */
@@ -81,6 +87,16 @@ export class Recording {
   last?: Record<string, unknown>;
   /** when recording began: the launch, or this session's first call on the game */
   readonly startedAt = Date.now();
+  /** the steps that still hold a state, oldest first */
+  private withState: RecordedStep[] = [];
+
+  /** Keep a step; past STATE_STEPS steps with a state, the oldest lets its state go (it stays referenced nowhere else). */
+  keep(step: RecordedStep): void {
+    this.steps.push(step);
+    if (!step.state) return;
+    this.withState.push(step);
+    if (this.withState.length > STATE_STEPS) delete this.withState.shift()!.state;
+  }
 
   clocks(): Clocks {
     const s = this.last;
@@ -124,6 +140,12 @@ export class Recordings {
     const r = this.of(session, port);
     r.launch = launch;
     return r;
+  }
+
+  /** The ports `session` has a recording on, in the order it last used them. */
+  portsOf(session: string): number[] {
+    const prefix = `${session}\u0000`;
+    return [...this.byKey.keys()].filter((k) => k.startsWith(prefix)).map((k) => Number(k.slice(prefix.length)));
   }
 
   /** A session that ended can save nothing: its recordings go. */

@@ -5,6 +5,7 @@
  * save_test, …) and read-only game tools are left out. It runs after the call, from what the
  * call already has in hand: it never asks the game.
  */
+import { isBridgeError } from '../../shared/errors.js';
 import { findTool } from '../game/manifest.js';
 import type { Recorded } from '../bridge/declare.js';
 import { bridgeToolNamed } from '../bridge/index.js';
@@ -67,16 +68,19 @@ export function recordCall(
         : clocks.simFrame !== undefined && Number.isFinite(ran)
           ? Math.max(0, clocks.simFrame - ran)
           : clocks.simFrame;
-    rec.steps.push({ kind: 'do', name, arguments: args, at, answer, ...clocks, simFrame });
+    rec.keep({ kind: 'do', name, arguments: args, at, answer, ...clocks, simFrame, state: rec.last });
   }
   if (check)
-    rec.steps.push({
+    rec.keep({
       kind: 'check',
       tool,
       condition: conditionOf(tool, args),
       held: !error && answer?.matched !== false,
-      ...(error ? { detail: String((error as Error).message ?? error).slice(0, 500) } : {}),
+      ...(error
+        ? { detail: (isBridgeError(error) ? error.text : String((error as Error).message ?? error)).slice(0, 500) }
+        : {}),
       at,
       ...clocks,
+      state: rec.last,
     });
 }

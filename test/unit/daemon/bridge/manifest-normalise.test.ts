@@ -246,6 +246,7 @@ describe('bridge toolset, fallback and schemas', () => {
       ['assert', true],
       ['save_test', false],
       ['run_test', false],
+      ['save_trace', false],
       ['define_skill', false],
       ['skill_from_session', false],
       ['delete_skill', false],
