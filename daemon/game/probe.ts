@@ -7,7 +7,8 @@
 import http from 'node:http';
 import net from 'node:net';
 import { HOST } from './client.js';
-import type { LocalSurface, LocalSurfaceLookup } from './local-surfaces.js';
+import type { LocalSurfaceLookup } from './local-surfaces.js';
+import { isNoPage, type LocalSurface } from './wire.js';
 
 /** A scan's first look: an idle game answers /health in a few ms, a closed port refuses at once. */
 export const QUICK_LOOK_MS = 300;
@@ -124,6 +125,8 @@ async function probeLocally(port: number, surface: LocalSurface, timeoutMs: numb
   const a = await Promise.race([surface('/health'), late]).finally(() => clearTimeout(timer));
   if (a === 'late')
     return { port, kind: 'notAGame', detail: `GET /health did not answer within ${timeoutMs}ms`, timedOut: true };
+  // no page behind the carrier: what its port answers with a 503
+  if (isNoPage(a)) return { port, kind: 'notAGame', detail: 'GET /health returned HTTP 503' };
   if (a.status < 200 || a.status >= 300)
     return { port, kind: 'notAGame', detail: `GET /health returned HTTP ${a.status}` };
   const body = a.body as { ok?: unknown } | null;

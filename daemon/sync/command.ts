@@ -201,7 +201,7 @@ async function waitPortQuiet(
       await client.health(Math.min(1000, remaining));
     } catch (e) {
       if (isBridgeError(e) && e.kind === 'GameOffline' && !isTimeout(e)) {
-        client.agent.destroy();
+        client.close(); // its sockets go with the game; a later call opens new ones
         return { command: cmd, applied: true, commandId, confirmation: 'port-closed', polls, events: [] };
       }
     }

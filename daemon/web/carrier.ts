@@ -12,8 +12,9 @@
  *   await carrier.waitForJoin(ms)      resolves with the page once it said hello (rejects on timeout)
  *   carrier.on('join', info)           every join: the first, and each reload (a new process)
  *   carrier.on('leave', {info, reason})
- *   await carrier.answer(target)       {status, body}: a contract request answered as the port would,
- *                                      for the daemon's own calls (no loopback HTTP, no browser to guard against)
+ *   await carrier.answer(target)       {status, body} or {noPage}: a contract request answered as the port
+ *                                      would, for the daemon's own calls (no loopback HTTP, no browser to guard
+ *                                      against); "no page" is a value there, and a 503 only at the port
  *   await carrier.close()              closes the page's socket, then the port
  *
  * Answers while no page is joined: 503 `{"ok": false, "error": "GameOffline: …"}` on every
@@ -83,15 +84,22 @@ export interface PageCarrier extends EventEmitter {
   readonly fragment: string;
   readonly page: PageInfo | null;
   waitForJoin(timeoutMs: number): Promise<PageInfo>;
-  /** A contract request (GET path and query) answered as the port answers it over HTTP; never rejects. */
+  /** A contract request (GET path and query) answered as the port answers it, "no page" as a value; never rejects. */
   answer(target: string): Promise<CarrierAnswer>;
   close(): Promise<void>;
 }
 
-/** What the port answers a contract request: an HTTP status and a JSON body. */
-export interface CarrierAnswer {
-  status: number;
-  body: unknown;
+/**
+ * What the port answers a contract request: an HTTP status and a JSON body, or no page to ask
+ * (none joined, or the page went away with the request: `interrupted`). Only the port's door
+ * writes "no page" as HTTP (a 503, `noPageBody`); the daemon's own calls get the value.
+ */
+export type CarrierAnswer = { status: number; body: unknown } | NoPage;
+
+/** No page behind the port: `noPage` says why; `interrupted` when the page left with the request. */
+export interface NoPage {
+  noPage: string;
+  interrupted?: true;
 }
 
 const MAX_TARGET_BYTES = 64 * 1024;
@@ -104,8 +112,10 @@ export async function startPageCarrier(options: PageCarrierOptions): Promise<Pag
 }
 
 const CLOSING: Refusal = { status: 503, error: 'the carrier is closing' };
-const OFFLINE =
-  'GameOffline: no page is joined to this port (the browser tab was closed, is reloading, or never opened); relaunch the game or reopen its page';
+const NO_PAGE: NoPage = {
+  noPage:
+    'no page is joined to this port (the browser tab was closed, is reloading, or never opened); relaunch the game or reopen its page',
+};
 
 /**
  * The carrier, one role per method: `listen` opens the port, `onRequest` and `answer` take a
@@ -186,7 +196,7 @@ class Carrier extends EventEmitter implements PageCarrier {
         ? { status: 426, error: '/page is the WebSocket a game page joins with' }
         : undefined);
     if (refusal) return refuse(res, refusal, 'json');
-    void this.answer(target).then((a) => send(res, a.status, a.body));
+    void this.answer(target).then((a) => ('noPage' in a ? send(res, 503, noPageBody(a)) : send(res, a.status, a.body)));
   }
 
   // A contract request, from the port or from the daemon itself: bounded, then relayed.
@@ -195,7 +205,13 @@ class Carrier extends EventEmitter implements PageCarrier {
       return { status: 414, body: { accepted: false, error: `request too long (over ${MAX_TARGET_BYTES} bytes)` } };
     const a = await (this.options.standIn ? this.options.standIn(target) : this.relay(target));
     const { seed } = this.options;
-    if (seed !== undefined && a.status === 200 && target.split('?')[0] === '/state' && isObject(a.body))
+    if (
+      seed !== undefined &&
+      'status' in a &&
+      a.status === 200 &&
+      target.split('?')[0] === '/state' &&
+      isObject(a.body)
+    )
       return { ...a, body: { ...a.body, seed } };
     return a;
   }
@@ -206,17 +222,16 @@ class Carrier extends EventEmitter implements PageCarrier {
     const grace = this.leftAt + this.rejoinGraceMs - Date.now();
     if (!this.link?.info && grace > 0 && !this.closed) await this.waitForJoin(grace).catch(() => undefined);
     const link = this.link;
-    if (!link?.info) return { status: 503, body: { ok: false, error: OFFLINE } };
+    if (!link?.info) return NO_PAGE;
     try {
       return await link.relay(target, this.relayTimeoutMs);
     } catch (e) {
       const kind = (e as RelayError).kind;
       if (kind === 'gone' && again && target.split('?')[0] !== '/command') return this.relay(target, false);
       // interrupted: the page had the request and may have acted on it (a command may or may not be applied).
-      return {
-        status: kind === 'timeout' ? 504 : 503,
-        body: { ok: false, error: `GameOffline: ${(e as Error).message}`, interrupted: true },
-      };
+      if (kind === 'timeout')
+        return { status: 504, body: { ok: false, error: `GameOffline: ${(e as Error).message}`, interrupted: true } };
+      return { noPage: (e as Error).message, interrupted: true };
     }
   }
 
@@ -297,6 +312,11 @@ class Carrier extends EventEmitter implements PageCarrier {
     this.wss.close();
     await this.door?.close();
   }
+}
+
+/** "No page" as the port writes it (docs/CONTRACT.md, "Browser games"): the body of a 503. */
+export function noPageBody(a: NoPage): Record<string, unknown> {
+  return { ok: false, error: `GameOffline: ${a.noPage}`, ...(a.interrupted ? { interrupted: true } : {}) };
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {

@@ -12,14 +12,10 @@
  */
 import type { Page } from 'playwright-core';
 import { usageError } from '../../shared/errors.js';
+import type { CarrierAnswer } from './carrier.js';
 import { cdpOf, clickNode, pageTree, setNodeValue, type PageNode } from './ax-tree.js';
 import { clockOf, clockPause, clockResume, clockStep } from './page-clock.js';
 import { hasReset, pageReset, pageState } from './page-state.js';
-
-export interface CarrierAnswer {
-  status: number;
-  body: unknown;
-}
 
 export interface StandIn {
   /** The page to act through, once the browser has it. */
@@ -169,11 +165,7 @@ export function createStandIn(options: StandInOptions = {}): StandIn {
 
   async function answer(target: string): Promise<CarrierAnswer> {
     const p = page;
-    if (!p)
-      return {
-        status: 503,
-        body: { ok: false, error: 'GameOffline: the page is still opening in Chromium; try again' },
-      };
+    if (!p) return { noPage: 'the page is still opening in Chromium; try again' };
     const url = new URL(target, 'http://127.0.0.1');
     try {
       switch (url.pathname) {
@@ -204,10 +196,7 @@ export function createStandIn(options: StandInOptions = {}): StandIn {
     } catch (e) {
       if (e instanceof StateError) return { status: 500, body: { ok: false, stateError: e.message } };
       // the page navigating or reloading under the request
-      return {
-        status: 503,
-        body: { ok: false, error: `GameOffline: the page did not answer: ${firstLine(e as Error)}` },
-      };
+      return { noPage: `the page did not answer: ${firstLine(e as Error)}` };
     }
   }
 
