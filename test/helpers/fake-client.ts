@@ -43,7 +43,7 @@ export function fakeClient(script: Script): FakeClient {
   fake.client = {
     port: script.port ?? 7777,
     timeoutMs: script.timeoutMs ?? 5000,
-    agent: { destroy: () => void (fake.destroyed = true) },
+    close: () => void (fake.destroyed = true),
     async command(cmd: string, args: Record<string, unknown> = {}) {
       fake.commands.push([cmd, args]);
       return { accepted: true, commandId: 1, frame: 10, ...script.ack };
