@@ -22,6 +22,7 @@ import { bareNode, measureStartup } from './startup.js';
 import { measureThroughput } from './throughput.js';
 import { measureConcurrency } from './concurrency.js';
 import { measurePlay } from './play.js';
+import { measureInputs } from './inputs.js';
 import { measureKits } from './kits.js';
 import { measureTrees } from './trees.js';
 import { measureWeb } from './web.js';
@@ -64,6 +65,7 @@ const MEASUREMENTS: Record<string, (r: Reaper, c: BenchConfig) => Promise<Measur
   web: measureWeb,
   peers: measurePeers,
   play: measurePlay,
+  inputs: measureInputs,
   kits: measureKits,
   trees: measureTrees,
   'saved-tests': measureSavedTests,
