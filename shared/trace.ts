@@ -183,7 +183,8 @@ const scriptJson = (v: unknown) =>
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 
-const escapeHtml = (s: string) =>
+/** Text as HTML character data or a quoted attribute value. */
+export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The trace page: the data inline, the viewer inline, nothing fetched. */

@@ -6,23 +6,14 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
+import { create } from 'xmlbuilder2';
 import { readProjectFile } from '../../shared/project-files.js';
+import { escapeHtml as h } from '../../shared/trace.js';
 import type { TestResult } from './replay.js';
 import { MAX_BASELINE_BYTES } from './screenshot.js';
 
 export const REPORTERS = ['list', 'junit', 'html', 'json'] as const;
 export type Reporter = (typeof REPORTERS)[number];
-
-/** Text as XML/HTML character data or an attribute value; characters XML 1.0 cannot hold are dropped. */
-export function escapeXml(s: string): string {
-  return s
-    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
-}
 
 const failureLines = (r: TestResult) => {
   const f = r.failure;
@@ -40,44 +31,37 @@ const failureLines = (r: TestResult) => {
     .join('\n');
 };
 
+/**
+ * JUnit XML as CI servers read it: one suite, a case per test with its shard as a property, a
+ * failure's first line as its message and the whole report as its text, and a test that passed on
+ * a retry carrying its first failure as surefire's flakyFailure. Characters XML 1.0 cannot hold
+ * (control characters a game's state may carry) are dropped.
+ */
 export function junitXml(results: TestResult[]): string {
-  const failures = results.filter((r) => !r.ok).length;
-  const total = results.reduce((a, r) => a + r.ms, 0) / 1000;
-  const cases = results.map((r) => {
-    const attrs = `name="${escapeXml(r.name)}" classname="${escapeXml(relative(process.cwd(), r.file))}" time="${(r.ms / 1000).toFixed(3)}"`;
-    // the shard that ran it, in the properties form CI servers show beside a case
-    const props = r.shard
-      ? `      <properties><property name="shard" value="${escapeXml(r.shard)}"/></properties>\n`
-      : '';
-    // a flaky test passed: its failure is a rerun's, as surefire's flakyFailure says
-    if (r.flaky) {
-      const f = r.flaky.failure;
-      return (
-        `    <testcase ${attrs}>\n${props}` +
-        `      <flakyFailure message="${escapeXml(f.message.split('\n')[0].slice(0, 500))}" type="${escapeXml(f.condition ? 'expect' : 'step')}">${escapeXml(failureLines({ ...r, failure: f }))}</flakyFailure>\n` +
-        `    </testcase>`
-      );
+  const failures = String(results.filter((r) => !r.ok).length);
+  const tests = String(results.length);
+  const time = (results.reduce((a, r) => a + r.ms, 0) / 1000).toFixed(3);
+  const doc = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '' });
+  const suite = doc
+    .ele('testsuites', { name: 'game-bridge-mcp test', tests, failures, errors: '0', time })
+    .ele('testsuite', { name: 'gamebridge-tests', tests, failures, errors: '0', skipped: '0', time });
+  for (const r of results) {
+    const c = suite.ele('testcase', {
+      name: r.name,
+      classname: relative(process.cwd(), r.file),
+      time: (r.ms / 1000).toFixed(3),
+    });
+    if (r.shard) c.ele('properties').ele('property', { name: 'shard', value: r.shard });
+    const f = r.flaky?.failure ?? r.failure;
+    if (f && (r.flaky || !r.ok)) {
+      c.ele(r.flaky ? 'flakyFailure' : 'failure', {
+        message: f.message.split('\n')[0].slice(0, 500),
+        type: f.condition ? 'expect' : 'step',
+      }).txt(failureLines({ ...r, failure: f }));
     }
-    if (r.ok && !props) return `    <testcase ${attrs}/>`;
-    if (r.ok) return `    <testcase ${attrs}>\n${props}    </testcase>`;
-    const f = r.failure!;
-    return (
-      `    <testcase ${attrs}>\n${props}` +
-      `      <failure message="${escapeXml(f.message.split('\n')[0].slice(0, 500))}" type="${escapeXml(f.condition ? 'expect' : 'step')}">${escapeXml(failureLines(r))}</failure>\n` +
-      `    </testcase>`
-    );
-  });
-  return (
-    '<?xml version="1.0" encoding="UTF-8"?>\n' +
-    `<testsuites name="game-bridge-mcp test" tests="${results.length}" failures="${failures}" errors="0" time="${total.toFixed(3)}">\n` +
-    `  <testsuite name="gamebridge-tests" tests="${results.length}" failures="${failures}" errors="0" skipped="0" time="${total.toFixed(3)}">\n` +
-    cases.join('\n') +
-    (cases.length ? '\n' : '') +
-    '  </testsuite>\n</testsuites>\n'
-  );
+  }
+  return doc.end({ prettyPrint: true }) + '\n';
 }
-
-const h = escapeXml;
 
 function htmlReport(results: TestResult[], dir: string): string {
   const failed = results.filter((r) => !r.ok).length;
