@@ -9,11 +9,13 @@ import { CallFeed } from './feed.js';
 import { TryForm } from './form.js';
 import { InstanceCards } from './instances.js';
 import { SessionList } from './sessions.js';
+import { SkillsPanel } from './skills.js';
 
 const instances = new InstanceCards();
 const sessions = new SessionList();
 const feed = new CallFeed();
 const form = new TryForm();
+const skills = new SkillsPanel(form);
 /** Every session name seen, so the feed keeps naming sessions that have ended. */
 const names = new Map<string, string>();
 let daemonStarted = '';
@@ -59,9 +61,14 @@ async function connect(): Promise<void> {
             hello(d.daemon);
             applyState(d.state);
             feed.reset(d.calls);
+            skills.setCalls(d.calls);
             connection('live', 'Live');
           } else if (event === 'state') applyState(JSON.parse(data) as DashboardState);
-          else if (event === 'calls') feed.addMany(JSON.parse(data) as CallSummary[]);
+          else if (event === 'calls') {
+            const calls = JSON.parse(data) as CallSummary[];
+            feed.addMany(calls);
+            skills.setCalls(calls, true);
+          }
         },
       );
     } catch (e) {

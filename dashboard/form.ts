@@ -20,6 +20,7 @@ export class TryForm {
   private fields: Field[] = [];
   private games = '';
   private loadedPort = 0;
+  private loaded: Array<(port: number, toolsets: ToolsetView[]) => void> = [];
 
   constructor() {
     this.portSel.addEventListener('change', () => void this.loadTools());
@@ -61,8 +62,8 @@ export class TryForm {
       for (const ts of r.toolsets) {
         const group = h('optgroup', { label: ts.name });
         for (const t of ts.tools) {
-          // toolset.tool picks one toolset (a bare name would find the first match); composites go by name.
-          const id = ts.name === 'composites' ? t.name : `${ts.name}.${t.name}`;
+          // toolset.tool picks one toolset (a bare name would find the first match); composites and skills go by name.
+          const id = ts.name === 'composites' || ts.name === 'skills' ? t.name : `${ts.name}.${t.name}`;
           this.tools.set(id, t);
           group.append(h('option', { value: id }, t.name));
         }
@@ -70,10 +71,29 @@ export class TryForm {
       }
       this.toolSel.disabled = this.run.disabled = this.tools.size === 0;
       setText(byId('try-hint'), '');
+      for (const l of this.loaded) l(port, r.toolsets);
     } catch (e) {
       setText(byId('try-hint'), (e as Error).message);
     }
     this.showTool();
+  }
+
+  /** Told the game's toolsets each time they are read (the skills panel). */
+  onLoaded(listener: (port: number, toolsets: ToolsetView[]) => void): void {
+    this.loaded.push(listener);
+  }
+
+  /** Read the game's tools again (a skill kept or deleted), keeping the tool picked. */
+  reload(): void {
+    void this.loadTools();
+  }
+
+  /** Pick a tool by its id, its argument fields shown. */
+  select(id: string): void {
+    if (!this.tools.has(id)) return;
+    this.toolSel.value = id;
+    this.showTool();
+    this.toolSel.focus();
   }
 
   private showTool(): void {
