@@ -28,6 +28,7 @@ import { measureTrees } from './trees.js';
 import { measureWeb } from './web.js';
 import { measurePeers } from './peers.js';
 import { measureSavedTests } from './saved-tests.js';
+import { measureTraces } from './traces.js';
 import { measureMergeReports } from './merge-reports.js';
 import { measureResources } from './resources.js';
 import { measureSkills } from './skills.js';
@@ -69,6 +70,7 @@ const MEASUREMENTS: Record<string, (r: Reaper, c: BenchConfig) => Promise<Measur
   kits: measureKits,
   trees: measureTrees,
   'saved-tests': measureSavedTests,
+  traces: measureTraces,
   'merge-reports': measureMergeReports,
   resources: measureResources,
   skills: measureSkills,
