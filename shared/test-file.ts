@@ -56,6 +56,8 @@ export const doStepSchema = z.strictObject({
   atSimFrame: frame.optional(),
   /** milliseconds since the launch when it was applied (real-time replays keep the gaps) */
   atMs: ms.optional(),
+  /** the UI node a click or set_value acted on, as recorded: what --update=locators re-binds its ref by */
+  node: z.strictObject({ role: z.string().min(1).max(200), name: z.string().max(2000) }).optional(),
 });
 
 const conditionShape = {

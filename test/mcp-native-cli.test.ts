@@ -262,7 +262,7 @@ testNeeding(inspectorMissing)(
     const prompts = await ask('prompts/list');
     console.log(`INSPECTOR prompts/list: ${prompts.prompts.map((p) => p.name).join(', ')}`);
     expect(prompts.prompts.map((p) => p.name).sort()).toEqual(
-      ['compare_builds', 'playtest', 'reproduce_bug', 'write_regression_test'].sort(),
+      ['compare_builds', 'heal_test', 'playtest', 'reproduce_bug', 'write_regression_test'].sort(),
     );
   },
   300000,

@@ -253,6 +253,7 @@ describe.each(ERAS)('stdio through the proxy, %s era', (mode) => {
       reproduce_bug: ['description'],
       compare_builds: ['configA', 'configB'],
       write_regression_test: ['scenario'],
+      heal_test: ['test', 'failure'],
     });
     const got = await client.getPrompt({
       name: 'compare_builds',

@@ -1,5 +1,23 @@
 /** `game-bridge-mcp test`: run saved tests with no agent (docs/TESTS.md). */
-import { numberFlag, subcommand, switchFlag, textFlag } from './subcommand.js';
+import { existsSync } from 'node:fs';
+import { usageError } from '../../shared/errors.js';
+import { numberFlag, subcommand, textFlag } from './subcommand.js';
+
+/**
+ * `--update` alone rewrites everything, `--update=locators` only re-binds renamed nodes. The flag
+ * takes an optional value, so in `--update gamebridge-tests/a.jsonl` the path is read as its
+ * value: a value that is not a mode but names a file or folder goes back to the paths.
+ */
+function updateMode(value: string | undefined, paths: string[]): boolean | 'locators' | undefined {
+  if (value === undefined) return undefined;
+  if (value === '' || value === 'all') return true;
+  if (value === 'locators') return 'locators';
+  if (existsSync(value)) {
+    paths.unshift(value);
+    return true;
+  }
+  throw usageError(`test: --update takes no value or =locators, not '${value}'.`);
+}
 
 export const testCommands = [
   subcommand({
@@ -21,7 +39,11 @@ export const testCommands = [
       shard: textFlag('Run the i-th of n disjoint parts of the tests, e.g. 2/4 (a CI matrix)'),
       workers: numberFlag('Run this many tests at once, each on its own game (default 1)'),
       retries: numberFlag('Run a failed test again up to this many times; one that then passes is reported flaky'),
-      update: switchFlag("Re-record expected values and screenshot baselines from this build's run"),
+      update: {
+        type: 'string',
+        describe:
+          "Re-record expected values, screenshot baselines and renamed nodes from this build's run; --update=locators: only re-bind steps whose node was renamed, never an expected value",
+      },
       config: textFlag("Run against this gamebridge.json (another build) instead of each test's own"),
       grep: textFlag('Only tests whose name or path matches this regular expression'),
       trace: {
@@ -46,20 +68,22 @@ export const testCommands = [
         .example('$0 test --shard 1/4 --reporter blob --output blob-report', 'a quarter’s blob, for merge-reports')
         .example('$0 test --config ../build-b/gamebridge.json', 'the same tests against another build')
         .example('$0 test --trace on', "every test's trace in gamebridge-report/traces/")
+        .example('$0 test --update=locators', 'follow renamed buttons; a changed value still fails')
         .example(
           '$0 test --compare a/gamebridge.json b/gamebridge.json gamebridge-tests/menu.jsonl',
           'where two builds part',
         ),
     run: async (a) => {
       const { runTests } = await import('../test/run.js');
+      const paths = ((a.paths as string[] | undefined) ?? []).map(String);
       return runTests({
-        paths: ((a.paths as string[] | undefined) ?? []).map(String),
+        paths,
+        update: updateMode(a.update as string | undefined, paths),
         reporter: a.reporter as 'list' | 'junit' | 'html' | 'json' | 'blob',
         output: a.output,
         shard: a.shard,
         workers: a.workers,
         retries: a.retries,
-        update: a.update === true,
         grep: a.grep,
         compare: a.compare,
         config: a.config,

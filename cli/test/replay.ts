@@ -26,6 +26,7 @@ import {
 } from '../../shared/test-file.js';
 import { openDriver, ToolFailed, type Driver, type Json } from './driver.js';
 import { Game, launchFor, placeInTime } from './game.js';
+import { callStep, NodeGone } from './locators.js';
 
 export { Game, launchFor, placeInTime };
 import { checkScreenshot } from './screenshot.js';
@@ -43,6 +44,10 @@ export interface Failure {
   line: number;
   step: string;
   message: string;
+  /** value: an expect did not hold; node-gone: a step's UI node is not in the tree (other failures have none) */
+  kind?: 'value' | 'node-gone';
+  /** node-gone: the nearest nodes now, by role and name */
+  nearest?: string[];
   condition?: string;
   expected?: string;
   actual?: unknown;
@@ -62,6 +67,8 @@ export interface TestResult {
   failure?: Failure;
   /** --update rewrote the file or a baseline */
   updated?: boolean;
+  /** steps re-bound to a renamed node (--update, --update=locators): the line, the node before and after */
+  rebound?: Array<{ line: number; from: string; to: string }>;
   timing?: string;
   /** it failed, then passed on a retry (--retries): how many retries, and the first failure */
   flaky?: { retries: number; failure: Failure };
@@ -74,7 +81,8 @@ export interface TestResult {
 export interface ReplayOptions {
   /** another gamebridge.json than the header's (a path from the working directory) */
   config?: string;
-  update?: boolean;
+  /** true: rewrite expected values, baselines and renamed nodes; 'locators': renamed nodes only */
+  update?: boolean | 'locators';
   /** a real-time expect waits this long by default */
   timeoutMs?: number;
   /** Ctrl-C: the replay ends at its next step and stops its game */
@@ -115,6 +123,7 @@ export async function replayFile(file: string, opts: ReplayOptions = {}): Promis
   let driver: Driver | undefined;
   let game: Game | undefined;
   const rewritten: Array<DoStep | ExpectStep> = [];
+  const rebound: NonNullable<TestResult['rebound']> = [];
   let updated = false;
   const launchStep = `launch ${config}${t.header.launch.profile ? ` (profile ${t.header.launch.profile})` : ''}`;
   // a header names what to launch only inside its own project, as launch_instance {config} does
@@ -158,12 +167,19 @@ export async function replayFile(file: string, opts: ReplayOptions = {}): Promis
       let answer: Json | undefined;
       try {
         if (s.kind === 'do') {
-          rewritten.push(s);
           await placeInTime(game, s, started, opts.signal);
+          let step: DoStep = s;
           if (!(game.frameExact && CLOCK_TOOLS.has(s.name))) {
-            answer = await driver.game(game.port, s.name, s.arguments);
-            game.after(s.name, s.arguments, answer);
+            const made = await callStep(driver, game.port, s, opts.update !== undefined && opts.update !== false);
+            answer = made.answer;
+            if (made.rebound) {
+              step = made.rebound.step;
+              rebound.push({ line, from: made.rebound.from, to: made.rebound.to });
+              updated = true;
+            }
+            game.after(s.name, step.arguments, answer);
           }
+          rewritten.push(step);
         } else {
           await placeInTime(game, s, started, opts.signal);
           const f = await checkExpect(game, t, s, opts);
@@ -181,12 +197,29 @@ export async function replayFile(file: string, opts: ReplayOptions = {}): Promis
       } catch (e) {
         steps.push({ line, text, ok: false, ms: Date.now() - s0 });
         await opts.trace?.step(game, s, text, s0, { error: msg(e) });
+        if (e instanceof NodeGone)
+          return fail(file, t.header.name, t0, steps, {
+            line,
+            step: text,
+            kind: 'node-gone',
+            message: e.message,
+            nearest: e.gone.nearest,
+          });
         const state = await game.stateAt();
         return fail(file, t.header.name, t0, steps, { line, step: text, message: msg(e), state });
       }
     }
     if (opts.update && updated) writeProjectFile(t.file, formatTest(t.header, rewritten));
-    return { file, name: t.header.name, ok: true, ms: Date.now() - t0, steps, updated, timing: t.header.timing };
+    return {
+      file,
+      name: t.header.name,
+      ok: true,
+      ms: Date.now() - t0,
+      steps,
+      updated,
+      ...(rebound.length ? { rebound } : {}),
+      timing: t.header.timing,
+    };
   } catch (e) {
     return fail(file, t.header.name, t0, steps, { line: 0, step: 'reach the daemon', message: msg(e) });
   } finally {
@@ -205,6 +238,7 @@ async function checkExpect(game: Game, t: TestFile, s: ExpectStep, opts: ReplayO
     const r = checkScreenshot(png, baselinePath(t, e.screenshot), e.maxDiffRatio, opts.update === true);
     if (r.ok) return r.written ? { replace: s } : undefined;
     return {
+      kind: 'value',
       message: `screenshot ${e.screenshot}: ${r.detail}`,
       condition: `screenshot ${e.screenshot} within ${e.maxDiffRatio}`,
       expected: `at most ${(e.maxDiffRatio * 100).toFixed(2)}% of the pixels differ`,
@@ -223,7 +257,8 @@ async function checkExpect(game: Game, t: TestFile, s: ExpectStep, opts: ReplayO
     if (!(err instanceof ToolFailed)) throw err;
     const facts = err.facts;
     const actual = 'actual' in facts ? facts.actual : 'lastValue' in facts ? facts.lastValue : undefined;
-    if (opts.update && (facts.kind === 'AssertionFailed' || facts.kind === 'CommandTimeout')) {
+    // only plain --update rewrites a value: --update=locators reports it, for a person to judge
+    if (opts.update === true && (facts.kind === 'AssertionFailed' || facts.kind === 'CommandTimeout')) {
       return { replace: { ...s, expect: { path: c.path, equals: actual ?? null } as ExpectStep['expect'] } };
     }
     const statePath = parentOf(c.path) === c.path ? undefined : parentOf(c.path);
@@ -235,6 +270,7 @@ async function checkExpect(game: Game, t: TestFile, s: ExpectStep, opts: ReplayO
         ? assertionFailed(game.port, c.path, expected, actual, facts.frame as number | undefined).text
         : err.text;
     return {
+      kind: 'value',
       // the run ends with its own next step (--update), not the agent's
       message: failed.replace(` ${ASSERTION_NEXT_STEP}`, ''),
       condition: conditionText(c),

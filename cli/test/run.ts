@@ -25,7 +25,8 @@ export interface TestCliOptions {
   shard?: string;
   workers?: number;
   retries?: number;
-  update?: boolean;
+  /** true: --update (values, baselines, renamed nodes); 'locators': --update=locators (renamed nodes only) */
+  update?: boolean | 'locators';
   config?: string;
   grep?: string;
   compare?: string[];
@@ -99,6 +100,7 @@ export function failureText(r: TestResult, cwd = process.cwd()): string {
   if (!f) return '';
   const rel = relative(cwd, r.file) || r.file;
   const lines = [`    at ${rel}:${f.line}  ${f.step}`];
+  if (f.nearest) lines.push(`    nearest:   ${f.nearest.length ? f.nearest.join('; ') : 'no node like it'}`);
   if (f.condition) lines.push(`    condition: ${f.condition}`);
   if (f.expected !== undefined) lines.push(`    expected:  ${f.expected}`);
   if (f.condition) lines.push(`    actual:    ${show(f.actual)}`);
@@ -214,6 +216,7 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
       out.write(
         `${r.flaky ? '~' : r.ok ? '✓' : '✗'} ${r.name} (${secs(r.ms)})${r.updated ? ' updated' : ''}${r.flaky ? ` flaky: passed on retry ${r.flaky.retries} after failing` : ''}\n`,
       );
+      for (const b of r.rebound ?? []) out.write(`    re-bound line ${b.line}: ${b.from} → ${b.to}\n`);
       if (!r.ok) out.write(failureText(r) + '\n');
       if (r.flaky) out.write(failureText({ ...r, failure: r.flaky.failure }) + '\n');
       if (r.trace && (!r.ok || r.flaky))
@@ -241,12 +244,20 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
     );
   else if (opts.reporter && opts.reporter !== 'list')
     out.write(`${writeReport(opts.reporter, opts.output ?? DEFAULT_OUTPUT[opts.reporter], ran)}\n`);
-  const outdated = ran
-    .filter((r) => r.failure?.condition)
-    .map((r) => quoted(relative(process.cwd(), r.file) || r.file));
+  const failedFiles = (kind: string) =>
+    ran.filter((r) => r.failure?.kind === kind).map((r) => quoted(relative(process.cwd(), r.file) || r.file));
+  const command = (flag: string, list: string[]) =>
+    `${selfCommand()} test ${flag}${opts.config ? ` --config ${quoted(opts.config)}` : ''} ${list.join(' ')}`;
+  const gone = failedFiles('node-gone');
+  if (gone.length)
+    out.write(
+      `A node a step names is gone. If the game renamed it on purpose, ${command('--update=locators', gone)} re-binds the step and changes no expected value.\n`,
+    );
+  const outdated = failedFiles('value');
   if (outdated.length)
     out.write(
-      `If the game changed on purpose, ${selfCommand()} test --update${opts.config ? ` --config ${quoted(opts.config)}` : ''} ${outdated.join(' ')} writes what it does now into ${outdated.length > 1 ? 'those tests' : 'that test'}.\n`,
+      `An expected value differs: unless the game changed it on purpose, that is a bug to report, not a test to edit.\n` +
+        `If the game changed on purpose, ${command('--update', outdated)} writes what it does now into ${outdated.length > 1 ? 'those tests' : 'that test'}.\n`,
     );
   return failed ? 1 : 0;
 }

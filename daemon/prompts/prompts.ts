@@ -108,6 +108,29 @@ export const PROMPTS: readonly PromptDef[] = [
         "Report: the test's name and file, the checks it makes, and that run_test passed.",
       ].join('\n'),
   },
+  {
+    name: 'heal_test',
+    title: 'Heal a failing saved test',
+    description:
+      'Decide whether a saved test fails because the game changed on purpose or because of a bug, and mend only what changed on purpose.',
+    arguments: [
+      { name: 'test', description: 'The failing test: its file, or its name under gamebridge-tests/', required: true },
+      { name: 'failure', description: 'What the run printed for it, if you have it', required: false },
+    ],
+    text: (a) =>
+      [
+        `A saved test fails: ${a.test}. Find out whether the game changed on purpose or has a bug. Heal to the truth, not to green: a test edited until it passes can hide the bug it was written to catch.`,
+        HOW,
+        a.failure
+          ? `The run printed:\n${a.failure}`
+          : 'Run it to see the failure: `game-bridge-mcp test <file>` (or `run_test` {name} on a running game).',
+        '1. Read the failure: the step and line it names, its kind, the expected and actual values, the state around it. When the run kept a trace file of the test, open it: it shows every step with its call, its answer and the state after, so you see where this build first went another way than the recording.',
+        '2. A step whose node is gone (NodeGone, with the nearest nodes by role and name): launch the build (`launch_instance`), play up to that step, and look (`call_tool` {port, name: "snapshot"}). If a node with the same role and purpose is there under a new ref or label, the game was changed on purpose: `game-bridge-mcp test --update=locators <file>` re-binds the step and touches no expected value. If the node should be there and is not, that is a bug.',
+        "3. An expected value differs (an expect that did not hold, a screenshot that differs): do not edit the test. Reproduce it by hand (`launch_instance`, the same steps, `get_state` {path} or `assert`), and look for why in the game: the release notes, the change that touched it, the game's log (`instance_log` {port}). Only a change someone made on purpose (a rebalanced score, a new screen) makes the new value right.",
+        '4. When you cannot show the change was meant, it is a bug: report it (the test, the step, expected against actual, the state, how to reproduce it) and leave the test failing. Never run plain `--update` to make a failure go away; it is for a person who has decided the game changed on purpose.',
+        'Report: for each failure, the step, what changed, and your verdict (changed on purpose, or a bug) with the evidence; what you re-bound, and the bugs you reported.',
+      ].join('\n'),
+  },
 ];
 
 export const PROMPTS_BY_NAME = new Map(PROMPTS.map((p) => [p.name, p]));

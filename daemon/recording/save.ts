@@ -84,7 +84,13 @@ export function testSteps(rec: Recording, frameExact: boolean): { steps: Array<D
     if (s.kind === 'do') {
       // The bridge's own tools are named as such: a game may have a tool of the same name (its own pause).
       const name = s.answer?.via === 'bridge' && !s.name.includes('.') ? `bridge.${s.name}` : s.name;
-      steps.push({ do: 'call_tool', name, arguments: replayArgs(s), ...when(s) });
+      // a click's node by role and name: a later build may rename its ref, not what a player sees
+      const target = s.answer?.target as { role?: unknown; name?: unknown } | undefined;
+      const node =
+        typeof target?.role === 'string' && typeof target.name === 'string'
+          ? { node: { role: target.role, name: target.name } }
+          : {};
+      steps.push({ do: 'call_tool', name, arguments: replayArgs(s), ...when(s), ...node });
     } else if (!s.held) {
       leftOut++;
     } else {

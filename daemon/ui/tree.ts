@@ -234,12 +234,22 @@ function distanceTo(ref: string, n: UiNode): number {
   return best;
 }
 
-/** Up to `max` nodes whose id or name is close to `ref`, closest first, as `button "Start" [ref=start]`. */
-export function nearMisses(s: UiSnapshot, ref: string, max = 3): string[] {
+/** Up to `max` nodes whose id or name is close to `ref`, closest first. */
+export function nearNodes(s: UiSnapshot, ref: string, max = 3): Walked[] {
   return walk(s.nodes)
     .map((w) => ({ w, d: distanceTo(ref, w.node) }))
     .filter((x) => Number.isFinite(x.d))
     .sort((a, b) => a.d - b.d)
     .slice(0, max)
-    .map(({ w }) => line(w.node, 0).slice(2) + (w.hidden && w.node.visible !== false ? ' (inside a hidden node)' : ''));
+    .map(({ w }) => w);
+}
+
+/** A node as a refusal names it: `button "Start" [ref=start]`. */
+export function nodeLabel(w: Walked): string {
+  return line(w.node, 0).slice(2) + (w.hidden && w.node.visible !== false ? ' (inside a hidden node)' : '');
+}
+
+/** Up to `max` nodes whose id or name is close to `ref`, closest first, as `button "Start" [ref=start]`. */
+export function nearMisses(s: UiSnapshot, ref: string, max = 3): string[] {
+  return nearNodes(s, ref, max).map(nodeLabel);
 }

@@ -52,6 +52,11 @@ const argv = yargs(hideBin(process.argv))
     default: true,
     describe: 'Held inputs, the agent clock, epochs and the UI and world trees (--no-time: none, like an older game)',
   })
+  .option('start-label', {
+    type: 'string',
+    default: 'Start',
+    describe: "The menu's Start button label, its ref made from it ('Start game': start-game): a build that renamed it",
+  })
   .option('child', {
     type: 'boolean',
     default: false,
@@ -114,7 +119,7 @@ async function main(): Promise<void> {
     // its simulation reads no wall clock: a step's frames may all run in one tick
     stepFramesPerTick: 1000,
     sessionEpoch: argv.time ? 0 : undefined,
-    ui: argv.time ? () => crateStackUi(game, actions) : undefined,
+    ui: argv.time ? () => crateStackUi(game, actions, argv['start-label']) : undefined,
     world: argv.time ? () => crateStackWorld(game) : undefined,
     commands: {
       start: cmd('start', () => newRound(() => game.start())),

@@ -15,12 +15,13 @@ export interface MenuActions {
   menu(): void;
 }
 
-export function crateStackUi(game: CrateStack, act: MenuActions): UiTree {
-  return { screen: game.screen, nodes: screenNodes(game, act) };
+/** `startLabel`: the Start button's label; its ref is the label in lower case, words joined by '-'. */
+export function crateStackUi(game: CrateStack, act: MenuActions, startLabel = 'Start'): UiTree {
+  return { screen: game.screen, nodes: screenNodes(game, act, startLabel) };
 }
 
 /** What the current screen shows. */
-function screenNodes(game: CrateStack, act: MenuActions): UiNode[] {
+function screenNodes(game: CrateStack, act: MenuActions, startLabel: string): UiNode[] {
   const button = (id: string, name: string, activate: () => void): UiNode => ({ id, role: 'button', name, activate });
   const score: UiNode = { id: 'score', role: 'text', name: `Score ${game.score}` };
   switch (game.screen) {
@@ -32,7 +33,7 @@ function screenNodes(game: CrateStack, act: MenuActions): UiNode[] {
           role: 'group',
           name: 'Main menu',
           children: [
-            button('start', 'Start', act.start),
+            button(startLabel.trim().toLowerCase().split(/\s+/).join('-'), startLabel, act.start),
             // Not built yet: a disabled option, as real menus have.
             { id: 'options', role: 'button', name: 'Options', enabled: false },
             {
