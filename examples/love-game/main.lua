@@ -84,9 +84,10 @@ local function world()
 end
 
 local function snapshot()
+  local mx, my = love.mouse.getPosition() -- LÖVE's own queries: the kit makes them follow the agent's pointer
   return {ui = {screen = screen()}, events = events,
     game = {run = run, x = x, y = y, jumps = jumps, coins = coins, volume = volume, walk = walk, name = name,
-      lastClick = lastClick, lastTap = lastTap}}
+      lastClick = lastClick, lastTap = lastTap, mouse = {mx, my, love.mouse.isDown(1)}}}
 end
 
 local commands = {

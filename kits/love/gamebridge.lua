@@ -28,7 +28,10 @@ frame that applies each command, before love.update: love.mousemoved, love.mouse
 love.mousereleased (1 left, 2 right, 3 middle), love.wheelmoved, love.touchpressed, touchmoved
 and touchreleased (the touch id is the number sent), love.gamepadaxis(nil, name, value) and
 love.textinput; and answers bridge:axis(name), bridge:pointer() (x, y, buttons),
-bridge:isMouseDown(button), bridge:touches() and bridge:takeText().
+bridge:isMouseDown(button), bridge:touches() and bridge:takeText(). With pointer = true,
+love.mouse.getPosition, getX, getY and isDown report one mouse: the agent's position from its
+move until the real mouse moves, a button down while the real device or any owner holds it;
+bridge.realMouse keeps LÖVE's own functions for the real device.
 ]]
 local socket = require("socket")
 local hasUtf8, utf8 = pcall(require, "utf8") -- LÖVE ships it; counting bytes is the fallback
@@ -250,7 +253,37 @@ function M.new(options)
   self.peers = {}
   self.published = {ui = {sequence = 0, revision = 0}, world = {sequence = 0, revision = 0}}
   self.shotWaiters = {}
+  if options.pointer then self:followMouse() end
   return self
+end
+
+-- Makes love.mouse's queries report one mouse (see the header), so a game that polls them sees
+-- the agent's pointer without extra code. A real mousemoved, which only SDL sends, hands the
+-- position back to the real mouse.
+function Bridge:followMouse()
+  if not (love and love.mouse and love.handlers) or self.realMouse then return end
+  local real = {getPosition = love.mouse.getPosition, getX = love.mouse.getX, getY = love.mouse.getY,
+    isDown = love.mouse.isDown}
+  local bridge = self
+  self.realMouse = real
+  local function position()
+    if bridge.agentMoved then return bridge.pointerState.x, bridge.pointerState.y end
+    return real.getPosition()
+  end
+  love.mouse.getPosition = position
+  love.mouse.getX = function() return (position()) end
+  love.mouse.getY = function() return select(2, position()) end
+  love.mouse.isDown = function(...)
+    for _, button in ipairs({...}) do
+      if bridge:isMouseDown(button) then return true end
+    end
+    return real.isDown(...)
+  end
+  local moved = love.handlers.mousemoved
+  love.handlers.mousemoved = function(...)
+    bridge.agentMoved = false
+    return moved(...)
+  end
 end
 
 -- Binds 127.0.0.1:port and writes the registry entry. Without a port (nil) nothing is served.
@@ -392,6 +425,7 @@ end
 function Bridge:movePointer(x, y, buttons, who)
   local p = self.pointerState
   if x ~= p.x or y ~= p.y then call("mousemoved", x, y, x - p.x, y - p.y, false) end
+  self.agentMoved = true
   self.buttonsOf[who] = buttons > 0 and buttons or nil
   local down = 0
   for _, b in ipairs(BUTTONS) do

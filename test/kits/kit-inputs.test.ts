@@ -22,6 +22,8 @@ interface InputPlay {
   axis?: { name: string; min: number; max: number; read: (s: any) => number };
   /** The last left press the game saw, [x, y]; `at` is a spot on its field that presses nothing. */
   pointer?: { at: [number, number]; read: (s: any) => [number, number] | null };
+  /** What the engine's own mouse queries answered, [x, y, left down] (LÖVE's love.mouse, pygame.mouse). */
+  polled?: (s: any) => [number, number, boolean];
   /** What a wheel turn changes in the game (a notch up, dy -100, adds to it). Absent: the game ignores the wheel. */
   wheel?: (s: any) => number;
   /** The last touch-down the game saw, [x, y]. */
@@ -39,6 +41,7 @@ const PLAY: Record<string, InputPlay> = {
     start: [['reset']],
     axis: { name: 'walk', min: -1, max: 1, read: (s) => s.game.walk },
     pointer: { at: [400, 300], read: (s) => s.game.lastClick?.slice(0, 2) ?? null },
+    polled: (s) => s.game.mouse,
     touch: { read: (s) => s.game.lastTap },
     text: { read: (s) => s.game.name },
   },
@@ -181,6 +184,18 @@ function describeInputs(kit: KitExample, play: InputPlay): void {
       expect(s.input.pointer).toEqual({ x, y, buttons: 1 });
       const up = await applied(port, 'input.pointer', { x: x + 5, y, buttons: 0, owner: OWNER });
       expect(up.input.pointer).toEqual({ x: x + 5, y, buttons: 0 });
+    });
+
+    testIf(play.polled, "the engine's own mouse queries report the agent's pointer and button", async () => {
+      const [x, y] = p!.at;
+      await applied(port, 'input.pointer', { x: x + 7, y: y + 3, buttons: 1, owner: OWNER });
+      await untilState(
+        port,
+        'the game polled the press',
+        (st) => String(play.polled!(st)) === `${x + 7},${y + 3},true`,
+      );
+      await applied(port, 'input.pointer', { x, y, buttons: 0, owner: OWNER });
+      await untilState(port, 'the game polled the lift', (st) => String(play.polled!(st)) === `${x},${y},false`);
     });
 
     testIf(p, "releaseAll lifts that owner's pointer buttons", async () => {
