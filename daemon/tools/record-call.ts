@@ -60,10 +60,10 @@ export function recordCall(
           : GESTURES.has(tool)
             ? Number(answer.frames ?? 0)
             : 0;
-    // A skill's steps each ran at their own frame, the last one's read after: its replay starts it
-    // when the step before it is done, as the agent did, and the skill's own waits pace it.
+    // A skill's or a composite's steps each ran at their own frame, the last one's read after: its
+    // replay starts it when the step before it is done, as the agent did, and its own waits pace it.
     const simFrame =
-      via === 'skill'
+      via === 'skill' || via === 'composite'
         ? undefined
         : clocks.simFrame !== undefined && Number.isFinite(ran)
           ? Math.max(0, clocks.simFrame - ran)
