@@ -47,6 +47,7 @@ class FrogHop:
     def __init__(self):
         self.screen, self.volume, self.music, self.run = "MenuScreen", 0.8, True, 0
         self.name, self.steer, self.target, self.last_click, self.last_tap = "", 0.0, None, None, None
+        self.mouse = [0, 0, False]
         self.new_round()  # the round that Start begins waits behind the menu
         self.screen, self.run = "MenuScreen", 0
 
@@ -101,7 +102,8 @@ class FrogHop:
         return {"ui": {"screen": self.screen}, "events": list(self.events),
                 "game": {"run": self.run, "x": self.x, "y": self.y, "score": self.score, "jumps": self.jumps,
                          "flies": [dict(f) for f in self.flies], "volume": self.volume, "music": self.music,
-                         "name": self.name, "steer": self.steer, "lastClick": self.last_click, "lastTap": self.last_tap}}
+                         "name": self.name, "steer": self.steer, "lastClick": self.last_click, "lastTap": self.last_tap,
+                         "mouse": self.mouse}}
 
     def click(self, x, y, button):
         """A mouse button went down at x, y: presses what is there, or aims the frog's hop."""
@@ -283,6 +285,8 @@ def main():
             surface.tick(lambda: game.step(held))
         else:
             game.step(held)
+        # pygame's own mouse queries, which the kit makes follow the agent's pointer
+        game.mouse = [*pygame.mouse.get_pos(), pygame.mouse.get_pressed()[0]]
         with surface_lock:
             draw(screen, game, font)
             pygame.display.flip()

@@ -640,11 +640,13 @@ def pygame_events(pygame_module=None):
     MOUSEMOTION, MOUSEBUTTONDOWN/UP (button 1 left, 2 middle, 3 right), MOUSEWHEEL (100 pixels
     a notch; dy > 0 scrolls down, as on a page, which is y < 0 in pygame), FINGERDOWN/MOTION/UP
     (x, y as fractions of the display surface), JOYAXISMOTION (joy 0, axis = the axis's place in
-    `axes`) and TEXTINPUT. pygame's own pygame.mouse state is SDL's and does not follow them."""
+    `axes`) and TEXTINPUT. It also makes pygame.mouse.get_pos() and get_pressed() report the
+    one mouse (see _follow_mouse); pygame.joystick is SDL's and does not follow the axes."""
     pg = pygame_module
     if pg is None:
         import pygame as pg  # the kit itself needs only the standard library
     pressed = {"left": 1, "middle": 2, "right": 3}
+    mouse = _follow_mouse(pg)
 
     def notches(d):
         n = int(round(d / 100.0))
@@ -655,6 +657,8 @@ def pygame_events(pygame_module=None):
 
     def on_input(e):
         kind = e["type"]
+        if kind.startswith("pointer"):
+            mouse.moved(e)
         if kind == "pointermove":
             b = e["buttons"]
             post(pg.MOUSEMOTION, pos=(int(e["x"]), int(e["y"])), rel=(int(e["dx"]), int(e["dy"])),
@@ -677,6 +681,47 @@ def pygame_events(pygame_module=None):
             post(pg.TEXTINPUT, text=e["text"])
 
     return on_input
+
+
+# pygame.mouse's own functions, for the real device, once the kit has replaced them.
+real_mouse = {}
+
+
+class _AgentMouse:
+    """The agent's side of the one mouse, as pygame_events hears it on the tick."""
+
+    def __init__(self, real_get_pos):
+        self.real_get_pos, self.pos, self.real_at, self.buttons = real_get_pos, None, None, 0
+
+    def moved(self, e):
+        self.pos, self.real_at = (int(e["x"]), int(e["y"])), self.real_get_pos()
+        if e["type"] != "pointermove":
+            self.buttons = e["buttons"]
+
+    def get_pos(self):
+        """The agent's position from its move until the real mouse moves, else the real one."""
+        real = self.real_get_pos()
+        if self.pos is not None and real == self.real_at:
+            return self.pos
+        self.pos = None
+        return real
+
+
+def _follow_mouse(pg):
+    """Makes pygame.mouse.get_pos() and get_pressed() report the one mouse, so a game that polls
+    them sees the agent's pointer: a button is down while the real device or any owner holds it.
+    The real functions stay in gamebridge.real_mouse."""
+    if not real_mouse:
+        real_mouse.update(get_pos=pg.mouse.get_pos, get_pressed=pg.mouse.get_pressed)
+    agent = _AgentMouse(real_mouse["get_pos"])
+
+    def get_pressed(*args, **kwargs):
+        real = real_mouse["get_pressed"](*args, **kwargs)
+        bits = (1, 4, 2)  # pygame's left, middle, right
+        return tuple(bool(down) or (i < len(bits) and bool(agent.buttons & bits[i])) for i, down in enumerate(real))
+
+    pg.mouse.get_pos, pg.mouse.get_pressed = agent.get_pos, get_pressed
+    return agent
 
 
 class _Tree:

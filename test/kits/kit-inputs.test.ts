@@ -63,6 +63,7 @@ const PLAY: Record<string, InputPlay> = {
     start: [['start']],
     axis: { name: 'steer', min: -1, max: 1, read: (s) => s.game.steer },
     pointer: { at: [100, 150], read: (s) => s.game.lastClick?.slice(0, 2) ?? null },
+    polled: (s) => s.game.mouse,
     wheel: (s) => s.game.volume,
     touch: { read: (s) => s.game.lastTap },
     text: { read: (s) => s.game.name },

@@ -166,6 +166,50 @@ describe('Python kit: start-up, signals, copying', () => {
     expect(out.bad).toMatchObject({ ticks: [1, 1, 1, 1], simulated: 4 });
   });
 
+  test("pygame.mouse follows the one mouse: the agent's pointer until the real mouse moves, a button down on either", () => {
+    const out = inProcess([
+      'import types',
+      'real = {"pos": (5, 5), "pressed": (False, False, False)}',
+      'posted = []',
+      'mouse = types.SimpleNamespace(get_pos=lambda: real["pos"], get_pressed=lambda num_buttons=3: real["pressed"])',
+      'pg = types.SimpleNamespace(mouse=mouse, event=types.SimpleNamespace(post=posted.append, Event=lambda kind, **f: kind),',
+      '    MOUSEMOTION=1, MOUSEBUTTONDOWN=2, MOUSEBUTTONUP=3)',
+      's = gamebridge.GameSurface(0, "T", "0", snapshot=lambda: {}, handle_signals=False, register=False, log=lambda l: None,',
+      '    pointer=True, on_input=gamebridge.pygame_events(pg))',
+      'def seen(): return [list(pg.mouse.get_pos()), list(pg.mouse.get_pressed())]',
+      'out = {"before": seen()}',
+      's.enqueue("input.pointer", {"x": "40", "y": "30", "buttons": "2", "owner": "a"}); s.tick(lambda: None)',
+      'out["agent"] = seen()',
+      'real["pressed"] = (True, False, False)',
+      'out["both"] = seen()',
+      'real["pos"], real["pressed"] = (6, 5), (False, False, False)',
+      'out["realMoved"] = seen()',
+      'out["realFunctions"] = [gamebridge.real_mouse["get_pos"](), posted]',
+      'print(json.dumps(out))',
+    ]);
+    expect(out.before).toEqual([
+      [5, 5],
+      [false, false, false],
+    ]);
+    expect(out.agent).toEqual([
+      [40, 30],
+      [false, false, true],
+    ]);
+    expect(out.both).toEqual([
+      [40, 30],
+      [true, false, true],
+    ]);
+    // the real mouse moved: the position is its again; the agent's right button is still held
+    expect(out.realMoved).toEqual([
+      [6, 5],
+      [false, false, true],
+    ]);
+    expect(out.realFunctions).toEqual([
+      [6, 5],
+      [1, 2],
+    ]);
+  });
+
   test('the kit is one file: copied next to a tiny game, it serves the contract', async () => {
     const d = dir();
     copyFileSync(join(ROOT, 'kits', 'python', 'gamebridge.py'), join(d, 'gamebridge.py'));
