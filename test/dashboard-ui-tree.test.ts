@@ -23,7 +23,7 @@ afterAll(async () => {
   await chromium?.close();
 });
 
-test("a game's card holds its UI tree, collapsed, and the snapshot text once opened", async () => {
+test("a game's card holds its UI tree collapsed, showing the snapshot text once opened", async () => {
   const dir = join(suite.home, 'project');
   mkdirSync(dir, { recursive: true });
   const port = await freePort();

@@ -9,12 +9,12 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { startBrowser, type BrowserHandle } from './helpers/browser.js';
 import { dashboardUrl, rawRequest } from './helpers/dashboard.js';
 import { daemonFacts } from './helpers/fault.js';
 import { call, gameCall } from './helpers/mcp.js';
-import { pairSuite } from './helpers/pair.js';
+import { pairSuite, type PairSuite } from './helpers/pair.js';
 import { freePort } from './helpers/ports.js';
 import { CLI, EXAMPLE_GAME, waitFor, waitGone } from './helpers/procs.js';
 
@@ -32,8 +32,8 @@ afterAll(async () => {
 });
 
 /** A project whose gamebridge.json launches the example game on a free port. */
-async function project(): Promise<{ dir: string; port: number }> {
-  const dir = join(suite.home, 'project');
+async function project(s: PairSuite): Promise<{ dir: string; port: number }> {
+  const dir = join(s.home, 'project');
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
   writeFileSync(
@@ -50,21 +50,21 @@ async function project(): Promise<{ dir: string; port: number }> {
   return { dir, port };
 }
 
-/** A client that launched the example game, and a page logged in to the dashboard. */
-async function launchedAndOpen(): Promise<{
+/** A client that launched the example game, and a page logged in to the dashboard (of `s`'s home). */
+async function launchedAndOpen(s: PairSuite = suite): Promise<{
   h: Awaited<ReturnType<typeof suite.open>>;
   port: number;
   pid: number;
   page: Page;
 }> {
-  const { dir, port } = await project();
-  const h = await suite.open(dir);
+  const { dir, port } = await project(s);
+  const h = await s.open(dir);
   const launched = await call(h, 'launch_instance', {}, 60000);
   expect(launched.isError ? launched.text : 'launched').toBe('launched');
-  suite.trackGroup(launched.json.pid as number);
+  s.trackGroup(launched.json.pid as number);
   const context = await chromium.browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
-  await page.goto(await dashboardUrl(suite.home));
+  await page.goto(await dashboardUrl(s.home));
   expect(new URL(page.url()).search).toBe(''); // the key is gone from the address bar
   await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10000 });
   return { h, port, pid: launched.json.pid as number, page };
@@ -153,29 +153,49 @@ test('a game killed by a signal shows as killed, with when, how long and its las
   await later.context().close();
 }, 120000);
 
-test("the form lists the game's tools from their schemas, calls one, shows its answer, and the call joins the feed", async () => {
-  const { port, page } = await launchedAndOpen();
-  await page.locator('#try-port').selectOption(String(port));
-  await page.locator('#try-tool:not([disabled])').waitFor({ timeout: 10000 });
-  await page.locator('#try-tool').selectOption('debug.bump');
-  // the field comes from describe_toolset's JSON Schema: a required string
-  const tag = page.locator('#try-fields input[name="tag"]');
-  await expect(tag.getAttribute('required')).resolves.not.toBeNull();
-  // Run without the required argument: the form says so and sends nothing
-  await page.locator('#try-run').click();
-  await expect(page.locator('#try-answer').textContent()).resolves.toContain("'tag' is required");
-  await tag.fill('from-form');
-  await page.locator('#try-run').click();
-  await page.locator('#try-answer .badge.s-live').waitFor({ timeout: 10000 });
-  const answer = (await page.locator('#try-answer pre').textContent()) ?? '';
-  expect(JSON.parse(answer)).toMatchObject({ command: 'bump', applied: true, game: { bumps: { 'from-form': 1 } } });
-  await page.locator('#feed li.call[data-tool="debug.bump"]').waitFor({ timeout: 2000 });
-  // the game really got it
-  const state = (await (await fetch(`http://127.0.0.1:${port}/state`)).json()) as {
-    game: { bumps: Record<string, number> };
-  };
-  expect(state.game.bumps['from-form']).toBe(1);
-  await page.context().close();
+describe('the form', () => {
+  // one home, game and page for the form's steps, each test the next step
+  const shared = pairSuite('gb-dash-form-', {}, 'describe');
+  let port: number;
+  let page: Page;
+  let tag: Locator;
+
+  beforeAll(async () => {
+    ({ port, page } = await launchedAndOpen(shared));
+    tag = page.locator('#try-fields input[name="tag"]');
+  }, 120000);
+
+  afterAll(async () => {
+    await page?.context().close();
+  });
+
+  test("lists the game's tools from their schemas", async () => {
+    await page.locator('#try-port').selectOption(String(port));
+    await page.locator('#try-tool:not([disabled])').waitFor({ timeout: 10000 });
+    await page.locator('#try-tool').selectOption('debug.bump');
+    // the field comes from describe_toolset's JSON Schema: a required string
+    await expect(tag.getAttribute('required')).resolves.not.toBeNull();
+    // Run without the required argument: the form says so and sends nothing
+    await page.locator('#try-run').click();
+    await expect(page.locator('#try-answer').textContent()).resolves.toContain("'tag' is required");
+  });
+
+  test('shows the answer of the call it makes', async () => {
+    await tag.fill('from-form');
+    await page.locator('#try-run').click();
+    await page.locator('#try-answer .badge.s-live').waitFor({ timeout: 10000 });
+    const answer = (await page.locator('#try-answer pre').textContent()) ?? '';
+    expect(JSON.parse(answer)).toMatchObject({ command: 'bump', applied: true, game: { bumps: { 'from-form': 1 } } });
+    // the game really got it
+    const state = (await (await fetch(`http://127.0.0.1:${port}/state`)).json()) as {
+      game: { bumps: Record<string, number> };
+    };
+    expect(state.game.bumps['from-form']).toBe(1);
+  });
+
+  test('adds the call it made to the feed', async () => {
+    await page.locator('#feed li.call[data-tool="debug.bump"]').waitFor({ timeout: 2000 });
+  });
 });
 
 test("everything the browser would send another local server (its cookies for 127.0.0.1) gets nothing from the dashboard's API without the page's secret", async () => {
@@ -308,105 +328,145 @@ test('refusals: no secret, a cookie instead of it, a foreign Origin, a wrong Hos
   expect(shot.headers['cross-origin-resource-policy']).toBe('same-origin');
 });
 
-test('`dashboard` prints a fresh key each time a daemon runs, and says how to get one (exit 1) when none does', async () => {
+test('`dashboard` says how to get a key (exit 1) when no daemon runs', async () => {
   await expect(dashboardUrl(suite.home)).rejects.toMatchObject({
     code: 1,
     stderr: expect.stringContaining('No daemon is running for'),
   });
+});
+
+test('`dashboard` prints a fresh key each time a daemon runs', async () => {
   await suite.open();
   const [a, b] = [await dashboardUrl(suite.home), await dashboardUrl(suite.home)];
   expect(new URL(a).searchParams.get('key')).not.toBe(new URL(b).searchParams.get('key'));
 });
 
-test("`dashboard` hands the browser a file only you can read, never the key: the opener's command line is useless to others, and the file logs the browser in", async () => {
-  await suite.open(); // starts the daemon
-  // A stand-in opener that records its arguments, where the real one (xdg-open) would run.
-  const bin = join(suite.home, 'bin');
-  mkdirSync(bin);
-  const argsFile = join(suite.home, 'opener-args');
-  writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\n`, { mode: 0o755 });
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) env[k] = v;
-  const { stdout } = await run(process.execPath, [CLI, 'dashboard'], {
-    env: { ...env, GAME_BRIDGE_HOME: suite.home, DISPLAY: ':99', PATH: `${bin}:${process.env.PATH}` },
+describe('`dashboard` with a browser opener', () => {
+  const shared = pairSuite('gb-dash-open-', {}, 'describe');
+  let key: string;
+  let handed: string;
+
+  beforeAll(async () => {
+    await shared.open(); // starts the daemon
+    // A stand-in opener that records its arguments, where the real one (xdg-open) would run.
+    const bin = join(shared.home, 'bin');
+    mkdirSync(bin);
+    const argsFile = join(shared.home, 'opener-args');
+    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\n`, { mode: 0o755 });
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env))
+      if (typeof v === 'string' && !k.startsWith('GAME_BRIDGE_')) env[k] = v;
+    const { stdout } = await run(process.execPath, [CLI, 'dashboard'], {
+      env: { ...env, GAME_BRIDGE_HOME: shared.home, DISPLAY: ':99', PATH: `${bin}:${process.env.PATH}` },
+    });
+    const keyUrl = stdout.trim().split('\n').pop()!;
+    key = new URL(keyUrl).searchParams.get('key')!;
+    await waitFor('the opener to run', () => existsSync(argsFile), 10_000);
+    handed = readFileSync(argsFile, 'utf8').trim();
+  }, 60000);
+
+  test("hands the browser a file only you can read, never the key: the opener's command line is useless to others", () => {
+    expect(handed).toMatch(/^file:\/\/.*dashboard-open\.html$/);
+    expect(handed).not.toContain(key);
+    const file = fileURLToPath(handed);
+    expect(statSync(file).mode & 0o077).toBe(0);
+    expect(readFileSync(file, 'utf8')).toContain(key);
   });
-  const keyUrl = stdout.trim().split('\n').pop()!;
-  const key = new URL(keyUrl).searchParams.get('key')!;
-  await waitFor('the opener to run', () => existsSync(argsFile), 10_000);
-  const handed = readFileSync(argsFile, 'utf8').trim();
-  expect(handed).toMatch(/^file:\/\/.*dashboard-open\.html$/);
-  expect(handed).not.toContain(key);
-  const file = fileURLToPath(handed);
-  expect(statSync(file).mode & 0o077).toBe(0);
-  expect(readFileSync(file, 'utf8')).toContain(key);
-  // A browser opening that file lands on the dashboard, logged in, the key gone from its address bar.
-  const page = await (await chromium.browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  await page.goto(handed);
-  await page.waitForURL((u) => u.pathname === '/dashboard' && u.search === '', { timeout: 15000 });
-  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10000 });
-  await page.context().close();
+
+  test('the file it hands the browser logs the browser in', async () => {
+    // A browser opening that file lands on the dashboard, logged in, the key gone from its address bar.
+    const page = await (await chromium.browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    await page.goto(handed);
+    await page.waitForURL((u) => u.pathname === '/dashboard' && u.search === '', { timeout: 15000 });
+    await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10000 });
+    await page.context().close();
+  });
 });
 
-test('a call row shows its time, tool, client and game whole at 390 and 1280 px, naming an earlier game on the port, and a game with no screenshots logs nothing', async () => {
-  const dir = join(suite.home, 'no-shots');
-  mkdirSync(dir, { recursive: true });
-  const port = await freePort();
-  writeFileSync(
-    join(dir, 'gamebridge.json'),
-    JSON.stringify({
-      name: 'Crate Stack',
-      launch: { command: `node "${EXAMPLE_GAME}" --port {port}`, portRange: String(port), readyTimeoutMs: 30000 },
-    }),
-  );
-  const h = await suite.open(dir);
-  const launch = async () => {
-    const l = await call(h, 'launch_instance', {}, 60000);
-    expect(l.isError ? l.text : 'launched').toBe('launched');
-    suite.trackGroup(l.json.pid as number);
-  };
-  await launch();
-  expect((await gameCall(h, port, 'bump', { tag: 'first' })).isError).toBe(false);
-  expect((await call(h, 'stop_instance', { port }, 60000)).isError).toBe(false);
-  await launch();
-  expect((await gameCall(h, port, 'bump', { tag: 'second' })).isError).toBe(false);
-  expect((await gameCall(h, port, 'no_such_tool')).isError).toBe(true);
+describe('two games in turn on one port, the second serving no screenshots, seen at 390 and 1280 px', () => {
+  const shared = pairSuite('gb-dash-rows-', {}, 'describe');
+  let port: number;
+  type Row = { text: string | null; overlaps: boolean; cut: boolean };
+  const seen: { width: number; count: number; targets: (string | null)[]; layout: Row[]; complaints: string[] }[] = [];
 
-  for (const width of [390, 1280]) {
-    const context = await chromium.browser.newContext({ viewport: { width, height: 900 } });
-    const page = await context.newPage();
-    const complaints: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && complaints.push(m.text()));
-    await page.goto(await dashboardUrl(suite.home));
-    await page.locator(`article.card[data-port="${port}"][data-status="live"]`).waitFor({ timeout: 10000 });
-    const rows = page.locator('#feed li.call[data-tool="bump"]');
-    await expect(rows.count()).resolves.toBe(2);
-    // newest first: the call to the game running now, then the one to the game before it
-    await expect(rows.nth(0).locator('.target').textContent()).resolves.toBe(`Crate Stack :${port}`);
-    await expect(rows.nth(1).locator('.target').textContent()).resolves.toBe(`an earlier game on :${port}`);
-    // nothing drawn over anything else, and nothing cut: the client's name and the refused tool read whole
-    const layout = await page.evaluate(() =>
-      [...document.querySelectorAll('#feed li.call summary')].map((s) => {
-        const box = (sel: string) => s.querySelector(sel)?.getBoundingClientRect();
-        const parts = ['time', '.tool', '.ms', '.badge', '.who'].map(box).filter((b) => b !== undefined);
-        const overlaps = parts.some((a, i) =>
-          parts.some(
-            (b, j) =>
-              i < j && a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1,
-          ),
-        );
-        const cut = ['.tool', '.who'].some((sel) => {
-          const el = s.querySelector(sel) as HTMLElement;
-          return el.scrollWidth > el.clientWidth + 1;
-        });
-        return { text: s.textContent, overlaps, cut };
+  beforeAll(async () => {
+    const dir = join(shared.home, 'no-shots');
+    mkdirSync(dir, { recursive: true });
+    port = await freePort();
+    writeFileSync(
+      join(dir, 'gamebridge.json'),
+      JSON.stringify({
+        name: 'Crate Stack',
+        launch: { command: `node "${EXAMPLE_GAME}" --port {port}`, portRange: String(port), readyTimeoutMs: 30000 },
       }),
     );
-    expect(layout.filter((r) => r.overlaps || r.cut)).toEqual([]);
-    expect(layout.some((r) => /call_tool › no_such_tool.*CommandRejected/.test(r.text ?? ''))).toBe(true);
-    // the page asked for a screenshot and learned the game serves none, without a failed load
-    await page.waitForTimeout(1500);
-    expect(complaints).toEqual([]);
-    await context.close();
-  }
+    const h = await shared.open(dir);
+    const launch = async () => {
+      const l = await call(h, 'launch_instance', {}, 60000);
+      expect(l.isError ? l.text : 'launched').toBe('launched');
+      shared.trackGroup(l.json.pid as number);
+    };
+    await launch();
+    expect((await gameCall(h, port, 'bump', { tag: 'first' })).isError).toBe(false);
+    expect((await call(h, 'stop_instance', { port }, 60000)).isError).toBe(false);
+    await launch();
+    expect((await gameCall(h, port, 'bump', { tag: 'second' })).isError).toBe(false);
+    expect((await gameCall(h, port, 'no_such_tool')).isError).toBe(true);
+
+    for (const width of [390, 1280]) {
+      const context = await chromium.browser.newContext({ viewport: { width, height: 900 } });
+      const page = await context.newPage();
+      const complaints: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && complaints.push(m.text()));
+      await page.goto(await dashboardUrl(shared.home));
+      await page.locator(`article.card[data-port="${port}"][data-status="live"]`).waitFor({ timeout: 10000 });
+      const rows = page.locator('#feed li.call[data-tool="bump"]');
+      const count = await rows.count();
+      const targets = [
+        await rows.nth(0).locator('.target').textContent(),
+        await rows.nth(1).locator('.target').textContent(),
+      ];
+      const layout = await page.evaluate(() =>
+        [...document.querySelectorAll('#feed li.call summary')].map((s) => {
+          const box = (sel: string) => s.querySelector(sel)?.getBoundingClientRect();
+          const parts = ['time', '.tool', '.ms', '.badge', '.who'].map(box).filter((b) => b !== undefined);
+          const overlaps = parts.some((a, i) =>
+            parts.some(
+              (b, j) =>
+                i < j && a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1,
+            ),
+          );
+          const cut = ['.tool', '.who'].some((sel) => {
+            const el = s.querySelector(sel) as HTMLElement;
+            return el.scrollWidth > el.clientWidth + 1;
+          });
+          return { text: s.textContent, overlaps, cut };
+        }),
+      );
+      // the page asked for a screenshot and learned the game serves none, without a failed load
+      await page.waitForTimeout(1500);
+      seen.push({ width, count, targets, layout, complaints });
+      await context.close();
+    }
+  }, 180000);
+
+  test('a call row shows its time, tool, client and game whole', () => {
+    for (const { width, layout } of seen) {
+      // nothing drawn over anything else, and nothing cut: the client's name and the refused tool read whole
+      expect([width, layout.filter((r) => r.overlaps || r.cut)]).toEqual([width, []]);
+      expect(layout.some((r) => /call_tool › no_such_tool.*CommandRejected/.test(r.text ?? ''))).toBe(true);
+    }
+  });
+
+  test('a call row names an earlier game on the port', () => {
+    for (const { count, targets } of seen) {
+      expect(count).toBe(2);
+      // newest first: the call to the game running now, then the one to the game before it
+      expect(targets).toEqual([`Crate Stack :${port}`, `an earlier game on :${port}`]);
+    }
+  });
+
+  test('a game with no screenshots logs nothing in the console', () => {
+    for (const { complaints } of seen) expect(complaints).toEqual([]);
+  });
 });

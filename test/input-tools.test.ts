@@ -80,27 +80,48 @@ test('a pointer click drops a crate under the pointer: 80 screenshot pixels is w
   expect((await state(h)).input.pointer).toEqual({ x: 120, y: 40, buttons: 0 });
 });
 
-test('a drag of 10 frames on a paused game arrives at its end point on its last frame, and drops there', async () => {
-  const h = await client();
-  await round(h);
-  const s0 = (await state(h)).simFrame as number;
-  const r = await ok(h, 'pointer', { action: 'drag', path: [[16, 100]], x: 144, y: 100, frames: 10 });
-  expect(r).toMatchObject({ frames: 11, applied: true });
-  const s = await state(h);
-  expect(s.simFrame).toBe(s0 + 11);
-  expect(s.game.dropperX).toBe(90); // 144 / 1.6
-  expect(s.input.pointer).toEqual({ x: 144, y: 100, buttons: 0 });
+describe('a drag of 10 frames on a paused game', () => {
+  let r: any, s: any, s0: number;
+  beforeAll(async () => {
+    const h = await client();
+    await round(h);
+    s0 = (await state(h)).simFrame as number;
+    r = await ok(h, 'pointer', { action: 'drag', path: [[16, 100]], x: 144, y: 100, frames: 10 });
+    s = await state(h);
+  });
+
+  test('arrives at its end point on its last frame', () => {
+    expect(r).toMatchObject({ frames: 11, applied: true });
+    expect(s.simFrame).toBe(s0 + 11);
+    expect(s.input.pointer).toEqual({ x: 144, y: 100, buttons: 0 });
+  });
+
+  test('moves the dropper to its end point', () => {
+    expect(s.game.dropperX).toBe(90); // 144 / 1.6
+  });
 });
 
-test('an analog value is read by the game as given, moves it by that much a frame, and rests at 0 after its frames', async () => {
-  const h = await client();
-  await round(h);
-  const x0 = (await state(h)).game.dropperX as number;
-  const r = await ok(h, 'set_axis', { input: 'steer', value: -0.5, frames: 4 });
-  expect(r).toMatchObject({ input: 'steer', value: -0.5, frames: 4 });
-  const s = await state(h);
-  expect(s.game.dropperX).toBe(x0 - 4); // 0.5 × 2 units a frame × 4 frames
-  expect(s.input.axes.steer).toBe(0);
+describe('an analog value held for 4 frames', () => {
+  let r: any, s: any, x0: number;
+  beforeAll(async () => {
+    const h = await client();
+    await round(h);
+    x0 = (await state(h)).game.dropperX as number;
+    r = await ok(h, 'set_axis', { input: 'steer', value: -0.5, frames: 4 });
+    s = await state(h);
+  });
+
+  test('is read by the game as given', () => {
+    expect(r).toMatchObject({ input: 'steer', value: -0.5, frames: 4 });
+  });
+
+  test('moves the dropper by that much a frame', () => {
+    expect(s.game.dropperX).toBe(x0 - 4); // 0.5 × 2 units a frame × 4 frames
+  });
+
+  test('rests at 0 after its frames', () => {
+    expect(s.input.axes.steer).toBe(0);
+  });
 });
 
 test('an axis held with ms rests at 0 when its lease ends, by the game itself', async () => {
@@ -125,22 +146,31 @@ test("two sessions' axes do not interfere: one releasing or leaving leaves the o
   await waitFor('a to be gone', async () => (await state(c)).input.axes.steer === 0, 5000);
 });
 
-test('release rests an axis on a game that reads axes and no named inputs, and refuses a named input there', async () => {
-  const h = await client();
-  const on = (name: string, args: Record<string, unknown>) => gameCall(h, axisOnly, name, args);
-  expect((await on('set_axis', { input: 'steer', value: 0.5, ms: 60000 })).isError).toBeFalsy();
-  expect((await on('get_state', {})).json.state.game.steer).toBe(0.5);
-  const r = await on('release', { input: 'steer' });
-  expect(r.isError).toBeFalsy();
+describe('on a game that reads axes and no named inputs', () => {
+  let on: (name: string, args: Record<string, unknown>) => ReturnType<typeof gameCall>;
   const steer = async () => (await on('get_state', {})).json.state.input.axes.steer;
-  expect(await steer()).toBe(0);
-  const before = (await on('get_state', {})).json.state.completedCommandId;
-  const key = await on('release', { input: 'left' });
-  expect(key.text).toMatch(/^CapabilityMissing: .*held inputs \(capability "input"/);
-  expect((await on('set_axis', { input: 'steer', value: -1, ms: 60000 })).isError).toBeFalsy();
-  expect((await on('release', {})).isError).toBeFalsy();
-  expect(await steer()).toBe(0);
-  expect((await on('get_state', {})).json.state.completedCommandId).toBe(before + 2);
+  beforeAll(async () => {
+    const h = await client();
+    on = (name, args) => gameCall(h, axisOnly, name, args);
+  });
+
+  test('release rests an axis', async () => {
+    expect((await on('set_axis', { input: 'steer', value: 0.5, ms: 60000 })).isError).toBeFalsy();
+    expect((await on('get_state', {})).json.state.game.steer).toBe(0.5);
+    const r = await on('release', { input: 'steer' });
+    expect(r.isError).toBeFalsy();
+    expect(await steer()).toBe(0);
+  });
+
+  test('release refuses a named input without sending a command', async () => {
+    const before = (await on('get_state', {})).json.state.completedCommandId;
+    const key = await on('release', { input: 'left' });
+    expect(key.text).toMatch(/^CapabilityMissing: .*held inputs \(capability "input"/);
+    expect((await on('set_axis', { input: 'steer', value: -1, ms: 60000 })).isError).toBeFalsy();
+    expect((await on('release', {})).isError).toBeFalsy();
+    expect(await steer()).toBe(0);
+    expect((await on('get_state', {})).json.state.completedCommandId).toBe(before + 2);
+  });
 });
 
 test('typed text arrives in the high-score name', async () => {
@@ -150,23 +180,34 @@ test('typed text arrives in the high-score name', async () => {
   expect(r).toMatchObject({ typed: 6, applied: true, game: { playerName: expect.stringContaining('Ada 1') } });
 });
 
-test('out-of-range values are refused naming the range, and nothing reaches the game', async () => {
-  const h = await client();
-  const before = (await state(h)).completedCommandId as number;
-  const axis = await gameCall(h, crate, 'set_axis', { input: 'steer', value: 2, frames: 1 });
-  expect(axis.text).toMatch(/^BridgeUsageError: .*axis 'steer' takes -1 to 1, got 2: nothing was sent/);
-  const off = await gameCall(h, crate, 'pointer', { action: 'click', x: 400, y: 10 });
-  expect(off.text).toMatch(/^BridgeUsageError: .*400,10 is off the screen: x takes 0 to 159 and y 0 to 255/);
-  const seq = await gameCall(h, crate, 'input_sequence', {
-    steps: [
-      { frame: 0, tool: 'type', args: { text: 'x' } },
-      { frame: 5, tool: 'set_axis', args: { input: 'throttle', value: 1, frames: 2 } },
-    ],
+describe('out-of-range values', () => {
+  let before: number, after: number;
+  let axis: Awaited<ReturnType<typeof gameCall>>, off: typeof axis, seq: typeof axis;
+  beforeAll(async () => {
+    const h = await client();
+    before = (await state(h)).completedCommandId as number;
+    axis = await gameCall(h, crate, 'set_axis', { input: 'steer', value: 2, frames: 1 });
+    off = await gameCall(h, crate, 'pointer', { action: 'click', x: 400, y: 10 });
+    seq = await gameCall(h, crate, 'input_sequence', {
+      steps: [
+        { frame: 0, tool: 'type', args: { text: 'x' } },
+        { frame: 5, tool: 'set_axis', args: { input: 'throttle', value: 1, frames: 2 } },
+      ],
+    });
+    after = (await state(h)).completedCommandId as number;
   });
-  expect(seq.text).toMatch(
-    /^BridgeUsageError: .*steps\[1\] \(set_axis\): 'throttle' is not an axis this game declares \(steer -1 to 1\)/,
-  );
-  expect((await state(h)).completedCommandId).toBe(before);
+
+  test('are refused naming the range', () => {
+    expect(axis.text).toMatch(/^BridgeUsageError: .*axis 'steer' takes -1 to 1, got 2: nothing was sent/);
+    expect(off.text).toMatch(/^BridgeUsageError: .*400,10 is off the screen: x takes 0 to 159 and y 0 to 255/);
+    expect(seq.text).toMatch(
+      /^BridgeUsageError: .*steps\[1\] \(set_axis\): 'throttle' is not an axis this game declares \(steer -1 to 1\)/,
+    );
+  });
+
+  test('never reach the game', () => {
+    expect(after).toBe(before);
+  });
 });
 
 test('a game without the capabilities answers CapabilityMissing for pointer, set_axis and type', async () => {
@@ -192,23 +233,34 @@ const SEQUENCE = [
   { frame: 119, tool: 'set_axis', args: { input: 'steer', value: -1, frames: 1 } },
 ];
 
-test('an input_sequence of 120 frames on a paused game plays each input at its frame, and twice gives the same state', async () => {
-  const h = await client();
-  const run = async () => {
-    await round(h);
-    const s0 = (await state(h)).simFrame as number;
-    const r = await ok(h, 'input_sequence', { steps: SEQUENCE });
-    expect(r).toMatchObject({ steps: SEQUENCE.length, frames: 120, applied: true });
-    const s = await state(h);
-    expect(s.simFrame).toBe(s0 + 120);
-    return s.game;
-  };
-  const first = await run();
-  const second = await run();
-  const { received: _a, ...one } = first;
-  const { received: _b, ...two } = second;
-  expect(two).toEqual(one);
-  expect(one.playerName).toContain('Bo');
-  expect(one.crates.length).toBe(3);
-  expect(one.over).toBeNull();
+describe('an input_sequence of 120 frames on a paused game, played twice', () => {
+  const answers: any[] = [];
+  const frames: number[] = [];
+  const games: any[] = [];
+  beforeAll(async () => {
+    const h = await client();
+    for (let i = 0; i < 2; i++) {
+      await round(h);
+      const s0 = (await state(h)).simFrame as number;
+      answers.push(await ok(h, 'input_sequence', { steps: SEQUENCE }));
+      const s = await state(h);
+      frames.push(s.simFrame - s0);
+      games.push(s.game);
+    }
+  });
+
+  test('plays each input at its frame', () => {
+    for (const r of answers) expect(r).toMatchObject({ steps: SEQUENCE.length, frames: 120, applied: true });
+    expect(frames).toEqual([120, 120]);
+    const { received: _a, ...one } = games[0];
+    expect(one.playerName).toContain('Bo');
+    expect(one.crates.length).toBe(3);
+    expect(one.over).toBeNull();
+  });
+
+  test('gives the same state both times', () => {
+    const { received: _a, ...one } = games[0];
+    const { received: _b, ...two } = games[1];
+    expect(two).toEqual(one);
+  });
 });

@@ -165,20 +165,30 @@ const passed = (name: string, ok = true) =>
     },
   });
 
-test('a blob of a newer format is refused, naming the file and both versions, and nothing is written', async () => {
-  const dir = join(root, 'newer');
-  mkdirSync(dir);
-  writeFileSync(
-    join(dir, 'blob-1-of-2.jsonl'),
-    [blobHeader({ gamebridgeBlob: 2, tool: '9.0.0' }), passed('a')].join('\n'),
-  );
-  const r = await cli(['merge-reports', dir, '--reporter', 'json', '--output', join(dir, 'm.json')]);
-  expect(r.err).toMatch(
-    /^game-bridge-mcp: merge-reports: .*newer\/blob-1-of-2\.jsonl: blob format 2 \(written by game-bridge-mcp 9\.0\.0\), this game-bridge-mcp \S+ reads 1; merge with the version that wrote it\./,
-  );
-  expect(r.code).toBe(2);
-  expect(readdirSync(dir)).toEqual(['blob-1-of-2.jsonl']);
-}, 60000);
+describe('a blob of a newer format', () => {
+  let dir: string;
+  let r: Awaited<ReturnType<typeof cli>>;
+  beforeAll(async () => {
+    dir = join(root, 'newer');
+    mkdirSync(dir);
+    writeFileSync(
+      join(dir, 'blob-1-of-2.jsonl'),
+      [blobHeader({ gamebridgeBlob: 2, tool: '9.0.0' }), passed('a')].join('\n'),
+    );
+    r = await cli(['merge-reports', dir, '--reporter', 'json', '--output', join(dir, 'm.json')]);
+  }, 60000);
+
+  test('is refused, naming the file and both versions', () => {
+    expect(r.err).toMatch(
+      /^game-bridge-mcp: merge-reports: .*newer\/blob-1-of-2\.jsonl: blob format 2 \(written by game-bridge-mcp 9\.0\.0\), this game-bridge-mcp \S+ reads 1; merge with the version that wrote it\./,
+    );
+    expect(r.code).toBe(2);
+  });
+
+  test('writes nothing', () => {
+    expect(readdirSync(dir)).toEqual(['blob-1-of-2.jsonl']);
+  });
+});
 
 test('a malformed blob is refused, naming the file and line', async () => {
   const dir = join(root, 'malformed');

@@ -96,7 +96,7 @@ afterAll(async () => {
   removeDir(root);
 });
 
-test('a test recorded through MCP is saved with the header and steps docs/TESTS.md gives, and kept unless overwrite is asked', async () => {
+test('a test recorded through MCP is saved with the header and steps docs/TESTS.md gives', () => {
   expect(recorded).toBe(join(a.root, 'gamebridge-tests', 'first-drop.jsonl'));
   const t = parseTestText(readFileSync(recorded, 'utf8'), recorded);
   expect(t.header).toMatchObject({
@@ -127,6 +127,9 @@ test('a test recorded through MCP is saved with the header and steps docs/TESTS.
   // step {until} is saved as the frames it took, then its condition
   const untilStep = t.steps[5];
   expect(untilStep.kind === 'do' && untilStep.arguments).toEqual({ frames: expect.any(Number) });
+});
+
+test('save_test keeps a saved test unless overwrite is asked', async () => {
   const again = await gameCall(h, gamePort, 'save_test', { name: 'first-drop' });
   expect(again.text).toMatch(
     /^BridgeUsageError: save_test: .*first-drop\.jsonl already exists; nothing was written\. Pass overwrite: true/,
@@ -177,10 +180,13 @@ test('frame-exact replay reproduces positions exactly after held inputs and step
   );
 });
 
-test('--compare names the first step where two builds part, with the path and both values, and finds a build agrees with itself', async () => {
+test('--compare finds a build agrees with itself', async () => {
   const same = await cli(['test', '--compare', a.file, a.file, recorded]);
   expect(same.out).toMatch(/^✓ first-drop: both builds agree after all \d+ steps/);
   expect(same.code).toBe(0);
+});
+
+test('--compare names the first step where two builds part, with the path and both values', async () => {
   const differ = await cli(['test', '--compare', a.file, b.file, recorded]);
   expect(differ.out).toMatch(
     /^✗ first-drop: the builds part after step \d+ \(gamebridge-tests\/first-drop\.jsonl:\d+ {2}\S+/,
@@ -191,10 +197,14 @@ test('--compare names the first step where two builds part, with the path and bo
   expect(differ.code).toBe(1);
 });
 
-test('a session using every input tool on a paused game is saved, replays twice to the recorded state, and --compare agrees', async () => {
-  const c = await connect({ env: env(), cwd: a.root });
+describe('a session using every input tool on a paused game', () => {
+  let c: McpHandle;
   let port = 0;
-  try {
+  let end: { game: Record<string, unknown> };
+  let saved: string;
+
+  beforeAll(async () => {
+    c = await connect({ env: env(), cwd: a.root });
     port = (await call(c, 'launch_instance')).json.port as number;
     const g = async (name: string, args: Record<string, unknown> = {}) => {
       const r = await gameCall(c, port, name, args);
@@ -221,13 +231,23 @@ test('a session using every input tool on a paused game is saved, replays twice 
       ],
     });
     await g('step', { frames: 40 });
-    const end = (await g('get_state')).state as { game: Record<string, unknown> };
-    // eight crates in two straight stacks, at either wall: nothing topples, the round goes on
-    expect([end.game.playerName, (end.game.crates as unknown[]).length, end.game.over]).toEqual(['Bob', 8, null]);
+    end = (await g('get_state')).state as { game: Record<string, unknown> };
     for (const key of ['dropperX', 'crates', 'playerName', 'score'])
       await g('assert', { path: `game.${key}`, equals: end.game[key] });
     // Crate Stack's events age by rendered frames, which go on while paused: left out of --compare
-    const saved = (await g('save_test', { name: 'every-input', ignore: ['events'] })).path as string;
+    saved = (await g('save_test', { name: 'every-input', ignore: ['events'] })).path as string;
+  }, 120000);
+
+  afterAll(async () => {
+    // the later tests count the daemon's games and run the project's whole folder of tests
+    if (port) await call(c, 'stop_instance', { port });
+    await c?.close();
+    rmSync(join(a.root, 'gamebridge-tests', 'every-input.jsonl'), { force: true });
+  });
+
+  test('is saved with each input at the frame it began on', () => {
+    // eight crates in two straight stacks, at either wall: nothing topples, the round goes on
+    expect([end.game.playerName, (end.game.crates as unknown[]).length, end.game.over]).toEqual(['Bob', 8, null]);
     const lines = parseTestText(readFileSync(saved, 'utf8'), saved).steps.map((s) =>
       s.kind === 'do' ? `${s.name.replace(/^bridge\./, '')}@${s.atSimFrame}` : 'expect',
     );
@@ -251,55 +271,69 @@ test('a session using every input tool on a paused game is saved, replays twice 
       'expect',
       'expect',
     ]);
+  });
+
+  test('replays twice to the recorded state', async () => {
     for (const run of [1, 2]) {
       const r = await cli(['test', saved]);
       expect([run, r.code, r.out]).toEqual([run, 0, expect.stringMatching(/^✓ every-input /)]);
     }
+  });
+
+  test('agrees with itself under --compare', async () => {
     const same = await cli(['test', '--compare', a.file, a.file, saved]);
     expect(same.out).toMatch(/^✓ every-input: both builds agree after all \d+ steps/);
-  } finally {
-    // the later tests count the daemon's games and run the project's whole folder of tests
-    if (port) await call(c, 'stop_instance', { port });
-    await c.close();
-    rmSync(join(a.root, 'gamebridge-tests', 'every-input.jsonl'), { force: true });
-  }
+  });
 });
 
-test("the docs' hand-written test runs, --update rewrites its baseline and wrong value, and its screenshot check fails with a diff on a changed build", async () => {
-  const docs = readFileSync(join(process.cwd(), 'docs', 'TESTS.md'), 'utf8');
-  const block = /```jsonl\n([\s\S]*?)```/.exec(docs)![1];
-  const dir = join(a.root, 'gamebridge-tests');
-  const file = join(dir, 'docs-example.jsonl');
-  // a wrong expected value, for --update to rewrite
-  writeFileSync(file, block + '{"expect": {"path": "game.height", "equals": 9999}}\n');
-  const first = await cli(['test', file]);
-  expect(first.code).toBe(1);
-  expect(first.out).toMatch(/there is no baseline .*first-drop\.png; run with --update/);
-  const update = await cli(['test', file, '--update']);
-  expect(update.out).toMatch(/^✓ first-drop \(\d+\.\ds\) updated/);
-  expect(existsSync(join(dir, 'first-drop.png'))).toBe(true);
-  const rewritten = readFileSync(file, 'utf8').trim().split('\n');
-  expect(JSON.parse(rewritten[rewritten.length - 1]).expect.equals).not.toBe(9999);
-  const pass = await cli(['test', file]);
-  expect(pass.out).toMatch(/^✓ first-drop/);
-  expect(pass.code).toBe(0);
-  // a build that draws other crates: a stricter screenshot check catches it before the values do
-  writeFileSync(file, readFileSync(file, 'utf8').replace(/"maxDiffRatio": ?0\.01/, '"maxDiffRatio":0.0001'));
-  const html = join(root, 'out', 'html');
-  const changed = await cli(['test', file, '--config', b.file, '--reporter', 'html', '--output', html]);
-  expect(changed.code).toBe(1);
-  expect(changed.out).toMatch(/at gamebridge-tests\/docs-example\.jsonl:9 {2}expect screenshot first-drop\.png\n/);
-  expect(changed.out).toMatch(/screenshot first-drop\.png: [\d.]+% of the pixels differ \(allowed: 0\.01%\)/);
-  expect(changed.out).toMatch(/diff: {5}gamebridge-tests\/first-drop\.diff\.png/);
-  expect(existsSync(join(dir, 'first-drop.diff.png'))).toBe(true);
-  expect(existsSync(join(dir, 'first-drop.actual.png'))).toBe(true);
-  // the HTML report: the test, its steps, the three pictures side by side
-  const page = readFileSync(join(html, 'index.html'), 'utf8');
-  expect(page).toMatch(/0 passed<\/span>, <span class="bad">1 failed/);
-  for (const img of ['0-actual-first-drop.actual.png', '0-baseline-first-drop.png', '0-diff-first-drop.diff.png']) {
-    expect(page).toContain(`src="${img}"`);
-    expect(existsSync(join(html, img))).toBe(true);
-  }
+describe("the docs' hand-written test", () => {
+  let dir: string, file: string;
+
+  beforeAll(() => {
+    dir = join(a.root, 'gamebridge-tests');
+    file = join(dir, 'docs-example.jsonl');
+    const docs = readFileSync(join(process.cwd(), 'docs', 'TESTS.md'), 'utf8');
+    const block = /```jsonl\n([\s\S]*?)```/.exec(docs)![1];
+    // a wrong expected value, for --update to rewrite
+    writeFileSync(file, block + '{"expect": {"path": "game.height", "equals": 9999}}\n');
+  });
+
+  test('runs, asking for --update while it has no baseline', async () => {
+    const first = await cli(['test', file]);
+    expect(first.code).toBe(1);
+    expect(first.out).toMatch(/there is no baseline .*first-drop\.png; run with --update/);
+  });
+
+  test('--update rewrites its baseline and wrong value', async () => {
+    const update = await cli(['test', file, '--update']);
+    expect(update.out).toMatch(/^✓ first-drop \(\d+\.\ds\) updated/);
+    expect(existsSync(join(dir, 'first-drop.png'))).toBe(true);
+    const rewritten = readFileSync(file, 'utf8').trim().split('\n');
+    expect(JSON.parse(rewritten[rewritten.length - 1]).expect.equals).not.toBe(9999);
+    const pass = await cli(['test', file]);
+    expect(pass.out).toMatch(/^✓ first-drop/);
+    expect(pass.code).toBe(0);
+  });
+
+  test('its screenshot check fails with a diff on a changed build', async () => {
+    // a build that draws other crates: a stricter screenshot check catches it before the values do
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/"maxDiffRatio": ?0\.01/, '"maxDiffRatio":0.0001'));
+    const html = join(root, 'out', 'html');
+    const changed = await cli(['test', file, '--config', b.file, '--reporter', 'html', '--output', html]);
+    expect(changed.code).toBe(1);
+    expect(changed.out).toMatch(/at gamebridge-tests\/docs-example\.jsonl:9 {2}expect screenshot first-drop\.png\n/);
+    expect(changed.out).toMatch(/screenshot first-drop\.png: [\d.]+% of the pixels differ \(allowed: 0\.01%\)/);
+    expect(changed.out).toMatch(/diff: {5}gamebridge-tests\/first-drop\.diff\.png/);
+    expect(existsSync(join(dir, 'first-drop.diff.png'))).toBe(true);
+    expect(existsSync(join(dir, 'first-drop.actual.png'))).toBe(true);
+    // the HTML report: the test, its steps, the three pictures side by side
+    const page = readFileSync(join(html, 'index.html'), 'utf8');
+    expect(page).toMatch(/0 passed<\/span>, <span class="bad">1 failed/);
+    for (const img of ['0-actual-first-drop.actual.png', '0-baseline-first-drop.png', '0-diff-first-drop.diff.png']) {
+      expect(page).toContain(`src="${img}"`);
+      expect(existsSync(join(html, img))).toBe(true);
+    }
+  });
 });
 
 test('a real-time expect whose value is just different fails as an assertion, expected and actual first, with no advice to wait longer (terminal, HTML report, run_test)', async () => {

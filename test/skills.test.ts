@@ -174,11 +174,14 @@ describe('skills defined over MCP and called with call_tool', () => {
     expect(o.isError).toBe(false);
   });
 
-  test('the skills toolset lists the skills, and a read-only one is described so', async () => {
+  test('the skills toolset lists the skills', async () => {
     const ts = await call(mcp, 'list_toolsets', { port });
     expect(ts.json.toolsets.find((t: any) => t.name === 'skills').tools).toEqual(
       expect.arrayContaining(['drop-two', 'stack-to', 'peek-once']),
     );
+  });
+
+  test('the skills toolset describes a read-only skill as read-only', async () => {
     const d = await call(mcp, 'describe_toolset', { port, toolset: 'skills' });
     const byName = Object.fromEntries(d.json.tools.map((t: any) => [t.name, t]));
     expect(byName['peek-once'].readOnly).toBe(true);
@@ -273,25 +276,36 @@ describe('skills offered as prompts and as --eager tools', () => {
     );
   });
 
-  test('defining a skill announces prompts and --eager tools list_changed, and the flat tool runs it', async () => {
-    const [prompts0, tools0] = [promptChanges, toolChanges];
-    const d = await define({
-      name: 'look-twice',
-      description: 'Peek twice.',
-      steps: [
-        { do: 'call_tool', name: 'peek' },
-        { do: 'call_tool', name: 'peek' },
-      ],
+  describe('a skill defined while an --eager client is connected', () => {
+    let prompts0: number, tools0: number;
+    let d: Awaited<ReturnType<typeof define>>;
+    beforeAll(async () => {
+      [prompts0, tools0] = [promptChanges, toolChanges];
+      d = await define({
+        name: 'look-twice',
+        description: 'Peek twice.',
+        steps: [
+          { do: 'call_tool', name: 'peek' },
+          { do: 'call_tool', name: 'peek' },
+        ],
+      });
+    }, 60000);
+
+    test('is announced by prompts and --eager tools list_changed', async () => {
+      expect(d.isError).toBe(false);
+      await waitFor('prompts/list_changed', () => promptChanges > prompts0, 20000);
+      await waitFor('tools/list_changed on the --eager client', () => toolChanges > tools0, 20000);
+      expect((await mcp.client.listPrompts()).prompts.map((x) => x.name)).toContain('skill_look-twice');
     });
-    expect(d.isError).toBe(false);
-    await waitFor('prompts/list_changed', () => promptChanges > prompts0, 20000);
-    await waitFor('tools/list_changed on the --eager client', () => toolChanges > tools0, 20000);
-    expect((await mcp.client.listPrompts()).prompts.map((x) => x.name)).toContain('skill_look-twice');
-    const flat = (await eager.client.listTools()).tools.find((t) => t.name === `g${port}_skills_look-twice`);
-    expect(flat?.annotations?.readOnlyHint).toBe(true);
-    const r = (await eager.client.callTool({ name: `g${port}_skills_look-twice`, arguments: {} })) as any;
-    expect(r.isError).toBeFalsy();
-    expect(JSON.parse(r.content[0].text)).toMatchObject({ via: 'skill', ran: 2 });
+
+    test('runs as the flat --eager tool', async () => {
+      await waitFor('tools/list_changed on the --eager client', () => toolChanges > tools0, 20000);
+      const flat = (await eager.client.listTools()).tools.find((t) => t.name === `g${port}_skills_look-twice`);
+      expect(flat?.annotations?.readOnlyHint).toBe(true);
+      const r = (await eager.client.callTool({ name: `g${port}_skills_look-twice`, arguments: {} })) as any;
+      expect(r.isError).toBeFalsy();
+      expect(JSON.parse(r.content[0].text)).toMatchObject({ via: 'skill', ran: 2 });
+    });
   });
 
   test('deleting a skill announces list_changed and takes its prompt and --eager tool away', async () => {

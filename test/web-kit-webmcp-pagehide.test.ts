@@ -41,7 +41,7 @@ afterAll(async () => {
 
 const state = async (): Promise<any> => (await fetch(`http://127.0.0.1:${carrier.port}/state`)).json();
 
-test("a page caller's held input is released when its page is hidden, and stays released when the page comes back", async () => {
+test("a page hidden and shown again from the back/forward cache has let go of its caller's held input", async () => {
   const page = await browser.browser.newPage();
   // how the page was last shown: restored from the back/forward cache, or loaded
   await page.addInitScript(() => addEventListener('pageshow', (e) => ((window as any).restored = e.persisted)));

@@ -93,12 +93,15 @@ afterAll(async () => {
   removeDir(home);
 });
 
-test("the page's registered tools are listed as the toolset webmcp, and instance_log says WebMCP is on", async () => {
+test("the page's registered tools are listed as the toolset webmcp", async () => {
   const list = (await call(h, 'list_toolsets', { port })).json;
   const names = list.toolsets.map((t: any) => t.name);
   expect(names).toEqual(expect.arrayContaining(['webmcp', 'bridge']));
   expect(names.indexOf('webmcp')).toBeLessThan(names.indexOf('bridge'));
   expect(list.toolsets.find((t: any) => t.name === 'webmcp').tools).toEqual(['add', 'boom', 'bump', 'swap', 'toggle']);
+});
+
+test('instance_log says WebMCP is on', async () => {
   const log = await call(h, 'instance_log', { port });
   expect(log.text).toContain('Chromium runs with WebMCP on (--enable-features=WebMCP)');
 });

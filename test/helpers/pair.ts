@@ -1,7 +1,9 @@
 /**
  * A fresh home per test for suites that drive the real proxy + daemon: clients opened through
  * it are closed, and the daemon, the proxies and every launched game's process group are
- * killed after each test.
+ * killed after each test. Made with `per: 'describe'` inside a describe, one home serves all of
+ * its tests, so several tests can read one costly set-up (a game, a browser page) made in its
+ * beforeAll.
  */
 import { connect, type McpHandle } from './mcp.js';
 import { daemonFacts, liveDaemon, reapAndReport } from './fault.js';
@@ -20,19 +22,25 @@ export interface PairSuite {
 }
 
 /** `extraEnv`: more of the clients' environment (what the daemon they start inherits). */
-export function pairSuite(prefix: string, extraEnv: Record<string, string> = {}): PairSuite {
+export function pairSuite(
+  prefix: string,
+  extraEnv: Record<string, string> = {},
+  per: 'test' | 'describe' = 'test',
+): PairSuite {
   const reaper = new Reaper();
   const handles: McpHandle[] = [];
   const groups: number[] = [];
   let home = '';
   let env: Record<string, string> = {};
 
-  beforeEach(() => {
+  const [before, after] = per === 'test' ? [beforeEach, afterEach] : [beforeAll, afterAll];
+
+  before(() => {
     home = tempHome(prefix);
     env = { GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '60000', ...extraEnv };
   });
 
-  afterEach(async () => {
+  after(async () => {
     for (const h of handles.splice(0)) await h.close();
     const info = daemonFacts(home);
     if (info) reaper.track(info.pid);

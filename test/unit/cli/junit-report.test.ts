@@ -39,7 +39,7 @@ test('a name and failure holding <&"> and control characters come back intact, l
   expect(c.failure['#text']).toContain('actual: "a <b> & \\"c\\"\\u0001\\u001b[31m\\u0000 end"');
 });
 
-test('suite totals count failures, a shard is a property of its case, and a retried pass carries a flakyFailure', () => {
+describe('a run of a passing sharded case, a failing one and a retried pass', () => {
   const failure = {
     line: 2,
     step: 'expect game.count equals 1',
@@ -53,20 +53,29 @@ test('suite totals count failures, a shard is a property of its case, and a retr
     result('fails', false, { failure: { ...failure, condition: undefined, message: 'StepFailed: no game' } }),
     result('flaky', true, { flaky: { retries: 1, failure } }),
   ]);
-  expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n/);
   const doc = parse(xml).testsuites;
-  expect([doc['@_tests'], doc['@_failures'], doc['@_errors'], doc['@_time']]).toEqual(['3', '1', '0', '4.500']);
-  expect(doc.testsuite['@_skipped']).toBe('0');
   const [passes, fails, flaky] = doc.testsuite.testcase;
-  expect(passes.properties).toEqual({ property: { '@_name': 'shard', '@_value': '1/2' } });
-  expect(passes.failure).toBeUndefined();
-  expect(passes['@_classname']).toBe(join('gamebridge-tests', 'passes.jsonl'));
-  expect(passes['@_time']).toBe('1.500');
-  expect(fails.failure['@_type']).toBe('step');
-  expect(fails.failure['@_message']).toBe('StepFailed: no game');
-  expect(flaky.failure).toBeUndefined();
-  expect(flaky.flakyFailure['@_message']).toBe('AssertionFailed: count is 2');
-  expect(flaky.flakyFailure['#text']).toMatch(/expected: equals 1\nactual: 2/);
+
+  test('suite totals count its failures', () => {
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n/);
+    expect([doc['@_tests'], doc['@_failures'], doc['@_errors'], doc['@_time']]).toEqual(['3', '1', '0', '4.500']);
+    expect(doc.testsuite['@_skipped']).toBe('0');
+    expect(fails.failure['@_type']).toBe('step');
+    expect(fails.failure['@_message']).toBe('StepFailed: no game');
+  });
+
+  test('a shard is a property of its case', () => {
+    expect(passes.properties).toEqual({ property: { '@_name': 'shard', '@_value': '1/2' } });
+    expect(passes.failure).toBeUndefined();
+    expect(passes['@_classname']).toBe(join('gamebridge-tests', 'passes.jsonl'));
+    expect(passes['@_time']).toBe('1.500');
+  });
+
+  test('a retried pass carries a flakyFailure', () => {
+    expect(flaky.failure).toBeUndefined();
+    expect(flaky.flakyFailure['@_message']).toBe('AssertionFailed: count is 2');
+    expect(flaky.flakyFailure['#text']).toMatch(/expected: equals 1\nactual: 2/);
+  });
 });
 
 test('an empty run is an empty suite', () => {
