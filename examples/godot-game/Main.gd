@@ -86,10 +86,13 @@ func _screen() -> String:
 
 
 func snapshot() -> Dictionary:
+	# Godot's own queries: Input.parse_input_event moves them too, so they follow the agent's pointer
+	var mouse := get_viewport().get_mouse_position()
 	return {"ui": {"screen": _screen()}, "events": events.duplicate(),
 		"game": {"run": run, "x": player.position.x, "y": player.position.y, "onFloor": player.is_on_floor(),
 			"jumps": jumps, "coins": coins.duplicate(), "volume": $Menu/Volume.value,
-			"walk": walk, "name": $NameField.text, "lastClick": last_click, "lastTap": last_tap}}
+			"walk": walk, "name": $NameField.text, "lastClick": last_click, "lastTap": last_tap,
+			"mouse": [mouse.x, mouse.y, Input.is_mouse_button_pressed(BUTTON_LEFT)], "joyAxis": Input.get_joy_axis(0, 0)}}
 
 
 func _open_menu(open: bool) -> void:

@@ -26,7 +26,9 @@
 # InputEventMouseMotion / InputEventMouseButton (wheel too), InputEventScreenTouch /
 # InputEventScreenDrag, InputEventJoypadMotion (device 0, axis "joy_axis" or the axis's place in
 # "axes") and InputEventKey presses carrying each typed character (the focused LineEdit takes
-# them). GameBridge.axis(name), pointer(), touches() and take_text() answer too.
+# them). GameBridge.axis(name), pointer(), touches() and take_text() answer too, and so do
+# Godot's own queries (Input.is_mouse_button_pressed, get_mouse_position, get_joy_axis(0, ...)),
+# since Input keeps its state from parsed events.
 extends Node
 
 signal close_requested(reason)  # connect to override the default exit (get_tree().quit())

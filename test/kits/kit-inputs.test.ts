@@ -19,7 +19,8 @@ const OTHER = 'agent-b';
 interface InputPlay {
   /** Brings the game to where it takes input (a running round). */
   start: Cmd[];
-  axis?: { name: string; min: number; max: number; read: (s: any) => number };
+  /** `read` is what the kit handed the game; `polled`, what the engine's own joystick query answers. */
+  axis?: { name: string; min: number; max: number; read: (s: any) => number; polled?: (s: any) => number };
   /** The last left press the game saw, [x, y]; `at` is a spot on its field that presses nothing. */
   pointer?: { at: [number, number]; read: (s: any) => [number, number] | null };
   /** What the engine's own mouse queries answered, [x, y, left down] (LÖVE's love.mouse, pygame.mouse). */
@@ -54,8 +55,9 @@ const PLAY: Record<string, InputPlay> = {
   },
   'Godot 3': {
     start: [['reset']],
-    axis: { name: 'walk', min: -1, max: 1, read: (s) => s.game.walk },
+    axis: { name: 'walk', min: -1, max: 1, read: (s) => s.game.walk, polled: (s) => s.game.joyAxis },
     pointer: { at: [600, 200], read: (s) => s.game.lastClick },
+    polled: (s) => s.game.mouse,
     touch: { read: (s) => s.game.lastTap },
     text: { read: (s) => s.game.name },
   },
@@ -129,7 +131,8 @@ function describeInputs(kit: KitExample, play: InputPlay): void {
 
   describe('axis', () => {
     const a = play.axis;
-    const at = (value: number) => (s: any) => s.input.axes[a!.name] === value && a!.read(s) === value;
+    const at = (value: number) => (s: any) =>
+      s.input.axes[a!.name] === value && a!.read(s) === value && (!a!.polled || a!.polled(s) === value);
 
     testIf(a, 'an axis is read by the game at the value sent and rests at 0 once released', async () => {
       await applied(port, 'input.axis', { input: a!.name, value: 0.5, owner: OWNER, leaseMs: 60000 });
