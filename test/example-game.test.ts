@@ -200,10 +200,11 @@ describe('Crate Stack', () => {
       name: 'Stack Two',
       version: '9.9.9',
       protocol: 1,
-      capabilities: ['input', 'pointer', 'axis', 'text', 'clock', 'ui', 'world'],
+      capabilities: ['input', 'pointer', 'touch', 'axis', 'text', 'clock', 'ui', 'world'],
       inputs: ['left', 'right'],
       axes: [{ name: 'steer', min: -1, max: 1 }],
       pointer: true,
+      touch: true,
       text: true,
     });
     expect(m.toolsets.map((t: any) => t.name)).toEqual(['play', 'debug']);
@@ -421,7 +422,7 @@ describe('Crate Stack in time', () => {
     expect(await getJson(port, '/health')).toEqual({
       ok: true,
       frame: expect.any(Number),
-      capabilities: ['input', 'pointer', 'axis', 'text', 'clock', 'ui', 'world'],
+      capabilities: ['input', 'pointer', 'touch', 'axis', 'text', 'clock', 'ui', 'world'],
       sessionEpoch: 0,
     });
     const started = await applied(port, 'start');
