@@ -332,7 +332,7 @@ function describeConformance(kit: KitExample): void {
     expect((await getJson(port, '/state')).completedCommandId).toBe(before); // nothing was queued
   });
 
-  test('two Host headers refused: 400 whichever comes first, even both its own, and nothing queued', async () => {
+  test('a request with two Host headers is refused with 400 whichever comes first, even both its own, queuing nothing', async () => {
     const before = (await getJson(port, '/state')).completedCommandId;
     const cmd = `/command?${new URLSearchParams({ cmd: kit.newEpoch[0] })}`;
     for (const hosts of [
@@ -406,7 +406,7 @@ function describeConformance(kit: KitExample): void {
 
   testIf(
     kit.connectionCap,
-    'slow clients cannot freeze it: connections trickling a request are closed by its deadline, and it answers again',
+    'slow clients cannot freeze it: connections trickling a request are closed by its deadline so it answers again',
     async () => {
       const slow: net.Socket[] = [];
       let closed = 0;

@@ -77,14 +77,18 @@ describeIfRuntime('godot', () => {
       removeDir(home);
     });
 
-    test(
-      "the example's coins are world objects until the walker collects them, and come back on reset",
-      async () => {
-        const port = await freePort();
+    describe("the example's coins", () => {
+      let port: number;
+      const all = ['Main/Coin40', 'Main/Coin90', 'Main/Coin160', 'Main/Coin240', 'Main/Coin320'];
+      const coins = async (): Promise<string[]> =>
+        (await getJson(port, '/world')).objects.filter((o: any) => o.type === 'coin').map((o: any) => o.id);
+
+      beforeAll(async () => {
+        port = await freePort();
         await startKitGame(reaper, 'godot', port, home);
-        const coins = async (): Promise<string[]> =>
-          (await getJson(port, '/world')).objects.filter((o: any) => o.type === 'coin').map((o: any) => o.id);
-        const all = ['Main/Coin40', 'Main/Coin90', 'Main/Coin160', 'Main/Coin240', 'Main/Coin320'];
+      }, GODOT_READY_MS + 5000);
+
+      test('are world objects until the walker collects them', async () => {
         expect(await coins()).toEqual(all);
         await applied(port, 'teleport', { x: 36 });
         await applied(port, 'input.hold', { input: 'right', owner: 'test', leaseMs: 5000 });
@@ -95,11 +99,13 @@ describeIfRuntime('godot', () => {
           return c.includes('Main/Coin40') ? null : c;
         });
         expect(left).toEqual(all.slice(1));
+      });
+
+      test('come back on reset', async () => {
         await applied(port, 'reset');
         await waitFor('five coins again', async () => (await coins()).length === 5);
         expect(await coins()).toEqual(all);
-      },
-      GODOT_READY_MS + 20000,
-    );
+      });
+    });
   });
 });

@@ -156,7 +156,7 @@ function describeInputs(kit: KitExample, play: InputPlay): void {
       await untilState(port, 'back at 0', at(0));
     });
 
-    testIf(a, 'an out-of-range axis value is refused naming the range, and nothing is applied', async () => {
+    testIf(a, 'an out-of-range axis value is refused naming the range before anything is applied', async () => {
       const range = `${a!.min}..${a!.max}`;
       await refused(
         'input.axis',
@@ -180,11 +180,19 @@ function describeInputs(kit: KitExample, play: InputPlay): void {
   describe('pointer', () => {
     const p = play.pointer;
 
-    testIf(p, 'pointer position and buttons arrive as sent, and the game sees the press there', async () => {
+    // before any other press, so the press the game reads is this test's
+    testIf(p, 'the game sees a press where the pointer is', async () => {
       const [x, y] = p!.at;
       await applied(port, 'input.pointer', { x, y, buttons: 0, owner: OWNER });
       await applied(port, 'input.pointer', { x, y, buttons: 1, owner: OWNER });
-      const s = await untilState(port, 'the game saw the press', (st) => String(p!.read(st)) === String([x, y]));
+      await untilState(port, 'the game saw the press', (st) => String(p!.read(st)) === String([x, y]));
+      await applied(port, 'input.pointer', { x, y, buttons: 0, owner: OWNER });
+    });
+
+    testIf(p, 'pointer position and buttons arrive as sent', async () => {
+      const [x, y] = p!.at;
+      await applied(port, 'input.pointer', { x, y, buttons: 0, owner: OWNER });
+      const s = await applied(port, 'input.pointer', { x, y, buttons: 1, owner: OWNER });
       expect(s.input.pointer).toEqual({ x, y, buttons: 1 });
       const up = await applied(port, 'input.pointer', { x: x + 5, y, buttons: 0, owner: OWNER });
       expect(up.input.pointer).toEqual({ x: x + 5, y, buttons: 0 });
@@ -211,24 +219,20 @@ function describeInputs(kit: KitExample, play: InputPlay): void {
       expect(s.input.pointer).toEqual({ x, y, buttons: 0 });
     });
 
-    testIf(
-      p,
-      "two owners' buttons are one mouse: down while either holds it, and each lifts only its own",
-      async () => {
-        const [x, y] = p!.at;
-        await applied(port, 'input.pointer', { x, y, buttons: 1, owner: OWNER });
-        let s = await applied(port, 'input.pointer', { x: x + 2, y, buttons: 0, owner: OTHER });
-        expect(s.input.pointer).toEqual({ x: x + 2, y, buttons: 1 });
-        s = await applied(port, 'input.pointer', { x: x + 2, y, buttons: 2, owner: OTHER });
-        expect(s.input.pointer.buttons).toBe(3);
-        s = await applied(port, 'input.releaseAll', { owner: OTHER });
-        expect(s.input.pointer.buttons).toBe(1);
-        s = await applied(port, 'input.pointer', { x, y, buttons: 0, owner: OWNER });
-        expect(s.input.pointer).toEqual({ x, y, buttons: 0 });
-      },
-    );
+    testIf(p, "two owners' buttons are one mouse, down while either owner holds a button", async () => {
+      const [x, y] = p!.at;
+      await applied(port, 'input.pointer', { x, y, buttons: 1, owner: OWNER });
+      let s = await applied(port, 'input.pointer', { x: x + 2, y, buttons: 0, owner: OTHER });
+      expect(s.input.pointer).toEqual({ x: x + 2, y, buttons: 1 });
+      s = await applied(port, 'input.pointer', { x: x + 2, y, buttons: 2, owner: OTHER });
+      expect(s.input.pointer.buttons).toBe(3);
+      s = await applied(port, 'input.releaseAll', { owner: OTHER });
+      expect(s.input.pointer.buttons).toBe(1);
+      s = await applied(port, 'input.pointer', { x, y, buttons: 0, owner: OWNER });
+      expect(s.input.pointer).toEqual({ x, y, buttons: 0 });
+    });
 
-    testIf(p, 'out-of-range pointer and wheel values are refused naming the range, and nothing moves', async () => {
+    testIf(p, 'out-of-range pointer and wheel values are refused naming the range before anything moves', async () => {
       const before = (await state()).input.pointer;
       await refused('input.pointer', { x: 10, y: 10, buttons: 8 }, /buttons.*0 to 7/);
       await refused('input.pointer', { x: -1, y: 10, buttons: 0 }, /'x'.*from 0/);
@@ -258,10 +262,18 @@ function describeInputs(kit: KitExample, play: InputPlay): void {
   describe('touch', () => {
     const t = play.touch;
 
-    testIf(t, 'two touch points go down together, move and lift, and the game sees the taps', async () => {
+    // before any other touch, so the tap the game reads is this test's
+    testIf(t, 'the game sees the tap of a second touch point', async () => {
       await applied(port, 'input.touch', { id: 0, x: 120, y: 150, phase: 'down', owner: OWNER });
       await applied(port, 'input.touch', { id: 1, x: 200, y: 160, phase: 'down', owner: OWNER });
-      let s = await untilState(port, 'the game saw the second tap', (st) => String(t!.read(st)) === '200,160');
+      await untilState(port, 'the game saw the second tap', (st) => String(t!.read(st)) === '200,160');
+      await applied(port, 'input.touch', { id: 0, x: 120, y: 150, phase: 'up', owner: OWNER });
+      await applied(port, 'input.touch', { id: 1, x: 200, y: 160, phase: 'up', owner: OWNER });
+    });
+
+    testIf(t, 'two touch points go down together, move and lift', async () => {
+      await applied(port, 'input.touch', { id: 0, x: 120, y: 150, phase: 'down', owner: OWNER });
+      let s = await applied(port, 'input.touch', { id: 1, x: 200, y: 160, phase: 'down', owner: OWNER });
       expect(s.input.touches).toEqual([
         { id: 0, x: 120, y: 150 },
         { id: 1, x: 200, y: 160 },
@@ -281,9 +293,12 @@ function describeInputs(kit: KitExample, play: InputPlay): void {
       expect((await applied(port, 'input.releaseAll', { owner: OTHER })).input.touches).toEqual([]);
     });
 
-    testIf(t, 'an out-of-range touch is refused naming the range, and a move of a lifted point fails', async () => {
+    testIf(t, 'an out-of-range touch is refused naming the range', async () => {
       await refused('input.touch', { id: 10, x: 5, y: 5, phase: 'down' }, /'id'.*0 to 9/);
       await refused('input.touch', { id: 0, x: 5, y: 5, phase: 'hover' }, /down, move or up/);
+    });
+
+    testIf(t, 'a move of a lifted touch point fails', async () => {
       const s = await applied(port, 'input.touch', { id: 4, x: 5, y: 5, phase: 'move', owner: OWNER });
       expect(s.commandResults.find((r: any) => r.id === s.sentId)).toMatchObject({
         ok: false,
@@ -301,7 +316,7 @@ function describeInputs(kit: KitExample, play: InputPlay): void {
       await untilState(port, 'the game took the text', (s) => tx!.read(s).includes('ANA'));
     });
 
-    testIf(tx, 'text over 1000 characters is refused, and nothing is typed', async () => {
+    testIf(tx, 'text over 1000 characters is refused before anything is typed', async () => {
       const before = tx!.read(await state());
       await refused('input.text', { text: 'x'.repeat(1001) }, /1 to 1000 characters/);
       await refused('input.text', { text: '' }, /1 to 1000 characters/);
