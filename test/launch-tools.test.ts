@@ -87,36 +87,49 @@ test('launch from a gamebridge.json two folders up, drive it, read its log, stop
   }
 });
 
-test('launch_instance {paused: true}: a kit game starts at simFrame 0; one whose kit does not start paused says so and how to pause it', async () => {
-  const home = tempHome();
-  dirs.push(home);
-  const counter = join(ROOT, 'test', 'fixtures', 'counter-game.mjs');
-  const ports = await freeRange(4);
-  const game = (dir: string, args: string) =>
-    writeProject(join(home, dir), {
-      ports: ports.slice(0, 2),
-      name: 'Counter',
-      command: `"${process.execPath}" "${counter}" {port} ${args}`,
-    });
-  game('kit', '--fps 1000');
-  game('old', '--fps 1000 --runs-at-launch');
-  const h = await connect({ args: ['--no-daemon', '--no-scan'], env: { GAME_BRIDGE_HOME: home }, cwd: home });
-  try {
-    const a = await call(h, 'launch_instance', { config: 'kit/gamebridge.json', paused: true }, 30000);
+describe('launch_instance {paused: true}', () => {
+  let a: Awaited<ReturnType<typeof call>>;
+  let b: typeof a;
+  let simFrameOfA: unknown;
+
+  beforeAll(async () => {
+    const home = tempHome();
+    dirs.push(home);
+    const counter = join(ROOT, 'test', 'fixtures', 'counter-game.mjs');
+    const ports = await freeRange(4);
+    const game = (dir: string, args: string) =>
+      writeProject(join(home, dir), {
+        ports: ports.slice(0, 2),
+        name: 'Counter',
+        command: `"${process.execPath}" "${counter}" {port} ${args}`,
+      });
+    game('kit', '--fps 1000');
+    game('old', '--fps 1000 --runs-at-launch');
+    const h = await connect({ args: ['--no-daemon', '--no-scan'], env: { GAME_BRIDGE_HOME: home }, cwd: home });
+    try {
+      a = await call(h, 'launch_instance', { config: 'kit/gamebridge.json', paused: true }, 30000);
+      if (a.json?.pid) pids.push(a.json.pid);
+      b = await call(h, 'launch_instance', { config: 'old/gamebridge.json', paused: true }, 30000);
+      if (b.json?.pid) pids.push(b.json.pid);
+      if (!a.isError) simFrameOfA = (await gameCall(h, a.json.port, 'get_state', { path: 'simFrame' })).json.value;
+    } finally {
+      await h.close();
+    }
+  }, 60000);
+
+  test('a kit game starts at simFrame 0', () => {
     expect(a.isError).toBeFalsy();
-    pids.push(a.json.pid);
     expect(a.json).toMatchObject({ paused: true, simFrame: 0 });
     expect(a.json.pausedNote).toBeUndefined();
-    const b = await call(h, 'launch_instance', { config: 'old/gamebridge.json', paused: true }, 30000);
+    expect(simFrameOfA).toBe(0);
+  });
+
+  test('a game whose kit does not start paused says so and how to pause it', () => {
     expect(b.isError).toBeFalsy();
-    pids.push(b.json.pid);
     expect(b.json).toMatchObject({ paused: false, simFrame: expect.any(Number) });
     expect(b.json.pausedNote).toMatch(/did not start paused .*GAME_BRIDGE_START_PAUSED.*bridge\.pause/);
-    expect((await gameCall(h, a.json.port, 'get_state', { path: 'simFrame' })).json.value).toBe(0);
-  } finally {
-    await h.close();
-  }
-}, 60000);
+  });
+});
 
 test("a crash at start is loud: exit code, command, log path, the game's own last output", async () => {
   const p = await project('--crash-at-start');

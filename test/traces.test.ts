@@ -194,20 +194,25 @@ withChromium(
   180000,
 );
 
-withChromium(
-  "retain-on-failure keeps only failed tests' traces, drops a passing test's old one, and the HTML report links the failed test's",
-  async () => {
+(chromiumMissing && process.env.CI !== 'true' ? describe.skip : describe)('retain-on-failure', () => {
+  let dir: string;
+  let traces: string;
+  let on: Awaited<ReturnType<typeof cli>>;
+  let all: typeof on;
+  let run: typeof on;
+  let afterAllOn: string[];
+
+  beforeAll(async () => {
     writeTest('pass', { expect: { path: 'game.score', equals: 20 } });
     writeTest('fail', { expect: { path: 'game.score', equals: 21 } });
-    const dir = join(p.root, 'gamebridge-tests');
-    const on = await cli(['test', join(dir, 'pass.jsonl'), join(dir, 'fail.jsonl'), '--update', '--trace', 'on']);
-    expect(on.out).toMatch(/2 passed, 0 failed/);
+    dir = join(p.root, 'gamebridge-tests');
+    on = await cli(['test', join(dir, 'pass.jsonl'), join(dir, 'fail.jsonl'), '--update', '--trace', 'on']);
     writeFileSync(
       join(dir, 'fail.jsonl'),
       readFileSync(join(dir, 'fail.jsonl'), 'utf8').replace('"equals":20', '"equals":21'),
     );
-    const traces = join(p.root, 'report', 'traces');
-    const all = await cli([
+    traces = join(p.root, 'report', 'traces');
+    all = await cli([
       'test',
       'gamebridge-tests/pass.jsonl',
       'gamebridge-tests/fail.jsonl',
@@ -218,10 +223,9 @@ withChromium(
       '--output',
       'report',
     ]);
-    expect(all.code).toBe(1);
-    expect(readdirSync(traces).sort()).toEqual(['fail.trace.html', 'pass.trace.html']);
+    afterAllOn = readdirSync(traces).sort();
     // the default: the passing test's trace of the run before is gone, the failed one's written anew
-    const run = await cli([
+    run = await cli([
       'test',
       'gamebridge-tests/pass.jsonl',
       'gamebridge-tests/fail.jsonl',
@@ -230,11 +234,19 @@ withChromium(
       '--output',
       'report',
     ]);
+  }, 240000);
+
+  test("keeps only failed tests' traces, dropping a passing test's old one", () => {
+    expect(on.out).toMatch(/2 passed, 0 failed/);
+    expect(all.code).toBe(1);
+    expect(afterAllOn).toEqual(['fail.trace.html', 'pass.trace.html']);
     expect(run.code).toBe(1);
     expect(readdirSync(traces)).toEqual(['fail.trace.html']);
     expect(run.out).toMatch(/✗ fail .*\n(.*\n)*    trace: report\/traces\/fail\.trace\.html/);
     expect(run.out).not.toMatch(/pass\.trace\.html/);
+  });
 
+  test("the HTML report links the failed test's trace", async () => {
     const page = await browser!.browser.newPage();
     await page.goto(pathToFileURL(join(p.root, 'report', 'index.html')).href);
     expect(await page.locator('a.trace').count()).toBe(1);
@@ -243,7 +255,9 @@ withChromium(
     expect(await page.textContent('#title')).toBe('fail');
     expect(await page.textContent('#step-title')).toBe('✗ expect game.score equals 21');
     await page.close();
+  });
 
+  test('--trace off writes no traces', async () => {
     const off = await cli([
       'test',
       'gamebridge-tests/fail.jsonl',
@@ -256,11 +270,10 @@ withChromium(
     ]);
     expect(off.code).toBe(1);
     expect(existsSync(join(p.root, 'none', 'traces'))).toBe(false);
-  },
-  240000,
-);
+  });
+});
 
-test('show-trace with no display prints where the trace is and how to open it; a file that is not a trace is refused', async () => {
+test('show-trace with no display prints where the trace is and how to open it', async () => {
   const dir = join(p.root, 'shown');
   mkdirSync(dir, { recursive: true });
   const { TraceBuilder } = await import('../shared/trace.js');
@@ -273,6 +286,11 @@ test('show-trace with no display prints where the trace is and how to open it; a
   expect(r.err).toBe(
     `There is no display here, so no browser was opened. The trace is one self-contained page: open ${pathToFileURL(join(dir, 't.trace.html')).href} in any browser, or copy the file to a machine with a display and open it there.\n`,
   );
+});
+
+test('show-trace refuses a file that is not a trace', async () => {
+  const dir = join(p.root, 'shown');
+  mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'other.html'), '<!doctype html><title>x</title>');
   const bad = await cli(['show-trace', 'shown/other.html']);
   expect(bad.code).toBe(2);
