@@ -19,7 +19,8 @@ Pointer, touch, analog axes and text (optional): pass axes=[{"name": "walk", "mi
 pointer=True, touch=True, text=True. The game reads surface.axis("walk"), surface.pointer,
 surface.touches and surface.take_text(), or gets each change as an event on the tick through
 on_input=fn(event); on_input=gamebridge.pygame_events() posts them as real pygame events
-(MOUSEMOTION, MOUSEBUTTONDOWN/UP, MOUSEWHEEL, FINGERDOWN/MOTION/UP, JOYAXISMOTION, TEXTINPUT).
+(MOUSEMOTION, MOUSEBUTTONDOWN/UP, MOUSEWHEEL, FINGERDOWN/MOTION/UP, JOYAXISMOTION, TEXTINPUT)
+and makes pygame.mouse.get_pos() and get_pressed() follow the agent's pointer too.
 
 The UI and world trees (optional): pass ui=lambda: {"screen": "MenuScreen", "nodes": [...]}
 and world=lambda: [{"id": "walker", "type": "player", "pos": [x, y]}]. A node is a dict with
