@@ -2,9 +2,10 @@
  * The LÖVE kit (kits/love/gamebridge.lua) beyond the conformance suite (conformance.test.ts runs
  * the contract on its example, examples/love-game, through SDL's offscreen driver): the game
  * under a real X server as `xvfb-run` gives it, a bad port, SIGTERM, the kit file itself, and a
- * step's frames taken many to a frame.
+ * step's frames taken many to a frame, and love.mouse following the agent's pointer.
  */
-import { existsSync, realpathSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodePng } from '../helpers/png.js';
 import { freePort } from '../helpers/ports.js';
@@ -100,6 +101,40 @@ describe('LÖVE kit: on an X display, a bad port, SIGTERM', () => {
           expect(output.text).toContain("GameBridge: --debug-port must be a port number (1-65535), got 'abc'");
           await new Promise((r) => setTimeout(r, 500));
           expect(child.exitCode).toBeNull();
+        },
+        LOVE_READY_MS + 5000,
+      );
+
+      test(
+        "love.mouse follows the one mouse: the agent's pointer until a real mousemoved, a button down on either",
+        () => {
+          const d = dir();
+          copyFileSync(join(ROOT, 'kits', 'love', 'gamebridge.lua'), join(d, 'gamebridge.lua'));
+          const main = [
+            'local gamebridge = require("gamebridge")',
+            'function love.load()',
+            '  local bridge = gamebridge.new({name = "T", pointer = true})',
+            '  bridge:apply(1, "input.pointer", {x = "40", y = "30", buttons = "2", owner = "a"})',
+            '  local x, y = love.mouse.getPosition()',
+            '  local agent = {x, y, love.mouse.getX(), love.mouse.getY(), love.mouse.isDown(2), love.mouse.isDown(1), love.mouse.isDown(1, 2)}',
+            '  love.handlers.mousemoved(7, 8, 1, 1, false) -- a real motion, as SDL delivers it',
+            '  local rx, ry = love.mouse.getPosition()',
+            '  local realX, realY = bridge.realMouse.getPosition()',
+            '  print(gamebridge.json({agent = agent, afterReal = {rx == realX and ry == realY, love.mouse.isDown(2)}}))',
+            '  love.event.quit()',
+            'end',
+          ];
+          writeFileSync(join(d, 'main.lua'), main.join('\n'));
+          const out = execFileSync('love', [d], {
+            env: { ...process.env, SDL_VIDEODRIVER: 'offscreen' },
+            encoding: 'utf8',
+            stdio: ['ignore', 'pipe', 'ignore'],
+            timeout: LOVE_READY_MS,
+          });
+          const seen = JSON.parse(out.trim().split('\n').pop()!);
+          expect(seen.agent).toEqual([40, 30, 40, 30, true, false, true]);
+          // the real mouse moved: the position is its own again; the agent's right button is still held
+          expect(seen.afterReal).toEqual([true, true]);
         },
         LOVE_READY_MS + 5000,
       );
