@@ -99,6 +99,8 @@ export interface LaunchFacts {
   reaped?: string[];
   /** another process listened on the launch's port: who, as far as the bridge may see */
   heldBy?: { pid: number; uid?: number; user?: string; program?: string }[];
+  /** every port the launch was tried on, when another process took them one after another */
+  portsTried?: number[];
 }
 
 /** What a usage error may point at: the argument, file or field to fix. */

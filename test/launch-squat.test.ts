@@ -1,8 +1,8 @@
 /**
  * A launch's port taken by another user before the game binds it. The port is in the game's
  * command line, which every local user can read; a squatter (run as `nobody`) that binds it
- * first and answers /health must not become the launched game: the launch fails naming who holds
- * the port, and the real game is stopped (through the real CLI, daemon and SDK client). A game a
+ * first and answers /health must not become the launched game: the real game is stopped, the launch
+ * tries other ports, and a squatter that takes each of them makes it fail naming who holds the port (through the real CLI, daemon and SDK client). A game a
  * previous daemon launched is not taken back while a stranger holds its port.
  */
 import { spawn } from 'node:child_process';
@@ -65,20 +65,27 @@ asOtherUserTest("a launch's port bound first by another user fails naming who ho
     });
     const h = await connect({ env: { GAME_BRIDGE_HOME: home }, cwd, args: ['--no-scan'] });
     handles.push(h);
-    const r = await call(h, 'launch_instance', {}, 60_000);
-    const bound = squatter.lines.find((l) => l.startsWith(`bound ${ports[0]} `));
-    expect(bound).toBeDefined();
+    const r = await call(h, 'launch_instance', {}, 90_000);
+    // It takes every port it sees: the launch tries another port twice, then gives up.
+    const bound = squatter.lines.filter((l) => l.startsWith('bound '));
+    expect(bound).toHaveLength(3);
+    expect(bound[0]).toMatch(new RegExp(`^bound ${ports[0]} `));
+    const tried = bound.map((l) => Number(l.split(' ')[1]));
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(
       new RegExp(
-        `^LaunchFailed: Launch failed on port ${ports[0]}: another process holds the port \\(pid \\d+ \\(node\\) of user nobody\\), not the launched command`,
+        `^LaunchFailed: Launch failed on port ${tried[2]}: another process holds the port \\(pid \\d+ \\(node\\) of user nobody\\), not the launched command`,
       ),
     );
     expect(r.text).toMatch(/the game was stopped/);
-    expect(r.json).toMatchObject({ kind: 'LaunchFailed', heldBy: [{ user: 'nobody', program: 'node' }] });
-    // The real game (the marked shell's process group) is gone, and nothing was taken for it.
-    const gamePid = Number(bound!.split(' ')[2]);
-    expect(await groupGone(gamePid, 10_000)).toBe(true);
+    expect(r.text).toContain(`Ports tried: ${tried.join(', ')}; another process took ${tried.join(', ')} before`);
+    expect(r.json).toMatchObject({
+      kind: 'LaunchFailed',
+      heldBy: [{ user: 'nobody', program: 'node' }],
+      portsTried: tried,
+    });
+    // The real games (each marked shell's process group) are gone, and nothing was taken for them.
+    for (const l of bound) expect(await groupGone(Number(l.split(' ')[2]), 10_000)).toBe(true);
     expect((await call(h, 'list_instances')).json.live).toEqual([]);
     expect(r.text).not.toContain('Ignore previous instructions');
   } finally {

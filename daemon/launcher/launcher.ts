@@ -19,6 +19,7 @@ import { planLaunch } from './profiles.js';
 import { readoptFrom, type Readoption } from './readopt.js';
 import type { Spawned } from './spawn.js';
 import { startGame, type StartContext } from './start.js';
+import { startOnFreePort } from './taken-port.js';
 import { escalate, reapGame } from './stop.js';
 import {
   groupOf,
@@ -103,13 +104,11 @@ export class Launcher extends EventEmitter<LauncherEvents> {
     const decl = findDeclaration({ cwd: opts.cwd, configPath: opts.configPath, home: opts.env.HOME });
     if (opts.signal?.aborted) throw usageError('Launch cancelled before it started: nothing was run.');
     planLaunch(decl, 0, opts); // an unknown profile fails before a port is taken
-    const { port } = await this.ports.allocate(decl.portRange, this.exits.ports());
-    try {
-      return await this.startOn(decl, port, opts);
-    } catch (e) {
-      this.ports.release(port);
-      throw e;
-    }
+    const allocate = async () => (await this.ports.allocate(decl.portRange, this.exits.ports())).port;
+    // The port of the game that answered stays reserved by its table entry (enter).
+    const release = (port: number) => void (this.table.has(port) || this.ports.release(port));
+    const start = (port: number) => this.startOn(decl, port, opts);
+    return startOnFreePort({ allocate, release, start, warn: (text) => this.emit('warning', text) }, opts);
   }
 
   /** Start on a port already reserved (start.ts does the starting); a game that answered enters the table (and launched.json). */

@@ -83,9 +83,19 @@ export async function waitReady(spec: ReadySpec, client: GameClient): Promise<He
             : exit.signal
               ? `was killed by signal ${exit.signal}`
               : `could not be started (${exit.spawnError})`;
-        throw await launchFailure(spec, `Launch failed on port ${port}${spec.who}: the process ${how}.`, exit.code, {
-          signal: exit.signal,
-        });
+        // A game whose port was taken after it was chosen exits (a kit cannot listen there) while
+        // another process listens on it: the launcher then tries another port, as for a squatter.
+        const holders =
+          spawned.pid && listenerOwner(port, spawned.pid) === 'stranger' ? portHolders(port, spawned.pid) : undefined;
+        throw await launchFailure(
+          spec,
+          `Launch failed on port ${port}${spec.who}: the process ${how}.` +
+            (holders
+              ? ` Another process now holds the port (${describeHolders(holders)}): it was probably taken before the game could bind it.`
+              : ''),
+          exit.code,
+          { signal: exit.signal, ...(holders ? { heldBy: holders } : {}) },
+        );
       }
       if (elapsed >= decl.readyTimeoutMs) {
         throw await launchFailure(

@@ -37,6 +37,8 @@ export interface LaunchedInstance {
   index?: number;
   /** the last command the game confirmed it applied through this bridge */
   lastCommand?: LastCommand;
+  /** ports this launch was tried on first, each taken by another process before the game bound it */
+  portsTaken?: number[];
   /** in launched.json only: the launch had not answered /health yet when this was written */
   starting?: true;
   /** a browser game (launch.web): what a successor daemon needs to end what is left of it */

@@ -30,6 +30,7 @@ function launched(inst: LaunchedInstance): Record<string, unknown> {
     ...(inst.profile !== undefined ? { profile: inst.profile } : {}),
     ...(inst.index !== undefined ? { index: inst.index } : {}),
     ...(inst.web?.seed !== undefined ? { seed: inst.web.seed } : {}),
+    ...(inst.portsTaken ? { portsTaken: inst.portsTaken } : {}),
   };
 }
 
