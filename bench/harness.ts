@@ -6,13 +6,14 @@
  * bench starts goes through the Reaper; daemons are asked to stop (SIGTERM: they reap the games
  * they launched) before SIGKILL.
  */
-import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { sleep } from '../shared/sleep.js';
@@ -325,3 +326,39 @@ export function pct(xs: number[], p: number): number {
 export const median = (xs: number[]) => pct(xs, 50);
 export const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / (xs.length || 1);
 export const round = (x: number, d = 2) => (Number.isFinite(x) ? Math.round(x * 10 ** d) / 10 ** d : x);
+
+/** A project in `home` whose gamebridge.json launches Crate Stack (with `args`) on `ports`, with an empty gamebridge-tests/. */
+export function crateStackProject(home: string, ports: number[], args: string[] = []): string {
+  const project = join(home, 'project');
+  mkdirSync(join(project, 'gamebridge-tests'), { recursive: true });
+  writeFileSync(
+    join(project, 'gamebridge.json'),
+    JSON.stringify({
+      name: 'Crate Stack',
+      launch: {
+        command: [`"${process.execPath}" "${GAME}" --port {port}`, ...args].join(' '),
+        portRange: `${ports[0]}-${ports[ports.length - 1]}`,
+      },
+    }),
+  );
+  return project;
+}
+
+/** `game-bridge-mcp test <args>` run in `cwd` with the JSON reporter: its wall time and its report. */
+export async function runSavedTests<R>(
+  args: string[],
+  cwd: string,
+  home: string,
+  timeoutMs: number,
+): Promise<{ wallMs: number; report: R }> {
+  const out = join(cwd, `report-${Date.now()}.json`);
+  const t = now();
+  await promisify(execFile)(process.execPath, [CLI, 'test', ...args, '--reporter', 'json', '--output', out], {
+    cwd,
+    env: benchEnv(home),
+    timeout: timeoutMs,
+  }).catch((e: { stdout?: string }) => {
+    throw new Error(`game-bridge-mcp test ${args.join(' ')} failed: ${e.stdout ?? e}`);
+  });
+  return { wallMs: now() - t, report: JSON.parse(readFileSync(out, 'utf8')) as R };
+}

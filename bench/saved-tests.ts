@@ -11,17 +11,24 @@
  *   time its frames stand for at 60 fps.
  * - Workers: 20 short tests with --workers 4 and with --workers 1, wall time each.
  */
-import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { Recordings } from '../daemon/recording/recordings.js';
 import { recordCall } from '../daemon/tools/record-call.js';
 import type { ToolContext } from '../daemon/toolkit/context.js';
-import { benchEnv, CLI, connectMcp, freeRange, GAME, median, now, pct, round, type Reaper } from './harness.js';
+import {
+  connectMcp,
+  crateStackProject,
+  freeRange,
+  median,
+  now,
+  pct,
+  round,
+  runSavedTests,
+  type Reaper,
+} from './harness.js';
 import { ms, x, type BenchConfig, type Measurement } from './types.js';
 
-const run = promisify(execFile);
 const HEAD = (name: string) =>
   JSON.stringify({
     gamebridgeTest: 1,
@@ -49,38 +56,14 @@ function recordingCostMs(calls: number): number {
   return median(runs);
 }
 
-async function cliRun(
-  args: string[],
-  cwd: string,
-  home: string,
-): Promise<{ wallMs: number; report: Record<string, unknown> }> {
-  const out = join(cwd, `report-${Date.now()}.json`);
-  const t = now();
-  await run(process.execPath, [CLI, 'test', ...args, '--reporter', 'json', '--output', out], {
-    cwd,
-    env: benchEnv(home),
-    timeout: 600000,
-  }).catch((e: { stdout?: string }) => {
-    throw new Error(`game-bridge-mcp test failed: ${e.stdout ?? e}`);
-  });
-  return { wallMs: now() - t, report: JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown> };
-}
+/** A run of `game-bridge-mcp test` in `cwd`, its JSON report kept. */
+const cliRun = (args: string[], cwd: string, home: string) =>
+  runSavedTests<Record<string, unknown>>(args, cwd, home, 600000);
 
 export async function measureSavedTests(r: Reaper, cfg: BenchConfig): Promise<Measurement> {
   const home = r.home('gb-bench-tests-');
   const ports = await freeRange(12);
-  const project = join(home, 'project');
-  mkdirSync(join(project, 'gamebridge-tests'), { recursive: true });
-  writeFileSync(
-    join(project, 'gamebridge.json'),
-    JSON.stringify({
-      name: 'Crate Stack',
-      launch: {
-        command: `"${process.execPath}" "${GAME}" --port {port}`,
-        portRange: `${ports[0]}-${ports[ports.length - 1]}`,
-      },
-    }),
-  );
+  const project = crateStackProject(home, ports);
 
   // recording: a recorded game tool through the pair, and the recording's share of it
   const mcp = await connectMcp(r, 'proxy', home, [], project);

@@ -4,49 +4,30 @@
  * frames, left and right in turn, so every picture differs) run by `game-bridge-mcp test`; the
  * wall time of its steps (the launch apart) both ways, and the trace file's bytes per step.
  */
-import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { benchEnv, CLI, freeRange, GAME, now, round, type Reaper } from './harness.js';
+import { crateStackProject, freeRange, round, runSavedTests, type Reaper } from './harness.js';
 import { ms, x, type BenchConfig, type Measurement } from './types.js';
-
-const run = promisify(execFile);
 
 interface Report {
   tests: Array<{ ok: boolean; ms: number; steps: Array<{ ms: number }>; trace?: string }>;
 }
 
 async function replay(project: string, home: string, trace: 'on' | 'off') {
-  const out = join(project, `report-${trace}.json`);
-  const t = now();
-  await run(
-    process.execPath,
-    [CLI, 'test', 'gamebridge-tests/long.jsonl', '--trace', trace, '--reporter', 'json', '--output', out],
-    { cwd: project, env: benchEnv(home), timeout: 900000 },
-  ).catch((e: { stdout?: string }) => {
-    throw new Error(`game-bridge-mcp test --trace ${trace} failed: ${e.stdout ?? e}`);
-  });
-  const wallMs = now() - t;
-  const test = (JSON.parse(readFileSync(out, 'utf8')) as Report).tests[0];
+  const { wallMs, report } = await runSavedTests<Report>(
+    ['gamebridge-tests/long.jsonl', '--trace', trace],
+    project,
+    home,
+    900000,
+  );
+  const test = report.tests[0];
   return { wallMs, test, stepsMs: test.steps.reduce((a, s) => a + s.ms, 0) };
 }
 
 export async function measureTraces(r: Reaper, cfg: BenchConfig): Promise<Measurement> {
   const home = r.home('gb-bench-traces-');
   const ports = await freeRange(6);
-  const project = join(home, 'project');
-  mkdirSync(join(project, 'gamebridge-tests'), { recursive: true });
-  writeFileSync(
-    join(project, 'gamebridge.json'),
-    JSON.stringify({
-      name: 'Crate Stack',
-      launch: {
-        command: `"${process.execPath}" "${GAME}" --port {port} --screenshot`,
-        portRange: `${ports[0]}-${ports[ports.length - 1]}`,
-      },
-    }),
-  );
+  const project = crateStackProject(home, ports, ['--screenshot']);
   const steps = cfg.quick ? 100 : 1000;
   const lines = [
     JSON.stringify({
