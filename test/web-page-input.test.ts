@@ -100,3 +100,17 @@ test("a key pressed on Star Catcher's menu, where its simFrame stands still, is 
     await call(h, 'stop_instance', { port: star.json.port });
   }
 });
+
+test('a click whose effect the page draws on its next frame is seen by the snapshot right after it', async () => {
+  // a slow clock makes the next frame late enough that a snapshot sent at once would beat it
+  await gameCall(h, port, 'resume', { speed: 0.05 });
+  try {
+    const before = await gameCall(h, port, 'snapshot');
+    const ref = /- button "Bump" \[ref=(dom-\d+)\]/.exec(before.text)![1];
+    const click = await gameCall(h, port, 'click', { ref });
+    expect(click.json).toMatchObject({ applied: true, command: 'browser.click' });
+    expect((await gameCall(h, port, 'snapshot')).text).toMatch(/- text "Score: 1" \[ref=/);
+  } finally {
+    await gameCall(h, port, 'resume', { speed: 1 });
+  }
+});

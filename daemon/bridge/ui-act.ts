@@ -10,13 +10,19 @@ import type { SyncResult } from '../sync/command.js';
 import { actionable } from '../ui/refs.js';
 import { findNode, idOf, type UiSnapshot, type Walked } from '../ui/tree.js';
 import { clickNode, isPageRef, setNodeValue } from '../web/ax-tree.js';
+import { clockAdvance, clockOf } from '../web/page-clock.js';
 import type { ToolContext } from '../toolkit/context.js';
 import { shapeSync, syncCommand } from '../toolkit/sync-answer.js';
 import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
 import { z } from '../toolkit/define.js';
 import { readTree } from './trees.js';
 
-/** A page element acted on as a person would: a real click, a real fill or choice. Done once the browser dispatched it. */
+/**
+ * A page element acted on as a person would: a real click, a real fill or choice. Done once the
+ * browser dispatched it and, on a running page the bridge clocks, once the page drew its next
+ * frame, so the answer and the next snapshot see what a game defers to that frame. A paused
+ * page is not stepped: its time is the agent's.
+ */
 async function browserAct(
   page: Page,
   ref: string,
@@ -29,6 +35,8 @@ async function browserAct(
   } catch (e) {
     throw usageError(`${command === 'ui.activate' ? 'click' : 'set_value'} [ref=${ref}]: ${(e as Error).message}.`);
   }
+  const clock = await clockOf(page);
+  if (clock && !clock.paused) await clockAdvance(page, 1);
   const via = command === 'ui.activate' ? 'browser.click' : 'browser.fill';
   return { command: via, applied: true, confirmation: 'browser', polls: 0, events: [] };
 }
