@@ -4,13 +4,12 @@
  * saves the session; the CLI runner replays it frame-exact, twice, to the same checked state. The
  * real proxy and daemon through the SDK client, the example game and the real CLI runner.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reapAndReport } from './helpers/fault.js';
 import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { freeRange } from './helpers/ports.js';
-import { bridgeFreeEnv, CLI, removeDir, tempHome } from './helpers/procs.js';
+import { bridgeFreeEnv, removeDir, tempHome, runCli } from './helpers/procs.js';
 import { writeProject, type Project } from './helpers/project.js';
 
 let home: string;
@@ -19,20 +18,7 @@ let mcp: McpHandle;
 const pids: number[] = [];
 const env = () => bridgeFreeEnv({ GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '120000' });
 
-function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: project.root,
-      env: env(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, out, err }));
-  });
-}
+const cli = (args: string[]) => runCli(args, { cwd: project.root, env: env() });
 
 beforeAll(async () => {
   home = tempHome('gb-compr-');

@@ -5,12 +5,11 @@
  * later builds: one that relabelled the button ("Start game", ref start-game) and one whose
  * crates score otherwise (another seed). One home and one daemon for the file.
  */
-import { spawn } from 'node:child_process';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { freeRange } from './helpers/ports.js';
-import { bridgeFreeEnv, CLI, removeDir, tempHome } from './helpers/procs.js';
+import { bridgeFreeEnv, removeDir, tempHome, runCli } from './helpers/procs.js';
 import { reapAndReport } from './helpers/fault.js';
 import { writeProject, type Project } from './helpers/project.js';
 
@@ -24,18 +23,7 @@ let recorded: string;
 const env = () => bridgeFreeEnv({ GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '120000' });
 
 /** The CLI as a person runs it: exit code and stdout. */
-function cli(args: string[]): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: built.root,
-      env: env(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, out }));
-  });
-}
+const cli = (args: string[]) => runCli(args, { cwd: built.root, env: env() });
 
 /** A copy of the recorded test under its own name, so each test replays the file as saved. */
 function copyOf(name: string): string {

@@ -4,13 +4,11 @@
  * pixels reach a canvas handler, a drag on a paused page moves once a frame, taps, swipes,
  * pinches and the wheel arrive, and typed text reaches a focused field and the key handler.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { decodePng } from './helpers/png.js';
-import { call, cleanedAfterAll, connect, gameCall, type McpHandle } from './helpers/mcp.js';
-import { freeRange } from './helpers/ports.js';
-import { ROOT, tempHome } from './helpers/procs.js';
+import { cleanedAfterAll, gameCall, type McpHandle, launchWebGame } from './helpers/mcp.js';
+import { ROOT } from './helpers/procs.js';
 
 jest.setTimeout(180_000);
 
@@ -19,21 +17,8 @@ let h: McpHandle;
 let port: number;
 
 beforeAll(async () => {
-  const home = tempHome('gb-inpages-');
-  cleanup.homes.push(home);
-  const project = join(home, 'project');
-  mkdirSync(project);
-  const [first] = await freeRange(10);
   const web = { kit: false, static: join(ROOT, 'test', 'fixtures', 'web-pages'), url: 'pointer.html' };
-  writeFileSync(
-    join(project, 'gamebridge.json'),
-    JSON.stringify({ name: 'pointer', launch: { portRange: `${first}-${first + 9}`, readyTimeoutMs: 90_000, web } }),
-  );
-  h = await connect({ env: { GAME_BRIDGE_HOME: home }, cwd: project, args: ['--no-scan', '--timeout', '10000'] });
-  cleanup.handles.push(h);
-  const r = await call(h, 'launch_instance', {}, 120_000);
-  if (r.isError) throw new Error(r.text);
-  port = r.json.port;
+  ({ h, port } = await launchWebGame({ prefix: 'gb-inpages-', name: 'pointer', web, cleanup }));
 });
 
 async function ok(name: string, args: Record<string, unknown> = {}) {

@@ -4,12 +4,11 @@
  * report one unsharded run makes, in every reporter. A small counter game
  * (test/fixtures/counter-game.mjs), launched by the real CLI through the real proxy and daemon.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { freeRange } from './helpers/ports.js';
-import { bridgeFreeEnv, CLI, removeDir, ROOT, tempHome } from './helpers/procs.js';
+import { bridgeFreeEnv, removeDir, ROOT, tempHome, runCli } from './helpers/procs.js';
 import { reapAndReport } from './helpers/fault.js';
 import { writeProject, type Project } from './helpers/project.js';
 
@@ -19,16 +18,7 @@ let root: string;
 let project: Project;
 const env = () => bridgeFreeEnv({ GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '120000' });
 
-function cli(args: string[], cwd = project.root): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, out, err }));
-  });
-}
+const cli = (args: string[], cwd = project.root) => runCli(args, { cwd, env: env() });
 
 const line = (o: object) => JSON.stringify(o);
 /** Seven tests: `count-3` and `count-6` expect the wrong count, the others pass. */

@@ -6,7 +6,6 @@
  * gamebridge.json a header names is launched only inside the project (what `run_test` runs is
  * this same command). The file checks run in this process; the launch through the real CLI.
  */
-import { spawn } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -25,7 +24,7 @@ import { checkScreenshot } from '../cli/test/screenshot.js';
 import { baselinePath, MAX_TEST_BYTES, readTestFile } from '../shared/test-file.js';
 import { connect, gameCall } from './helpers/mcp.js';
 import { asNobody, asOtherUserTest } from './helpers/nobody.js';
-import { bridgeFreeEnv, CLI, removeDir, stopDaemon, tempHome } from './helpers/procs.js';
+import { bridgeFreeEnv, removeDir, stopDaemon, tempHome, runCli } from './helpers/procs.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -186,15 +185,9 @@ function outsideHeader() {
 test('the test command launches no gamebridge.json a header names outside the project', async () => {
   const { root, file, marker, home, refusal } = outsideHeader();
   try {
-    const r = await new Promise<{ code: number; out: string }>((resolve) => {
-      const child = spawn(process.execPath, [CLI, 'test', file], {
-        cwd: root,
-        env: bridgeFreeEnv({ GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '5000' }),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      child.on('close', (code) => resolve({ code: code ?? -1, out }));
+    const r = await runCli(['test', file], {
+      cwd: root,
+      env: bridgeFreeEnv({ GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '5000' }),
     });
     expect(r.code).toBe(1);
     expect(r.out).toContain(refusal);

@@ -3,12 +3,11 @@
  * different number of frames before the runner paused them, and more, on a small counter game
  * (test/fixtures/counter-game.mjs) launched by the real CLI through the real proxy and daemon.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { XMLParser } from 'fast-xml-parser';
 import { join } from 'node:path';
 import { freeRange } from './helpers/ports.js';
-import { bridgeFreeEnv, CLI, removeDir, ROOT, tempHome } from './helpers/procs.js';
+import { bridgeFreeEnv, removeDir, ROOT, tempHome, runCli } from './helpers/procs.js';
 import { reapAndReport } from './helpers/fault.js';
 import { writeProject, type Project } from './helpers/project.js';
 
@@ -18,16 +17,7 @@ let root: string;
 let ports: number[];
 const env = () => bridgeFreeEnv({ GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '120000' });
 
-function cli(args: string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, out, err }));
-  });
-}
+const cli = (args: string[], cwd: string) => runCli(args, { cwd, env: env() });
 
 let nextPorts = 0;
 /** A project of the counter game with `args`, on four ports of its own. */

@@ -14,7 +14,7 @@ import { parseTestText } from '../shared/test-file.js';
 import { discover, shardOf } from '../cli/test/run.js';
 import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { freeRange } from './helpers/ports.js';
-import { bridgeFreeEnv, CLI, removeDir, tempHome } from './helpers/procs.js';
+import { bridgeFreeEnv, CLI, removeDir, tempHome, runCli } from './helpers/procs.js';
 import { processesOf, reapAndReport, sleep } from './helpers/fault.js';
 import { writeProject, type Project } from './helpers/project.js';
 
@@ -28,16 +28,7 @@ let gamePort: number;
 const env = () => bridgeFreeEnv({ GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '120000' });
 
 /** The CLI as a person runs it: exit code, stdout, stderr. */
-function cli(args: string[], cwd = a.root): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, out, err }));
-  });
-}
+const cli = (args: string[], cwd = a.root) => runCli(args, { cwd, env: env() });
 
 /** Crate Stack games still running for this home. */
 /** Crate Stack games the runner started for this home (not the recording session's own). */

@@ -6,7 +6,6 @@
  * and the dashboard's "Download trace" of the same recording.
  * One home, one project and one browser for the whole file.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,7 +15,7 @@ import type { Page } from 'playwright-core';
 import { CHROMIUM, startBrowser, type BrowserHandle } from './helpers/browser.js';
 import { reapAndReport } from './helpers/fault.js';
 import { freeRange } from './helpers/ports.js';
-import { bridgeFreeEnv, CLI, removeDir, tempHome } from './helpers/procs.js';
+import { bridgeFreeEnv, removeDir, tempHome, runCli } from './helpers/procs.js';
 import { writeProject, type Project } from './helpers/project.js';
 import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { dashboardUrl } from './helpers/dashboard.js';
@@ -35,16 +34,7 @@ const env = () => {
   return e;
 };
 
-function cli(args: string[], cwd = p.root): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, out, err }));
-  });
-}
+const cli = (args: string[], cwd = p.root) => runCli(args, { cwd, env: env() });
 
 const line = (o: object) => JSON.stringify(o);
 const HEAD = (name: string) =>

@@ -6,13 +6,11 @@
  * the Play button the screenshot shows reaches Phaser's own input and starts a round; the stick
  * steers the basket by the value given and rests at 0; typed text is the high-score name.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { decodePng } from './helpers/png.js';
-import { call, cleanedAfterAll, connect, gameCall, type McpHandle } from './helpers/mcp.js';
-import { freeRange } from './helpers/ports.js';
-import { DIST, tempHome } from './helpers/procs.js';
+import { cleanedAfterAll, gameCall, type McpHandle, launchWebGame } from './helpers/mcp.js';
+import { DIST } from './helpers/procs.js';
 
 jest.setTimeout(180_000);
 
@@ -21,24 +19,8 @@ let h: McpHandle;
 let port: number;
 
 beforeAll(async () => {
-  const home = tempHome('gb-webkitin-');
-  cleanup.homes.push(home);
-  const project = join(home, 'project');
-  mkdirSync(project);
-  const [first] = await freeRange(3);
   const web = { static: join(DIST, 'examples', 'phaser-game', 'www') };
-  writeFileSync(
-    join(project, 'gamebridge.json'),
-    JSON.stringify({
-      name: 'Star Catcher',
-      launch: { portRange: `${first}-${first + 2}`, readyTimeoutMs: 90_000, web },
-    }),
-  );
-  h = await connect({ env: { GAME_BRIDGE_HOME: home }, cwd: project, args: ['--no-scan', '--timeout', '10000'] });
-  cleanup.handles.push(h);
-  const r = await call(h, 'launch_instance', {}, 120_000);
-  if (r.isError) throw new Error(r.text);
-  port = r.json.port;
+  ({ h, port } = await launchWebGame({ prefix: 'gb-webkitin-', name: 'Star Catcher', web, ports: 3, cleanup }));
 });
 
 async function ok(name: string, args: Record<string, unknown> = {}) {

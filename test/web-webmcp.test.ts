@@ -6,13 +6,12 @@
  * it registers and aborts tools (an --eager session is told). A player-view session calls them
  * too. A Chromium without the feature shows no such toolset.
  */
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
-import { freeRange } from './helpers/ports.js';
-import { removeDir, stopDaemon, tempHome, waitFor } from './helpers/procs.js';
+import { call, connect, gameCall, type McpHandle, cleanedAfterAll, launchWebGame } from './helpers/mcp.js';
+import { tempHome, waitFor } from './helpers/procs.js';
 
 jest.setTimeout(180_000);
 
@@ -62,35 +61,24 @@ if (mc) {
 }
 </script></body></html>`;
 
+const cleanup = cleanedAfterAll();
 let home: string;
 let h: McpHandle;
 let port: number;
 let project: string;
 
 beforeAll(async () => {
-  home = tempHome('gb-webmcp-');
-  project = join(home, 'project');
-  const site = join(project, 'site');
-  mkdirSync(site, { recursive: true });
+  const site = tempHome('gb-webmcp-site-');
+  cleanup.homes.push(site);
   writeFileSync(join(site, 'index.html'), PAGE);
-  const [first] = await freeRange(4);
-  writeFileSync(
-    join(project, 'gamebridge.json'),
-    JSON.stringify({
-      name: 'tool-page',
-      launch: { portRange: `${first}-${first + 3}`, readyTimeoutMs: 90_000, web: { static: site, kit: false } },
-    }),
-  );
-  h = await connect({ env: { GAME_BRIDGE_HOME: home }, cwd: project, args: ['--no-scan', '--timeout', '10000'] });
-  const launched = await call(h, 'launch_instance', {}, 120_000);
-  if (launched.isError) throw new Error(launched.text);
-  port = launched.json.port;
-});
-
-afterAll(async () => {
-  await h?.close();
-  stopDaemon(home);
-  removeDir(home);
+  const web = { static: site, kit: false };
+  ({ h, port, home, project } = await launchWebGame({
+    prefix: 'gb-webmcp-',
+    name: 'tool-page',
+    web,
+    ports: 4,
+    cleanup,
+  }));
 });
 
 test("the page's registered tools are listed as the toolset webmcp", async () => {

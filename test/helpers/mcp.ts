@@ -1,7 +1,10 @@
 /** A real MCP client (the official SDK Client + StdioClientTransport) on the real CLI. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { bridgeFreeEnv, CLI, removeDir, stopDaemon } from './procs.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freeRange } from './ports.js';
+import { bridgeFreeEnv, CLI, removeDir, stopDaemon, tempHome } from './procs.js';
 import { ERROR_CLASSES } from '../../shared/errors.js';
 
 export interface McpHandle {
@@ -96,4 +99,50 @@ export function cleanedAfterAll(): { homes: string[]; handles: McpHandle[] } {
     }
   });
   return { homes, handles };
+}
+
+/** What launchWebGame opened: the client, the game's port, the home and the project folder. */
+export interface WebGameRun {
+  h: McpHandle;
+  port: number;
+  home: string;
+  project: string;
+}
+
+/**
+ * One web game (`launch.web`) in a project of its own under a fresh home, on `ports` free ports,
+ * launched through the real proxy + daemon; closed, stopped and removed after the file's tests.
+ * `configs` writes more declarations beside gamebridge.json on the same ports.
+ */
+export async function launchWebGame(o: {
+  prefix: string;
+  name: string;
+  web: Record<string, unknown>;
+  ports?: number;
+  timeout?: number;
+  configs?: Record<string, { name: string; web: Record<string, unknown> }>;
+  cleanup: { homes: string[]; handles: McpHandle[] };
+}): Promise<WebGameRun> {
+  const home = tempHome(o.prefix);
+  o.cleanup.homes.push(home);
+  const project = join(home, 'project');
+  mkdirSync(project);
+  const count = o.ports ?? 2;
+  const [first] = await freeRange(count);
+  const declare = (file: string, name: string, web: Record<string, unknown>) =>
+    writeFileSync(
+      join(project, file),
+      JSON.stringify({ name, launch: { portRange: `${first}-${first + count - 1}`, readyTimeoutMs: 90_000, web } }),
+    );
+  declare('gamebridge.json', o.name, o.web);
+  for (const [file, c] of Object.entries(o.configs ?? {})) declare(file, c.name, c.web);
+  const h = await connect({
+    env: { GAME_BRIDGE_HOME: home },
+    cwd: project,
+    args: ['--no-scan', '--timeout', String(o.timeout ?? 10000)],
+  });
+  o.cleanup.handles.push(h);
+  const launched = await call(h, 'launch_instance', {}, 120_000);
+  if (launched.isError) throw new Error(launched.text);
+  return { h, port: launched.json.port as number, home, project };
 }

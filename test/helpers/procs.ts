@@ -210,6 +210,24 @@ export function collectOutput(child: ChildProcess): { readonly text: string } {
   return out;
 }
 
+/**
+ * The CLI as a person runs it, with no stdin: its exit code (-1 when a signal ended it), stdout
+ * and stderr. Never rejects.
+ */
+export function runCli(
+  args: string[],
+  opts: { cwd: string; env: Record<string, string> },
+): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('close', (code) => resolve({ code: code ?? -1, out, err }));
+  });
+}
+
 /** Resolves with the child's exit code (null when a signal ended it). */
 export function exitCode(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
