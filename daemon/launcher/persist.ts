@@ -13,7 +13,10 @@ import { renameSync } from 'node:fs';
 import { dirname, isAbsolute, relative } from 'node:path';
 import { ensureDir } from '../../shared/paths.js';
 import { readPrivateFile, writePrivateFile } from '../../shared/private-files.js';
-import type { ExitRecord } from './exit-records.js';
+import { z } from 'zod/v4';
+import { MAX_SCAN_PORTS } from '../../shared/config.js';
+import { firstIssue, mustBe } from '../../shared/schema-words.js';
+import { EXIT_TAIL_LINES, type ExitRecord } from './exit-records.js';
 import type { LaunchedInstance } from './types.js';
 
 interface LaunchedFile {
@@ -23,6 +26,82 @@ interface LaunchedFile {
   instances: LaunchedInstance[];
   exited?: ExitRecord[];
 }
+
+/*
+ * What may be believed of the file. Every text is bounded (a path by PATH_MAX, the rest by what
+ * a gamebridge.json could make of it), every pid names a process other than init, every port is
+ * a port. Keys this daemon does not know are dropped. Entries are checked one by one, so one bad
+ * entry costs only itself.
+ */
+const MAX_PATH = 4096;
+const MAX_TEXT = 128 * 1024;
+const MAX_ENTRIES = 1000;
+const port = z.number().int().min(1).max(65535);
+const pid = z.number().int().min(2);
+const startTime = z.number().int().nonnegative();
+const path = z.string().max(MAX_PATH);
+const text = z.string().max(MAX_TEXT);
+const time = z.string().max(100);
+
+const webSchema = z.object({
+  url: text,
+  headless: z.boolean(),
+  browser: z.object({ pid, pidStart: startTime.optional(), dir: path }),
+  static: z.object({ root: path, port }).optional(),
+  serverPgid: pid.optional(),
+  serverStart: startTime.optional(),
+  kit: z.literal(false).optional(),
+  seed: z.string().max(200).optional(),
+});
+
+/** The facts of a launch, shared by an instance and its exit record. */
+const launchFacts = {
+  port,
+  pid,
+  pgid: pid.optional(),
+  name: text,
+  version: text,
+  cwd: path,
+  command: text,
+  logFile: path,
+  startedAt: time,
+  owner: text.optional(),
+  declaration: path,
+  profile: text.optional(),
+  index: z.number().int().nonnegative().optional(),
+  lastCommand: z.object({ id: z.number().int().optional(), command: text, at: time }).optional(),
+  portsTaken: z.array(port).max(MAX_SCAN_PORTS).optional(),
+};
+
+const instanceSchema = z.object({
+  ...launchFacts,
+  pidStart: startTime.optional(),
+  readyInMs: z.number().nonnegative(),
+  starting: z.literal(true).optional(),
+  web: webSchema.optional(),
+});
+
+const exitCode = z.number().int().nullable();
+const signal = z.string().max(100).nullable();
+const exitRecordSchema = z.object({
+  ...launchFacts,
+  exitedAt: time.nullable(),
+  aliveAt: time.optional(),
+  uptimeMs: z.number().nonnegative(),
+  exitCode,
+  signal,
+  statusFrom: z.enum(['game', 'wrapper', 'unknown']),
+  wrapper: z.object({ pid, exitCode, signal }).optional(),
+  lastLines: z.array(text).max(EXIT_TAIL_LINES),
+  reason: text.optional(),
+});
+
+/** The file's frame; its entries are read one by one (`believed`). */
+const fileSchema = z.object({
+  savedAt: time.optional().catch(undefined),
+  instances: z.array(z.unknown()).max(MAX_ENTRIES),
+  exited: z.array(z.unknown()).max(MAX_ENTRIES).optional().catch(undefined),
+});
 
 export interface LaunchedRead {
   instances: LaunchedInstance[];
@@ -61,12 +140,13 @@ function savedBy(file: string): number | undefined {
  * `setAsideBad` (the caller is about to write a new one).
  */
 export function readLaunchedFile(file: string, logsDir: string, opts: { setAsideBad?: boolean } = {}): LaunchedRead {
-  let raw: Partial<LaunchedFile>;
+  let raw: z.infer<typeof fileSchema>;
   try {
     const text = readPrivateFile(file);
     if (text === undefined) return { instances: [], exited: [], rejected: [] };
-    raw = JSON.parse(text) as Partial<LaunchedFile>;
-    if (!Array.isArray(raw?.instances)) throw new Error('it has no "instances" list');
+    const parsed = fileSchema.safeParse(JSON.parse(text));
+    if (!parsed.success) throw new Error(fileFault(parsed.error));
+    raw = parsed.data;
   } catch (e) {
     const rejected = [`${file}: ${(e as Error).message}`];
     if (!opts.setAsideBad) return { instances: [], exited: [], rejected };
@@ -79,44 +159,46 @@ export function readLaunchedFile(file: string, logsDir: string, opts: { setAside
     return { instances: [], exited: [], rejected, setAside };
   }
   const rejected: string[] = [];
-  const instances: LaunchedInstance[] = [];
-  for (const e of raw.instances as Array<Partial<LaunchedInstance> | null>) {
-    const why = instanceFault(e, logsDir);
-    if (why) rejected.push(`entry ${JSON.stringify(e).slice(0, 120)}: ${why}`);
-    else instances.push(e as LaunchedInstance);
-  }
-  const exited = (Array.isArray(raw.exited) ? raw.exited : []).filter((e): e is ExitRecord => isExitRecord(e, logsDir));
-  return { instances, exited, savedAt: typeof raw.savedAt === 'string' ? raw.savedAt : undefined, rejected };
+  const instances = believed(raw.instances, instanceSchema, logsDir, 'entry', rejected) as LaunchedInstance[];
+  const exited = believed(raw.exited ?? [], exitRecordSchema, logsDir, 'exit record', rejected) as ExitRecord[];
+  return { instances, exited, savedAt: raw.savedAt, rejected };
 }
 
-const isPid = (v: unknown): v is number => Number.isInteger(v) && (v as number) > 1;
-const isPort = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 65535;
+/** The items of `list` in `schema`'s shape with their log inside `logsDir`; each other one is reported in `rejected`. */
+function believed(list: unknown[], schema: z.ZodType, logsDir: string, what: string, rejected: string[]): unknown[] {
+  const out: unknown[] = [];
+  for (const e of list) {
+    const parsed = schema.safeParse(e);
+    const why = parsed.success
+      ? inLogs((parsed.data as { logFile: string }).logFile, logsDir)
+        ? undefined
+        : `log file outside ${logsDir}`
+      : entryFault(parsed.error, e);
+    if (why) rejected.push(`${what} ${JSON.stringify(e)?.slice(0, 120)}: ${why}`);
+    else out.push(parsed.data);
+  }
+  return out;
+}
 
 /** Inside `logsDir` (the only files instance_log may return). */
-function inLogs(file: unknown, logsDir: string): boolean {
-  if (typeof file !== 'string') return false;
+function inLogs(file: string, logsDir: string): boolean {
   const rel = relative(logsDir, file);
   return !!rel && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
-/** Why an instance entry may not be believed, or undefined. */
-function instanceFault(e: Partial<LaunchedInstance> | null, logsDir: string): string | undefined {
-  if (!e || typeof e !== 'object') return 'not an object';
-  if (!isPort(e.port)) return 'bad port';
-  if (!isPid(e.pid) || (e.pgid !== undefined && !isPid(e.pgid))) return 'bad pid';
-  if (e.pidStart !== undefined && !Number.isInteger(e.pidStart)) return 'bad pidStart';
-  if (!inLogs(e.logFile, logsDir)) return `log file outside ${logsDir}`;
-  return undefined;
+/** Why a whole file is not a table. */
+function fileFault(error: z.ZodError): string {
+  const issue = firstIssue(error.issues);
+  if (issue.code === 'too_big') return `it lists more than ${MAX_ENTRIES} entries`;
+  return 'it has no "instances" list';
 }
 
-/** A record is believed only in its own shape, with its log inside logs/ (it is read back to agents). */
-function isExitRecord(e: unknown, logsDir: string): boolean {
-  if (!e || typeof e !== 'object') return false;
-  const r = e as ExitRecord;
-  if (!isPid(r.port) || !isPid(r.pid) || typeof r.logFile !== 'string' || typeof r.startedAt !== 'string') return false;
-  if (!Array.isArray(r.lastLines) || !r.lastLines.every((l) => typeof l === 'string')) return false;
-  if (typeof r.uptimeMs !== 'number' || !['game', 'wrapper', 'unknown'].includes(r.statusFrom)) return false;
-  return inLogs(r.logFile, logsDir);
+/** Why an entry may not be believed: "bad port (must be at most 65535)", "not an object". */
+function entryFault(error: z.ZodError, entry: unknown): string {
+  const issue = firstIssue(error.issues);
+  if (!issue.path.length) return 'not an object';
+  const value = issue.path.reduce<unknown>((v, k) => Object(v)[k as string], entry);
+  return `bad ${issue.path.join('.')} (${mustBe(issue, value) ?? issue.message})`;
 }
 
 /**
