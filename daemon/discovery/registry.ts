@@ -5,7 +5,7 @@
  */
 import { lstat, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { validPort } from '../../shared/config.js';
+import { z } from 'zod/v4';
 
 /** An entry is a handful of fields; anything bigger is not an entry. */
 export const MAX_ENTRY_BYTES = 64 * 1024;
@@ -69,24 +69,49 @@ async function readEntry(file: string, pidFromName: number): Promise<RegistryEnt
     if (!st.isFile() || st.size > MAX_ENTRY_BYTES) return undefined;
     const text = await readFile(file, 'utf8');
     if (text.length > MAX_ENTRY_BYTES) return undefined;
-    const j = JSON.parse(text) as Record<string, unknown>;
-    if (!j || typeof j !== 'object' || Array.isArray(j)) return undefined;
-    const port = typeof j.port === 'string' && /^\d+$/.test(j.port) ? Number(j.port) : j.port;
-    if (!validPort(port)) return undefined;
-    const pid = typeof j.pid === 'number' && Number.isInteger(j.pid) && j.pid > 0 ? j.pid : pidFromName;
-    const e: RegistryEntry = { file, port, pid };
-    const s = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
-    if (s(j.name) !== undefined) e.name = s(j.name);
-    if (s(j.version) !== undefined) e.version = s(j.version);
-    if (typeof j.protocol === 'number') e.protocol = j.protocol;
-    if (typeof j.host === 'string') e.host = j.host;
-    if (typeof j.started === 'string') e.started = j.started;
-    if (typeof j.cwd === 'string') e.cwd = j.cwd;
-    return e;
+    const parsed = entrySchema.safeParse(JSON.parse(text));
+    if (!parsed.success) return undefined;
+    const { pid = pidSchema.safeParse(pidFromName).data, ...facts } = parsed.data;
+    if (pid === undefined) return undefined;
+    return { file, pid, ...dropUndefined(facts) };
   } catch {
     return undefined;
   }
 }
+
+const dropUndefined = <T extends object>(o: T): T =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+
+/** A process id Linux could give (2 to 2^22): init and the process group are no game's. */
+const pidSchema = z.number().int().min(2).max(4_194_304);
+
+/** A hint field: taken when it fits, else left out (the entry still counts). */
+const hint = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+const text = (max: number) => z.union([z.string(), z.number().transform(String)]).pipe(z.string().max(max));
+
+/**
+ * An entry as games write it (docs/CONTRACT.md, "Self-registration"): a port (a number, or its
+ * digits as text) or it is no entry; the rest are hints, each dropped when it is not what it
+ * should be, and the pid comes from the file's name when the content gives none.
+ */
+const entrySchema = z.object({
+  port: z
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^\d{1,5}$/)
+        .transform(Number),
+    ])
+    .pipe(z.number().int().min(1).max(65535)),
+  pid: hint(pidSchema),
+  name: hint(text(200)),
+  version: hint(text(100)),
+  protocol: hint(z.number().int().nonnegative().max(1_000_000)),
+  host: hint(z.string().max(255)),
+  started: hint(z.string().max(100)),
+  cwd: hint(z.string().max(4096)),
+});
 
 /** Delete one entry file (only when asked: prune). True when it is gone afterwards. */
 export async function pruneEntry(file: string): Promise<boolean> {
