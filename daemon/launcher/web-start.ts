@@ -164,7 +164,7 @@ class WebLaunch {
     this.carrier = await startPageCarrier({
       port,
       log: (l) => this.log(`${HEADER_PREFIX} ${l}`),
-      ...(standIn ? { standIn: standIn.answer } : {}),
+      ...(standIn ? { standIn: (target: string) => standIn.answer(target) } : {}),
       ...(this.seed !== undefined ? { seed: this.seed } : {}),
       ...(this.opts.paused ? { startPaused: true } : {}),
       pageOrigin: new URL(url).origin,
