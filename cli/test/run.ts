@@ -122,6 +122,96 @@ export function reportFolder(opts: Pick<TestCliOptions, 'reporter' | 'output'>):
   return reporter === 'html' ? output : dirname(output);
 }
 
+/** The files this run takes: found, this shard's, and the --grep matches. */
+function selectFiles(opts: TestCliOptions): string[] {
+  const files = shardOf(discover(opts.paths), opts.shard);
+  if (!opts.grep) return files;
+  let re: RegExp;
+  try {
+    re = new RegExp(opts.grep, 'i');
+  } catch (e) {
+    throw usageError(`test: --grep is a regular expression: ${(e as Error).message}.`);
+  }
+  return files.filter((f) => re.test(nameOf(f)) || re.test(f));
+}
+
+/** Test names, steps and the game's answers come from files and games: printed inert. */
+const out = { write: (text: string) => process.stdout.write(printableLines(text)) };
+
+/**
+ * Ctrl-C (or SIGTERM) while tests run: every running test ends at its next step and stops its
+ * game (its proxy outlives the signal for that); a second Ctrl-C leaves at once.
+ */
+class Interrupt {
+  readonly controller = new AbortController();
+  interrupted = false;
+  active = 0;
+  private readonly onSignal = () => {
+    if (this.interrupted) process.exit(130);
+    this.interrupted = true;
+    this.controller.abort();
+    process.stderr.write(
+      `${process.stderr.isTTY ? '\r\x1b[2K' : ''}Interrupted: stopping ${this.active} running test(s) and their games…\n`,
+    );
+  };
+
+  constructor() {
+    process.on('SIGINT', this.onSignal);
+    process.on('SIGTERM', this.onSignal);
+  }
+
+  close(): void {
+    process.off('SIGINT', this.onSignal);
+    process.off('SIGTERM', this.onSignal);
+  }
+}
+
+/** Writes a test's trace when the mode keeps it; a trace an earlier run left for a passing test goes. */
+function keepTrace(traces: string, mode: TraceMode, r: TestResult, trace: TestTrace): void {
+  const path = tracePath(traces, r.file);
+  const failed = r.flaky ? { ...r, ok: false, failure: r.flaky.failure } : r;
+  try {
+    if (mode === 'on' || !failed.ok) {
+      traceFolder(traces);
+      writeProjectFile(path, trace.html(failed, failureText(failed)));
+      r.trace = path;
+    } else dropStaleTrace(path);
+  } catch (e) {
+    out.write(`    the trace of ${r.name} was not written: ${(e as Error).message}\n`);
+  }
+}
+
+/** One test's lines: its verdict, re-bound steps, its failure (and a flaky test's first), its trace. */
+function resultLines(r: TestResult): string {
+  const lines = [
+    `${r.flaky ? '~' : r.ok ? '✓' : '✗'} ${r.name} (${secs(r.ms)})${r.updated ? ' updated' : ''}${r.flaky ? ` flaky: passed on retry ${r.flaky.retries} after failing` : ''}`,
+  ];
+  for (const b of r.rebound ?? []) lines.push(`    re-bound line ${b.line}: ${b.from} → ${b.to}`);
+  if (!r.ok) lines.push(failureText(r));
+  if (r.flaky) lines.push(failureText({ ...r, failure: r.flaky.failure }));
+  if (r.trace && (!r.ok || r.flaky))
+    lines.push(`    trace: ${quoted(relative(process.cwd(), r.trace))} (${selfCommand()} show-trace opens it)`);
+  return lines.join('\n') + '\n';
+}
+
+/** What to do about the failures: re-bind a renamed node, or decide whether a changed value is a bug. */
+function adviceLines(ran: TestResult[], config: string | undefined): string {
+  const failedFiles = (kind: string) =>
+    ran.filter((r) => r.failure?.kind === kind).map((r) => quoted(relative(process.cwd(), r.file) || r.file));
+  const command = (flag: string, list: string[]) =>
+    `${selfCommand()} test ${flag}${config ? ` --config ${quoted(config)}` : ''} ${list.join(' ')}`;
+  let text = '';
+  const gone = failedFiles('node-gone');
+  if (gone.length)
+    text += `A node a step names is gone. If the game renamed it on purpose, ${command('--update=locators', gone)} re-binds the step and changes no expected value.\n`;
+  const outdated = failedFiles('value');
+  if (outdated.length)
+    text +=
+      `An expected value differs: unless the game changed it on purpose, that is a bug to report, not a test to edit.\n` +
+      `If the game changed on purpose, ${command('--update', outdated)} writes what it does now into ${outdated.length > 1 ? 'those tests' : 'that test'}.\n`;
+  return text;
+}
+
 export async function runTests(opts: TestCliOptions): Promise<number> {
   if (opts.compare) {
     const { runCompare } = await import('./compare.js');
@@ -130,20 +220,9 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
   const workers = Math.max(1, Math.min(16, Math.floor(opts.workers ?? 1)));
   const retries = Math.max(0, Math.min(10, Math.floor(opts.retries ?? 0)));
   const shard = parseShard(opts.shard);
-  let files = shardOf(discover(opts.paths), opts.shard);
-  if (opts.grep) {
-    let re: RegExp;
-    try {
-      re = new RegExp(opts.grep, 'i');
-    } catch (e) {
-      throw usageError(`test: --grep is a regular expression: ${(e as Error).message}.`);
-    }
-    files = files.filter((f) => re.test(nameOf(f)) || re.test(f));
-  }
+  const files = selectFiles(opts);
   const config = opts.config ? resolve(process.cwd(), opts.config) : undefined;
   if (config && !existsSync(config)) throw usageError(`test: --config ${opts.config} does not exist.`);
-  // Test names, steps and the game's answers come from files and games: printed inert.
-  const out = { write: (text: string) => process.stdout.write(printableLines(text)) };
   if (!files.length) {
     out.write(
       `No saved tests found${opts.paths.length ? ` in ${opts.paths.join(', ')}` : ' below this folder'} (gamebridge-tests/**/*.jsonl). An agent writes them with save_test; docs/TESTS.md shows the format.\n`,
@@ -154,36 +233,9 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
     return opts.shard || opts.grep ? 0 : 1;
   }
   const tty = process.stderr.isTTY === true;
-  // Ctrl-C: every running test ends at its next step and stops its game (its proxy outlives the
-  // signal for that); a second Ctrl-C leaves at once.
-  const stop = new AbortController();
-  let interrupted = false;
-  let active = 0;
-  const onSigint = () => {
-    if (interrupted) process.exit(130);
-    interrupted = true;
-    stop.abort();
-    process.stderr.write(`${tty ? '\r\x1b[2K' : ''}Interrupted: stopping ${active} running test(s) and their games…\n`);
-  };
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigint);
-
+  const stop = new Interrupt();
   const traceMode: TraceMode = opts.trace ?? 'retain-on-failure';
   const traces = resolve(reportFolder(opts), 'traces');
-  /** Write the trace of a run when the mode keeps it; a trace an earlier run left for a passing test goes. */
-  const keepTrace = (r: TestResult, trace: TestTrace) => {
-    const path = tracePath(traces, r.file);
-    const failed = r.flaky ? { ...r, ok: false, failure: r.flaky.failure } : r;
-    try {
-      if (traceMode === 'on' || !failed.ok) {
-        traceFolder(traces);
-        writeProjectFile(path, trace.html(failed, failureText(failed)));
-        r.trace = path;
-      } else dropStaleTrace(path);
-    } catch (e) {
-      out.write(`    the trace of ${r.name} was not written: ${(e as Error).message}\n`);
-    }
-  };
   const results: TestResult[] = new Array(files.length);
   let next = 0;
   let done = 0;
@@ -191,43 +243,35 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
   const progress = () => {
     if (tty) process.stderr.write(`\r\x1b[2K[${done}/${files.length}] running… ${secs(Date.now() - t0)}`);
   };
+  const attempt = async (file: string) => {
+    const trace = traceMode === 'off' ? undefined : new TestTrace(file, nameOf(file));
+    return { r: await replayFile(file, { config, update: opts.update, signal: stop.controller.signal, trace }), trace };
+  };
   const worker = async () => {
-    while (next < files.length && !interrupted) {
+    while (next < files.length && !stop.interrupted) {
       const k = next++;
       progress();
-      active++;
-      const attempt = async () => {
-        const trace = traceMode === 'off' ? undefined : new TestTrace(files[k], nameOf(files[k]));
-        return { r: await replayFile(files[k], { config, update: opts.update, signal: stop.signal, trace }), trace };
-      };
-      let { r, trace } = await attempt();
+      stop.active++;
+      let { r, trace } = await attempt(files[k]);
       // a test that fails and then passes is flaky, not passed: its first failure (and its trace) is kept
-      for (let retry = 1; !r.ok && retry <= retries && !interrupted; retry++) {
-        const again = await attempt();
+      for (let retry = 1; !r.ok && retry <= retries && !stop.interrupted; retry++) {
+        const again = await attempt(files[k]);
         if (again.r.ok) r = { ...again.r, flaky: { retries: retry, failure: r.failure! } };
         else ({ r, trace } = again);
       }
-      active--;
-      if (interrupted) return;
-      if (trace) keepTrace(r, trace);
+      stop.active--;
+      if (stop.interrupted) return;
+      if (trace) keepTrace(traces, traceMode, r, trace);
       results[k] = opts.shard ? { ...r, shard: `${shard.index}/${shard.total}` } : r;
       done++;
       if (tty) process.stderr.write('\r\x1b[2K');
-      out.write(
-        `${r.flaky ? '~' : r.ok ? '✓' : '✗'} ${r.name} (${secs(r.ms)})${r.updated ? ' updated' : ''}${r.flaky ? ` flaky: passed on retry ${r.flaky.retries} after failing` : ''}\n`,
-      );
-      for (const b of r.rebound ?? []) out.write(`    re-bound line ${b.line}: ${b.from} → ${b.to}\n`);
-      if (!r.ok) out.write(failureText(r) + '\n');
-      if (r.flaky) out.write(failureText({ ...r, failure: r.flaky.failure }) + '\n');
-      if (r.trace && (!r.ok || r.flaky))
-        out.write(`    trace: ${quoted(relative(process.cwd(), r.trace))} (${selfCommand()} show-trace opens it)\n`);
+      out.write(resultLines(r));
       progress();
     }
   };
   await Promise.all(Array.from({ length: Math.min(workers, files.length) }, worker));
-  process.off('SIGINT', onSigint);
-  process.off('SIGTERM', onSigint);
-  if (interrupted) {
+  stop.close();
+  if (stop.interrupted) {
     process.stderr.write('Interrupted: every game this run started is stopped.\n');
     return 130;
   }
@@ -244,20 +288,6 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
     );
   else if (opts.reporter && opts.reporter !== 'list')
     out.write(`${writeReport(opts.reporter, opts.output ?? DEFAULT_OUTPUT[opts.reporter], ran)}\n`);
-  const failedFiles = (kind: string) =>
-    ran.filter((r) => r.failure?.kind === kind).map((r) => quoted(relative(process.cwd(), r.file) || r.file));
-  const command = (flag: string, list: string[]) =>
-    `${selfCommand()} test ${flag}${opts.config ? ` --config ${quoted(opts.config)}` : ''} ${list.join(' ')}`;
-  const gone = failedFiles('node-gone');
-  if (gone.length)
-    out.write(
-      `A node a step names is gone. If the game renamed it on purpose, ${command('--update=locators', gone)} re-binds the step and changes no expected value.\n`,
-    );
-  const outdated = failedFiles('value');
-  if (outdated.length)
-    out.write(
-      `An expected value differs: unless the game changed it on purpose, that is a bug to report, not a test to edit.\n` +
-        `If the game changed on purpose, ${command('--update', outdated)} writes what it does now into ${outdated.length > 1 ? 'those tests' : 'that test'}.\n`,
-    );
+  out.write(adviceLines(ran, opts.config));
   return failed ? 1 : 0;
 }
