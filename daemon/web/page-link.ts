@@ -6,6 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type WebSocket from 'ws';
+import { z } from 'zod/v4';
 
 export interface PageInfo {
   name: string;
@@ -39,6 +40,21 @@ interface Pending {
 }
 
 const HELLO_TIMEOUT_MS = 10_000;
+
+/** A page's name and version are shown in logs and answers: a name, not a payload. */
+const MAX_NAME_CHARS = 1000;
+const helloSchema = z.object({
+  t: z.literal('hello'),
+  name: z.string().max(MAX_NAME_CHARS),
+  version: z.string().max(MAX_NAME_CHARS),
+});
+/** A reply's body is the game's answer, whatever it is; the carrier bounds the frame's size. */
+const replySchema = z.object({
+  t: z.literal('reply'),
+  id: z.number().int(),
+  status: z.number().int().min(100).max(599),
+  body: z.unknown(),
+});
 
 /** Events: 'hello' (PageInfo) once the page introduced itself; 'gone' (reason) when the link ended. */
 export class PageLink extends EventEmitter {
@@ -86,7 +102,7 @@ export class PageLink extends EventEmitter {
   private onMessage(data: WebSocket.RawData, isBinary: boolean): void {
     if (isBinary) return this.garbage('a binary frame');
     const text = data.toString();
-    let msg: Record<string, unknown>;
+    let msg: unknown;
     try {
       msg = JSON.parse(text);
     } catch {
@@ -95,13 +111,15 @@ export class PageLink extends EventEmitter {
     if (typeof msg !== 'object' || msg === null || Array.isArray(msg))
       return this.garbage(`JSON that is not an object: ${clip(text)}`);
     if (!this.info) {
-      if (msg.t !== 'hello' || typeof msg.name !== 'string' || typeof msg.version !== 'string') {
-        return this.garbage(`a first message that is not {"t":"hello","name","version"}: ${clip(text)}`);
-      }
+      const hello = helloSchema.safeParse(msg);
+      if (!hello.success)
+        return this.garbage(
+          `a first message that is not {"t":"hello","name","version"} (names up to ${MAX_NAME_CHARS} characters): ${clip(text)}`,
+        );
       clearTimeout(this.helloTimer);
       this.info = {
-        name: msg.name,
-        version: msg.version,
+        name: hello.data.name,
+        version: hello.data.version,
         origin: this.meta.origin,
         joinedAt: new Date().toISOString(),
         join: this.meta.join,
@@ -109,23 +127,17 @@ export class PageLink extends EventEmitter {
       this.emit('hello', this.info);
       return;
     }
-    if (msg.t !== 'reply') return this.garbage(`an unexpected message (t=${JSON.stringify(msg.t)}): ${clip(text)}`);
-    const { id, status } = msg;
-    if (
-      typeof id !== 'number' ||
-      !Number.isInteger(status) ||
-      (status as number) < 100 ||
-      (status as number) > 599 ||
-      !('body' in msg)
-    ) {
-      return this.garbage(`a reply without a numeric id, an HTTP status and a body: ${clip(text)}`);
-    }
+    const t = (msg as { t?: unknown }).t;
+    if (t !== 'reply') return this.garbage(`an unexpected message (t=${JSON.stringify(t)}): ${clip(text)}`);
+    const reply = replySchema.safeParse(msg);
+    if (!reply.success) return this.garbage(`a reply without a numeric id, an HTTP status and a body: ${clip(text)}`);
+    const { id, status, body } = reply.data;
     if (id >= this.nextId || id < 1) return this.garbage(`a reply to request ${id}, which was never sent`);
     const p = this.pending.get(id);
     if (!p) return; // late: its request timed out already
     this.pending.delete(id);
     clearTimeout(p.timer);
-    p.resolve({ status: status as number, body: msg.body });
+    p.resolve({ status, body });
   }
 
   private garbage(what: string): void {
