@@ -6,6 +6,7 @@
  * maps onto the taxonomy: nothing listening → GameOffline; something that does not speak
  * the contract → NotAGameSurface; a refusal → CommandRejected.
  */
+import { z } from 'zod/v4';
 import { callInterrupted, commandRejected, gameOffline, notAGameSurface, usageError } from '../../shared/errors.js';
 import type { LocalSurfaceLookup } from './local-surfaces.js';
 import {
@@ -34,6 +35,31 @@ export interface CommandAnswer {
 }
 
 export type State = Record<string, unknown>;
+
+/*
+ * What a game's answers are checked as. Only what the bridge reads is checked; the rest of an
+ * answer is the game's own and passes through. A refusal is cut to what an agent can read.
+ */
+const MAX_REASON_CHARS = 2000;
+const MAX_KNOWN = 200;
+const MAX_NAME_CHARS = 200;
+const clipped = (max: number) => (s: string) => (s.length > max ? `${s.slice(0, max)}…` : s);
+
+const healthSchema = z.looseObject({ ok: z.literal(true), frame: z.number().optional().catch(undefined) });
+const stateSchema = z.record(z.string(), z.unknown());
+const acceptedSchema = z.looseObject({
+  accepted: z.literal(true),
+  commandId: z.number().optional().catch(undefined),
+  frame: z.number().optional().catch(undefined),
+});
+const refusalSchema = z.object({
+  error: z.string().catch('').transform(clipped(MAX_REASON_CHARS)),
+  known: z
+    .array(z.unknown())
+    .transform((names) => names.slice(0, MAX_KNOWN).map((n) => clipped(MAX_NAME_CHARS)(String(n))))
+    .optional()
+    .catch(undefined),
+});
 
 export interface GameClientOptions {
   timeoutMs?: number;
@@ -118,21 +144,18 @@ export class GameClient {
   async health(timeoutMs?: number): Promise<Health> {
     const { status, json } = await this.getJson('/health', timeoutMs);
     if (status === 404) throw notAGameSurface(this.port, 'GET /health returned HTTP 404');
-    const h = json as Health;
-    if (!h || typeof h !== 'object' || h.ok !== true) {
-      throw notAGameSurface(this.port, 'GET /health did not answer {"ok": true}');
-    }
-    return h;
+    const h = healthSchema.safeParse(json);
+    if (!h.success) throw notAGameSurface(this.port, 'GET /health did not answer {"ok": true}');
+    return h.data;
   }
 
   /** The snapshot; `timeoutMs` lets a caller with its own deadline spend no more than what is left. */
   async state(signal?: AbortSignal, timeoutMs?: number): Promise<State> {
     const { status, json } = await this.getJson('/state', timeoutMs, signal);
     if (status === 404) throw notAGameSurface(this.port, 'GET /state returned HTTP 404');
-    if (!json || typeof json !== 'object' || Array.isArray(json)) {
-      throw notAGameSurface(this.port, 'GET /state did not return a JSON object');
-    }
-    return json as State;
+    const state = stateSchema.safeParse(json);
+    if (!state.success) throw notAGameSurface(this.port, 'GET /state did not return a JSON object');
+    return state.data;
   }
 
   /** Queue a command (fire and forget). Throws CommandRejected when the game says accepted: false. */
@@ -145,13 +168,11 @@ export class GameClient {
     }
     const { status, json } = await this.getJson(`/command?${q.toString()}`);
     if (status === 404) throw notAGameSurface(this.port, 'GET /command returned HTTP 404');
-    const a = json as Record<string, unknown>;
-    if (!a || typeof a !== 'object') throw notAGameSurface(this.port, 'GET /command did not return a JSON object');
-    if (a.accepted !== true) {
-      const known = Array.isArray(a.known) ? a.known.map(String) : undefined;
-      throw commandRejected(cmd, this.port, typeof a.error === 'string' ? a.error : '', known);
-    }
-    return a as CommandAnswer;
+    const accepted = acceptedSchema.safeParse(json);
+    if (accepted.success) return accepted.data;
+    const refusal = refusalSchema.safeParse(json);
+    if (!refusal.success) throw notAGameSurface(this.port, 'GET /command did not return a JSON object');
+    throw commandRejected(cmd, this.port, refusal.data.error, refusal.data.known);
   }
 
   /** The manifest as served, or null when the game publishes none (404). */
