@@ -1,10 +1,41 @@
 /**
- * How a zod issue is said to a person, in the words every schema check of this package uses:
- * a tool's arguments (daemon/tools/define.ts) and gamebridge.json (daemon/launcher/
+ * How a zod schema is said to a person, in the words every schema check of this package uses:
+ * a tool's arguments (daemon/toolkit/define.ts) and gamebridge.json (daemon/launcher/
  * declaration-schema.ts). Each caller names the thing ("argument 'x'", `"launch.cwd"`); these
- * give what it must be, and the near-miss of an unknown key.
+ * give what it must be, and the near-miss of an unknown key. And how a schema is said to an MCP
+ * client: as JSON Schema, without what says nothing.
  */
-import type { z } from 'zod/v4';
+import { z } from 'zod/v4';
+
+/** A tool's arguments as the JSON Schema an MCP client reads (zod's, tidied: see `tidy`). */
+export function clientJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  return tidy(z.toJSONSchema(schema, { io: 'input' })) as Record<string, unknown>;
+}
+
+/**
+ * Without what says nothing to a client: `$schema`, "any extra key is fine", "keys are strings",
+ * and the bounds of a safe integer that zod puts on every integer.
+ */
+function tidy(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(tidy);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === '$schema' || says(k, v) === 'nothing') continue;
+    out[k] = tidy(v);
+  }
+  return out;
+}
+
+function says(key: string, v: unknown): 'nothing' | 'something' {
+  if (key === 'minimum' && v === Number.MIN_SAFE_INTEGER) return 'nothing';
+  if (key === 'maximum' && v === Number.MAX_SAFE_INTEGER) return 'nothing';
+  if (!v || typeof v !== 'object') return 'something';
+  const o = v as Record<string, unknown>;
+  if (key === 'additionalProperties' && Object.keys(o).length === 0) return 'nothing';
+  if (key === 'propertyNames' && Object.keys(o).length === 1 && o.type === 'string') return 'nothing';
+  return 'something';
+}
 
 /** A type as a sentence says it. */
 const TYPE_NAMES: Record<string, string> = {

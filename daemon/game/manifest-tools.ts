@@ -2,13 +2,15 @@
  * A tool of a normalised manifest: found by name (bare or qualified), and its arguments as the
  * JSON Schema an MCP client reads.
  */
-import { BRIDGE_TOOLSET, type GameTool, type Manifest } from './types.js';
+import { z } from 'zod/v4';
+import { clientJsonSchema } from '../../shared/schema-words.js';
+import { BRIDGE_TOOLSET, type ArgType, type GameTool, type Manifest, type ToolArg } from './types.js';
 import type { Obj } from './manifest-args.js';
 
 /**
- * JSON Schema for a tool's arguments (describe_toolset, eager mode). Defaults are folded into the
- * description ("Default: true."), never emitted as `default`: a strict client may reject
- * `"default": "false"` on a boolean.
+ * JSON Schema for a tool's arguments (describe_toolset, eager mode), from the zod schema of its
+ * argument rows. Defaults are folded into the description ("Default: true."), never emitted as
+ * `default`: a strict client may reject `"default": "false"` on a boolean.
  */
 export function toolInputSchema(tool: GameTool): {
   type: 'object';
@@ -16,20 +18,33 @@ export function toolInputSchema(tool: GameTool): {
   required?: string[];
 } {
   if (tool.inputSchema) return tool.inputSchema as ReturnType<typeof toolInputSchema>;
-  const properties: Record<string, Obj> = {};
-  for (const a of tool.args) {
-    let description = a.description.trim();
-    if (a.default !== undefined) {
-      const sentence = description && !/[.!?]$/.test(description) ? `${description}.` : description;
-      description = `${sentence ? `${sentence} ` : ''}Default: ${a.default}.`;
-    }
-    const prop: Obj = {};
-    if (a.type !== 'any') prop.type = a.type;
-    if (description) prop.description = description;
-    properties[a.name] = prop;
-  }
-  const required = tool.args.filter((a) => a.required).map((a) => a.name);
-  return required.length ? { type: 'object', properties, required } : { type: 'object', properties };
+  // fromEntries keeps a game's argument named "__proto__" as an argument, not a prototype.
+  const shape = Object.fromEntries(
+    tool.args.map((a) => {
+      const schema = ARG_SCHEMAS[a.type]();
+      const described = describedArg(a) ? schema.describe(describedArg(a)) : schema;
+      return [a.name, a.required ? described : described.optional()];
+    }),
+  );
+  return clientJsonSchema(z.object(shape)) as ReturnType<typeof toolInputSchema>;
+}
+
+const ARG_SCHEMAS: Record<ArgType, () => z.ZodType> = {
+  string: () => z.string(),
+  number: () => z.number(),
+  integer: () => z.int(),
+  boolean: () => z.boolean(),
+  object: () => z.record(z.string(), z.unknown()),
+  array: () => z.array(z.unknown()),
+  any: () => z.unknown(),
+};
+
+/** An argument's description, with its default as a sentence after it. */
+function describedArg(a: ToolArg): string {
+  const description = a.description.trim();
+  if (a.default === undefined) return description;
+  const sentence = description && !/[.!?]$/.test(description) ? `${description}.` : description;
+  return `${sentence ? `${sentence} ` : ''}Default: ${a.default}.`;
 }
 
 /**

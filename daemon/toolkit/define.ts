@@ -7,7 +7,7 @@
 import { z } from 'zod/v4';
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/server';
 import { usageError } from '../../shared/errors.js';
-import { firstIssue, mustBe, nearMiss } from '../../shared/schema-words.js';
+import { clientJsonSchema, firstIssue, mustBe, nearMiss } from '../../shared/schema-words.js';
 import type { ReplayVerdict } from '../../shared/frames.js';
 import type { ArgType, ToolArg } from '../game/types.js';
 import type { ToolContext } from './context.js';
@@ -30,28 +30,6 @@ export function annotationsOf(effect: Effect, title?: string): ToolAnnotations {
 export function replayOf(effect: Effect): ReplayVerdict {
   return effect.readOnly ? 'safe' : 'unsafe';
 }
-
-/** zod's JSON Schema without what says nothing to a client ($schema, "any extra key is fine", "keys are strings"). */
-function tidy(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(tidy);
-  if (!node || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) {
-    if (k === '$schema') continue;
-    if (
-      (k === 'additionalProperties' || k === 'propertyNames') &&
-      v &&
-      typeof v === 'object' &&
-      isTrivial(k, v as Record<string, unknown>)
-    )
-      continue;
-    out[k] = tidy(v);
-  }
-  return out;
-}
-
-const isTrivial = (k: string, v: Record<string, unknown>) =>
-  k === 'additionalProperties' ? Object.keys(v).length === 0 : Object.keys(v).length === 1 && v.type === 'string';
 
 /** What a tool takes, as an error says it: each argument with its type. */
 function takesText(rows: ToolArg[]): string {
@@ -140,7 +118,7 @@ export function defineTool<S extends z.ZodObject, X extends ToolCallExtra = Tool
   decl: ToolDeclaration<S, X>,
 ): ToolDef<X> {
   const schema = decl.input.loose();
-  const inputSchema = tidy(z.toJSONSchema(schema, { io: 'input' })) as Tool['inputSchema'];
+  const inputSchema = clientJsonSchema(schema) as Tool['inputSchema'];
   const args = argsOf(inputSchema as Parameters<typeof argsOf>[0]);
   return {
     name: decl.name,

@@ -1,6 +1,6 @@
 /** The words every schema check uses (shared/schema-words.ts): a type, a bound, a near miss. */
 import { z } from 'zod/v4';
-import { mustBe, nearMiss } from '../../../shared/schema-words.js';
+import { clientJsonSchema, mustBe, nearMiss } from '../../../shared/schema-words.js';
 
 const issueOf = (schema: z.ZodType, value: unknown) => schema.safeParse(value).error!.issues[0];
 
@@ -51,4 +51,29 @@ test('a name close to nothing known has no near miss', () => {
 
 test('a name under three letters has no near miss', () => {
   expect(nearMiss('y', ['x'])).toBeUndefined();
+});
+
+describe('the JSON Schema a client reads', () => {
+  test('carries no $schema and no "any extra key is fine"', () => {
+    expect(clientJsonSchema(z.looseObject({ a: z.string() }))).toEqual({
+      type: 'object',
+      properties: { a: { type: 'string' } },
+      required: ['a'],
+    });
+  });
+
+  test('an integer carries no safe-integer bounds zod adds', () => {
+    expect(clientJsonSchema(z.int())).toEqual({ type: 'integer' });
+  });
+
+  test('an integer keeps the bounds it declares', () => {
+    expect(clientJsonSchema(z.int().min(1).max(65535))).toEqual({ type: 'integer', minimum: 1, maximum: 65535 });
+  });
+
+  test('a map carries no "keys are strings"', () => {
+    expect(clientJsonSchema(z.record(z.string(), z.number()))).toEqual({
+      type: 'object',
+      additionalProperties: { type: 'number' },
+    });
+  });
 });
