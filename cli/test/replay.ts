@@ -8,14 +8,12 @@
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { inside } from '../../shared/declaration-path.js';
-import { ASSERTION_NEXT_STEP, assertionFailed, isBridgeError } from '../../shared/errors.js';
+import { isBridgeError } from '../../shared/errors.js';
 import { writeProjectFile } from '../../shared/project-files.js';
 import {
-  baselinePath,
   conditionText,
   formatTest,
   isScreenshot,
-  operatorOf,
   readTestFile,
   testProject,
   testRelative,
@@ -27,9 +25,9 @@ import {
 import { openDriver, ToolFailed, type Driver, type Json } from './driver.js';
 import { Game, launchFor, placeInTime } from './game.js';
 import { callStep, NodeGone } from './locators.js';
+import { checkExpect } from './expect-step.js';
 
 export { Game, launchFor, placeInTime };
-import { checkScreenshot } from './screenshot.js';
 import type { TestTrace } from './trace.js';
 
 export interface StepReport {
@@ -104,7 +102,31 @@ export function stepText(s: DoStep | ExpectStep): string {
   return isScreenshot(e) ? `expect screenshot ${e.screenshot}` : `expect ${conditionText(e as Condition)}`;
 }
 
-const parentOf = (path: string) => path.replace(/(\.|\[)[^.[]*\]?$/, '');
+/** What a replay keeps as it goes: the report's steps, the file as --update rewrites it, the re-bound nodes. */
+interface Progress {
+  steps: StepReport[];
+  rewritten: Array<DoStep | ExpectStep>;
+  rebound: NonNullable<TestResult['rebound']>;
+  updated: boolean;
+}
+
+/** A header names what to launch only inside its own project, as launch_instance {config} does. */
+function launchRefusal(t: TestFile, config: string, opts: ReplayOptions, step: string): Failure | undefined {
+  const project = testProject(t);
+  if (!opts.config && !inside(project, config))
+    return {
+      line: 1,
+      step,
+      message: `BridgeUsageError: the header's launch.config ${config} is outside the test's project (${project}); nothing was launched. Name a gamebridge.json inside the project, or pass --config.`,
+    };
+  if (!existsSync(config))
+    return {
+      line: opts.config ? 0 : 1,
+      step,
+      message: `BridgeUsageError: there is no ${config}${opts.config ? ' (--config)' : " (the header's launch.config, relative to the test file)"}.`,
+    };
+  return undefined;
+}
 
 export async function replayFile(file: string, opts: ReplayOptions = {}): Promise<TestResult> {
   const t0 = Date.now();
@@ -119,166 +141,97 @@ export async function replayFile(file: string, opts: ReplayOptions = {}): Promis
     });
   }
   const config = opts.config ?? testRelative(t, t.header.launch.config);
-  const steps: StepReport[] = [];
+  const p: Progress = { steps: [], rewritten: [], rebound: [], updated: false };
+  const failed = (f: Failure) => fail(file, t.header.name, t0, p.steps, f);
+  const launchStep = `launch ${config}${t.header.launch.profile ? ` (profile ${t.header.launch.profile})` : ''}`;
+  const refused = launchRefusal(t, config, opts, launchStep);
+  if (refused) return failed(refused);
   let driver: Driver | undefined;
   let game: Game | undefined;
-  const rewritten: Array<DoStep | ExpectStep> = [];
-  const rebound: NonNullable<TestResult['rebound']> = [];
-  let updated = false;
-  const launchStep = `launch ${config}${t.header.launch.profile ? ` (profile ${t.header.launch.profile})` : ''}`;
-  // a header names what to launch only inside its own project, as launch_instance {config} does
-  const project = testProject(t);
-  if (!opts.config && !inside(project, config))
-    return fail(file, t.header.name, t0, steps, {
-      line: 1,
-      step: launchStep,
-      message: `BridgeUsageError: the header's launch.config ${config} is outside the test's project (${project}); nothing was launched. Name a gamebridge.json inside the project, or pass --config.`,
-    });
-  if (!existsSync(config))
-    return fail(file, t.header.name, t0, steps, {
-      line: opts.config ? 0 : 1,
-      step: launchStep,
-      message: `BridgeUsageError: there is no ${config}${opts.config ? ' (--config)' : " (the header's launch.config, relative to the test file)"}.`,
-    });
   try {
     driver = await openDriver(config);
     try {
       game = await launchFor(t, driver);
       await opts.trace?.launched(game, config, t.header.launch.profile);
     } catch (e) {
-      return fail(file, t.header.name, t0, steps, {
-        line: 1,
-        step: launchStep,
-        message: msg(e),
-      });
+      return failed({ line: 1, step: launchStep, message: msg(e) });
     }
     const started = Date.now();
     for (const s of t.steps) {
-      if (opts.signal?.aborted)
-        return fail(file, t.header.name, t0, steps, {
-          line: s.line,
-          step: 'interrupted',
-          message: 'Interrupted (Ctrl-C).',
-        });
-      const s0 = Date.now();
-      const text = stepText(s);
-      if (process.env.GB_DEBUG) process.stderr.write(`step ${text}\n`);
-      const { line } = s;
-      let answer: Json | undefined;
-      try {
-        if (s.kind === 'do') {
-          await placeInTime(game, s, started, opts.signal);
-          let step: DoStep = s;
-          if (!(game.frameExact && CLOCK_TOOLS.has(s.name))) {
-            const made = await callStep(driver, game.port, s, opts.update !== undefined && opts.update !== false);
-            answer = made.answer;
-            if (made.rebound) {
-              step = made.rebound.step;
-              rebound.push({ line, from: made.rebound.from, to: made.rebound.to });
-              updated = true;
-            }
-            game.after(s.name, step.arguments, answer);
-          }
-          rewritten.push(step);
-        } else {
-          await placeInTime(game, s, started, opts.signal);
-          const f = await checkExpect(game, t, s, opts);
-          if (f && 'replace' in f) {
-            rewritten.push(f.replace);
-            updated = true;
-          } else if (f) {
-            steps.push({ line, text, ok: false, ms: Date.now() - s0 });
-            await opts.trace?.step(game, s, text, s0, { error: f.message });
-            return fail(file, t.header.name, t0, steps, { line, step: text, ...f });
-          } else rewritten.push(s);
-        }
-        steps.push({ line, text, ok: true, ms: Date.now() - s0 });
-        await opts.trace?.step(game, s, text, s0, { answer });
-      } catch (e) {
-        steps.push({ line, text, ok: false, ms: Date.now() - s0 });
-        await opts.trace?.step(game, s, text, s0, { error: msg(e) });
-        if (e instanceof NodeGone)
-          return fail(file, t.header.name, t0, steps, {
-            line,
-            step: text,
-            kind: 'node-gone',
-            message: e.message,
-            nearest: e.gone.nearest,
-          });
-        const state = await game.stateAt();
-        return fail(file, t.header.name, t0, steps, { line, step: text, message: msg(e), state });
-      }
+      if (opts.signal?.aborted) return failed({ line: s.line, step: 'interrupted', message: 'Interrupted (Ctrl-C).' });
+      const f = await runStep(driver, game, t, s, started, opts, p);
+      if (f) return failed(f);
     }
-    if (opts.update && updated) writeProjectFile(t.file, formatTest(t.header, rewritten));
+    if (opts.update && p.updated) writeProjectFile(t.file, formatTest(t.header, p.rewritten));
     return {
       file,
       name: t.header.name,
       ok: true,
       ms: Date.now() - t0,
-      steps,
-      updated,
-      ...(rebound.length ? { rebound } : {}),
+      steps: p.steps,
+      updated: p.updated,
+      ...(p.rebound.length ? { rebound: p.rebound } : {}),
       timing: t.header.timing,
     };
   } catch (e) {
-    return fail(file, t.header.name, t0, steps, { line: 0, step: 'reach the daemon', message: msg(e) });
+    return failed({ line: 0, step: 'reach the daemon', message: msg(e) });
   } finally {
     if (game) await driver?.tool('stop_instance', { port: game.port, force: true }).catch(() => undefined);
     await driver?.close();
   }
 }
 
-type ExpectOutcome = Omit<Failure, 'line' | 'step'> | { replace: ExpectStep } | undefined;
-
-/** Check one expect; a failure's facts, a replacement (--update), or nothing when it held. */
-async function checkExpect(game: Game, t: TestFile, s: ExpectStep, opts: ReplayOptions): Promise<ExpectOutcome> {
-  const e = s.expect;
-  if (isScreenshot(e)) {
-    const png = await game.driver.screenshot(game.port);
-    const r = checkScreenshot(png, baselinePath(t, e.screenshot), e.maxDiffRatio, opts.update === true);
-    if (r.ok) return r.written ? { replace: s } : undefined;
-    return {
-      kind: 'value',
-      message: `screenshot ${e.screenshot}: ${r.detail}`,
-      condition: `screenshot ${e.screenshot} within ${e.maxDiffRatio}`,
-      expected: `at most ${(e.maxDiffRatio * 100).toFixed(2)}% of the pixels differ`,
-      actual: r.ratio === undefined ? r.detail : `${(r.ratio * 100).toFixed(2)}% differ`,
-      images: { baseline: r.baseline, actual: r.actual, diff: r.diff },
-    };
-  }
-  const c = e as Condition;
-  const { op, operand } = operatorOf(c);
+/** One step at its time: a call made (re-bound to a renamed node under --update) or an expect checked; the failure that ends the test, if any. */
+async function runStep(
+  driver: Driver,
+  game: Game,
+  t: TestFile,
+  s: TestFile['steps'][number],
+  started: number,
+  opts: ReplayOptions,
+  p: Progress,
+): Promise<Failure | undefined> {
+  const s0 = Date.now();
+  const text = stepText(s);
+  if (process.env.GB_DEBUG) process.stderr.write(`step ${text}\n`);
+  const { line } = s;
+  const report = async (ok: boolean, outcome: { answer?: Json; error?: string }) => {
+    p.steps.push({ line, text, ok, ms: Date.now() - s0 });
+    await opts.trace?.step(game, s, text, s0, outcome);
+  };
+  let answer: Json | undefined;
   try {
-    if (game.frameExact) await game.driver.game(game.port, 'bridge.assert', { ...c });
-    else
-      await game.driver.game(game.port, 'bridge.wait_for', { ...c, timeoutMs: s.timeoutMs ?? opts.timeoutMs ?? 5000 });
-    return undefined;
-  } catch (err) {
-    if (!(err instanceof ToolFailed)) throw err;
-    const facts = err.facts;
-    const actual = 'actual' in facts ? facts.actual : 'lastValue' in facts ? facts.lastValue : undefined;
-    // only plain --update rewrites a value: --update=locators reports it, for a person to judge
-    if (opts.update === true && (facts.kind === 'AssertionFailed' || facts.kind === 'CommandTimeout')) {
-      return { replace: { ...s, expect: { path: c.path, equals: actual ?? null } as ExpectStep['expect'] } };
+    await placeInTime(game, s, started, opts.signal);
+    if (s.kind === 'do') {
+      let step: DoStep = s;
+      if (!(game.frameExact && CLOCK_TOOLS.has(s.name))) {
+        const made = await callStep(driver, game.port, s, opts.update !== undefined && opts.update !== false);
+        answer = made.answer;
+        if (made.rebound) {
+          step = made.rebound.step;
+          p.rebound.push({ line, from: made.rebound.from, to: made.rebound.to });
+          p.updated = true;
+        }
+        game.after(s.name, step.arguments, answer);
+      }
+      p.rewritten.push(step);
+    } else {
+      const f = await checkExpect(game, t, s, opts);
+      if (f && 'replace' in f) {
+        p.rewritten.push(f.replace);
+        p.updated = true;
+      } else if (f) {
+        await report(false, { error: f.message });
+        return { line, step: text, ...f };
+      } else p.rewritten.push(s);
     }
-    const statePath = parentOf(c.path) === c.path ? undefined : parentOf(c.path);
-    const expected = `${op}${op === 'exists' && operand === true ? '' : ' ' + JSON.stringify(operand)}`;
-    // A real-time expect waits for its value, so a value that is just different ends the wait:
-    // it is reported as the assertion it is, not as a wait to lengthen.
-    const failed =
-      facts.kind === 'CommandTimeout' && facts.path === c.path
-        ? assertionFailed(game.port, c.path, expected, actual, facts.frame as number | undefined).text
-        : err.text;
-    return {
-      kind: 'value',
-      // the run ends with its own next step (--update), not the agent's
-      message: failed.replace(` ${ASSERTION_NEXT_STEP}`, ''),
-      condition: conditionText(c),
-      expected,
-      actual: actual ?? null,
-      state: await game.stateAt(statePath),
-      statePath: statePath ?? 'the whole state',
-    };
+    await report(true, { answer });
+    return undefined;
+  } catch (e) {
+    await report(false, { error: msg(e) });
+    if (e instanceof NodeGone)
+      return { line, step: text, kind: 'node-gone', message: e.message, nearest: e.gone.nearest };
+    return { line, step: text, message: msg(e), state: await game.stateAt() };
   }
 }
 
