@@ -5,5 +5,5 @@ function love.conf(t)
   t.window.title = "Walker (LÖVE)"
   t.window.width, t.window.height = 1280, 720
   t.window.vsync = 0
-  t.modules.joystick, t.modules.physics, t.modules.audio, t.modules.sound = false, false, false, false
+  t.modules.physics, t.modules.audio, t.modules.sound = false, false, false
 end

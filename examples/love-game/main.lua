@@ -4,7 +4,9 @@
 -- clickable, and published as the UI tree; the walker and the coins left are world objects.
 -- It also takes the analog `walk` axis (it walks at that fraction of its speed), the pointer
 -- and touch (a click or tap on the field walks it there; a click on a HUD button presses it)
--- and typed text (the runner's name), all through LÖVE's own callbacks, which the kit calls.
+-- and typed text (the runner's name), through LÖVE's own callbacks, which the kit calls, and
+-- LÖVE's own queries, which the kit makes follow the agent: it polls the first joystick's first
+-- axis for its walk (a real pad's left stick, or the bridge's `walk`) and love.touch's fingers.
 -- Run it with `love . --debug-port 7820` (under `xvfb-run -a` on a machine without a display).
 --
 -- In your own game, copy kits/love/gamebridge.lua next to main.lua; this example links to it.
@@ -19,7 +21,7 @@ local HUD = {jump = {200, 16, 80, 32}, menu = {290, 16, 80, 32}}
 
 local run, x, y, vy, jumps, coins, events = 0, 0, 0, 0, 0, {}, {}
 local menuOpen, volume = false, 0.8
-local walk, target, name, lastClick, lastTap = 0, nil, "", nil, nil
+local walk, target, name, lastClick, lastTap, lastFingers = 0, nil, "", nil, nil, nil
 local bridge
 
 local function event(m)
@@ -83,11 +85,21 @@ local function world()
   return objects
 end
 
+-- The fingers on the screen now, {{x, y}, ...}, from love.touch.
+local function fingers()
+  local list = {}
+  for _, id in ipairs(love.touch.getTouches()) do table.insert(list, {love.touch.getPosition(id)}) end
+  return list
+end
+
 local function snapshot()
-  local mx, my = love.mouse.getPosition() -- LÖVE's own queries: the kit makes them follow the agent's pointer
+  -- LÖVE's own queries, which the kit makes follow the agent's pointer, touches and gamepad
+  local mx, my = love.mouse.getPosition()
+  local pad = love.joystick.getJoysticks()[1]
   return {ui = {screen = screen()}, events = events,
     game = {run = run, x = x, y = y, jumps = jumps, coins = coins, volume = volume, walk = walk, name = name,
-      lastClick = lastClick, lastTap = lastTap, mouse = {mx, my, love.mouse.isDown(1)}}}
+      lastClick = lastClick, lastTap = lastTap, lastFingers = lastFingers, mouse = {mx, my, love.mouse.isDown(1)},
+      fingers = fingers(), pad = pad and {pad:getAxis(1), pad:isDown(1), pad:isGamepadDown("right")} or false}}
 end
 
 local commands = {
@@ -127,7 +139,10 @@ end
 
 -- One simulated frame (the kit skips it while the clock is paused).
 function love.update(_dt)
-  walk = bridge:axis("walk")
+  local pad = love.joystick.getJoysticks()[1]
+  walk = pad and pad:getAxis(1) or 0
+  local down = fingers()
+  if #down > 0 then lastFingers = down end
   if menuOpen then return end -- the pause menu stops the walk
   local dx = (held("right") and SPEED or 0) - (held("left") and SPEED or 0) + SPEED * walk
   if target then -- walking to where the player clicked or tapped

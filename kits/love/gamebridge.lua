@@ -26,12 +26,17 @@ Pointer, touch, analog axes and text (optional): axes = {{name = "walk", min = -
 pointer = true, touch = true, text = true. The kit calls the game's own LÖVE callbacks on the
 frame that applies each command, before love.update: love.mousemoved, love.mousepressed and
 love.mousereleased (1 left, 2 right, 3 middle), love.wheelmoved, love.touchpressed, touchmoved
-and touchreleased (the touch id is the number sent), love.gamepadaxis(nil, name, value) and
-love.textinput; and answers bridge:axis(name), bridge:pointer() (x, y, buttons),
-bridge:isMouseDown(button), bridge:touches() and bridge:takeText(). With pointer = true,
-love.mouse.getPosition, getX, getY and isDown report one mouse: the agent's position from its
-move until the real mouse moves, a button down while the real device or any owner holds it;
-bridge.realMouse keeps LÖVE's own functions for the real device.
+and touchreleased (the touch id is the number sent), love.joystickaxis(joystick, index, value),
+love.gamepadaxis(joystick, name, value) and love.textinput; and answers bridge:axis(name),
+bridge:pointer() (x, y, buttons), bridge:isMouseDown(button), bridge:touches() and
+bridge:takeText(). LÖVE's own queries follow the agent too, so a game that polls them needs no
+extra code. With pointer = true, love.mouse.getPosition, getX, getY and isDown report one mouse:
+the agent's position from its move until the real mouse moves, a button down while the real
+device or any owner holds it. With touch = true, love.touch.getTouches lists the agent's touch
+points after the real screen's, and getPosition and getPressure answer for them. With axes,
+bridge.joystick is a gamepad that love.joystick.getJoysticks lists after the real ones: getAxis(i)
+and getGamepadAxis(name) read the declared axes, isDown(i) and isGamepadDown(name) the declared
+inputs. bridge.realMouse, realTouch and realJoystick keep LÖVE's own functions.
 ]]
 local socket = require("socket")
 local hasUtf8, utf8 = pcall(require, "utf8") -- LÖVE ships it; counting bytes is the fallback
@@ -254,6 +259,8 @@ function M.new(options)
   self.published = {ui = {sequence = 0, revision = 0}, world = {sequence = 0, revision = 0}}
   self.shotWaiters = {}
   if options.pointer then self:followMouse() end
+  if options.touch then self:followTouch() end
+  if #self.axes > 0 then self:makeJoystick() end
   return self
 end
 
@@ -284,6 +291,104 @@ function Bridge:followMouse()
     bridge.agentMoved = false
     return moved(...)
   end
+end
+
+-- Makes love.touch's queries list the agent's touch points after the real screen's, so a game
+-- that polls them sees the agent's fingers without extra code. The agent's ids are the numbers
+-- it sends (0 to 9); the real screen's are LÖVE's own, so the two never collide.
+function Bridge:followTouch()
+  if not (love and love.touch) or self.realTouch then return end
+  local real = {getTouches = love.touch.getTouches, getPosition = love.touch.getPosition,
+    getPressure = love.touch.getPressure}
+  local bridge = self
+  self.realTouch = real
+  love.touch.getTouches = function()
+    local ids = real.getTouches()
+    for _, t in ipairs(bridge:touches()) do table.insert(ids, t.id) end
+    return ids
+  end
+  love.touch.getPosition = function(id)
+    local t = bridge.touchPoints[id]
+    if t then return t.x, t.y end
+    return real.getPosition(id)
+  end
+  love.touch.getPressure = function(id)
+    if bridge.touchPoints[id] then return 1 end
+    return real.getPressure(id)
+  end
+end
+
+-- The bridge's gamepad, as a LÖVE Joystick answers: its axes are the declared axes in their
+-- order (getAxis(1) is the first; getGamepadAxis takes an axis's name, so axes named leftx,
+-- lefty, triggerleft... read as a standard gamepad's), at the values the game last heard through
+-- love.gamepadaxis; its buttons are the declared inputs in their order (isDown(1) is the first;
+-- isGamepadDown takes an input's name), down while any owner holds them.
+local Pad = {}
+Pad.__index = Pad
+
+function Pad:getName() return "game-bridge" end
+function Pad:getGUID() return "game-bridge" end
+function Pad:getID() return 0, -1 end -- LÖVE numbers real joysticks from 1
+function Pad:getDeviceInfo() return 0, 0, 0 end
+function Pad:getJoystickType() return "gamepad" end
+function Pad:isConnected() return true end
+function Pad:isGamepad() return true end
+function Pad:getAxisCount() return #self.bridge.axes end
+function Pad:getButtonCount() return #(self.bridge.inputs or {}) end
+function Pad:getHatCount() return 0 end
+function Pad:getHat() return "c" end
+function Pad:isVibrationSupported() return false end
+function Pad:getVibration() return 0, 0 end
+function Pad:setVibration() return false end
+function Pad:type() return "Joystick" end
+function Pad:typeOf(name) return name == "Joystick" or name == "Object" end
+
+function Pad:getAxis(i)
+  local a = self.bridge.axes[i]
+  return a and self.bridge.axisTold[a.name] or 0
+end
+
+function Pad:getAxes()
+  local values = {}
+  for i = 1, #self.bridge.axes do values[i] = self:getAxis(i) end
+  return unpack(values)
+end
+
+function Pad:getGamepadAxis(name)
+  return self.bridge.axisTold[name] or 0
+end
+
+function Pad:isDown(...)
+  local inputs = self.bridge.inputs or {}
+  for _, i in ipairs({...}) do
+    if inputs[i] and self.bridge:isHeld(inputs[i]) then return true end
+  end
+  return false
+end
+
+function Pad:isGamepadDown(...)
+  for _, name in ipairs({...}) do
+    if contains(self.bridge.inputs or {}, name) and self.bridge:isHeld(name) then return true end
+  end
+  return false
+end
+
+-- With declared axes, bridge.joystick is the bridge's gamepad (above): love.gamepadaxis and
+-- love.joystickaxis get it, and love.joystick.getJoysticks lists it after the real ones, so a
+-- game that polls its joysticks reads the agent's sticks without extra code. A game that turns
+-- the joystick module off still gets it in the callbacks.
+function Bridge:makeJoystick()
+  self.joystick = setmetatable({bridge = self}, Pad)
+  if not (love and love.joystick) or self.realJoystick then return end
+  local real = {getJoysticks = love.joystick.getJoysticks, getJoystickCount = love.joystick.getJoystickCount}
+  local pad = self.joystick
+  self.realJoystick = real
+  love.joystick.getJoysticks = function()
+    local list = real.getJoysticks()
+    table.insert(list, pad)
+    return list
+  end
+  love.joystick.getJoystickCount = function() return real.getJoystickCount() + 1 end
 end
 
 -- Binds 127.0.0.1:port and writes the registry entry. Without a port (nil) nothing is served.
@@ -408,14 +513,16 @@ local function call(name, ...)
   if love[name] then love[name](...) end
 end
 
--- On the frame: the game's love.gamepadaxis for each axis whose value changed (set, released,
--- lease over); there is no joystick behind it, so the first argument is nil.
+-- On the frame: the game's love.gamepadaxis (the axis's name) and love.joystickaxis (its place
+-- in `axes`) for each axis whose value changed (set, released, lease over), from the bridge's
+-- gamepad, as LÖVE tells a real gamepad's.
 function Bridge:tellAxes()
-  for _, a in ipairs(self.axes) do
+  for i, a in ipairs(self.axes) do
     local v = self:axis(a.name)
     if v ~= (self.axisTold[a.name] or 0) then
       self.axisTold[a.name] = v
-      call("gamepadaxis", nil, a.name, v)
+      call("joystickaxis", self.joystick, i, v)
+      call("gamepadaxis", self.joystick, a.name, v)
     end
   end
 end

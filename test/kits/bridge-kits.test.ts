@@ -2,12 +2,14 @@
  * Each kit example driven through the real bridge (in-process server, official SDK client):
  * launch_instance from the example's own gamebridge.json, list_toolsets, a game command,
  * the play tools (pause, hold, step, release, press) on the kit's clock and held inputs,
- * stop_instance, and nothing left running. Frog Hop (pygame) too: launched with the
- * environment its gamebridge.json sets (the dummy video driver), its screenshot the pygame surface.
+ * stop_instance, and nothing left running; on the LÖVE Walker, the analog stick, held inputs and
+ * a tap read through LÖVE's own joystick and touch queries. Frog Hop (pygame) too: launched with
+ * the environment its gamebridge.json sets (the dummy video driver), its screenshot the pygame
+ * surface, its stick, buttons and fingers read through pygame's own joystick and touch queries.
  */
 import { join } from 'node:path';
 import { decodePng } from '../helpers/png.js';
-import { call, connect, gameCall } from '../helpers/mcp.js';
+import { call, connect, gameCall, type McpHandle } from '../helpers/mcp.js';
 import { ROOT, Reaper, removeDir, tempHome, waitFor, waitGone } from '../helpers/procs.js';
 import { KIT_EXAMPLES } from './examples.js';
 import {
@@ -32,12 +34,33 @@ afterAll(async () => {
   await reaper.reap();
 });
 
+/**
+ * On the paused LÖVE Walker, which polls its first joystick's first axis for its walk and
+ * love.touch for its fingers: set_axis and hold reach those queries, a tap's finger too.
+ */
+async function loveQueries(h: McpHandle, port: number): Promise<void> {
+  expect((await gameCall(h, port, 'set_axis', { input: 'walk', value: 0.5, ms: 30000 })).json).toMatchObject({
+    applied: true,
+  });
+  await gameCall(h, port, 'hold', { input: 'right', ms: 30000 });
+  const pad = await gameCall(h, port, 'get_state', { path: 'game.pad' });
+  expect(pad.json.value).toEqual([0.5, false, true]); // axis 1, button 1 (left), gamepad button "right"
+  const x0 = (await gameCall(h, port, 'get_state', { path: 'game.x' })).json.value;
+  const step = await gameCall(h, port, 'step', { frames: 2 });
+  expect(step.json.game.walk).toBe(0.5); // read in love.update from the joystick
+  expect(step.json.game.x).toBeCloseTo(x0 + 2 * (2 + 1), 3); // right held, and half speed from the stick
+  await gameCall(h, port, 'release', {});
+  const tap = await gameCall(h, port, 'tap', { x: 300, y: 400, frames: 2 });
+  expect(tap.json.game.lastFingers).toEqual([[300, 400]]); // polled in love.update while it was down
+  expect(tap.json.game.fingers).toEqual([]);
+}
+
 describe.each([
-  ['Python', 'python', PY_EXAMPLE, 'Walker', 60000],
-  ['Godot', 'godot', GODOT_EXAMPLE, 'Walker (Godot)', GODOT_READY_MS],
-  ['C#', 'csharp', CSHARP_EXAMPLE, 'Walker (C#)', CSHARP_READY_MS],
-  ['LÖVE', 'love', LOVE_EXAMPLE, 'Walker (LÖVE)', LOVE_READY_MS],
-] as const)('%s Walker through the bridge', (_title, kit, exampleDir, name, readyMs) => {
+  ['Python', 'python', PY_EXAMPLE, 'Walker', 60000, null],
+  ['Godot', 'godot', GODOT_EXAMPLE, 'Walker (Godot)', GODOT_READY_MS, null],
+  ['C#', 'csharp', CSHARP_EXAMPLE, 'Walker (C#)', CSHARP_READY_MS, null],
+  ['LÖVE', 'love', LOVE_EXAMPLE, 'Walker (LÖVE)', LOVE_READY_MS, loveQueries],
+] as const)('%s Walker through the bridge', (_title, kit, exampleDir, name, readyMs, queries) => {
   describeIfRuntime(kit, () =>
     test(
       'launch from its gamebridge.json, drive it, step its clock, stop it, nothing left',
@@ -91,6 +114,7 @@ describe.each([
           expect(press.json).toMatchObject({ applied: true, input: 'right', frames: 3 });
           expect(press.json.game.x).toBeCloseTo(36, 3); // held for exactly the 3 stepped frames, then released
           expect((await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value).toBe(s0 + 8);
+          await queries?.(h, port);
 
           expect(processesWithHome(home)).toContain(pid); // what the final check looks for is findable
           const stop = await call(h, 'stop_instance', { port });

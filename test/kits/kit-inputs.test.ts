@@ -27,8 +27,10 @@ interface InputPlay {
   polled?: (s: any) => [number, number, boolean];
   /** What a wheel turn changes in the game (a notch up, dy -100, adds to it). Absent: the game ignores the wheel. */
   wheel?: (s: any) => number;
-  /** The last touch-down the game saw, [x, y]. */
-  touch?: { read: (s: any) => [number, number] | null };
+  /** The last touch-down the game saw, [x, y]; `polled`, the fingers the engine's own touch queries list, [[x, y], ...]. */
+  touch?: { read: (s: any) => [number, number] | null; polled?: (s: any) => [number, number][] };
+  /** What the engine's own joystick query answers for the game's first two inputs as buttons. */
+  padButtons?: { inputs: [string, string]; polled: (s: any) => [boolean, boolean] };
   /** The text the game took. */
   text?: { read: (s: any) => string };
 }
@@ -40,10 +42,11 @@ const PLAY: Record<string, InputPlay> = {
   },
   LÖVE: {
     start: [['reset']],
-    axis: { name: 'walk', min: -1, max: 1, read: (s) => s.game.walk },
+    axis: { name: 'walk', min: -1, max: 1, read: (s) => s.game.walk, polled: (s) => s.game.pad?.[0] },
     pointer: { at: [400, 300], read: (s) => s.game.lastClick?.slice(0, 2) ?? null },
     polled: (s) => s.game.mouse,
-    touch: { read: (s) => s.game.lastTap },
+    touch: { read: (s) => s.game.lastTap, polled: (s) => s.game.fingers },
+    padButtons: { inputs: ['left', 'right'], polled: (s) => s.game.pad && [s.game.pad[1], s.game.pad[2]] },
     text: { read: (s) => s.game.name },
   },
   'C# (Mono)': {
@@ -177,6 +180,21 @@ function describeInputs(kit: KitExample, play: InputPlay): void {
     });
   });
 
+  describe('joystick buttons', () => {
+    const pb = play.padButtons;
+
+    testIf(pb, "the engine's own joystick query reports held inputs as the bridge pad's buttons", async () => {
+      const [first, second] = pb!.inputs;
+      const buttons = (want: string) => (st: any) => String(pb!.polled(st)) === want;
+      await applied(port, 'input.hold', { input: second, owner: OWNER, leaseMs: 60000 });
+      await untilState(port, 'the second button down', buttons('false,true'));
+      await applied(port, 'input.hold', { input: first, owner: OWNER, leaseMs: 60000 });
+      await untilState(port, 'both buttons down', buttons('true,true'));
+      await applied(port, 'input.releaseAll', { owner: OWNER });
+      await untilState(port, 'both buttons up', buttons('false,false'));
+    });
+  });
+
   describe('pointer', () => {
     const p = play.pointer;
 
@@ -269,6 +287,18 @@ function describeInputs(kit: KitExample, play: InputPlay): void {
       await untilState(port, 'the game saw the second tap', (st) => String(t!.read(st)) === '200,160');
       await applied(port, 'input.touch', { id: 0, x: 120, y: 150, phase: 'up', owner: OWNER });
       await applied(port, 'input.touch', { id: 1, x: 200, y: 160, phase: 'up', owner: OWNER });
+    });
+
+    testIf(t?.polled, "the engine's own touch queries list the fingers down, where they are", async () => {
+      const fingers = (want: string) => (st: any) => JSON.stringify(t!.polled!(st) ?? []) === want;
+      await applied(port, 'input.touch', { id: 5, x: 30, y: 40, phase: 'down', owner: OWNER });
+      await applied(port, 'input.touch', { id: 6, x: 70, y: 80, phase: 'down', owner: OWNER });
+      await untilState(port, 'the game polled both fingers', fingers('[[30,40],[70,80]]'));
+      await applied(port, 'input.touch', { id: 6, x: 75, y: 85, phase: 'move', owner: OWNER });
+      await untilState(port, 'the game polled the move', fingers('[[30,40],[75,85]]'));
+      await applied(port, 'input.touch', { id: 5, x: 30, y: 40, phase: 'up', owner: OWNER });
+      await applied(port, 'input.touch', { id: 6, x: 75, y: 85, phase: 'up', owner: OWNER });
+      await untilState(port, 'the game polled no finger', fingers('[]'));
     });
 
     testIf(t, 'two touch points go down together, move and lift', async () => {

@@ -2,7 +2,8 @@
  * The LÖVE kit (kits/love/gamebridge.lua) beyond the conformance suite (conformance.test.ts runs
  * the contract on its example, examples/love-game, through SDL's offscreen driver): the game
  * under a real X server as `xvfb-run` gives it, a bad port, SIGTERM, the kit file itself, and a
- * step's frames taken many to a frame, and love.mouse following the agent's pointer.
+ * step's frames taken many to a frame, and love.mouse, love.touch and love.joystick following the
+ * agent's pointer, touches, axes and held inputs.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, realpathSync, writeFileSync } from 'node:fs';
@@ -135,6 +136,59 @@ describe('LÖVE kit: on an X display, a bad port, SIGTERM', () => {
           expect(seen.agent).toEqual([40, 30, 40, 30, true, false, true]);
           // the real mouse moved: the position is its own again; the agent's right button is still held
           expect(seen.afterReal).toEqual([true, true]);
+        },
+        LOVE_READY_MS + 5000,
+      );
+
+      test(
+        "love.touch lists the agent's fingers and love.joystick the bridge's gamepad: its axes, its buttons the held inputs",
+        () => {
+          const d = dir();
+          copyFileSync(join(ROOT, 'kits', 'love', 'gamebridge.lua'), join(d, 'gamebridge.lua'));
+          const main = [
+            'local gamebridge = require("gamebridge")',
+            'function love.load()',
+            '  local told = {}',
+            '  function love.gamepadaxis(j, name, v) table.insert(told, {j == bridge.joystick, name, v}) end',
+            '  function love.joystickaxis(j, i, v) table.insert(told, {j == bridge.joystick, i, v}) end',
+            '  bridge = gamebridge.new({name = "T", inputs = {"left", "a"}, touch = true,',
+            '    axes = {{name = "leftx", min = -1, max = 1}, {name = "triggerleft", min = 0, max = 1}}})',
+            '  bridge:apply(1, "input.axis", {input = "triggerleft", value = "0.5", owner = "o", leaseMs = "60000"})',
+            '  bridge:apply(2, "input.hold", {input = "a", owner = "o", leaseMs = "60000"})',
+            '  bridge:apply(3, "input.touch", {id = "3", x = "10", y = "20", phase = "down", owner = "o"})',
+            '  bridge:tellAxes()',
+            '  local pads = love.joystick.getJoysticks()',
+            '  local pad = pads[#pads]',
+            '  local realSays = select(2, pcall(bridge.realTouch.getPosition, 3))',
+            '  print(gamebridge.json({',
+            '    count = {love.joystick.getJoystickCount(), #pads, bridge.realJoystick.getJoystickCount(), pad == bridge.joystick},',
+            '    axes = {pad:getAxisCount(), pad:getAxis(1), pad:getAxis(2), pad:getGamepadAxis("triggerleft"), pad:getGamepadAxis("leftx")},',
+            '    buttons = {pad:getButtonCount(), pad:isDown(1), pad:isDown(2), pad:isDown(1, 2), pad:isGamepadDown("a"), pad:isGamepadDown("left")},',
+            '    told = told,',
+            '    touch = {love.touch.getTouches(), {love.touch.getPosition(3)}, love.touch.getPressure(3), #bridge.realTouch.getTouches()},',
+            '    realSays = tostring(realSays)}))',
+            '  love.event.quit()',
+            'end',
+          ];
+          writeFileSync(join(d, 'main.lua'), main.join('\n'));
+          const out = execFileSync('love', [d], {
+            env: { ...process.env, SDL_VIDEODRIVER: 'offscreen' },
+            encoding: 'utf8',
+            stdio: ['ignore', 'pipe', 'ignore'],
+            timeout: LOVE_READY_MS,
+          });
+          const seen = JSON.parse(out.trim().split('\n').pop()!);
+          // one more joystick than the machine has, listed after its own: the bridge's
+          expect(seen.count).toEqual([seen.count[2] + 1, seen.count[2] + 1, seen.count[2], true]);
+          expect(seen.axes).toEqual([2, 0, 0.5, 0.5, 0]);
+          expect(seen.buttons).toEqual([2, false, true, true, true, false]);
+          // the changed axis, by its place and by its name, from the bridge's gamepad
+          expect(seen.told).toEqual([
+            [true, 2, 0.5],
+            [true, 'triggerleft', 0.5],
+          ]);
+          expect(seen.touch).toEqual([[3], [10, 20], 1, 0]);
+          expect(seen.realSays).toMatch(/touch id expected/); // an id the agent does not hold goes to LÖVE's own
         },
         LOVE_READY_MS + 5000,
       );
