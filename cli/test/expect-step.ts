@@ -16,7 +16,7 @@ import {
 } from '../../shared/test-file.js';
 import { ToolFailed } from './driver.js';
 import type { Game } from './game.js';
-import type { Failure, ReplayOptions } from './replay.js';
+import type { Failure } from './results.js';
 import { checkScreenshot } from './screenshot.js';
 
 const parentOf = (path: string) => path.replace(/(\.|\[)[^.[]*\]?$/, '');
@@ -24,7 +24,12 @@ const parentOf = (path: string) => path.replace(/(\.|\[)[^.[]*\]?$/, '');
 type ExpectOutcome = Omit<Failure, 'line' | 'step'> | { replace: ExpectStep } | undefined;
 
 /** Check one expect; a failure's facts, a replacement (--update), or nothing when it held. */
-export async function checkExpect(game: Game, t: TestFile, s: ExpectStep, opts: ReplayOptions): Promise<ExpectOutcome> {
+export async function checkExpect(
+  game: Game,
+  t: TestFile,
+  s: ExpectStep,
+  opts: { update?: boolean | 'locators'; timeoutMs?: number },
+): Promise<ExpectOutcome> {
   const e = s.expect;
   if (isScreenshot(e)) {
     const png = await game.driver.screenshot(game.port);
