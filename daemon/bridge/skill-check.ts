@@ -7,7 +7,6 @@ import { usageError } from '../../shared/errors.js';
 import { BRIDGE_TOOLSET, findTool, type Manifest } from '../game/manifest.js';
 import {
   issueText,
-  loadSkills,
   placeholders,
   SKILL_FORMAT_VERSION,
   skillArgSchema,
@@ -19,6 +18,7 @@ import {
   type SkillArg,
   type SkillStep,
 } from '../skills/skill.js';
+import { loadSkills } from '../skills/read.js';
 import type { ToolContext } from '../toolkit/context.js';
 import { checkGameToolArgs } from '../toolkit/game-args.js';
 import { projectConfig } from './project.js';

@@ -2,7 +2,7 @@
  * --eager: every tool of every live game advertised flatly, for clients that cannot
  * walk discovery, the project's skills for it included (`g7820_skills_<name>`). Names carry the
  * port and toolset (`g7820_play_drop`) so they never collide across instances;
- * `notifications/tools/list_changed` goes out when the set changes (a skill kept or deleted
+ * `notifications/tools/list_changed` goes out when the set or a tool in it changes (a skill kept, deleted or edited
  * refreshes it at once: sessions/session.ts).
  */
 import type { Tool } from '@modelcontextprotocol/server';
@@ -89,7 +89,10 @@ export class EagerTools {
         });
       }
     }
-    const signature = [...next.keys()].sort().join('\n');
+    // what a client sees of each tool, so a skill whose description or arguments changed is announced too
+    const signature = next.size
+      ? JSON.stringify([...next].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, f]) => f.advertised))
+      : '';
     this.flat = next;
     if (signature !== this.signature) {
       const first = this.signature === '' && signature === '';

@@ -24,7 +24,7 @@ import { projectComposites } from '../composites/project.js';
 import { SessionResources, tapInbound } from '../resources/session-resources.js';
 import { watchesOf } from '../resources/watch.js';
 import { installPrompts } from './session-prompts.js';
-import { onSkillsChanged } from '../skills/skill.js';
+import { onSkillsChanged } from '../skills/watch.js';
 
 export { INSTRUCTIONS };
 
@@ -107,7 +107,7 @@ class McpSession implements EngineSession {
     this.eager?.onChange(() => {
       for (const server of this.servers) void server.sendToolListChanged().catch(() => undefined);
     });
-    // A skill kept or removed is a prompt more or less, and with --eager a tool more or less.
+    // A skill kept, removed or edited by hand is a prompt more, less or changed, and with --eager a tool.
     this.unlistenSkills = onSkillsChanged(() => {
       for (const server of this.servers) void server.sendPromptListChanged().catch(() => undefined);
       void this.eager?.refresh();

@@ -4,14 +4,17 @@
  * `gamebridge-skills/<name>.json` beside the project's gamebridge.json so it is reviewed and
  * committed like code. The steps use the saved-test line shapes where they can (a `do` line, an
  * `expect` line) plus `wait`, `if`/`else` and a bounded `repeat`. This file holds the format
- * (zod), reading and writing the files, and `${arg}` substitution; run.ts runs one.
+ * (zod), writing the files, and `${arg}` substitution; read.ts reads them, run.ts runs one.
  */
-import { readdirSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { unlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { z } from 'zod/v4';
 import { usageError } from '../../shared/errors.js';
 import { projectFolder, readProjectFile, writeProjectFile } from '../../shared/project-files.js';
 import { conditionSchema } from '../../shared/test-file.js';
+import { skillsChanged } from './watch.js';
+
+export { onSkillsChanged } from './watch.js';
 
 export const SKILL_FORMAT_VERSION = 1;
 /** The folder skills live in, beside the project's gamebridge.json. */
@@ -20,7 +23,6 @@ export const SKILLS_FOLDER = 'gamebridge-skills';
 export const SKILLS_TOOLSET = 'skills';
 /** Bounds: what a person could review, and what one call may run. */
 export const MAX_SKILL_BYTES = 256 << 10;
-const MAX_SKILLS = 200;
 export const MAX_STEP_BUDGET = 2000;
 export const DEFAULT_STEP_BUDGET = 200;
 export const MAX_TIME_BUDGET_MS = 600_000;
@@ -177,48 +179,6 @@ export function skillFile(projectRoot: string, name: string): string {
   return join(skillsDir(projectRoot), `${name}.json`);
 }
 
-/** One skill file, checked; a malformed or untrusted one throws naming the file. */
-export function readSkill(file: string): Skill | undefined {
-  const buf = readProjectFile(file, MAX_SKILL_BYTES, 'the skill was not loaded');
-  if (!buf) return undefined;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(buf.toString('utf8'));
-  } catch (e) {
-    throw usageError(`${file}: not JSON (${(e as Error).message}); fix or delete it.`, { file });
-  }
-  const r = skillSchema.safeParse(raw);
-  if (!r.success)
-    throw usageError(`${file}: ${r.error.issues.map(issueText).join('; ')}. The format is in docs/COMPOSITES.md.`, {
-      file,
-    });
-  return r.data;
-}
-
-/** Every skill of a project for one game, and why any file was not loaded. Never throws. */
-export function loadSkills(projectRoot: string, gameName: string | undefined): { skills: Skill[]; problems: string[] } {
-  const dir = skillsDir(projectRoot);
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
-  } catch {
-    return { skills: [], problems: [] };
-  }
-  const skills: Skill[] = [];
-  const problems: string[] = [];
-  for (const n of names.sort().slice(0, MAX_SKILLS)) {
-    try {
-      const s = readSkill(join(dir, n));
-      if (!s) continue;
-      if (s.name !== n.slice(0, -5)) throw usageError(`${join(dir, n)}: its name '${s.name}' differs from its file's`);
-      if (s.only === undefined || s.only === gameName) skills.push(s);
-    } catch (e) {
-      problems.push((e as Error).message);
-    }
-  }
-  return { skills, problems };
-}
-
 /** Keep a checked skill; an existing one is replaced only with `overwrite`. */
 export function writeSkill(projectRoot: string, skill: Skill, overwrite: boolean): string {
   const file = skillFile(projectRoot, skill.name);
@@ -229,27 +189,12 @@ export function writeSkill(projectRoot: string, skill: Skill, overwrite: boolean
       { file },
     );
   writeProjectFile(file, JSON.stringify(skill, null, 2) + '\n');
-  skillsChanged();
+  skillsChanged(dirname(file));
   return file;
 }
 
 /** Remove a skill's file (the caller has checked it is one). */
 export function removeSkill(file: string): void {
   unlinkSync(file);
-  skillsChanged();
-}
-
-/**
- * Who hears that a skill was kept or removed through the bridge: the sessions, which tell their
- * clients (prompts and --eager tools list_changed). Daemon-wide, as the files are.
- */
-const listeners = new Set<() => void>();
-
-export function onSkillsChanged(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-function skillsChanged(): void {
-  for (const l of listeners) l();
+  skillsChanged(dirname(file));
 }
