@@ -51,9 +51,91 @@ export async function launchFailure(
   );
 }
 
+/** Why the wait is over before the game answered: the words, the exit code and the facts of the failure. */
+interface WaitOver {
+  what: string;
+  exitCode: number | null;
+  facts: Omit<LaunchFacts, 'port'>;
+}
+
+/** Cancelled, the process gone, or the time up; else undefined. `unseen`: /health answered with no listener seen. */
+function waitOver(spec: ReadySpec, elapsed: number, unseen: boolean): WaitOver | undefined {
+  const { port, decl, spawned, signal } = spec;
+  if (signal?.aborted)
+    return {
+      what: `Launch cancelled on port ${port}${spec.who}: the request was cancelled before the game answered /health; the process was stopped.`,
+      exitCode: null,
+      facts: { cancelled: true },
+    };
+  const exit = spawned.exit();
+  if (exit) {
+    const how =
+      exit.code !== null
+        ? `exited with code ${exit.code}`
+        : exit.signal
+          ? `was killed by signal ${exit.signal}`
+          : `could not be started (${exit.spawnError})`;
+    // A game whose port was taken after it was chosen exits (a kit cannot listen there) while
+    // another process listens on it: the launcher then tries another port, as for a squatter.
+    const holders =
+      spawned.pid && listenerOwner(port, spawned.pid) === 'stranger' ? portHolders(port, spawned.pid) : undefined;
+    return {
+      what:
+        `Launch failed on port ${port}${spec.who}: the process ${how}.` +
+        (holders
+          ? ` Another process now holds the port (${describeHolders(holders)}): it was probably taken before the game could bind it.`
+          : ''),
+      exitCode: exit.code,
+      facts: { signal: exit.signal, ...(holders ? { heldBy: holders } : {}) },
+    };
+  }
+  if (elapsed >= decl.readyTimeoutMs)
+    return {
+      what:
+        `Launch failed on port ${port}${spec.who}: the game did not answer /health within ${decl.readyTimeoutMs}ms.` +
+        (unseen
+          ? ` Something answered /health there, but no process of this machine was seen listening on the port (a game in another network namespace, such as a container, is not seen), so it was not taken for the game.`
+          : ''),
+      exitCode: null,
+      facts: { timeoutMs: decl.readyTimeoutMs },
+    };
+  return undefined;
+}
+
+/** One /health probe, and who answered it: the launched game, a stranger on its port, someone unseen, or no one. */
+async function probe(
+  spec: ReadySpec,
+  client: GameClient,
+  elapsed: number,
+): Promise<{ by: 'game'; health: Health | undefined } | { by: 'stranger' | 'unseen' | 'nobody' }> {
+  const { port, decl, spawned } = spec;
+  let health: Health | undefined;
+  try {
+    health = await client.health(Math.max(50, Math.min(1000, decl.readyTimeoutMs - elapsed)));
+  } catch {
+    return { by: 'nobody' };
+  }
+  if (spawned.exit()) return { by: 'nobody' };
+  // Whoever answers must be the launched command: the port is in its command line, which every
+  // local user can read, and another user may bind it before the game does.
+  const owner = spawned.pid ? listenerOwner(port, spawned.pid) : undefined;
+  if (owner === 'stranger') return { by: 'stranger' };
+  return owner === 'none' ? { by: 'unseen' } : { by: 'game', health };
+}
+
+/** The wait's progress line: the seconds so far and the game's latest output (compiling, loading). */
+function progress(spec: ReadySpec, t0: number, now: number): LaunchProgress {
+  const { port, decl, spawned } = spec;
+  const said = tailFile(spawned.logFile, 1, { skipHeaders: true }).lines[0]?.trim().slice(0, 160);
+  return {
+    elapsedMs: now - t0,
+    message: `Waiting for ${decl.name ?? 'the game'} to answer on port ${port}${spec.who} (${Math.round((now - t0) / 1000)}s of ${Math.round(decl.readyTimeoutMs / 1000)}s)${said ? `; last output: ${said}` : ''}`,
+  };
+}
+
 /** Poll /health with a growing delay until it answers; throws launchFailure's error otherwise. */
 export async function waitReady(spec: ReadySpec, client: GameClient): Promise<Health | undefined> {
-  const { port, decl, spawned, signal, onProgress } = spec;
+  const { port, spawned, signal, onProgress } = spec;
   // Wake the wait loop at once on exit or cancel instead of after the next sleep.
   let wake: () => void = () => {};
   const onAbort = () => wake();
@@ -66,81 +148,23 @@ export async function waitReady(spec: ReadySpec, client: GameClient): Promise<He
     let delay = 20;
     let lastProgress = t0;
     for (;;) {
-      const elapsed = Date.now() - t0;
-      if (signal?.aborted) {
+      const over = waitOver(spec, Date.now() - t0, unseen);
+      if (over) throw await launchFailure(spec, over.what, over.exitCode, over.facts);
+      const found = await probe(spec, client, Date.now() - t0);
+      if (found.by === 'game') return found.health;
+      if (found.by === 'stranger') {
+        const holders = portHolders(port, spawned.pid!);
         throw await launchFailure(
           spec,
-          `Launch cancelled on port ${port}${spec.who}: the request was cancelled before the game answered /health; the process was stopped.`,
+          `Launch failed on port ${port}${spec.who}: another process holds the port (${describeHolders(holders)}), not the launched command, so what answered /health there is not the game; the game was stopped. Call launch_instance again: a free port is chosen each time. If the game's command hands the game to a process outside its own process tree (a build tool's daemon), launch the game directly.`,
           null,
-          { cancelled: true },
+          { heldBy: holders },
         );
       }
-      const exit = spawned.exit();
-      if (exit) {
-        const how =
-          exit.code !== null
-            ? `exited with code ${exit.code}`
-            : exit.signal
-              ? `was killed by signal ${exit.signal}`
-              : `could not be started (${exit.spawnError})`;
-        // A game whose port was taken after it was chosen exits (a kit cannot listen there) while
-        // another process listens on it: the launcher then tries another port, as for a squatter.
-        const holders =
-          spawned.pid && listenerOwner(port, spawned.pid) === 'stranger' ? portHolders(port, spawned.pid) : undefined;
-        throw await launchFailure(
-          spec,
-          `Launch failed on port ${port}${spec.who}: the process ${how}.` +
-            (holders
-              ? ` Another process now holds the port (${describeHolders(holders)}): it was probably taken before the game could bind it.`
-              : ''),
-          exit.code,
-          { signal: exit.signal, ...(holders ? { heldBy: holders } : {}) },
-        );
-      }
-      if (elapsed >= decl.readyTimeoutMs) {
-        throw await launchFailure(
-          spec,
-          `Launch failed on port ${port}${spec.who}: the game did not answer /health within ${decl.readyTimeoutMs}ms.` +
-            (unseen
-              ? ` Something answered /health there, but no process of this machine was seen listening on the port (a game in another network namespace, such as a container, is not seen), so it was not taken for the game.`
-              : ''),
-          null,
-          { timeoutMs: decl.readyTimeoutMs },
-        );
-      }
-      let health: Health | undefined;
-      let answered = false;
-      try {
-        health = await client.health(Math.max(50, Math.min(1000, decl.readyTimeoutMs - elapsed)));
-        answered = true;
-      } catch {
-        /* not up yet */
-      }
-      if (answered && !spawned.exit()) {
-        // Whoever answers must be the launched command: the port is in its command line, which
-        // every local user can read, and another user may bind it before the game does.
-        const owner = spawned.pid ? listenerOwner(port, spawned.pid) : undefined;
-        if (owner === 'stranger') {
-          const holders = portHolders(port, spawned.pid!);
-          throw await launchFailure(
-            spec,
-            `Launch failed on port ${port}${spec.who}: another process holds the port (${describeHolders(holders)}), not the launched command, so what answered /health there is not the game; the game was stopped. Call launch_instance again: a free port is chosen each time. If the game's command hands the game to a process outside its own process tree (a build tool's daemon), launch the game directly.`,
-            null,
-            { heldBy: holders },
-          );
-        }
-        if (owner !== 'none') return health;
-        unseen = true;
-      }
-      if (Date.now() - lastProgress >= 1000) {
+      if (found.by === 'unseen') unseen = true;
+      if (onProgress && Date.now() - lastProgress >= 1000) {
         lastProgress = Date.now();
-        const s = Math.round((lastProgress - t0) / 1000);
-        // The game's latest output says what it is doing (compiling, loading) while it is not up yet.
-        const said = onProgress && tailFile(spawned.logFile, 1, { skipHeaders: true }).lines[0]?.trim().slice(0, 160);
-        onProgress?.({
-          elapsedMs: lastProgress - t0,
-          message: `Waiting for ${decl.name ?? 'the game'} to answer on port ${port}${spec.who} (${s}s of ${Math.round(decl.readyTimeoutMs / 1000)}s)${said ? `; last output: ${said}` : ''}`,
-        });
+        onProgress(progress(spec, t0, lastProgress));
       }
       await new Promise<void>((r) => {
         const t = setTimeout(r, delay);
