@@ -11,6 +11,8 @@ The game reads only pygame's event queue, and the kit posts the agent's inputs t
 pygame events: a joystick's axis 0 (the bridge's `steer` axis) walks the frog at that speed, a
 left click or a tap on the field sends it hopping to that x (and a click on Start or Menu
 presses it), the wheel sets the volume, and typed text is the player's name for the score.
+Each frame it also polls pygame's own mouse, joystick and touch queries, which the kit makes
+follow the agent, into its state (`mouse`, `pad`, `fingers`, `lastFingers`).
 
 Headless (CI, or a machine without a display): SDL_VIDEODRIVER=dummy, as gamebridge.json sets.
 """
@@ -23,6 +25,7 @@ import time
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # stdout is the game's log
 import pygame  # noqa: E402
+import pygame._sdl2.touch  # noqa: E402  (pygame 2's finger queries)
 
 # In your own game, copy kits/python/gamebridge.py next to game.py; this example uses it in place.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "kits", "python"))
@@ -47,7 +50,7 @@ class FrogHop:
     def __init__(self):
         self.screen, self.volume, self.music, self.run = "MenuScreen", 0.8, True, 0
         self.name, self.steer, self.target, self.last_click, self.last_tap = "", 0.0, None, None, None
-        self.mouse = [0, 0, False]
+        self.mouse, self.pad, self.fingers, self.last_fingers = [0, 0, False], False, [], None
         self.new_round()  # the round that Start begins waits behind the menu
         self.screen, self.run = "MenuScreen", 0
 
@@ -103,7 +106,8 @@ class FrogHop:
                 "game": {"run": self.run, "x": self.x, "y": self.y, "score": self.score, "jumps": self.jumps,
                          "flies": [dict(f) for f in self.flies], "volume": self.volume, "music": self.music,
                          "name": self.name, "steer": self.steer, "lastClick": self.last_click, "lastTap": self.last_tap,
-                         "mouse": self.mouse}}
+                         "mouse": self.mouse, "pad": self.pad, "fingers": self.fingers,
+                         "lastFingers": self.last_fingers}}
 
     def click(self, x, y, button):
         """A mouse button went down at x, y: presses what is there, or aims the frog's hop."""
@@ -123,6 +127,27 @@ class FrogHop:
 
     def frog_rect(self):
         return pygame.Rect(int(self.x) - 16, int(GROUND - 24 - self.y * 2), 32, 24)
+
+
+def polled_pad():
+    """The first joystick's axis 0 and buttons 0 and 1, as pygame.joystick answers, or False."""
+    if pygame.joystick.get_count() == 0:
+        return False
+    pad = pygame.joystick.Joystick(0)
+    if pad.get_numaxes() < 1 or pad.get_numbuttons() < 2:
+        return False
+    return [pad.get_axis(0), bool(pad.get_button(0)), bool(pad.get_button(1))]
+
+
+def polled_fingers():
+    """Every finger down on every touch device, [[x, y], ...] in surface pixels."""
+    touch, out = pygame._sdl2.touch, []
+    for d in range(touch.get_num_devices()):
+        device = touch.get_device(d)
+        for i in range(touch.get_num_fingers(device)):
+            f = touch.get_finger(device, i)
+            out.append([round(f["x"] * WIDTH), round(f["y"] * HEIGHT)])
+    return out
 
 
 def ui_tree(game, start):
@@ -208,6 +233,7 @@ def main():
     opts = ap.parse_args()
     pygame.display.init()  # no pygame.init(): the game makes no sound, so no audio device is opened
     pygame.font.init()
+    pygame.joystick.init()  # its joystick query (polled_pad)
     surface_lock = threading.Lock()  # the HTTP thread copies the picture only between two draws
     screen = pygame.display.set_mode((WIDTH, HEIGHT))
     pygame.display.set_caption("Frog Hop")
@@ -285,8 +311,11 @@ def main():
             surface.tick(lambda: game.step(held))
         else:
             game.step(held)
-        # pygame's own mouse queries, which the kit makes follow the agent's pointer
+        # pygame's own mouse, joystick and touch queries, which the kit makes follow the agent
         game.mouse = [*pygame.mouse.get_pos(), pygame.mouse.get_pressed()[0]]
+        game.pad, game.fingers = polled_pad(), polled_fingers()
+        if game.fingers:
+            game.last_fingers = game.fingers
         with surface_lock:
             draw(screen, game, font)
             pygame.display.flip()

@@ -20,7 +20,9 @@ pointer=True, touch=True, text=True. The game reads surface.axis("walk"), surfac
 surface.touches and surface.take_text(), or gets each change as an event on the tick through
 on_input=fn(event); on_input=gamebridge.pygame_events() posts them as real pygame events
 (MOUSEMOTION, MOUSEBUTTONDOWN/UP, MOUSEWHEEL, FINGERDOWN/MOTION/UP, JOYAXISMOTION, TEXTINPUT)
-and makes pygame.mouse.get_pos() and get_pressed() follow the agent's pointer too.
+and makes pygame's own queries follow the agent too: pygame.mouse.get_pos() and get_pressed(),
+a bridge joystick in pygame.joystick (with axes), the agent's fingers in pygame._sdl2.touch
+(with touch).
 
 The UI and world trees (optional): pass ui=lambda: {"screen": "MenuScreen", "nodes": [...]}
 and world=lambda: [{"id": "walker", "type": "player", "pos": [x, y]}]. A node is a dict with
@@ -29,6 +31,7 @@ the tick: "activate": fn(), "setValue": fn(value), "focus": fn() (left out of GE
 """
 import argparse
 import atexit
+import importlib
 import json
 import math
 import os
@@ -154,7 +157,8 @@ class GameSurface:
         axes: [{"name", "min", "max"}] the analog axes the game reads (the "axis" capability);
         pointer, touch, text: the game takes the pointer, touch points, typed text;
         on_input: fn(event dict) called on the tick for each pointer, wheel, touch, axis and
-        text change (see _emit for the shapes); pygame_events() posts them to pygame."""
+        text change (see _emit for the shapes); pygame_events() posts them to pygame. An
+        on_input with an attach(surface) method is handed this surface first."""
         if port is None or isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
             raise ValueError("gamebridge: the debug port must be an integer 0-65535, got %r" % (port,))
         self.name, self.version, self.protocol = name, version, protocol
@@ -188,6 +192,8 @@ class GameSurface:
         self._touches = {}  # id -> {"x", "y", "owner"}
         self._text = []
         self._on_input = on_input
+        if hasattr(on_input, "attach"):  # pygame_events() follows what this game declares
+            on_input.attach(self)
         # The bridge launched the game paused: its first simulated frame is one the bridge steps.
         self._paused = bool(clock) and os.environ.get(START_PAUSED_ENV) == "1"
         self._step_left, self._step_id = 0, None
@@ -640,14 +646,19 @@ def pygame_events(pygame_module=None):
     pygame.event.get() gets the agent's pointer, wheel, touches, axes and text there:
     MOUSEMOTION, MOUSEBUTTONDOWN/UP (button 1 left, 2 middle, 3 right), MOUSEWHEEL (100 pixels
     a notch; dy > 0 scrolls down, as on a page, which is y < 0 in pygame), FINGERDOWN/MOTION/UP
-    (x, y as fractions of the display surface), JOYAXISMOTION (joy 0, axis = the axis's place in
-    `axes`) and TEXTINPUT. It also makes pygame.mouse.get_pos() and get_pressed() report the
-    one mouse (see _follow_mouse); pygame.joystick is SDL's and does not follow the axes."""
+    (touch_id 0, x, y as fractions of the display surface), JOYAXISMOTION (from the bridge's
+    joystick, axis = the axis's place in `axes`) and TEXTINPUT. It also makes pygame's own
+    queries follow the agent, so a game that polls them needs no extra code:
+    pygame.mouse.get_pos() and get_pressed() report the one mouse (see _follow_mouse); with
+    axes, pygame.joystick counts and makes the bridge's joystick (see _BridgeJoystick); with
+    touch, pygame._sdl2.touch lists its touch device and fingers (see _follow_touch)."""
     pg = pygame_module
     if pg is None:
         import pygame as pg  # the kit itself needs only the standard library
     pressed = {"left": 1, "middle": 2, "right": 3}
     mouse = _follow_mouse(pg)
+    pad = _BridgeJoystick(pg)
+    fingers = {}  # the agent's touch points down, id -> (x, y) as fractions of the display surface
 
     def notches(d):
         n = int(round(d / 100.0))
@@ -673,14 +684,27 @@ def pygame_events(pygame_module=None):
         elif kind.startswith("touch"):
             screen = pg.display.get_surface()
             w, h = screen.get_size() if screen else (1, 1)
+            if kind == "touchup":
+                fingers.pop(e["id"], None)
+            else:
+                fingers[e["id"]] = (e["x"] / w, e["y"] / h)
             post({"touchdown": pg.FINGERDOWN, "touchmove": pg.FINGERMOTION, "touchup": pg.FINGERUP}[kind],
-                 touch_id=0, finger_id=e["id"], x=e["x"] / w, y=e["y"] / h, dx=e["dx"] / w, dy=e["dy"] / h,
-                 pressure=0.0 if kind == "touchup" else 1.0)
+                 touch_id=BRIDGE_TOUCH_ID, finger_id=e["id"], x=e["x"] / w, y=e["y"] / h, dx=e["dx"] / w,
+                 dy=e["dy"] / h, pressure=0.0 if kind == "touchup" else 1.0)
         elif kind == "axis":
-            post(pg.JOYAXISMOTION, joy=0, instance_id=0, axis=e["index"], value=e["value"])
+            pad.values[e["index"]] = e["value"]
+            joy = pad.get_instance_id()
+            post(pg.JOYAXISMOTION, joy=joy, instance_id=joy, axis=e["index"], value=e["value"])
         elif kind == "text":
             post(pg.TEXTINPUT, text=e["text"])
 
+    def attach(surface):
+        if surface._axes:
+            pad.attach(surface)
+        if "touch" in surface.capabilities:
+            _follow_touch(pg, fingers)
+
+    on_input.attach = attach
     return on_input
 
 
@@ -723,6 +747,158 @@ def _follow_mouse(pg):
 
     pg.mouse.get_pos, pg.mouse.get_pressed = agent.get_pos, get_pressed
     return agent
+
+
+# pygame.joystick's and pygame._sdl2.touch's own functions, once the kit has replaced them.
+real_joystick = {}
+real_touch = {}
+BRIDGE_TOUCH_ID = 0  # the touch device the agent's fingers are on, in events and in pygame._sdl2.touch
+
+
+class _BridgeJoystick:
+    """The bridge's joystick, as pygame.joystick.Joystick answers: its axes are the declared axes
+    in their order, at the values the game last heard as JOYAXISMOTION; its buttons are the
+    declared inputs in their order, down (1) while any owner holds them. pygame.joystick lists it
+    after the real joysticks: its device index and instance id are their count when it is made
+    (0 on a machine without one), as SDL numbers a pad plugged in last."""
+
+    def __init__(self, pg):
+        self._pg, self._surface, self.values, self._index = pg, None, [], None
+
+    def attach(self, surface):
+        """Follows this surface's axes and inputs, and puts itself in pygame.joystick."""
+        self._surface, self.values = surface, [0.0] * len(surface._axes)
+        joystick = self._pg.joystick
+        if not real_joystick:
+            real_joystick.update(get_count=joystick.get_count, Joystick=joystick.Joystick)
+
+        def get_count():
+            return self._real_count() + 1
+
+        def make(index):
+            if index == self._real_count():
+                self._index = index
+                return self
+            return real_joystick["Joystick"](index)
+
+        joystick.get_count, joystick.Joystick = get_count, make
+
+    def _real_count(self):
+        try:
+            return real_joystick["get_count"]()
+        except self._pg.error:  # pygame.joystick not initialised: no real joystick to count, the bridge's is there
+            return 0
+
+    def _place(self):
+        return self._index if self._index is not None else self._real_count()
+
+    def init(self):
+        pass
+
+    def quit(self):
+        pass
+
+    def get_init(self):
+        return True
+
+    def get_id(self):
+        return self._place()
+
+    def get_instance_id(self):
+        return self._place()
+
+    def get_guid(self):
+        return "game-bridge"
+
+    def get_name(self):
+        return "game-bridge"
+
+    def get_power_level(self):
+        return "unknown"
+
+    def get_numaxes(self):
+        return len(self.values)
+
+    def get_axis(self, i):
+        if not 0 <= i < len(self.values):
+            raise self._pg.error("Invalid joystick axis")
+        return self.values[i]
+
+    def get_numbuttons(self):
+        return len(self._inputs())
+
+    def get_button(self, i):
+        inputs = self._inputs()
+        if not 0 <= i < len(inputs):
+            raise self._pg.error("Invalid joystick button")
+        return int(self._surface.is_held(inputs[i]))
+
+    def get_numballs(self):
+        return 0
+
+    def get_ball(self, _i):
+        raise self._pg.error("Invalid joystick trackball")
+
+    def get_numhats(self):
+        return 0
+
+    def get_hat(self, _i):
+        raise self._pg.error("Invalid joystick hat")
+
+    def rumble(self, *_args):
+        return False
+
+    def stop_rumble(self):
+        pass
+
+    def _inputs(self):
+        return (self._surface._inputs or []) if self._surface else []
+
+
+def _sdl2_touch(pg):
+    """pygame._sdl2.touch, where this pygame has it, else None."""
+    try:
+        importlib.import_module(pg.__name__ + "._sdl2.touch")
+    except (AttributeError, ImportError):
+        pass
+    return getattr(getattr(pg, "_sdl2", None), "touch", None)
+
+
+def _follow_touch(pg, fingers):
+    """Makes pygame._sdl2.touch list the agent's touch device (BRIDGE_TOUCH_ID) after the real
+    ones, with the agent's fingers down on it ({"id", "x", "y", "pressure"}, x and y as
+    fractions of the display surface), so a game that polls fingers sees the agent's."""
+    touch = _sdl2_touch(pg)
+    if touch is None:
+        return
+    if not real_touch:
+        real_touch.update(get_num_devices=touch.get_num_devices, get_device=touch.get_device,
+                          get_num_fingers=touch.get_num_fingers, get_finger=touch.get_finger)
+
+    def get_num_devices():
+        return real_touch["get_num_devices"]() + 1
+
+    def get_device(index):
+        if index == real_touch["get_num_devices"]():
+            return BRIDGE_TOUCH_ID
+        return real_touch["get_device"](index)
+
+    def get_num_fingers(touch_id):
+        if touch_id == BRIDGE_TOUCH_ID:
+            return len(fingers)
+        return real_touch["get_num_fingers"](touch_id)
+
+    def get_finger(touch_id, index):
+        if touch_id != BRIDGE_TOUCH_ID:
+            return real_touch["get_finger"](touch_id, index)
+        down = list(fingers.items())
+        if not 0 <= index < len(down):
+            raise pg.error("Invalid finger index")
+        fid, (x, y) = down[index]
+        return {"id": fid, "x": x, "y": y, "pressure": 1.0}
+
+    touch.get_num_devices, touch.get_device = get_num_devices, get_device
+    touch.get_num_fingers, touch.get_finger = get_num_fingers, get_finger
 
 
 class _Tree:

@@ -157,6 +157,18 @@ describe('Frog Hop (pygame) through the bridge', () => {
         expect([png.width, png.height]).toEqual([480, 320]);
         expect((await gameCall(h, port, 'start')).json).toMatchObject({ applied: true, screen: 'GameScreen' });
         expect((await gameCall(h, port, 'step', { frames: 1 })).json).toMatchObject({ applied: true, stepped: 1 });
+        // pygame's own joystick and touch queries, which Frog Hop polls every frame, follow the agent
+        await gameCall(h, port, 'set_axis', { input: 'steer', value: 0.5, ms: 30000 });
+        await gameCall(h, port, 'hold', { input: 'right', ms: 30000 });
+        const polled = async (path: string) => (await gameCall(h, port, 'get_state', { path })).json.value;
+        await waitFor(
+          'the stick and the held input polled',
+          async () => String(await polled('game.pad')) === '0.5,false,true',
+          10000,
+        );
+        await gameCall(h, port, 'release', {});
+        const tap = await gameCall(h, port, 'tap', { x: 200, y: 150, frames: 2 });
+        expect(tap.json.game.lastFingers).toEqual([[200, 150]]);
         const stop = await call(h, 'stop_instance', { port });
         expect(stop.json).toEqual({ port, stopped: true, how: 'closed cleanly', view: 'debug' });
         expect(await waitGone(pid, 5000)).toBe(true);

@@ -66,11 +66,12 @@ const PLAY: Record<string, InputPlay> = {
   },
   'Python (pygame)': {
     start: [['start']],
-    axis: { name: 'steer', min: -1, max: 1, read: (s) => s.game.steer },
+    axis: { name: 'steer', min: -1, max: 1, read: (s) => s.game.steer, polled: (s) => s.game.pad?.[0] },
     pointer: { at: [100, 150], read: (s) => s.game.lastClick?.slice(0, 2) ?? null },
     polled: (s) => s.game.mouse,
     wheel: (s) => s.game.volume,
-    touch: { read: (s) => s.game.lastTap },
+    touch: { read: (s) => s.game.lastTap, polled: (s) => s.game.fingers },
+    padButtons: { inputs: ['left', 'right'], polled: (s) => s.game.pad && [s.game.pad[1], s.game.pad[2]] },
     text: { read: (s) => s.game.name },
   },
 };

@@ -210,6 +210,49 @@ describe('Python kit: start-up, signals, copying', () => {
     ]);
   });
 
+  test("pygame.joystick makes the bridge's joystick and pygame._sdl2.touch lists the agent's fingers, after the real ones", () => {
+    const out = inProcess([
+      'import types',
+      'class error(Exception): pass',
+      'posted = []',
+      'real_pad = object()',
+      'joystick = types.SimpleNamespace(get_count=lambda: 1, Joystick=lambda i: real_pad)',
+      'touch = types.SimpleNamespace(get_num_devices=lambda: 1, get_device=lambda i: 77, get_num_fingers=lambda t: 2,',
+      '    get_finger=lambda t, i: {"id": i, "x": 0.0, "y": 0.0, "pressure": 0.5})',
+      'mouse = types.SimpleNamespace(get_pos=lambda: (0, 0), get_pressed=lambda num_buttons=3: (False, False, False))',
+      'screen = types.SimpleNamespace(get_size=lambda: (200, 100))',
+      'pg = types.SimpleNamespace(mouse=mouse, joystick=joystick, _sdl2=types.SimpleNamespace(touch=touch), error=error,',
+      '    display=types.SimpleNamespace(get_surface=lambda: screen),',
+      '    event=types.SimpleNamespace(post=posted.append, Event=lambda kind, **f: [kind, f.get("instance_id")]),',
+      '    JOYAXISMOTION=7, FINGERDOWN=8, FINGERMOTION=9, FINGERUP=10)',
+      's = gamebridge.GameSurface(0, "T", "0", snapshot=lambda: {}, handle_signals=False, register=False, log=lambda l: None,',
+      '    inputs=["left", "fire"], touch=True, axes=[{"name": "x", "min": -1, "max": 1}, {"name": "t", "min": 0, "max": 1}],',
+      '    on_input=gamebridge.pygame_events(pg))',
+      's.enqueue("input.axis", {"input": "t", "value": "0.5", "owner": "a", "leaseMs": "60000"})',
+      's.enqueue("input.hold", {"input": "fire", "owner": "a", "leaseMs": "60000"})',
+      's.enqueue("input.touch", {"id": "4", "x": "50", "y": "25", "phase": "down", "owner": "a"})',
+      's.tick(lambda: None)',
+      'pad = pg.joystick.Joystick(1)',
+      'out = {"count": pg.joystick.get_count(), "real": pg.joystick.Joystick(0) is real_pad,',
+      '    "pad": [pad.get_id(), pad.get_instance_id(), pad.get_numaxes(), pad.get_axis(0), pad.get_axis(1),',
+      '            pad.get_numbuttons(), pad.get_button(0), pad.get_button(1), pad.get_name()],',
+      '    "posted": [e for e in posted if e[0] == 7],',
+      '    "devices": [pg._sdl2.touch.get_num_devices(), pg._sdl2.touch.get_device(0), pg._sdl2.touch.get_device(1)],',
+      '    "fingers": [pg._sdl2.touch.get_num_fingers(77), pg._sdl2.touch.get_num_fingers(0), pg._sdl2.touch.get_finger(0, 0)]}',
+      's.enqueue("input.releaseAll", {"owner": "a"}); s.tick(lambda: None)',
+      'out["after"] = [pad.get_axis(1), pad.get_button(1), pg._sdl2.touch.get_num_fingers(0)]',
+      'print(json.dumps(out))',
+    ]);
+    // one real joystick and one real touch device: the bridge's come after them
+    expect(out.count).toBe(2);
+    expect(out.real).toBe(true);
+    expect(out.pad).toEqual([1, 1, 2, 0, 0.5, 2, 0, 1, 'game-bridge']);
+    expect(out.posted).toEqual([[7, 1]]); // the axis event names the bridge's joystick
+    expect(out.devices).toEqual([2, 77, 0]);
+    expect(out.fingers).toEqual([2, 1, { id: 4, x: 0.25, y: 0.25, pressure: 1 }]);
+    expect(out.after).toEqual([0, 0, 0]);
+  });
+
   test('the kit is one file: copied next to a tiny game, it serves the contract', async () => {
     const d = dir();
     copyFileSync(join(ROOT, 'kits', 'python', 'gamebridge.py'), join(d, 'gamebridge.py'));
