@@ -1,9 +1,12 @@
 /**
  * daemon.json (docs/SETUP.md, "Files under GAME_BRIDGE_HOME") and process liveness: what the proxy, the CLI and the daemon all read
- * to find the daemon. Node builtins only: the proxy imports this on its start path.
+ * to find the daemon. Node builtins and zod's mini build only: the proxy imports this on its start path.
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
+// zod's mini build, as a namespace: the bundler keeps only the checks used here, so the proxy,
+// which reads daemon.json on every start, stays light (docs/DECISIONS.md).
+import * as z from 'zod/v4/mini';
 import { readPrivateFile } from './private-files.js';
 
 export interface DaemonInfo {
@@ -18,16 +21,31 @@ export interface DaemonInfo {
   standby?: { pid: number; pidStart?: number; kind?: 'light' | 'warm' };
 }
 
+/** A pid Linux could give (it keeps them at or under 2^22). */
+const pid = z.int().check(z.minimum(1), z.maximum(4_194_304));
+const startTime = z.int().check(z.minimum(0));
+
+const daemonInfoSchema = z.object({
+  pid,
+  port: z.int().check(z.minimum(1), z.maximum(65535)),
+  token: z.string().check(z.minLength(1), z.maxLength(512)),
+  version: z.string().check(z.maxLength(100)),
+  startedAt: z.string().check(z.maxLength(100)),
+  pidStart: z.optional(startTime),
+  // A standby that does not read is no standby; the daemon's own facts still stand.
+  standby: z.catch(
+    z.optional(z.object({ pid, pidStart: z.optional(startTime), kind: z.optional(z.enum(['light', 'warm'])) })),
+    undefined,
+  ),
+});
+
 /**
  * The daemon.json at `file`, or undefined when missing, unreadable, not the right shape, or
  * not ours (another user's file, a link, writable by others: its token and port are not believed).
  */
 export function readDaemonFile(file: string): DaemonInfo | undefined {
   try {
-    const info = JSON.parse(readPrivateFile(file) ?? '') as DaemonInfo;
-    return info && typeof info.pid === 'number' && typeof info.port === 'number' && typeof info.token === 'string'
-      ? info
-      : undefined;
+    return daemonInfoSchema.safeParse(JSON.parse(readPrivateFile(file) ?? '')).data;
   } catch {
     return undefined;
   }
@@ -81,6 +99,9 @@ export function sameProcess(pid: number, start: number | undefined): boolean {
 export const lockDirOf = (daemonDir: string) => join(daemonDir, 'daemon.lock');
 export const lockOwnerFileOf = (lockDir: string) => join(lockDir, 'owner.json');
 
+/** owner.json: who holds the lock; a start time that is not one is as good as none. */
+const lockOwnerSchema = z.object({ pid, pidStart: z.catch(z.optional(startTime), undefined) });
+
 /**
  * The live process holding the home's daemon lock (`daemon.lock/owner.json`, daemon/life/lock.ts): a
  * daemon that is starting (a standby taking over, another client's start) or serving.
@@ -88,12 +109,8 @@ export const lockOwnerFileOf = (lockDir: string) => join(lockDir, 'owner.json');
  */
 export function lockHolder(daemonDir: string): number | undefined {
   try {
-    const o = JSON.parse(readFileSync(lockOwnerFileOf(lockDirOf(daemonDir)), 'utf8')) as {
-      pid?: unknown;
-      pidStart?: unknown;
-    };
-    if (typeof o.pid !== 'number' || !Number.isInteger(o.pid) || o.pid <= 0) return undefined;
-    return sameProcess(o.pid, typeof o.pidStart === 'number' ? o.pidStart : undefined) ? o.pid : undefined;
+    const o = lockOwnerSchema.safeParse(JSON.parse(readFileSync(lockOwnerFileOf(lockDirOf(daemonDir)), 'utf8'))).data;
+    return o && sameProcess(o.pid, o.pidStart) ? o.pid : undefined;
   } catch {
     return undefined;
   }
