@@ -1,13 +1,14 @@
 /**
  * The skills panel: the skills of the game picked in "Try a tool" (its `skills` toolset), each
- * run through that form or deleted, and a new skill made from calls of the feed picked one by
- * one. Every change goes through call_tool (define_skill, delete_skill), with the same checks
- * as an agent's.
+ * run through that form, edited (skill-edit.ts) or deleted, and a new skill made from calls of
+ * the feed picked one by one. Every change goes through call_tool (define_skill, delete_skill),
+ * with the same checks as an agent's.
  */
 import type { CallSummary, ToolsetView } from '../daemon/dashboard/view.js';
 import { byId, getJson, h, setText } from './dom.js';
 import { pretty } from './feed.js';
 import type { TryForm } from './form.js';
+import { SkillEditor } from './skill-edit.js';
 
 /** Calls offered to pick from: the latest of the game's. */
 const MAX_PICKS = 30;
@@ -36,8 +37,10 @@ export class SkillsPanel {
   private readonly answer = byId('skill-answer');
   private port = 0;
   private calls: CallSummary[] = [];
+  private readonly editor: SkillEditor;
 
   constructor(private readonly form: TryForm) {
+    this.editor = new SkillEditor(post, () => this.form.reload());
     form.onLoaded((port, toolsets) => this.show(port, toolsets));
     byId<HTMLFormElement>('skill-new').addEventListener('submit', (e) => {
       e.preventDefault();
@@ -52,6 +55,7 @@ export class SkillsPanel {
   }
 
   private show(port: number, toolsets: ToolsetView[]): void {
+    if (port !== this.port) this.editor.close();
     this.port = port;
     const skills = toolsets.find((t) => t.name === 'skills')?.tools ?? [];
     this.list.replaceChildren(
@@ -65,6 +69,7 @@ export class SkillsPanel {
           h('span', { class: 'hint' }, args.length ? ` (${args.join(', ')})` : ''),
           h('p', { class: 'tool-doc' }, s.description),
           button('skill-run', 'Run…', () => this.form.select(s.name)),
+          button('skill-edit', 'Edit…', () => void this.editor.open(port, s.name)),
           button('skill-delete', 'Delete', () => void this.remove(s.name)),
         );
       }),
@@ -121,7 +126,9 @@ export class SkillsPanel {
   private async remove(name: string): Promise<void> {
     const r = await post(this.port, 'delete_skill', { name });
     this.say(r);
-    if (!r.isError) this.form.reload();
+    if (r.isError) return;
+    this.editor.close(name);
+    this.form.reload();
   }
 
   private say(r: Answer): void {

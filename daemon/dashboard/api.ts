@@ -1,6 +1,6 @@
 /**
  * The page's data routes beyond the event stream: one call's JSON, a game's toolsets with
- * their schemas, its latest screenshot, its UI tree, and the form's call.
+ * their schemas, one of its skills, its latest screenshot, its UI tree, and the form's call.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DashboardHost } from './host.js';
@@ -86,6 +86,13 @@ export async function uiTree(host: DashboardHost, res: ServerResponse, port: num
   if (r.isError) return sendJson(res, 404, { error: words });
   const snap = (r.structuredContent as { snapshot?: { revision?: number } } | undefined)?.snapshot;
   sendJson(res, 200, { port, text: words, revision: snap?.revision ?? null });
+}
+
+/** GET /dashboard/api/skill?port=N&name=S → the skill as its file holds it, for the edit form. */
+export async function skillRecord(host: DashboardHost, res: ServerResponse, port: number, name: string): Promise<void> {
+  const found = await host.skill(port, name);
+  if (!found) return sendJson(res, 404, { error: `the game on port ${port} has no skill '${name}' (any more)` });
+  sendJson(res, 200, { port, ...found });
 }
 
 /** POST /dashboard/api/call {port, name, arguments} → call_tool's answer, shown in the feed. */

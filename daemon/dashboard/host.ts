@@ -4,6 +4,7 @@
  * daemon: everything live comes through this object, typed by erased type-only imports.
  */
 import type { DaemonState } from '../state/state.js';
+import type { Skill } from '../skills/skill.js';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
 export interface DashboardHost {
@@ -24,4 +25,9 @@ export interface DashboardHost {
    * state and screenshot now; undefined when that session has recorded nothing on that port.
    */
   trace(session: string, port: number): Promise<string | undefined>;
+  /**
+   * One skill of the game on `port` as its file holds it (steps included), for the skills
+   * panel's edit form; undefined when the game has no skill of that name.
+   */
+  skill(port: number, name: string): Promise<{ file: string; skill: Skill } | undefined>;
 }

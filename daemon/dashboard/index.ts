@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallSummary } from '../feed/calls.js';
 import { callsForPage } from './batch.js';
 import { DashboardAccess, KEY_TTL_MS, SECRET_TTL_MS } from './access.js';
-import { callRecord, formCall, readBody, screenshot, sessionTrace, toolsets, uiTree } from './api.js';
+import { callRecord, formCall, readBody, screenshot, sessionTrace, skillRecord, toolsets, uiTree } from './api.js';
 import type { DashboardHost } from './host.js';
 import { DashboardModel } from './model.js';
 import { sendAsset, sendJson, sendText } from './respond.js';
@@ -66,6 +66,9 @@ export function createDashboard(host: DashboardHost): Dashboard {
       return callRecord(host, res, Number(path.slice('/dashboard/api/calls/'.length)));
     if (req.method === 'GET' && path === '/dashboard/api/toolsets' && Number.isInteger(port))
       return toolsets(host, res, port);
+    const name = url.searchParams.get('name');
+    if (req.method === 'GET' && path === '/dashboard/api/skill' && Number.isInteger(port) && name)
+      return skillRecord(host, res, port, name);
     if (req.method === 'GET' && path === '/dashboard/api/screenshot' && Number.isInteger(port))
       return screenshot(host, res, port);
     if (req.method === 'GET' && path === '/dashboard/api/ui' && Number.isInteger(port)) return uiTree(host, res, port);

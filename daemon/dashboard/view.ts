@@ -77,3 +77,18 @@ export interface ToolsetView {
   description: string;
   tools: Array<{ name: string; description: string; readOnly: boolean; inputSchema: Record<string, unknown> }>;
 }
+
+/** One skill as its file holds it (GET /dashboard/api/skill), for the skills panel's edit form. */
+export interface SkillView {
+  port: number;
+  file: string;
+  /** the skill file's format (docs/COMPOSITES.md), the fields the form shows */
+  skill: {
+    name: string;
+    description: string;
+    args: Array<{ name: string; type?: string; description?: string; required?: boolean; default?: unknown }>;
+    steps: unknown[];
+    maxSteps?: number;
+    maxMs?: number;
+  };
+}

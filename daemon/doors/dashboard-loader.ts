@@ -14,6 +14,8 @@ import { createEngineSession } from '../sessions/session.js';
 import { loadModule } from '../../shared/load-module.js';
 import { gameNow } from '../bridge/testing.js';
 import { sessionTrace } from '../recording/trace.js';
+import { gameSkills, skillsRoot } from '../bridge/skill-check.js';
+import { skillFile } from '../skills/skill.js';
 
 export type { Dashboard };
 
@@ -60,6 +62,12 @@ export async function loadDashboard(deps: DashboardDeps): Promise<Dashboard> {
         },
         now,
       ).html();
+    },
+    async skill(port, name) {
+      const ctx = session.context;
+      const m = await ctx.manifest(port);
+      const skill = gameSkills(ctx, port, m.game.name).skills.find((s) => s.name === name);
+      return skill && { file: skillFile(skillsRoot(ctx, port, 'skills'), name), skill };
     },
   };
   const dashboard = mod.createDashboard(host);
