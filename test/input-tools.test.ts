@@ -13,19 +13,24 @@ import { healthOk, Reaper, removeDir, ROOT, startExampleGame, tempHome, waitFor 
 const reaper = new Reaper();
 const handles: McpHandle[] = [];
 let home: string;
-let crate: number, oldCrate: number, axisOnly: number;
+let crate: number, oldCrate: number, axisOnly: number, clicker: number;
 
 beforeAll(async () => {
   home = tempHome('gb-inputs-');
-  [crate, oldCrate, axisOnly] = await freeRange(3);
+  [crate, oldCrate, axisOnly, clicker] = await freeRange(4);
   // A game that reads one analog axis and no named inputs.
   reaper.spawn(process.execPath, [join(ROOT, 'test', 'fixtures', 'held-game.mjs'), String(axisOnly), 'axis'], {
+    env: { ...process.env, GAME_BRIDGE_HOME: home },
+  });
+  // A running game that reads the pointer and lists the frames its presses and lifts came on.
+  reaper.spawn(process.execPath, [join(ROOT, 'test', 'fixtures', 'held-game.mjs'), String(clicker), 'pointer'], {
     env: { ...process.env, GAME_BRIDGE_HOME: home },
   });
   await Promise.all([
     startExampleGame(reaper, crate, ['--screenshot'], { GAME_BRIDGE_HOME: home }),
     startExampleGame(reaper, oldCrate, ['--no-time'], { GAME_BRIDGE_HOME: home }),
     waitFor('the axis-only game', () => healthOk(axisOnly), 30000),
+    waitFor('the clicker game', () => healthOk(clicker), 30000),
   ]);
 }, 60000);
 
@@ -78,6 +83,46 @@ test('a pointer click drops a crate under the pointer: 80 screenshot pixels is w
   const crates = (await state(h)).game.crates as { x: number }[];
   expect(crates.at(-1)!.x).toBeCloseTo(75, 0); // 120 px / 1.6, within the crate's half width of the wall
   expect((await state(h)).input.pointer).toEqual({ x: 120, y: 40, buttons: 0 });
+});
+
+describe('a click on a running game', () => {
+  /** The presses and lifts the game saw, once the last click has lifted. */
+  async function seenAfter(h: McpHandle, n: number): Promise<[number, string][]> {
+    let seen: [number, string][] = [];
+    await waitFor(
+      'the click to lift',
+      async () => {
+        const r = await gameCall(h, clicker, 'get_state');
+        seen = r.json.state.game.seen;
+        return r.json.state.input.pointer.buttons === 0 && seen.at(-1)?.[1] === 'pointerup';
+      },
+      10000,
+    );
+    return seen.slice(-n);
+  }
+
+  test('answers after the frame that presses, and the game sees the lift on the next frame', async () => {
+    const h = await client();
+    const r = await gameCall(h, clicker, 'pointer', { action: 'click', x: 30, y: 40 });
+    expect(r.json).toMatchObject({ via: 'game', frames: 1, applied: true });
+    expect(await seenAfter(h, 2)).toEqual([
+      [r.json.frame, 'pointerdown'],
+      [r.json.frame + 1, 'pointerup'],
+    ]);
+  });
+
+  test('a double click presses and lifts on four frames in a row and answers after its second press', async () => {
+    const h = await client();
+    const r = await gameCall(h, clicker, 'pointer', { action: 'click', x: 30, y: 40, count: 2 });
+    expect(r.json).toMatchObject({ via: 'game', frames: 3, applied: true });
+    const f = r.json.frame as number;
+    expect(await seenAfter(h, 4)).toEqual([
+      [f - 2, 'pointerdown'],
+      [f - 1, 'pointerup'],
+      [f, 'pointerdown'],
+      [f + 1, 'pointerup'],
+    ]);
+  });
 });
 
 describe('a drag of 10 frames on a paused game', () => {

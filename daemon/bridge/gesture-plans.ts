@@ -8,7 +8,7 @@ import { usageError } from '../../shared/errors.js';
 import type { ToolContext } from '../toolkit/context.js';
 import { z } from '../toolkit/define.js';
 import { number, whole } from './args.js';
-import { along, checkAxis, checkKey, checkPoint, pressPlan, toKit, type Target, type Timed } from './gestures.js';
+import { along, checkAxis, checkKey, checkPoint, pressPlan, type Target, type Timed } from './gestures.js';
 import type { Need } from './needs.js';
 
 const point = () => z.tuple([number(), number()]);
@@ -70,15 +70,8 @@ export function pointerPlan(ctx: ToolContext, t: Target, a: PointerArgs, at: num
       return [{ frame: at, move: { k: 'pointer', x, y, press: a.button } }];
     case 'up':
       return [{ frame: at, move: { k: 'pointer', x, y, lift: a.button } }];
-    default: {
-      if (!toKit(t, { k: 'click', x, y, button: a.button, count: a.count }))
-        return [{ frame: at, move: { k: 'click', x, y, button: a.button, count: a.count } }];
-      // On a kit each click holds the button for one frame, with a frame between clicks.
-      return Array.from({ length: a.count }, (_, i) => [
-        { frame: at + 2 * i, move: { k: 'pointer' as const, x, y, press: a.button } },
-        { frame: at + 2 * i + 1, move: { k: 'pointer' as const, x, y, lift: a.button } },
-      ]).flat();
-    }
+    default:
+      return [{ frame: at, move: { k: 'click', x, y, button: a.button, count: a.count } }];
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * Plays a plan of device moves (gestures.ts) on the game: on a paused clock the moves of each
  * frame, then a step to the next frame that has any; running, each frame's moves once the game
- * reaches that frame. A move the kit takes is its reserved command, recorded as held by this
+ * reaches that frame (a click on a kit is one input.click there, pressed and lifted on the kit's
+ * own ticks). A move the kit takes is its reserved command, recorded as held by this
  * session (play/held.ts) so it is released when the session goes; any other, on a page this
  * daemon opened, is a real Chromium event (web/page-input.ts), a held button owned through the
  * page's OwnedHands.
@@ -14,9 +15,10 @@ import type { ToolContext } from '../toolkit/context.js';
 import { shapeSync, syncCommand } from '../toolkit/sync-answer.js';
 import type { ToolCallExtra } from '../toolkit/types.js';
 import { mouseClick, mouseMove, mouseWheel, touch, typeText } from '../web/page-input.js';
-import { usageError } from '../../shared/errors.js';
+import { isBridgeError, usageError } from '../../shared/errors.js';
 import {
   BUTTON_BIT,
+  clickMoves,
   lengthOf,
   MAX_MOVES,
   PLAN_LEASE_MS,
@@ -38,13 +40,19 @@ export async function play(
   plan: Timed[],
   extra: ToolCallExtra,
 ): Promise<Record<string, unknown>> {
-  if (plan.length > MAX_MOVES)
-    throw usageError(`this would send ${plan.length} moves; at most ${MAX_MOVES} in one call: split it.`);
+  const kitClick = (p: Timed) => p.move.k === 'click' && toKit(t, p.move);
+  const moves = plan.flatMap((p) => (p.move.k === 'click' && kitClick(p) ? clickMoves(p.frame, p.move) : [p]));
+  if (moves.length > MAX_MOVES)
+    throw usageError(`this would send ${moves.length} moves; at most ${MAX_MOVES} in one call: split it.`);
   const { port } = t;
   const client = ctx.client(port);
-  plan = [...plan].sort((a, b) => a.frame - b.frame);
   const before = await client.state(extra.signal);
   const paused = getPath(before, 'clock.paused') === true && t.caps.includes('clock');
+  // Running, a kit that takes input.click presses and lifts on its own ticks and answers after
+  // the press, a frame sooner than press and lift sent apart. Paused, the kit's ticks simulate
+  // nothing, so the bridge plays the moves and steps the frame between them itself.
+  if (paused || !plan.some(kitClick) || !(await takesClick(ctx, port))) plan = moves;
+  plan = [...plan].sort((a, b) => a.frame - b.frame);
   // Running, each frame's moves wait for the game's ticks, `frame`: a game whose own simulated
   // frames stop on a menu still ticks there, and applies commands on each tick.
   const start = typeof before.frame === 'number' ? { path: 'frame', value: before.frame } : simFrameOf(before);
@@ -88,11 +96,40 @@ export async function play(
   }
   const browser = plan.some((p) => !toKit(t, p.move));
   return {
-    frames: lengthOf(plan),
+    frames: lengthOf(moves),
     via: browser ? 'browser' : 'game',
     grid: t.grid,
     ...(last && !browser ? shapeSync(last) : summary(await client.state(extra.signal))),
   };
+}
+
+/** Whether each game process takes input.click: a kit from before it refuses it as unknown. */
+const clickTakers = new Map<string, boolean>();
+
+/**
+ * Asks once per game process, with an input.click that has no arguments: a kit that knows the
+ * command refuses it for its missing arguments, one that does not refuses it as unknown.
+ * Neither queues anything.
+ */
+export async function takesClick(ctx: Pick<ToolContext, 'client' | 'generation'>, port: number): Promise<boolean> {
+  const key = `${port} ${String(ctx.generation(port)())}`;
+  let takes = clickTakers.get(key);
+  if (takes === undefined) {
+    takes = await ctx
+      .client(port)
+      .command('input.click', {})
+      .then(
+        () => true,
+        (e: unknown) => {
+          if (!isBridgeError(e) || e.data.kind !== 'CommandRejected') throw e;
+          const { known, reason } = e.data as { known?: unknown; reason?: unknown };
+          const unknown = /unknown command/i.test(String(reason)) || (Array.isArray(known) && known.length > 0);
+          return !unknown;
+        },
+      );
+    clickTakers.set(key, takes);
+  }
+  return takes;
 }
 
 function summary(s: State): Record<string, unknown> {
@@ -113,8 +150,12 @@ function kitCommand(ctx: ToolContext, port: number, owner: string, m: Move): [st
       ctx.held.pointerAt(port, owner, m.x, m.y, buttons);
       return ['input.pointer', { x: m.x, y: m.y, buttons, owner }];
     }
-    case 'click':
-      throw new Error('a click is planned as pointer moves on a kit');
+    case 'click': {
+      // The kit lifts what the click pressed: the owner's buttons end as they were.
+      const was = ctx.held.pointerOf(port, owner)?.buttons ?? 0;
+      ctx.held.pointerAt(port, owner, m.x, m.y, was);
+      return ['input.click', { x: m.x, y: m.y, button: BUTTON_BIT[m.button], count: m.count, owner }];
+    }
     case 'wheel':
       return ['input.wheel', { dx: m.dx, dy: m.dy, owner }];
     case 'touch':

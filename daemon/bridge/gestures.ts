@@ -3,9 +3,10 @@
  * of device moves at frame offsets (a drag is a press, one move a frame, a lift:
  * gesture-plans.ts), and the plan is played on the game's clock (gesture-play.ts). On a paused clock each move is applied at its frame exactly,
  * the clock stepped between them; on a running one each waits for its frame, as close as real
- * time allows. A move goes to the game's kit as a reserved command (input.pointer, input.touch,
- * input.axis, input.text, input.hold) when the game declares that input, and otherwise, on a
- * page this daemon opened, to Chromium as a real event. input_sequence merges several plans.
+ * time allows. A move goes to the game's kit as a reserved command (input.pointer, input.click,
+ * input.touch, input.axis, input.text, input.hold) when the game declares that input, and
+ * otherwise, on a page this daemon opened, to Chromium as a real event. input_sequence merges
+ * several plans.
  */
 import { usageError } from '../../shared/errors.js';
 import type { Manifest } from '../game/types.js';
@@ -142,6 +143,18 @@ const round = (v: number) => Math.round(v * 100) / 100;
 
 /** The last frame of a plan: the frames the call steps (or waits) in all. */
 export const lengthOf = (plan: Timed[]): number => plan.reduce((m, t) => Math.max(m, t.frame), 0);
+
+/**
+ * A click as a kit plays it: each click holds the button for one frame, with a frame between
+ * clicks. A kit that takes `input.click` does this itself, from one command; on a paused clock,
+ * or on a kit without it, the bridge plays these moves.
+ */
+export function clickMoves(at: number, m: Extract<Move, { k: 'click' }>): Timed[] {
+  return Array.from({ length: m.count }, (_, i) => [
+    { frame: at + 2 * i, move: { k: 'pointer' as const, x: m.x, y: m.y, press: m.button } },
+    { frame: at + 2 * i + 1, move: { k: 'pointer' as const, x: m.x, y: m.y, lift: m.button } },
+  ]).flat();
+}
 
 /** What a press (down, `frames` frames, up) of a named input plans. */
 export const pressPlan = (input: string, frames: number, at = 0): Timed[] => [

@@ -137,14 +137,15 @@ namespace GameBridgeKit
         const int RequestTimeoutMs = 10000;  // a connection's time from waiting for a request to its answer sent       // a failed command's words, as every kit
         const int MaxResults = 32;
         static readonly string[] Reserved = { "input.hold", "input.release", "input.releaseAll", "input.axis", "input.pointer",
-            "input.wheel", "input.touch", "input.text", "clock.pause", "clock.resume", "clock.step", "ui.activate", "ui.setValue", "ui.focus" };
+            "input.click", "input.wheel", "input.touch", "input.text", "clock.pause", "clock.resume", "clock.step", "ui.activate", "ui.setValue", "ui.focus" };
         // the capability each reserved command needs (the rest: the part before the dot)
         static readonly Dictionary<string, string> Needs = new Dictionary<string, string> {
-            { "input.axis", "axis" }, { "input.pointer", "pointer" }, { "input.wheel", "pointer" }, { "input.touch", "touch" }, { "input.text", "text" } };
+            { "input.axis", "axis" }, { "input.pointer", "pointer" }, { "input.click", "pointer" }, { "input.wheel", "pointer" }, { "input.touch", "touch" }, { "input.text", "text" } };
         static readonly string[] InputCaps = { "input", "axis", "pointer", "touch", "text" };
         const double MaxCoord = 65535;  // screenshot pixels
         const double MaxWheel = 10000;
         const int MaxTouchId = 9;
+        const int MaxClicks = 3;  // a triple click is the most any game reads
         const int MaxText = 1000;
 
         public readonly string Name, Version;
@@ -361,7 +362,8 @@ namespace GameBridgeKit
                 pending.AddRange(incoming);
                 incoming = new List<Queued>();
             }
-            while (pending.Count > 0 && stepLeft == 0)
+            ClickTick();  // a click's next press or lift comes before any later command
+            while (pending.Count > 0 && stepLeft == 0 && click == null)
             {
                 var c = pending[0];
                 pending.RemoveAt(0);
@@ -375,7 +377,7 @@ namespace GameBridgeKit
                 }
                 results.Add(result);
                 if (results.Count > MaxResults) results.RemoveAt(0);
-                if (stepLeft == 0) completed = c.Id;
+                if (stepLeft == 0 && !ClickPressing) completed = c.Id;
             }
             TellAxes();
             return !Paused || stepLeft > 0;
@@ -409,6 +411,36 @@ namespace GameBridgeKit
             }
         }
 
+        /// <summary>A click in progress: its presses and lifts still to come, one a frame.</summary>
+        sealed class Click
+        {
+            public long Id;
+            public string Owner;
+            public double X, Y;
+            public int Bit;
+            public List<bool> Presses;  // true: a press, false: a lift
+        }
+
+        Click click;
+
+        /// <summary>A click still has a press to come: it completes on the frame of its last press.</summary>
+        bool ClickPressing => click != null && click.Presses.Contains(true);
+
+        /// <summary>input.click's next press or lift, one a frame, so a game that polls the button
+        /// sees each press for a frame; later commands wait until the click has lifted.</summary>
+        void ClickTick()
+        {
+            var c = click;
+            if (c == null) return;
+            bool press = c.Presses[0];
+            c.Presses.RemoveAt(0);
+            int mine;
+            buttonsOf.TryGetValue(c.Owner, out mine);
+            MovePointer(c.X, c.Y, press ? mine | c.Bit : mine & ~c.Bit, c.Owner);
+            if (c.Presses.Count == 0) click = null;
+            if (press && !c.Presses.Contains(true)) completed = c.Id;
+        }
+
         void Apply(Queued c)
         {
             var a = c.Args;
@@ -439,6 +471,14 @@ namespace GameBridgeKit
                         Until = clock.ElapsedMilliseconds + (long)Math.Ceiling(a.Number("leaseMs")) });
                     break;
                 case "input.pointer": MovePointer(a.Number("x"), a.Number("y"), (int)a.Number("buttons"), who); break;
+                case "input.click":  // down now, up on the next frame (ClickTick), `count` times
+                    click = new Click
+                    {
+                        Id = c.Id, Owner = who, X = a.Number("x"), Y = a.Number("y"), Bit = (int)a.Number("button"),
+                        Presses = Enumerable.Range(0, 2 * (int)a.Number("count")).Select(i => i % 2 == 0).ToList(),
+                    };
+                    ClickTick();
+                    break;
                 case "input.wheel":
                     Emit(new InputEvent { Type = "wheel", X = pointer.X, Y = pointer.Y, DX = a.Number("dx"), DY = a.Number("dy") });
                     break;
@@ -807,6 +847,13 @@ namespace GameBridgeKit
             string why = within("x", 0, MaxCoord, false) ?? within("y", 0, MaxCoord, false);
             if (why != null) return why;
             if (cmd == "input.pointer") return within("buttons", 0, 7, true);
+            if (cmd == "input.click")
+            {
+                string button = a.String("button", "").Trim();
+                if (button != "1" && button != "2" && button != "4")
+                    return $"argument 'button' must be 1 (left), 2 (right) or 4 (middle), got '{Args.Clip(button)}'";
+                return within("count", 1, MaxClicks, true);
+            }
             string phase = a.String("phase");
             if (phase != "down" && phase != "move" && phase != "up")
                 return $"argument 'phase' must be down, move or up, got '{Args.Clip(phase)}'";

@@ -35,15 +35,16 @@ extends Node
 
 signal close_requested(reason: String)  # connect to override the default exit (get_tree().quit())
 
-const RESERVED := ["input.hold", "input.release", "input.releaseAll", "input.axis", "input.pointer", "input.wheel",
+const RESERVED := ["input.hold", "input.release", "input.releaseAll", "input.axis", "input.pointer", "input.click", "input.wheel",
 	"input.touch", "input.text", "clock.pause", "clock.resume", "clock.step", "ui.activate", "ui.setValue", "ui.focus"]
 # the capability each reserved command needs (the rest: the part before the dot)
-const NEEDS := {"input.axis": "axis", "input.pointer": "pointer", "input.wheel": "pointer", "input.touch": "touch",
+const NEEDS := {"input.axis": "axis", "input.pointer": "pointer", "input.click": "pointer", "input.wheel": "pointer", "input.touch": "touch",
 	"input.text": "text"}
 const INPUT_CAPS := ["input", "axis", "pointer", "touch", "text"]
 const MAX_COORD := 65535.0  # screenshot pixels
 const MAX_WHEEL := 10000.0
 const MAX_TOUCH_ID := 9
+const MAX_CLICKS := 3  # a triple click is the most any game reads
 const MAX_TEXT := 1000
 const BUTTONS := [[1, MOUSE_BUTTON_LEFT], [2, MOUSE_BUTTON_RIGHT], [4, MOUSE_BUTTON_MIDDLE]]  # contract bit, Godot button
 const MAX_LEASE_MS := 3600000   # a hold is meant to end; the bridge re-holds
@@ -87,6 +88,7 @@ var _text := ""
 var _paused := false
 var _step_left := 0
 var _step_id := 0
+var _click := {}            # a click in progress: {id, owner, x, y, bit, left: the presses and lifts to come}
 var _simulated_last := false
 var _closing := false
 var _sequence := 0
@@ -249,6 +251,7 @@ func _physics_process(_delta: float) -> void:
 			if _step_left == 0:  # complete only once its frames have run
 				_completed = _step_id
 	_expire_leases()
+	_click_tick()  # a click's next press or lift comes before any later command
 	_apply_queue()
 	_tell_axes()
 	_publish()
@@ -267,7 +270,7 @@ func _apply_queue() -> void:
 	_pending += _incoming
 	_incoming = []
 	_mutex.unlock()
-	while not _pending.is_empty() and _step_left == 0:
+	while not _pending.is_empty() and _step_left == 0 and _click.is_empty():
 		var c = _pending.pop_front()
 		var error = _apply(c[0], c[1], c[2])
 		var result := {"id": c[0], "ok": true}
@@ -276,8 +279,29 @@ func _apply_queue() -> void:
 		_results.append(result)
 		if _results.size() > MAX_RESULTS:
 			_results.pop_front()
-		if _step_left == 0:
+		if _step_left == 0 and not _click_pressing():
 			_completed = c[0]
+
+
+# A click still has a press to come: it completes on the tick of its last press.
+func _click_pressing() -> bool:
+	return not _click.is_empty() and _click["left"].has("press")
+
+
+# input.click's next press or lift, one a physics frame, so a game that polls the button sees
+# each press for a frame; later commands wait until the click has lifted.
+func _click_tick() -> void:
+	if _click.is_empty():
+		return
+	var c := _click
+	var phase: String = c["left"].pop_front()
+	var mine: int = _buttons_of.get(c["owner"], 0)
+	var bit: int = c["bit"]
+	_move_pointer(c["x"], c["y"], (mine | bit) if phase == "press" else (mine & ~bit), c["owner"])
+	if c["left"].is_empty():
+		_click = {}
+	if phase == "press" and not c["left"].has("press"):
+		_completed = c["id"]
 
 
 # Returns "" or the reason the command failed.
@@ -306,6 +330,12 @@ func _apply(id: int, cmd: String, args: Dictionary):
 				"until": Time.get_ticks_msec() + int(ceil(float(args["leaseMs"])))})
 		"input.pointer":
 			_move_pointer(float(args["x"]), float(args["y"]), int(args["buttons"]), who)
+		"input.click":  # down now, up on the next physics frame (_click_tick), `count` times
+			var left := []
+			for _i in int(args["count"]):
+				left += ["press", "lift"]
+			_click = {"id": id, "owner": who, "x": float(args["x"]), "y": float(args["y"]), "bit": int(args["button"]), "left": left}
+			_click_tick()
 		"input.wheel":
 			_wheel(float(args["dx"]), float(args["dy"]))
 		"input.touch":
@@ -999,6 +1029,11 @@ func _validate_input(cmd: String, args: Dictionary, axes: Array, axis_names: Arr
 	var why := _within(args, "x", 0, MAX_COORD)
 	if why == "":
 		why = _within(args, "y", 0, MAX_COORD)
+	if why == "" and cmd == "input.click":
+		var button: String = args.get("button", "")
+		if not button in ["1", "2", "4"]:
+			return "argument 'button' must be 1 (left), 2 (right) or 4 (middle), got '%s'" % button.left(40)
+		return _within(args, "count", 1, MAX_CLICKS, true)
 	if why != "" or cmd == "input.pointer":
 		return why if why != "" else _within(args, "buttons", 0, 7, true)
 	var phase: String = args.get("phase", "")

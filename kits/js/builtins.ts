@@ -55,6 +55,7 @@ export function builtinCommands(
   }
   const declared: Record<string, boolean> = {
     'input.pointer': devices?.options.pointer === true,
+    'input.click': devices?.options.pointer === true,
     'input.wheel': devices?.options.pointer === true,
     'input.touch': devices?.options.touch === true,
     'input.axis': (devices?.options.axes?.length ?? 0) > 0,
@@ -67,7 +68,8 @@ export function builtinCommands(
         owner(a);
         return devices!.validate(cmd, a);
       },
-      apply: (a) => devices!.apply(cmd, a, owner(a)),
+      apply: (a, info) =>
+        cmd === 'input.click' ? devices!.startClick(info.commandId, a, owner(a)) : devices!.apply(cmd, a, owner(a)),
     });
   }
   if (clock) {

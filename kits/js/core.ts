@@ -216,13 +216,17 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
       frame += 1;
       inputs?.expire();
       devices?.expire();
+      // A click's next press or lift comes first; it completes on the tick of its last press.
+      const clicked = devices?.clickTick();
+      if (clicked !== undefined) completedCommandId = clicked;
       // Only what was queued before this tick (a command queued by a handler waits a frame),
-      // and nothing behind a step that still has frames to run: order is kept.
+      // and nothing behind a step that still has frames to run or a click still pressing and
+      // lifting: order is kept.
       let budget = queue.length;
-      while (budget-- > 0 && !clock?.stepping) {
+      while (budget-- > 0 && !clock?.stepping && !devices?.clicking) {
         const c = queue.shift()!;
         apply(c);
-        if (!clock?.stepping) completedCommandId = c.id;
+        if (!clock?.stepping && !devices?.clickPressing) completedCommandId = c.id;
       }
       if (!clock) return 1;
       const grant = clock.grant();

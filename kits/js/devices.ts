@@ -46,6 +46,8 @@ export interface DeviceOptions {
 const MAX_COORD = 100_000;
 const MAX_WHEEL = 10_000;
 const MAX_TOUCH_ID = 9;
+/** A triple click is the most any game reads. */
+const MAX_CLICKS = 3;
 export const MAX_TEXT_CHARS = 1000;
 /** Events and text not taken by the game are kept this far back, then dropped oldest first. */
 const EVENTS_KEPT = 256;
@@ -67,6 +69,9 @@ export class PlayerDevices {
   private text = '';
   private events: DeviceEvent[] = [];
   private seq = 0;
+  /** A click in progress: its presses and lifts still to come, one a tick. */
+  private click: { id: number; owner: string; x: number; y: number; bit: number; left: ('press' | 'lift')[] } | null =
+    null;
 
   constructor(
     readonly options: DeviceOptions,
@@ -182,6 +187,12 @@ export class PlayerDevices {
         coord(a, 'y');
         whole(a, 'buttons', 0, 7);
         return;
+      case 'input.click':
+        coord(a, 'x');
+        coord(a, 'y');
+        buttonBit(a);
+        whole(a, 'count', 1, MAX_CLICKS);
+        return;
       case 'input.wheel':
         bounded(a, 'dx', -MAX_WHEEL, MAX_WHEEL);
         bounded(a, 'dy', -MAX_WHEEL, MAX_WHEEL);
@@ -204,16 +215,9 @@ export class PlayerDevices {
 
   apply(cmd: string, a: CommandArgs, owner: string): void {
     switch (cmd) {
-      case 'input.pointer': {
-        const [x, y] = [coord(a, 'x'), coord(a, 'y')];
-        if (x !== this.pos.x || y !== this.pos.y) {
-          this.pos.x = x;
-          this.pos.y = y;
-          this.emit({ type: 'pointermove', x, y, buttons: this.pointer().buttons });
-        }
-        this.setButtons(owner, whole(a, 'buttons', 0, 7));
+      case 'input.pointer':
+        this.pointerTo(owner, coord(a, 'x'), coord(a, 'y'), whole(a, 'buttons', 0, 7));
         return;
-      }
       case 'input.wheel': {
         const [dx, dy] = [bounded(a, 'dx', -MAX_WHEEL, MAX_WHEEL), bounded(a, 'dy', -MAX_WHEEL, MAX_WHEEL)];
         this.wheel = { dx: this.wheel.dx + dx, dy: this.wheel.dy + dy };
@@ -247,6 +251,48 @@ export class PlayerDevices {
         return;
       }
     }
+  }
+
+  /**
+   * `input.click`: the button goes down now and comes up on the next tick, `count` times, one
+   * press or lift a tick (clickTick applies the rest), so a game that polls the button sees
+   * each press for a frame.
+   */
+  startClick(id: number, a: CommandArgs, owner: string): void {
+    const count = whole(a, 'count', 1, MAX_CLICKS);
+    const left = Array.from({ length: count }, () => ['press', 'lift'] as const).flat();
+    this.click = { id, owner, x: coord(a, 'x'), y: coord(a, 'y'), bit: buttonBit(a), left };
+    this.clickTick();
+  }
+
+  /** A click still has a press or lift to come: later commands wait behind it. */
+  get clicking(): boolean {
+    return this.click !== null;
+  }
+
+  /** A click still has a press to come: it completes on the tick of its last press. */
+  get clickPressing(): boolean {
+    return this.click?.left.includes('press') === true;
+  }
+
+  /** Applies the next press or lift of a click in progress; the click's id when that was its last press. */
+  clickTick(): number | undefined {
+    const c = this.click;
+    if (!c) return undefined;
+    const phase = c.left.shift()!;
+    const mine = this.buttonsOf.get(c.owner) ?? 0;
+    this.pointerTo(c.owner, c.x, c.y, phase === 'press' ? mine | c.bit : mine & ~c.bit);
+    if (c.left.length === 0) this.click = null;
+    return phase === 'press' && !c.left.includes('press') ? c.id : undefined;
+  }
+
+  private pointerTo(owner: string, x: number, y: number, buttons: number): void {
+    if (x !== this.pos.x || y !== this.pos.y) {
+      this.pos.x = x;
+      this.pos.y = y;
+      this.emit({ type: 'pointermove', x, y, buttons: this.pointer().buttons });
+    }
+    this.setButtons(owner, buttons);
   }
 
   private axisValue(a: CommandArgs): { name: string; value?: number; refusal?: string } {
@@ -310,6 +356,13 @@ function whole(a: CommandArgs, name: string, min: number, max: number): number {
   if (!Number.isInteger(v))
     throw new ArgError(`argument '${name}' must be a whole number from ${min} to ${max}, got ${v}`);
   return v;
+}
+
+function buttonBit(a: CommandArgs): number {
+  const b = a.number('button');
+  if (b !== 1 && b !== 2 && b !== 4)
+    throw new ArgError(`argument 'button' must be 1 (left), 2 (right) or 4 (middle), got ${b}`);
+  return b;
 }
 
 function phase(a: CommandArgs): 'down' | 'move' | 'up' {

@@ -30,7 +30,7 @@ export interface SharedSurfaceOptions {
    * `input.axis` (held at a value with a lease, resting at 0 when released).
    */
   axes?: AxisDeclaration[];
-  /** The game reads `surface.pointer()` (or `takeEvents()`): declares "pointer", accepts `input.pointer` and `input.wheel`. */
+  /** The game reads `surface.pointer()` (or `takeEvents()`): declares "pointer", accepts `input.pointer`, `input.click` and `input.wheel`. */
   pointer?: boolean;
   /** The game reads `surface.touches()` (or `takeEvents()`): declares "touch", accepts `input.touch`. */
   touch?: boolean;

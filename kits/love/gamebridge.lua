@@ -44,15 +44,16 @@ if not hasUtf8 then utf8 = nil end
 
 local M = {}
 
-local RESERVED = {"input.hold", "input.release", "input.releaseAll", "input.axis", "input.pointer", "input.wheel",
+local RESERVED = {"input.hold", "input.release", "input.releaseAll", "input.axis", "input.pointer", "input.click", "input.wheel",
   "input.touch", "input.text", "clock.pause", "clock.resume", "clock.step", "ui.activate", "ui.setValue", "ui.focus"}
 -- the capability each reserved command needs (the rest: the part before the dot)
-local NEEDS = {["input.axis"] = "axis", ["input.pointer"] = "pointer", ["input.wheel"] = "pointer",
+local NEEDS = {["input.axis"] = "axis", ["input.pointer"] = "pointer", ["input.click"] = "pointer", ["input.wheel"] = "pointer",
   ["input.touch"] = "touch", ["input.text"] = "text"}
 local INPUT_CAPS = {"input", "axis", "pointer", "touch", "text"}
 local MAX_COORD = 65535 -- screenshot pixels
 local MAX_WHEEL = 10000
 local MAX_TOUCH_ID = 9
+local MAX_CLICKS = 3 -- a triple click is the most any game reads
 local MAX_TEXT = 1000
 -- contract bit -> LÖVE button number
 local BUTTONS = {{bit = 1, love = 1}, {bit = 2, love = 2}, {bit = 4, love = 3}}
@@ -483,14 +484,15 @@ function Bridge:beginFrame()
   for i = #self.axisHolds, 1, -1 do
     if self.axisHolds[i].untilT <= t then table.remove(self.axisHolds, i) end
   end
-  while #self.queue > 0 and self.stepLeft == 0 do
+  self:clickTick() -- a click's next press or lift comes before any later command
+  while #self.queue > 0 and self.stepLeft == 0 and not self.click do
     local c = table.remove(self.queue, 1)
     local ok, err = pcall(self.apply, self, c.id, c.cmd, c.args)
     local result = {id = c.id, ok = true}
     if not ok then result = {id = c.id, ok = false, error = errorText(err)} end
     table.insert(self.results, result)
     if #self.results > MAX_RESULTS then table.remove(self.results, 1) end
-    if self.stepLeft == 0 then self.completed = c.id end
+    if self.stepLeft == 0 and not self:clickPressing() then self.completed = c.id end
   end
   self:tellAxes()
   return not self.paused or self.stepLeft > 0
@@ -506,6 +508,26 @@ function Bridge:endFrame(simulated)
     self.stepLeft = math.max(0, self.stepLeft - n)
     if self.stepLeft == 0 then self.completed = self.stepId end
   end
+end
+
+-- A click still has a press to come: it completes on the frame of its last press.
+function Bridge:clickPressing()
+  return self.click ~= nil and contains(self.click.left, "press")
+end
+
+-- input.click's next press or lift, one a frame, so a game that polls the button sees each
+-- press for a frame; later commands wait until the click has lifted.
+function Bridge:clickTick()
+  local c = self.click
+  if not c then return end
+  local phase = table.remove(c.left, 1)
+  local mine = self.buttonsOf[c.owner] or 0
+  local down = mine % (2 * c.bit) >= c.bit
+  if phase == "press" and not down then mine = mine + c.bit end
+  if phase == "lift" and down then mine = mine - c.bit end
+  self:movePointer(c.x, c.y, mine, c.owner)
+  if #c.left == 0 then self.click = nil end
+  if phase == "press" and not contains(c.left, "press") then self.completed = c.id end
 end
 
 -- Calls the game's LÖVE callback, if it has one.
@@ -598,6 +620,11 @@ function Bridge:apply(id, cmd, args)
       untilT = now() + tonumber(args.leaseMs) / 1000})
   elseif cmd == "input.pointer" then
     self:movePointer(tonumber(args.x), tonumber(args.y), tonumber(args.buttons), who)
+  elseif cmd == "input.click" then -- down now, up on the next frame (clickTick), `count` times
+    local left = {}
+    for _ = 1, tonumber(args.count) do table.insert(left, "press"); table.insert(left, "lift") end
+    self.click = {id = id, owner = who, x = tonumber(args.x), y = tonumber(args.y), bit = tonumber(args.button), left = left}
+    self:clickTick()
   elseif cmd == "input.wheel" then
     -- LÖVE's wheel counts notches, y > 0 away from the user: a page's dy > 0 scrolls down
     local function notches(d) local n = d / 100; return n > 0 and math.max(1, math.floor(n + 0.5)) or n < 0 and math.min(-1, -math.floor(-n + 0.5)) or 0 end
@@ -894,6 +921,12 @@ function Bridge:validateInput(cmd, args, axisNames)
   local why = within("x", 0, MAX_COORD) or within("y", 0, MAX_COORD)
   if why then return why end
   if cmd == "input.pointer" then return within("buttons", 0, 7, true) end
+  if cmd == "input.click" then
+    if args.button ~= "1" and args.button ~= "2" and args.button ~= "4" then
+      return string.format("argument 'button' must be 1 (left), 2 (right) or 4 (middle), got '%s'", tostring(args.button or ""):sub(1, 40))
+    end
+    return within("count", 1, MAX_CLICKS, true)
+  end
   if args.phase ~= "down" and args.phase ~= "move" and args.phase ~= "up" then
     return string.format("argument 'phase' must be down, move or up, got '%s'", tostring(args.phase or ""):sub(1, 40))
   end

@@ -44,16 +44,17 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, urlsplit
 
 CLOSE = "close"
-RESERVED = ["input.hold", "input.release", "input.releaseAll", "input.axis", "input.pointer", "input.wheel",
+RESERVED = ["input.hold", "input.release", "input.releaseAll", "input.axis", "input.pointer", "input.click", "input.wheel",
             "input.touch", "input.text", "clock.pause", "clock.resume", "clock.step",
             "ui.activate", "ui.setValue", "ui.focus"]
 # Which capability each reserved command needs (the rest: the part before the dot).
-NEEDS = {"input.axis": "axis", "input.pointer": "pointer", "input.wheel": "pointer", "input.touch": "touch",
-         "input.text": "text"}
+NEEDS = {"input.axis": "axis", "input.pointer": "pointer", "input.click": "pointer", "input.wheel": "pointer",
+         "input.touch": "touch", "input.text": "text"}
 INPUT_CAPS = ("input", "axis", "pointer", "touch", "text")
 MAX_COORD = 65535  # screenshot pixels
 MAX_WHEEL = 10000
 MAX_TOUCH_ID = 9
+MAX_CLICKS = 3  # a triple click is the most any game reads
 MAX_TEXT = 1000
 TOUCH_PHASES = ("down", "move", "up")
 BUTTONS = ((1, "left"), (2, "right"), (4, "middle"))
@@ -197,6 +198,8 @@ class GameSurface:
         # The bridge launched the game paused: its first simulated frame is one the bridge steps.
         self._paused = bool(clock) and os.environ.get(START_PAUSED_ENV) == "1"
         self._step_left, self._step_id = 0, None
+        # A click in progress: [command id, owner, x, y, button, the presses and lifts to come].
+        self._click = None
         batch = step_frames_per_tick
         self._batch = batch if isinstance(batch, int) and not isinstance(batch, bool) and batch >= 1 else 1
         self.frame, self.sim_frame, self.session_epoch = 0, 0, 1
@@ -236,6 +239,7 @@ class GameSurface:
         with self._lock:
             self.frame += 1
             self._expire_leases()
+            self._click_tick()  # a click's next press or lift comes before any later command
             self._apply_queue()
             self._tell_axes()
             if self._paused and self._step_left == 0:
@@ -417,7 +421,7 @@ class GameSurface:
     def _apply_queue(self):
         # In order; a clock.step holds back everything after it until its frames have run,
         # so hold -> step -> release sent back to back does what it says.
-        while self._queue and self._step_left == 0:
+        while self._queue and self._step_left == 0 and self._click is None:
             cid, cmd, args = self._queue.pop(0)
             result = {"id": cid, "ok": True}
             try:
@@ -427,8 +431,26 @@ class GameSurface:
                 result = {"id": cid, "ok": False, "error": (str(e) or type(e).__name__)[:MAX_ERROR_CHARS]}
                 self._log("command #%d '%s' failed: %r" % (cid, cmd, e))
             self._results = (self._results + [result])[-RESULTS_KEPT:]
-            if self._step_left == 0:
+            if self._step_left == 0 and not self._click_pressing():
                 self._completed = cid
+
+    def _click_pressing(self):
+        """A click still has a press to come: it completes on the tick of its last press."""
+        return self._click is not None and "press" in self._click[5]
+
+    def _click_tick(self):
+        """input.click's next press or lift, one a tick, so a game that polls the button sees
+        each press for a frame; later commands wait until the click has lifted."""
+        if self._click is None:
+            return
+        cid, owner, x, y, bit, left = self._click
+        phase = left.pop(0)
+        mine = self._buttons_of.get(owner, 0)
+        self._move_pointer(x, y, mine | bit if phase == "press" else mine & ~bit, owner)
+        if not left:
+            self._click = None
+        if phase == "press" and "press" not in left:
+            self._completed = cid
 
     def _validate_input(self, cmd, args, axis_names):
         """Why a pointer, wheel, touch, axis or text command is refused: every value in its range."""
@@ -460,6 +482,10 @@ class GameSurface:
             return why
         if cmd == "input.pointer":
             return within("buttons", 0, 7, whole=True)
+        if cmd == "input.click":
+            if args.number("button") not in (1, 2, 4):
+                return "argument 'button' must be 1 (left), 2 (right) or 4 (middle), got %s" % args.raw["button"][:40]
+            return within("count", 1, MAX_CLICKS, whole=True)
         if args.string("phase") not in TOUCH_PHASES:
             return "argument 'phase' must be down, move or up, got '%s'" % args.raw["phase"][:40]
         return within("id", 0, MAX_TOUCH_ID, whole=True)
@@ -486,6 +512,11 @@ class GameSurface:
             self._axis_holds[key] = (args.number("value"), time.monotonic() + args.number("leaseMs") / 1000.0)
         elif cmd == "input.pointer":
             self._move_pointer(args.number("x"), args.number("y"), int(args.number("buttons")), owner)
+        elif cmd == "input.click":
+            # down now, up on the next tick (_click_tick), `count` times
+            self._click = [cid, owner, args.number("x"), args.number("y"), int(args.number("button")),
+                           ["press", "lift"] * int(args.number("count"))]
+            self._click_tick()
         elif cmd == "input.wheel":
             self._emit({"type": "wheel", "x": self._pointer["x"], "y": self._pointer["y"],
                         "dx": args.number("dx"), "dy": args.number("dy")})

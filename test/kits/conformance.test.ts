@@ -577,6 +577,30 @@ function describeConformance(kit: KitExample): void {
     },
   );
 
+  testIf(
+    has('pointer'),
+    'pointer: input.click presses and lifts there, and a command sent behind a double click waits until it has lifted',
+    async () => {
+      const c = await command(port, 'input.click', { x: 20, y: 30, button: 1, count: 2, owner: 'a' });
+      expect(c).toMatchObject({ accepted: true });
+      // Had the move not waited, the click's later presses would have taken the pointer back to 20,30.
+      const s = await applied(port, 'input.pointer', { x: 25, y: 30, buttons: 0, owner: 'b' });
+      expect(s.input.pointer).toEqual({ x: 25, y: 30, buttons: 0 });
+      expect(s.commandResults.find((r: any) => r.id === c.commandId)).toEqual({ id: c.commandId, ok: true });
+      const refused = await command(port, 'input.click', { x: 1, y: 1, button: 3, count: 1, owner: 'a' });
+      expect(refused).toMatchObject({
+        accepted: false,
+        error: expect.stringMatching(/'button'.*1 \(left\), 2 \(right\) or 4/),
+      });
+      const four = await command(port, 'input.click', { x: 1, y: 1, button: 1, count: 4, owner: 'a' });
+      expect(four).toMatchObject({ accepted: false, error: expect.stringMatching(/'count'.*1 to 3/) });
+      // The bridge asks whether a kit takes input.click with no arguments: refused, and not as unknown.
+      const asked = await command(port, 'input.click', {});
+      expect(asked.accepted).toBe(false);
+      expect(asked.error).not.toMatch(/unknown command/);
+    },
+  );
+
   testIf(has('touch'), "touch: two ids down at once, moved, lifted; releaseAll lifts its owner's", async () => {
     await applied(port, 'input.touch', { id: 0, x: 10, y: 10, phase: 'down', owner: 'a' });
     await applied(port, 'input.touch', { id: 1, x: 50, y: 10, phase: 'down', owner: 'a' });

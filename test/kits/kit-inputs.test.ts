@@ -229,6 +229,14 @@ function describeInputs(kit: KitExample, play: InputPlay): void {
       await untilState(port, 'the game polled the lift', (st) => String(play.polled!(st)) === `${x},${y},false`);
     });
 
+    testIf(p, 'input.click reaches the game as a press where it lands, and the button is up after', async () => {
+      const [x, y] = p!.at;
+      await applied(port, 'input.pointer', { x, y, buttons: 0, owner: OWNER });
+      await applied(port, 'input.click', { x: x + 4, y: y + 2, button: 1, count: 1, owner: OWNER });
+      await untilState(port, 'the game saw the click', (st) => String(p!.read(st)) === String([x + 4, y + 2]));
+      await untilState(port, 'the button lifted', (st) => st.input.pointer.buttons === 0);
+    });
+
     testIf(p, "releaseAll lifts that owner's pointer buttons", async () => {
       const [x, y] = p!.at;
       await applied(port, 'input.pointer', { x, y, buttons: 2, owner: OWNER });

@@ -1,0 +1,43 @@
+/**
+ * Which kits take a click as one `input.click` (daemon/bridge/gesture-play.ts): a kit from
+ * before the command refuses it as unknown and gets the press and the lift sent apart; one that
+ * knows it refuses the argument-less question for its arguments. Asked once per game process.
+ */
+import { takesClick } from '../../../../daemon/bridge/gesture-play.js';
+import { commandRejected } from '../../../../shared/errors.js';
+
+function kit(refusal: { reason: string; known?: string[] }) {
+  const asked: string[] = [];
+  let generation = 1;
+  const ctx = {
+    client: () =>
+      ({
+        command: async (cmd: string) => {
+          asked.push(cmd);
+          throw commandRejected(cmd, 7000, refusal.reason, refusal.known);
+        },
+      }) as never,
+    generation: () => () => generation,
+  };
+  return { ctx, asked, restart: () => void (generation += 1) };
+}
+
+test('a kit that refuses input.click as unknown gets the press and lift sent apart', async () => {
+  const { ctx } = kit({ reason: "unknown command 'input.click'", known: ['input.pointer', 'close'] });
+  expect(await takesClick(ctx, 7000)).toBe(false);
+});
+
+test('a kit that refuses the question for its missing arguments takes input.click', async () => {
+  const { ctx } = kit({ reason: "missing argument 'owner'" });
+  expect(await takesClick(ctx, 7001)).toBe(true);
+});
+
+test('each game process is asked once', async () => {
+  const { ctx, asked, restart } = kit({ reason: "missing argument 'owner'" });
+  await takesClick(ctx, 7002);
+  await takesClick(ctx, 7002);
+  expect(asked).toEqual(['input.click']);
+  restart();
+  await takesClick(ctx, 7002);
+  expect(asked).toHaveLength(2);
+});
