@@ -29,10 +29,10 @@ async function project(
   homes.push(home);
   const dir = join(home, 'project');
   mkdirSync(dir);
-  const [first] = await freeRange(2);
+  const [first] = await freeRange(4);
   writeFileSync(
     join(dir, 'gamebridge.json'),
-    JSON.stringify({ name: 'Edge', launch: { portRange: `${first}-${first + 1}`, ...launch } }),
+    JSON.stringify({ name: 'Edge', launch: { portRange: `${first}-${first + 3}`, ...launch } }),
   );
   const h = await connect({ env: { GAME_BRIDGE_HOME: home, ...env }, cwd: dir, args: ['--no-scan'] });
   handles.push(h);
@@ -45,7 +45,7 @@ const launch = (h: McpHandle) => call(h, 'launch_instance', {}, 120_000);
 const SQUATTER = `await import(${JSON.stringify(join(ROOT, 'test', 'fixtures', 'web-squatter.mjs'))});`;
 
 asOtherUserTest(
-  "{webPort} taken first by another user's server: the launch is refused before the browser opens it, naming why",
+  "{webPort} taken first by another user's server: the launch tries other ports, then is refused before the browser opens any, naming who holds them",
   async () => {
     const squatter = spawnAsNobody(SQUATTER);
     try {
@@ -58,8 +58,15 @@ asOtherUserTest(
       const r = await launch(h);
       expect(squatter.lines.some((l) => l.startsWith('bound '))).toBe(true);
       expect(r.isError).toBe(true);
-      expect(r.text).toMatch(/is not the game's command: another process .* holds port \d+/);
+      expect(r.text).toMatch(
+        /is not the game's command: another process \(pid \d+ \(node\) of user nobody\) holds port \d+/,
+      );
       expect(r.text).toMatch(/nothing was opened in the browser/);
+      // the squatter takes every {webPort} it sees: three launches, each refused
+      expect(r.text).toMatch(
+        /Ports tried: \d+, \d+, \d+; another process took \d+, \d+, \d+ before the game bound it\./,
+      );
+      expect(squatter.lines.filter((l) => l.startsWith('bound '))).toHaveLength(3);
       // Chromium never asked the squatter for its page (only the bridge's readiness poll reached it).
       expect(squatter.lines.filter((l) => /Chrome/.test(l))).toEqual([]);
       expect((await call(h, 'list_instances')).json.live).toEqual([]);

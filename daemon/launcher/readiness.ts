@@ -182,7 +182,7 @@ export async function waitReady(spec: ReadySpec, client: GameClient): Promise<He
 }
 
 /** "pid 4242 (node) of user nobody", or what can be said when another user's process cannot be seen. */
-function describeHolders(holders: PortHolder[]): string {
+export function describeHolders(holders: PortHolder[]): string {
   if (!holders.length) return 'another program, or another user';
   return holders
     .map((h) => {

@@ -21,9 +21,9 @@ import { createStandIn, type StandIn } from '../web/stand-in.js';
 import { serveStatic, type StaticSite } from '../web/static.js';
 import type { LaunchDeclaration } from './declaration.js';
 import { appendLogLine, HEADER_PREFIX, headerLine, logFileName } from './logfile.js';
-import { listenerOwner, connectionOfGroup } from './game-pid.js';
+import { listenerOwner, connectionOfGroup, portHolders, type PortHolder } from './game-pid.js';
 import { processStart, treeAlive } from './processes.js';
-import { identify } from './readiness.js';
+import { describeHolders, identify } from './readiness.js';
 import { withClientEnv } from './profiles.js';
 import { loadExeca, spawnLogged, type Spawned } from './spawn.js';
 import { refuseIfClosing, type StartContext } from './start.js';
@@ -154,7 +154,8 @@ class WebLaunch {
       this.fail(`the page's server did not answer ${url}: ${why}${serverText(this.logFile, spawned)}`),
     );
     const squatted = spawned.pid ? squatter(url, spawned.pid) : null;
-    if (squatted) throw this.fail(`${squatted}${serverText(this.logFile, spawned)}`);
+    // heldBy: the launcher moves on to another port, as when a game's own port is taken
+    if (squatted) throw this.fail(`${squatted.text}${serverText(this.logFile, spawned)}`, { heldBy: squatted.heldBy });
     return url;
   }
 
@@ -280,15 +281,19 @@ class WebLaunch {
 type StartingWeb = Omit<LaunchedInstance, 'name' | 'version' | 'readyInMs'> & { web: WebRecord };
 
 /**
- * Why the page's server is not the game's own command, or null: a loopback URL's port must be
- * listened on by the command's processes alone. The port was free when it was chosen, but it is
- * written into a command line everyone can read, and another user may bind it first; their page
- * would get the carrier's key and join as the game.
+ * Why the page's server is not the game's own command, and who holds its port; or null: a
+ * loopback URL's port must be listened on by the command's processes alone. The port was free
+ * when it was chosen, but it is written into a command line everyone can read, and another user
+ * may bind it first; their page would get the carrier's key and join as the game.
  */
-function squatter(url: string, serverPid: number): string | null {
+function squatter(url: string, serverPid: number): { text: string; heldBy: PortHolder[] } | null {
   const u = new URL(url);
   if (!['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname)) return null;
   const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
   if (listenerOwner(port, serverPid) !== 'stranger') return null;
-  return `the page's server at ${url} is not the game's command: another process (another program, or another user) holds port ${port}, so nothing was opened in the browser. Launch again: a new {webPort} is chosen each time`;
+  const heldBy = portHolders(port, serverPid);
+  return {
+    text: `the page's server at ${url} is not the game's command: another process (${describeHolders(heldBy)}) holds port ${port}, so nothing was opened in the browser. Launch again: a new {webPort} is chosen each time`,
+    heldBy,
+  };
 }
