@@ -72,134 +72,154 @@ export function skillArgs(skill: Skill, given: Record<string, unknown>): Record<
   return out;
 }
 
+/** A step that ends the skill: where, and why. */
+class Stop extends Error {
+  constructor(
+    readonly at: string,
+    readonly why: string,
+  ) {
+    super(why);
+  }
+}
+
+const cut = (v: unknown, n: number) => {
+  const t = JSON.stringify(v);
+  return t.length > n ? t.slice(0, n) + '…' : t;
+};
+
 export async function runSkill(
   skill: Skill,
   given: Record<string, unknown>,
   deps: SkillDeps,
 ): Promise<Record<string, unknown>> {
-  const args = skillArgs(skill, given);
-  const stepBudget = skill.maxSteps ?? DEFAULT_STEP_BUDGET;
-  const timeBudget = skill.maxMs ?? DEFAULT_TIME_BUDGET_MS;
-  const started = Date.now();
-  const reports: StepReport[] = [];
-  let ran = 0;
-  let omitted = 0;
-  const report = (r: StepReport) => {
-    if (reports.length < MAX_REPORTED) reports.push(r);
-    else {
-      // keep the first half and the latest: the start says what was set up, the end what happened last
-      reports.splice(MAX_REPORTED / 2, 1);
-      reports.push(r);
-      omitted++;
-    }
-  };
-  const finish = async (extra: Record<string, unknown>) => {
+  const run = new SkillRun(skill, skillArgs(skill, given), deps);
+  try {
+    await run.steps(skill.steps, '');
+  } catch (e) {
+    if (!(e instanceof Stop)) throw e;
+    const after = await run.finish();
+    throw usageError(
+      `skill '${skill.name}' stopped at step ${e.at}: ${e.why}. ` +
+        `It ran ${run.ran} step${run.ran === 1 ? '' : 's'}; the last answers: ${cut(run.reports.slice(-3), 1500)}. ` +
+        `The state after: ${cut(after.state, 2000)}. Fix the skill (define_skill with overwrite: true) or the game's state, then call it again.`,
+      { field: `step ${e.at}` },
+    );
+  }
+  return run.finish();
+}
+
+/** One call of a skill: its budgets, the steps run so far and what each said. */
+class SkillRun {
+  readonly reports: StepReport[] = [];
+  ran = 0;
+  private omitted = 0;
+  private readonly started = Date.now();
+  private readonly stepBudget: number;
+  private readonly timeBudget: number;
+
+  constructor(
+    private readonly skill: Skill,
+    private readonly args: Record<string, unknown>,
+    private readonly deps: SkillDeps,
+  ) {
+    this.stepBudget = skill.maxSteps ?? DEFAULT_STEP_BUDGET;
+    this.timeBudget = skill.maxMs ?? DEFAULT_TIME_BUDGET_MS;
+  }
+
+  /** The skill's answer: what each step said and the state after it. */
+  async finish(): Promise<Record<string, unknown>> {
     let state: unknown = null;
     try {
-      state = (await deps.call('get_state', {})).state ?? null;
+      state = (await this.deps.call('get_state', {})).state ?? null;
     } catch (e) {
       state = { unreadable: (e as Error).message };
     }
     return {
-      skill: skill.name,
-      ran,
-      elapsedMs: Date.now() - started,
-      steps: reports,
-      ...(omitted ? { omitted } : {}),
-      ...extra,
+      skill: this.skill.name,
+      ran: this.ran,
+      elapsedMs: Date.now() - this.started,
+      steps: this.reports,
+      ...(this.omitted ? { omitted: this.omitted } : {}),
       state,
     };
-  };
-  const holds = async (c: Record<string, unknown>) => {
-    const cond = conditionFrom(substitute(c, args) as Record<string, unknown>);
-    return test(await deps.state(), cond).ok;
-  };
-
-  class Stop extends Error {
-    constructor(
-      readonly at: string,
-      readonly why: string,
-    ) {
-      super(why);
-    }
   }
 
-  const runSteps = async (steps: SkillStep[], prefix: string): Promise<void> => {
+  /** Runs `steps` in order, numbered after `prefix`; a step that fails, or a budget that runs out, throws Stop. */
+  async steps(steps: SkillStep[], prefix: string): Promise<void> {
     for (let i = 0; i < steps.length; i++) {
       const at = `${prefix}${i + 1}`;
-      const step = steps[i];
-      if (deps.signal.aborted) throw new Stop(at, 'the call was cancelled');
-      if (++ran > stepBudget)
-        throw new Stop(at, `the step budget of ${stepBudget} ran out (maxSteps in the skill raises it, up to 2000)`);
-      if (Date.now() - started > timeBudget)
-        throw new Stop(at, `the time budget of ${timeBudget} ms ran out (maxMs in the skill raises it)`);
+      if (this.deps.signal.aborted) throw new Stop(at, 'the call was cancelled');
+      if (++this.ran > this.stepBudget)
+        throw new Stop(
+          at,
+          `the step budget of ${this.stepBudget} ran out (maxSteps in the skill raises it, up to 2000)`,
+        );
+      if (Date.now() - this.started > this.timeBudget)
+        throw new Stop(at, `the time budget of ${this.timeBudget} ms ran out (maxMs in the skill raises it)`);
       try {
-        if ('do' in step) {
-          const a = substitute(step.arguments, args) as Record<string, unknown>;
-          report({ step: at, did: step.name, answer: bounded(await deps.call(step.name, a)) });
-        } else if ('expect' in step) {
-          const c = substitute(step.expect, args) as Record<string, unknown>;
-          report({
-            step: at,
-            did: `expect ${conditionText(c as Condition)}`,
-            answer: bounded(await deps.call('assert', c)),
-          });
-        } else if ('wait' in step) {
-          const c = substitute(step.wait, args) as Record<string, unknown>;
-          const timeLeft = Math.max(0, timeBudget - (Date.now() - started));
-          const a = { ...c, timeoutMs: Math.min(step.timeoutMs ?? timeLeft, timeLeft) };
-          report({
-            step: at,
-            did: `wait ${conditionText(c as Condition)}`,
-            answer: bounded(await deps.call('wait_for', a)),
-          });
-        } else if ('if' in step) {
-          const ok = await holds(step.if);
-          report({ step: at, did: `if ${conditionText(step.if as Condition)}`, answer: { held: ok } });
-          if (ok) await runSteps(step.then, `${at}.then.`);
-          else if (step.else) await runSteps(step.else, `${at}.else.`);
-        } else {
-          const times = step.repeat.times ?? MAX_REPEAT;
-          let pass = 0;
-          let done = false;
-          while (pass < times) {
-            if (step.repeat.until && (await holds(step.repeat.until))) {
-              done = true;
-              break;
-            }
-            pass++;
-            await runSteps(step.steps, `${at}.repeat.`);
-          }
-          if (!done && step.repeat.until) done = await holds(step.repeat.until);
-          report({ step: at, did: 'repeat', answer: { passes: pass, ...(step.repeat.until ? { until: done } : {}) } });
-          if (step.repeat.until && !done)
-            throw new Stop(
-              at,
-              `repeat ran ${pass} times and ${conditionText(step.repeat.until as Condition)} still does not hold`,
-            );
-        }
+        await this.step(steps[i], at);
       } catch (e) {
         if (e instanceof Stop) throw e;
         throw new Stop(at, isBridgeError(e) || e instanceof Error ? e.message : String(e));
       }
     }
-  };
-
-  try {
-    await runSteps(skill.steps, '');
-  } catch (e) {
-    if (!(e instanceof Stop)) throw e;
-    const after = await finish({});
-    const cut = (v: unknown, n: number) => {
-      const t = JSON.stringify(v);
-      return t.length > n ? t.slice(0, n) + '…' : t;
-    };
-    throw usageError(
-      `skill '${skill.name}' stopped at step ${e.at}: ${e.why}. ` +
-        `It ran ${ran} step${ran === 1 ? '' : 's'}; the last answers: ${cut(reports.slice(-3), 1500)}. ` +
-        `The state after: ${cut(after.state, 2000)}. Fix the skill (define_skill with overwrite: true) or the game's state, then call it again.`,
-      { field: `step ${e.at}` },
-    );
   }
-  return finish({});
+
+  private async step(step: SkillStep, at: string): Promise<void> {
+    if ('do' in step) {
+      const a = substitute(step.arguments, this.args) as Record<string, unknown>;
+      this.report({ step: at, did: step.name, answer: bounded(await this.deps.call(step.name, a)) });
+    } else if ('expect' in step) {
+      const c = substitute(step.expect, this.args) as Record<string, unknown>;
+      const answer = bounded(await this.deps.call('assert', c));
+      this.report({ step: at, did: `expect ${conditionText(c as Condition)}`, answer });
+    } else if ('wait' in step) {
+      const c = substitute(step.wait, this.args) as Record<string, unknown>;
+      const timeLeft = Math.max(0, this.timeBudget - (Date.now() - this.started));
+      const answer = bounded(
+        await this.deps.call('wait_for', { ...c, timeoutMs: Math.min(step.timeoutMs ?? timeLeft, timeLeft) }),
+      );
+      this.report({ step: at, did: `wait ${conditionText(c as Condition)}`, answer });
+    } else if ('if' in step) {
+      const ok = await this.holds(step.if);
+      this.report({ step: at, did: `if ${conditionText(step.if as Condition)}`, answer: { held: ok } });
+      if (ok) await this.steps(step.then, `${at}.then.`);
+      else if (step.else) await this.steps(step.else, `${at}.else.`);
+    } else await this.repeat(step, at);
+  }
+
+  /** `repeat {times | until}`: its steps again until the condition holds, at most `times` passes. */
+  private async repeat(step: Extract<SkillStep, { repeat: unknown }>, at: string): Promise<void> {
+    const { until } = step.repeat;
+    const times = step.repeat.times ?? MAX_REPEAT;
+    let pass = 0;
+    let done = false;
+    while (pass < times) {
+      if (until && (await this.holds(until))) {
+        done = true;
+        break;
+      }
+      pass++;
+      await this.steps(step.steps, `${at}.repeat.`);
+    }
+    if (!done && until) done = await this.holds(until);
+    this.report({ step: at, did: 'repeat', answer: { passes: pass, ...(until ? { until: done } : {}) } });
+    if (until && !done)
+      throw new Stop(at, `repeat ran ${pass} times and ${conditionText(until as Condition)} still does not hold`);
+  }
+
+  private async holds(c: Record<string, unknown>): Promise<boolean> {
+    const cond = conditionFrom(substitute(c, this.args) as Record<string, unknown>);
+    return test(await this.deps.state(), cond).ok;
+  }
+
+  private report(r: StepReport): void {
+    if (this.reports.length < MAX_REPORTED) this.reports.push(r);
+    else {
+      // keep the first half and the latest: the start says what was set up, the end what happened last
+      this.reports.splice(MAX_REPORTED / 2, 1);
+      this.reports.push(r);
+      this.omitted++;
+    }
+  }
 }
