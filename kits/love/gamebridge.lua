@@ -375,9 +375,10 @@ function Pad:isGamepadDown(...)
 end
 
 -- With declared axes, bridge.joystick is the bridge's gamepad (above): love.gamepadaxis and
--- love.joystickaxis get it, and love.joystick.getJoysticks lists it after the real ones, so a
--- game that polls its joysticks reads the agent's sticks without extra code. A game that turns
--- the joystick module off still gets it in the callbacks.
+-- love.joystickaxis get it, and love.joystick.getJoysticks lists it after the real ones (and
+-- love.joystickadded hears of it on the first frame), so a game that polls its joysticks reads
+-- the agent's sticks without extra code. A game that turns the joystick module off still gets it
+-- in the axis callbacks.
 function Bridge:makeJoystick()
   self.joystick = setmetatable({bridge = self}, Pad)
   if not (love and love.joystick) or self.realJoystick then return end
@@ -493,6 +494,10 @@ function Bridge:beginFrame()
     table.insert(self.results, result)
     if #self.results > MAX_RESULTS then table.remove(self.results, 1) end
     if self.stepLeft == 0 and not self:clickPressing() then self.completed = c.id end
+  end
+  if self.realJoystick and not self.joystickAnnounced then -- as LÖVE announces each pad at start
+    self.joystickAnnounced = true
+    if love.joystickadded then love.joystickadded(self.joystick) end
   end
   self:tellAxes()
   return not self.paused or self.stepLeft > 0

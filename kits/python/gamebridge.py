@@ -698,7 +698,14 @@ def pygame_events(pygame_module=None):
     def post(kind, **fields):
         pg.event.post(pg.event.Event(kind, **fields))
 
+    def announce():
+        """JOYDEVICEADDED for the bridge's joystick, once, as SDL announces each pad at start."""
+        if pad.attached and not pad.announced:
+            pad.announced = True
+            post(pg.JOYDEVICEADDED, device_index=pad.get_id(), guid=pad.get_guid())
+
     def on_input(e):
+        announce()
         kind = e["type"]
         if kind.startswith("pointer"):
             mouse.moved(e)
@@ -732,6 +739,8 @@ def pygame_events(pygame_module=None):
     def attach(surface):
         if surface._axes:
             pad.attach(surface)
+            if getattr(pg.display, "get_init", lambda: False)():  # pygame's event queue is up
+                announce()
         if "touch" in surface.capabilities:
             _follow_touch(pg, fingers)
 
@@ -791,10 +800,17 @@ class _BridgeJoystick:
     in their order, at the values the game last heard as JOYAXISMOTION; its buttons are the
     declared inputs in their order, down (1) while any owner holds them. pygame.joystick lists it
     after the real joysticks: its device index and instance id are their count when it is made
-    (0 on a machine without one), as SDL numbers a pad plugged in last."""
+    (0 on a machine without one), as SDL numbers a pad plugged in last. A JOYDEVICEADDED names
+    it once: when the surface is made, if pygame's display is initialised, else with the
+    agent's first input."""
 
     def __init__(self, pg):
         self._pg, self._surface, self.values, self._index = pg, None, [], None
+        self.announced = False  # its JOYDEVICEADDED posted
+
+    @property
+    def attached(self):
+        return self._surface is not None
 
     def attach(self, surface):
         """Follows this surface's axes and inputs, and puts itself in pygame.joystick."""

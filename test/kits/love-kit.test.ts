@@ -131,6 +131,7 @@ describe('LÖVE kit: on an X display, a bad port, SIGTERM', () => {
             encoding: 'utf8',
             stdio: ['ignore', 'pipe', 'ignore'],
             timeout: LOVE_READY_MS,
+            killSignal: 'SIGKILL', // a Lua error leaves LÖVE on its error screen, which outlives SIGTERM
           });
           const seen = JSON.parse(out.trim().split('\n').pop()!);
           expect(seen.agent).toEqual([40, 30, 40, 30, true, false, true]);
@@ -141,7 +142,7 @@ describe('LÖVE kit: on an X display, a bad port, SIGTERM', () => {
       );
 
       test(
-        "love.touch lists the agent's fingers and love.joystick the bridge's gamepad: its axes, its buttons the held inputs",
+        "love.touch lists the agent's fingers and love.joystick the bridge's gamepad, announced once: its axes, its buttons the held inputs",
         () => {
           const d = dir();
           copyFileSync(join(ROOT, 'kits', 'love', 'gamebridge.lua'), join(d, 'gamebridge.lua'));
@@ -151,12 +152,14 @@ describe('LÖVE kit: on an X display, a bad port, SIGTERM', () => {
             '  local told = {}',
             '  function love.gamepadaxis(j, name, v) table.insert(told, {j == bridge.joystick, name, v}) end',
             '  function love.joystickaxis(j, i, v) table.insert(told, {j == bridge.joystick, i, v}) end',
+            '  function love.joystickadded(j) table.insert(told, {j == bridge.joystick, "added"}) end',
             '  bridge = gamebridge.new({name = "T", inputs = {"left", "a"}, touch = true,',
             '    axes = {{name = "leftx", min = -1, max = 1}, {name = "triggerleft", min = 0, max = 1}}})',
             '  bridge:apply(1, "input.axis", {input = "triggerleft", value = "0.5", owner = "o", leaseMs = "60000"})',
             '  bridge:apply(2, "input.hold", {input = "a", owner = "o", leaseMs = "60000"})',
             '  bridge:apply(3, "input.touch", {id = "3", x = "10", y = "20", phase = "down", owner = "o"})',
-            '  bridge:tellAxes()',
+            '  bridge:beginFrame()',
+            '  bridge:beginFrame()',
             '  local pads = love.joystick.getJoysticks()',
             '  local pad = pads[#pads]',
             '  local realSays = select(2, pcall(bridge.realTouch.getPosition, 3))',
@@ -176,14 +179,16 @@ describe('LÖVE kit: on an X display, a bad port, SIGTERM', () => {
             encoding: 'utf8',
             stdio: ['ignore', 'pipe', 'ignore'],
             timeout: LOVE_READY_MS,
+            killSignal: 'SIGKILL', // a Lua error leaves LÖVE on its error screen, which outlives SIGTERM
           });
           const seen = JSON.parse(out.trim().split('\n').pop()!);
           // one more joystick than the machine has, listed after its own: the bridge's
           expect(seen.count).toEqual([seen.count[2] + 1, seen.count[2] + 1, seen.count[2], true]);
           expect(seen.axes).toEqual([2, 0, 0.5, 0.5, 0]);
           expect(seen.buttons).toEqual([2, false, true, true, true, false]);
-          // the changed axis, by its place and by its name, from the bridge's gamepad
+          // the gamepad announced once, then the changed axis by its place and by its name, from it
           expect(seen.told).toEqual([
+            [true, 'added'],
             [true, 2, 0.5],
             [true, 'triggerleft', 0.5],
           ]);

@@ -210,7 +210,7 @@ describe('Python kit: start-up, signals, copying', () => {
     ]);
   });
 
-  test("pygame.joystick makes the bridge's joystick and pygame._sdl2.touch lists the agent's fingers, after the real ones", () => {
+  test("pygame.joystick makes the bridge's joystick, announced once, and pygame._sdl2.touch lists the agent's fingers, after the real ones", () => {
     const out = inProcess([
       'import types',
       'class error(Exception): pass',
@@ -223,8 +223,8 @@ describe('Python kit: start-up, signals, copying', () => {
       'screen = types.SimpleNamespace(get_size=lambda: (200, 100))',
       'pg = types.SimpleNamespace(mouse=mouse, joystick=joystick, _sdl2=types.SimpleNamespace(touch=touch), error=error,',
       '    display=types.SimpleNamespace(get_surface=lambda: screen),',
-      '    event=types.SimpleNamespace(post=posted.append, Event=lambda kind, **f: [kind, f.get("instance_id")]),',
-      '    JOYAXISMOTION=7, FINGERDOWN=8, FINGERMOTION=9, FINGERUP=10)',
+      '    event=types.SimpleNamespace(post=posted.append, Event=lambda kind, **f: [kind, f.get("instance_id", f.get("device_index"))]),',
+      '    JOYAXISMOTION=7, FINGERDOWN=8, FINGERMOTION=9, FINGERUP=10, JOYDEVICEADDED=11)',
       's = gamebridge.GameSurface(0, "T", "0", snapshot=lambda: {}, handle_signals=False, register=False, log=lambda l: None,',
       '    inputs=["left", "fire"], touch=True, axes=[{"name": "x", "min": -1, "max": 1}, {"name": "t", "min": 0, "max": 1}],',
       '    on_input=gamebridge.pygame_events(pg))',
@@ -236,7 +236,7 @@ describe('Python kit: start-up, signals, copying', () => {
       'out = {"count": pg.joystick.get_count(), "real": pg.joystick.Joystick(0) is real_pad,',
       '    "pad": [pad.get_id(), pad.get_instance_id(), pad.get_numaxes(), pad.get_axis(0), pad.get_axis(1),',
       '            pad.get_numbuttons(), pad.get_button(0), pad.get_button(1), pad.get_name()],',
-      '    "posted": [e for e in posted if e[0] == 7],',
+      '    "posted": [e for e in posted if e[0] in (7, 11)],',
       '    "devices": [pg._sdl2.touch.get_num_devices(), pg._sdl2.touch.get_device(0), pg._sdl2.touch.get_device(1)],',
       '    "fingers": [pg._sdl2.touch.get_num_fingers(77), pg._sdl2.touch.get_num_fingers(0), pg._sdl2.touch.get_finger(0, 0)]}',
       's.enqueue("input.releaseAll", {"owner": "a"}); s.tick(lambda: None)',
@@ -247,7 +247,10 @@ describe('Python kit: start-up, signals, copying', () => {
     expect(out.count).toBe(2);
     expect(out.real).toBe(true);
     expect(out.pad).toEqual([1, 1, 2, 0, 0.5, 2, 0, 1, 'game-bridge']);
-    expect(out.posted).toEqual([[7, 1]]); // the axis event names the bridge's joystick
+    expect(out.posted).toEqual([
+      [11, 1],
+      [7, 1],
+    ]); // the joystick announced with the first input, then its axis event, both naming it
     expect(out.devices).toEqual([2, 77, 0]);
     expect(out.fingers).toEqual([2, 1, { id: 4, x: 0.25, y: 0.25, pressure: 1 }]);
     expect(out.after).toEqual([0, 0, 0]);
