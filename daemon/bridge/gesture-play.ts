@@ -103,32 +103,33 @@ export async function play(
   };
 }
 
-/** Whether each game process takes input.click: a kit from before it refuses it as unknown. */
-const clickTakers = new Map<string, boolean>();
+/** Whether the game process on each port takes input.click: a kit from before it refuses it as unknown. */
+const clickTakers = new Map<number, { run: string; takes: boolean }>();
 
 /**
  * Asks once per game process, with an input.click that has no arguments: a kit that knows the
- * command refuses it for its missing arguments, one that does not refuses it as unknown.
- * Neither queues anything.
+ * command refuses it for a missing argument, one that does not refuses it as unknown. Only a
+ * refusal that names a missing argument counts as a yes: a hand-written game may refuse an
+ * unknown command in other words, or accept any command, and its clicks then still work as a
+ * press and a lift sent apart.
  */
 export async function takesClick(ctx: Pick<ToolContext, 'client' | 'generation'>, port: number): Promise<boolean> {
-  const key = `${port} ${String(ctx.generation(port)())}`;
-  let takes = clickTakers.get(key);
-  if (takes === undefined) {
-    takes = await ctx
-      .client(port)
-      .command('input.click', {})
-      .then(
-        () => true,
-        (e: unknown) => {
-          if (!isBridgeError(e) || e.data.kind !== 'CommandRejected') throw e;
-          const { known, reason } = e.data as { known?: unknown; reason?: unknown };
-          const unknown = /unknown command/i.test(String(reason)) || (Array.isArray(known) && known.length > 0);
-          return !unknown;
-        },
-      );
-    clickTakers.set(key, takes);
-  }
+  const run = String(ctx.generation(port)());
+  const asked = clickTakers.get(port);
+  if (asked?.run === run) return asked.takes;
+  const takes = await ctx
+    .client(port)
+    .command('input.click', {})
+    .then(
+      () => false,
+      (e: unknown) => {
+        if (!isBridgeError(e) || e.data.kind !== 'CommandRejected') throw e;
+        const { known, reason } = e.data as { known?: unknown; reason?: unknown };
+        const unknown = /unknown command/i.test(String(reason)) || (Array.isArray(known) && known.length > 0);
+        return !unknown && /\bargument\b/i.test(String(reason));
+      },
+    );
+  clickTakers.set(port, { run, takes });
   return takes;
 }
 

@@ -598,6 +598,7 @@ function describeConformance(kit: KitExample): void {
       const asked = await command(port, 'input.click', {});
       expect(asked.accepted).toBe(false);
       expect(asked.error).not.toMatch(/unknown command/);
+      expect(asked.error).toMatch(/\bargument\b/);
     },
   );
 

@@ -6,7 +6,7 @@
 import { takesClick } from '../../../../daemon/bridge/gesture-play.js';
 import { commandRejected } from '../../../../shared/errors.js';
 
-function kit(refusal: { reason: string; known?: string[] }) {
+function kit(refusal: { reason: string; known?: string[] } | 'accepted') {
   const asked: string[] = [];
   let generation = 1;
   const ctx = {
@@ -14,6 +14,7 @@ function kit(refusal: { reason: string; known?: string[] }) {
       ({
         command: async (cmd: string) => {
           asked.push(cmd);
+          if (refusal === 'accepted') return { accepted: true, commandId: 1 };
           throw commandRejected(cmd, 7000, refusal.reason, refusal.known);
         },
       }) as never,
@@ -30,6 +31,16 @@ test('a kit that refuses input.click as unknown gets the press and lift sent apa
 test('a kit that refuses the question for its missing arguments takes input.click', async () => {
   const { ctx } = kit({ reason: "missing argument 'owner'" });
   expect(await takesClick(ctx, 7001)).toBe(true);
+});
+
+test('a game that refuses the question in other words than a missing argument gets the press and lift sent apart', async () => {
+  const { ctx } = kit({ reason: 'no such command' });
+  expect(await takesClick(ctx, 7003)).toBe(false);
+});
+
+test('a game that accepts the argument-less question gets the press and lift sent apart', async () => {
+  const { ctx } = kit('accepted');
+  expect(await takesClick(ctx, 7004)).toBe(false);
 });
 
 test('each game process is asked once', async () => {
