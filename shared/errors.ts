@@ -99,6 +99,8 @@ export interface LaunchFacts {
   reaped?: string[];
   /** another process listened on the launch's port: who, as far as the bridge may see */
   heldBy?: { pid: number; uid?: number; user?: string; program?: string }[];
+  /** the port `heldBy` holds when it is not `port`: the {webPort} of a page's server */
+  heldPort?: number;
   /** every port the launch was tried on, when another process took them one after another */
   portsTried?: number[];
 }

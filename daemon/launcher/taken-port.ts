@@ -25,17 +25,21 @@ export async function startOnFreePort(
   opts: Pick<LaunchOptions, 'signal' | 'onProgress'>,
 ): Promise<LaunchedInstance> {
   const tried: number[] = [];
+  const taken: number[] = [];
   try {
     for (;;) {
       const port = await tries.allocate();
       tried.push(port);
       try {
         const inst = await tries.start(port);
-        if (tried.length > 1) inst.portsTaken = tried.slice(0, -1);
+        if (taken.length) inst.portsTaken = taken;
         return inst;
       } catch (e) {
-        if (!portTaken(e) || tried.length > PORT_TAKEN_RETRIES || opts.signal?.aborted) throw withPortsTried(e, tried);
-        const note = `Port ${port} was taken by another process before the game bound it; launching again on another port (retry ${tried.length} of ${PORT_TAKEN_RETRIES}).`;
+        const held = takenPort(e, port);
+        if (held !== undefined) taken.push(held);
+        if (held === undefined || tried.length > PORT_TAKEN_RETRIES || opts.signal?.aborted)
+          throw withPortsTried(e, tried, taken);
+        const note = `Port ${taken.at(-1)} was taken by another process before the game bound it; launching again on another port (retry ${tried.length} of ${PORT_TAKEN_RETRIES}).`;
         opts.onProgress?.({ elapsedMs: 0, message: note });
         tries.warn(`launch: ${note}`);
       }
@@ -45,16 +49,19 @@ export async function startOnFreePort(
   }
 }
 
-/** The launch failed because another process held its port (readiness.ts): another port may do. */
-function portTaken(e: unknown): boolean {
-  return isBridgeError(e) && e.data.kind === 'LaunchFailed' && e.data.heldBy !== undefined;
+/**
+ * The port another process held when the launch failed for that (readiness.ts), or its page
+ * server's {webPort} (web-start.ts, `heldPort`); undefined for any other failure. Another port may do.
+ */
+function takenPort(e: unknown, port: number): number | undefined {
+  if (!isBridgeError(e) || e.data.kind !== 'LaunchFailed' || e.data.heldBy === undefined) return undefined;
+  return e.data.heldPort ?? port;
 }
 
-/** The last failure, naming every port tried when there were several. */
-function withPortsTried(e: unknown, tried: number[]): unknown {
+/** The last failure, naming every port tried, and those taken, when there were several. */
+function withPortsTried(e: unknown, tried: number[], taken: number[]): unknown {
   if (tried.length < 2 || !isBridgeError(e) || e.data.kind !== 'LaunchFailed') return e;
   const [first, ...rest] = e.message.split('\n');
-  const taken = portTaken(e) ? tried : tried.slice(0, -1);
   const line = `${first} Ports tried: ${tried.join(', ')}; another process took ${taken.join(', ')} before the game bound it.`;
   return launchFailed([line, ...rest].join('\n'), { ...e.data, portsTried: tried }, e);
 }

@@ -155,7 +155,11 @@ class WebLaunch {
     );
     const squatted = spawned.pid ? squatter(url, spawned.pid) : null;
     // heldBy: the launcher moves on to another port, as when a game's own port is taken
-    if (squatted) throw this.fail(`${squatted.text}${serverText(this.logFile, spawned)}`, { heldBy: squatted.heldBy });
+    if (squatted)
+      throw this.fail(`${squatted.text}${serverText(this.logFile, spawned)}`, {
+        heldBy: squatted.heldBy,
+        heldPort: squatted.port,
+      });
     return url;
   }
 
@@ -286,7 +290,7 @@ type StartingWeb = Omit<LaunchedInstance, 'name' | 'version' | 'readyInMs'> & { 
  * when it was chosen, but it is written into a command line everyone can read, and another user
  * may bind it first; their page would get the carrier's key and join as the game.
  */
-function squatter(url: string, serverPid: number): { text: string; heldBy: PortHolder[] } | null {
+function squatter(url: string, serverPid: number): { text: string; heldBy: PortHolder[]; port: number } | null {
   const u = new URL(url);
   if (!['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname)) return null;
   const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
@@ -295,5 +299,6 @@ function squatter(url: string, serverPid: number): { text: string; heldBy: PortH
   return {
     text: `the page's server at ${url} is not the game's command: another process (${describeHolders(heldBy)}) holds port ${port}, so nothing was opened in the browser. Launch again: a new {webPort} is chosen each time`,
     heldBy,
+    port,
   };
 }
