@@ -4,8 +4,8 @@
  * gamebridge-skills/ and offers it as a tool of the game's `skills` toolset, called by
  * call_tool, and as a prompt. Through the real proxy and daemon, on the real example game.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import {
   PromptListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
@@ -204,6 +204,18 @@ describe('skills defined over MCP and called with call_tool', () => {
     const r = await gameCall(mcp, port, 'other-game');
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/^CommandRejected: The game on port \d+ does not know 'other-game'/);
+  });
+
+  test('a skill for every game, overwritten, stays a skill for every game', async () => {
+    const file = skillPath('every-game');
+    mkdirSync(dirname(file), { recursive: true });
+    const steps = [{ do: 'call_tool', name: 'peek' }];
+    writeFileSync(file, JSON.stringify({ gamebridgeSkill: 1, name: 'every-game', description: 'Any game.', steps }));
+    const r = await define({ name: 'every-game', description: 'Any game, peeking.', steps, overwrite: true });
+    expect(r.isError ? r.text : r.json.only).toBeNull();
+    const kept = JSON.parse(readFileSync(file, 'utf8'));
+    expect(kept.description).toBe('Any game, peeking.');
+    expect(kept).not.toHaveProperty('only');
   });
 
   test('skill_from_session makes a skill of the last recorded calls, a chosen value becoming an argument', async () => {

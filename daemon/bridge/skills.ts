@@ -20,6 +20,7 @@ import type { ToolContext } from '../toolkit/context.js';
 import { z } from '../toolkit/define.js';
 import { flag } from './args.js';
 import { bridgeTool } from './declare.js';
+import { readSkill } from '../skills/read.js';
 import { checked, kept, skillsRoot } from './skill-check.js';
 
 const stepsArg = () =>
@@ -51,12 +52,23 @@ export const defineSkillTool = bridgeTool({
   async handler(args, ctx, { port }) {
     const { overwrite, ...raw } = args;
     const root = skillsRoot(ctx, port, 'define_skill');
-    skillFile(root, raw.name);
-    const skill = await checked(ctx, port, raw, 'define_skill');
-    const file = writeSkill(root, skill, overwrite === true);
-    return { json: kept(skill, file) };
+    const file = skillFile(root, raw.name);
+    // Replacing a skill keeps whom it serves: one for every game (no `only`) stays one.
+    const everyGame = overwrite === true && forEveryGame(file);
+    const skill = await checked(ctx, port, everyGame ? { ...raw, only: undefined } : raw, 'define_skill');
+    return { json: kept(skill, writeSkill(root, skill, overwrite === true)) };
   },
 });
+
+/** The skill file at `file` is a well-formed skill for every game (it has no `only`). */
+function forEveryGame(file: string): boolean {
+  try {
+    const s = readSkill(file);
+    return s !== undefined && s.only === undefined;
+  } catch {
+    return false;
+  }
+}
 
 export const deleteSkillTool = bridgeTool({
   name: 'delete_skill',
