@@ -102,3 +102,16 @@ test('a click whose effect the page draws on its next frame is seen by the snaps
     await gameCall(h, port, 'resume', { speed: 1 });
   }
 });
+
+test('a click on a link that loads another page answers that it was applied', async () => {
+  // a slow clock makes the page navigate away before its next frame
+  await gameCall(h, port, 'resume', { speed: 0.05 });
+  try {
+    const before = await gameCall(h, port, 'snapshot');
+    const ref = /- link "Again" \[ref=(dom-\d+)\]/.exec(before.text)![1];
+    const click = await gameCall(h, port, 'click', { ref });
+    expect(click.isError ? click.text : click.json).toMatchObject({ applied: true, command: 'browser.click' });
+  } finally {
+    await gameCall(h, port, 'resume', { speed: 1 });
+  }
+});

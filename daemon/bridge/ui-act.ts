@@ -35,10 +35,22 @@ async function browserAct(
   } catch (e) {
     throw usageError(`${command === 'ui.activate' ? 'click' : 'set_value'} [ref=${ref}]: ${(e as Error).message}.`);
   }
-  const clock = await clockOf(page);
-  if (clock && !clock.paused) await clockAdvance(page, 1);
+  await nextFrame(page);
   const via = command === 'ui.activate' ? 'browser.click' : 'browser.fill';
   return { command: via, applied: true, confirmation: 'browser', polls: 0, events: [] };
+}
+
+/**
+ * The running page's next frame. A click that loads another page ends the one it was on, and
+ * the wait with it: the click is done all the same, and the new page's frames are its own.
+ */
+async function nextFrame(page: Page): Promise<void> {
+  try {
+    const clock = await clockOf(page);
+    if (clock && !clock.paused) await clockAdvance(page, 1);
+  } catch (e) {
+    if (!/Execution context was destroyed|navigat/i.test((e as Error).message)) throw e;
+  }
 }
 
 export const clickInput = z.object({
