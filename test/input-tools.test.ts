@@ -13,11 +13,11 @@ import { healthOk, Reaper, removeDir, ROOT, startExampleGame, tempHome, waitFor 
 const reaper = new Reaper();
 const handles: McpHandle[] = [];
 let home: string;
-let crate: number, oldCrate: number, axisOnly: number, clicker: number;
+let crate: number, oldCrate: number, axisOnly: number, clicker: number, starter: number;
 
 beforeAll(async () => {
   home = tempHome('gb-inputs-');
-  [crate, oldCrate, axisOnly, clicker] = await freeRange(4);
+  [crate, oldCrate, axisOnly, clicker, starter] = await freeRange(5);
   // A game that reads one analog axis and no named inputs.
   reaper.spawn(process.execPath, [join(ROOT, 'test', 'fixtures', 'held-game.mjs'), String(axisOnly), 'axis'], {
     env: { ...process.env, GAME_BRIDGE_HOME: home },
@@ -26,11 +26,16 @@ beforeAll(async () => {
   reaper.spawn(process.execPath, [join(ROOT, 'test', 'fixtures', 'held-game.mjs'), String(clicker), 'pointer'], {
     env: { ...process.env, GAME_BRIDGE_HOME: home },
   });
+  // A running game whose `again` input starts a new run two frames after it is pressed.
+  reaper.spawn(process.execPath, [join(ROOT, 'test', 'fixtures', 'held-game.mjs'), String(starter)], {
+    env: { ...process.env, GAME_BRIDGE_HOME: home },
+  });
   await Promise.all([
     startExampleGame(reaper, crate, ['--screenshot'], { GAME_BRIDGE_HOME: home }),
     startExampleGame(reaper, oldCrate, ['--no-time'], { GAME_BRIDGE_HOME: home }),
     waitFor('the axis-only game', () => healthOk(axisOnly), 30000),
     waitFor('the clicker game', () => healthOk(clicker), 30000),
+    waitFor('the starter game', () => healthOk(starter), 30000),
   ]);
 }, 60000);
 
@@ -266,6 +271,27 @@ test('a game without the capabilities answers CapabilityMissing for pointer, set
     const r = await gameCall(h, oldCrate, name, args);
     expect(r.text).toMatch(/^CapabilityMissing: /);
   }
+});
+
+describe('an input that starts a new run while it is played', () => {
+  const epoch = async (h: McpHandle, port: number) =>
+    (await gameCall(h, port, 'get_state', { path: 'sessionEpoch' })).json.value as number;
+
+  test('a press of a Start key is answered, not interrupted by the run it started', async () => {
+    const h = await client();
+    const before = await epoch(h, starter);
+    const r = await gameCall(h, starter, 'press', { input: 'again', frames: 6 });
+    expect(r.isError ? r.text : 'answered').toBe('answered');
+    expect(await epoch(h, starter)).toBe(before + 1);
+  });
+
+  test('a drag from a Play button is answered, not interrupted by the run it started', async () => {
+    const h = await client();
+    const before = await epoch(h, clicker);
+    const r = await gameCall(h, clicker, 'pointer', { action: 'drag', path: [[2, 2]], x: 60, y: 60, frames: 8 });
+    expect(r.isError ? r.text : 'answered').toBe('answered');
+    expect(await epoch(h, clicker)).toBe(before + 1);
+  });
 });
 
 const SEQUENCE = [

@@ -9,7 +9,7 @@ import { usageError } from '../../shared/errors.js';
 import type { State } from '../game/client.js';
 import type { WebGame } from '../launcher/web-game.js';
 import { getPath } from '../sync/path.js';
-import { waitFor } from '../sync/wait.js';
+import { FrameCount } from '../sync/frames.js';
 import { INPUT_FORMS } from '../web/inputs.js';
 import { OwnedHands } from '../web/owned-hands.js';
 import { clockAdvance } from '../web/page-clock.js';
@@ -81,11 +81,11 @@ export async function browserPress(
     if (standIn) await clockAdvance(web.browser.page, frames);
     else if (paused) await syncCommand(ctx, port, 'clock.step', { frames }, extra);
     else if (typeof before?.frame === 'number')
-      await waitFor(
-        client,
-        { path: 'frame', op: 'gte', operand: before.frame + frames },
-        { timeoutMs: ctx.config.timeoutMs, signal: extra.signal, generation: ctx.generation(port) },
-      );
+      await new FrameCount(client, 'frame', before.frame, {
+        timeoutMs: ctx.config.timeoutMs,
+        signal: extra.signal,
+        generation: ctx.generation(port),
+      }).until(frames);
     else await new Promise((r) => setTimeout(r, Math.ceil((frames * 1000) / 60)));
   } finally {
     await web.hands.release(ctx.sessionId, input);

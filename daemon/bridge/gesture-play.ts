@@ -10,7 +10,7 @@
 import type { State } from '../game/client.js';
 import type { WebGame } from '../launcher/web-game.js';
 import { getPath } from '../sync/path.js';
-import { waitFor } from '../sync/wait.js';
+import { FrameCount } from '../sync/frames.js';
 import type { ToolContext } from '../toolkit/context.js';
 import { shapeSync, syncCommand } from '../toolkit/sync-answer.js';
 import type { ToolCallExtra } from '../toolkit/types.js';
@@ -64,17 +64,14 @@ export async function play(
   const lastKit = plan.reduce((i, p, j) => (toKit(t, p.move) ? j : i), -1);
   let last: Awaited<ReturnType<typeof syncCommand>> | undefined;
   let at = 0;
+  const waitOpts = { timeoutMs: ctx.config.timeoutMs, signal: extra.signal, generation: ctx.generation(port) };
+  const ran = start && new FrameCount(client, start.path, start.value, waitOpts);
   const mouseDown = new Set<string>();
   try {
     for (const f of frames) {
       if (f > at) {
         if (paused) await syncCommand(ctx, port, 'clock.step', { frames: f - at }, extra, !batched);
-        else if (start)
-          await waitFor(
-            client,
-            { path: start.path, op: 'gte', operand: start.value + f },
-            { timeoutMs: ctx.config.timeoutMs, signal: extra.signal, generation: ctx.generation(port) },
-          );
+        else if (ran) await ran.until(f);
         at = f;
       }
       for (const p of plan.filter((q) => q.frame === f)) {

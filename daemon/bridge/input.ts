@@ -5,7 +5,7 @@
  * the game does not declare is sent by the browser instead (browser-input.ts).
  */
 import { getPath } from '../sync/path.js';
-import { waitFor } from '../sync/wait.js';
+import { FrameCount } from '../sync/frames.js';
 import { z } from '../toolkit/define.js';
 import { shapeSync, syncCommand } from '../toolkit/sync-answer.js';
 import { inputName, whole } from './args.js';
@@ -47,11 +47,11 @@ export const press = bridgeTool({
         await syncCommand(ctx, port, 'clock.step', { frames }, call, false);
       } else {
         const from = simFrameOf(held.state) ?? { path: 'frame', value: 0 };
-        await waitFor(
-          ctx.client(port),
-          { path: from.path, op: 'gte', operand: from.value + frames },
-          { timeoutMs: ctx.config.timeoutMs, signal: call.signal, generation: ctx.generation(port) },
-        );
+        await new FrameCount(ctx.client(port), from.path, from.value, {
+          timeoutMs: ctx.config.timeoutMs,
+          signal: call.signal,
+          generation: ctx.generation(port),
+        }).until(frames);
       }
     } finally {
       ctx.held.released(port, owner, input);
