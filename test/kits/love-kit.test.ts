@@ -39,6 +39,20 @@ describe('LÖVE kit: on an X display, a bad port, SIGTERM', () => {
         await reaper.reap();
         dirs.forEach(removeDir);
       });
+      /** A main.lua of `lines` beside the kit file, run offscreen; what its last line printed, as JSON. */
+      const runMain = (lines: string[]) => {
+        const d = dir();
+        copyFileSync(join(ROOT, 'kits', 'love', 'gamebridge.lua'), join(d, 'gamebridge.lua'));
+        writeFileSync(join(d, 'main.lua'), lines.join('\n'));
+        const out = execFileSync('love', [d], {
+          env: { ...process.env, SDL_VIDEODRIVER: 'offscreen' },
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+          timeout: LOVE_READY_MS,
+          killSignal: 'SIGKILL', // a Lua error leaves LÖVE on its error screen, which outlives SIGTERM
+        });
+        return JSON.parse(out.trim().split('\n').pop()!);
+      };
 
       test('the example runs the kit file itself (a link to kits/love; users copy the file the same way)', () => {
         expect(realpathSync(join(LOVE_EXAMPLE, 'gamebridge.lua'))).toBe(
@@ -109,9 +123,7 @@ describe('LÖVE kit: on an X display, a bad port, SIGTERM', () => {
       test(
         "love.mouse follows the one mouse: the agent's pointer until a real mousemoved, a button down on either",
         () => {
-          const d = dir();
-          copyFileSync(join(ROOT, 'kits', 'love', 'gamebridge.lua'), join(d, 'gamebridge.lua'));
-          const main = [
+          const seen = runMain([
             'local gamebridge = require("gamebridge")',
             'function love.load()',
             '  local bridge = gamebridge.new({name = "T", pointer = true})',
@@ -124,16 +136,7 @@ describe('LÖVE kit: on an X display, a bad port, SIGTERM', () => {
             '  print(gamebridge.json({agent = agent, afterReal = {rx == realX and ry == realY, love.mouse.isDown(2)}}))',
             '  love.event.quit()',
             'end',
-          ];
-          writeFileSync(join(d, 'main.lua'), main.join('\n'));
-          const out = execFileSync('love', [d], {
-            env: { ...process.env, SDL_VIDEODRIVER: 'offscreen' },
-            encoding: 'utf8',
-            stdio: ['ignore', 'pipe', 'ignore'],
-            timeout: LOVE_READY_MS,
-            killSignal: 'SIGKILL', // a Lua error leaves LÖVE on its error screen, which outlives SIGTERM
-          });
-          const seen = JSON.parse(out.trim().split('\n').pop()!);
+          ]);
           expect(seen.agent).toEqual([40, 30, 40, 30, true, false, true]);
           // the real mouse moved: the position is its own again; the agent's right button is still held
           expect(seen.afterReal).toEqual([true, true]);
@@ -144,9 +147,7 @@ describe('LÖVE kit: on an X display, a bad port, SIGTERM', () => {
       test(
         "love.touch lists the agent's fingers and love.joystick the bridge's gamepad, announced once: its axes, its buttons the held inputs",
         () => {
-          const d = dir();
-          copyFileSync(join(ROOT, 'kits', 'love', 'gamebridge.lua'), join(d, 'gamebridge.lua'));
-          const main = [
+          const seen = runMain([
             'local gamebridge = require("gamebridge")',
             'function love.load()',
             '  local told = {}',
@@ -172,16 +173,7 @@ describe('LÖVE kit: on an X display, a bad port, SIGTERM', () => {
             '    realSays = tostring(realSays)}))',
             '  love.event.quit()',
             'end',
-          ];
-          writeFileSync(join(d, 'main.lua'), main.join('\n'));
-          const out = execFileSync('love', [d], {
-            env: { ...process.env, SDL_VIDEODRIVER: 'offscreen' },
-            encoding: 'utf8',
-            stdio: ['ignore', 'pipe', 'ignore'],
-            timeout: LOVE_READY_MS,
-            killSignal: 'SIGKILL', // a Lua error leaves LÖVE on its error screen, which outlives SIGTERM
-          });
-          const seen = JSON.parse(out.trim().split('\n').pop()!);
+          ]);
           // one more joystick than the machine has, listed after its own: the bridge's
           expect(seen.count).toEqual([seen.count[2] + 1, seen.count[2] + 1, seen.count[2], true]);
           expect(seen.axes).toEqual([2, 0, 0.5, 0.5, 0]);
