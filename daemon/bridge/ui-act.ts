@@ -10,7 +10,7 @@ import type { SyncResult } from '../sync/command.js';
 import { actionable } from '../ui/refs.js';
 import { findNode, idOf, type UiSnapshot, type Walked } from '../ui/tree.js';
 import { clickNode, isPageRef, setNodeValue } from '../web/ax-tree.js';
-import { clockAdvance, clockOf } from '../web/page-clock.js';
+import { clockNextFrame } from '../web/page-clock.js';
 import type { ToolContext } from '../toolkit/context.js';
 import { shapeSync, syncCommand } from '../toolkit/sync-answer.js';
 import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
@@ -40,16 +40,21 @@ async function browserAct(
   return { command: via, applied: true, confirmation: 'browser', polls: 0, events: [] };
 }
 
+/** A page slowed down or too busy to draw is not waited on longer than this for its next frame. */
+const NEXT_FRAME_WAIT_MS = 1000;
+
 /**
  * The running page's next frame. A click that loads another page ends the one it was on, and
  * the wait with it: the click is done all the same, and the new page's frames are its own.
  */
 async function nextFrame(page: Page): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
   try {
-    const clock = await clockOf(page);
-    if (clock && !clock.paused) await clockAdvance(page, 1);
+    await Promise.race([clockNextFrame(page), new Promise<void>((r) => (timer = setTimeout(r, NEXT_FRAME_WAIT_MS)))]);
   } catch (e) {
     if (!/Execution context was destroyed|navigat/i.test((e as Error).message)) throw e;
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -65,6 +65,17 @@ export async function clockStep(page: Page, id: number, frames: number): Promise
 }
 
 /**
+ * The next frame of a running page; nothing on a paused one (its time is the agent's), read and
+ * waited for in one evaluation so a pause in between cannot turn the wait into a step.
+ */
+export async function clockNextFrame(page: Page): Promise<void> {
+  await page.evaluate(`(() => {
+    const c = window.${HANDLE};
+    return c && !c.state().paused ? c.advance(1) : null;
+  })()`);
+}
+
+/**
  * The page's next `frames` frames, stepped when its clock is paused, else waited for; resolves
  * with the frame after them, or null when the page has no clock (yet).
  */
