@@ -22,7 +22,11 @@ function tidy(node: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) {
     if (k === '$schema' || says(k, v) === 'nothing') continue;
-    out[k] = tidy(v);
+    // the keys of `properties` are the arguments' names, not keywords: an argument may be called `$schema`
+    out[k] =
+      k === 'properties' && v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).map(([name, p]) => [name, tidy(p)]))
+        : tidy(v);
   }
   return out;
 }

@@ -76,4 +76,9 @@ describe('the JSON Schema a client reads', () => {
       additionalProperties: { type: 'number' },
     });
   });
+
+  test('an argument named like a keyword keeps its place among the properties', () => {
+    const schema = clientJsonSchema(z.object({ $schema: z.string(), additionalProperties: z.object({}) }));
+    expect(Object.keys(schema.properties as object)).toEqual(['$schema', 'additionalProperties']);
+  });
 });
