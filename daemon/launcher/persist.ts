@@ -100,7 +100,7 @@ const exitRecordSchema = z.object({
 const fileSchema = z.object({
   savedAt: time.optional().catch(undefined),
   instances: z.array(z.unknown()).max(MAX_ENTRIES),
-  exited: z.array(z.unknown()).max(MAX_ENTRIES).optional().catch(undefined),
+  exited: z.array(z.unknown()).optional().catch(undefined),
 });
 
 export interface LaunchedRead {
@@ -160,7 +160,17 @@ export function readLaunchedFile(file: string, logsDir: string, opts: { setAside
   }
   const rejected: string[] = [];
   const instances = believed(raw.instances, instanceSchema, logsDir, 'entry', rejected) as LaunchedInstance[];
-  const exited = believed(raw.exited ?? [], exitRecordSchema, logsDir, 'exit record', rejected) as ExitRecord[];
+  // exit records are history: past the bound the oldest go, and the file says how many did
+  const records = raw.exited ?? [];
+  if (records.length > MAX_ENTRIES)
+    rejected.push(`${records.length - MAX_ENTRIES} oldest exit records (more than ${MAX_ENTRIES} listed)`);
+  const exited = believed(
+    records.slice(-MAX_ENTRIES),
+    exitRecordSchema,
+    logsDir,
+    'exit record',
+    rejected,
+  ) as ExitRecord[];
   return { instances, exited, savedAt: raw.savedAt, rejected };
 }
 

@@ -138,6 +138,17 @@ describe('reading launched.json back', () => {
     expect(r.rejected).toEqual([expect.stringMatching(/^exit record .*: bad port \(must be at most 65535\)$/)]);
   });
 
+  test('past the bound, the oldest exit records go and the newest are kept, saying how many went', () => {
+    const r = read({
+      version: 1,
+      instances: [],
+      exited: Array.from({ length: 1002 }, (_, k) => exit({ uptimeMs: k })),
+    });
+    expect(r.exited).toHaveLength(1000);
+    expect(r.exited[0].uptimeMs).toBe(2);
+    expect(r.rejected).toEqual(['2 oldest exit records (more than 1000 listed)']);
+  });
+
   test('keys the daemon does not know are dropped from an entry', () => {
     expect(read({ version: 1, instances: [entry({ extra: 'x'.repeat(1000) })] }).instances).toEqual([entry()]);
   });
