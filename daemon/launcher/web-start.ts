@@ -297,7 +297,7 @@ function squatter(url: string, serverPid: number): { text: string; heldBy: PortH
   if (listenerOwner(port, serverPid) !== 'stranger') return null;
   const heldBy = portHolders(port, serverPid);
   return {
-    text: `the page's server at ${url} is not the game's command: another process (${describeHolders(heldBy)}) holds port ${port}, so nothing was opened in the browser. Launch again: a new {webPort} is chosen each time`,
+    text: `the page's server at ${url} is not the game's command: another process (${describeHolders(heldBy)}) holds port ${port}, so nothing was opened in the browser. Stop that process if it is not yours to keep; each launch chooses a new {webPort}`,
     heldBy,
     port,
   };

@@ -1,9 +1,9 @@
 /**
- * Skill files edited by hand: every skills folder the daemon has read is looked at once a second
+ * Skill files edited by hand: every skills folder the daemon has read is looked at every POLL_MS
  * (its file names, sizes and change times), and a file changed, added or removed is announced as
  * define_skill announces one, so clients list the prompts (and --eager tools) again. Polled, not
  * fs.watch'ed: the folder may not exist yet, editors save by renaming a new file over the old, and
- * a folder removed and made again loses its inotify watch; a stat of a few files a second costs
+ * a folder removed and made again loses its inotify watch; a stat of a few files now and then costs
  * nothing (docs/DECISIONS.md, "Skill files edited by hand").
  */
 import { readdirSync, statSync } from 'node:fs';
