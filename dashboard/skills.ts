@@ -31,6 +31,9 @@ function button(cls: string, text: string, onClick: () => void): HTMLButtonEleme
   return b;
 }
 
+/** The tools whose success changes a game's skills. */
+const SKILL_TOOLS = new Set(['define_skill', 'delete_skill', 'skill_from_session']);
+
 export class SkillsPanel {
   private readonly list = byId<HTMLUListElement>('skills');
   private readonly picks = byId('skill-picks');
@@ -48,10 +51,17 @@ export class SkillsPanel {
     });
   }
 
-  /** The feed's calls (all, then as they come): those on the picked game can become steps. */
+  /**
+   * The feed's calls (all, then as they come): those on the picked game can become steps. A new
+   * call of another client that changed the game's skills lists them again (the dashboard's own
+   * calls list them when they answer).
+   */
   setCalls(calls: CallSummary[], more = false): void {
     this.calls = (more ? [...this.calls, ...calls] : calls).slice(-500);
     this.renderPicks();
+    const changed = (c: CallSummary) =>
+      c.ok && c.port === this.port && c.session !== 'dashboard' && SKILL_TOOLS.has(c.gameTool ?? c.tool);
+    if (more && calls.some(changed)) this.form.reload();
   }
 
   private show(port: number, toolsets: ToolsetView[]): void {

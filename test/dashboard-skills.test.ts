@@ -179,6 +179,19 @@ describe('the skills panel', () => {
     });
   });
 
+  test('lists a skill another client defines, without a reload', async () => {
+    const r = await gameCall(h, port, 'define_skill', {
+      name: 'peek-twice',
+      description: 'Read the state twice.',
+      steps: [
+        { do: 'call_tool', name: 'get_state', arguments: {} },
+        { do: 'call_tool', name: 'get_state', arguments: {} },
+      ],
+    });
+    expect(r.isError ? r.text : 'kept').toBe('kept');
+    await page.locator('#skills li[data-skill="peek-twice"]').waitFor({ timeout: 20000 });
+  });
+
   test('deletes a kept skill', async () => {
     await row.locator('button.skill-delete').click();
     await row.waitFor({ state: 'detached', timeout: 20000 });
