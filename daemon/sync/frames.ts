@@ -5,13 +5,11 @@
  * frame count the new run starts again from 0 is counted from there; a restarted process still
  * fails the wait, as it fails every call that spans it.
  */
-import { isTimeout, usageError, waitTimeout } from '../../shared/errors.js';
-import { sleep } from '../../shared/sleep.js';
+import { usageError, waitTimeout } from '../../shared/errors.js';
 import type { GameClient, State } from '../game/client.js';
 import { ProcessWatch } from './command.js';
 import { getPath } from './path.js';
-import { pollDelay, pollState } from './poll.js';
-import { frameOf } from './summary.js';
+import { pollUntil } from './wait.js';
 
 export interface FrameWaitOptions {
   timeoutMs: number;
@@ -37,37 +35,20 @@ export class FrameCount {
   }
 
   /** Resolves with the state once `frames` frames ran since the start. */
-  async until(frames: number): Promise<State> {
+  until(frames: number): Promise<State> {
     const { client, opts } = this;
-    const started = Date.now();
-    for (let attempt = 0; ; attempt++) {
-      if (opts.signal?.aborted) throw usageError('The input was cancelled while the game ran its frames.');
-      let state: State | undefined;
-      try {
-        state = await pollState(client, opts.signal, started, opts.timeoutMs);
-      } catch (e) {
-        if (!isTimeout(e)) throw e;
-      }
-      if (state) {
-        this.watch.check(frameOf(state));
+    return pollUntil(client, this.watch, opts, {
+      seen: (state) => {
         const v = getPath(state, this.path);
         if (typeof v === 'number') {
           this.ran += v >= this.last ? v - this.last : v;
           this.last = v;
         }
-        if (this.ran >= frames) return state;
-      }
-      const remaining = opts.timeoutMs - (Date.now() - started);
-      if (remaining <= 0)
-        throw waitTimeout(
-          client.port,
-          this.path,
-          `to run ${frames} frames`,
-          opts.timeoutMs,
-          this.last,
-          this.watch.frame,
-        );
-      await sleep(Math.min(pollDelay(attempt + 2), remaining), opts.signal);
-    }
+        return this.ran >= frames ? state : undefined;
+      },
+      timedOut: () =>
+        waitTimeout(client.port, this.path, `to run ${frames} frames`, opts.timeoutMs, this.last, this.watch.frame),
+      cancelled: () => usageError('The input was cancelled while the game ran its frames.'),
+    });
   }
 }

@@ -114,29 +114,49 @@ export async function waitFor(
   const runs = c.path === 'sessionEpoch' ? undefined : new EpochWatch(client.port, `wait_for ${c.path}`);
   let lastValue: unknown;
   let polls = 0;
+  return pollUntil(client, watch, opts, {
+    seen(state) {
+      polls++;
+      runs?.check(state);
+      const r = test(state, c);
+      lastValue = r.value;
+      if (!r.ok) return undefined;
+      const frame = frameOf(state);
+      return { matched: true, path: c.path, value: r.value, elapsedMs: Date.now() - started, frame, polls, state };
+    },
+    timedOut: () => waitTimeout(client.port, c.path, conditionText(c), opts.timeoutMs, lastValue, watch.frame),
+    cancelled: () => usageError('wait_for was cancelled.'),
+  });
+}
+
+/**
+ * Fresh states, the first at once, until `seen` makes something of one: the loop wait_for and
+ * an input's frame count (frames.ts) share. Each state is checked against `watch` (a restart
+ * fails it); a game too busy to answer one poll is still the same game, so the loop goes on
+ * until its deadline, which ends it with `timedOut()`.
+ */
+export async function pollUntil<T>(
+  client: GameClient,
+  watch: ProcessWatch,
+  opts: { timeoutMs: number; signal?: AbortSignal },
+  on: { seen(state: State): T | undefined; timedOut(): Error; cancelled(): Error },
+): Promise<T> {
+  const started = Date.now();
   for (let attempt = 0; ; attempt++) {
-    if (opts.signal?.aborted) throw usageError('wait_for was cancelled.');
+    if (opts.signal?.aborted) throw on.cancelled();
     let state: State;
     try {
       state = await pollState(client, opts.signal, started, opts.timeoutMs);
     } catch (e) {
-      // A game too busy to answer one poll is still the same game: keep waiting until our deadline,
-      // and a deadline reached while a poll was unanswered is the wait's own timeout.
       if (!isTimeout(e)) throw e;
       if (Date.now() - started < opts.timeoutMs) continue;
-      throw waitTimeout(client.port, c.path, conditionText(c), opts.timeoutMs, lastValue, watch.frame);
+      throw on.timedOut();
     }
-    polls++;
-    const frame = frameOf(state);
-    watch.check(frame);
-    runs?.check(state);
-    const r = test(state, c);
-    lastValue = r.value;
-    if (r.ok)
-      return { matched: true, path: c.path, value: r.value, elapsedMs: Date.now() - started, frame, polls, state };
+    watch.check(frameOf(state));
+    const done = on.seen(state);
+    if (done !== undefined) return done;
     const remaining = opts.timeoutMs - (Date.now() - started);
-    if (remaining <= 0)
-      throw waitTimeout(client.port, c.path, conditionText(c), opts.timeoutMs, lastValue, watch.frame);
+    if (remaining <= 0) throw on.timedOut();
     await sleep(Math.min(pollDelay(attempt + 2), remaining), opts.signal);
   }
 }
