@@ -328,6 +328,18 @@ export const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / (xs.length
 export const round = (x: number, d = 2) => (Number.isFinite(x) ? Math.round(x * 10 ** d) / 10 ** d : x);
 
 /** A project in `home` whose gamebridge.json launches Crate Stack (with `args`) on `ports`, with an empty gamebridge-tests/. */
+/** A long saved test's body: `steps` presses of 10 frames, right and left by turns, each at its frame. */
+export function alternatingPresses(steps: number): string[] {
+  return Array.from({ length: steps }, (_, i) =>
+    JSON.stringify({
+      do: 'call_tool',
+      name: 'bridge.press',
+      arguments: { input: i % 2 ? 'left' : 'right', frames: 10 },
+      atSimFrame: i * 10,
+    }),
+  );
+}
+
 export function crateStackProject(home: string, ports: number[], args: string[] = []): string {
   const project = join(home, 'project');
   mkdirSync(join(project, 'gamebridge-tests'), { recursive: true });

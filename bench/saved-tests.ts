@@ -17,6 +17,7 @@ import { Recordings } from '../daemon/recording/recordings.js';
 import { recordCall } from '../daemon/tools/record-call.js';
 import type { ToolContext } from '../daemon/toolkit/context.js';
 import {
+  alternatingPresses,
   connectMcp,
   crateStackProject,
   freeRange,
@@ -84,15 +85,7 @@ export async function measureSavedTests(r: Reaper, cfg: BenchConfig): Promise<Me
   // replay: 1,000 steps of 10 frames each
   const steps = cfg.quick ? 100 : 1000;
   const lines = [HEAD('long-replay'), JSON.stringify({ do: 'call_tool', name: 'start' })];
-  for (let i = 0; i < steps; i++)
-    lines.push(
-      JSON.stringify({
-        do: 'call_tool',
-        name: 'bridge.press',
-        arguments: { input: i % 2 ? 'left' : 'right', frames: 10 },
-        atSimFrame: i * 10,
-      }),
-    );
+  lines.push(...alternatingPresses(steps));
   lines.push(JSON.stringify({ expect: { path: 'simFrame', equals: steps * 10 } }));
   writeFileSync(join(project, 'gamebridge-tests', 'long-replay.jsonl'), lines.join('\n') + '\n');
   const replay = await cliRun(['gamebridge-tests/long-replay.jsonl'], project, home);

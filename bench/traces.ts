@@ -6,7 +6,7 @@
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { crateStackProject, freeRange, round, runSavedTests, type Reaper } from './harness.js';
+import { alternatingPresses, crateStackProject, freeRange, round, runSavedTests, type Reaper } from './harness.js';
 import { ms, x, type BenchConfig, type Measurement } from './types.js';
 
 interface Report {
@@ -37,15 +37,7 @@ export async function measureTraces(r: Reaper, cfg: BenchConfig): Promise<Measur
       timing: 'frame-exact',
     }),
   ];
-  for (let i = 0; i < steps; i++)
-    lines.push(
-      JSON.stringify({
-        do: 'call_tool',
-        name: 'bridge.press',
-        arguments: { input: i % 2 ? 'left' : 'right', frames: 10 },
-        atSimFrame: i * 10,
-      }),
-    );
+  lines.push(...alternatingPresses(steps));
   writeFileSync(join(project, 'gamebridge-tests', 'long.jsonl'), lines.join('\n') + '\n');
 
   const off = await replay(project, home, 'off');

@@ -25,6 +25,17 @@ let root: string;
 let p: Project;
 let browser: BrowserHandle | undefined;
 let agent: McpHandle | undefined;
+/** The steps of the agent's session both agent traces show, as their step lists name them. */
+const AGENT_STEPS = [
+  'bridge.pause',
+  'start',
+  'press {"input":"right","frames":30}',
+  'drop_here',
+  'step {"frames":40}',
+  'assert game.score equals 20',
+  'assert game.score equals 99',
+];
+
 const chromiumMissing = existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM}`;
 const env = () => {
   const e = bridgeFreeEnv({ GAME_BRIDGE_HOME: home, GAME_BRIDGE_IDLE_EXIT_MS: '120000' });
@@ -316,17 +327,7 @@ withChromium(
     const page = await browser!.browser.newPage({ viewport: { width: 1280, height: 860 } });
     await page.goto(pathToFileURL(file).href);
     let s = await shown(page);
-    expect(s.list).toEqual([
-      `launch ${p.file}`,
-      'bridge.pause',
-      'start',
-      'press {"input":"right","frames":30}',
-      'drop_here',
-      'step {"frames":40}',
-      'assert game.score equals 20',
-      'assert game.score equals 99',
-      'the game when the trace was made',
-    ]);
+    expect(s.list).toEqual([`launch ${p.file}`, ...AGENT_STEPS, 'the game when the trace was made']);
     expect(s.marks).toBe('✓✓✓✓✓✓✓✗✓');
     // it opens on the check that did not hold, with why
     expect(s.title).toBe('✗ assert game.score equals 99');
@@ -389,15 +390,7 @@ withChromium(
     expect(await trace.textContent('#title')).toBe(
       'trace-agent 1.0.0 on port ' + (await button.first().getAttribute('data-trace-port')),
     );
-    expect(s.list.slice(1, 8)).toEqual([
-      'bridge.pause',
-      'start',
-      'press {"input":"right","frames":30}',
-      'drop_here',
-      'step {"frames":40}',
-      'assert game.score equals 20',
-      'assert game.score equals 99',
-    ]);
+    expect(s.list.slice(1, 8)).toEqual(AGENT_STEPS);
     await trace.close();
     await page.close();
   },
