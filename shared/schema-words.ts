@@ -13,6 +13,15 @@ export function clientJsonSchema(schema: z.ZodType): Record<string, unknown> {
 }
 
 /**
+ * A tool's answer as the MCP `outputSchema` a client checks structuredContent against: the
+ * answer, or what stands in for one (the cut answer over the size limit, a failure's facts).
+ */
+export function answerJsonSchema(answer: z.ZodObject, ...others: z.ZodObject[]): Record<string, unknown> {
+  const { anyOf } = tidy(z.toJSONSchema(z.union([answer, ...others]), { io: 'output' })) as { anyOf: unknown[] };
+  return { type: 'object', anyOf };
+}
+
+/**
  * Without what says nothing to a client: `$schema`, "any extra key is fine", "keys are strings",
  * and the bounds of a safe integer that zod puts on every integer.
  */

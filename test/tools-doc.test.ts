@@ -13,6 +13,8 @@ import { freeRange } from './helpers/ports.js';
 import { writeProject } from './helpers/project.js';
 import { waitFor } from './helpers/procs.js';
 import { startTreeGame } from './helpers/tree-game.js';
+import { TOOLS_BY_NAME } from '../daemon/tools/index.js';
+import { bridgeToolNamed } from '../daemon/bridge/index.js';
 
 const suite = pairSuite('gb-tools-doc-');
 type Json = Record<string, unknown>;
@@ -56,11 +58,15 @@ function covered(path: string, docs: Map<string, boolean>): boolean {
   return false;
 }
 
+/** Every answer collected below, by the tool that gave it ('errors': the failures). */
+const answers = new Map<string, Json[]>();
+
 test('docs/TOOLS.md documents exactly the fields the tools answer', async () => {
   const ports = await freeRange(3);
   const project = writeProject(join(suite.home, 'game'), { ports, launch: { cwd: '.' } });
   const h = await suite.open(project.cwd);
-  const answers = new Map<string, Json[]>();
+  // with the list read, the SDK client checks every answer against its tool's outputSchema
+  await h.client.listTools();
   const keep = (tool: string, json: Json) => answers.set(tool, [...(answers.get(tool) ?? []), json]);
 
   const launched = await call(h, 'launch_instance', {}, 60000);
@@ -199,3 +205,22 @@ test('docs/TOOLS.md documents exactly the fields the tools answer', async () => 
   expect(undocumented).toEqual([]);
   expect(neverSeen).toEqual([]);
 }, 120000);
+
+test("every answer fits its tool's output schema", () => {
+  expect(answers.size).toBeGreaterThan(30);
+  const misfits: string[] = [];
+  for (const [tool, list] of answers) {
+    if (tool === 'errors') continue;
+    const schema = (TOOLS_BY_NAME.get(tool) ?? bridgeToolNamed(tool))?.output;
+    if (!schema) {
+      misfits.push(`${tool}: no output schema`);
+      continue;
+    }
+    for (const json of list) {
+      const r = schema.safeParse(json);
+      if (!r.success)
+        misfits.push(`${tool}: ${r.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+    }
+  }
+  expect(misfits).toEqual([]);
+});

@@ -9,10 +9,13 @@ import { z } from '../toolkit/define.js';
 import { shapeSync, syncCommand } from '../toolkit/sync-answer.js';
 import { whole } from './args.js';
 import { bridgeTool } from './declare.js';
+import { syncAnswer } from '../../shared/answers/fields.js';
+import { stepAnswer } from '../../shared/answers/clock.js';
 
 /** pause: the reserved command of the same name, without arguments, answered with the state after. */
 export const pause = bridgeTool({
   name: 'pause',
+  output: syncAnswer,
   title: "Pause the game's clock",
   description: "Pause the game's simulation clock; the game keeps answering and applying commands.",
   needs: 'clock',
@@ -27,6 +30,7 @@ export const pause = bridgeTool({
 
 export const resume = bridgeTool({
   name: 'resume',
+  output: syncAnswer,
   title: "Resume the game's clock",
   description:
     'Let the game\'s simulation clock run again; on a page the bridge clocks (launch.web with "kit": false), at `speed` times real time.',
@@ -62,6 +66,7 @@ export const resume = bridgeTool({
 
 export const step = bridgeTool({
   name: 'step',
+  output: stepAnswer,
   title: 'Step the clock',
   description:
     'Simulate exactly `frames` frames, then stay paused; returns the state after. With `until` (a wait_for condition) it steps one frame at a time and stops as soon as the condition holds: ' +

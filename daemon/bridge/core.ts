@@ -11,10 +11,18 @@ import { syncAnswer } from '../toolkit/sync-answer.js';
 import { inPlayerView, playerState } from '../toolkit/view.js';
 import { conditionOperators, flag, whole } from './args.js';
 import { bridgeTool } from './declare.js';
+import {
+  getStateAnswer,
+  healthAnswer,
+  rawCommandAnswer,
+  screenshotAnswer,
+  waitForAnswer,
+} from '../../shared/answers/core.js';
 import { lacking } from './needs.js';
 
 export const getState = bridgeTool({
   name: 'get_state',
+  output: getStateAnswer,
   title: "Read the game's state",
   description:
     "Read the game's current state snapshot (GET /state). Give `path` to read one part of it; a large snapshot is cut, so prefer a path.",
@@ -48,6 +56,7 @@ export const getState = bridgeTool({
 
 export const waitForTool = bridgeTool({
   name: 'wait_for',
+  output: waitForAnswer,
   title: 'Wait for a condition',
   description:
     'Re-read fresh snapshots until the value at `path` meets one condition, then return {matched, value, elapsedMs, frame}. Fails on timeout or if the game restarts while waiting. Give exactly one condition.',
@@ -85,6 +94,7 @@ export const waitForTool = bridgeTool({
 
 export const rawCommand = bridgeTool({
   name: 'raw_command',
+  output: rawCommandAnswer,
   title: 'Send any command',
   description:
     'Send any command to the game by name (GET /command?cmd=...), including ones its manifest does not list, and wait until the game has applied it.',
@@ -113,6 +123,7 @@ export const rawCommand = bridgeTool({
 
 export const health = bridgeTool({
   name: 'health',
+  output: healthAnswer,
   title: 'Check the game answers',
   description: 'Check that the game answers (GET /health): returns {ok, frame}. Cheap; changes nothing.',
   input: z.object({}),
@@ -126,6 +137,7 @@ export const health = bridgeTool({
 
 export const screenshot = bridgeTool({
   name: 'screenshot',
+  output: screenshotAnswer,
   title: 'Take a screenshot',
   description: 'Capture the game window as a PNG image (GET /screenshot).',
   needs: 'screenshot',

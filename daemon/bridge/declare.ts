@@ -5,7 +5,8 @@
  * the start of its answer, `{port, tool, via: 'bridge'}`, whether a player view may call it
  * (tools/player-calls.ts) and what a saved test records of a call (tools/record-call.ts).
  */
-import { defineTool, type ToolDeclaration, type z } from '../toolkit/define.js';
+import { defineTool, z, type ToolDeclaration } from '../toolkit/define.js';
+import { bridgeShape } from '../../shared/answers/fields.js';
 import type { ToolCallExtra, ToolDef } from '../toolkit/types.js';
 import { needsSentence, requireCapabilities, type Need } from './needs.js';
 
@@ -56,6 +57,8 @@ export function bridgeTool<S extends z.ZodObject>({
   const def = defineTool<S, BridgeCall>({
     ...decl,
     description: decl.description + (needs ? needsSentence(needs) : ''),
+    // the handler's answer goes after {port, tool, via}: it may say `via` otherwise
+    output: z.object({ ...bridgeShape, ...decl.output.shape }).loose(),
     async handler(args, ctx, call) {
       await requireCapabilities(ctx, call.port, checked(args), decl.name);
       const answer = await decl.handler(args, ctx, call);

@@ -11,6 +11,7 @@ import { shapeSync, syncCommand } from '../toolkit/sync-answer.js';
 import { inputName, whole } from './args.js';
 import { browserFor, browserHold, browserPress, browserRelease } from './browser-input.js';
 import { bridgeTool } from './declare.js';
+import { holdAnswer, pressAnswer, releaseAnswer } from '../../shared/answers/input.js';
 import { RELEASE_NEEDS } from './gesture-plans.js';
 import { capabilitiesOf, lacking } from './needs.js';
 import { inputOf, pausedNote, simFrameOf } from './play.js';
@@ -20,6 +21,7 @@ const PRESS_LEASE_MS = 60000;
 
 export const press = bridgeTool({
   name: 'press',
+  output: pressAnswer,
   title: 'Press an input',
   description:
     'Press an input: hold it, let `frames` simulation frames pass (stepping the clock when the game is paused), release it; returns the state after.',
@@ -63,6 +65,7 @@ export const press = bridgeTool({
 
 export const hold = bridgeTool({
   name: 'hold',
+  output: holdAnswer,
   title: 'Hold an input',
   description:
     'Hold an input for this session for `ms` milliseconds (the game releases it itself when that runs out, even if the bridge is gone). Holding again renews it. The bridge releases it when this session ends.',
@@ -87,6 +90,7 @@ export const hold = bridgeTool({
 
 export const release = bridgeTool({
   name: 'release',
+  output: releaseAnswer,
   title: 'Release inputs',
   description:
     "Release an input this session holds (an axis rests at 0), or everything it holds when `input` is left out: held inputs, axes, pointer buttons and touches. Never touches another session's inputs.",

@@ -11,6 +11,16 @@ import { z } from '../toolkit/define.js';
 import { whole } from './args.js';
 import { bridgeTool } from './declare.js';
 import {
+  inputSequenceAnswer,
+  pinchAnswer,
+  pointerAnswer,
+  setAxisAnswer,
+  swipeAnswer,
+  tapAnswer,
+  typeAnswer,
+  wheelAnswer,
+} from '../../shared/answers/pointer.js';
+import {
   axisPlan,
   pinchPlan,
   pointerPlan,
@@ -44,6 +54,7 @@ function inputTool<S extends z.ZodObject>(decl: {
   needs?: Need;
   needsOf?(args: z.output<S>): Need[];
   input: S;
+  output: z.ZodObject;
   plan(ctx: ToolContext, t: Target, args: z.output<S>): Timed[];
   /** what the answer says of the call, beside the state after */
   echo(args: z.output<S>): Record<string, unknown>;
@@ -64,6 +75,7 @@ function inputTool<S extends z.ZodObject>(decl: {
 
 export const pointer = inputTool({
   name: 'pointer',
+  output: pointerAnswer,
   title: 'Move, click or drag the pointer',
   description:
     "Move the pointer, press or lift a button, click (double with count 2), or drag along a path over N frames, at the screenshot's pixels; the answer names the grid and carries the state after. On a paused clock each move lands on its frame exactly.",
@@ -77,6 +89,7 @@ const xyOf = (a: { x?: number; y?: number }) => (a.x !== undefined && a.y !== un
 
 export const wheel = inputTool({
   name: 'wheel',
+  output: wheelAnswer,
   title: 'Turn the mouse wheel',
   description: 'One wheel event at the pointer (or at x, y), and the state after.',
   needs: 'pointer',
@@ -87,6 +100,7 @@ export const wheel = inputTool({
 
 export const tap = inputTool({
   name: 'tap',
+  output: tapAnswer,
   title: 'Tap the screen',
   description: "Touch x, y (the screenshot's pixels) for `frames` frames, lift, and return the state after.",
   needs: 'touch',
@@ -97,6 +111,7 @@ export const tap = inputTool({
 
 export const swipe = inputTool({
   name: 'swipe',
+  output: swipeAnswer,
   title: 'Swipe a finger',
   description: 'One finger down at `from`, moved to `to` over `frames` frames, lifted; the state after.',
   needs: 'touch',
@@ -107,6 +122,7 @@ export const swipe = inputTool({
 
 export const pinch = inputTool({
   name: 'pinch',
+  output: pinchAnswer,
   title: 'Pinch with two fingers',
   description:
     'Two fingers on either side of x, y, `from` pixels apart, moved to `to` apart over `frames` frames, lifted; the state after.',
@@ -118,6 +134,7 @@ export const pinch = inputTool({
 
 export const setAxis = inputTool({
   name: 'set_axis',
+  output: setAxisAnswer,
   title: 'Hold an analog axis',
   description:
     'Hold a stick or trigger at a value for `frames` frames (then it rests at 0), or for `ms` milliseconds (the game rests it when the lease ends; `release` rests it sooner). A value outside the declared range is refused with the range.',
@@ -129,6 +146,7 @@ export const setAxis = inputTool({
 
 export const type = inputTool({
   name: 'type',
+  output: typeAnswer,
   title: 'Type text',
   description:
     "Type text into the focused field (on a page: a key event per character, so a canvas game's key handler sees it too); the state after.",
@@ -154,6 +172,7 @@ const SEQUENCE = z.object({
 
 export const inputSequence = inputTool({
   name: 'input_sequence',
+  output: inputSequenceAnswer,
   title: 'Play inputs at frame offsets',
   description:
     "Play several inputs (pointer, wheel, tap, swipe, pinch, set_axis, type, press, hold, release), each at its frame offset: frame-exact on a paused clock (stepped between them), as close as real time allows on a running one; answers with the state after the last. Every step is checked before anything is sent. Needs the capabilities its steps' tools need.",

@@ -20,6 +20,7 @@ import type { ToolContext } from '../toolkit/context.js';
 import { z } from '../toolkit/define.js';
 import { flag } from './args.js';
 import { bridgeTool } from './declare.js';
+import { defineSkillAnswer, deleteSkillAnswer, skillFromSessionAnswer } from '../../shared/answers/skills.js';
 import { readSkill } from '../skills/read.js';
 import { checked, kept, skillsRoot } from './skill-check.js';
 
@@ -34,6 +35,7 @@ const overwriteArg = () => flag().optional().describe('Replace a skill of that n
 
 export const defineSkillTool = bridgeTool({
   name: 'define_skill',
+  output: defineSkillAnswer,
   title: 'Define a skill',
   description:
     'Teach the bridge a skill for this game: steps with arguments, checked in full (every error with its step), kept in gamebridge-skills/, called with call_tool.',
@@ -72,6 +74,7 @@ function forEveryGame(file: string): boolean {
 
 export const deleteSkillTool = bridgeTool({
   name: 'delete_skill',
+  output: deleteSkillAnswer,
   title: 'Delete a skill',
   description: "Delete one of the project's skills (its gamebridge-skills/<name>.json).",
   input: z.object({ name: skillName() }),
@@ -121,6 +124,7 @@ const typeOf = (v: unknown): SkillArg['type'] =>
 
 export const skillFromSessionTool = bridgeTool({
   name: 'skill_from_session',
+  output: skillFromSessionAnswer,
   title: 'Make a skill of what this session did',
   description:
     "Turn this session's recorded calls on this game (those save_test keeps) into a skill, from step `fromStep` on; the values in `args` become its arguments. Kept as define_skill keeps one.",

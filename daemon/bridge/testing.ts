@@ -19,6 +19,7 @@ import { conditionFrom, test } from '../sync/wait.js';
 import { z } from '../toolkit/define.js';
 import { conditionOperators, flag } from './args.js';
 import { bridgeTool } from './declare.js';
+import { assertAnswer, runTestAnswer, saveTestAnswer, saveTraceAnswer } from '../../shared/answers/testing.js';
 import { projectConfig } from './project.js';
 
 /** A run_test run may take long (a long recording); the client's own timeout is usually shorter. */
@@ -32,6 +33,7 @@ const testName = () =>
 
 export const assertTool = bridgeTool({
   name: 'assert',
+  output: assertAnswer,
   title: 'Check the state now',
   description:
     'Check the state now: the value at `path` must meet one condition (the operators of wait_for); fails with AssertionFailed, the value and the frame when it does not. ' +
@@ -59,6 +61,7 @@ export const assertTool = bridgeTool({
 
 export const saveTestTool = bridgeTool({
   name: 'save_test',
+  output: saveTestAnswer,
   title: 'Save this session as a test',
   description:
     "Save what this session did to this game (its launch, every call, every check that held) as a test: gamebridge-tests/<name>.jsonl beside the project's gamebridge.json, " +
@@ -109,6 +112,7 @@ export const saveTestTool = bridgeTool({
 
 export const runTestTool = bridgeTool({
   name: 'run_test',
+  output: runTestAnswer,
   title: 'Run a saved test',
   description:
     'Run a saved test as `game-bridge-mcp test` does, on a fresh game it launches and stops itself (no port needed); answers passed or failed, and for a failure the step, the condition, expected and actual.',
@@ -170,6 +174,7 @@ export async function gameNow(ctx: Pick<ToolContext, 'client' | 'launcher'>, por
 
 export const saveTraceTool = bridgeTool({
   name: 'save_trace',
+  output: saveTraceAnswer,
   title: 'Save this session as a trace',
   description:
     "Save what this session did to this game as a trace a person opens in a browser and steps through: every call with its answer, every check, the state's changes after each, their frames and times, and the game's state and screenshot now. " +

@@ -12,6 +12,7 @@ import { isPlayer, readTree, seenBy, waitOnTree } from './trees.js';
 import { z } from '../toolkit/define.js';
 import { treeWaitTimeout } from './args.js';
 import { bridgeTool } from './declare.js';
+import { clickAnswer, setValueAnswer, snapshotAnswer, waitForNodeAnswer } from '../../shared/answers/ui.js';
 import type { ToolContext } from '../toolkit/context.js';
 import type { ToolAnswer } from '../toolkit/types.js';
 import { click, clickInput, setValue, setValueInput } from './ui-act.js';
@@ -160,6 +161,7 @@ export async function waitForNode(
 
 export const snapshotTool = bridgeTool({
   name: 'snapshot',
+  output: snapshotAnswer,
   title: 'See what is on screen',
   description:
     'What is on screen as a compact text with refs (plus the same as JSON): the UI tree, the world tree, or both. Hidden nodes are left out unless asked for; `since` a revision you have answers one line when nothing changed.',
@@ -176,6 +178,7 @@ export const snapshotTool = bridgeTool({
 const clickTool = (name: 'click' | 'activate') =>
   bridgeTool({
     name,
+    output: clickAnswer,
     title: 'Press a UI node',
     description:
       'Press a UI node as a player would (ui.activate; on a page, a real mouse click at its box), by the ref snapshot showed. Refused before anything is sent when the latest snapshot lacks it, hides it or disables it (naming similar nodes); otherwise confirmed, with the state and the ui revision after.' +
@@ -190,6 +193,7 @@ const clickTool = (name: 'click' | 'activate') =>
 
 export const setValueTool = bridgeTool({
   name: 'set_value',
+  output: setValueAnswer,
   title: "Set a UI node's value",
   description:
     "Set a UI node's value (ui.setValue; on a page, a real fill, choice or check): a text box's text, a slider's number (out of its range is refused), a checkbox's true/false, a combobox's option. Refused like click before anything is sent.",
@@ -203,6 +207,7 @@ export const setValueTool = bridgeTool({
 
 export const waitForNodeTool = bridgeTool({
   name: 'wait_for_node',
+  output: waitForNodeAnswer,
   title: 'Wait for a UI node',
   description:
     'Read fresh UI snapshots until a node (by ref, or by role and/or name) is present, visible, hidden, enabled or gone; returns the node and the snapshot it held in.',

@@ -10,6 +10,7 @@ import { treeWaitTimeout } from './args.js';
 import type { ToolContext } from '../toolkit/context.js';
 import { readTree, seenBy, waitOnTree } from './trees.js';
 import { bridgeTool } from './declare.js';
+import { findObjectsAnswer, waitForObjectAnswer } from '../../shared/answers/world.js';
 import type { ToolAnswer } from '../toolkit/types.js';
 
 const nearShape = z.object({
@@ -78,6 +79,7 @@ export async function waitForObject(
 
 export const findObjectsTool = bridgeTool({
   name: 'find_objects',
+  output: findObjectsAnswer,
   title: 'Find objects in the world',
   description:
     'Find objects in the world tree by type, tag, name, or nearness to an object or a position; each match with its distance and the snapshot it was measured in.',
@@ -91,6 +93,7 @@ export const findObjectsTool = bridgeTool({
 
 export const waitForObjectTool = bridgeTool({
   name: 'wait_for_object',
+  output: waitForObjectAnswer,
   title: 'Wait for an object',
   description:
     'Look at fresh world snapshots until find_objects would find something; returns the matches and the snapshot.',

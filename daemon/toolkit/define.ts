@@ -7,7 +7,8 @@
 import { z } from 'zod/v4';
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/server';
 import { usageError } from '../../shared/errors.js';
-import { clientJsonSchema, firstIssue, mustBe, nearMiss } from '../../shared/schema-words.js';
+import { answerJsonSchema, clientJsonSchema, firstIssue, mustBe, nearMiss } from '../../shared/schema-words.js';
+import { failureAnswer, truncatedAnswer, viewShape } from '../../shared/answers/fields.js';
 import type { ReplayVerdict } from '../../shared/frames.js';
 import type { ArgType, ToolArg } from '../game/types.js';
 import type { ToolContext } from './context.js';
@@ -108,6 +109,8 @@ export interface ToolDeclaration<S extends z.ZodObject, X extends ToolCallExtra 
   description: string;
   /** the arguments; unknown extra keys are accepted (an agent's extra key is never worth a failure) */
   input: S;
+  /** what it answers (shared/answers/): its outputSchema, its docs/TOOLS.md table, the CLI's type */
+  output: z.ZodObject;
   effect: Effect;
   /** the replay verdict when it depends on the (raw, unchecked) arguments; default: from the effect */
   replay?(args: Record<string, unknown>, ctx: ToolContext): ReplayVerdict;
@@ -120,15 +123,19 @@ export function defineTool<S extends z.ZodObject, X extends ToolCallExtra = Tool
   const schema = decl.input.loose();
   const inputSchema = clientJsonSchema(schema) as Tool['inputSchema'];
   const args = argsOf(inputSchema as Parameters<typeof argsOf>[0]);
+  // every answer says which view the session sees with (sessions/session.ts puts it there)
+  const output = z.object({ ...viewShape, ...decl.output.shape }).loose();
   return {
     name: decl.name,
     effect: decl.effect,
     args,
+    output,
     advertised: {
       name: decl.name,
       title: decl.title,
       description: decl.description,
       inputSchema,
+      outputSchema: answerJsonSchema(output, truncatedAnswer, failureAnswer) as Tool['outputSchema'],
       annotations: annotationsOf(decl.effect, decl.title),
     },
     parse: (raw) => checkArguments(decl.name, schema, args, raw),

@@ -4,6 +4,7 @@ import type { ToolContext } from './context.js';
 import type { ToolCallExtra } from './types.js';
 import { commandFailed, isBridgeError } from '../../shared/errors.js';
 import { inPlayerView, playerState } from './view.js';
+import type { SyncAnswer } from '../../shared/answers/fields.js';
 
 /** A result as a player sees it: no game state or events, the game's `player` section instead. */
 function asPlayerSees(r: SyncResult): SyncResult {
@@ -49,8 +50,11 @@ export async function syncCommand(
   return r;
 }
 
-/** What an answer carries of a sync result: never the whole state, and the game's sessionEpoch when it publishes one. */
-export function shapeSync(r: SyncResult): Record<string, unknown> {
+/**
+ * What an answer carries of a sync result: never the whole state, and the game's sessionEpoch
+ * when it publishes one. Its shape is declared once, as `syncAnswerShape` (shared/answers/).
+ */
+export function shapeSync(r: SyncResult): SyncAnswer {
   const epoch = r.state?.sessionEpoch;
   return {
     command: r.command,
@@ -67,6 +71,6 @@ export function shapeSync(r: SyncResult): Record<string, unknown> {
 }
 
 /** One command through command sync, answered as shapeSync shapes it. */
-export async function syncAnswer(...call: Parameters<typeof syncCommand>): Promise<Record<string, unknown>> {
+export async function syncAnswer(...call: Parameters<typeof syncCommand>): Promise<SyncAnswer> {
   return shapeSync(await syncCommand(...call));
 }

@@ -6,6 +6,7 @@
  * describe_toolset shows) is derived from that.
  */
 import type { Tool } from '@modelcontextprotocol/server';
+import type { z } from 'zod/v4';
 import type { ReplayVerdict } from '../../shared/frames.js';
 import type { ToolArg } from '../game/types.js';
 import type { ToolContext } from './context.js';
@@ -43,6 +44,8 @@ export interface Effect {
 export interface ToolDef<X extends ToolCallExtra = ToolCallExtra> {
   name: string;
   effect: Effect;
+  /** what it answers, whole (the session's `view` and, for a bridge tool, `port`, `tool`, `via` included) */
+  output: z.ZodObject;
   /** the MCP tool an agent sees in tools/list */
   advertised: Tool;
   /** its arguments as a toolset row lists them (describe_toolset, for a bridge tool), from the same schema */

@@ -18,6 +18,7 @@ import { checkGameToolArgs } from '../toolkit/game-args.js';
 import { resolveGameTool, resolveOnGame } from './game-tool.js';
 import { syncAnswer } from '../toolkit/sync-answer.js';
 import { defineTool, portArg, z } from '../toolkit/define.js';
+import { callToolAnswer } from '../../shared/answers/mcp.js';
 import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
 import type { ToolContext } from '../toolkit/context.js';
 import { checkPlayerCall } from './player-calls.js';
@@ -145,6 +146,7 @@ async function passThrough(
 
 export const callToolTool = defineTool({
   name: 'call_tool',
+  output: callToolAnswer,
   title: 'Call a game tool',
   description:
     "Run one of a running game's tools by name and return the state after the game applied it (a game tool that list_toolsets/describe_toolset show, a bridge tool like get_state or wait_for, or any raw command name). " +

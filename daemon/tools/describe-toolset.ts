@@ -3,12 +3,14 @@ import { BRIDGE_TOOLSET, toolInputSchema } from '../game/manifest.js';
 import { servedBridgeTools } from '../bridge/index.js';
 import { COMPOSITES_TOOLSET, compositeAsTool } from '../composites/run.js';
 import { defineTool, portArg, z } from '../toolkit/define.js';
+import { describeToolsetAnswer } from '../../shared/answers/mcp.js';
 import { gameSkills } from '../bridge/skill-check.js';
 import { SKILLS_TOOLSET } from '../skills/skill.js';
 import { resolveGameTool } from './game-tool.js';
 
 export const describeToolsetTool = defineTool({
   name: 'describe_toolset',
+  output: describeToolsetAnswer,
   title: 'Describe a toolset',
   description:
     'Show every tool of one toolset of a running game, with its arguments as JSON Schema and whether it is read-only (a bridge tool the game cannot serve says served: false). ' +

@@ -1,10 +1,12 @@
 import { exitSummary } from '../launcher/index.js';
 import { defineTool, portArg, z } from '../toolkit/define.js';
+import { instanceLogAnswer } from '../../shared/answers/mcp.js';
 import { inPlayerView } from '../toolkit/view.js';
 import { notForPlayers } from './player-calls.js';
 
 export const instanceLogTool = defineTool({
   name: 'instance_log',
+  output: instanceLogAnswer,
   title: "Read a launched game's output",
   description:
     "The last lines (up to 200) of a launched game's stdout and stderr, and the full log file's path. " +

@@ -3,6 +3,7 @@ import { inside, projectRoot } from '../../shared/declaration-path.js';
 import { usageError } from '../../shared/errors.js';
 import { launchMany, MAX_COUNT, restartGame, type LaunchedInstance } from '../launcher/index.js';
 import { defineTool, z } from '../toolkit/define.js';
+import { launchInstanceAnswer } from '../../shared/answers/instances.js';
 import type { ToolContext } from '../toolkit/context.js';
 
 /** A launch starts this session's recording of that game afresh (save_test writes it). */
@@ -60,6 +61,7 @@ const next = (port: number) =>
 
 export const launchInstanceTool = defineTool({
   name: 'launch_instance',
+  output: launchInstanceAnswer,
   title: 'Launch a game',
   description:
     "Start the game declared in gamebridge.json (looked up from the client's working directory, or --config) on a free port the bridge picks, " +

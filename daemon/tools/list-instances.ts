@@ -6,6 +6,7 @@ import { listInstances, type ListOptions, type ListResult } from '../discovery/l
 import { exitSummary } from '../launcher/index.js';
 import type { ToolContext } from '../toolkit/context.js';
 import { defineTool, z } from '../toolkit/define.js';
+import { listInstancesAnswer } from '../../shared/answers/instances.js';
 
 /** The games this session can see: its scan range and registry, and every game this daemon launched. */
 export function listSeen(
@@ -24,6 +25,7 @@ export function listSeen(
 
 export const listInstancesTool = defineTool({
   name: 'list_instances',
+  output: listInstancesAnswer,
   title: 'List game instances',
   description:
     'Find running games: the self-registration registry plus a port scan, each verified with /health. ' +

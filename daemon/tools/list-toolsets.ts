@@ -3,9 +3,11 @@ import { COMPOSITES_TOOLSET } from '../composites/run.js';
 import { gameSkills } from '../bridge/skill-check.js';
 import { SKILLS_TOOLSET } from '../skills/skill.js';
 import { defineTool, portArg, z } from '../toolkit/define.js';
+import { listToolsetsAnswer } from '../../shared/answers/mcp.js';
 
 export const listToolsetsTool = defineTool({
   name: 'list_toolsets',
+  output: listToolsetsAnswer,
   title: "List a game's toolsets",
   description:
     `List the toolsets a running game publishes (its own commands, grouped, plus the built-in \`bridge\` toolset: ${BRIDGE_TOOL_NAMES.join(', ')}). ` +

@@ -1,8 +1,10 @@
 import { isBridgeError, isTimeout, nothingRunning, usageError } from '../../shared/errors.js';
 import { defineTool, portArg, z } from '../toolkit/define.js';
+import { stopInstanceAnswer } from '../../shared/answers/mcp.js';
 
 export const stopInstanceTool = defineTool({
   name: 'stop_instance',
+  output: stopInstanceAnswer,
   title: 'Stop a launched game',
   description:
     'Stop a game this bridge launched: ask it to close, wait for its port to go quiet, and kill its process tree if it will not go. ' +

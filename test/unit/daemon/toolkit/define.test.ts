@@ -18,6 +18,7 @@ const drop = defineTool({
     settle: z.boolean().optional(),
     port: portArg,
   }),
+  output: z.object({ dropped: z.number().describe('How many fell') }),
   effect: { readOnly: false, idempotent: false },
   handler: async () => ({ text: 'ok' }) as never,
 });
@@ -81,6 +82,7 @@ describe('the declaration', () => {
       title: 'T',
       description: '',
       input: z.object({ dry: z.boolean().optional() }),
+      output: z.object({}),
       effect: { readOnly: false },
       replay: (args) => (args.dry ? 'safe' : 'unsafe'),
       handler: async () => ({}) as never,
@@ -166,5 +168,20 @@ describe("a game tool's arguments", () => {
 
   test('null is a value for an argument of any type', () => {
     expect(() => checkGameToolArgs(jump, { height: 1, payload: null })).not.toThrow();
+  });
+});
+
+describe('the answer a tool declares', () => {
+  test("is advertised as its outputSchema, after the session's view", () => {
+    const [answer] = (drop.advertised.outputSchema as { anyOf: Array<Record<string, unknown>> }).anyOf;
+    expect(answer.properties).toEqual({
+      view: { type: 'string', description: expect.stringContaining('`debug` or `player`') },
+      dropped: { type: 'number', description: 'How many fell' },
+    });
+    expect(answer.required).toEqual(['view', 'dropped']);
+  });
+
+  test('admits a key it does not name', () => {
+    expect(drop.output.safeParse({ view: 'debug', dropped: 1, later: true }).success).toBe(true);
   });
 });
