@@ -240,9 +240,9 @@ withChromium(
   test("keeps only failed tests' traces, dropping a passing test's old one", () => {
     expect(on.out).toMatch(/2 passed, 0 failed/);
     expect(all.code).toBe(1);
-    expect(afterAllOn).toEqual(['fail.trace.html', 'pass.trace.html']);
+    expect(afterAllOn.filter((f) => !f.startsWith('.'))).toEqual(['fail.trace.html', 'pass.trace.html']);
     expect(run.code).toBe(1);
-    expect(readdirSync(traces)).toEqual(['fail.trace.html']);
+    expect(readdirSync(traces).filter((f) => !f.startsWith('.'))).toEqual(['fail.trace.html']);
     expect(run.out).toMatch(/✗ fail .*\n(.*\n)*    trace: report\/traces\/fail\.trace\.html/);
     expect(run.out).not.toMatch(/pass\.trace\.html/);
   });
@@ -256,6 +256,32 @@ withChromium(
     expect(await page.textContent('#title')).toBe('fail');
     expect(await page.textContent('#step-title')).toBe('✗ expect game.score equals 21');
     await page.close();
+  });
+
+  test('the runner never removes or writes over a file it did not write, whatever its name', async () => {
+    // an agent's session traces in the folder the JSON reporter keeps its traces in, named as the runner names its own
+    const shared = join(p.root, 'shared', 'traces');
+    mkdirSync(shared, { recursive: true });
+    const agents = { 'pass.trace.html': 'an agent saved this', 'fail.trace.html': 'and this' };
+    for (const [name, text] of Object.entries(agents)) writeFileSync(join(shared, name), text);
+    const run = (trace: string) =>
+      cli([
+        'test',
+        ...['gamebridge-tests/pass.jsonl', 'gamebridge-tests/fail.jsonl'],
+        ...['--trace', trace, '--reporter', 'json', '--output', 'shared/results.json'],
+      ]);
+    const keptAll = await run('on');
+    const written = (
+      JSON.parse(readFileSync(join(p.root, 'shared', 'results.json'), 'utf8')) as { tests: { trace: string }[] }
+    ).tests.map((t) => t.trace);
+    expect(written.map((f) => f.replace(/.*[\\/]/, '')).sort()).toEqual(['fail-2.trace.html', 'pass-2.trace.html']);
+    // the agent writes over the runner's trace of the passing test: the file is the agent's now
+    writeFileSync(join(shared, 'pass-2.trace.html'), 'the agent kept this one');
+    const retained = await run('retain-on-failure');
+    expect([keptAll.code, retained.code]).toEqual([1, 1]);
+    for (const [name, text] of Object.entries({ ...agents, 'pass-2.trace.html': 'the agent kept this one' }))
+      expect(readFileSync(join(shared, name), 'utf8')).toBe(text);
+    expect(retained.out).toMatch(/    trace: shared\/traces\/fail-2\.trace\.html/);
   });
 
   test('--trace off writes no traces', async () => {

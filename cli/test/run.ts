@@ -8,14 +8,14 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { usageError } from '../../shared/errors.js';
-import { writeProjectFile } from '../../shared/project-files.js';
 import { selfCommand } from '../../shared/self-command.js';
 import { readTestFile, TESTS_FOLDER } from '../../shared/test-file.js';
 import { printableLines } from '../printable.js';
 import { replayFile, type TestResult } from './replay.js';
 import { BLOB_FOLDER, writeBlob, type Shard } from './blob.js';
 import { DEFAULT_OUTPUT, writeReport, type Reporter } from './reporters.js';
-import { dropStaleTrace, TestTrace, traceFolder, tracePath, type TraceMode } from './trace.js';
+import { TestTrace, traceStem, type TraceMode } from './trace.js';
+import { TraceFiles } from './trace-files.js';
 
 export interface TestCliOptions {
   paths: string[];
@@ -166,16 +166,12 @@ class Interrupt {
   }
 }
 
-/** Writes a test's trace when the mode keeps it; a trace an earlier run left for a passing test goes. */
-function keepTrace(traces: string, mode: TraceMode, r: TestResult, trace: TestTrace): void {
-  const path = tracePath(traces, r.file);
+/** Writes a test's trace when the mode keeps it; a trace an earlier run wrote for a passing test goes. */
+function keepTrace(traces: TraceFiles, mode: TraceMode, r: TestResult, trace: TestTrace): void {
   const failed = r.flaky ? { ...r, ok: false, failure: r.flaky.failure } : r;
   try {
-    if (mode === 'on' || !failed.ok) {
-      traceFolder(traces);
-      writeProjectFile(path, trace.html(failed, failureText(failed)));
-      r.trace = path;
-    } else dropStaleTrace(path);
+    if (mode === 'on' || !failed.ok) r.trace = traces.write(traceStem(r.file), trace.html(failed, failureText(failed)));
+    else traces.drop(traceStem(r.file));
   } catch (e) {
     out.write(`    the trace of ${r.name} was not written: ${(e as Error).message}\n`);
   }
@@ -235,7 +231,7 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
   const tty = process.stderr.isTTY === true;
   const stop = new Interrupt();
   const traceMode: TraceMode = opts.trace ?? 'retain-on-failure';
-  const traces = resolve(reportFolder(opts), 'traces');
+  const traces = new TraceFiles(resolve(reportFolder(opts), 'traces'));
   const results: TestResult[] = new Array(files.length);
   let next = 0;
   let done = 0;

@@ -5,8 +5,7 @@
  * `traces/`, or, with `retain-on-failure`, only when the test failed. Tracing never fails a
  * test: a state or screenshot it cannot read is noted in the step.
  */
-import { mkdirSync, rmSync, lstatSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import { TraceBuilder, type StepInput } from '../../shared/trace.js';
 import type { TestFile } from '../../shared/test-file.js';
 import { ToolFailed, type Json } from './driver.js';
@@ -95,8 +94,8 @@ export class TestTrace {
   }
 }
 
-/** Where a test's trace goes: `<folder>/<test file's path, as one name>.trace.html`. */
-export function tracePath(folder: string, testFile: string): string {
+/** A test's trace name, without `.trace.html`: its file's path as one name (`menu/open.jsonl`: `menu-open`). */
+export function traceStem(testFile: string): string {
   const rel = relative(process.cwd(), testFile) || testFile;
   const flat = rel
     .replace(/\.jsonl$/, '')
@@ -105,22 +104,5 @@ export function tracePath(folder: string, testFile: string): string {
     .replace(/[^\w.-]+/g, '-')
     .replace(/^[.-]+/, '')
     .slice(-150);
-  return join(folder, `${flat || 'test'}.trace.html`);
-}
-
-/** The traces folder, made when missing; a link there is refused (a trace is never written through one). */
-export function traceFolder(folder: string): string {
-  mkdirSync(folder, { recursive: true });
-  if (lstatSync(folder).isSymbolicLink())
-    throw new Error(`${folder} is a symbolic link; traces are not written through one. Replace it with a folder.`);
-  return folder;
-}
-
-/** A trace an earlier run left for a test that passed now (retain-on-failure): it no longer tells the truth. */
-export function dropStaleTrace(path: string): void {
-  try {
-    if (lstatSync(path).isFile()) rmSync(path);
-  } catch {
-    /* none */
-  }
+  return flat || 'test';
 }

@@ -185,8 +185,8 @@ export const saveTraceTool = bridgeTool({
       .string()
       .min(1)
       .max(300)
-      .regex(/\.html$/i, 'a trace is an .html file, e.g. traces/menu-bug.trace.html')
-      .describe("Where to write it, relative to the project's folder, e.g. 'traces/menu-bug.trace.html'."),
+      .regex(/\.html$/i, 'a trace is an .html file, e.g. session-traces/menu-bug.trace.html')
+      .describe("Where to write it, relative to the project's folder, e.g. 'session-traces/menu-bug.trace.html'."),
     overwrite: flag().optional().describe('Replace a file of that name. Default: false (an existing file is kept).'),
   }),
   effect: { readOnly: false },
@@ -202,7 +202,7 @@ export const saveTraceTool = bridgeTool({
     const rel = normalize(args.file);
     if (isAbsolute(rel) || rel.startsWith('..'))
       throw usageError(
-        `save_trace: ${args.file} is outside the project (${root}); nothing was written. Name a file relative to the project's folder, e.g. traces/menu-bug.trace.html.`,
+        `save_trace: ${args.file} is outside the project (${root}); nothing was written. Name a file relative to the project's folder, e.g. session-traces/menu-bug.trace.html.`,
         { file: args.file },
       );
     const path = join(projectFolder(root, dirname(rel)), basename(rel));
