@@ -15,8 +15,8 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /** The words of a plain command, quotes removed; undefined when the shell would do more than split it. */
 function plainWords(template: string): string[] | undefined {
-  // {port} is the bridge's, filled before the shell sees the command
-  const command = template.replaceAll('{port}', '7820');
+  // {port} and {webPort} are the bridge's, filled before the shell sees the command
+  const command = template.replaceAll('{port}', '7820').replaceAll('{webPort}', '7821');
   const segments = listSegments(command);
   if (!segments || segments.length !== 1 || /[$`*?<>|&;]/.test(command)) return undefined;
   const words: string[] = [];
@@ -38,14 +38,21 @@ function onPath(program: string, env: NodeJS.ProcessEnv): boolean {
 }
 
 /** Findings for the files `command` (run in `cwd`) names that do not exist; none when all are there. */
-export function checkCommandFiles(file: string, command: string, cwd: string, f: Finding[], env = process.env): void {
+export function checkCommandFiles(
+  file: string,
+  command: string,
+  cwd: string,
+  f: Finding[],
+  env = process.env,
+  field = 'launch.command',
+): void {
   const words = plainWords(command);
   if (!words?.length || words[0] === 'exec') return;
   const [program, ...args] = words;
   if (program.includes('/') ? !existsSync(resolve(cwd, program)) : !onPath(program, env)) {
     f.push({
       level: 'problem',
-      what: `${file}: launch.command runs ${program}, which ${program.includes('/') ? `does not exist in ${cwd}` : 'is not on PATH'}`,
+      what: `${file}: ${field} runs ${program}, which ${program.includes('/') ? `does not exist in ${cwd}` : 'is not on PATH'}`,
       fix: program.includes('/')
         ? 'fix the path (it is resolved in launch.cwd)'
         : `install ${program}, or give its full path`,
@@ -57,7 +64,7 @@ export function checkCommandFiles(file: string, command: string, cwd: string, f:
     if (!existsSync(path)) {
       f.push({
         level: 'problem',
-        what: `${file}: launch.command names ${arg}, which does not exist in ${cwd}`,
+        what: `${file}: ${field} names ${arg}, which does not exist in ${cwd}`,
         fix: 'fix the name, or set launch.cwd to the folder that holds it',
       });
     }

@@ -3,13 +3,14 @@
  * to (and its composites module), the scan range, and the registry's entries.
  */
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_SCAN_RANGE, parsePortList } from '../shared/config.js';
 import { isBridgeError } from '../shared/errors.js';
 import { registryDir, type Env } from '../shared/paths.js';
 import { pidAlive } from '../shared/daemon-file.js';
 import { selfCommand } from '../shared/self-command.js';
-import { findDeclaration } from '../daemon/launcher/index.js';
+import { findDeclaration, type LaunchDeclaration } from '../daemon/launcher/index.js';
 import { readRegistry } from '../daemon/discovery/registry.js';
 import { answersHealth } from '../daemon/game/probe.js';
 import { PLACEHOLDER_COMMAND } from './init.js';
@@ -34,10 +35,28 @@ export async function checkDeclaration(dir: string, config: string | undefined, 
     }
     return;
   }
-  f.push({
-    level: 'ok',
-    what: `${dir} resolves to ${decl.file}: "${decl.command}" in ${decl.cwd}, ports ${decl.portRange[0]}-${decl.portRange[decl.portRange.length - 1]}, ready within ${decl.readyTimeoutMs}ms`,
-  });
+  if (decl.web) {
+    const { web } = decl;
+    const page = web.static ? join(web.static, web.url ?? 'index.html') : web.url;
+    f.push({
+      level: 'ok',
+      what: `${dir} resolves to ${decl.file}: opens ${page} in Chromium, ${web.kit ? 'with' : 'without'} the kit${web.command ? `, served by "${web.command}" in ${decl.cwd}` : ''}, ports ${ports(decl.portRange)}, ready within ${decl.readyTimeoutMs}ms`,
+    });
+    if (web.command) checkCommandFiles(decl.file, web.command, decl.cwd, f, process.env, 'launch.web.command');
+  } else {
+    f.push({
+      level: 'ok',
+      what: `${dir} resolves to ${decl.file}: "${decl.command}" in ${decl.cwd}, ports ${ports(decl.portRange)}, ready within ${decl.readyTimeoutMs}ms`,
+    });
+    checkCommand(decl, f);
+  }
+  if (decl.composites) await checkComposites(decl.file, decl.composites, f);
+}
+
+const ports = (range: number[]) => `${range[0]}-${range[range.length - 1]}`;
+
+/** A game's own launch command: not the template's placeholder, with {port} somewhere, naming files that exist. */
+function checkCommand(decl: LaunchDeclaration, f: Finding[]): void {
   if (decl.command === PLACEHOLDER_COMMAND) {
     f.push({
       level: 'problem',
@@ -53,7 +72,6 @@ export async function checkDeclaration(dir: string, config: string | undefined, 
   } else {
     checkCommandFiles(decl.file, decl.command, decl.cwd, f);
   }
-  if (decl.composites) await checkComposites(decl.file, decl.composites, f);
 }
 
 /** The composites module a declaration names: present, loadable, exporting composites. */

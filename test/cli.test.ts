@@ -437,6 +437,22 @@ describe('doctor', () => {
     expect(out).toMatch(/\d+ problem\(s\) found/);
   });
 
+  test('a page without the kit has no problems', async () => {
+    const home = dir();
+    chmodSync(home, 0o700);
+    const project = dir('gb-proj-');
+    mkdirSync(join(project, 'dist'));
+    writeFileSync(join(project, 'dist', 'index.html'), '<canvas></canvas>');
+    writeFileSync(
+      join(project, 'gamebridge.json'),
+      JSON.stringify({ launch: { web: { static: 'dist', kit: false } } }),
+    );
+    const r = await cli(['doctor'], { cwd: project, env: { GAME_BRIDGE_HOME: home } });
+    expect(r.stdout).toMatch(/✔ .* resolves to .*gamebridge\.json: opens .*index\.html in Chromium, without the kit/);
+    expect(r.stdout).toMatch(/No problems found/);
+    expect(r.code).toBe(0);
+  });
+
   test('a launch command naming a file that is not there is a problem', async () => {
     const home = dir();
     chmodSync(home, 0o700);
