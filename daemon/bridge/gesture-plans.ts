@@ -10,6 +10,7 @@ import { z } from '../toolkit/define.js';
 import { number, whole } from './args.js';
 import { along, checkAxis, checkKey, checkPoint, pressPlan, type Target, type Timed } from './gestures.js';
 import type { Need } from './needs.js';
+import { HELD_CAPABILITIES } from '../../shared/capabilities.js';
 
 const point = () => z.tuple([number(), number()]);
 const gestureFrames = (what: string) => whole(1, 600).default(10).describe(`${what} (1-600, default 10).`);
@@ -199,7 +200,7 @@ export function typePlan(_ctx: ToolContext, _t: Target, a: z.output<typeof TYPE>
  * `release` frees what this session holds: a named input, an axis (it rests at 0), or, with no
  * name, everything, pointer buttons and touches too. So any of these capabilities will do.
  */
-export const RELEASE_NEEDS: Need = ['input', 'axis', 'pointer', 'touch'];
+export const RELEASE_NEEDS: Need = HELD_CAPABILITIES;
 
 const isAxis = (t: Target, input: string) => (t.manifest.game.axes ?? []).some((a) => a.name === input);
 

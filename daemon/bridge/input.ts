@@ -13,6 +13,7 @@ import { browserFor, browserHold, browserPress, browserRelease } from './browser
 import { bridgeTool } from './declare.js';
 import { holdAnswer, pressAnswer, releaseAnswer } from '../../shared/answers/input.js';
 import { RELEASE_NEEDS } from './gesture-plans.js';
+import { HELD_CAPABILITIES } from '../../shared/capabilities.js';
 import { capabilitiesOf, lacking } from './needs.js';
 import { inputOf, pausedNote, simFrameOf } from './play.js';
 
@@ -106,7 +107,7 @@ export const release = bridgeTool({
     const axis = input !== undefined && (await ctx.manifest(port)).game.axes?.some((a) => a.name === input) === true;
     const web = axis ? undefined : await browserFor(ctx, port, input);
     // What the kit holds for an owner: held inputs, axes, pointer buttons, touches.
-    const kitHolds = KIT_HOLDS.some((c) => caps.includes(c));
+    const kitHolds = HELD_CAPABILITIES.some((c) => caps.includes(c));
     // Everything this session holds on a page: its browser inputs, then its kit's when the game has any.
     if (web && (input !== undefined || !kitHolds)) return browserRelease(ctx, web, port, input, call);
     if (web) await web.hands.release(ctx.sessionId);
@@ -122,8 +123,6 @@ export const release = bridgeTool({
     return { json: { released: input ?? 'everything this session holds', ...shapeSync(r) } };
   },
 });
-
-const KIT_HOLDS = ['input', 'axis', 'pointer', 'touch'];
 
 /** The family, in the order describe_toolset lists it. */
 export const INPUT_TOOLS = [press, hold, release];

@@ -1,13 +1,14 @@
 /**
- * What a bridge tool may need of its game beyond the contract, one rule per capability: the
- * sentence that ends the description of a tool that needs it, whether a page this daemon opened
+ * What a bridge tool may need of its game beyond the contract, one rule per capability of the
+ * table (shared/capabilities.ts, which says how /health declares each): the sentence that ends the description of a tool that needs it, whether a page this daemon opened
  * has it anyway (the browser supplies it), and what an agent reads when the game lacks it. The
  * check runs once, before the tool's handler (declare.ts), so a handler never asks.
  */
 import { capabilityMissing, type BridgeError } from '../../shared/errors.js';
 import type { ToolContext } from '../toolkit/context.js';
+import { listedInHealth, type Capability } from '../../shared/capabilities.js';
 
-export type Capability = 'input' | 'pointer' | 'touch' | 'axis' | 'text' | 'clock' | 'ui' | 'world' | 'screenshot';
+export type { Capability };
 /** What a tool needs: one capability, or any one of several (`release` frees a held input or an axis). */
 export type Need = Capability | readonly Capability[];
 
@@ -21,8 +22,6 @@ interface Rule {
   says: string;
   /** a page this daemon opened has it, whatever its kit declares */
   onPage: boolean;
-  /** declared in /health; false: only the game's own answer tells (GET /screenshot), so the tool's read decides */
-  declared: boolean;
   /** what a game without it does not do, as "The game on port N …" goes on */
   lacks: string;
   /** the route that serves it, named beside the capability */
@@ -42,49 +41,42 @@ const RULES: Record<Capability, Rule> = {
   input: {
     says: ` Needs the game's "input" capability.`,
     onPage: true,
-    declared: true,
     lacks: 'does not support held inputs',
     instead: ownCommandsOrKit('held inputs'),
   },
   pointer: {
     says: ' Needs the game\'s "pointer" capability, or a page this bridge opened.',
     onPage: true,
-    declared: true,
     lacks: 'takes no pointer',
     instead: ownCommandsOrKit('pointer'),
   },
   touch: {
     says: ' Needs the game\'s "touch" capability, or a page this bridge opened.',
     onPage: true,
-    declared: true,
     lacks: 'takes no touches',
     instead: "Use pointer if it declares one, or give the game a kit's touch input (docs/KITS.md).",
   },
   axis: {
     says: ' Needs the game\'s "axis" capability (the axes it declares).',
     onPage: false,
-    declared: true,
     lacks: 'has no analog axes',
     instead: 'Use press or hold on its digital inputs, or declare axes with a kit (docs/KITS.md).',
   },
   text: {
     says: ' Needs the game\'s "text" capability, or a page this bridge opened.',
     onPage: true,
-    declared: true,
     lacks: 'takes no typed text',
     instead: ownCommandsOrKit('text input'),
   },
   clock: {
     says: ` Needs the game's "clock" capability.`,
     onPage: false,
-    declared: true,
     lacks: 'does not support an agent-controlled clock',
     instead: "Use wait_for to let time pass, or give the game a kit's clock (docs/KITS.md).",
   },
   ui: {
     says: ' Needs the game\'s "ui" capability (GET /ui), or a page this bridge opened.',
     onPage: true,
-    declared: true,
     lacks: 'publishes no UI tree',
     route: 'GET /ui',
     instead: (has) => `${readInstead(has)}, or have the game publish a UI tree (docs/CONTRACT.md).`,
@@ -92,7 +84,6 @@ const RULES: Record<Capability, Rule> = {
   world: {
     says: ' Needs the game\'s "world" capability (GET /world).',
     onPage: false,
-    declared: true,
     lacks: 'publishes no WORLD tree',
     route: 'GET /world',
     instead: (has) => `${readInstead(has)}, or have the game publish a world tree (docs/CONTRACT.md).`,
@@ -100,7 +91,6 @@ const RULES: Record<Capability, Rule> = {
   screenshot: {
     says: ' Needs the game to implement GET /screenshot (an optional extension), or a page this bridge opened; says so when it does not.',
     onPage: true,
-    declared: false,
     lacks: 'does not implement GET /screenshot (an optional extension)',
     instead: 'Use get_state to read what is on screen.',
   },
@@ -114,7 +104,7 @@ const RULES: Record<Capability, Rule> = {
 function lacksText(cap: Capability, port: number, declared: string, has: (cap: Capability) => boolean): string {
   const rule = RULES[cap];
   const instead = typeof rule.instead === 'string' ? rule.instead : rule.instead(has);
-  if (!rule.declared) return `The game on port ${port} ${rule.lacks}. ${instead}`;
+  if (!listedInHealth(cap)) return `The game on port ${port} ${rule.lacks}. ${instead}`;
   const route = rule.route ? `, ${rule.route}` : '';
   return `The game on port ${port} ${rule.lacks} (capability "${cap}"${route}; it declares ${declared}). ${instead}`;
 }
@@ -163,7 +153,7 @@ export async function requireCapabilities(
   tool: string,
 ): Promise<void> {
   const onPage = ctx.launcher.webGame(port) !== undefined;
-  const free = (c: Capability) => !RULES[c].declared || (onPage && RULES[c].onPage);
+  const free = (c: Capability) => !listedInHealth(c) || (onPage && RULES[c].onPage);
   const asked = needs.filter((n) => !meets(free, n));
   if (!asked.length) return;
   const declared = await capabilitiesOf(ctx, port);

@@ -24,6 +24,7 @@
 
 import { BRIDGE_TOOLSET, type GameTool, type Manifest, type Toolset } from './types.js';
 import { isObj, parseArgs, str, truthy, type Obj } from './manifest-args.js';
+import { MANIFEST_FLAGS } from '../../shared/capabilities.js';
 
 // The shapes, argument reading and tool lookup live in their own files; importers keep reading
 // them from here.
@@ -136,7 +137,7 @@ function parseGame(raw: unknown): Manifest['game'] {
     });
     if (axes.length) game.axes = axes;
   }
-  for (const k of ['pointer', 'touch', 'text'] as const) if (raw[k] === true) game[k] = true;
+  for (const k of MANIFEST_FLAGS) if (raw[k] === true) game[k] = true;
   return game;
 }
 

@@ -16,6 +16,7 @@ import { decodePng } from '../helpers/png.js';
 import { freePort } from '../helpers/ports.js';
 import { ROOT, Reaper, exitCode, removeDir, tempHome, waitFor, waitGone } from '../helpers/procs.js';
 import { KIT_EXAMPLES, type Cmd, type KitExample, type Running } from './examples.js';
+import { CAPABILITIES, CAPABILITY_NAMES, listedInHealth, reservedCommands } from '../../shared/capabilities.js';
 import { applied, command, getJson, killWithHome, untilState } from './kit-game.js';
 
 const CI = process.env.CI === 'true';
@@ -182,7 +183,8 @@ test("docs/KITS.md's conformance table lists every kit the suite runs, as declar
     yes(e.capabilities.includes('clock')),
     yes(e.capabilities.includes('ui')),
     yes(e.capabilities.includes('world')),
-    ['pointer', 'touch', 'axis', 'text'].filter((c) => e.capabilities.includes(c)).join(', ') || 'no',
+    CAPABILITY_NAMES.filter((c) => c !== 'input' && CAPABILITIES[c].device && e.capabilities.includes(c)).join(', ') ||
+      'no',
     yes(!!e.fails),
     yes(!!e.screenshot),
     e.busyPort ?? 'n/a (a page)',
@@ -255,6 +257,21 @@ function describeConformance(kit: KitExample): void {
       inputs: kit.inputs,
     });
     expect(tools.toolsets.flatMap((t: any) => t.tools.map((x: any) => x.name)).sort()).toEqual(kit.tools);
+  });
+
+  test("its capabilities are the table's, each with its /tools field and its reserved commands", async () => {
+    expect(kit.capabilities.filter((c) => !(c in CAPABILITIES) || !listedInHealth(c))).toEqual([]);
+    const { game: declared } = await getJson(port, '/tools');
+    for (const c of CAPABILITY_NAMES) {
+      const field = CAPABILITIES[c].manifest;
+      if (!field) continue;
+      const value = declared[field];
+      const says = Array.isArray(value) ? value.length > 0 : value === true;
+      expect({ capability: c, [field]: says }).toEqual({ capability: c, [field]: kit.capabilities.includes(c) });
+    }
+    const { known } = await command(port, 'fly');
+    const reserved = (known as string[]).filter((k) => /^(input|clock|ui)\./.test(k)).sort();
+    expect(reserved).toEqual(reservedCommands(kit.capabilities).sort());
   });
 
   test(kit.screenshot ? 'the screenshot is a PNG of the game' : 'no screenshot: 404', async () => {
@@ -557,7 +574,7 @@ function describeConformance(kit: KitExample): void {
     expect(none.input.held).toEqual([]);
   });
 
-  const has = (cap: string) => kit.capabilities.includes(cap);
+  const has = (cap: string) => (kit.capabilities as readonly string[]).includes(cap);
 
   testIf(
     has('pointer'),

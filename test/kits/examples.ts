@@ -14,6 +14,7 @@ import { findChromium } from '../../daemon/web/chromium.js';
 import { serveStatic } from '../../daemon/web/static.js';
 import { DIST, EXAMPLE_GAME, ROOT, collectOutput, healthOk, waitFor, type Reaper } from '../helpers/procs.js';
 import { spawnExample } from './kit-game.js';
+import type { Capability } from '../../shared/capabilities.js';
 
 /** A command and its arguments, as sent to GET /command. */
 export type Cmd = [string, Record<string, string | number>?];
@@ -48,8 +49,8 @@ export interface KitExample {
    * the bridge's launcher makes them (a page gets GAME_BRIDGE_START_PAUSED through its fragment).
    */
   start(reaper: Reaper, port: number, home: string, env?: Record<string, string>): Promise<Running>;
-  /** Exactly what /health and /tools declare. */
-  capabilities: string[];
+  /** Exactly what /health and /tools declare (shared/capabilities.ts's names). */
+  capabilities: Capability[];
   version: string;
   /** The manifest's tool names, sorted. */
   tools: string[];
