@@ -7,6 +7,7 @@
  * JSON and drawn by a small script with text only (nothing in it is ever parsed as HTML), under a
  * policy that lets the page load nothing from anywhere.
  */
+import { parentPath, valueAt } from './state-path.js';
 import { stateDiff } from './state-diff.js';
 
 export const TRACE_FORMAT = 1;
@@ -52,10 +53,15 @@ export interface TraceStep {
   state?: string;
   /** the state was not read after this step (the list of changes means nothing then) */
   noState?: boolean;
+  /** what the step checked (an expect or a check): the path and its value in the state after it */
+  checked?: { path: string; value?: string; around?: { path: string; value?: string } };
   /** index into the trace's `shots` */
   shot?: number;
   /** why there is no screenshot */
   shotNote?: string;
+  /** the simFrame it began at (a test file's `atSimFrame`): `@N` in the step list */
+  fromSimFrame?: number;
+  /** the simFrame and frame read after it */
   simFrame?: number;
   frame?: number;
   /** milliseconds since the trace began */
@@ -95,6 +101,9 @@ export interface StepInput {
   call?: TraceStep['call'];
   answer?: unknown;
   error?: string;
+  /** the path an expect or a check read: its value in the state after the step is shown */
+  checkPath?: string;
+  fromSimFrame?: number;
   simFrame?: number;
   frame?: number;
   atMs: number;
@@ -122,14 +131,18 @@ export class TraceBuilder {
 
   /** Add a step with the state after it (undefined: not read) and the screenshot after it, if any. */
   add(input: StepInput, state?: unknown, png?: Buffer | string, shotNote?: string): TraceStep {
-    const { answer, ...rest } = input;
+    const { answer, checkPath, ...rest } = input;
+    // A step began where the one before it ended, unless it says otherwise (a replay steps to its atSimFrame).
+    const before = this.trace.steps[this.trace.steps.length - 1]?.simFrame;
     const step: TraceStep = {
+      ...(before !== undefined ? { fromSimFrame: before } : {}),
       ...rest,
       ...(answer !== undefined ? { answer: json(answer, MAX_ANSWER_CHARS, true) } : {}),
       ...(rest.error !== undefined ? { error: cut(rest.error, MAX_ANSWER_CHARS) } : {}),
       changes: [],
       more: 0,
     };
+    if (checkPath !== undefined && state !== undefined) step.checked = checked(state, checkPath);
     if (state === undefined) step.noState = true;
     else if (!this.hasPrev) {
       step.state = json(state, MAX_STATE_CHARS, true);
@@ -176,6 +189,20 @@ export class TraceBuilder {
   }
 }
 
+/** What a check read: the path's value, and the object around it when there is one. */
+function checked(state: unknown, path: string): NonNullable<TraceStep['checked']> {
+  const at = valueAt(state, path);
+  const parent = parentPath(path);
+  const around = parent !== undefined ? valueAt(state, parent) : undefined;
+  return {
+    path,
+    ...(at.found ? { value: json(at.value, MAX_VALUE_CHARS) } : {}),
+    ...(parent !== undefined && around?.found
+      ? { around: { path: parent, value: json(around.value, MAX_VALUE_CHARS, true) } }
+      : {}),
+  };
+}
+
 /** JSON inside a <script> element: nothing in it can end the element or the page's script. */
 const scriptJson = (v: unknown) =>
   JSON.stringify(v)
@@ -206,14 +233,16 @@ export function traceHtml(trace: Trace): string {
 <p id="step-meta"></p>
 <pre id="step-error" class="error" hidden></pre>
 <div class="cols">
-<div class="col"><h3>Screenshot after this step</h3><figure id="shot"></figure></div>
-<div class="col"><h3 id="changes-title">State changes</h3><table id="changes"><thead><tr><th>path</th><th>before</th><th>after</th></tr></thead><tbody></tbody></table><p id="changes-note"></p></div>
+<div class="col shot"><h3>Screenshot after this step</h3><figure id="shot"></figure></div>
+<div class="col"><div id="checked-box" hidden><h3>State it checked</h3><table id="checked"><thead><tr><th>path</th><th>value after the step</th></tr></thead><tbody></tbody></table></div>
+<h3 id="changes-title">State changes</h3><table id="changes"><thead><tr><th>path</th><th>before</th><th>after</th></tr></thead><tbody></tbody></table><p id="changes-note"></p></div>
 </div>
 <details id="call-box" open><summary>Call</summary><pre id="call"></pre></details>
 <details id="answer-box" open><summary>Answer</summary><pre id="answer"></pre></details>
 <details id="state-box"><summary>Whole state</summary><pre id="state"></pre></details>
 </section>
 </main>
+<dialog id="zoom" aria-label="The screenshot at full size"><form method="dialog"><button type="submit" title="Close (Esc)">Close</button></form><img id="zoom-img" alt=""></dialog>
 <script type="application/json" id="trace-data">${scriptJson(trace)}</script>
 <script>${VIEWER}</script>
 </body></html>
@@ -235,8 +264,10 @@ section{flex:1;overflow:auto;padding:.8rem 1.2rem}.bar{display:flex;gap:.8rem;al
 button{font:inherit;padding:.25rem .8rem;border:1px solid #9aa3b2;border-radius:4px;background:#fff;cursor:pointer}button:disabled{opacity:.4;cursor:default}
 h2{font:600 1rem ui-monospace,monospace;margin:.7rem 0 .2rem;word-break:break-all}h3{font-size:.9rem;margin:.6rem 0 .3rem;color:#374151}
 #step-meta{color:#4b5563;margin:0}.error{white-space:pre-wrap;background:#fff1f0;border:1px solid #e3a19c;padding:.5rem}
-.cols{display:flex;gap:1.2rem;flex-wrap:wrap}.col{flex:1;min-width:280px}
-figure{margin:0}figure img{max-width:100%;max-height:360px;border:1px solid #d5d9e0;image-rendering:pixelated;background:#fff}figure p{color:#6b7280}
+.cols{display:flex;gap:1.2rem;flex-wrap:wrap}.col{flex:2 1 280px;min-width:0}
+figure{margin:0}figure img{display:block;max-width:100%;max-height:calc(100vh - 14rem);height:auto;object-fit:contain;border:1px solid #d5d9e0;image-rendering:pixelated;background:#fff;cursor:zoom-in}figure p{color:#6b7280}figcaption{color:#6b7280;font-size:.8em}
+.col.shot{flex:3 1 420px}dialog{padding:.5rem;border:1px solid #9aa3b2;max-width:98vw;max-height:98vh}dialog::backdrop{background:rgba(0,0,0,.6)}dialog form{text-align:right;margin-bottom:.3rem}#zoom-img{display:block;max-width:calc(98vw - 1.5rem);max-height:calc(98vh - 4rem);height:auto;object-fit:contain;image-rendering:pixelated;cursor:zoom-out}
+#checked td:first-child{white-space:nowrap;word-break:normal;width:1%}#checked td.a{white-space:pre-wrap}
 table{border-collapse:collapse;width:100%;font:12px ui-monospace,monospace}th{text-align:left;color:#6b7280;font-weight:600;border-bottom:1px solid #d5d9e0;padding:.2rem .4rem}
 td{border-bottom:1px solid #eef0f3;padding:.2rem .4rem;vertical-align:top;word-break:break-all}td.b{background:#fdecec}td.a{background:#e8f6ec}td.none{color:#9ca3af;font-style:italic}
 pre{background:#f3f4f6;padding:.5rem;overflow:auto;max-height:22rem;font-size:12px;margin:.2rem 0}summary{cursor:pointer;font-weight:600;color:#374151;margin-top:.5rem}
@@ -250,18 +281,20 @@ var $=function(id){return document.getElementById(id)};
 function el(tag,attrs,text){var e=document.createElement(tag);for(var k in attrs||{})e.setAttribute(k,attrs[k]);if(text!=null)e.textContent=String(text);return e}
 var ms=function(v){return v<1000?v+' ms':(v/1000).toFixed(2)+' s'};
 $('title').textContent=T.title;
-var meta=$('meta');meta.append(el('span',{'class':T.outcome},T.outcome),' · '+T.steps.length+' step'+(T.steps.length===1?'':'s')+' · '+T.source+(T.game?' · '+T.game.name+(T.game.version?' '+T.game.version:''):'')+' · '+T.started+(T.note?' · '+T.note:''));
+var when=new Date(T.started),local=isNaN(when.getTime())?T.started:when.toLocaleString(undefined,{year:'numeric',month:'short',day:'numeric',hour:'2-digit',minute:'2-digit',second:'2-digit',timeZoneName:'short'});
+var meta=$('meta');meta.append(el('span',{'class':T.outcome},T.outcome),' · '+T.steps.length+' step'+(T.steps.length===1?'':'s')+' · '+T.source+(T.game?' · '+T.game.name+(T.game.version?' '+T.game.version:''):'')+' · ',el('time',{datetime:T.started,title:T.started},local),T.note?' · '+T.note:'');
 if(T.failure){$('failure').hidden=false;$('failure').textContent=T.failure}
 var list=$('steps'),items=[];
-T.steps.forEach(function(s,i){var li=el('li',{'data-i':String(i),id:'s'+i});li.append(el('span',{'class':'n'},i+1),el('span',{'class':'mk '+(s.ok?'ok':'bad')},s.ok?'✓':'✗'),el('span',{'class':'t',title:s.title},s.title));if(s.simFrame!=null)li.append(el('span',{'class':'f'},'@'+s.simFrame));li.onclick=function(){show(i)};list.append(li);items.push(li)});
+T.steps.forEach(function(s,i){var li=el('li',{'data-i':String(i),id:'s'+i});li.append(el('span',{'class':'n'},i+1),el('span',{'class':'mk '+(s.ok?'ok':'bad')},s.ok?'✓':'✗'),el('span',{'class':'t',title:s.title},s.title));if(s.fromSimFrame!=null)li.append(el('span',{'class':'f',title:'began at simFrame '+s.fromSimFrame},'@'+s.fromSimFrame));li.onclick=function(){show(i)};list.append(li);items.push(li)});
 var cur=-1;
 function show(i){if(!T.steps.length)return;i=Math.max(0,Math.min(T.steps.length-1,i));if(cur>=0)items[cur].classList.remove('sel');cur=i;var s=T.steps[i];items[i].classList.add('sel');items[i].scrollIntoView({block:'nearest'});
 if(location.hash!=='#'+(i+1))history.replaceState(null,'','#'+(i+1));
 $('pos').textContent='step '+(i+1)+' of '+T.steps.length;$('prev').disabled=i===0;$('next').disabled=i===T.steps.length-1;
 $('step-title').textContent=(s.ok?'✓ ':'✗ ')+s.title;
-var m=[s.kind];if(s.line!=null)m.push('line '+s.line);if(s.simFrame!=null)m.push('simFrame '+s.simFrame+' after it');if(s.frame!=null)m.push('frame '+s.frame);m.push('at +'+ms(s.atMs));if(s.ms!=null)m.push('took '+ms(s.ms));$('step-meta').textContent=m.join(' · ');
+var m=[s.kind];if(s.line!=null)m.push('line '+s.line);if(s.fromSimFrame!=null&&s.simFrame!=null&&s.simFrame!==s.fromSimFrame)m.push('simFrame '+s.fromSimFrame+' → '+s.simFrame);else if(s.fromSimFrame!=null||s.simFrame!=null)m.push('simFrame '+(s.fromSimFrame!=null?s.fromSimFrame:s.simFrame));if(s.frame!=null)m.push('frame '+s.frame+' after it');m.push('at +'+ms(s.atMs));if(s.ms!=null)m.push('took '+ms(s.ms));$('step-meta').textContent=m.join(' · ');
 $('step-error').hidden=!s.error;$('step-error').textContent=s.error||'';
-var f=$('shot');f.replaceChildren();if(s.shot!=null){var im=el('img',{src:'data:image/png;base64,'+T.shots[s.shot],alt:'the game after step '+(i+1)});im.onload=function(){if(im.naturalWidth<320&&im.naturalHeight<180)im.style.width=im.naturalWidth*2+'px'};f.append(im)}else f.append(el('p',{},s.shotNote||'no screenshot (the game serves none)'));
+var f=$('shot');f.replaceChildren();if(s.shot!=null){var im=el('img',{src:'data:image/png;base64,'+T.shots[s.shot],alt:'the game after step '+(i+1),title:'Click to see it at full size'}),cap=el('figcaption');im.onload=function(){fit(im,f.clientWidth,innerHeight-224);cap.textContent=im.naturalWidth+'×'+im.naturalHeight+' px · click to enlarge'};im.onclick=zoom;f.append(im,cap)}else f.append(el('p',{},s.shotNote||'no screenshot after this step'));
+var cb=$('checked').tBodies[0];cb.replaceChildren();$('checked-box').hidden=!s.checked;if(s.checked){[[s.checked.path,s.checked.value]].concat(s.checked.around?[[s.checked.around.path,s.checked.around.value]]:[]).forEach(function(r){var tr=el('tr');tr.append(el('td',{},r[0]),r[1]===undefined?el('td',{'class':'none'},'absent'):el('td',{'class':'a'},r[1]));cb.append(tr)})}
 var tb=$('changes').tBodies[0];tb.replaceChildren();var n=$('changes-note');
 s.changes.forEach(function(c){var tr=el('tr');tr.append(el('td',{},c.path),c.before===undefined?el('td',{'class':'none'},'absent'):el('td',{'class':'b'},c.before),c.after===undefined?el('td',{'class':'none'},'absent'):el('td',{'class':'a'},c.after));tb.append(tr)});
 $('changes').hidden=!s.changes.length;$('changes-title').textContent=s.state!=null?'State (the first read)':'State changes ('+(s.changes.length+s.more)+')';
@@ -269,8 +302,10 @@ n.textContent=s.state!=null?'The whole state after this step is below; later ste
 $('call-box').hidden=!s.call;$('call').textContent=s.call?JSON.stringify(s.call,null,2):'';
 $('answer-box').hidden=s.answer==null;$('answer').textContent=s.answer||'';
 $('state-box').hidden=s.state==null;$('state-box').open=s.state!=null;$('state').textContent=s.state||'';}
+function fit(im,w,h){im.style.width=im.naturalWidth*Math.max(1,Math.floor(Math.min(w/im.naturalWidth,h/im.naturalHeight)))+'px'}
+function zoom(e){var z=$('zoom-img');z.onload=function(){fit(z,innerWidth*0.98-24,innerHeight*0.98-64)};z.src=e.target.src;$('zoom').showModal()}$('zoom-img').onclick=function(){$('zoom').close()};
 $('prev').onclick=function(){show(cur-1)};$('next').onclick=function(){show(cur+1)};
-document.addEventListener('keydown',function(e){if(e.target&&e.target.tagName==='INPUT')return;if(e.key==='ArrowDown'||e.key==='ArrowRight'||e.key==='j'){show(cur+1);e.preventDefault()}else if(e.key==='ArrowUp'||e.key==='ArrowLeft'||e.key==='k'){show(cur-1);e.preventDefault()}else if(e.key==='Home')show(0);else if(e.key==='End')show(T.steps.length-1)});
+document.addEventListener('keydown',function(e){if(e.target&&e.target.tagName==='INPUT'||$('zoom').open)return;if(e.key==='ArrowDown'||e.key==='ArrowRight'||e.key==='j'){show(cur+1);e.preventDefault()}else if(e.key==='ArrowUp'||e.key==='ArrowLeft'||e.key==='k'){show(cur-1);e.preventDefault()}else if(e.key==='Home')show(0);else if(e.key==='End')show(T.steps.length-1)});
 var h=/^#(\\d+)$/.exec(location.hash);var bad=T.steps.findIndex(function(s){return !s.ok});show(h?Number(h[1])-1:bad>=0?bad:0);
 })();
 `;

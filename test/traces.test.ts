@@ -27,13 +27,13 @@ let browser: BrowserHandle | undefined;
 let agent: McpHandle | undefined;
 /** The steps of the agent's session both agent traces show, as their step lists name them. */
 const AGENT_STEPS = [
-  'bridge.pause',
-  'start',
-  'press {"input":"right","frames":30}',
-  'drop_here',
-  'step {"frames":40}',
-  'assert game.score equals 20',
-  'assert game.score equals 99',
+  'bridge.pause @0',
+  'start @0',
+  'press {"input":"right","frames":30} @0',
+  'drop_here @30',
+  'step {"frames":40} @30',
+  'assert game.score equals 20 @70',
+  'assert game.score equals 99 @70',
 ];
 
 const chromiumMissing = existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM}`;
@@ -77,6 +77,9 @@ async function shown(page: Page) {
       [...tr.querySelectorAll('td')].map((td) => td.textContent),
     );
     const img = document.querySelector<HTMLImageElement>('#shot img');
+    const checked = [...document.querySelectorAll('#checked tbody tr')].map((tr) =>
+      [...tr.querySelectorAll('td')].map((td) => td.textContent),
+    );
     return {
       pos: text('pos'),
       title: text('step-title'),
@@ -84,7 +87,14 @@ async function shown(page: Page) {
       error: document.getElementById('step-error')!.hidden ? '' : text('step-error'),
       changes: Object.fromEntries(rows.map(([path, before, after]) => [path, [before, after]])),
       shot: img?.src ?? null,
-      list: [...document.querySelectorAll('#steps li .t')].map((e) => e.textContent),
+      shotText: text('shot'),
+      /** shown at this width, and its own */
+      shotWidth: img ? [Math.round(img.getBoundingClientRect().width), img.naturalWidth] : null,
+      checked: document.getElementById('checked-box')?.hidden === false ? Object.fromEntries(checked) : null,
+      // each step's title, and the simFrame it began at as `@N`
+      list: [...document.querySelectorAll('#steps li')].map((li) =>
+        [li.querySelector('.t')?.textContent, li.querySelector('.f')?.textContent].filter(Boolean).join(' '),
+      ),
       marks: [...document.querySelectorAll('#steps li .mk')].map((e) => e.textContent).join(''),
     };
   });
@@ -132,17 +142,26 @@ withChromium(
     await page.goto(pathToFileURL(trace).href);
     // it opens on the failed step
     let s = await shown(page);
+    // every step is labelled with the simFrame it began at, as the test file's atSimFrame is
     expect(s.list).toEqual([
       'launch gamebridge.json',
-      'start',
+      'start @0',
       'bridge.press {"input":"right","frames":30} @0',
-      'drop_here',
-      'bridge.step {"frames":40}',
-      'expect screenshot landed.png',
-      'expect game.score equals 999',
+      'drop_here @30',
+      'bridge.step {"frames":40} @30',
+      'expect screenshot landed.png @70',
+      'expect game.score equals 999 @70',
     ]);
     // the runner's steps, one for one, and the launch
-    expect(s.list.slice(1)).toEqual(report.steps.map((x: { text: string }) => x.text));
+    expect(report.steps.map((x: { text: string }, i: number) => s.list[i + 1].startsWith(x.text))).not.toContain(false);
+    // the failed expect shows the value it read, and the object around it
+    expect(s.checked?.['game.score']).toBe('20');
+    expect(JSON.parse(s.checked?.game ?? '{}')).toMatchObject({ score: 20 });
+    // the time it ran is the reader's local time with its zone, not an ISO string
+    const when = await page.locator('#meta time').evaluate((t) => [t.textContent, t.getAttribute('datetime')]);
+    expect(when[0]).not.toMatch(/\d{4}-\d\d-\d\dT/);
+    expect(when[0]).toMatch(/\d\d:\d\d:\d\d.*[A-Z]{2,}|GMT/);
+    expect(Date.parse(when[1]!)).toBeGreaterThan(0);
     expect(s.marks).toBe('✓✓✓✓✓✓✗');
     expect(s.pos).toBe('step 7 of 7');
     expect(s.error).toMatch(/^AssertionFailed: On port \d+, game\.score is 20 at frame \d+; expected equals 999\./);
@@ -158,9 +177,9 @@ withChromium(
     await page.click('#next');
     await page.click('#next');
     s = await shown(page);
-    expect(s.title).toBe('✓ bridge.press {"input":"right","frames":30} @0');
+    expect(s.title).toBe('✓ bridge.press {"input":"right","frames":30}');
     // the press moved the paused clock exactly its frames, and the dropper with it
-    expect(s.meta).toMatch(/simFrame 30 after it/);
+    expect(s.meta).toMatch(/simFrame 0 → 30/);
     expect(s.changes.simFrame).toEqual(['0', '30']);
     expect(Number(s.changes['game.dropperX'][1])).toBeGreaterThan(Number(s.changes['game.dropperX'][0]));
     await page.keyboard.press('ArrowDown');
@@ -173,6 +192,13 @@ withChromium(
     expect(s.changes['game.score']).toEqual(['0', '20']);
     expect(s.changes.simFrame).toEqual(['30', '70']);
     const landed = s.shot!;
+    // the picture is shown at its own size when it fits (the page is 1280 px wide), and a click enlarges it
+    expect(s.shotWidth![0]).toBeGreaterThanOrEqual(Math.min(s.shotWidth![1], 500));
+    await page.click('#shot img');
+    expect(await page.locator('#zoom').evaluate((d: HTMLDialogElement) => d.open)).toBe(true);
+    expect(await page.locator('#zoom-img').getAttribute('src')).toBe(landed);
+    await page.keyboard.press('Escape');
+    expect(await page.locator('#zoom').evaluate((d: HTMLDialogElement) => d.open)).toBe(false);
     await page.click('#next');
     s = await shown(page);
     // a check moves nothing of the game (only the wall-clock frame and the events window), and the
@@ -353,11 +379,21 @@ withChromium(
     const page = await browser!.browser.newPage({ viewport: { width: 1280, height: 860 } });
     await page.goto(pathToFileURL(file).href);
     let s = await shown(page);
-    expect(s.list).toEqual([`launch ${p.file}`, ...AGENT_STEPS, 'the game when the trace was made']);
+    expect(s.list).toEqual([`launch ${p.file}`, ...AGENT_STEPS, 'the game when the trace was made @70']);
     expect(s.marks).toBe('✓✓✓✓✓✓✓✗✓');
-    // it opens on the check that did not hold, with why
+    // titled with the game's name, not the session's id
+    expect(await page.textContent('#title')).toBe('Crate Stack');
+    // it opens on the check that did not hold, with why and the value it read
     expect(s.title).toBe('✗ assert game.score equals 99');
     expect(s.error).toMatch(/AssertionFailed: On port \d+, game\.score is 20/);
+    expect(s.checked?.['game.score']).toBe('20');
+    await page.click('#steps li >> nth=3');
+    s = await shown(page);
+    // the press began at simFrame 0 and ran its 30 frames
+    expect(s.meta).toMatch(/simFrame 0 → 30/);
+    // the bridge renders no picture after an agent's calls, and says so, not that the game serves none
+    await page.click('#steps li >> nth=0');
+    expect((await shown(page)).shotText).toMatch(/^no screenshot: the bridge takes one only when the trace is made/);
     await page.click('#steps li >> nth=5');
     s = await shown(page);
     expect(s.title).toBe('✓ step {"frames":40}');
@@ -413,7 +449,8 @@ withChromium(
     const trace = await browser!.browser.newPage();
     await trace.goto(pathToFileURL(saved).href);
     const s = await shown(trace);
-    expect(await trace.textContent('#title')).toBe(
+    expect(await trace.textContent('#title')).toBe('Crate Stack');
+    expect(await trace.textContent('#meta')).toContain(
       'trace-agent 1.0.0 on port ' + (await button.first().getAttribute('data-trace-port')),
     );
     expect(s.list.slice(1, 8)).toEqual(AGENT_STEPS);

@@ -63,9 +63,30 @@ export function junitXml(results: TestResult[]): string {
   return doc.end({ prettyPrint: true }) + '\n';
 }
 
+/** The row naming what was checked: the path alone when the condition is the path and the expected value. */
+function checkedRow(condition: string, expected: string | undefined): string {
+  const path = expected && condition.endsWith(` ${expected}`) ? condition.slice(0, -expected.length - 1) : undefined;
+  return path !== undefined
+    ? `<tr><th>path</th><td><code>${h(path)}</code></td></tr>`
+    : `<tr><th>condition</th><td><code>${h(condition)}</code></td></tr>`;
+}
+
+/** A time as a person reads it: this machine's local time, with its zone. */
+export const localTime = (d: Date) =>
+  d.toLocaleString(undefined, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    timeZoneName: 'short',
+  });
+
 function htmlReport(results: TestResult[], dir: string): string {
   const failed = results.filter((r) => !r.ok).length;
   const flaky = results.filter((r) => r.flaky).length;
+  const now = new Date();
   const img = (label: string, src: string | undefined, k: number) => {
     // the test's own pictures only: never one a link names, never another user's
     let png: Buffer | undefined;
@@ -77,7 +98,7 @@ function htmlReport(results: TestResult[], dir: string): string {
     if (!src || !png) return '';
     const name = `${k}-${label}-${basename(src)}`;
     writeFileSync(join(dir, name), png);
-    return `<figure><img src="${h(name)}" alt="${h(label)}"><figcaption>${h(label)}</figcaption></figure>`;
+    return `<figure><a href="${h(name)}" title="Open it at full size"><img src="${h(name)}" alt="${h(label)}"></a><figcaption>${h(label)}</figcaption></figure>`;
   };
   const body = results
     .map((r, k) => {
@@ -91,7 +112,7 @@ function htmlReport(results: TestResult[], dir: string): string {
       const facts = f
         ? `<div class="failure"><p class="msg">${h(f.message)}</p>` +
           (f.condition
-            ? `<table><tr><th>condition</th><td><code>${h(f.condition)}</code></td></tr><tr><th>expected</th><td><code>${h(f.expected ?? '')}</code></td></tr><tr><th>actual</th><td><code>${h(JSON.stringify(f.actual) ?? 'nothing')}</code></td></tr></table>`
+            ? `<table>${checkedRow(f.condition, f.expected)}<tr><th>expected</th><td><code>${h(f.expected ?? '')}</code></td></tr><tr><th>actual</th><td><code>${h(JSON.stringify(f.actual) ?? 'nothing')}</code></td></tr></table>`
             : '') +
           (f.state !== undefined
             ? `<p>State at the failure (<code>${h(f.statePath ?? '')}</code>):</p><pre>${h(JSON.stringify(f.state, null, 2)?.slice(0, 20000) ?? '')}</pre>`
@@ -113,8 +134,8 @@ details.bad{border-color:#e3a19c;background:#fff7f6}summary{cursor:pointer;font-
 .flaky{color:#a15c00}a.trace{font-weight:400;font-size:.85em;margin-left:.5rem}.time,.shard,.file,.line{color:#6b7280;font-weight:400;font-size:.85em;margin-left:.5rem}
 .steps{padding-left:1.4rem}.steps li{margin:.1rem 0}.msg{white-space:pre-wrap;font-family:ui-monospace,monospace}
 pre{background:#f3f4f6;padding:.6rem;overflow:auto;max-height:22rem}table{border-collapse:collapse}th{text-align:left;padding-right:1rem;color:#6b7280}
-.shots{display:flex;gap:1rem;flex-wrap:wrap}figure{margin:0}img{max-width:330px;border:1px solid #d5d9e0;image-rendering:pixelated}figcaption{text-align:center;color:#6b7280}
-</style></head><body><h1>game-bridge-mcp test</h1><p class="sum"><span class="ok">${results.length - failed - flaky} passed</span>, ${flaky ? `<span class="flaky">${flaky} flaky</span>, ` : ''}<span class="bad">${failed} failed</span> · ${new Date().toISOString()}</p>
+.shots{display:flex;gap:1rem;flex-wrap:wrap}figure{margin:0;flex:1 1 320px;max-width:100%}img{display:block;max-width:100%;border:1px solid #d5d9e0;image-rendering:pixelated;cursor:zoom-in}figcaption{text-align:center;color:#6b7280}
+</style></head><body><h1>game-bridge-mcp test</h1><p class="sum"><span class="ok">${results.length - failed - flaky} passed</span>, ${flaky ? `<span class="flaky">${flaky} flaky</span>, ` : ''}<span class="bad">${failed} failed</span> · <time datetime="${now.toISOString()}">${h(localTime(now))}</time></p>
 ${body}
 </body></html>
 `;

@@ -7,7 +7,7 @@
  */
 import { relative } from 'node:path';
 import { TraceBuilder, type StepInput } from '../../shared/trace.js';
-import type { TestFile } from '../../shared/test-file.js';
+import { isScreenshot, type Condition, type TestFile } from '../../shared/test-file.js';
 import { ToolFailed, type Json } from './driver.js';
 import type { Game } from './game.js';
 
@@ -45,9 +45,13 @@ export class TestTrace {
     s0: number,
     outcome: { answer?: Json; error?: string },
   ): Promise<void> {
+    const path = s.kind === 'expect' && !isScreenshot(s.expect) ? (s.expect as Condition).path : undefined;
     const input: StepInput = {
       kind: s.kind === 'do' ? 'do' : 'expect',
-      title,
+      // the list puts the frame a step began at after every title, so the file's `@N` is not repeated
+      title: s.kind === 'do' && s.atSimFrame !== undefined ? title.replace(/ @\d+$/, '') : title,
+      ...(s.kind === 'do' && s.atSimFrame !== undefined ? { fromSimFrame: s.atSimFrame } : {}),
+      ...(path !== undefined ? { checkPath: path } : {}),
       ok: outcome.error === undefined,
       line: s.line,
       ...(s.kind === 'do' ? { call: { name: s.name, arguments: s.arguments } } : {}),

@@ -51,7 +51,12 @@ export async function loadDashboard(deps: DashboardDeps): Promise<Dashboard> {
       if (!rec) return undefined;
       const client = deps.state.sessions.get(id)?.client;
       const now = await gameNow({ client: (p) => deps.state.client(p, 3000), launcher: deps.state.launcher }, port);
-      const game = rec.launch ? { name: rec.launch.name, version: rec.launch.version } : undefined;
+      const known = session.context.knownManifest(port)?.game;
+      const game = rec.launch
+        ? { name: rec.launch.name, version: rec.launch.version }
+        : known?.name
+          ? { name: known.name, ...(known.version ? { version: known.version } : {}) }
+          : undefined;
       return sessionTrace(
         rec,
         {

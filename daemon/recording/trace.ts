@@ -33,6 +33,11 @@ const callTitle = (name: string, args: Record<string, unknown>) => {
   return Object.keys(rest).length ? `${name} ${JSON.stringify(rest)}` : name;
 };
 
+const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
+
+/** The bridge does not render the game after an agent's every call (each call would pay for it). */
+const NO_SHOT = 'no screenshot: the bridge takes one only when the trace is made (the last step)';
+
 export function sessionTrace(rec: Recording, meta: SessionTraceMeta, now: TraceNow, at = new Date()): TraceBuilder {
   const steps = rec.steps.list();
   const t0 = rec.launch?.at ?? rec.startedAt;
@@ -43,22 +48,35 @@ export function sessionTrace(rec: Recording, meta: SessionTraceMeta, now: TraceN
   ].filter(Boolean);
   const b = new TraceBuilder(
     {
-      title: `${meta.client ?? 'a session'} on port ${meta.port}`,
-      source: `session ${meta.session} on port ${meta.port}`,
+      // A person looks for the game: the session's id is for telling two sessions apart, so it comes last, short.
+      title: meta.game?.name ?? `The game on port ${meta.port}`,
+      source: `${meta.client ?? 'a session'} on port ${meta.port} (session ${meta.session.slice(0, 8)})`,
       ...(meta.game ? { game: meta.game } : {}),
       ...(notes.length ? { note: notes.join('; ') } : {}),
     },
     new Date(t0),
   );
   if (rec.launch && !rec.steps.dropped)
-    b.add({
-      kind: 'launch',
-      title: `launch ${rec.launch.config}${rec.launch.profile ? ` (profile ${rec.launch.profile})` : ''}`,
-      ok: true,
-      atMs: 0,
-    });
+    b.add(
+      {
+        kind: 'launch',
+        title: `launch ${rec.launch.config}${rec.launch.profile ? ` (profile ${rec.launch.profile})` : ''}`,
+        ok: true,
+        atMs: 0,
+      },
+      undefined,
+      undefined,
+      NO_SHOT,
+    );
   for (const s of steps) {
-    const clocks = { simFrame: s.simFrame, frame: s.frame, atMs: Math.max(0, s.at - t0) };
+    // A call's recorded simFrame is the one it began at; the state kept after it says where it ended.
+    const after = num(s.state?.simFrame);
+    const clocks = {
+      fromSimFrame: s.simFrame,
+      simFrame: after ?? (s.kind === 'check' ? s.simFrame : undefined),
+      frame: s.frame,
+      atMs: Math.max(0, s.at - t0),
+    };
     const input: StepInput =
       s.kind === 'do'
         ? {
@@ -75,11 +93,11 @@ export function sessionTrace(rec: Recording, meta: SessionTraceMeta, now: TraceN
             ok: s.held,
             call: { name: s.tool, arguments: s.condition },
             ...(s.detail ? { error: s.detail } : {}),
+            ...(typeof s.condition.path === 'string' ? { checkPath: s.condition.path } : {}),
             ...clocks,
           };
-    b.add(input, s.state);
+    b.add(input, s.state, undefined, NO_SHOT);
   }
-  const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
   b.add(
     {
       kind: 'check',
