@@ -12,8 +12,10 @@ import { VERSION } from '../../shared/version.js';
 
 export const PROXY = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'proxy', 'main.js');
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read field by field; their shapes are in docs/TOOLS.md
-export type Json = Record<string, any>;
+import type { GameAnswer, McpAnswers } from '../../shared/answers/types.js';
+
+/** A JSON object: a step's arguments, a failure's facts. */
+export type Json = Record<string, unknown>;
 
 /** A tool call the bridge answered with an error: its class-first text and its facts. */
 export class ToolFailed extends Error {
@@ -27,9 +29,9 @@ export class ToolFailed extends Error {
 
 export interface Driver {
   /** an advertised tool (launch_instance, stop_instance…); its JSON, or ToolFailed */
-  tool(name: string, args?: Json, timeoutMs?: number): Promise<Json>;
+  tool<N extends keyof McpAnswers>(name: N, args?: Json, timeoutMs?: number): Promise<McpAnswers[N]>;
   /** a game or bridge tool through call_tool on `port` */
-  game(port: number, name: string, args?: Json, timeoutMs?: number): Promise<Json>;
+  game<N extends string>(port: number, name: N, args?: Json, timeoutMs?: number): Promise<GameAnswer<N>>;
   /** the image of a screenshot, as PNG bytes */
   screenshot(port: number): Promise<Buffer>;
   stderr(): string;
@@ -68,10 +70,12 @@ export async function openDriver(config?: string): Promise<Driver> {
     if (res.isError) throw new ToolFailed(text, res.structuredContent ?? {});
     return res.structuredContent ?? (JSON.parse(text) as Json);
   };
+  // the answers are the schemas' (shared/answers/): the daemon's tests hold its answers to them
   return {
-    tool: async (name, args = {}, timeoutMs = 120000) => json(await raw(name, args, timeoutMs)),
-    game: async (port, name, args = {}, timeoutMs = 120000) =>
-      json(await raw('call_tool', { port, name, arguments: args }, timeoutMs)),
+    tool: async <N extends keyof McpAnswers>(name: N, args: Json = {}, timeoutMs = 120000) =>
+      json(await raw(name, args, timeoutMs)) as McpAnswers[N],
+    game: async <N extends string>(port: number, name: N, args: Json = {}, timeoutMs = 120000) =>
+      json(await raw('call_tool', { port, name, arguments: args }, timeoutMs)) as GameAnswer<N>,
     async screenshot(port) {
       const res = await raw('call_tool', { port, name: 'screenshot', arguments: {} }, 60000);
       json(res);

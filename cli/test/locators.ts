@@ -48,7 +48,8 @@ export function goneText(g: GoneNode): string {
 /** The game's UI tree as the bridge's snapshot reads it now, hidden nodes too; undefined when it has none. */
 async function readUi(driver: Driver, port: number): Promise<UiSnapshot | undefined> {
   const r = await driver.game(port, 'bridge.snapshot', { includeHidden: true }).catch(() => undefined);
-  return Array.isArray(r?.nodes) ? { ...(r.snapshot as object), nodes: r.nodes } : undefined;
+  // the snapshot schema leaves a node's value open; its nodes are the game's, checked by the daemon when read
+  return Array.isArray(r?.nodes) ? { ...(r.snapshot as object), nodes: r.nodes as UiSnapshot['nodes'] } : undefined;
 }
 
 /** The step's node when the tree lacks it; undefined when the step names none or it is there (another failure). */
