@@ -3,15 +3,18 @@
  * `document.modelContext`, the game's player tools are registered there, so an agent inside the
  * browser (the browser's own, an extension, Playwright MCP) plays the game with no bridge. What a
  * player has, nothing more:
- *   - the manifest's tools marked `"player": true`, under their own names;
- *   - with a UI tree: `snapshot` (the tree as shown), `click {ref}` and `set_value {ref, value}`;
+ *   - the manifest's tools marked `"player": true`, under their own names, each passing on only
+ *     the arguments it declares;
+ *   - with a UI tree: `snapshot` (the tree as shown, hidden nodes left out), `click {ref}` and
+ *     `set_value {ref, value}`;
  *   - with held inputs: `press {input, ms}`, a hold on a lease owned by the page's caller.
  * Every call is a command like a /command: queued, applied on the game's tick, answered with its
  * result (by its command id) and the state after it as a player sees it. Debug tools are never
  * registered. The option `webmcp: false` turns the door off.
  */
 import type { SurfaceCore } from './core.js';
-import type { UiTree } from './trees.js';
+import { RESERVED_PREFIXES } from './builtins.js';
+import type { UiNode, UiTree } from './trees.js';
 import { uiContent } from './trees.js';
 
 /** What this file needs of WebMCP's `document.modelContext`. */
@@ -35,6 +38,11 @@ const MAX_PRESS_MS = 5000;
 
 type Row = { name?: unknown; type?: unknown; description?: unknown; required?: unknown };
 
+/** The names a manifest tool declares as its arguments. */
+function argNames(args: unknown): string[] {
+  return (Array.isArray(args) ? (args as Row[]) : []).flatMap((a) => (a && typeof a.name === 'string' ? [a.name] : []));
+}
+
 /** A manifest tool's arguments (rows, as in docs/CONTRACT.md) as a JSON Schema. */
 function schemaOf(args: unknown): Record<string, unknown> {
   const properties: Record<string, Record<string, unknown>> = {};
@@ -50,7 +58,7 @@ function schemaOf(args: unknown): Record<string, unknown> {
   return required.length ? { type: 'object', properties, required } : { type: 'object', properties };
 }
 
-/** The manifest's tools marked `"player": true`. */
+/** The manifest's tools marked `"player": true` (the kit's reserved commands are never the game's). */
 function playerTools(
   manifest: Record<string, unknown> | undefined,
 ): { name: string; description: string; args: unknown; readOnly: boolean }[] {
@@ -59,6 +67,7 @@ function playerTools(
   for (const ts of sets) {
     for (const t of Array.isArray(ts?.tools) ? (ts.tools as Record<string, unknown>[]) : []) {
       if (t?.player !== true || typeof t.name !== 'string') continue;
+      if (t.name === 'close' || RESERVED_PREFIXES.some((p) => (t.name as string).startsWith(p))) continue;
       const readOnly = t.readOnly === true || t.readonly === true || t.read_only === true;
       // the browser refuses a tool without a description
       const description =
@@ -67,6 +76,15 @@ function playerTools(
     }
   }
   return out;
+}
+
+/** The tree as a player sees it: a hidden node, and all inside it, is left out. */
+function shown(tree: UiTree): UiTree {
+  const keep = (nodes: UiNode[] | undefined): UiNode[] =>
+    (nodes ?? [])
+      .filter((n) => n.visible !== false)
+      .map((n) => (n.children ? { ...n, children: keep(n.children) } : n));
+  return { ...tree, nodes: keep(tree.nodes) };
 }
 
 const text = (value: unknown) => ({
@@ -87,11 +105,17 @@ export function exportPlayerTools(
   if (!mc || typeof mc.registerTool !== 'function') return null;
   const manifest = typeof opts.manifest === 'function' ? opts.manifest() : opts.manifest;
 
-  /** One command through the queue, as /command takes it: its result once applied, and the state after. */
-  async function run(cmd: string, input: Record<string, unknown>): Promise<unknown> {
-    const q = new URLSearchParams({ cmd });
-    for (const [k, v] of Object.entries(input ?? {}))
+  /**
+   * One command through the queue, as /command takes it: its result once applied, and the state
+   * after. `args` holds only what this door puts there (a tool's declared arguments, or the
+   * door's own owner): a caller's other keys never reach the query, and the command's name is
+   * set last, so no argument can name another command.
+   */
+  async function run(cmd: string, args: Record<string, unknown>): Promise<unknown> {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(args))
       if (v !== undefined && v !== null) q.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
+    q.set('cmd', cmd);
     const sent = core.answer(`/command?${q}`).body as { accepted?: boolean; commandId?: number; error?: string };
     if (!sent.accepted || sent.commandId === undefined) throw new Error(sent.error ?? `'${cmd}' was refused`);
     const id = sent.commandId;
@@ -124,12 +148,13 @@ export function exportPlayerTools(
 
   const tools: PageTool[] = [];
   for (const t of playerTools(manifest)) {
+    const names = argNames(t.args);
     tools.push({
       name: t.name,
       description: t.description,
       inputSchema: schemaOf(t.args),
       annotations: { readOnlyHint: t.readOnly },
-      execute: (input) => run(t.name, input),
+      execute: (input) => run(t.name, Object.fromEntries(names.map((n) => [n, input?.[n]]))),
     });
   }
   const ui = opts.ui;
@@ -141,13 +166,13 @@ export function exportPlayerTools(
         description: 'What the player sees now: the UI tree (screen and nodes, each with its id).',
         inputSchema: { type: 'object', properties: {} },
         annotations: { readOnlyHint: true },
-        execute: async () => text({ frame: core.frame, ...uiContent(ui()) }),
+        execute: async () => text({ frame: core.frame, ...uiContent(shown(ui())) }),
       },
       {
         name: 'click',
         description: 'Press a node of the UI tree by its id, as a player would (applied on the next frame).',
         inputSchema: { type: 'object', properties: { ref }, required: ['ref'] },
-        execute: (input) => run('ui.activate', { id: input.ref }),
+        execute: (input) => run('ui.activate', { id: input?.ref }),
       },
       {
         name: 'set_value',
@@ -158,7 +183,7 @@ export function exportPlayerTools(
           properties: { ref, value: { type: ['string', 'number', 'boolean'], description: 'The new value.' } },
           required: ['ref', 'value'],
         },
-        execute: (input) => run('ui.setValue', { id: input.ref, value: input.value }),
+        execute: (input) => run('ui.setValue', { id: input?.ref, value: input?.value }),
       },
     );
   }
@@ -176,9 +201,9 @@ export function exportPlayerTools(
       },
       execute: (input) =>
         run('input.hold', {
-          input: input.input,
+          input: input?.input,
           owner: PAGE_OWNER,
-          leaseMs: Math.min(MAX_PRESS_MS, Math.max(1, Number(input.ms ?? 100))),
+          leaseMs: Math.min(MAX_PRESS_MS, Math.max(1, Number(input?.ms ?? 100) || 100)),
         }),
     });
   }
