@@ -32,6 +32,7 @@ import { measureTraces } from './traces.js';
 import { measureMergeReports } from './merge-reports.js';
 import { measureResources } from './resources.js';
 import { measureSkills } from './skills.js';
+import { measureConsoleFlood } from './console-flood.js';
 import type { BenchConfig, Measurement, Row } from './types.js';
 
 const env = process.env;
@@ -74,6 +75,7 @@ const MEASUREMENTS: Record<string, (r: Reaper, c: BenchConfig) => Promise<Measur
   'merge-reports': measureMergeReports,
   resources: measureResources,
   skills: measureSkills,
+  'console-flood': measureConsoleFlood,
 };
 
 function machine() {

@@ -64,7 +64,7 @@ export const SETTINGS = {
   ),
   logMaxBytes: setting(
     'GAME_BRIDGE_LOG_MAX_BYTES',
-    'daemon.log is rotated to daemon.log.1 past this size',
+    "daemon.log and each browser game's log are rotated to <file>.1 past this size",
     10 * 1024 * 1024,
     1024,
     1024 ** 4,

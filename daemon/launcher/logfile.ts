@@ -1,7 +1,17 @@
 /** Instance log files: where they live, the header line, and tailing. */
-import { appendFileSync, closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  appendFileSync,
+  closeSync,
+  copyFileSync,
+  fstatSync,
+  openSync,
+  readSync,
+  statSync,
+  truncateSync,
+} from 'node:fs';
+import { basename, join } from 'node:path';
 import { usageError } from '../../shared/errors.js';
+import { numberSetting, SETTINGS } from '../../shared/settings.js';
 import type { LogTail } from './types.js';
 
 /** Lines the bridge itself writes into a log start with this, so tails can skip them. */
@@ -88,5 +98,79 @@ export function appendLogLine(file: string, line: string): void {
     appendFileSync(file, `${line}\n`);
   } catch {
     /* the log is a witness, not a duty */
+  }
+}
+
+/** How long a page's console lines wait to be written together. */
+const FLUSH_MS = 100;
+/** The most console lines kept waiting between two writes; more are dropped and counted. */
+export const MAX_PENDING_LINES = 1000;
+/** A longer console line is cut (and says how long it was). */
+const MAX_LINE_CHARS = 2000;
+
+/**
+ * A page's console output into its game's log, bounded both ways: lines wait in memory only
+ * until the next write (at most MAX_PENDING_LINES of them; beyond, each is dropped and the count
+ * is said in the log), and the log is kept under GAME_BRIDGE_LOG_MAX_BYTES the way daemon.log is:
+ * past it, the file is copied to `<log>.1` and cut to nothing in place, so a server command
+ * writing to the same file (opened for appending) carries on at the new start.
+ */
+export class ConsoleLog {
+  private pending: string[] = [];
+  private dropped = 0;
+  private timer: NodeJS.Timeout | undefined;
+  /** A line's most characters: a few of them fill no more than a sixteenth of the bound. */
+  private readonly lineChars: number;
+
+  constructor(
+    private readonly file: () => string,
+    private readonly maxBytes = numberSetting(SETTINGS.logMaxBytes),
+  ) {
+    this.lineChars = Math.min(MAX_LINE_CHARS, Math.floor(maxBytes / 16));
+  }
+
+  /** One line of the page's; written within FLUSH_MS. */
+  readonly line = (text: string): void => {
+    if (this.pending.length >= MAX_PENDING_LINES) {
+      this.dropped += 1;
+      return;
+    }
+    this.pending.push(
+      text.length > this.lineChars ? `${text.slice(0, this.lineChars)}… (${text.length} characters)` : text,
+    );
+    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS).unref();
+  };
+
+  /** Writes what waits, in one append; never throws (the log is a witness, not a duty). */
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const lines = this.pending;
+    this.pending = [];
+    // one write larger than half the bound keeps its newest lines
+    let bytes = lines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
+    while (lines.length > 1 && bytes > this.maxBytes / 2) {
+      bytes -= Buffer.byteLength(lines.shift()!) + 1;
+      this.dropped += 1;
+    }
+    if (this.dropped) {
+      lines.push(
+        `${HEADER_PREFIX} ${this.dropped} console lines dropped: the page wrote more than ${MAX_PENDING_LINES} in ${FLUSH_MS} ms, or more than the log holds`,
+      );
+      this.dropped = 0;
+    }
+    if (!lines.length) return;
+    const file = this.file();
+    let text = `${lines.join('\n')}\n`;
+    try {
+      if (statSync(file).size + Buffer.byteLength(text) > this.maxBytes) {
+        copyFileSync(file, `${file}.1`);
+        truncateSync(file, 0);
+        text = `${HEADER_PREFIX} the log passed ${this.maxBytes} bytes: the part before is in ${basename(file)}.1 (any older part is gone)\n${text}`;
+      }
+      appendFileSync(file, text);
+    } catch {
+      /* the log is a witness, not a duty */
+    }
   }
 }

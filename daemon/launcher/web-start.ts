@@ -20,7 +20,7 @@ import { pageScript } from '../web/page-clock.js';
 import { createStandIn, type StandIn } from '../web/stand-in.js';
 import { serveStatic, type StaticSite } from '../web/static.js';
 import type { LaunchDeclaration } from './declaration.js';
-import { appendLogLine, HEADER_PREFIX, headerLine, logFileName } from './logfile.js';
+import { appendLogLine, ConsoleLog, HEADER_PREFIX, headerLine, logFileName } from './logfile.js';
 import { listenerOwner, connectionOfGroup, portHolders, type PortHolder } from './game-pid.js';
 import { processStart, treeAlive } from './processes.js';
 import { describeHolders, identify } from './readiness.js';
@@ -101,6 +101,8 @@ class WebLaunch {
 
   /** A line in the game's log. */
   private readonly log = (line: string): void => appendLogLine(this.logFile, line);
+  /** The page's console lines in the game's log: batched, and bounded. */
+  private readonly console = new ConsoleLog(() => this.logFile);
 
   /** The page's server: a static folder served here, or the game's own command; answers the page's URL. */
   servePage(): Promise<string> {
@@ -194,7 +196,7 @@ class WebLaunch {
         initScript: pageScript({ clock: standIn !== undefined, seed: this.seed, paused: opts.paused }),
         headless: web.headless,
         env: opts.env,
-        onConsole: this.log,
+        onConsole: this.console.line,
         onStarted: (pid) => (this.chromiumPid = pid || -1),
       });
     } catch (e) {

@@ -23,6 +23,7 @@ import { basename, dirname, join } from 'node:path';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { browserEnv, browserPid, chromiumArgs, findChromium, killGroup, sandboxUnavailable } from './chromium.js';
 import { BrowserHands } from './hands.js';
+import { readConsole } from './page-console.js';
 import { installPageTools, PageTools } from './webmcp.js';
 import { loadModule } from '../../shared/load-module.js';
 import { pidAlive, processStart, sameProcess } from '../../shared/daemon-file.js';
@@ -78,6 +79,7 @@ export interface WebBrowser {
 }
 
 const MAX_ERRORS = 50;
+const MAX_ERROR_CHARS = 2000;
 const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 const PROFILE_PREFIX = 'gb-chromium-';
 const LAUNCH_TIMEOUT_MS = 30_000;
@@ -121,7 +123,7 @@ export async function openBrowser(options: OpenBrowserOptions): Promise<WebBrows
     if (options.initScript) await context.addInitScript({ content: options.initScript });
     const page = context.pages()[0] ?? (await context.newPage());
     tools = new PageTools(page);
-    const b = wrap(context, page, tools, record, sandboxOff, options.onConsole);
+    const b = await wrap(context, page, tools, record, sandboxOff, options.onConsole);
     // Committed is enough: the page's own join is the readiness signal, and its errors keep
     // being collected (a 1.4 MB engine can take long to run on a loaded machine).
     await page
@@ -140,24 +142,24 @@ export async function openBrowser(options: OpenBrowserOptions): Promise<WebBrows
   }
 }
 
-function wrap(
+async function wrap(
   context: BrowserContext,
   page: Page,
   tools: PageTools,
   record: BrowserRecord,
   sandboxOff: string | null,
   onConsole?: (line: string) => void,
-): WebBrowser {
+): Promise<WebBrowser> {
   const errors: string[] = [];
   const note = (line: string) => {
-    errors.push(line);
+    errors.push(line.length > MAX_ERROR_CHARS ? `${line.slice(0, MAX_ERROR_CHARS)}…` : line);
     if (errors.length > MAX_ERRORS) errors.shift();
     if (!line.startsWith('console.error: ')) onConsole?.(line);
   };
   page.on('pageerror', (e) => note(`uncaught ${e.name}: ${e.message}`));
-  page.on('console', (m) => {
-    onConsole?.(`console.${m.type()}: ${m.text()}`);
-    if (m.type() === 'error') note(`console.error: ${m.text()}`);
+  const stopConsole = await readConsole(page, (type, text) => {
+    onConsole?.(`console.${type}: ${text}`);
+    if (type === 'error') note(`console.error: ${text}`);
   });
   page.on('requestfailed', (r) => note(`failed to load ${r.url()}: ${r.failure()?.errorText ?? 'unknown error'}`));
   const hands = new BrowserHands(page);
@@ -194,6 +196,7 @@ function wrap(
     },
     async close() {
       ending = true;
+      stopConsole();
       await hands.release().catch(() => undefined);
       await context.close().catch(() => undefined);
       await endChromium(record);
