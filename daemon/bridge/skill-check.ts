@@ -4,15 +4,17 @@
  */
 import { dirname } from 'node:path';
 import { usageError } from '../../shared/errors.js';
-import { BRIDGE_TOOLSET, findTool, type Manifest } from '../game/manifest.js';
+import { findTool, type Manifest } from '../game/manifest.js';
 import {
   issueText,
   placeholders,
+  PROJECT_WRITERS,
   SKILL_FORMAT_VERSION,
   skillArgSchema,
   skillSchema,
   stepPaths,
   stepSchema,
+  structuralProblems,
   substitute,
   type Skill,
   type SkillArg,
@@ -54,11 +56,9 @@ function sample(a: SkillArg): { value: unknown } | undefined {
 
 /** Every problem of a parsed skill on this game, each with its step; empty when it may be kept. */
 async function problemsOf(ctx: ToolContext, port: number, skill: Skill, manifest: Manifest): Promise<string[]> {
-  const errors: string[] = [];
+  const errors = structuralProblems(skill).map((p) => p.why);
   const game = manifest.game.name;
   const names = skill.args.map((a) => a.name);
-  const dup = names.filter((n, i) => names.indexOf(n) !== i);
-  if (dup.length) errors.push(`args: ${[...new Set(dup)].join(', ')} named twice`);
   const own = findTool(manifest, skill.name);
   if (own)
     errors.push(
@@ -75,19 +75,9 @@ async function problemsOf(ctx: ToolContext, port: number, skill: Skill, manifest
     else untyped.add(a.name);
   }
   for (const { at, step } of stepPaths(skill.steps)) {
-    const body = 'do' in step ? step.arguments : 'if' in step ? step.if : 'repeat' in step ? step.repeat : step;
-    const used = placeholders(body);
-    const missing = [...used].filter((n) => !names.includes(n));
-    if (missing.length)
-      errors.push(
-        `step ${at}: ${missing.map((n) => '${' + n + '}').join(', ')} ${missing.length > 1 ? 'are' : 'is'} not an argument of the skill (args: ${names.join(', ') || 'none'})`,
-      );
     if (!('do' in step)) continue;
     const name = step.name;
-    if (name === skill.name) {
-      errors.push(`step ${at}: the skill calls itself`);
-      continue;
-    }
+    if (name === skill.name || PROJECT_WRITERS.has(name)) continue; // said above
     if (others.has(name) || (await ctx.composites.find(name, game))) continue;
     const row = findTool(manifest, name);
     if (!row) {
@@ -97,11 +87,8 @@ async function problemsOf(ctx: ToolContext, port: number, skill: Skill, manifest
         );
       continue;
     }
-    if (row.toolset === BRIDGE_TOOLSET && /^(define_skill|delete_skill|skill_from_session|save_test)$/.test(row.name)) {
-      errors.push(`step ${at}: '${name}' changes the project's files, which a skill does not do`);
-      continue;
-    }
-    if (missing.length || [...used].some((n) => untyped.has(n))) continue; // no value to check it with: checked when called
+    const used = placeholders(step.arguments);
+    if ([...used].some((n) => !names.includes(n) || untyped.has(n))) continue; // no value to check it with: checked when called
     try {
       checkGameToolArgs(row, substitute(step.arguments, samples) as Record<string, unknown>);
     } catch (e) {

@@ -9,7 +9,7 @@ import jsonMap from 'json-source-map';
 import type { z } from 'zod/v4';
 import { usageError } from '../../shared/errors.js';
 import { readProjectFile } from '../../shared/project-files.js';
-import { issueText, MAX_SKILL_BYTES, skillSchema, skillsDir, type Skill } from './skill.js';
+import { issueText, MAX_SKILL_BYTES, skillSchema, skillsDir, structuralProblems, type Skill } from './skill.js';
 import { MAX_SKILLS, watchSkills } from './watch.js';
 
 /** The 1-based line an offset of a text is on. */
@@ -19,8 +19,12 @@ type Pointers = ReturnType<typeof jsonMap.parse>['pointers'];
 
 /** The line a zod issue points at in the file: its field's, else the nearest enclosing one's. */
 function issueLine(pointers: Pointers, issue: z.core.$ZodIssue): number {
-  let path = issue.path.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1'));
-  if (issue.code === 'unrecognized_keys') path = [...path, issue.keys[0]];
+  return lineOf(pointers, issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]] : issue.path);
+}
+
+/** The line of a JSON path in the file, else of the nearest enclosing one. */
+function lineOf(pointers: Pointers, at: ReadonlyArray<PropertyKey>): number {
+  let path = at.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1'));
   for (; ; path = path.slice(0, -1)) {
     const at = pointers[path.map((p) => '/' + p).join('')];
     if (at) return (at.key ?? at.value).line + 1;
@@ -43,10 +47,13 @@ export function readSkill(file: string): Skill | undefined {
     throw usageError(`${file}:${line}: not JSON (${why}); fix or delete it.`, { file, line });
   }
   const r = skillSchema.safeParse(parsed.data);
-  if (!r.success) {
-    const problems = r.error.issues
-      .map((i) => ({ line: issueLine(parsed.pointers, i), why: issueText(i) }))
-      .sort((a, b) => a.line - b.line);
+  // held to what define_skill holds a skill to before it keeps one (all but what needs the game)
+  const problems = (
+    r.success
+      ? structuralProblems(r.data).map((p) => ({ line: lineOf(parsed.pointers, p.path), why: p.why }))
+      : r.error.issues.map((i) => ({ line: issueLine(parsed.pointers, i), why: issueText(i) }))
+  ).sort((a, b) => a.line - b.line);
+  if (problems.length) {
     const n = problems.length;
     throw usageError(
       `${file}:${problems[0].line}: ${n === 1 ? '' : `${n} problems: `}` +
@@ -55,7 +62,7 @@ export function readSkill(file: string): Skill | undefined {
       { file, line: problems[0].line },
     );
   }
-  return r.data;
+  return r.data!;
 }
 
 /**

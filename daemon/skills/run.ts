@@ -23,8 +23,9 @@ const STEP_ANSWER_CHARS = 600;
 const MAX_REPORTED = 60;
 
 export interface SkillDeps {
-  call(tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
-  state(): Promise<State>;
+  /** One step's tool; `signal` ends it (the call's own cancel, or the skill's time budget). */
+  call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>;
+  state(signal: AbortSignal): Promise<State>;
   signal: AbortSignal;
 }
 
@@ -116,6 +117,8 @@ class SkillRun {
   private readonly started = Date.now();
   private readonly stepBudget: number;
   private readonly timeBudget: number;
+  /** Aborts when the call is cancelled or the time budget runs out, inside a step too. */
+  private readonly budget: AbortSignal;
 
   constructor(
     private readonly skill: Skill,
@@ -124,13 +127,14 @@ class SkillRun {
   ) {
     this.stepBudget = skill.maxSteps ?? DEFAULT_STEP_BUDGET;
     this.timeBudget = skill.maxMs ?? DEFAULT_TIME_BUDGET_MS;
+    this.budget = AbortSignal.any([deps.signal, AbortSignal.timeout(this.timeBudget)]);
   }
 
   /** The skill's answer: what each step said and the state after it. */
   async finish(): Promise<Record<string, unknown>> {
     let state: unknown = null;
     try {
-      state = (await this.deps.call('get_state', {})).state ?? null;
+      state = (await this.deps.call('get_state', {}, this.deps.signal)).state ?? null;
     } catch (e) {
       state = { unreadable: (e as Error).message };
     }
@@ -154,30 +158,39 @@ class SkillRun {
           at,
           `the step budget of ${this.stepBudget} ran out (maxSteps in the skill raises it, up to 2000)`,
         );
-      if (Date.now() - this.started > this.timeBudget)
-        throw new Stop(at, `the time budget of ${this.timeBudget} ms ran out (maxMs in the skill raises it)`);
+      if (this.budget.aborted || Date.now() - this.started > this.timeBudget) throw this.outOfTime(at);
       try {
         await this.step(steps[i], at);
       } catch (e) {
         if (e instanceof Stop) throw e;
+        if (this.budget.aborted) throw this.outOfTime(at);
         throw new Stop(at, isBridgeError(e) || e instanceof Error ? e.message : String(e));
       }
     }
   }
 
+  private outOfTime(at: string): Stop {
+    if (this.deps.signal.aborted) return new Stop(at, 'the call was cancelled');
+    return new Stop(at, `the time budget of ${this.timeBudget} ms ran out (maxMs in the skill raises it)`);
+  }
+
   private async step(step: SkillStep, at: string): Promise<void> {
     if ('do' in step) {
       const a = substitute(step.arguments, this.args) as Record<string, unknown>;
-      this.report({ step: at, did: step.name, answer: bounded(await this.deps.call(step.name, a)) });
+      this.report({ step: at, did: step.name, answer: bounded(await this.deps.call(step.name, a, this.budget)) });
     } else if ('expect' in step) {
       const c = substitute(step.expect, this.args) as Record<string, unknown>;
-      const answer = bounded(await this.deps.call('assert', c));
+      const answer = bounded(await this.deps.call('assert', c, this.budget));
       this.report({ step: at, did: `expect ${conditionText(c as Condition)}`, answer });
     } else if ('wait' in step) {
       const c = substitute(step.wait, this.args) as Record<string, unknown>;
       const timeLeft = Math.max(0, this.timeBudget - (Date.now() - this.started));
       const answer = bounded(
-        await this.deps.call('wait_for', { ...c, timeoutMs: Math.min(step.timeoutMs ?? timeLeft, timeLeft) }),
+        await this.deps.call(
+          'wait_for',
+          { ...c, timeoutMs: Math.min(step.timeoutMs ?? timeLeft, timeLeft) },
+          this.budget,
+        ),
       );
       this.report({ step: at, did: `wait ${conditionText(c as Condition)}`, answer });
     } else if ('if' in step) {
@@ -210,7 +223,7 @@ class SkillRun {
 
   private async holds(c: Record<string, unknown>): Promise<boolean> {
     const cond = conditionFrom(substitute(c, this.args) as Record<string, unknown>);
-    return test(await this.deps.state(), cond).ok;
+    return test(await this.deps.state(this.budget), cond).ok;
   }
 
   private report(r: StepReport): void {

@@ -93,17 +93,73 @@ export const skillSchema = z.strictObject({
 export type Skill = z.output<typeof skillSchema>;
 export type SkillArg = z.output<typeof skillArgSchema>;
 
-/** Where a step sits, as people read it: "3", "3.then.1", "2.repeat.4" (1-based). */
-export function stepPaths(steps: SkillStep[], prefix = ''): Array<{ at: string; step: SkillStep }> {
-  const out: Array<{ at: string; step: SkillStep }> = [];
+/** A step, where it sits as people read it ("3", "3.then.1", "2.repeat.4", 1-based) and its path in the JSON. */
+export interface PlacedStep {
+  at: string;
+  path: Array<string | number>;
+  step: SkillStep;
+}
+
+/** Every step, nested ones too, in order. */
+export function stepPaths(steps: SkillStep[], prefix = '', path: Array<string | number> = ['steps']): PlacedStep[] {
+  const out: PlacedStep[] = [];
   steps.forEach((step, i) => {
     const at = `${prefix}${i + 1}`;
-    out.push({ at, step });
+    const here = [...path, i];
+    out.push({ at, path: here, step });
     if ('if' in step) {
-      out.push(...stepPaths(step.then, `${at}.then.`));
-      if (step.else) out.push(...stepPaths(step.else, `${at}.else.`));
-    } else if ('repeat' in step) out.push(...stepPaths(step.steps, `${at}.repeat.`));
+      out.push(...stepPaths(step.then, `${at}.then.`, [...here, 'then']));
+      if (step.else) out.push(...stepPaths(step.else, `${at}.else.`, [...here, 'else']));
+    } else if ('repeat' in step) out.push(...stepPaths(step.steps, `${at}.repeat.`, [...here, 'steps']));
   });
+  return out;
+}
+
+/**
+ * Tools a skill's step may not call: they define, delete or save the project's files (skills,
+ * tests, traces), and a skill a cloned repository brings must not change what is reviewed.
+ */
+export const PROJECT_WRITERS: ReadonlySet<string> = new Set([
+  'define_skill',
+  'delete_skill',
+  'skill_from_session',
+  'save_test',
+  'save_trace',
+]);
+
+/** A problem of a skill, where it is in the JSON, and why. */
+export interface SkillProblem {
+  path: Array<string | number>;
+  why: string;
+}
+
+/**
+ * What is wrong with a parsed skill that needs no game to see: an argument named twice, a
+ * `${name}` that is no argument, a step that calls the skill itself or a tool that writes the
+ * project's files. define_skill and a skill file read from disk are both held to it.
+ */
+export function structuralProblems(skill: Skill): SkillProblem[] {
+  const out: SkillProblem[] = [];
+  const names = skill.args.map((a) => a.name);
+  names.forEach((n, i) => {
+    if (names.indexOf(n) !== i) out.push({ path: ['args', i, 'name'], why: `args: ${n} named twice` });
+  });
+  for (const { at, path, step } of stepPaths(skill.steps)) {
+    const body = 'do' in step ? step.arguments : 'if' in step ? step.if : 'repeat' in step ? step.repeat : step;
+    const missing = [...placeholders(body)].filter((n) => !names.includes(n));
+    if (missing.length)
+      out.push({
+        path,
+        why: `step ${at}: ${missing.map((n) => '${' + n + '}').join(', ')} ${missing.length > 1 ? 'are' : 'is'} not an argument of the skill (args: ${names.join(', ') || 'none'})`,
+      });
+    if (!('do' in step)) continue;
+    if (step.name === skill.name) out.push({ path: [...path, 'name'], why: `step ${at}: the skill calls itself` });
+    else if (PROJECT_WRITERS.has(step.name))
+      out.push({
+        path: [...path, 'name'],
+        why: `step ${at}: '${step.name}' defines, deletes or saves the project's files (skills, tests, traces), which a skill does not do`,
+      });
+  }
   return out;
 }
 

@@ -80,8 +80,8 @@ export async function callGameTool(
     case 'skill': {
       checkPlayerCall(ctx, name, 'skill');
       const json = await runSkill(ref.skill, args, {
-        call: async (tool, a) => (await callGameTool(ctx, port, tool, a, extra, depth + 1)).json,
-        state: () => ctx.client(port).state(extra.signal),
+        call: async (tool, a, signal) => (await callGameTool(ctx, port, tool, a, { ...extra, signal }, depth + 1)).json,
+        state: (signal) => ctx.client(port).state(signal),
         signal: extra.signal,
       });
       return { json: { port, tool: name, via: 'skill', ...json } };
