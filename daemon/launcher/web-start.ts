@@ -17,6 +17,7 @@ import { openBrowser, type WebBrowser } from '../web/browser.js';
 import { WEBMCP_FEATURE } from '../web/webmcp.js';
 import { startPageCarrier, type PageCarrier } from '../web/carrier.js';
 import { pageScript } from '../web/page-clock.js';
+import { pickSeed } from '../web/page-seed.js';
 import { createStandIn, type StandIn } from '../web/stand-in.js';
 import { serveStatic, type StaticSite } from '../web/static.js';
 import type { LaunchDeclaration } from './declaration.js';
@@ -65,8 +66,8 @@ class WebLaunch {
   private readonly progress: (line: string) => void;
   /** a page without the kit: the bridge answers for it (stand-in.ts) */
   private readonly standIn?: StandIn;
-  /** the page's seed: the launch's, else the declaration's */
-  private readonly seed?: string;
+  /** the page's seed: the launch's, else the declaration's, else one picked here */
+  private readonly seed: string;
   private logFile = '';
   private command = '';
   private site?: StaticSite;
@@ -90,7 +91,7 @@ class WebLaunch {
     this.deadline = this.t0 + decl.readyTimeoutMs;
     this.progress = ticker(opts, this.t0);
     this.standIn = this.web.kit ? undefined : createStandIn({ state: this.web.state });
-    this.seed = opts.seed ?? this.web.seed;
+    this.seed = opts.seed ?? this.web.seed ?? pickSeed();
   }
 
   /** The launch failure, naming the port, the project and the log. */
@@ -172,7 +173,7 @@ class WebLaunch {
       port,
       log: (l) => this.log(`${HEADER_PREFIX} ${l}`),
       ...(standIn ? { standIn: (target: string) => standIn.answer(target) } : {}),
-      ...(this.seed !== undefined ? { seed: this.seed } : {}),
+      seed: this.seed,
       ...(this.opts.paused ? { startPaused: true } : {}),
       pageOrigin: new URL(url).origin,
       acceptPeer: (peerPort) =>
@@ -223,7 +224,7 @@ class WebLaunch {
       serverPgid: spawned?.pid,
       serverStart: spawned?.pid ? processStart(spawned.pid) : undefined,
       ...(standIn ? { kit: false as const } : {}),
-      ...(this.seed !== undefined ? { seed: this.seed } : {}),
+      seed: this.seed,
     };
     const base = {
       port,

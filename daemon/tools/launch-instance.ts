@@ -104,7 +104,7 @@ export const launchInstanceTool = defineTool({
       .union([z.string().min(1).max(200), z.int()])
       .optional()
       .describe(
-        "A browser game's seed for Math.random and crypto.getRandomValues, in place of launch.web.seed; with restart, default the seed it ran with.",
+        "A browser game's seed for Math.random and crypto.getRandomValues, in place of launch.web.seed; without either the bridge picks one, and the answer says it. With restart, default the seed it ran with.",
       ),
     force: z
       .boolean()

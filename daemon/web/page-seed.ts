@@ -4,6 +4,10 @@
  * launch's seed before the page's first script, so the same seed deals the same game.
  * `__SEED__` is replaced by the seed as a JSON string.
  */
+import { randomBytes } from 'node:crypto';
+
+/** The seed of a page launched without one: picked here so it can be shown, saved and replayed. */
+export const pickSeed = (): string => randomBytes(4).toString('hex');
 
 // sfc32, seeded by hashing the seed's text (cyrb128): small, fast and well distributed.
 export const SEED = `

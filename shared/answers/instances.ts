@@ -157,7 +157,7 @@ export const launchInstanceAnswer = z
       .unknown()
       .optional()
       .describe(
-        "the page's seed for `Math.random` and `crypto` *(when a browser game is seeded: `seed`, or `launch.web.seed`)*",
+        "the page's seed for `Math.random` and `crypto`: `seed`, else `launch.web.seed`, else one the bridge picked *(when a browser game)*",
       ),
     paused: z
       .boolean()

@@ -101,10 +101,11 @@ export function cleanedAfterAll(): { homes: string[]; handles: McpHandle[] } {
   return { homes, handles };
 }
 
-/** What launchWebGame opened: the client, the game's port, the home and the project folder. */
+/** What launchWebGame opened: the client, the game's port, the launch's answer, the home and the project folder. */
 export interface WebGameRun {
   h: McpHandle;
   port: number;
+  launched: Record<string, any>;
   home: string;
   project: string;
 }
@@ -144,5 +145,5 @@ export async function launchWebGame(o: {
   o.cleanup.handles.push(h);
   const launched = await call(h, 'launch_instance', {}, 120_000);
   if (launched.isError) throw new Error(launched.text);
-  return { h, port: launched.json.port as number, home, project };
+  return { h, port: launched.json.port as number, launched: launched.json, home, project };
 }
