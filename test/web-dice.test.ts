@@ -2,12 +2,14 @@
  * A canvas game without the kit that draws from every source of chance a page has
  * (test/fixtures/web-pages/dice.html), through the real proxy + daemon, the SDK client and
  * Debian's Chromium. Launched without a seed, it runs on one the bridge picked, which the
- * launch's answer, the state and a saved test carry, so the test's replays deal the same dice.
+ * launch's answer, the state and a saved test carry, so the test's replays deal the same dice;
+ * its snapshot names the canvas as one node whose box is where the screenshot shows it.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { cleanedAfterAll, gameCall, launchWebGame, type WebGameRun } from './helpers/mcp.js';
+import { colourBox, decodePng } from './helpers/png.js';
 import { bridgeFreeEnv, ROOT, runCli } from './helpers/procs.js';
 
 jest.setTimeout(240_000);
@@ -88,5 +90,37 @@ describe('a session on an unseeded launch, saved as a test', () => {
       expect(r.out).toMatch(/^✓ dice \(/);
       expect(r.code).toBe(0);
     }
+  });
+});
+
+describe("the canvas in the page's snapshot", () => {
+  type Node = { id: string; role: string; name: string; rect?: number[]; children?: Node[] };
+  const flat = (nodes: Node[]): Node[] => nodes.flatMap((n) => [n, ...flat(n.children ?? [])]);
+  let snap: Awaited<ReturnType<typeof call>>;
+  let canvases: Node[];
+
+  beforeAll(async () => {
+    snap = await call('snapshot');
+    canvases = flat(snap.json.nodes).filter((n) => n.role === 'canvas');
+  });
+
+  test('is one node, without the fallback text inside it', () => {
+    expect(canvases).toHaveLength(1);
+    expect(canvases[0]).toMatchObject({ id: expect.stringMatching(/^dom-\d+$/), name: '' });
+    expect(canvases[0].children).toBeUndefined();
+    expect(snap.text).not.toContain('support HTML5');
+  });
+
+  test('has the box the screenshot shows it in', async () => {
+    const shot = await call('screenshot');
+    const png = decodePng(Buffer.from((shot.res.content as any[])[1].data, 'base64'));
+    const painted = colourBox(png, [255, 0, 255]);
+    expect(painted).toEqual([37, 53, 300, 150]);
+    expect(canvases[0].rect).toEqual(painted);
+  });
+
+  test("gives its box in the snapshot's text", () => {
+    const { id, rect } = canvases[0];
+    expect(snap.text.split('\n')).toContain(`- canvas [ref=${id}] box=[${rect!.join(',')}]`);
   });
 });

@@ -188,6 +188,8 @@ function line(n: UiNode, depth: number): string {
   if (n.selected) parts.push('selected');
   if (n.focused) parts.push('focused');
   if (n.value !== undefined && n.value !== '') parts.push(`value=${valueText(n.value)}`);
+  // a canvas says nothing of what is drawn in it: where it is, is what the agent aims the pointer at
+  if (n.role === 'canvas' && n.rect) parts.push(`box=[${n.rect.join(',')}]`);
   return parts.join(' ');
 }
 

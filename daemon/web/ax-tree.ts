@@ -62,6 +62,7 @@ const SKIP = new Set(['InlineTextBox', 'LineBreak', 'ListMarker']);
 const ROLE_NAMES: Record<string, string> = {
   StaticText: 'text',
   RootWebArea: 'document',
+  Canvas: 'canvas',
   image: 'image',
   img: 'image',
 };
@@ -118,8 +119,9 @@ export async function pageLook(page: Page): Promise<{ tree: PageNode[]; title?: 
       withoutEchoes((ax.childIds ?? []).flatMap((id) => convertId(id, str(ax.name) || parentName, within)));
     const role = str(ax.role);
     if (SKIP.has(role)) return [];
-    // a canvas's children are the text a browser without canvas would show, not the game
-    if (role === 'Canvas' && (ax.ignored || !str(ax.name).trim())) return [];
+    // A canvas is the game's area, one node whether or not the page named it: the agent aims at
+    // its box. Its children are the text a browser without canvas would show, not the game.
+    if (role === 'Canvas' && ax.ignored) return [];
     if (ax.ignored || role === 'RootWebArea') return kids();
     const name = str(ax.name).trim();
     if (WRAPPERS.has(role) && !name) return kids();

@@ -78,3 +78,16 @@ export function pixelAt(img: DecodedPng, x: number, y: number): [number, number,
   const i = (y * img.width + x) * img.channels;
   return [img.pixels[i], img.pixels[i + 1], img.pixels[i + 2]];
 }
+
+/** The box [x, y, w, h] of the pixels of exactly this RGB colour, or null when there are none. */
+export function colourBox(img: DecodedPng, rgb: [number, number, number]): number[] | null {
+  let [left, top, right, bottom] = [Infinity, Infinity, -1, -1];
+  for (let y = 0; y < img.height; y++)
+    for (let x = 0; x < img.width; x++) {
+      const [r, g, b] = pixelAt(img, x, y);
+      if (r !== rgb[0] || g !== rgb[1] || b !== rgb[2]) continue;
+      [left, top] = [Math.min(left, x), Math.min(top, y)];
+      [right, bottom] = [Math.max(right, x), Math.max(bottom, y)];
+    }
+  return right < 0 ? null : [left, top, right - left + 1, bottom - top + 1];
+}

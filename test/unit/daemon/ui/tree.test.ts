@@ -44,6 +44,19 @@ test('the text rendering is the one the docs show, hidden nodes left out', () =>
   expect(renderUi(ui, filterTree(ui.nodes, { includeHidden: true }))).toContain('  - button "Inner" [ref=inner]');
 });
 
+test("a canvas's line gives its box, which no other node's line does", () => {
+  const page = readUi(1, {
+    nodes: [
+      { id: 'dom-7', role: 'canvas', name: '', rect: [37, 53, 300, 150] },
+      { id: 'dom-8', role: 'button', name: 'Roll', rect: [0, 0, 40, 20] },
+    ],
+  });
+  expect(renderUi(page, page.nodes).split('\n').slice(1)).toEqual([
+    '- canvas [ref=dom-7] box=[37,53,300,150]',
+    '- button "Roll" [ref=dom-8]',
+  ]);
+});
+
 test('a node inside a hidden one is hidden too', () => {
   expect(walk(ui.nodes).find((w) => w.node.id === 'inner')?.hidden).toBe(true);
 });
