@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { GameClient } from '../daemon/game/client.js';
 import { ManifestCache } from '../daemon/game/cache.js';
 import { listInstances } from '../daemon/discovery/list.js';
+import { listInstancesAnswer } from '../shared/answers/instances.js';
 import { pruneEntry, readRegistry } from '../daemon/discovery/registry.js';
 import { scanPorts } from '../daemon/discovery/scan.js';
 import { probePort } from '../daemon/game/probe.js';
@@ -414,6 +415,30 @@ describe('listInstances', () => {
       expect(r.live).toHaveLength(1);
       expect(r.live[0]).toMatchObject({ port, status: 'live-no-manifest', frame: 7, screen: null });
       expect(r.live[0].warnings?.join(' ')).toMatch(/\/state/);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  test("a game found by the scan alone (no name, pid or cwd) fits list_instances' declared answer", async () => {
+    const port = await freePort();
+    const server = http.createServer((req, res) => {
+      const path = (req.url ?? '').split('?')[0];
+      if (path === '/health') return res.end(JSON.stringify({ ok: true }));
+      res.statusCode = 404;
+      res.end('{}');
+    });
+    await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
+    try {
+      const r = await listInstances({
+        config: config(home, String(port)),
+        cache: new ManifestCache(),
+        clients: clientFor,
+      });
+      expect(r.live).toHaveLength(1);
+      const parsed = listInstancesAnswer.safeParse({ registryDir: join(home, 'instances'), exited: [], ...r });
+      expect(parsed.error?.issues ?? []).toEqual([]);
     } finally {
       server.closeAllConnections();
       server.close();
