@@ -1,7 +1,9 @@
 /**
  * The page's login and every request it makes. The one-time key in the address is traded once
- * for a secret kept in this tab's sessionStorage, which only this origin (host and port) reads;
- * each request carries it in a header, which a browser never adds to a request of its own
+ * for a secret kept in this origin's localStorage, which only pages of this origin (host and
+ * port) read, so a reload, another tab or the same link opened again stays logged in for as
+ * long as the daemon that issued it runs (a restarted daemon knows no secret: its 401 clears
+ * it). Each request carries it in a header, which a browser never adds to a request of its own
  * accord, so nothing it sends to another server on this host is worth replaying. The live feed
  * is a streaming fetch (an EventSource cannot send headers).
  */
@@ -21,7 +23,7 @@ let login: Promise<string> | undefined;
 function secret(): Promise<string> {
   login ??= (async () => {
     if (key === null) {
-      const kept = sessionStorage.getItem(STORE);
+      const kept = localStorage.getItem(STORE);
       if (kept) return kept;
       throw new LoggedOut('This page is not logged in. Run `game-bridge-mcp dashboard` for a new link.');
     }
@@ -33,11 +35,11 @@ function secret(): Promise<string> {
     const body = (await res.json().catch(() => ({}))) as { secret?: string; error?: string };
     if (!res.ok || !body.secret) {
       // A reload of a page whose key is spent still has the secret it bought.
-      const kept = sessionStorage.getItem(STORE);
+      const kept = localStorage.getItem(STORE);
       if (kept) return kept;
       throw new LoggedOut(body.error ?? `The login was refused (HTTP ${res.status}).`);
     }
-    sessionStorage.setItem(STORE, body.secret);
+    localStorage.setItem(STORE, body.secret);
     return body.secret;
   })();
   return login;
@@ -49,7 +51,7 @@ export async function authFetch(url: string, init: RequestInit = {}): Promise<Re
   headers.set(HEADER, await secret());
   const res = await fetch(url, { ...init, headers, credentials: 'omit' });
   if (res.status === 401) {
-    sessionStorage.removeItem(STORE);
+    localStorage.removeItem(STORE);
     throw new LoggedOut('The daemon is gone or restarted. Run `game-bridge-mcp dashboard` for a new link.');
   }
   return res;

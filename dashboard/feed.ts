@@ -102,9 +102,12 @@ export class CallFeed {
       c.tool,
       c.gameTool ? h('span', { class: 'game' }, ` › ${c.gameTool}`) : '',
     );
+    const answer = c.ok ? undefined : notAFailure(c);
     const result = c.ok
       ? h('span', { class: 'badge s-live' }, 'OK')
-      : h('span', { class: 'badge s-bad' }, c.errorClass ?? 'Error');
+      : answer
+        ? h('span', { class: 'badge s-quiet', title: `${c.errorClass}: ${answer}` }, answer)
+        : h('span', { class: 'badge s-bad' }, c.errorClass ?? 'Error');
     const who = c.client ?? this.sessionNames.get(c.session) ?? shortId(c.session);
     // the tool on the first line; the client and the game below it, where they have the row's width
     const summary = h(
@@ -132,14 +135,14 @@ export class CallFeed {
       {
         class: `call${fresh ? ' fresh' : ''}`,
         'data-id': c.id,
-        'data-ok': String(c.ok),
+        'data-ok': String(c.ok || answer !== undefined),
         'data-tool': c.gameTool ?? c.tool,
         'data-at': c.at,
         'data-port': c.port !== undefined ? String(c.port) : undefined,
       },
       details,
     );
-    li.hidden = this.errorsOnly.checked && c.ok;
+    li.hidden = this.errorsOnly.checked && li.dataset.ok === 'true';
     if (c.port !== undefined) this.markGame(li);
     return li;
   }
@@ -170,6 +173,21 @@ export class CallFeed {
     setText(byId('n-calls'), shown ? `last ${shown}` : '');
     byId('feed-empty').hidden = shown > 0;
   }
+}
+
+/** The check tools: a condition that did not hold is their answer, not a fault. */
+const CHECKS = new Set(['wait_for', 'assert', 'wait_for_node', 'wait_for_object']);
+
+/**
+ * A failed call that is an answer rather than something broken, in a word, or undefined: a check
+ * whose condition did not hold (the test runner's expects and an agent's waits), and a game asked
+ * for a screenshot it does not serve (the test runner asks each game once, for its traces).
+ */
+export function notAFailure(c: CallSummary): string | undefined {
+  const tool = (c.gameTool ?? c.tool).replace(/^bridge\./, '');
+  if (CHECKS.has(tool) && (c.errorClass === 'CommandTimeout' || c.errorClass === 'AssertionFailed')) return 'Not met';
+  if (tool === 'screenshot' && c.errorClass === 'CapabilityMissing') return 'No screenshots';
+  return undefined;
 }
 
 /** JSON text indented when it parses; as it came otherwise (an error's text). */

@@ -22,8 +22,14 @@ export class TryForm {
   private loadedPort = 0;
   private loaded: Array<(port: number, toolsets: ToolsetView[]) => void> = [];
 
+  /** the person picked a game: the list no longer picks one for them */
+  private picked = false;
+
   constructor() {
-    this.portSel.addEventListener('change', () => void this.loadTools());
+    this.portSel.addEventListener('change', () => {
+      this.picked = true;
+      void this.loadTools();
+    });
     this.toolSel.addEventListener('change', () => this.showTool());
     this.form.addEventListener('submit', (e) => {
       e.preventDefault();
@@ -34,7 +40,7 @@ export class TryForm {
   /** Keep the game list in step with the live instances (the selection stays when it can). */
   setGames(list: InstanceView[]): void {
     const live = list.filter((i) => i.status === 'live' || i.status === 'live-no-manifest');
-    const key = live.map((i) => `${i.port}:${i.name}`).join('|');
+    const key = live.map((i) => `${i.port}:${i.name}:${i.owner}`).join('|');
     if (key === this.games) return;
     this.games = key;
     const current = this.portSel.value;
@@ -43,7 +49,8 @@ export class TryForm {
         ? live.map((i) => h('option', { value: i.port }, `${i.name ?? 'Game'} (port ${i.port})`))
         : [h('option', { value: '' }, 'No live game')]),
     );
-    if (live.some((i) => String(i.port) === current)) this.portSel.value = current;
+    if (this.picked && live.some((i) => String(i.port) === current)) this.portSel.value = current;
+    else if (live.length) this.portSel.value = String(played(live).port);
     if (Number(this.portSel.value) !== this.loadedPort) void this.loadTools();
   }
 
@@ -156,4 +163,11 @@ export class TryForm {
       h('pre', { class: 'json', tabindex: 0 }, pretty(text)),
     );
   }
+}
+
+/** The game a person most likely means: one a connected session plays (the newest of those), else the first. */
+function played(live: InstanceView[]): InstanceView {
+  const owned = live.filter((i) => i.owner !== null);
+  const newest = (a: InstanceView, b: InstanceView) => Date.parse(b.startedAt ?? '') - Date.parse(a.startedAt ?? '');
+  return owned.sort(newest)[0] ?? live[0];
 }

@@ -116,7 +116,8 @@ export class InstanceCards {
       PID: v.pid === null ? '—' : String(v.pid),
       Owner: owner,
       Uptime: uptime(v),
-      FPS: v.fps === null ? '—' : v.fps.toFixed(1),
+      // a paused clock is what matters: the frames a game still draws meanwhile are in the title
+      FPS: v.paused ? 'paused' : v.fps === null ? '—' : v.fps.toFixed(1),
       Frame: v.frame === null ? '—' : String(v.frame),
       Screen: v.screen ?? '—',
       Source: v.launched
@@ -128,7 +129,12 @@ export class InstanceCards {
     for (const f of FACTS) {
       const dd = card.facts.get(f)!;
       setText(dd, values[f]);
-      dd.title = f === 'Owner' && v.owner ? `session ${v.owner}` : values[f];
+      dd.title =
+        f === 'Owner' && v.owner
+          ? `session ${v.owner}`
+          : f === 'FPS' && v.paused && v.fps !== null
+            ? `paused (drawing ${v.fps.toFixed(1)} frames a second)`
+            : values[f];
       dd.parentElement!.hidden = (v.status === 'exited' || v.status === 'stale') && !GONE_FACTS.has(f);
     }
     setText(card.facts.get('Uptime')!.previousElementSibling!, v.status === 'exited' ? 'Ran for' : 'Uptime');
@@ -150,7 +156,11 @@ function badgeOf(v: InstanceView): { label: string; cls: string } {
   if (v.status === 'exited' && v.exit?.signal) return { label: `Killed · ${v.exit.signal}`, cls: 's-bad' };
   if (v.status === 'exited' && v.exit && v.exit.code !== null && v.exit.code !== 0)
     return { label: `Exited · code ${v.exit.code}`, cls: 's-bad' };
-  return STATUS[v.status];
+  const live = v.status === 'live' || v.status === 'live-no-manifest';
+  // A page without the kit has no command list by design: it is played through the browser.
+  const kind = v.page && v.status === 'live-no-manifest' ? 'Live · web page' : STATUS[v.status].label;
+  if (live && v.paused) return { label: `${kind} · paused`, cls: 's-paused' };
+  return { ...STATUS[v.status], label: kind };
 }
 
 function uptime(v: InstanceView): string {

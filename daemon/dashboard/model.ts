@@ -19,8 +19,14 @@ interface FrameMark {
   frame: number;
   t: number;
   fps: number | null;
-  /** /health's capabilities (a game with 'input' reports held inputs in /state) */
+  /** /health's capabilities (a game with 'input' reports held inputs in /state, one with 'clock' whether it is paused) */
   caps: string[];
+}
+
+/** What /state says that /health does not: inputs held, and a paused clock. */
+interface StateMark {
+  held: unknown[] | null;
+  paused: boolean | null;
 }
 
 export class DashboardModel {
@@ -30,7 +36,7 @@ export class DashboardModel {
   private discovered?: ListResult;
   private discoveredAt = 0;
   private frames = new Map<number, FrameMark>();
-  private held = new Map<number, unknown[]>();
+  private read = new Map<number, StateMark>();
   private readonly exits: EndedGames;
   private last?: DashboardState;
   private lastJson = '';
@@ -80,7 +86,10 @@ export class DashboardModel {
       if (discovering) await this.discover();
       const ports = this.livePorts();
       await Promise.all(ports.map((p) => this.measure(p)));
-      if (discovering) await Promise.all(ports.map((p) => this.readHeld(p)));
+      // A clock that stopped is read at once: a paused game says so within a second.
+      await Promise.all(
+        ports.filter((p) => discovering || this.frames.get(p)?.fps === 0).map((p) => this.readState(p)),
+      );
       const state = this.compose(ports);
       const json = JSON.stringify({ i: state.instances, s: state.sessions });
       this.last = state;
@@ -131,15 +140,20 @@ export class DashboardModel {
     }
   }
 
-  /** Held inputs, from /state of the games that declare the input capability (with discovery's pace). */
-  private async readHeld(port: number): Promise<void> {
-    if (!this.frames.get(port)?.caps.includes('input')) return void this.held.delete(port);
+  /** Held inputs and a paused clock, from /state of the games that declare input or the clock (with discovery's pace). */
+  private async readState(port: number): Promise<void> {
+    const caps = this.frames.get(port)?.caps ?? [];
+    if (!caps.includes('input') && !caps.includes('clock')) return void this.read.delete(port);
     try {
       const state = await this.host.state.client(port, HEALTH_TIMEOUT_MS).state(undefined, HEALTH_TIMEOUT_MS);
       const held = (state.input as { held?: unknown } | undefined)?.held;
-      this.held.set(port, Array.isArray(held) ? held : []);
+      const paused = (state.clock as { paused?: unknown } | undefined)?.paused;
+      this.read.set(port, {
+        held: caps.includes('input') ? (Array.isArray(held) ? held : []) : null,
+        paused: typeof paused === 'boolean' ? paused : null,
+      });
     } catch {
-      this.held.delete(port);
+      this.read.delete(port);
     }
   }
 
@@ -173,7 +187,7 @@ export class DashboardModel {
   private instance(port: number, inst: LaunchedInstance | undefined, live: LiveInstance | undefined): InstanceView {
     const mark = this.frames.get(port);
     const base = inst ? this.launchedFacts(inst) : blank(port);
-    const held = this.held.get(port);
+    const read = this.read.get(port);
     return {
       ...base,
       status: mark ? (live?.status ?? 'live') : 'unreachable',
@@ -186,7 +200,9 @@ export class DashboardModel {
       screen: live?.screen ?? null,
       toolsets: live?.toolsets ?? [],
       discovery: live?.discovery ?? (inst ? 'launched' : null),
-      held: held ?? null,
+      held: read?.held ?? null,
+      paused: mark ? (read?.paused ?? null) : null,
+      page: this.host.state.launcher.webGame(port)?.standIn !== undefined,
       log: inst ? this.logTail(port) : null,
     };
   }
@@ -247,6 +263,8 @@ function blank(port: number): InstanceView {
     toolsets: [],
     discovery: null,
     held: null,
+    paused: null,
+    page: false,
     exit: null,
     log: null,
     detail: null,

@@ -37,6 +37,10 @@ export interface InstanceView {
   discovery: string | null;
   /** inputs held in the game (when it reports them) */
   held: unknown[] | null;
+  /** its clock is paused (a game with the clock capability); null when it does not say */
+  paused: boolean | null;
+  /** a web page without the kit, played through the browser: it publishes no commands of its own */
+  page: boolean;
   exit: ExitView | null;
   /** the last lines of a launched game's log */
   log: string[] | null;

@@ -1,9 +1,23 @@
 import { BRIDGE_TOOL_NAMES } from '../bridge/index.js';
+import { WEBMCP_TOOLSET } from '../bridge/webmcp.js';
+import type { Manifest } from '../game/manifest.js';
 import { COMPOSITES_TOOLSET } from '../composites/run.js';
 import { gameSkills } from '../bridge/skill-check.js';
 import { SKILLS_TOOLSET } from '../skills/skill.js';
 import { defineTool, portArg, z } from '../toolkit/define.js';
 import { listToolsetsAnswer } from '../../shared/answers/mcp.js';
+
+/** A page without the kit has no command list by design: what it offers instead. */
+function pageOffers(port: number, m: Manifest): string {
+  const own = m.toolsets.find((t) => t.name === WEBMCP_TOOLSET)?.tools.length ?? 0;
+  return (
+    `The page on port ${port} runs without the game-bridge kit, so it has no commands of its own: it is played through the browser with the bridge toolset ` +
+    '(snapshot reads the page, click, activate, set_value and type act on it, press and pointer send keys and the mouse, screenshot shows it; pause and step hold its clock)' +
+    (own
+      ? `, and through the ${own} tool${own === 1 ? '' : 's'} the page registers itself (toolset ${WEBMCP_TOOLSET}).`
+      : '.')
+  );
+}
 
 export const listToolsetsTool = defineTool({
   name: 'list_toolsets',
@@ -52,7 +66,11 @@ export const listToolsetsTool = defineTool({
         game: m.game.name ?? null,
         version: m.game.version ?? null,
         manifest: m.source,
-        ...(m.notice ? { notice: m.notice } : {}),
+        ...(ctx.launcher.webGame(port)?.standIn && m.source === 'fallback'
+          ? { notice: pageOffers(port, m) }
+          : m.notice
+            ? { notice: m.notice }
+            : {}),
         toolsets,
         ...(m.passthrough ? { passthrough: m.passthrough } : {}),
         next: "describe_toolset {port, toolset} shows each tool's arguments; call_tool {port, name, arguments} runs one.",

@@ -11,7 +11,9 @@ export const listToolsetsAnswer = z
     notice: z
       .unknown()
       .optional()
-      .describe('why only the bridge toolset is listed *(when the game publishes no command list)*'),
+      .describe(
+        'why only the bridge toolset is listed, or, for a page without the kit, what the page offers instead *(when the game publishes no command list)*',
+      ),
     toolsets: z
       .array(
         z
