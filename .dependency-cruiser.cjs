@@ -63,6 +63,12 @@ module.exports = {
       { path: '^daemon/', pathNot: '^daemon/game/' },
     ),
     forbid(
+      'film-stands-alone',
+      'film/ composes pictures with ffmpeg; it knows no game, tool or session.',
+      { path: '^daemon/film/' },
+      { path: '^daemon/', pathNot: '^daemon/film/' },
+    ),
+    forbid(
       'services-stand-side-by-side',
       'sync/ and discovery/ use game/ only, never each other or anything above.',
       { path: '^daemon/(sync|discovery)/' },

@@ -16,6 +16,7 @@ export const ERROR_CLASSES = [
   'BridgeUsageError',
   'LaunchFailed',
   'ChromiumMissing',
+  'FfmpegMissing',
   'NotLaunchedHere',
   'CallInterrupted',
   'BridgeInternalError',
@@ -39,6 +40,7 @@ interface ErrorFacts {
   GameExited: ExitFacts;
   LaunchFailed: LaunchFacts;
   ChromiumMissing: { port?: number };
+  FfmpegMissing: { port: number };
   AssertionFailed: { port: number; path: string; expected: string; actual: unknown; frame?: number };
 }
 
@@ -301,6 +303,15 @@ export function launchFailed(message: string, facts: LaunchFacts, cause?: unknow
 /** A browser game needs Chromium, and the one named or on PATH is not there. */
 export function chromiumMissing(message: string, port?: number): BridgeError {
   return new BridgeError(port === undefined ? { kind: 'ChromiumMissing' } : { kind: 'ChromiumMissing', port }, message);
+}
+
+/** A filmstrip is composed by ffmpeg, and none is on PATH. */
+export function ffmpegMissing(port: number, tool: string): BridgeError {
+  return new BridgeError(
+    { kind: 'FfmpegMissing', port },
+    `${tool} composes its filmstrip with ffmpeg, and none is on PATH. Install it (Debian/Ubuntu: sudo apt-get install -y ffmpeg), ` +
+      'or call it without a filmstrip and take screenshots instead.',
+  );
 }
 
 export function notLaunchedHere(port: number): BridgeError {

@@ -63,7 +63,7 @@ const answers = new Map<string, Json[]>();
 
 test('docs/TOOLS.md documents exactly the fields the tools answer', async () => {
   const ports = await freeRange(3);
-  const project = writeProject(join(suite.home, 'game'), { ports, launch: { cwd: '.' } });
+  const project = writeProject(join(suite.home, 'game'), { ports, launch: { cwd: '.' }, gameArgs: '--screenshot' });
   const h = await suite.open(project.cwd);
   // with the list read, the SDK client checks every answer against its tool's outputSchema
   await h.client.listTools();
@@ -95,6 +95,8 @@ test('docs/TOOLS.md documents exactly the fields the tools answer', async () => 
     (await gameCall(h, port, 'step', { frames: 50, until: { path: 'game.crates.1.settled', equals: true } })).json,
   );
   keep('press', (await gameCall(h, port, 'press', { input: 'left', frames: 2 })).json);
+  keep('press', (await gameCall(h, port, 'press', { input: 'left', frames: 2, filmstrip: 2 })).json);
+  keep('watch', (await gameCall(h, port, 'watch', { frames: 2 })).json);
   keep('pointer', (await gameCall(h, port, 'pointer', { action: 'click', x: 40, y: 40 })).json);
   keep(
     'pointer',

@@ -16,6 +16,7 @@ import { clockAdvance } from '../web/page-clock.js';
 import type { ToolContext } from '../toolkit/context.js';
 import { syncCommand } from '../toolkit/sync-answer.js';
 import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
+import { advance, type Film, type Go } from './film.js';
 import { pausedNote } from './play.js';
 
 /** The page to send `input` to, or undefined when the game's kit takes it (or no browser of ours shows the game). */
@@ -71,22 +72,30 @@ export async function browserPress(
   frames: number,
   leaseMs: number,
   extra: ToolCallExtra,
+  film?: Film,
 ): Promise<ToolAnswer> {
   const client = ctx.client(port);
   const { standIn } = web;
   const before = standIn ? undefined : await client.state(extra.signal);
   const paused = getPath(before, 'clock.paused') === true;
+  const count =
+    !standIn && !paused && typeof before?.frame === 'number'
+      ? new FrameCount(client, 'frame', before.frame, {
+          timeoutMs: ctx.config.timeoutMs,
+          signal: extra.signal,
+          generation: ctx.generation(port),
+        })
+      : undefined;
+  const go: Go = standIn
+    ? (from, to) => clockAdvance(web.browser.page, to - from)
+    : paused
+      ? (from, to) => syncCommand(ctx, port, 'clock.step', { frames: to - from }, extra)
+      : count
+        ? (_, to) => count.until(to)
+        : (from, to) => new Promise((r) => setTimeout(r, Math.ceil(((to - from) * 1000) / 60)));
   await web.hands.hold(ctx.sessionId, input, leaseMs);
   try {
-    if (standIn) await clockAdvance(web.browser.page, frames);
-    else if (paused) await syncCommand(ctx, port, 'clock.step', { frames }, extra);
-    else if (typeof before?.frame === 'number')
-      await new FrameCount(client, 'frame', before.frame, {
-        timeoutMs: ctx.config.timeoutMs,
-        signal: extra.signal,
-        generation: ctx.generation(port),
-      }).until(frames);
-    else await new Promise((r) => setTimeout(r, Math.ceil((frames * 1000) / 60)));
+    await advance(film, 0, frames, go);
   } finally {
     await web.hands.release(ctx.sessionId, input);
   }

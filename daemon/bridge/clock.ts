@@ -3,6 +3,7 @@
  * (clock.*) through command sync, on a game that declares the "clock" capability.
  */
 import { usageError } from '../../shared/errors.js';
+import type { SyncResult } from '../sync/command.js';
 import { EpochWatch } from '../sync/epoch.js';
 import { conditionFrom, test } from '../sync/wait.js';
 import { z } from '../toolkit/define.js';
@@ -11,6 +12,8 @@ import { whole } from './args.js';
 import { bridgeTool } from './declare.js';
 import { syncAnswer } from '../../shared/answers/fields.js';
 import { stepAnswer } from '../../shared/answers/clock.js';
+import { advance, filmFor, filmstripArg, withFilm } from './film.js';
+import { watch } from './watch.js';
 
 /** pause: the reserved command of the same name, without arguments, answered with the state after. */
 export const pause = bridgeTool({
@@ -80,6 +83,7 @@ export const step = bridgeTool({
       .describe(
         'A wait_for condition, e.g. {"path": "game.x", "gte": 30} or {"path": "ui.screen", "equals": "GameOver"}.',
       ),
+    filmstrip: filmstripArg(),
   }),
   effect: { readOnly: false },
   player: true,
@@ -88,22 +92,30 @@ export const step = bridgeTool({
     const { port } = call;
     const { frames } = args;
     const cond = args.until ? conditionFrom(args.until) : undefined;
+    const film = await filmFor(ctx, port, 'step', frames, args.filmstrip);
+    let r: SyncResult | undefined;
+    const stepBy = async (from: number, to: number) => {
+      r = await syncCommand(ctx, port, 'clock.step', { frames: to - from }, call);
+    };
     if (!cond) {
-      const r = await syncCommand(ctx, port, 'clock.step', { frames }, call);
-      return { json: { stepped: frames, ...shapeSync(r) } };
+      await advance(film, 0, frames, stepBy);
+      return withFilm({ json: { stepped: frames, ...shapeSync(r!) } }, film);
     }
     // One frame at a time, so it stops on the very frame the condition first holds; a new run on the way fails it.
     const runs = cond.path === 'sessionEpoch' ? undefined : new EpochWatch(port, `step until ${cond.path}`);
     for (let stepped = 1; ; stepped++) {
-      const r = await syncCommand(ctx, port, 'clock.step', { frames: 1 }, call);
-      if (r.state) runs?.check(r.state);
-      const t = r.state ? test(r.state, cond) : { ok: false, value: undefined };
+      await advance(film, stepped - 1, stepped, stepBy);
+      const s = r!.state;
+      if (s) runs?.check(s);
+      const t = s ? test(s, cond) : { ok: false, value: undefined };
       if (t.ok || stepped >= frames) {
-        return { json: { matched: t.ok, stepped, path: cond.path, value: t.value ?? null, ...shapeSync(r) } };
+        await film?.endedAt(stepped);
+        const json = { matched: t.ok, stepped, path: cond.path, value: t.value ?? null, ...shapeSync(r!) };
+        return withFilm({ json }, film);
       }
     }
   },
 });
 
 /** The family, in the order describe_toolset lists it. */
-export const CLOCK_TOOLS = [pause, resume, step];
+export const CLOCK_TOOLS = [pause, resume, step, watch];

@@ -27,6 +27,7 @@ import {
   type Target,
   type Timed,
 } from './gestures.js';
+import { advance, type Film } from './film.js';
 import { simFrameOf } from './play.js';
 
 /**
@@ -39,6 +40,7 @@ export async function play(
   t: Target,
   plan: Timed[],
   extra: ToolCallExtra,
+  film?: Film,
 ): Promise<Record<string, unknown>> {
   const kitClick = (p: Timed) => p.move.k === 'click' && toKit(t, p.move);
   const moves = plan.flatMap((p) => (p.move.k === 'click' && kitClick(p) ? clickMoves(p.frame, p.move) : [p]));
@@ -70,8 +72,12 @@ export async function play(
   try {
     for (const f of frames) {
       if (f > at) {
-        if (paused) await syncCommand(ctx, port, 'clock.step', { frames: f - at }, extra, !batched);
-        else if (ran) await ran.until(f);
+        // A film's picture waits for its step to be confirmed.
+        await advance(film, at, f, (from, to) =>
+          paused
+            ? syncCommand(ctx, port, 'clock.step', { frames: to - from }, extra, !batched || film !== undefined)
+            : (ran?.until(to) ?? Promise.resolve()),
+        );
         at = f;
       }
       for (const p of plan.filter((q) => q.frame === f)) {
@@ -130,7 +136,8 @@ export async function takesClick(ctx: Pick<ToolContext, 'client' | 'generation'>
   return takes;
 }
 
-function summary(s: State): Record<string, unknown> {
+/** What an answer carries of a state read after the action (the bridge confirmed no command of its own). */
+export function summary(s: State): Record<string, unknown> {
   return {
     ...(typeof s.frame === 'number' ? { frame: s.frame } : {}),
     ...(typeof s.sessionEpoch === 'number' ? { sessionEpoch: s.sessionEpoch } : {}),

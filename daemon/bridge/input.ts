@@ -12,6 +12,7 @@ import { inputName, whole } from './args.js';
 import { browserFor, browserHold, browserPress, browserRelease } from './browser-input.js';
 import { bridgeTool } from './declare.js';
 import { holdAnswer, pressAnswer, releaseAnswer } from '../../shared/answers/input.js';
+import { advance, filmFor, filmstripArg, withFilm } from './film.js';
 import { RELEASE_NEEDS } from './gesture-plans.js';
 import { HELD_CAPABILITIES } from '../../shared/capabilities.js';
 import { capabilitiesOf, lacking } from './needs.js';
@@ -30,6 +31,7 @@ export const press = bridgeTool({
   input: z.object({
     input: inputName(),
     frames: whole(1, 600).default(1).describe('How many simulation frames to hold it (1-600).'),
+    filmstrip: filmstripArg(),
   }),
   effect: { readOnly: false },
   player: true,
@@ -38,8 +40,9 @@ export const press = bridgeTool({
     const { port } = call;
     const input = inputOf('press', args.input);
     const frames = args.frames;
+    const film = await filmFor(ctx, port, 'press', frames, args.filmstrip);
     const web = await browserFor(ctx, port, input);
-    if (web) return browserPress(ctx, web, port, input, frames, PRESS_LEASE_MS, call);
+    if (web) return withFilm(await browserPress(ctx, web, port, input, frames, PRESS_LEASE_MS, call, film), film);
     const owner = ctx.sessionId;
     const paused = getPath(await ctx.client(port).state(call.signal), 'clock.paused') === true;
     ctx.held.hold(port, owner, input, PRESS_LEASE_MS);
@@ -47,20 +50,24 @@ export const press = bridgeTool({
       const held = await syncCommand(ctx, port, 'input.hold', { input, owner, leaseMs: PRESS_LEASE_MS }, call, !paused);
       if (paused) {
         // A step holds back the commands after it, so hold, step N, release hold it for exactly N frames.
-        await syncCommand(ctx, port, 'clock.step', { frames }, call, false);
+        // A film's picture waits for its step to be confirmed.
+        await advance(film, 0, frames, (from, to) =>
+          syncCommand(ctx, port, 'clock.step', { frames: to - from }, call, film !== undefined),
+        );
       } else {
         const from = simFrameOf(held.state) ?? { path: 'frame', value: 0 };
-        await new FrameCount(ctx.client(port), from.path, from.value, {
+        const count = new FrameCount(ctx.client(port), from.path, from.value, {
           timeoutMs: ctx.config.timeoutMs,
           signal: call.signal,
           generation: ctx.generation(port),
-        }).until(frames);
+        });
+        await advance(film, 0, frames, (_, to) => count.until(to));
       }
     } finally {
       ctx.held.released(port, owner, input);
     }
     const r = await syncCommand(ctx, port, 'input.release', { input, owner }, call);
-    return { json: { input, frames, ...shapeSync(r) } };
+    return withFilm({ json: { input, frames, ...shapeSync(r) } }, film);
   },
 });
 

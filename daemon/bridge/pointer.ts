@@ -38,6 +38,7 @@ import {
   TYPE,
   WHEEL,
 } from './gesture-plans.js';
+import { filmFor, filmstripArg, withFilm } from './film.js';
 import { play } from './gesture-play.js';
 import { targetOf, type Target, type Timed } from './gestures.js';
 import type { Need } from './needs.js';
@@ -59,16 +60,25 @@ function inputTool<S extends z.ZodObject>(decl: {
   /** what the answer says of the call, beside the state after */
   echo(args: z.output<S>): Record<string, unknown>;
 }) {
-  const { plan, echo, ...rest } = decl;
+  const { plan, echo, input, needsOf, ...rest } = decl;
+  // The filmstrip is the call's, not its moves': an input_sequence step never takes one.
+  const filmed = input.extend({ filmstrip: filmstripArg() });
+  type Args = z.output<S> & { filmstrip?: number };
   return bridgeTool({
     ...rest,
+    ...(needsOf ? { needsOf: (args: Args) => needsOf(args) } : {}),
+    input: filmed as unknown as S,
     effect: { readOnly: false },
     player: true,
     recorded: 'do',
-    async handler(args, ctx, call) {
+    async handler(a, ctx, call) {
+      const args = a as Args;
       const t = await targetOf(ctx, call.port);
-      const done = await play(ctx, t, plan(ctx, t, args), call);
-      return { json: { ...echo(args), ...done } };
+      const moves = plan(ctx, t, args);
+      const total = Math.max(0, ...moves.map((m) => m.frame));
+      const film = await filmFor(ctx, call.port, rest.name, total, args.filmstrip);
+      const done = await play(ctx, t, moves, call, film);
+      return withFilm({ json: { ...echo(args), ...done } }, film);
     },
   });
 }

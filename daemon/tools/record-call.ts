@@ -68,7 +68,9 @@ export function recordCall(
         : clocks.simFrame !== undefined && Number.isFinite(ran)
           ? Math.max(0, clocks.simFrame - ran)
           : clocks.simFrame;
-    rec.keep({ kind: 'do', name, arguments: args, at, answer, ...clocks, simFrame, state: rec.last });
+    // A filmstrip is for the agent who asked; a replay makes the same moves without one.
+    const { filmstrip: _film, ...kept } = args;
+    rec.keep({ kind: 'do', name, arguments: kept, at, answer, ...clocks, simFrame, state: rec.last });
   }
   if (check)
     rec.keep({

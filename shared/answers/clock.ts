@@ -1,5 +1,6 @@
 /** What the tools of the clock: pause, resume, step answer (docs/TOOLS.md is written from these). */
 import { syncAnswerShape, z } from './fields.js';
+import { filmstripField } from './film.js';
 
 /** What step answers. */
 export const stepAnswer = z
@@ -10,5 +11,6 @@ export const stepAnswer = z
     path: z.string().optional().describe('the path `until` watched *(when until)*'),
     value: z.unknown().optional().describe('its value at the last frame *(when until)*'),
     command: z.string().describe('`clock.step`'),
+    ...filmstripField,
   })
   .loose();

@@ -1,5 +1,6 @@
 /** What the tools of named inputs: press, hold, release answer (docs/TOOLS.md is written from these). */
 import { syncAnswerShape, z } from './fields.js';
+import { filmstripField } from './film.js';
 
 /** What press answers. */
 export const pressAnswer = z
@@ -8,6 +9,7 @@ export const pressAnswer = z
     input: z.string().describe('the input pressed'),
     frames: z.number().describe('for how many frames it was held'),
     command: z.string().describe('`input.release` (the last step of the press)'),
+    ...filmstripField,
   })
   .loose();
 

@@ -1,5 +1,6 @@
 /** What the tools of pointer, touch, axes, text and input sequences answer (docs/TOOLS.md is written from these). */
 import { syncAnswerShape, z } from './fields.js';
+import { filmstripField } from './film.js';
 
 /**
  * What every gesture answers: how it was played and, through the kit, the sync answer of its
@@ -23,6 +24,7 @@ const gestureShape = {
     .string()
     .optional()
     .describe('the last reserved command sent, whose confirmation confirms all of them *(when via game)*'),
+  ...filmstripField,
 };
 
 const point = z.unknown().optional();

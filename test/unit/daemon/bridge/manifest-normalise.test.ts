@@ -236,6 +236,7 @@ describe('bridge toolset, fallback and schemas', () => {
       ['pause', false],
       ['resume', false],
       ['step', false],
+      ['watch', false],
       ['snapshot', true],
       ['click', false],
       ['activate', false],
