@@ -33,6 +33,7 @@ import { measureMergeReports } from './merge-reports.js';
 import { measureResources } from './resources.js';
 import { measureSkills } from './skills.js';
 import { measureConsoleFlood } from './console-flood.js';
+import { measureFilmstrip } from './filmstrip.js';
 import type { BenchConfig, Measurement, Row } from './types.js';
 
 const env = process.env;
@@ -76,6 +77,7 @@ const MEASUREMENTS: Record<string, (r: Reaper, c: BenchConfig) => Promise<Measur
   resources: measureResources,
   skills: measureSkills,
   'console-flood': measureConsoleFlood,
+  filmstrip: measureFilmstrip,
 };
 
 function machine() {
