@@ -46,6 +46,8 @@ export const testHeaderSchema = z.strictObject({
   timing: z.enum(['frame-exact', 'real-time']),
   ignore: z.array(z.string().min(1)).default([]),
   recorded: z.string().optional(),
+  /** `running`: the recording began on a game that was already running, not at a launch, so what it expected may depend on what came before */
+  began: z.literal('running').optional(),
 });
 
 export const doStepSchema = z.strictObject({
@@ -265,7 +267,7 @@ export function baselinePath(t: TestFile, p: string): string {
 
 /** The file's text: the header, then one line per step (what save_test and --update write). */
 export function formatTest(header: TestHeader, steps: Array<DoStep | ExpectStep>): string {
-  const { gamebridgeTest, name, game, launch, timing, ignore, recorded } = header;
+  const { gamebridgeTest, name, game, launch, timing, ignore, recorded, began } = header;
   const head = {
     gamebridgeTest,
     name,
@@ -274,6 +276,7 @@ export function formatTest(header: TestHeader, steps: Array<DoStep | ExpectStep>
     timing,
     ignore,
     ...(recorded ? { recorded } : {}),
+    ...(began ? { began } : {}),
   };
   return [head, ...steps].map((s) => JSON.stringify(stripKind(s))).join('\n') + '\n';
 }

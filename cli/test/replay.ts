@@ -117,9 +117,11 @@ export async function replayFile(file: string, opts: ReplayOptions = {}): Promis
     for (const s of t.steps) {
       if (opts.signal?.aborted) return failed({ line: s.line, step: 'interrupted', message: 'Interrupted (Ctrl-C).' });
       const f = await runStep(driver, game, t, s, started, opts, p);
-      if (f) return failed(f);
+      if (f) return failed(f.kind === 'value' && t.header.began === 'running' ? beganElsewhere(f) : f);
     }
-    if (opts.update && p.updated) writeProjectFile(t.file, formatTest(t.header, p.rewritten));
+    // the values written are a fresh launch's now: the test no longer depends on what came before
+    const { began: _began, ...header } = t.header;
+    if (opts.update && p.updated) writeProjectFile(t.file, formatTest(header, p.rewritten));
     return {
       file,
       name: t.header.name,
@@ -190,6 +192,15 @@ async function runStep(
       return { line, step: text, kind: 'node-gone', message: e.message, nearest: e.gone.nearest };
     return { line, step: text, message: msg(e), state: await game.stateAt() };
   }
+}
+
+/** A value that differs in a test whose recording began on a running game: what came before may explain it. */
+function beganElsewhere(f: Failure): Failure {
+  return {
+    ...f,
+    kind: 'began-elsewhere',
+    message: `${f.message}\nThis test was recorded on a game that was already running, not from a launch (its header says "began": "running"); the replay starts from a fresh launch, so the expected value may come from what happened before the recording.`,
+  };
 }
 
 const msg = (e: unknown) =>

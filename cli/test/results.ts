@@ -12,8 +12,11 @@ export interface Failure {
   line: number;
   step: string;
   message: string;
-  /** value: an expect did not hold; node-gone: a step's UI node is not in the tree (other failures have none) */
-  kind?: 'value' | 'node-gone';
+  /**
+   * value: an expect did not hold; began-elsewhere: one did not hold in a test recorded on a game that was already
+   * running; node-gone: a step's UI node is not in the tree (other failures have none)
+   */
+  kind?: 'value' | 'began-elsewhere' | 'node-gone';
   /** node-gone: the nearest nodes now, by role and name */
   nearest?: string[];
   condition?: string;

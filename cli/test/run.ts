@@ -200,6 +200,11 @@ function adviceLines(ran: TestResult[], config: string | undefined): string {
   const gone = failedFiles('node-gone');
   if (gone.length)
     text += `A node a step names is gone. If the game renamed it on purpose, ${command('--update=locators', gone)} re-binds the step and changes no expected value.\n`;
+  const elsewhere = failedFiles('began-elsewhere');
+  if (elsewhere.length)
+    text +=
+      `A test that began on a game already running expects what that game had; a fresh launch may differ without any bug. Record ${elsewhere.length > 1 ? 'them' : 'it'} again from a launch (launch_instance, play, save_test),\n` +
+      `or, if what a fresh launch does is right, ${command('--update', elsewhere)} writes it in and marks the test as starting at its launch.\n`;
   const outdated = failedFiles('value');
   if (outdated.length)
     text +=

@@ -105,7 +105,10 @@ export const saveTestTool = bridgeTool({
       `Saved ${saved.calls} call${saved.calls === 1 ? '' : 's'} and ${saved.expects} expect${saved.expects === 1 ? '' : 's'} (${saved.timing}) to ${saved.path}` +
       (saved.leftOut ? `; ${saved.leftOut} check${saved.leftOut === 1 ? '' : 's'} that did not hold left out` : '') +
       (saved.dropped ? `; the recording had dropped its ${saved.dropped} oldest steps` : '') +
-      `. Run it with run_test {name: "${name}"} or \`game-bridge-mcp test ${join(TESTS_DIR, `${name}.jsonl`)}\`.`;
+      `. Run it with run_test {name: "${name}"} or \`game-bridge-mcp test ${join(TESTS_DIR, `${name}.jsonl`)}\`.` +
+      (saved.began === 'running'
+        ? ` This recording did not start from a launch: the game was already running when this session first played it, and the test replays on a fresh launch, so a check that depends on what came before will not hold. To record from the start: launch_instance {restart: ${port}} (or launch_instance for a game the bridge did not launch), play again, then save_test {name: "${name}", overwrite: true}.`
+        : '');
     return { json: { name, ...saved, summary } };
   },
 });

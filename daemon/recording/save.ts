@@ -45,6 +45,8 @@ export interface Saved {
   /** steps the recording no longer held (more than its bound) */
   dropped: number;
   timing: TestHeader['timing'];
+  /** where the recording began: at a launch, or on a game that was already running (adopted) */
+  began: 'launch' | 'running';
 }
 
 const lstatOf = (p: string) => {
@@ -129,6 +131,7 @@ export function saveTest(input: SaveInput): Saved {
     timing: input.frameExact ? 'frame-exact' : 'real-time',
     ignore: input.ignore ?? [],
     recorded: new Date().toISOString(),
+    ...(input.recording.launch ? {} : { began: 'running' as const }),
   };
   writeProjectFile(path, formatTest(header, steps));
   const expects = steps.filter((s) => 'expect' in s).length;
@@ -140,5 +143,6 @@ export function saveTest(input: SaveInput): Saved {
     leftOut,
     dropped: input.recording.steps.dropped,
     timing: header.timing,
+    began: header.began ?? 'launch',
   };
 }

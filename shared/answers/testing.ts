@@ -22,6 +22,11 @@ export const saveTestAnswer = z
     leftOut: z.number().describe('checks that did not hold, left out'),
     dropped: z.number().describe('the oldest steps the recording no longer held (it keeps 2,000)'),
     timing: z.string().describe('`frame-exact` (the game has the agent clock) or `real-time`'),
+    began: z
+      .enum(['launch', 'running'])
+      .describe(
+        '`launch`: the recording began at a launch; `running`: on a game already running, which the replay cannot rebuild',
+      ),
     summary: z.string().describe('one sentence saying the above, and how to run it'),
   })
   .loose();
