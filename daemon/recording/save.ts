@@ -21,6 +21,8 @@ import type { Recording, RecordedStep } from './recordings.js';
 
 export const TESTS_DIR = TESTS_FOLDER;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+/** How call_tool answers a name that is not a bridge tool: the game's tool, a raw command, a composite, a skill, a page's WebMCP tool. */
+const NOT_BRIDGE = new Set(['manifest', 'passthrough', 'composite', 'skill', 'webmcp']);
 
 export interface SaveInput {
   name: string;
@@ -84,8 +86,11 @@ export function testSteps(rec: Recording, frameExact: boolean): { steps: Array<D
     frameExact ? (s.simFrame !== undefined ? { atSimFrame: s.simFrame } : {}) : { atMs: Math.max(0, s.at - t0) };
   for (const s of rec.steps.list()) {
     if (s.kind === 'do') {
-      // The bridge's own tools are named as such: a game may have a tool of the same name (its own pause).
-      const name = s.answer?.via === 'bridge' && !s.name.includes('.') ? `bridge.${s.name}` : s.name;
+      // The bridge's own tools are named as such, however they reached the game (its kit, the browser):
+      // a game may have a tool of the same name (its own pause).
+      const via = s.answer?.via;
+      const bridge = typeof via === 'string' && !NOT_BRIDGE.has(via);
+      const name = bridge && !s.name.includes('.') ? `bridge.${s.name}` : s.name;
       // a click's node by role and name: a later build may rename its ref, not what a player sees
       const target = s.answer?.target as { role?: unknown; name?: unknown } | undefined;
       const node =
