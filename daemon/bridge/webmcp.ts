@@ -15,6 +15,7 @@ import type { ToolContext } from '../toolkit/context.js';
 import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
 import { inPlayerView, playerState } from '../toolkit/view.js';
 import { PageToolFailed, type PageTool } from '../web/webmcp.js';
+import { patternMiss, withoutPatterns } from './page-schema.js';
 
 export const WEBMCP_TOOLSET = 'webmcp';
 
@@ -65,13 +66,16 @@ function pageToolRow(t: PageTool): GameTool {
 
 const schemas = new WeakMap<GameTool, z.ZodObject>();
 
-/** The page's schema as zod reads it; a schema zod cannot read checks only that the arguments are an object. */
+/**
+ * The page's schema as zod reads it, its patterns left out (page-schema.ts checks them); a
+ * schema zod cannot read checks only that the arguments are an object.
+ */
 function schemaOf(tool: GameTool): z.ZodObject {
   let s = schemas.get(tool);
   if (!s) {
     let read: z.ZodType;
     try {
-      read = z.fromJSONSchema(tool.inputSchema as Parameters<typeof z.fromJSONSchema>[0]);
+      read = z.fromJSONSchema(withoutPatterns(tool.inputSchema) as Parameters<typeof z.fromJSONSchema>[0]);
     } catch {
       read = z.record(z.string(), z.unknown());
     }
@@ -96,6 +100,11 @@ export async function callPageTool(
       `call_tool '${tool.name}': the page that offered it is gone from port ${port}. Call list_toolsets {port: ${port}} again.`,
     );
   const input = checkArguments(tool.name, schemaOf(tool), tool.args, args);
+  const miss = patternMiss(tool.inputSchema, input, tool.name);
+  if (miss)
+    throw usageError(
+      `${tool.name}: argument '${miss.path}' does not match the page's pattern ${miss.pattern}. Call describe_toolset {port: ${port}, toolset: '${WEBMCP_TOOLSET}'} for the tool's schema.`,
+    );
   let result;
   try {
     result = await web.browser.tools.call(tool.name, input, ctx.config.timeoutMs, extra.signal);
@@ -114,6 +123,7 @@ export async function callPageTool(
       via: WEBMCP_TOOLSET,
       result: result.text,
       ...(result.structured !== undefined ? { structuredContent: result.structured } : {}),
+      ...(result.refused !== undefined ? { structuredContentRefused: result.refused } : {}),
       ...(tool.untrustedContent ? { untrustedContent: true } : {}),
       ...(after.frame !== undefined ? { frame: after.frame } : {}),
       ...(after.screen !== undefined ? { screen: after.screen } : {}),

@@ -8,7 +8,9 @@
  *   await pageReset(page)              true once reset() ran; false when the page has none
  *
  * The value crosses as JSON text, at most MAX_STATE_CHARS (a bigger one is an error naming its
- * size), so a page cannot hand the daemon an unbounded or cyclic object.
+ * size), so a page cannot hand the daemon an unbounded or cyclic object. The page measures it
+ * first, to spare sending what would be refused; the daemon measures it again on arrival, since
+ * the page's code (its JSON.stringify) can be anything.
  */
 import type { Page } from 'playwright-core';
 
@@ -69,8 +71,25 @@ export async function pageState(page: Page, declared?: string): Promise<PageStat
     throw e;
   }
   if (!r) return null;
-  if (r.error !== undefined) return { source: r.source, error: r.error.slice(0, 500) };
-  return { source: r.source, value: JSON.parse(r.text ?? 'null') };
+  const source = String(r.source).slice(0, 500);
+  if (r.error !== undefined) return { source, error: String(r.error).slice(0, 500) };
+  if (typeof r.text !== 'string') {
+    const got = Array.isArray(r.text) ? 'an array' : typeof r.text;
+    return {
+      source,
+      error: `its value came back as ${got} where JSON text was expected (does the page replace JSON.stringify?)`,
+    };
+  }
+  if (r.text.length > MAX_STATE_CHARS)
+    return {
+      source,
+      error: `its value is ${r.text.length} characters of JSON, over the ${MAX_STATE_CHARS} the bridge reads`,
+    };
+  try {
+    return { source, value: JSON.parse(r.text) };
+  } catch (e) {
+    return { source, error: `its value did not come back as JSON (${(e as Error).message.slice(0, 200)})` };
+  }
 }
 
 /** Runs the page's `window.gameAPI.reset()`; false when it has none. */

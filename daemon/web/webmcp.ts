@@ -29,6 +29,8 @@ export interface PageTool {
 export interface PageToolResult {
   text: string;
   structured?: unknown;
+  /** why the structured content the tool answered was left out */
+  refused?: string;
 }
 
 /** A tool's `execute` threw or answered `isError`: its own words. */
@@ -41,6 +43,8 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX_DESCRIPTION = 2000;
 const MAX_SCHEMA_CHARS = 32_000;
 const MAX_TEXT = 64_000;
+/** Characters of JSON a tool's structured answer may have: as many as a page's state. */
+export const MAX_STRUCTURED_CHARS = 1_000_000;
 const LIST_TIMEOUT_MS = 5000;
 
 /**
@@ -184,5 +188,19 @@ function resultOf(raw: unknown): PageToolResult {
     .join('\n')
     .slice(0, MAX_TEXT);
   if (r.isError === true) throw new PageToolFailed(text || 'the tool reported an error without a message');
-  return r.structuredContent !== undefined ? { text, structured: r.structuredContent } : { text };
+  if (r.structuredContent === undefined) return { text };
+  // measured here, not by the page: its answer is whatever its code made it. The tool ran, so
+  // the call is answered (an error would have the agent run it again), its structure left out
+  let size: number;
+  try {
+    size = JSON.stringify(r.structuredContent)?.length ?? 0;
+  } catch (e) {
+    return { text, refused: `it is not JSON (${(e as Error).message.slice(0, 200)})` };
+  }
+  if (size > MAX_STRUCTURED_CHARS)
+    return {
+      text,
+      refused: `it is ${size} characters of JSON, over the ${MAX_STRUCTURED_CHARS} the bridge takes; have the tool answer less (a page of a list, a summary)`,
+    };
+  return { text, structured: r.structuredContent };
 }
