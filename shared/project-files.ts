@@ -19,6 +19,7 @@ import {
   readlinkSync,
   readSync,
   renameSync,
+  statSync,
   unlinkSync,
   writeSync,
   type Stats,
@@ -82,6 +83,23 @@ export function projectFolder(root: string, rel: string, what = 'nothing was wri
     checkFolder(dir, what);
   }
   return dir;
+}
+
+/**
+ * The folder `dir` anywhere (a report's, its traces'), created where missing as projectFolder
+ * makes one below the nearest folder that exists; that folder and those above it no other user
+ * can write, and it is no other user's link (one planted in a sticky /tmp).
+ */
+export function outputFolder(dir: string, what = 'nothing was written'): string {
+  const full = resolve(dir);
+  let root = full;
+  while (!lstat(root) && dirname(root) !== root) root = dirname(root);
+  const st = lstat(root);
+  const me = process.getuid?.();
+  if (st?.isSymbolicLink() && me !== undefined && st.uid !== me && st.uid !== 0) throw linkRefused(root, what);
+  projectFolder(root, relative(root, full), what);
+  if (!statSync(full).isDirectory()) throw usageError(`${full} is not a folder; ${what}.`, { file: full });
+  return full;
 }
 
 /**

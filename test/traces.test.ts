@@ -131,8 +131,8 @@ withChromium(
     writeFileSync(file, readFileSync(file, 'utf8').replace(/"equals":\d+/, '"equals":999'));
     const run = await cli(['test', file, '--reporter', 'json', '--output', 'out/results.json']);
     expect(run.code).toBe(1);
-    const trace = join(p.root, 'out', 'traces', 'drop.trace.html');
-    expect(run.out).toContain(`    trace: out/traces/drop.trace.html (`);
+    const trace = join(p.root, 'out', 'results.traces', 'drop.trace.html');
+    expect(run.out).toContain(`    trace: out/results.traces/drop.trace.html (`);
     const report = JSON.parse(readFileSync(join(p.root, 'out', 'results.json'), 'utf8')).tests[0];
     expect(report.trace).toBe(trace);
 
@@ -286,7 +286,7 @@ withChromium(
 
   test('the runner never removes or writes over a file it did not write, whatever its name', async () => {
     // an agent's session traces in the folder the JSON reporter keeps its traces in, named as the runner names its own
-    const shared = join(p.root, 'shared', 'traces');
+    const shared = join(p.root, 'shared', 'results.traces');
     mkdirSync(shared, { recursive: true });
     const agents = { 'pass.trace.html': 'an agent saved this', 'fail.trace.html': 'and this' };
     for (const [name, text] of Object.entries(agents)) writeFileSync(join(shared, name), text);
@@ -307,7 +307,7 @@ withChromium(
     expect([keptAll.code, retained.code]).toEqual([1, 1]);
     for (const [name, text] of Object.entries({ ...agents, 'pass-2.trace.html': 'the agent kept this one' }))
       expect(readFileSync(join(shared, name), 'utf8')).toBe(text);
-    expect(retained.out).toMatch(/    trace: shared\/traces\/fail-2\.trace\.html/);
+    expect(retained.out).toMatch(/    trace: shared\/results\.traces\/fail-2\.trace\.html/);
   });
 
   test('--trace off writes no traces', async () => {
@@ -322,7 +322,7 @@ withChromium(
       'none/r.json',
     ]);
     expect(off.code).toBe(1);
-    expect(existsSync(join(p.root, 'none', 'traces'))).toBe(false);
+    expect(existsSync(join(p.root, 'none', 'r.traces'))).toBe(false);
   });
 });
 

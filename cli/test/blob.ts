@@ -7,11 +7,11 @@
  * machine that merges has none of the shard's files. Reading a blob checks every line; a blob of another format version, or one
  * that is not a blob, is refused naming the file (and line), and nothing is merged.
  */
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, sep } from 'node:path';
 import { z } from 'zod/v4';
 import { usageError } from '../../shared/errors.js';
-import { readProjectFile, writeProjectFile } from '../../shared/project-files.js';
+import { outputFolder, readProjectFile, writeProjectFile } from '../../shared/project-files.js';
 import { VERSION } from '../../shared/version.js';
 import type { Failure, TestResult } from './replay.js';
 import { MAX_BASELINE_BYTES } from './screenshot.js';
@@ -142,8 +142,7 @@ export function writeBlob(
     if (r.trace) attach(r.trace, MAX_TRACE_BYTES);
     lines.push(JSON.stringify({ test: withPaths(r, (p) => portable(p, cwd)), attachments }));
   }
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, blobName(shard));
+  const file = join(outputFolder(dir), blobName(shard));
   writeProjectFile(file, lines.join('\n') + '\n');
   return `Blob report: ${file} (merge the shards' blobs with merge-reports)`;
 }

@@ -6,14 +6,15 @@
  * failed: their shards' jobs failed already, and the pipeline's next steps (another report, the
  * upload) should run.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { usageError } from '../../shared/errors.js';
+import { outputFolder, writeProjectFile } from '../../shared/project-files.js';
 import { printableLines } from '../printable.js';
 import { blobFiles, readBlob, type Blob, type BlobTest } from './blob.js';
 import type { Failure, TestResult } from './replay.js';
-import { DEFAULT_OUTPUT, writeReport, type Reporter } from './reporters.js';
+import { DEFAULT_OUTPUT, tracesFolder, writeReport, type Reporter } from './reporters.js';
 import { failureText } from './run.js';
 
 /** At most this many blobs: a run's shards, with room for re-runs. */
@@ -95,7 +96,11 @@ export function readBlobs(paths: string[]): Blob[] {
     .sort((a, b) => a.header.shard.total - b.header.shard.total || a.header.shard.index - b.header.shard.index);
 }
 
-/** A file the blob carries for `r`, written into `folder` under its own name; undefined when the blob has none. */
+/**
+ * A file the blob carries for `r`, written into `folder` under its own name (as a saved test's
+ * files are: never through a link, never into a folder another user can write); undefined when
+ * the blob has none.
+ */
 function placer(folder: string) {
   const used = new Set<string>();
   return (own: Record<string, string>, p: string): string | undefined => {
@@ -106,20 +111,19 @@ function placer(folder: string) {
     let name = base && base !== '..' && base !== '.' ? base : 'file';
     for (let k = 2; used.has(name); k++) name = `${k}-${base}`;
     used.add(name);
-    mkdirSync(folder, { recursive: true });
-    const file = join(folder, name);
-    writeFileSync(file, Buffer.from(data, 'base64'));
+    const file = join(outputFolder(folder), name);
+    writeProjectFile(file, Buffer.from(data, 'base64'));
     return file;
   };
 }
 
 /**
  * The merged results with the files their blobs carry written out: each test's trace into the
- * report's `traces/` (its reports link it there), a failure's pictures into `pictures` (the HTML
- * report copies them from there).
+ * report's traces folder (its reports link it there), a failure's pictures into `pictures` (the
+ * HTML report copies them from there).
  */
-function placeFiles(m: Merged, reportFolder: string, pictures: string): TestResult[] {
-  const trace = placer(join(reportFolder, 'traces'));
+function placeFiles(m: Merged, traces: string, pictures: string): TestResult[] {
+  const trace = placer(traces);
   const picture = placer(pictures);
   return m.results.map((r, k) => {
     const own = m.attachments[k];
@@ -152,7 +156,7 @@ function placeFiles(m: Merged, reportFolder: string, pictures: string): TestResu
 export function renderMerged(reporter: Exclude<Reporter, 'list'>, output: string, m: Merged): string {
   const pictures = mkdtempSync(join(tmpdir(), 'gb-merge-'));
   try {
-    const results = placeFiles(m, reporter === 'html' ? output : dirname(output), pictures);
+    const results = placeFiles(m, tracesFolder(reporter, output), pictures);
     // JSON and JUnit name a failure's pictures by the shard's paths; only the HTML report shows them
     if (reporter !== 'html')
       return writeReport(

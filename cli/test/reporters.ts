@@ -2,12 +2,12 @@
  * The reports `game-bridge-mcp test` writes beside its terminal output: JUnit XML for CI
  * (`--reporter junit --output f.xml`), a static HTML report a person opens
  * (`--reporter html --output dir/`), and JSON (what run_test reads); without --output, in
- * gamebridge-report/.
+ * gamebridge-report/. Each file is written as a saved test is (shared/project-files.ts): never
+ * through a link, never into a folder another user can write.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import { create } from 'xmlbuilder2';
-import { readProjectFile } from '../../shared/project-files.js';
+import { outputFolder, readProjectFile, writeProjectFile } from '../../shared/project-files.js';
 import { escapeHtml as h } from '../../shared/trace.js';
 import type { TestResult } from './replay.js';
 import { MAX_BASELINE_BYTES } from './screenshot.js';
@@ -97,7 +97,7 @@ function htmlReport(results: TestResult[], dir: string): string {
     }
     if (!src || !png) return '';
     const name = `${k}-${label}-${basename(src)}`;
-    writeFileSync(join(dir, name), png);
+    writeProjectFile(join(dir, name), png);
     return `<figure><a href="${h(name)}" title="Open it at full size"><img src="${h(name)}" alt="${h(label)}"></a><figcaption>${h(label)}</figcaption></figure>`;
   };
   const body = results
@@ -148,14 +148,24 @@ export const DEFAULT_OUTPUT: Record<Exclude<Reporter, 'list'>, string> = {
   html: 'gamebridge-report',
 };
 
+/**
+ * Where a report's traces go: an HTML report's (or a blob's) folder's traces/; beside a JUnit or
+ * JSON file, a folder named after it (`ci/results.xml`: `ci/results.traces/`), so that a file
+ * written into a folder shared with others (/tmp) does not fill that folder's traces/.
+ */
+export function tracesFolder(reporter: Exclude<Reporter, 'list'> | 'blob', output: string): string {
+  if (reporter === 'html' || reporter === 'blob') return join(output, 'traces');
+  return join(dirname(output), `${basename(output, extname(output)) || basename(output)}.traces`);
+}
+
 /** Write the report; the line that says where it went (the file to open, for html). */
 export function writeReport(reporter: Exclude<Reporter, 'list'>, output: string, results: TestResult[]): string {
   if (reporter === 'html') {
-    mkdirSync(output, { recursive: true });
-    writeFileSync(join(output, 'index.html'), htmlReport(results, output));
+    outputFolder(output);
+    writeProjectFile(join(output, 'index.html'), htmlReport(results, output));
     return `HTML report: ${join(output, 'index.html')}`;
   }
-  mkdirSync(dirname(output), { recursive: true });
-  writeFileSync(output, reporter === 'junit' ? junitXml(results) : JSON.stringify({ tests: results }, null, 2));
+  outputFolder(dirname(output));
+  writeProjectFile(output, reporter === 'junit' ? junitXml(results) : JSON.stringify({ tests: results }, null, 2));
   return `${reporter === 'junit' ? 'JUnit' : 'JSON'} report: ${output}`;
 }

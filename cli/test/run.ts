@@ -6,14 +6,14 @@
  * exits.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { usageError } from '../../shared/errors.js';
 import { selfCommand } from '../../shared/self-command.js';
 import { readTestFile, TESTS_FOLDER } from '../../shared/test-file.js';
 import { printableLines } from '../printable.js';
 import { replayFile, type TestResult } from './replay.js';
 import { BLOB_FOLDER, writeBlob, type Shard } from './blob.js';
-import { DEFAULT_OUTPUT, writeReport, type Reporter } from './reporters.js';
+import { DEFAULT_OUTPUT, tracesFolder, writeReport, type Reporter } from './reporters.js';
 import { TestTrace, traceStem, type TraceMode } from './trace.js';
 import { TraceFiles } from './trace-files.js';
 
@@ -114,12 +114,11 @@ export function failureText(r: TestResult, cwd = process.cwd()): string {
   return lines.join('\n');
 }
 
-/** The folder a run's report goes into (traces/ is beside the report): --output's, else gamebridge-report/ (a blob's: its folder). */
-export function reportFolder(opts: Pick<TestCliOptions, 'reporter' | 'output'>): string {
-  if (opts.reporter === 'blob') return opts.output ?? BLOB_FOLDER;
+/** The folder a run's traces go into, by its report's (reporters.ts); the list reporter's: the default HTML report's. */
+export function runTracesFolder(opts: Pick<TestCliOptions, 'reporter' | 'output'>): string {
+  if (opts.reporter === 'blob') return tracesFolder('blob', opts.output ?? BLOB_FOLDER);
   const reporter = opts.reporter && opts.reporter !== 'list' ? opts.reporter : 'html';
-  const output = (opts.reporter === reporter && opts.output) || DEFAULT_OUTPUT[reporter];
-  return reporter === 'html' ? output : dirname(output);
+  return tracesFolder(reporter, (opts.reporter === reporter && opts.output) || DEFAULT_OUTPUT[reporter]);
 }
 
 /** The files this run takes: found, this shard's, and the --grep matches. */
@@ -236,7 +235,7 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
   const tty = process.stderr.isTTY === true;
   const stop = new Interrupt();
   const traceMode: TraceMode = opts.trace ?? 'retain-on-failure';
-  const traces = new TraceFiles(resolve(reportFolder(opts), 'traces'));
+  const traces = new TraceFiles(resolve(runTracesFolder(opts)));
   const results: TestResult[] = new Array(files.length);
   let next = 0;
   let done = 0;

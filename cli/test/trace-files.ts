@@ -6,9 +6,9 @@
  * and a name another file holds is never written over (the trace takes the next free name).
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { lstatSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeProjectFile } from '../../shared/project-files.js';
+import { outputFolder, writeProjectFile } from '../../shared/project-files.js';
 
 /** The manifest's name in the traces folder. */
 export const TRACES_MANIFEST = '.gamebridge-test-traces.json';
@@ -71,11 +71,7 @@ export class TraceFiles {
    * before, else at `<test>.trace.html`, else at the first `<test>-<k>.trace.html` no file holds.
    */
   write(test: string, html: string): string {
-    mkdirSync(this.folder, { recursive: true });
-    if (lstatSync(this.folder).isSymbolicLink())
-      throw new Error(
-        `${this.folder} is a symbolic link; traces are not written through one. Replace it with a folder.`,
-      );
+    outputFolder(this.folder, 'the trace was not written');
     const files = this.read();
     let name = Object.entries(files ?? {}).find(([n, e]) => e.test === test && this.ours(n, e))?.[0];
     for (let k = 1; !name; k++) {
