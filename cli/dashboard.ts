@@ -99,11 +99,18 @@ function postKey(port: number, token: string): Promise<string> {
   });
 }
 
-/** The platform's opener, when there is a display to open on. */
-export function opener(url: string): [string, string[]] | undefined {
-  if (process.platform === 'darwin') return ['open', [url]];
-  if (process.platform === 'win32') return ['cmd', ['/c', 'start', '""', url]];
-  if (process.env.DISPLAY || process.env.WAYLAND_DISPLAY) return ['xdg-open', [url]];
+/**
+ * The platform's opener, when there is a display to open on: a program given the URL as one
+ * argument, never a shell (cmd's `start` would read a `&` in a path as the next command).
+ */
+export function opener(
+  url: string,
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+): [string, string[]] | undefined {
+  if (platform === 'darwin') return ['open', [url]];
+  if (platform === 'win32') return ['rundll32', ['url.dll,FileProtocolHandler', url]];
+  if (env.DISPLAY || env.WAYLAND_DISPLAY) return ['xdg-open', [url]];
   return undefined;
 }
 
