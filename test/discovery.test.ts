@@ -437,7 +437,7 @@ describe('listInstances', () => {
         clients: clientFor,
       });
       expect(r.live).toHaveLength(1);
-      const parsed = listInstancesAnswer.safeParse({ registryDir: join(home, 'instances'), exited: [], ...r });
+      const parsed = listInstancesAnswer.safeParse({ exited: [], ...r });
       expect(parsed.error?.issues ?? []).toEqual([]);
     } finally {
       server.closeAllConnections();
