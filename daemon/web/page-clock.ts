@@ -4,11 +4,14 @@
  *
  * The clock gives the page virtual time. Animation frames, timers, `Date` and
  * `performance.now` read it, CSS and Web Animations are held and moved by it, media and Web
- * Audio stop while it is paused. Every virtual frame is exactly 1/60 s of virtual time, whether
- * it ran in real time or in a step, so the same inputs at the same frames give the same run.
+ * Audio stop while it is paused. Every virtual frame is 1/60 s of virtual time (more only when
+ * the page's own reads ran past it), whether it ran in real time or in a step, so the same inputs
+ * at the same frames give the same run.
  * Running, it runs 60 × speed frames a real second (at most a few per real animation frame);
  * paused, nothing of the page's time moves (two screenshots a second apart are identical); a
  * step runs exactly N frames, as many per real animation frame as fit in a few milliseconds.
+ * Inside the page's code time still passes, by a rule of reads (page-time.ts), so a loop that
+ * spends a time budget ends, the same on every run.
  * A kit page keeps its kit's clock: the clock is installed only on pages without one.
  *
  * The seed is page-seed.ts's.
@@ -21,6 +24,7 @@
  */
 import type { Page } from 'playwright-core';
 import { SEED } from './page-seed.js';
+import { TIME } from './page-time.js';
 
 export interface PageClockState {
   /** virtual frames run since the page loaded */
@@ -64,6 +68,11 @@ export async function clockStep(page: Page, id: number, frames: number): Promise
   await page.evaluate(`window.${HANDLE}.step(${Number(id)}, ${Number(frames)})`);
 }
 
+/** The page's frame, or null when it has no clock of ours. */
+export async function clockFrame(page: Page): Promise<number | null> {
+  return page.evaluate(`window.${HANDLE} ? window.${HANDLE}.state().frame : null`) as Promise<number | null>;
+}
+
 /**
  * The next frame of a running page; nothing on a paused one (its time is the agent's), read and
  * waited for in one evaluation so a pause in between cannot turn the wait into a step.
@@ -103,6 +112,8 @@ const real = {
 };
 const epoch = real.Date.now();
 let now = 0;
+// the virtual time of the last frame: the next one is a frame later, or later still when the page's own reads ran past it
+let frameAt = 0;
 let frame = 0;
 // a launch with {paused}: the page's time starts paused at frame 0, so its first frame is stepped
 let paused = __START_PAUSED__;
@@ -137,16 +148,7 @@ const addTimer = (fn, ms, args, repeat) => {
 window.setTimeout = function setTimeout(fn, ms, ...args) { return addTimer(fn, ms, args, false); };
 window.setInterval = function setInterval(fn, ms, ...args) { return addTimer(fn, ms, args, true); };
 window.clearTimeout = window.clearInterval = function clearTimeout(id) { timers.delete(id); };
-performance.now = function now_() { return now; };
-function VirtualDate(...args) {
-  if (!new.target) return new real.Date(epoch + now).toString();
-  return args.length ? new real.Date(...args) : new real.Date(epoch + now);
-}
-VirtualDate.prototype = real.Date.prototype;
-VirtualDate.now = () => Math.floor(epoch + now);
-VirtualDate.parse = real.Date.parse;
-VirtualDate.UTC = real.Date.UTC;
-window.Date = VirtualDate;
+${TIME}
 
 // Media and Web Audio: stopped while the clock is paused, played again at resume.
 const media = new Set();
@@ -199,21 +201,27 @@ const fireTimers = (until) => {
     if (next.every === null) timers.delete(next.id);
     else next.due = now + next.every;
     firing = true;
-    try { next.call.apply(window, next.args); } catch (e) { report(e); } finally { firing = false; }
+    reads = 0;
+    frameEnd = until;
+    try { next.call.apply(window, next.args); } catch (e) { report(e); } finally { firing = false; frameEnd = null; }
   }
 };
 
 // One virtual frame: the timers due within it, then the animation frame callbacks at its time.
 const runFrame = () => {
-  const until = now + FRAME;
+  const until = Math.max(frameAt + FRAME, now);
   fireTimers(until);
-  now = until;
+  const dt = until - frameAt;
+  frameAt = until;
+  now = Math.max(now, until);
   frame++;
   holdAnimations();
-  moveAnimations(FRAME);
+  moveAnimations(dt);
   const due = rafs;
   rafs = new Map();
-  for (const cb of due.values()) { try { cb(now); } catch (e) { report(e); } }
+  frameEnd = until + FRAME;
+  for (const cb of due.values()) { reads = 0; try { cb(until); } catch (e) { report(e); } }
+  frameEnd = null;
   if (waiters.length) {
     for (let i = waiters.length - 1; i >= 0; i--) if (frame >= waiters[i].at) waiters.splice(i, 1)[0].resolve(frame);
   }
