@@ -17,6 +17,7 @@ import type { ToolContext } from '../toolkit/context.js';
 import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
 import type { BridgeTool } from './declare.js';
 import { meets, metNeeds } from './needs.js';
+import { boundedOnPage } from './page-bound.js';
 import { CLOCK_TOOLS } from './clock.js';
 import { CORE_TOOLS } from './core.js';
 import { INPUT_TOOLS } from './input.js';
@@ -104,5 +105,6 @@ export function runBridgeTool(
   args: Record<string, unknown>,
   extra: ToolCallExtra,
 ): Promise<ToolAnswer> {
-  return tool.run(tool.parse(args), ctx, { ...extra, port });
+  const parsed = tool.parse(args);
+  return boundedOnPage(ctx, port, tool.name, extra, () => tool.run(parsed, ctx, { ...extra, port }));
 }

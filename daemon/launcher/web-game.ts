@@ -43,7 +43,8 @@ export class WebGame {
 
   /** The game's own `close` through the carrier; the page leaving within graceMs is a clean close. Then everything goes. */
   async stop(graceMs: number, httpTimeoutMs: number): Promise<StopHow> {
-    await this.hands.releaseAll();
+    // a page stuck in its own code takes no key: it is let go of in the books, and its renderer goes below
+    await Promise.race([this.hands.releaseAll(), new Promise((r) => setTimeout(r, 1000).unref())]);
     let how: StopHow = 'terminated';
     if (this.carrier.page) {
       const client = new GameClient(this.port, {
@@ -68,7 +69,10 @@ export class WebGame {
     if (this.ended) return;
     this.ended = true;
     this.stopServingLocally();
-    await this.hands.releaseAll().catch(() => undefined);
+    await Promise.race([
+      this.hands.releaseAll().catch(() => undefined),
+      new Promise((r) => setTimeout(r, 1000).unref()),
+    ]);
     await this.browser.close().catch(() => undefined);
     await this.carrier.close().catch(() => undefined);
     await this.site?.close().catch(() => undefined);

@@ -197,11 +197,24 @@ async function wrap(
     async close() {
       ending = true;
       stopConsole();
-      await hands.release().catch(() => undefined);
-      await context.close().catch(() => undefined);
+      // a page stuck in its own code takes no key and closes no context: its processes end all the same
+      await within(
+        hands.release().catch(() => undefined),
+        1000,
+      );
+      await within(
+        context.close().catch(() => undefined),
+        3000,
+      );
       await endChromium(record);
     },
   };
+}
+
+/** `work`, or nothing once `ms` passed. */
+function within(work: Promise<unknown>, ms: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([work, new Promise((r) => (timer = setTimeout(r, ms)))]).finally(() => clearTimeout(timer));
 }
 
 /**

@@ -45,20 +45,23 @@ export class OwnedHands {
       await this.hands.hold(name);
       entry.name = name;
     }
-    if (!entry) {
-      entry = { name, holders: new Map() };
-      this.inputs.set(id, entry);
-      try {
-        await this.hands.hold(name);
-      } catch (e) {
-        this.inputs.delete(id);
-        throw e;
-      }
-    }
+    const fresh = !entry;
+    entry ??= { name, holders: new Map() };
+    this.inputs.set(id, entry);
     clearTimeout(entry.holders.get(owner)?.timer);
     const timer = setTimeout(() => void this.release(owner, name).catch(() => undefined), leaseMs);
     timer.unref();
+    // held in the books before the browser is asked, so a page that never takes the input can be let go of
     entry.holders.set(owner, { until: Date.now() + leaseMs, timer });
+    if (fresh) {
+      try {
+        await this.hands.hold(name);
+      } catch (e) {
+        clearTimeout(timer);
+        if (this.inputs.get(id) === entry) this.inputs.delete(id);
+        throw e;
+      }
+    }
     this.changed();
   }
 
