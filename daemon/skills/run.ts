@@ -127,7 +127,14 @@ class SkillRun {
   ) {
     this.stepBudget = skill.maxSteps ?? DEFAULT_STEP_BUDGET;
     this.timeBudget = skill.maxMs ?? DEFAULT_TIME_BUDGET_MS;
-    this.budget = AbortSignal.any([deps.signal, AbortSignal.timeout(this.timeBudget)]);
+    // One controller the run holds, not AbortSignal.any over AbortSignal.timeout: Node keeps the
+    // composite's sources weakly, and a timeout signal collected before it fires never aborts it.
+    const budget = new AbortController();
+    const end = () => budget.abort();
+    setTimeout(end, this.timeBudget).unref();
+    if (deps.signal.aborted) end();
+    else deps.signal.addEventListener('abort', end, { once: true });
+    this.budget = budget.signal;
   }
 
   /** The skill's answer: what each step said and the state after it. */
