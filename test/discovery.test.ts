@@ -422,17 +422,10 @@ describe('listInstances', () => {
   });
 
   test("a game found by the scan alone (no name, pid or cwd) fits list_instances' declared answer", async () => {
-    const port = await freePort();
-    const server = http.createServer((req, res) => {
-      const path = (req.url ?? '').split('?')[0];
-      if (path === '/health') return res.end(JSON.stringify({ ok: true }));
-      res.statusCode = 404;
-      res.end('{}');
-    });
-    await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
+    const game = await fakeGame(await freePort(), { tools404: true });
     try {
       const r = await listInstances({
-        config: config(home, String(port)),
+        config: config(home, String(game.port)),
         cache: new ManifestCache(),
         clients: clientFor,
       });
@@ -440,8 +433,7 @@ describe('listInstances', () => {
       const parsed = listInstancesAnswer.safeParse({ exited: [], ...r });
       expect(parsed.error?.issues ?? []).toEqual([]);
     } finally {
-      server.closeAllConnections();
-      server.close();
+      await game.close();
     }
   });
 });
