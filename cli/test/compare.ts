@@ -10,26 +10,11 @@
  */
 import { relative, resolve } from 'node:path';
 import { usageError } from '../../shared/errors.js';
-import { stateDiff } from '../../shared/state-diff.js';
+import { firstDifference } from '../../shared/state-parting.js';
 import { readTestFile } from '../../shared/test-file.js';
 import { printableLines } from '../printable.js';
 import { openDriver, type Driver } from './driver.js';
 import { CLOCK_TOOLS, launchFor, placeInTime, stepText, type Game } from './replay.js';
-
-const ALWAYS_IGNORED = ['frame'];
-const IGNORED_KEYS = new Set(['leaseMsLeft']);
-
-export interface Difference {
-  path: string;
-  a: unknown;
-  b: unknown;
-}
-
-/** The first path (in key order) where two states differ, leaving out `ignore` and what always differs. */
-export function firstDifference(a: unknown, b: unknown, ignore: string[]): Difference | undefined {
-  const c = stateDiff(a, b, { ignore, ignoredKeys: IGNORED_KEYS, max: 1 }).changes[0];
-  return c && { path: c.path, a: c.before, b: c.after };
-}
 
 const show = (v: unknown) => {
   const s = v === undefined ? 'absent' : JSON.stringify(v);
@@ -45,7 +30,7 @@ export async function runCompare(configs: string[], paths: string[], _opts: unkn
     );
   const [ca, cb] = configs.map((c) => resolve(process.cwd(), c));
   const t = readTestFile(resolve(process.cwd(), paths[0]));
-  const ignore = [...ALWAYS_IGNORED, ...t.header.ignore];
+  const ignore = t.header.ignore;
   const drivers: Driver[] = [];
   const games: Game[] = [];
   // Test names, steps and the games' answers come from files and games: printed inert.

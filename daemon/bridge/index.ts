@@ -15,7 +15,7 @@ import {
 } from '../game/manifest.js';
 import type { ToolContext } from '../toolkit/context.js';
 import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
-import type { BridgeTool } from './declare.js';
+import type { BridgeCall, BridgeTool } from './declare.js';
 import { meets, metNeeds } from './needs.js';
 import { boundedOnPage } from './page-bound.js';
 import { CLOCK_TOOLS } from './clock.js';
@@ -25,6 +25,7 @@ import { POINTER_TOOLS } from './pointer.js';
 import { UI_TOOLS } from './ui.js';
 import { WORLD_TOOLS } from './world.js';
 import { TESTING_TOOLS } from './testing.js';
+import { MOMENT_TOOLS } from './rewind.js';
 import { SKILL_TOOLS } from './skills.js';
 
 /** Every bridge tool, in the order describe_toolset lists them. */
@@ -36,6 +37,7 @@ export const BRIDGE_TOOLS: readonly BridgeTool[] = [
   ...UI_TOOLS,
   ...WORLD_TOOLS,
   ...TESTING_TOOLS,
+  ...MOMENT_TOOLS,
   ...SKILL_TOOLS,
 ];
 
@@ -103,7 +105,7 @@ export function runBridgeTool(
   tool: BridgeTool,
   port: number,
   args: Record<string, unknown>,
-  extra: ToolCallExtra,
+  extra: ToolCallExtra & Pick<BridgeCall, 'call'>,
 ): Promise<ToolAnswer> {
   const parsed = tool.parse(args);
   return boundedOnPage(ctx, port, tool.name, extra, () => tool.run(parsed, ctx, { ...extra, port }));

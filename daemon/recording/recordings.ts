@@ -30,6 +30,8 @@ export interface RecordedLaunch {
   name: string;
   version: string;
   at: number;
+  /** the game's code on disk when it was launched (launcher/code-print.ts): a later print tells whether it changed */
+  codePrint?: string;
 }
 
 export type RecordedStep =
@@ -40,6 +42,8 @@ export type RecordedStep =
       at: number;
       /** the call's answer, as the agent saw it */
       answer?: Record<string, unknown>;
+      /** the simFrame once it was done (a press or a step ran frames of its own) */
+      endFrame?: number;
       /** the state command sync read after it (a reference; the newest STATE_STEPS steps only) */
       state?: Record<string, unknown>;
     } & Clocks)

@@ -67,7 +67,7 @@ export function checkTestName(name: string, tool: string): void {
 }
 
 /** The arguments as a replay gives them: the routing port goes (a replay's game has its own port). */
-function replayArgs(s: Extract<RecordedStep, { kind: 'do' }>): Record<string, unknown> {
+export function replayArgs(s: Extract<RecordedStep, { kind: 'do' }>): Record<string, unknown> {
   const { port: _p, ...args } = s.arguments;
   const name = s.name.replace(/^bridge\./, '');
   // step {until} ran a known number of frames: the replay runs exactly those, then checks

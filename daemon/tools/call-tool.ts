@@ -89,7 +89,10 @@ export async function callGameTool(
     case 'bridge':
       // the player view bounds what a session does to the port's game; a portless tool (run_test) touches none
       if (ref.tool.onPort) checkPlayerCall(ctx, name, 'bridge', ref.tool);
-      return runBridgeTool(ctx, ref.tool, port, withoutRoutingPort(args), extra);
+      return runBridgeTool(ctx, ref.tool, port, withoutRoutingPort(args), {
+        ...extra,
+        call: async (tool, a) => (await callGameTool(ctx, port, tool, a, extra, depth + 1)).json,
+      });
     case 'manifest': {
       args = withoutRoutingPort(args, ref.tool);
       checkPlayerCall(ctx, name, 'manifest', ref.tool);

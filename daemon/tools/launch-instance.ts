@@ -2,9 +2,14 @@ import { resolve } from 'node:path';
 import { inside, projectRoot } from '../../shared/declaration-path.js';
 import { usageError } from '../../shared/errors.js';
 import { launchMany, MAX_COUNT, restartGame, type LaunchedInstance } from '../launcher/index.js';
+import { codePrint } from '../launcher/code-print.js';
+import { backTo } from '../bridge/moment.js';
+import { callGameTool } from './call-tool.js';
 import { defineTool, z } from '../toolkit/define.js';
 import { launchInstanceAnswer } from '../../shared/answers/instances.js';
 import type { ToolContext } from '../toolkit/context.js';
+
+const codeOf = (inst: LaunchedInstance) => codePrint(inst.declaration, inst.cwd, inst.command);
 
 /** A launch starts this session's recording of that game afresh (save_test writes it). */
 function recordLaunch(ctx: ToolContext, inst: LaunchedInstance): void {
@@ -15,6 +20,8 @@ function recordLaunch(ctx: ToolContext, inst: LaunchedInstance): void {
     name: inst.name,
     version: inst.version,
     at: Date.now(),
+    // what the code was, so going back to a moment can tell a changed game from an unreproducible run
+    ...(codeOf(inst) !== undefined ? { codePrint: codeOf(inst) } : {}),
   });
 }
 
@@ -70,6 +77,8 @@ export const launchInstanceTool = defineTool({
     '{profile, count} starts count instances of a declared profile (e.g. a server and its clients) concurrently, all or none: {count, instances: [...]}. ' +
     '{restart: port} stops the game launched on that port if it still runs and starts the same declaration and profile on the same port. ' +
     '{paused: true} starts it with its clock paused at simFrame 0, so its first frame is one you step. ' +
+    '{restart: port, to: "here"} relaunches it (its code as it is now) with the same seed, paused, and makes every call this session made to it again at its frame, up to the frame it was on: ' +
+    'it answers the frame, the state and `parting`, where the new run first differs from the recording (rewind goes to an earlier frame). ' +
     'Next: list_toolsets {port}.',
   input: z.object({
     config: z
@@ -110,6 +119,18 @@ export const launchInstanceTool = defineTool({
       .boolean()
       .optional()
       .describe('With restart: restart it even when another live session launched it. Default: false.'),
+    to: z
+      .literal('here')
+      .optional()
+      .describe(
+        'With restart: relaunch, then replay every call this session made to the game since its launch, frame-exact, up to the frame it was on, and leave it paused there. Needs the "clock" capability.',
+      ),
+    stopAtDivergence: z
+      .boolean()
+      .optional()
+      .describe(
+        'With to: "here": stop the replay where the new run first parts from the recording. Default: false (it goes on).',
+      ),
     paused: z
       .boolean()
       .optional()
@@ -139,6 +160,8 @@ export const launchInstanceTool = defineTool({
       signal: extra.signal,
       onProgress: (p: { message: string }) => void extra.progress(++ticks, undefined, p.message),
     };
+    if ((args.to !== undefined || args.stopAtDivergence !== undefined) && args.restart === undefined)
+      throw usageError('launch_instance: to: "here" goes with restart: the port of the game to take back there.');
     if (args.restart !== undefined) {
       if (args.count !== undefined || args.profile !== undefined || args.config !== undefined) {
         throw usageError(
@@ -152,6 +175,18 @@ export const launchInstanceTool = defineTool({
           `The game on port ${port} belongs to another live session. Pass force: true to restart it anyway, or leave it to that session.`,
           { port },
         );
+      }
+      if (args.to === 'here') {
+        const call = async (name: string, a: Record<string, unknown>) =>
+          (await callGameTool(ctx, port, name, a, extra)).json;
+        const json = await backTo(ctx, {
+          port,
+          stopAtDivergence: args.stopAtDivergence === true,
+          call,
+          extra,
+          tool: 'launch_instance {restart, to: "here"}',
+        });
+        return { json: { ...json, next: next(port) } };
       }
       const { inst, previous } = await restartGame(ctx.launcher, port, common);
       recordLaunch(ctx, inst);

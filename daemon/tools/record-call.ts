@@ -70,7 +70,17 @@ export function recordCall(
           : clocks.simFrame;
     // A filmstrip is for the agent who asked; a replay makes the same moves without one.
     const { filmstrip: _film, ...kept } = args;
-    rec.keep({ kind: 'do', name, arguments: kept, at, answer, ...clocks, simFrame, state: rec.last });
+    rec.keep({
+      kind: 'do',
+      name,
+      arguments: kept,
+      at,
+      answer,
+      ...clocks,
+      simFrame,
+      endFrame: clocks.simFrame,
+      state: rec.last,
+    });
   }
   if (check)
     rec.keep({

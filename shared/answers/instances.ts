@@ -1,5 +1,6 @@
 /** What list_instances and launch_instance answer (docs/TOOLS.md is written from these). */
 import { z } from './fields.js';
+import { momentShape } from './moment.js';
 
 /** What list_instances answers. */
 export const listInstancesAnswer = z
@@ -191,6 +192,7 @@ export const launchInstanceAnswer = z
       .loose()
       .optional()
       .describe('the process it replaced *(when `restart`)*'),
+    ...momentShape('when `to: "here"`'),
     next: z.string().optional().describe('what to call next *(when one game)*'),
     count: z.number().optional().describe('how many were launched *(when count)*'),
     instances: z

@@ -13,6 +13,7 @@ import type * as mcp from './mcp.js';
 import type * as pointer from './pointer.js';
 import type * as skills from './skills.js';
 import type * as testing from './testing.js';
+import type * as moment from './moment.js';
 import type * as ui from './ui.js';
 import type * as world from './world.js';
 
@@ -59,6 +60,7 @@ export interface BridgeAnswers {
   assert: Bridge<typeof testing.assertAnswer>;
   save_test: Bridge<typeof testing.saveTestAnswer>;
   run_test: Bridge<typeof testing.runTestAnswer>;
+  rewind: Bridge<typeof moment.rewindAnswer>;
   save_trace: Bridge<typeof testing.saveTraceAnswer>;
   define_skill: Bridge<typeof skills.defineSkillAnswer>;
   skill_from_session: Bridge<typeof skills.skillFromSessionAnswer>;

@@ -1,6 +1,6 @@
 /** How two states differ (shared/state-diff.ts): what a trace lists under each step and --compare reports first. */
 import { stateDiff } from '../../../shared/state-diff.js';
-import { firstDifference } from '../../../cli/test/compare.js';
+import { firstDifference } from '../../../shared/state-parting.js';
 
 test('every changed, added and removed path is listed in key order, arrays index by index', () => {
   const a = { game: { score: 0, crates: [{ x: 1 }], gone: true }, simFrame: 5 };

@@ -248,6 +248,7 @@ describe('bridge toolset, fallback and schemas', () => {
       ['save_test', false],
       ['run_test', false],
       ['save_trace', false],
+      ['rewind', false],
       ['define_skill', false],
       ['skill_from_session', false],
       ['delete_skill', false],
