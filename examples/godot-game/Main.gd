@@ -17,6 +17,7 @@ const GRAVITY := 900.0
 const JUMP_SPEED := 300.0
 const COINS := [40, 90, 160, 240, 320]
 const TRACK_END := 400.0
+const VIEW := Vector2(80, 320)  # where the world's origin is drawn on screen, below the HUD
 
 onready var player: KinematicBody2D = $Player
 onready var menu: Control = $Menu
@@ -73,6 +74,19 @@ func _physics_process(delta: float) -> void:
 			get_node("Coin%d" % c).remove_from_group(GameBridge.WORLD_GROUP)
 			_event("coin:%d" % c)
 	$HUD/Coins.text = "Coins %d/%d" % [coins.size(), COINS.size()]
+	update()
+
+
+# The floor, the coins still on it and the walker, where the world's coordinates put them.
+# Redrawn after each simulated frame and each command that moves something, so a screenshot
+# shows the state as published, on a paused clock too.
+func _draw() -> void:
+	draw_rect(Rect2(VIEW + Vector2(-16, 10), Vector2(TRACK_END + 32, 20)), Color(0.35, 0.25, 0.2))
+	draw_rect(Rect2(VIEW + Vector2(TRACK_END, -40), Vector2(4, 50)), Color(0.9, 0.9, 0.9))
+	for c in COINS:
+		if not coins.has(c):
+			draw_circle(VIEW + Vector2(c, -8), 6, Color(1, 0.8, 0.1))
+	draw_rect(Rect2(VIEW + player.position - Vector2(8, 8), Vector2(16, 16)), Color(0.2, 0.6, 1))
 
 
 func _on_ground() -> bool:
@@ -121,10 +135,12 @@ func _reset(_args: Dictionary) -> void:
 	events = []
 	_open_menu(false)
 	GameBridge.new_epoch()
+	update()
 
 
 func _teleport(args: Dictionary) -> void:
 	player.position.x = float(args.x)
+	update()
 
 
 func _teleport_invalid(args: Dictionary) -> String:

@@ -11,7 +11,10 @@
 # tree), applies the queued commands, runs the clock and publishes the frame: /health, /state,
 # /ui and /world serialized once, swapped in whole under a mutex. A server thread answers HTTP
 # between frames from that last publication, so a request never waits for the next frame; it
-# only validates and queues commands, never touches the scene. The clock pauses the SceneTree
+# only validates and queues commands, never touches the scene. A /screenshot request is the one
+# that waits: the main thread copies the viewport once it has drawn the next frame, and the
+# server thread encodes that copy as PNG. The headless server build draws nothing, so there it
+# answers 404 and the bridge says the game gives no frames. The clock pauses the SceneTree
 # (this node keeps processing), so game code in _physics_process simply stops; `clock.step N`
 # lets exactly N physics frames through.
 #
@@ -54,6 +57,7 @@ const START_PAUSED_ENV := "GAME_BRIDGE_START_PAUSED"  # 1: start with the clock 
 const MAX_RESULTS := 32
 const IDLE_POLL_USEC := 500     # how long the server thread sleeps when nothing arrived
 const WORLD_GROUP := "gamebridge_world"
+const SHOT_TIMEOUT_MS := 5000   # no frame drawn by then (a minimized window): 503, try again
 const PLAYER_GROUP := "gamebridge_player"  # world objects a player can see
 
 var port := 0
@@ -104,9 +108,16 @@ var _stop := false
 var _incoming := []         # [id, cmd, args] queued by the server thread
 var _next_id := 1
 var _pub := {}              # path -> JSON text of the last publication, and "frame"
+var _shot_asked := 0        # the number of the latest /screenshot request
+var _shot_taken := 0        # the request number the last copy of the viewport was taken for
+var _shot_image: Image = null  # that copy, handed to the server thread to encode and send
+
+# True when this build draws frames (a renderer, not the headless server build).
+var draws := not OS.has_feature("Server")
 
 # The server thread's own.
 var _peers := []            # [{peer, text, since}]
+var _shot_waiters := []     # [{peer, since, ticket}]: /screenshot requests waiting for a frame drawn after them
 
 
 # Binds the debug port when one is given; a bad one ends the game with code 2, a busy one is
@@ -130,6 +141,8 @@ func _ready() -> void:
 		get_tree().quit(1)
 		return
 	print("GameBridge: listening on 127.0.0.1:%d" % port)
+	if draws:
+		VisualServer.connect("frame_post_draw", self, "_take_shot")
 	# The bridge launched the game paused: the tree waits, so its first frame is one the bridge steps.
 	if OS.get_environment(START_PAUSED_ENV) == "1":
 		_paused = true
@@ -833,6 +846,23 @@ func _set_value(c: Control, name: String, what: String, value: String) -> String
 
 
 # --- the server thread: HTTP over TCP_Server, GET only, Connection: close --------------------
+# After each drawn frame (main thread): a copy of the viewport for the /screenshot requests
+# made before it, so a picture is never older than its request. The texture is upside down.
+func _take_shot() -> void:
+	_mutex.lock()
+	var wanted := _shot_asked
+	_mutex.unlock()
+	if wanted == _shot_taken:
+		return
+	var image := get_viewport().get_texture().get_data()
+	image.flip_y()
+	image.convert(Image.FORMAT_RGB8)
+	_mutex.lock()
+	_shot_image = image
+	_shot_taken = wanted
+	_mutex.unlock()
+
+
 func _serve_loop(_userdata) -> void:
 	while true:
 		_mutex.lock()
@@ -840,8 +870,37 @@ func _serve_loop(_userdata) -> void:
 		_mutex.unlock()
 		if stop:
 			return
-		if not _serve():
+		var shot := _send_shots()
+		if not _serve() and not shot:
 			OS.delay_usec(IDLE_POLL_USEC)
+
+
+# Answers the /screenshot requests the last copy of the viewport was taken for (server thread,
+# which encodes the PNG off the main thread); true when it sent one.
+func _send_shots() -> bool:
+	if _shot_waiters.empty():
+		return false
+	_mutex.lock()
+	var image := _shot_image
+	var taken := _shot_taken
+	_shot_image = null
+	_mutex.unlock()
+	var png := PoolByteArray()
+	if image != null:
+		png = image.save_png_to_buffer()
+	var now := OS.get_ticks_msec()
+	var sent := false
+	for w in _shot_waiters.duplicate():
+		if w.ticket <= taken and not png.empty():
+			_send_bytes(w.peer, 200, png, "image/png")
+		elif now - w.since > SHOT_TIMEOUT_MS:
+			_send(w.peer, 503, to_json({"error": "no frame was drawn to take a screenshot of; try again"}))
+		else:
+			continue
+		w.peer.disconnect_from_host()
+		_shot_waiters.erase(w)
+		sent = true
+	return sent
 
 
 # One pass over the server and its connections; true when it did something.
@@ -875,8 +934,9 @@ func _serve() -> bool:
 			if refused != "":
 				var status: int = 400 if refused.begins_with("Bad Request") else 403
 				_send(peer, status, to_json({"ok": false, "accepted": false, "error": refused}))
-			else:
-				_answer(peer, p.text.split("\r\n")[0].split(" "))
+			elif _answer(peer, p.text.split("\r\n")[0].split(" ")):
+				_peers.erase(p)  # it waits for a frame among _shot_waiters
+				continue
 			_drop(p)
 		elif peer.get_status() != StreamPeerTCP.STATUS_CONNECTED or now - p.since > REQUEST_TIMEOUT_MS:
 			_drop(p)  # gone, or never finished its request
@@ -911,10 +971,11 @@ func _refusal(head: String) -> String:
 	return ""
 
 
-func _answer(peer: StreamPeerTCP, request_line: PoolStringArray) -> void:
+# True when the answer waits for a frame (/screenshot on a build that draws).
+func _answer(peer: StreamPeerTCP, request_line: PoolStringArray) -> bool:
 	if request_line.size() < 2 or request_line[0] != "GET":
 		_send(peer, 405, to_json({"error": "the game surface answers GET only"}))
-		return
+		return false
 	var target: String = request_line[1]
 	var path: String = target.split("?")[0]
 	var query := _parse_query(target.right(path.length() + 1) if target.find("?") >= 0 else "")
@@ -936,9 +997,21 @@ func _answer(peer: StreamPeerTCP, request_line: PoolStringArray) -> void:
 				_send(peer, 404, to_json({"error": "this game publishes no %s" % path.substr(1)}))
 		"/tools":
 			_send(peer, 200 if pub.has("/tools") else 404, pub.get("/tools", to_json({"error": "this game publishes no manifest"})))
-		_:  # no /screenshot: a headless server renders nothing
-			_send(peer, 404, to_json({"error": "no such endpoint '%s'" % path,
-				"endpoints": ["/health", "/state", "/command", "/tools", "/ui", "/world"]}))
+		"/screenshot":
+			if not draws:
+				_send(peer, 404, to_json({"error": "this game gives no frames: the headless server build draws nothing (run it on the engine with a renderer, under a display)"}))
+				return false
+			_mutex.lock()
+			_shot_asked += 1
+			_shot_waiters.append({"peer": peer, "since": OS.get_ticks_msec(), "ticket": _shot_asked})
+			_mutex.unlock()
+			return true
+		_:
+			var endpoints := ["/health", "/state", "/command", "/tools", "/ui", "/world"]
+			if draws:
+				endpoints.append("/screenshot")
+			_send(peer, 404, to_json({"error": "no such endpoint '%s'" % path, "endpoints": endpoints}))
+	return false
 
 
 # The /command answer (server thread): validate now, apply on the next physics frame.
@@ -1055,9 +1128,14 @@ func _parse_query(text: String) -> Dictionary:
 
 # Head and body in one write.
 func _send(peer: StreamPeerTCP, status: int, json: String) -> void:
-	var reason := {200: "OK", 400: "Bad Request", 404: "Not Found", 403: "Forbidden", 405: "Method Not Allowed", 431: "Request Header Fields Too Large"}
+	var reason := {200: "OK", 400: "Bad Request", 404: "Not Found", 403: "Forbidden", 405: "Method Not Allowed", 431: "Request Header Fields Too Large", 503: "Service Unavailable"}
 	var data := json.to_utf8()
 	var head := "HTTP/1.1 %d %s\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % [status, reason.get(status, "OK"), data.size()]
+	peer.put_data(head.to_ascii() + data)
+
+
+func _send_bytes(peer: StreamPeerTCP, status: int, data: PoolByteArray, type: String) -> void:
+	var head := "HTTP/1.1 %d OK\r\nContent-Type: %s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % [status, type, data.size()]
 	peer.put_data(head.to_ascii() + data)
 
 
@@ -1130,6 +1208,6 @@ func _exit_tree() -> void:
 		_mutex.unlock()
 		_thread.wait_to_finish()
 		_thread = null
-	for p in _peers:
+	for p in _peers + _shot_waiters:
 		p.peer.disconnect_from_host()
 	_server.stop()

@@ -2,6 +2,7 @@
  * Each kit example driven through the real bridge (in-process server, official SDK client):
  * launch_instance from the example's own gamebridge.json, list_toolsets, a game command,
  * the play tools (pause, hold, step, release, press) on the kit's clock and held inputs,
+ * the bridge's screenshot (or CapabilityMissing naming it, where the game gives no frames),
  * stop_instance, and nothing left running; on the LÖVE Walker, the analog stick, held inputs and
  * a tap read through LÖVE's own joystick and touch queries. Frog Hop (pygame) too: launched with
  * the environment its gamebridge.json sets (the dummy video driver), its screenshot the pygame
@@ -55,12 +56,34 @@ async function loveQueries(h: McpHandle, port: number): Promise<void> {
   expect(tap.json.game.fingers).toEqual([]);
 }
 
+/**
+ * The bridge's `screenshot` on a Walker: the picture's size, or, for a game that gives no
+ * frames, CapabilityMissing naming screenshot (and `watch` refused the same way, no frame let
+ * pass).
+ */
+async function expectPicture(h: McpHandle, port: number, size: readonly [number, number] | null): Promise<void> {
+  const shot = await gameCall(h, port, 'screenshot');
+  if (size) {
+    expect(shot.isError).toBe(false);
+    const image = (shot.res as any).content.find((c: any) => c.type === 'image');
+    const png = decodePng(Buffer.from(image.data, 'base64'));
+    expect([png.width, png.height]).toEqual(size);
+    return;
+  }
+  expect(shot.json).toMatchObject({ kind: 'CapabilityMissing', capability: 'screenshot', tool: 'screenshot' });
+  const frame = (await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value;
+  const watch = await gameCall(h, port, 'watch', { frames: 2 });
+  expect(watch.json).toMatchObject({ kind: 'CapabilityMissing', capability: 'screenshot', tool: 'watch' });
+  expect((await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value).toBe(frame);
+}
+
 describe.each([
-  ['Python', 'python', PY_EXAMPLE, 'Walker', 60000, null],
-  ['Godot', 'godot', GODOT_EXAMPLE, 'Walker (Godot)', GODOT_READY_MS, null],
-  ['C#', 'csharp', CSHARP_EXAMPLE, 'Walker (C#)', CSHARP_READY_MS, null],
-  ['LÖVE', 'love', LOVE_EXAMPLE, 'Walker (LÖVE)', LOVE_READY_MS, loveQueries],
-] as const)('%s Walker through the bridge', (_title, kit, exampleDir, name, readyMs, queries) => {
+  ['Python', 'python', PY_EXAMPLE, 'Walker', 60000, null, null],
+  // drawn by godot3-runner on a virtual display (its run.sh), so the bridge films it
+  ['Godot', 'godot', GODOT_EXAMPLE, 'Walker (Godot)', GODOT_READY_MS, null, [1024, 600]],
+  ['C#', 'csharp', CSHARP_EXAMPLE, 'Walker (C#)', CSHARP_READY_MS, null, null],
+  ['LÖVE', 'love', LOVE_EXAMPLE, 'Walker (LÖVE)', LOVE_READY_MS, loveQueries, [1280, 720]],
+] as const)('%s Walker through the bridge', (_title, kit, exampleDir, name, readyMs, queries, picture) => {
   describeIfRuntime(kit, () =>
     test(
       'launch from its gamebridge.json, drive it, step its clock, stop it, nothing left',
@@ -115,6 +138,7 @@ describe.each([
           expect(press.json.game.x).toBeCloseTo(36, 3); // held for exactly the 3 stepped frames, then released
           expect((await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value).toBe(s0 + 8);
           await queries?.(h, port);
+          await expectPicture(h, port, picture);
 
           expect(processesWithHome(home)).toContain(pid); // what the final check looks for is findable
           const stop = await call(h, 'stop_instance', { port });

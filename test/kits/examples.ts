@@ -340,7 +340,11 @@ export const KIT_EXAMPLES: KitExample[] = [
   {
     kit: 'Godot 3',
     example: 'Walker (Godot)',
-    missing: () => (onPath('godot3-server') ? null : 'godot3-server is not on PATH (apt-get install godot3-server)'),
+    // Its run.sh draws on godot3-runner under a virtual display; godot3-server is the headless fallback.
+    missing: () => {
+      const gone = ['godot3-runner', 'Xvfb', 'godot3-server'].filter((c) => !onPath(c));
+      return gone.length ? `${gone.join(', ')} not on PATH (apt-get install godot3-runner xvfb godot3-server)` : null;
+    },
     carrier: 'process',
     // Godot's first start in a fresh container imports the project; a loaded machine is slower still.
     readyMs: 60000,
@@ -351,7 +355,7 @@ export const KIT_EXAMPLES: KitExample[] = [
     version: '1.0.0',
     tools: ['jump', 'reset', 'teleport'],
     inputs: ['left', 'right'],
-    screenshot: null,
+    screenshot: [1024, 600], // the viewport, drawn by Mesa's software GL on Xvfb
     connectionCap: 64,
     busyPort: 'exits',
     // Godot 3 gives scripts no hook on SIGTERM: the engine dies of it.

@@ -1,11 +1,13 @@
 /**
  * The Godot 3 kit (kits/godot3/GameBridge.gd) beyond the conformance suite (conformance.test.ts
  * runs the contract on its example, examples/godot-game, headless): start-up and packaging, and
- * world objects taken from a scene group with no tree code in the game.
+ * world objects taken from a scene group with no tree code in the game, and the headless build,
+ * which gives no frames.
  */
-import { realpathSync } from 'node:fs';
+import { realpathSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
+import { call, connect, gameCall } from '../helpers/mcp.js';
 import { freePort } from '../helpers/ports.js';
 import { ROOT, Reaper, exitCode, removeDir, tempHome, waitFor } from '../helpers/procs.js';
 import {
@@ -14,6 +16,7 @@ import {
   applied,
   describeIfRuntime,
   getJson,
+  killWithHome,
   spawnKitGame,
   startKitGame,
   untilState,
@@ -107,5 +110,65 @@ describeIfRuntime('godot', () => {
         expect(await coins()).toEqual(all);
       });
     });
+  });
+});
+
+describeIfRuntime('godot', () => {
+  describe('Godot 3 kit on the headless build (godot3-server): no frames', () => {
+    const home = tempHome('gb-gdheadless-');
+    const dir = tempHome('gb-gdheadless-decl-');
+    afterAll(() => {
+      killWithHome(home);
+      [home, dir].forEach(removeDir);
+    });
+
+    test(
+      'GET /screenshot is 404 saying why, /health declares no screenshot, and the bridge answers CapabilityMissing naming it',
+      async () => {
+        // The example as its run.sh starts it where nothing can draw.
+        writeFileSync(
+          join(dir, 'gamebridge.json'),
+          JSON.stringify({
+            name: 'Walker (Godot, headless)',
+            launch: {
+              command: 'godot3-server --path . -- --debug-port={port}',
+              cwd: GODOT_EXAMPLE,
+              portRange: '7860-7879',
+              readyTimeoutMs: GODOT_READY_MS,
+              env: { LANG: 'en_US.UTF-8' },
+            },
+          }),
+        );
+        const h = await connect({
+          args: ['--no-daemon', '--no-scan', '--config', join(dir, 'gamebridge.json')],
+          env: { GAME_BRIDGE_HOME: home },
+        });
+        try {
+          const launched = await call(h, 'launch_instance', {}, GODOT_READY_MS + 10000);
+          expect(launched.isError).toBe(false);
+          const { port } = launched.json;
+          const raw = await fetch(`http://127.0.0.1:${port}/screenshot`);
+          expect(raw.status).toBe(404);
+          expect((await raw.json()).error).toMatch(
+            /^this game gives no frames: the headless server build draws nothing/,
+          );
+          expect((await getJson(port, '/health')).capabilities).not.toContain('screenshot');
+
+          const shot = await gameCall(h, port, 'screenshot');
+          expect(shot.json).toMatchObject({ kind: 'CapabilityMissing', capability: 'screenshot', tool: 'screenshot' });
+          await gameCall(h, port, 'bridge.pause');
+          const frame = (await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value;
+          const watch = await gameCall(h, port, 'watch', { frames: 2 });
+          expect(watch.json).toMatchObject({ kind: 'CapabilityMissing', capability: 'screenshot', tool: 'watch' });
+          const step = await gameCall(h, port, 'step', { frames: 4, filmstrip: 2 });
+          expect(step.json).toMatchObject({ kind: 'CapabilityMissing', capability: 'screenshot', tool: 'step' });
+          expect((await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value).toBe(frame);
+          await call(h, 'stop_instance', { port });
+        } finally {
+          await h.close();
+        }
+      },
+      GODOT_READY_MS + 40000,
+    );
   });
 });

@@ -25,7 +25,8 @@ export type KitName = 'python' | 'godot' | 'love' | 'csharp';
 
 const RUNTIMES: Record<KitName, string[]> = {
   python: ['python3'],
-  godot: ['godot3-server'],
+  // the example draws on godot3-runner under Xvfb; godot3-server runs it headless
+  godot: ['godot3-runner', 'Xvfb', 'godot3-server'],
   love: ['love'],
   csharp: ['mcs', 'mono'],
 };
