@@ -2,7 +2,8 @@
  * A page stuck in its own code (test/fixtures/web-pages/stuck.html: the key B starts a loop that
  * never ends), through the real proxy + daemon, the SDK client and Debian's Chromium: a press
  * answers with the frames error within the call's timeout while another game on the same
- * daemon answers, a client's cancel ends a blocked step, and a restart brings the page back.
+ * daemon answers, a client's cancel ends a blocked step, and a restart brings the page back;
+ * a pointer click and an input_sequence that get the page stuck answer with the same error.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,6 +47,9 @@ beforeAll(async () => {
   other = await launch('other.json');
 });
 
+const STUCK_ANSWER =
+  /^CommandTimeout: (\S+) on port \d+: the page stopped drawing frames: it is stuck in its own code .*What the call held is released\./;
+
 const logOf = async (port: number) => ((await call(h, 'instance_log', { port })).json.lines as string[]).join('\n');
 
 test('a press that gets the page stuck answers with the frames error, while another game on the daemon answers', async () => {
@@ -87,4 +91,45 @@ test('restart brings the stuck page back', async () => {
   const s1 = (await gameCall(h, stuck, 'get_state')).json.state;
   expect(s1.simFrame).toBeGreaterThan(s0.simFrame);
   expect((await gameCall(h, stuck, 'press', { input: 'ArrowLeft' })).isError).toBe(false);
+});
+
+/** The stuck page brought back, as the test above does, for the next way of getting it stuck. */
+async function restarted(): Promise<void> {
+  const r = await call(h, 'launch_instance', { restart: stuck }, 120_000);
+  if (r.isError) throw new Error(r.text);
+}
+
+test('a pointer click that gets the page stuck answers with the frames error', async () => {
+  const nodes = (await gameCall(h, stuck, 'snapshot')).json.nodes as Array<{ name: string; rect: number[] }>;
+  const [x, y, w, hh] = nodes.find((n) => n.name === 'Freeze')!.rect;
+  const r = await gameCall(h, stuck, 'pointer', { action: 'click', x: x + w / 2, y: y + hh / 2 }, 60_000);
+  expect(r.isError).toBe(true);
+  expect(r.text).toMatch(STUCK_ANSWER);
+  expect(STUCK_ANSWER.exec(r.text)![1]).toBe('pointer');
+  expect(r.json).toMatchObject({ kind: 'CommandTimeout', port: stuck, cmd: 'pointer' });
+  expect((await gameCall(h, other, 'get_state')).isError).toBe(false);
+  await restarted();
+});
+
+test('an input_sequence that gets the page stuck answers with the frames error', async () => {
+  const r = await gameCall(
+    h,
+    stuck,
+    'input_sequence',
+    {
+      steps: [
+        { frame: 0, tool: 'press', args: { input: 'ArrowLeft', frames: 1 } },
+        { frame: 2, tool: 'hold', args: { input: 'ArrowRight', ms: 60_000 } },
+        { frame: 3, tool: 'press', args: { input: 'b', frames: 1 } },
+        { frame: 10, tool: 'release', args: { input: 'ArrowRight' } },
+      ],
+    },
+    60_000,
+  );
+  expect(r.isError).toBe(true);
+  expect(r.text).toMatch(STUCK_ANSWER);
+  expect(STUCK_ANSWER.exec(r.text)![1]).toBe('input_sequence');
+  expect(r.json).toMatchObject({ kind: 'CommandTimeout', port: stuck, cmd: 'input_sequence' });
+  expect((await gameCall(h, other, 'get_state')).isError).toBe(false);
+  await restarted();
 });
