@@ -34,6 +34,7 @@ import { measureResources } from './resources.js';
 import { measureSkills } from './skills.js';
 import { measureConsoleFlood } from './console-flood.js';
 import { measureFilmstrip } from './filmstrip.js';
+import { measurePageClock } from './page-clock.js';
 import type { BenchConfig, Measurement, Row } from './types.js';
 
 const env = process.env;
@@ -78,6 +79,7 @@ const MEASUREMENTS: Record<string, (r: Reaper, c: BenchConfig) => Promise<Measur
   skills: measureSkills,
   'console-flood': measureConsoleFlood,
   filmstrip: measureFilmstrip,
+  'page-clock': measurePageClock,
 };
 
 function machine() {
