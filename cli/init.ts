@@ -3,6 +3,8 @@
  * asks for the name and the launch command (Enter keeps the default); with stdin not a
  * terminal (CI, scripts, an agent) it asks nothing and writes the template. A gamebridge.json
  * that is a link (even one to nothing) is refused, and the file is written as register writes.
+ * With `web` it declares a browser page served from that folder instead of a command, with or
+ * without the web kit (docs/BROWSER.md).
  */
 import { existsSync, lstatSync, mkdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
@@ -34,6 +36,10 @@ export interface InitOptions {
   out?: (line: string) => void;
   /** MCP clients to register the bridge with once the file is written (cli/register.ts) */
   clients?: ClientKind[];
+  /** a browser game: the folder of its page, relative to `dir`, served by the bridge */
+  web?: string;
+  /** with `web`: false for a page without the web kit (default true) */
+  kit?: boolean;
 }
 
 /**
@@ -64,6 +70,22 @@ export function starterDeclaration(
   };
   if (template === 'multiplayer') launch.profiles = multiplayerProfiles(portRange);
   return { ...(schema ? { $schema: schema } : {}), name, launch };
+}
+
+/** A browser page served from `folder` (relative to the file), with or without the web kit. */
+export function webDeclaration(
+  name: string,
+  folder: string,
+  kit = true,
+  portRange = DEFAULT_PORT_RANGE,
+  schema?: string,
+): Record<string, unknown> {
+  const web = { static: folder, ...(kit ? {} : { kit: false }) };
+  return {
+    ...(schema ? { $schema: schema } : {}),
+    name,
+    launch: { portRange, readyTimeoutMs: STARTER_READY_TIMEOUT_MS, web },
+  };
 }
 
 /**
@@ -113,25 +135,28 @@ export async function runInit(opts: InitOptions): Promise<number> {
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     try {
       name = (await rl.question(`Game name [${name}]: `)).trim() || name;
-      command =
-        (await rl.question(`Command that starts the game, {port} = its debug port [${command}]: `)).trim() || command;
+      if (opts.web === undefined)
+        command =
+          (await rl.question(`Command that starts the game, {port} = its debug port [${command}]: `)).trim() || command;
     } finally {
       rl.close();
     }
   }
   mkdirSync(dir, { recursive: true });
   try {
-    writeProjectFile(
-      file,
-      JSON.stringify(starterDeclaration(name, command, portRange, opts.template, schemaReference(dir)), null, 2) + '\n',
-    );
+    const declaration =
+      opts.web === undefined
+        ? starterDeclaration(name, command, portRange, opts.template, schemaReference(dir))
+        : webDeclaration(name, opts.web, opts.kit !== false, portRange, schemaReference(dir));
+    writeProjectFile(file, JSON.stringify(declaration, null, 2) + '\n');
   } catch (e) {
     if (!isBridgeError(e)) throw e;
     process.stderr.write(`game-bridge-mcp: ${e.message}\n`);
     return 1;
   }
   out(`wrote ${file}`);
-  if (command === PLACEHOLDER_COMMAND)
+  if (opts.web !== undefined) webNext(dir, opts.web, opts.kit !== false, out);
+  else if (command === PLACEHOLDER_COMMAND)
     out('next: replace launch.command with the command that starts your game; {port} is where its debug port goes');
   if (opts.template === 'multiplayer') {
     out(
@@ -141,4 +166,17 @@ export async function runInit(opts: InitOptions): Promise<number> {
   out(`check it with: ${selfCommand()} doctor` + (resolve(opts.dir) === process.cwd() ? '' : ` --dir ${dir}`));
   if (opts.clients?.length) return runRegister({ dir, clients: opts.clients, out });
   return 0;
+}
+
+/** What to do next with a browser page: where its page must be, and how the bridge plays it. */
+function webNext(dir: string, folder: string, kit: boolean, out: (line: string) => void): void {
+  if (!existsSync(join(resolve(dir, folder), 'index.html')))
+    out(
+      `note: ${join(resolve(dir, folder), 'index.html')} does not exist yet; the bridge serves the page from ${folder}/ (launch.web.url names another page)`,
+    );
+  out(
+    kit
+      ? 'next: the page imports the web kit (game-bridge-mcp/web) and calls createGameSurface; see docs/BROWSER.md'
+      : 'next: launch_instance opens the page as it is, on the bridge\'s clock and seed; see docs/BROWSER.md, "Any web game, unmodified"',
+  );
 }

@@ -37,6 +37,8 @@ export const projectCommands = [
         default: 'single',
         describe: 'multiplayer: add a server profile and a client profile',
       },
+      web: textFlag('A browser game instead: the folder of its page (index.html), served by the bridge'),
+      kit: switchFlag('With --web: --no-kit for a page without the web kit (opened as it is)', true),
       client: clientsFlag('Also register game-bridge with these MCP clients (see register); --no-register: none'),
       register: switchFlag('Register with the --client files', true),
     },
@@ -50,6 +52,8 @@ export const projectCommands = [
         portRange: a['port-range'],
         template: a.template === 'multiplayer' ? 'multiplayer' : 'single',
         clients: a.register === false ? [] : a.client,
+        web: a.web,
+        kit: a.kit !== false,
       });
     },
     examples: [
@@ -58,6 +62,7 @@ export const projectCommands = [
       ['$0 init --template multiplayer', 'with "server" and "client" launch profiles'],
       ['$0 init --name "Orbital Freight" --command "./gradlew run -PdebugPort={port}"', 'write it ready to use'],
       ['$0 init --dir ../mygame --force', 'overwrite the one in ../mygame'],
+      ['$0 init --web dist --no-kit', 'a web game as it ships, its page in ./dist (no kit in it)'],
     ],
   }),
   subcommand({
