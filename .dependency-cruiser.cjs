@@ -46,7 +46,8 @@ module.exports = {
       'The subcommands read what the daemon reads (gamebridge.json, the registry) or start it; they never reach into sessions or tools.',
       { path: '^cli/' },
       {
-        path: '^(proxy|kits|examples|bench)/|^daemon/(sessions|tools|toolkit|bridge|composites|sync)/|' + DAEMON_TOP,
+        path:
+          '^(proxy|kits|examples|bench)/|^daemon/(sessions|tools|tool-framework|bridge|composites|sync)/|' + DAEMON_TOP,
         pathNot: '^daemon/life/main\\.ts$',
       },
     ),
@@ -84,33 +85,33 @@ module.exports = {
       'composites-below-tools',
       'composites/ may run commands (sync/) and find a project (launcher/), but knows no tool or session.',
       { path: '^daemon/composites/' },
-      { path: '^daemon/(discovery|tools|toolkit|bridge|sessions)/|' + DAEMON_TOP },
+      { path: '^daemon/(discovery|tools|tool-framework|bridge|sessions)/|' + DAEMON_TOP },
     ),
     forbid(
       'state-below-tools',
       'DaemonState holds clients, caches, the launcher and owners; it knows nothing of MCP, tools or sessions.',
       { path: '^daemon/state/' },
       {
-        path: '^daemon/(discovery|composites|sync|tools|toolkit|bridge|sessions)/|' + DAEMON_TOP,
+        path: '^daemon/(discovery|composites|sync|tools|tool-framework|bridge|sessions)/|' + DAEMON_TOP,
         pathNot: '^daemon/state/',
       },
     ),
     forbid(
       'tools-see-a-context',
-      'Tools see the ToolContext interface (toolkit/context.ts), which sessions implement: never sessions or the daemon-wide objects above them.',
-      { path: '^daemon/(tools|toolkit)/' },
+      'Tools see the ToolContext interface (tool-framework/context.ts), which sessions implement: never sessions or the daemon-wide objects above them.',
+      { path: '^daemon/(tools|tool-framework)/' },
       { path: '^daemon/sessions/|' + DAEMON_TOP },
     ),
     forbid(
       'bridge-below-tools',
-      'The bridge toolset (daemon/bridge/) is what call_tool reaches: it is declared with the toolkit and sees the same ToolContext, never the MCP tools, sessions or the daemon-wide objects above them.',
+      'The bridge toolset (daemon/bridge/) is what call_tool reaches: it is declared with the tool framework and sees the same ToolContext, never the MCP tools, sessions or the daemon-wide objects above them.',
       { path: '^daemon/bridge/' },
       { path: '^daemon/(tools|sessions|resources|prompts)/|' + DAEMON_TOP },
     ),
     forbid(
-      'toolkit-below-every-tool',
-      'daemon/toolkit/ is what every tool is made of (defineTool, ToolContext, answers): it knows no MCP tool, bridge tool or session.',
-      { path: '^daemon/toolkit/' },
+      'tool-framework-below-every-tool',
+      'daemon/tool-framework/ is what every tool is made of (defineTool, ToolContext, answers): it knows no MCP tool, bridge tool or session.',
+      { path: '^daemon/tool-framework/' },
       { path: '^daemon/(tools|bridge|sessions|resources|prompts)/|' + DAEMON_TOP },
     ),
     forbid(
@@ -148,7 +149,8 @@ module.exports = {
       'daemon/http/ carries MCP over HTTP to sessions, as the ws transport does: the server mounts it, and it knows no tool, game or launcher.',
       { path: '^daemon/http/' },
       {
-        path: '^daemon/(tools|toolkit|bridge|game|launcher|composites|sync|discovery|dashboard|web)/|' + DAEMON_TOP,
+        path:
+          '^daemon/(tools|tool-framework|bridge|game|launcher|composites|sync|discovery|dashboard|web)/|' + DAEMON_TOP,
       },
     ),
     forbid(

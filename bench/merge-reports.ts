@@ -11,9 +11,9 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { writeBlob } from '../cli/test/blob.js';
-import { mergeBlobs, readBlobs } from '../cli/test/merge.js';
-import type { Failure, TestResult } from '../cli/test/replay.js';
+import { writeBlob } from '../cli/saved-tests/blob.js';
+import { mergeBlobs, readBlobs } from '../cli/saved-tests/merge.js';
+import type { Failure, TestResult } from '../cli/saved-tests/replay.js';
 import { CLI, median, now, round, type Reaper } from './harness.js';
 import { ms, type BenchConfig, type Measurement } from './types.js';
 

@@ -15,7 +15,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Recordings } from '../daemon/recording/recordings.js';
 import { recordCall } from '../daemon/tools/record-call.js';
-import type { ToolContext } from '../daemon/toolkit/context.js';
+import type { ToolContext } from '../daemon/tool-framework/context.js';
 import {
   alternatingPresses,
   connectMcp,

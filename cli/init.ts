@@ -15,7 +15,7 @@ import { VERSION } from '../shared/version.js';
 import { isBridgeError } from '../shared/errors.js';
 import { writeProjectFile } from '../shared/project-files.js';
 import { selfCommand } from '../shared/self-command.js';
-import { runRegister, type ClientKind } from './register.js';
+import { runRegister, type ClientKind } from './client-config.js';
 
 /** The template's command: a shell that runs it says "your-game-command: not found", which is the hint. */
 export const PLACEHOLDER_COMMAND = 'your-game-command --debug-port {port}';
@@ -34,7 +34,7 @@ export interface InitOptions {
   /** ask on a terminal (default: when stdin is a TTY) */
   interactive?: boolean;
   out?: (line: string) => void;
-  /** MCP clients to register the bridge with once the file is written (cli/register.ts) */
+  /** MCP clients to register the bridge with once the file is written (cli/client-config.ts) */
   clients?: ClientKind[];
   /** a browser game: the folder of its page, relative to `dir`, served by the bridge */
   web?: string;

@@ -1,6 +1,6 @@
 /**
  * How a zod schema is said to a person, in the words every schema check of this package uses:
- * a tool's arguments (daemon/toolkit/define.ts) and gamebridge.json (daemon/launcher/
+ * a tool's arguments (daemon/tool-framework/define.ts) and gamebridge.json (daemon/launcher/
  * declaration-schema.ts). Each caller names the thing ("argument 'x'", `"launch.cwd"`); these
  * give what it must be, and the near-miss of an unknown key. And how a schema is said to an MCP
  * client: as JSON Schema, without what says nothing.

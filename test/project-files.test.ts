@@ -17,7 +17,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { runInit } from '../cli/init.js';
-import { runRegister, type ClientKind } from '../cli/register.js';
+import { runRegister, type ClientKind } from '../cli/client-config.js';
 import { Recording } from '../daemon/recording/recordings.js';
 import { saveTest } from '../daemon/recording/save.js';
 import { asNobody, asOtherUserTest } from './helpers/nobody.js';

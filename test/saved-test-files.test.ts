@@ -18,9 +18,9 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
-import { writeReport } from '../cli/test/reporters.js';
-import type { TestResult } from '../cli/test/replay.js';
-import { checkScreenshot } from '../cli/test/screenshot.js';
+import { writeReport } from '../cli/saved-tests/reporters.js';
+import type { TestResult } from '../cli/saved-tests/replay.js';
+import { checkScreenshot } from '../cli/saved-tests/screenshot.js';
 import { baselinePath, MAX_TEST_BYTES, readTestFile } from '../shared/test-file.js';
 import { connect, gameCall } from './helpers/mcp.js';
 import { asNobody, asOtherUserTest } from './helpers/nobody.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { CHROMIUM } from './helpers/browser.js';
 import { parseTestText } from '../shared/test-file.js';
-import { discover, shardOf } from '../cli/test/run.js';
+import { discover, shardOf } from '../cli/saved-tests/run.js';
 import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { freeRange } from './helpers/ports.js';
 import { bridgeFreeEnv, CLI, removeDir, tempHome, runCli } from './helpers/procs.js';

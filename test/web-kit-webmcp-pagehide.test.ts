@@ -12,7 +12,7 @@ import { jest } from '@jest/globals';
 import { startBrowser, type BrowserHandle } from './helpers/browser.js';
 import { startPageCarrier, type PageCarrier } from '../daemon/web/carrier.js';
 import { serveStatic, type StaticSite } from '../daemon/web/static.js';
-import { WEBMCP_FEATURE } from '../daemon/web/webmcp.js';
+import { WEBMCP_FEATURE } from '../daemon/web/page-tools.js';
 import { DIST, waitFor } from './helpers/procs.js';
 
 jest.setTimeout(120_000);

@@ -10,7 +10,7 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { normaliseManifest } from '../daemon/bridge/index.js';
-import { withPageTools } from '../daemon/bridge/webmcp.js';
+import { withPageTools } from '../daemon/bridge/webmcp-toolset.js';
 import { openBrowser, type WebBrowser } from '../daemon/web/browser.js';
 import { startPageCarrier, type PageCarrier } from '../daemon/web/carrier.js';
 import { serveStatic, type StaticSite } from '../daemon/web/static.js';

@@ -1,4 +1,4 @@
-/** `register`: add the bridge to a project's MCP client files (cli/register.ts). */
+/** `register`: add the bridge to a project's MCP client files (cli/client-config.ts). */
 import { clientsFlag, subcommand, switchFlag, textFlag } from './subcommand.js';
 
 export const registerCommand = subcommand({
@@ -13,7 +13,7 @@ export const registerCommand = subcommand({
     force: switchFlag('Replace a "game-bridge" entry that differs'),
   },
   run: async (a) => {
-    const { runRegister } = await import('../register.js');
+    const { runRegister } = await import('../client-config.js');
     return runRegister({
       dir: String(a.dir ?? process.cwd()),
       clients: a.client ?? ['claude'],

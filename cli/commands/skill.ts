@@ -1,4 +1,4 @@
-/** `skill`: write an agent skill (SKILL.md) for the project's game (cli/skill.ts). */
+/** `skill`: write an agent skill (SKILL.md) for the project's game (cli/skill-md.ts). */
 import { subcommand, switchFlag, textFlag } from './subcommand.js';
 
 export const skillCommand = subcommand({
@@ -11,7 +11,7 @@ export const skillCommand = subcommand({
     force: switchFlag('Replace a SKILL.md this command did not write'),
   },
   run: async (a) => {
-    const { runSkill } = await import('../skill.js');
+    const { runSkill } = await import('../skill-md.js');
     return runSkill({ cwd: process.cwd(), out: a.out, config: a.config, force: a.force === true });
   },
   examples: [

@@ -6,7 +6,7 @@
  * examples), and the flag makers below say the kinds of flag the commands share.
  */
 import type { ArgumentsCamelCase, Argv, InferredOptionTypes, Options, PositionalOptions } from 'yargs';
-import { CLIENTS } from '../register.js';
+import { CLIENTS } from '../client-config.js';
 
 export interface Subcommand<U = object> {
   /** the usage line, e.g. `logs <port>`; its first word is the command's name */

@@ -74,7 +74,7 @@ export const testCommands = [
           'where two builds part',
         ),
     run: async (a) => {
-      const { runTests } = await import('../test/run.js');
+      const { runTests } = await import('../saved-tests/run.js');
       const paths = ((a.paths as string[] | undefined) ?? []).map(String);
       return runTests({
         paths,
@@ -112,7 +112,7 @@ export const testCommands = [
       ['$0 merge-reports shard-1 shard-2 shard-3 --reporter junit --output results.xml', 'one JUnit file of three'],
     ],
     run: async (a) => {
-      const { mergeReports } = await import('../test/merge.js');
+      const { mergeReports } = await import('../saved-tests/merge.js');
       return mergeReports({
         paths: ((a.blobs as string[] | undefined) ?? []).map(String),
         reporter: a.reporter as 'html' | 'junit' | 'json',

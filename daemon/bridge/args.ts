@@ -2,7 +2,7 @@
  * The argument shapes bridge tools share. Numbers and flags are taken as text too ("5",
  * "false"): an agent's client or a shell often sends them so, and the meaning is plain.
  */
-import { z } from '../toolkit/define.js';
+import { z } from '../tool-framework/define.js';
 
 /** A whole number from min to max, given as a number or its text. */
 export const whole = (min: number, max: number) => z.coerce.number().int().min(min).max(max);

@@ -13,9 +13,9 @@ import { FrameCount } from '../sync/frames.js';
 import { INPUT_FORMS } from '../web/inputs.js';
 import { OwnedHands } from '../web/owned-hands.js';
 import { clockAdvance } from '../web/page-clock.js';
-import type { ToolContext } from '../toolkit/context.js';
-import { syncCommand } from '../toolkit/sync-answer.js';
-import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
+import type { ToolContext } from '../tool-framework/context.js';
+import { syncCommand } from '../tool-framework/sync-answer.js';
+import type { ToolAnswer, ToolCallExtra } from '../tool-framework/types.js';
 import { advance, type Film, type Go } from './film.js';
 import { pausedNote } from './play.js';
 

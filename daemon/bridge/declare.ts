@@ -5,9 +5,9 @@
  * the start of its answer, `{port, tool, via: 'bridge'}`, whether a player view may call it
  * (tools/player-calls.ts) and what a saved test records of a call (tools/record-call.ts).
  */
-import { defineTool, z, type ToolDeclaration } from '../toolkit/define.js';
+import { defineTool, z, type ToolDeclaration } from '../tool-framework/define.js';
 import { bridgeShape } from '../../shared/answers/fields.js';
-import type { ToolCallExtra, ToolDef } from '../toolkit/types.js';
+import type { ToolCallExtra, ToolDef } from '../tool-framework/types.js';
 import { needsSentence, requireCapabilities, type Need } from './needs.js';
 
 /** What a bridge tool's handler is given beside the call's extras: the port of the game it acts on. */
@@ -70,4 +70,14 @@ export function bridgeTool<S extends z.ZodObject>({
     },
   });
   return { ...def, ...(needs ? { needs } : {}), onPort: onPort !== false, player, recorded };
+}
+
+/**
+ * A family of bridge tools (families/): its tools, in the order describe_toolset lists them, and
+ * its clause of the toolset's description, which says what they do and on which games.
+ */
+export interface BridgeFamily {
+  name: string;
+  clause: string;
+  tools: readonly BridgeTool[];
 }

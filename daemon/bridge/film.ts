@@ -8,8 +8,8 @@
  */
 import { ffmpegMissing } from '../../shared/errors.js';
 import { contactSheet, MAX_TILES, NoFfmpeg } from '../film/sheet.js';
-import type { ToolContext } from '../toolkit/context.js';
-import type { ToolAnswer } from '../toolkit/types.js';
+import type { ToolContext } from '../tool-framework/context.js';
+import type { ToolAnswer } from '../tool-framework/types.js';
 import { whole } from './args.js';
 import { lacking } from './needs.js';
 import { simFrameOf } from './play.js';

@@ -5,8 +5,8 @@
  * lift on the frame after the last move. input_sequence finds each tool's plan in STEP_TOOLS.
  */
 import { usageError } from '../../shared/errors.js';
-import type { ToolContext } from '../toolkit/context.js';
-import { z } from '../toolkit/define.js';
+import type { ToolContext } from '../tool-framework/context.js';
+import { z } from '../tool-framework/define.js';
 import { number, whole } from './args.js';
 import { along, checkAxis, checkKey, checkPoint, pressPlan, type Target, type Timed } from './gestures.js';
 import type { Need } from './needs.js';

@@ -11,9 +11,9 @@ import type { State } from '../game/client.js';
 import type { WebGame } from '../launcher/web-game.js';
 import { getPath } from '../sync/path.js';
 import { FrameCount } from '../sync/frames.js';
-import type { ToolContext } from '../toolkit/context.js';
-import { shapeSync, syncCommand } from '../toolkit/sync-answer.js';
-import type { ToolCallExtra } from '../toolkit/types.js';
+import type { ToolContext } from '../tool-framework/context.js';
+import { shapeSync, syncCommand } from '../tool-framework/sync-answer.js';
+import type { ToolCallExtra } from '../tool-framework/types.js';
 import { mouseClick, mouseMove, mouseWheel, touch, typeText } from '../web/page-input.js';
 import { isBridgeError, usageError } from '../../shared/errors.js';
 import {

@@ -11,7 +11,7 @@
 import { usageError } from '../../shared/errors.js';
 import type { Manifest } from '../game/types.js';
 import type { WebGame } from '../launcher/web-game.js';
-import type { ToolContext } from '../toolkit/context.js';
+import type { ToolContext } from '../tool-framework/context.js';
 import { pageGrid } from '../web/page-input.js';
 import { OwnedHands } from '../web/owned-hands.js';
 import { capabilitiesOf } from './needs.js';

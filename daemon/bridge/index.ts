@@ -3,7 +3,7 @@
  * (docs/CONTRACT.md), whatever engine it runs on. This list is the one place that knows them:
  * describe_toolset's rows and call_tool's resolution (tools/game-tool.ts) are read from it.
  * How to add one: CONTRIBUTING.md, "Add a bridge tool" (each is one `bridgeTool` declaration,
- * declare.ts, in the file of its family, and one entry in that family's list).
+ * declare.ts, in its family's file under families/, and one entry in that family's `tools`).
  */
 import {
   BRIDGE_TOOLSET,
@@ -13,33 +13,38 @@ import {
   type Manifest,
   type Toolset,
 } from '../game/manifest.js';
-import type { ToolContext } from '../toolkit/context.js';
-import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
-import type { BridgeCall, BridgeTool } from './declare.js';
+import type { ToolContext } from '../tool-framework/context.js';
+import type { ToolAnswer, ToolCallExtra } from '../tool-framework/types.js';
+import type { BridgeCall, BridgeFamily, BridgeTool } from './declare.js';
 import { meets, metNeeds } from './needs.js';
 import { boundedOnPage } from './page-bound.js';
-import { CLOCK_TOOLS } from './clock.js';
-import { CORE_TOOLS } from './core.js';
-import { INPUT_TOOLS } from './input.js';
-import { POINTER_TOOLS } from './pointer.js';
-import { UI_TOOLS } from './ui.js';
-import { WORLD_TOOLS } from './world.js';
-import { TESTING_TOOLS } from './testing.js';
-import { MOMENT_TOOLS } from './rewind.js';
-import { SKILL_TOOLS } from './skills.js';
+import { clockFamily } from './families/clock.js';
+import { coreFamily } from './families/core.js';
+import { inputFamily } from './families/input.js';
+import { pointerFamily } from './families/pointer.js';
+import { rewindFamily } from './families/rewind.js';
+import { savedTestsFamily } from './families/saved-tests.js';
+import { skillsFamily } from './families/skills.js';
+import { uiFamily } from './families/ui.js';
+import { watchFamily } from './families/watch.js';
+import { worldFamily } from './families/world.js';
+
+/** The families, in the order describe_toolset lists them and the description names them. */
+export const BRIDGE_FAMILIES: readonly BridgeFamily[] = [
+  coreFamily,
+  inputFamily,
+  pointerFamily,
+  clockFamily,
+  watchFamily,
+  uiFamily,
+  worldFamily,
+  savedTestsFamily,
+  rewindFamily,
+  skillsFamily,
+];
 
 /** Every bridge tool, in the order describe_toolset lists them. */
-export const BRIDGE_TOOLS: readonly BridgeTool[] = [
-  ...CORE_TOOLS,
-  ...INPUT_TOOLS,
-  ...POINTER_TOOLS,
-  ...CLOCK_TOOLS,
-  ...UI_TOOLS,
-  ...WORLD_TOOLS,
-  ...TESTING_TOOLS,
-  ...MOMENT_TOOLS,
-  ...SKILL_TOOLS,
-];
+export const BRIDGE_TOOLS: readonly BridgeTool[] = BRIDGE_FAMILIES.flatMap((f) => f.tools);
 
 export const BRIDGE_TOOL_NAMES: readonly string[] = BRIDGE_TOOLS.map((t) => t.name);
 
@@ -50,12 +55,7 @@ export const bridgeToolNamed = (name: string): BridgeTool | undefined => BY_NAME
 
 const TOOLSET: Toolset = {
   name: BRIDGE_TOOLSET,
-  description:
-    'Contract-level tools that work on every game: read the state, wait for a condition, send any command by name, check health, take a screenshot; ' +
-    'and, on games that declare the "input"/"clock" capabilities, hold inputs and control the clock (press, hold, release, pause, resume, step); ' +
-    'and, on games that declare "pointer"/"touch"/"axis"/"text" or a page this bridge opened, point, drag, touch, steer and type, alone or at frame offsets (pointer, wheel, tap, swipe, pinch, set_axis, type, input_sequence); ' +
-    'and, on games that publish a UI or world tree ("ui"/"world") or a page this bridge opened, see what is on screen and act on it by reference (snapshot, click, set_value, wait_for_node, find_objects, wait_for_object); ' +
-    'and keep what was found as a test (assert, save_test, run_test) or a skill (define_skill, skill_from_session, delete_skill).',
+  description: BRIDGE_FAMILIES.map((f) => f.clause).join('; ') + '.',
   tools: BRIDGE_TOOLS.map((t) => ({
     name: t.name,
     description: t.advertised.description ?? '',

@@ -8,9 +8,9 @@
 import type { RecordedStep } from '../recording/recordings.js';
 import { replayArgs } from '../recording/save.js';
 import { firstDifference } from '../../shared/state-parting.js';
-import type { ToolContext } from '../toolkit/context.js';
-import type { ToolCallExtra } from '../toolkit/types.js';
-import { syncCommand } from '../toolkit/sync-answer.js';
+import type { ToolContext } from '../tool-framework/context.js';
+import type { ToolCallExtra } from '../tool-framework/types.js';
+import { syncCommand } from '../tool-framework/sync-answer.js';
 
 /** How the replay makes a recorded call: call_tool's own dispatch, so each reaches the game as it did. */
 export type MomentCall = (name: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;

@@ -11,8 +11,8 @@ import { usageError } from '../../shared/errors.js';
 import { codePrint } from '../launcher/code-print.js';
 import { restartGame } from '../launcher/index.js';
 import type { RecordedStep } from '../recording/recordings.js';
-import type { ToolContext } from '../toolkit/context.js';
-import type { ToolCallExtra } from '../toolkit/types.js';
+import type { ToolContext } from '../tool-framework/context.js';
+import type { ToolCallExtra } from '../tool-framework/types.js';
 import { replaySteps, simOf, type MomentCall, type Parting } from './moment-replay.js';
 import { requireCapabilities } from './needs.js';
 

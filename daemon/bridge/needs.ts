@@ -5,7 +5,7 @@
  * check runs once, before the tool's handler (declare.ts), so a handler never asks.
  */
 import { capabilityMissing, type BridgeError } from '../../shared/errors.js';
-import type { ToolContext } from '../toolkit/context.js';
+import type { ToolContext } from '../tool-framework/context.js';
 import { listedInHealth, type Capability } from '../../shared/capabilities.js';
 
 export type { Capability };

@@ -11,8 +11,8 @@ import { BridgeError, usageError } from '../../shared/errors.js';
 import type { WebGame } from '../launcher/web-game.js';
 import { appendLogLine } from '../launcher/logfile.js';
 import { clockFrame } from '../web/page-clock.js';
-import type { ToolContext } from '../toolkit/context.js';
-import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
+import type { ToolContext } from '../tool-framework/context.js';
+import type { ToolAnswer, ToolCallExtra } from '../tool-framework/types.js';
 
 /** How often a running call asks its page for its frame. */
 const PROBE_EVERY_MS = 1000;

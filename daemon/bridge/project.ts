@@ -5,7 +5,7 @@
  */
 import { locateDeclaration } from '../../shared/declaration-path.js';
 import { usageError } from '../../shared/errors.js';
-import type { ToolContext } from '../toolkit/context.js';
+import type { ToolContext } from '../tool-framework/context.js';
 
 /** The project's gamebridge.json; `tool` and `what` name the caller and what lives beside it in the error. */
 export function projectConfig(

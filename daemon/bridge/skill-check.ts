@@ -19,10 +19,10 @@ import {
   type Skill,
   type SkillArg,
   type SkillStep,
-} from '../skills/skill.js';
+} from '../skills/skill-file.js';
 import { loadSkills } from '../skills/read.js';
-import type { ToolContext } from '../toolkit/context.js';
-import { checkGameToolArgs } from '../toolkit/game-args.js';
+import type { ToolContext } from '../tool-framework/context.js';
+import { checkGameToolArgs } from '../tool-framework/game-args.js';
 import { projectConfig } from './project.js';
 
 const WHERE = 'skills live in gamebridge-skills/ beside it';

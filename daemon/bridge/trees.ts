@@ -11,7 +11,7 @@ import { readWorld, type WorldObject, type WorldSnapshot } from '../ui/world.js'
 import { lacking } from './needs.js';
 import { pageSnapshot } from './page-tree.js';
 import { clockOf } from '../web/page-clock.js';
-import type { ToolContext } from '../toolkit/context.js';
+import type { ToolContext } from '../tool-framework/context.js';
 
 /** The game's tree, or a clear failure when it publishes none. */
 export async function readTree(ctx: ToolContext, port: number, which: 'ui', signal?: AbortSignal): Promise<UiSnapshot>;

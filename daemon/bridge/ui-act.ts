@@ -11,10 +11,10 @@ import { actionable } from '../ui/refs.js';
 import { findNode, idOf, type UiSnapshot, type Walked } from '../ui/tree.js';
 import { clickNode, isPageRef, setNodeValue } from '../web/ax-tree.js';
 import { clockNextFrame } from '../web/page-clock.js';
-import type { ToolContext } from '../toolkit/context.js';
-import { shapeSync, syncCommand } from '../toolkit/sync-answer.js';
-import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
-import { z } from '../toolkit/define.js';
+import type { ToolContext } from '../tool-framework/context.js';
+import { shapeSync, syncCommand } from '../tool-framework/sync-answer.js';
+import type { ToolAnswer, ToolCallExtra } from '../tool-framework/types.js';
+import { z } from '../tool-framework/define.js';
 import { readTree } from './trees.js';
 
 /**

@@ -4,7 +4,7 @@
  * daemon: everything live comes through this object, typed by erased type-only imports.
  */
 import type { DaemonState } from '../state/state.js';
-import type { Skill } from '../skills/skill.js';
+import type { Skill } from '../skills/skill-file.js';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
 export interface DashboardHost {

@@ -12,10 +12,10 @@ import type { Dashboard } from '../dashboard/index.js';
 import type { DashboardHost } from '../dashboard/host.js';
 import { createEngineSession } from '../sessions/session.js';
 import { loadModule } from '../../shared/load-module.js';
-import { gameNow } from '../bridge/testing.js';
+import { gameNow } from '../bridge/families/saved-tests.js';
 import { sessionTrace } from '../recording/trace.js';
 import { gameSkills, skillsRoot } from '../bridge/skill-check.js';
-import { skillFile } from '../skills/skill.js';
+import { skillFile } from '../skills/skill-file.js';
 
 export type { Dashboard };
 

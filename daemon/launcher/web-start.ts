@@ -14,7 +14,7 @@ import { GameClient, type Health } from '../game/client.js';
 import { chromiumMissing, isBridgeError, launchFailed, type LaunchFacts } from '../../shared/errors.js';
 import { ensureDir } from '../../shared/paths.js';
 import { openBrowser, type WebBrowser } from '../web/browser.js';
-import { WEBMCP_FEATURE } from '../web/webmcp.js';
+import { WEBMCP_FEATURE } from '../web/page-tools.js';
 import { startPageCarrier, type PageCarrier } from '../web/carrier.js';
 import { pageScript } from '../web/page-clock.js';
 import { pickSeed } from '../web/page-seed.js';

@@ -2,15 +2,15 @@
  * resources/read for the bridge's resources: each kind read the way its tool reads it, so a
  * game that is not there fails with the same error class and next step a tool call would give.
  */
-import { screenshot } from '../bridge/core.js';
+import { screenshot } from '../bridge/families/core.js';
 import { runBridgeTool } from '../bridge/index.js';
 import { readTree } from '../bridge/trees.js';
 import type { State } from '../game/client.js';
 import { truncateAnswer } from '../tools/answer.js';
 import { TOOLS_BY_NAME } from '../tools/index.js';
-import type { ToolContext } from '../toolkit/context.js';
-import type { ToolCallExtra } from '../toolkit/types.js';
-import { inPlayerView, playerState } from '../toolkit/view.js';
+import type { ToolContext } from '../tool-framework/context.js';
+import type { ToolCallExtra } from '../tool-framework/types.js';
+import { inPlayerView, playerState } from '../tool-framework/view.js';
 import { filterTree, type UiSnapshot } from '../ui/tree.js';
 import { GAME_RESOURCES, parseUri, type GameResourceKind } from './uris.js';
 

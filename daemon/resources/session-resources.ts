@@ -6,7 +6,7 @@
  */
 import { ProtocolError, ProtocolErrorCode, type Server, type Transport } from '@modelcontextprotocol/server';
 import { toBridgeError, usageError } from '../../shared/errors.js';
-import type { ToolContext } from '../toolkit/context.js';
+import type { ToolContext } from '../tool-framework/context.js';
 import { listSeen } from '../tools/list-instances.js';
 import { metNeeds } from '../bridge/needs.js';
 import { readResource } from './read.js';

@@ -9,8 +9,8 @@
  * is a newer look at the same content). A game that goes away, or comes back, is a change too:
  * the subscriber re-reads and meets the error (or the new game).
  */
-import type { ToolContext } from '../toolkit/context.js';
-import { inPlayerView } from '../toolkit/view.js';
+import type { ToolContext } from '../tool-framework/context.js';
+import { inPlayerView } from '../tool-framework/view.js';
 import { readSeen } from './read.js';
 
 /** Between two looks at a watched resource: at most 1000 / this many updates a second per subscriber. */

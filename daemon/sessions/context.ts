@@ -8,9 +8,9 @@ import type { DaemonState } from '../state/state.js';
 import type { GameClient } from '../game/client.js';
 import type { Manifest } from '../game/manifest.js';
 import { withBridge } from '../bridge/index.js';
-import { withPageTools } from '../bridge/webmcp.js';
+import { withPageTools } from '../bridge/webmcp-toolset.js';
 import type { CompositeRegistry } from '../composites/registry.js';
-import type { ToolContext } from '../toolkit/context.js';
+import type { ToolContext } from '../tool-framework/context.js';
 
 export class SessionContext implements ToolContext {
   constructor(

@@ -11,9 +11,9 @@ import { toolInputSchema, type GameTool } from '../game/manifest.js';
 import { callGameTool } from '../tools/call-tool.js';
 import { listSeen } from '../tools/list-instances.js';
 import { skillsOfPort } from '../tools/skill-offers.js';
-import { annotationsOf, replayOf } from '../toolkit/define.js';
+import { annotationsOf, replayOf } from '../tool-framework/define.js';
 import type { SessionContext } from './context.js';
-import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
+import type { ToolAnswer, ToolCallExtra } from '../tool-framework/types.js';
 
 const RECHECK_MS = 2000;
 

@@ -6,7 +6,7 @@ import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprot
 import { toBridgeError } from '../../shared/errors.js';
 import { getPrompt, listPrompts } from '../prompts/prompts.js';
 import { getSkillPrompt, listSkillPrompts, SKILL_PROMPT_PREFIX } from '../prompts/skill-prompts.js';
-import type { ToolContext } from '../toolkit/context.js';
+import type { ToolContext } from '../tool-framework/context.js';
 import { skillOffers } from '../tools/skill-offers.js';
 
 export function installPrompts(server: Server, ctx: ToolContext): void {

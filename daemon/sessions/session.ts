@@ -19,7 +19,7 @@ import type { Composite } from '../composites/types.js';
 import { EagerTools } from './eager.js';
 import { SessionContext } from './context.js';
 import { TOOLS, TOOLS_BY_NAME } from '../tools/index.js';
-import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
+import type { ToolAnswer, ToolCallExtra } from '../tool-framework/types.js';
 import { projectComposites } from '../composites/project.js';
 import { SessionResources, tapInbound } from '../resources/session-resources.js';
 import { watchesOf } from '../resources/watch.js';

@@ -9,7 +9,7 @@ import jsonMap from 'json-source-map';
 import type { z } from 'zod/v4';
 import { usageError } from '../../shared/errors.js';
 import { readProjectFile } from '../../shared/project-files.js';
-import { issueText, MAX_SKILL_BYTES, skillSchema, skillsDir, structuralProblems, type Skill } from './skill.js';
+import { issueText, MAX_SKILL_BYTES, skillSchema, skillsDir, structuralProblems, type Skill } from './skill-file.js';
 import { MAX_SKILLS, watchSkills } from './watch.js';
 
 /** The 1-based line an offset of a text is on. */

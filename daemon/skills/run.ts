@@ -1,12 +1,12 @@
 /**
- * Running a skill (skill.ts): its steps in order, each `do` through call_tool's own dispatch,
+ * Running a skill (skill-file.ts): its steps in order, each `do` through call_tool's own dispatch,
  * `expect` as assert, `wait` as wait_for, `if` and `repeat` deciding on a fresh state, within a
  * step budget and a time budget. The answer is the state after it and what each step said, each
  * step's answer cut to a bounded size. A failing step stops the skill naming it.
  */
 import { isBridgeError, usageError } from '../../shared/errors.js';
 import type { State } from '../game/client.js';
-import { conditionFrom, test } from '../sync/wait.js';
+import { conditionFrom, holds } from '../sync/wait.js';
 import { conditionText, type Condition } from '../../shared/test-file.js';
 import {
   DEFAULT_STEP_BUDGET,
@@ -15,7 +15,7 @@ import {
   substitute,
   type Skill,
   type SkillStep,
-} from './skill.js';
+} from './skill-file.js';
 
 /** What one step's answer may take of the skill's answer, in characters of JSON. */
 const STEP_ANSWER_CHARS = 600;
@@ -230,7 +230,7 @@ class SkillRun {
 
   private async holds(c: Record<string, unknown>): Promise<boolean> {
     const cond = conditionFrom(substitute(c, this.args) as Record<string, unknown>);
-    return test(await this.deps.state(this.budget), cond).ok;
+    return holds(await this.deps.state(this.budget), cond).ok;
   }
 
   private report(r: StepReport): void {

@@ -59,7 +59,8 @@ function looseEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
-export function test(state: State, c: Condition): { ok: boolean; value: unknown } {
+/** Whether the condition holds on this state, and the value it read at its path. */
+export function holds(state: State, c: Condition): { ok: boolean; value: unknown } {
   const value = getPath(state, c.path);
   const num = (x: unknown) => (typeof x === 'number' ? x : typeof x === 'string' && x.trim() !== '' ? Number(x) : NaN);
   switch (c.op) {
@@ -118,7 +119,7 @@ export async function waitFor(
     seen(state) {
       polls++;
       runs?.check(state);
-      const r = test(state, c);
+      const r = holds(state, c);
       lastValue = r.value;
       if (!r.ok) return undefined;
       const frame = frameOf(state);

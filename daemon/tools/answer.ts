@@ -6,7 +6,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { toBridgeError } from '../../shared/errors.js';
-import type { ToolAnswer } from '../toolkit/types.js';
+import type { ToolAnswer } from '../tool-framework/types.js';
 
 /** Dotted paths one level into the answer's objects, phrased as get_state paths. */
 function pathsToAskFor(json: Record<string, unknown>): string[] {

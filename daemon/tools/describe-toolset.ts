@@ -2,10 +2,10 @@ import { usageError } from '../../shared/errors.js';
 import { BRIDGE_TOOLSET, toolInputSchema } from '../game/manifest.js';
 import { servedBridgeTools } from '../bridge/index.js';
 import { COMPOSITES_TOOLSET, compositeAsTool } from '../composites/run.js';
-import { defineTool, portArg, z } from '../toolkit/define.js';
+import { defineTool, portArg, z } from '../tool-framework/define.js';
 import { describeToolsetAnswer } from '../../shared/answers/mcp.js';
 import { gameSkills } from '../bridge/skill-check.js';
-import { SKILLS_TOOLSET } from '../skills/skill.js';
+import { SKILLS_TOOLSET } from '../skills/skill-file.js';
 import { resolveGameTool } from './game-tool.js';
 
 export const describeToolsetTool = defineTool({

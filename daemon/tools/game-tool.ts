@@ -9,17 +9,17 @@
  *      toolsets (so a game's own tool of a bridge tool's name wins, and 'bridge.name' picks the
  *      built-in one);
  *   5. a page's own WebMCP tool (the toolset `webmcp`, merged in after the game's own toolsets
- *      and never under a name they or the bridge toolset already use: bridge/webmcp.ts);
+ *      and never under a name they or the bridge toolset already use: bridge/webmcp-toolset.ts);
  *   6. anything else: a raw command passed through.
  */
 import { BRIDGE_TOOLSET, findTool, type GameTool, type Manifest } from '../game/manifest.js';
 import { bridgeToolNamed, fallbackManifest } from '../bridge/index.js';
 import type { BridgeTool } from '../bridge/declare.js';
-import { WEBMCP_TOOLSET } from '../bridge/webmcp.js';
+import { WEBMCP_TOOLSET } from '../bridge/webmcp-toolset.js';
 import { gameSkills } from '../bridge/skill-check.js';
 import type { Composite } from '../composites/types.js';
-import type { Skill } from '../skills/skill.js';
-import type { ToolContext } from '../toolkit/context.js';
+import type { Skill } from '../skills/skill-file.js';
+import type { ToolContext } from '../tool-framework/context.js';
 
 export type GameToolRef =
   | { kind: 'bridge'; readOnly: boolean; tool: BridgeTool }

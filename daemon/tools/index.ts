@@ -6,7 +6,7 @@ import { launchInstanceTool } from './launch-instance.js';
 import { listInstancesTool } from './list-instances.js';
 import { listToolsetsTool } from './list-toolsets.js';
 import { stopInstanceTool } from './stop-instance.js';
-import type { ToolDef } from '../toolkit/types.js';
+import type { ToolDef } from '../tool-framework/types.js';
 
 export const TOOLS: readonly ToolDef[] = [
   listInstancesTool,

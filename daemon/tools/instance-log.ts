@@ -1,7 +1,7 @@
 import { exitSummary } from '../launcher/index.js';
-import { defineTool, portArg, z } from '../toolkit/define.js';
+import { defineTool, portArg, z } from '../tool-framework/define.js';
 import { instanceLogAnswer } from '../../shared/answers/mcp.js';
-import { inPlayerView } from '../toolkit/view.js';
+import { inPlayerView } from '../tool-framework/view.js';
 import { notForPlayers } from './player-calls.js';
 
 export const instanceLogTool = defineTool({

@@ -5,9 +5,9 @@ import { launchMany, MAX_COUNT, restartGame, type LaunchedInstance } from '../la
 import { codePrint } from '../launcher/code-print.js';
 import { backTo } from '../bridge/moment.js';
 import { callGameTool } from './call-tool.js';
-import { defineTool, z } from '../toolkit/define.js';
+import { defineTool, z } from '../tool-framework/define.js';
 import { launchInstanceAnswer } from '../../shared/answers/instances.js';
-import type { ToolContext } from '../toolkit/context.js';
+import type { ToolContext } from '../tool-framework/context.js';
 
 const codeOf = (inst: LaunchedInstance) => codePrint(inst.declaration, inst.cwd, inst.command);
 

@@ -4,8 +4,8 @@
  */
 import { listInstances, type ListOptions, type ListResult } from '../discovery/list.js';
 import { exitSummary } from '../launcher/index.js';
-import type { ToolContext } from '../toolkit/context.js';
-import { defineTool, z } from '../toolkit/define.js';
+import type { ToolContext } from '../tool-framework/context.js';
+import { defineTool, z } from '../tool-framework/define.js';
 import { listInstancesAnswer } from '../../shared/answers/instances.js';
 
 /** The games this session can see: its scan range and registry, and every game this daemon launched. */

@@ -1,10 +1,10 @@
 import { BRIDGE_TOOL_NAMES } from '../bridge/index.js';
-import { WEBMCP_TOOLSET } from '../bridge/webmcp.js';
+import { WEBMCP_TOOLSET } from '../bridge/webmcp-toolset.js';
 import type { Manifest } from '../game/manifest.js';
 import { COMPOSITES_TOOLSET } from '../composites/run.js';
 import { gameSkills } from '../bridge/skill-check.js';
-import { SKILLS_TOOLSET } from '../skills/skill.js';
-import { defineTool, portArg, z } from '../toolkit/define.js';
+import { SKILLS_TOOLSET } from '../skills/skill-file.js';
+import { defineTool, portArg, z } from '../tool-framework/define.js';
 import { listToolsetsAnswer } from '../../shared/answers/mcp.js';
 
 /** A page without the kit has no command list by design: what it offers instead. */

@@ -6,8 +6,8 @@
 import { usageError } from '../../shared/errors.js';
 import type { GameTool } from '../game/manifest.js';
 import { BRIDGE_TOOLS } from '../bridge/index.js';
-import type { ToolContext } from '../toolkit/context.js';
-import { inPlayerView } from '../toolkit/view.js';
+import type { ToolContext } from '../tool-framework/context.js';
+import { inPlayerView } from '../tool-framework/view.js';
 
 const ALLOWED = `It can use the game's tools marked "player": true and ${BRIDGE_TOOLS.filter((t) => t.player)
   .map((t) => t.name)

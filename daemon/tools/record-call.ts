@@ -9,15 +9,15 @@ import { isBridgeError } from '../../shared/errors.js';
 import { findTool } from '../game/manifest.js';
 import type { Recorded } from '../bridge/declare.js';
 import { bridgeToolNamed } from '../bridge/index.js';
-import { POINTER_TOOLS } from '../bridge/pointer.js';
+import { pointerFamily } from '../bridge/families/pointer.js';
 import type { Recording } from '../recording/recordings.js';
-import type { ToolContext } from '../toolkit/context.js';
+import type { ToolContext } from '../tool-framework/context.js';
 
 /** What a saved test records of a bridge tool's call (its declaration says); undefined for any other name. */
 const recordedAs = (name: string): Recorded | undefined => bridgeToolNamed(name)?.recorded;
 
 /** The input tools: each answer's `frames` says how many frames it ran (stepped, on a paused clock). */
-const GESTURES = new Set(POINTER_TOOLS.map((t) => t.name));
+const GESTURES = new Set(pointerFamily.tools.map((t) => t.name));
 
 const bare = (name: string) => (name.startsWith('bridge.') ? name.slice(7) : name);
 

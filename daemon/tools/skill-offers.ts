@@ -6,8 +6,8 @@
 import { compositeAsTool } from '../composites/run.js';
 import type { GameTool } from '../game/manifest.js';
 import { gameSkills } from '../bridge/skill-check.js';
-import { SKILLS_TOOLSET, type Skill } from '../skills/skill.js';
-import type { ToolContext } from '../toolkit/context.js';
+import { SKILLS_TOOLSET, type Skill } from '../skills/skill-file.js';
+import type { ToolContext } from '../tool-framework/context.js';
 import { resolveGameTool } from './game-tool.js';
 import { listSeen } from './list-instances.js';
 

@@ -1,5 +1,5 @@
 import { isBridgeError, isTimeout, nothingRunning, usageError } from '../../shared/errors.js';
-import { defineTool, portArg, z } from '../toolkit/define.js';
+import { defineTool, portArg, z } from '../tool-framework/define.js';
 import { stopInstanceAnswer } from '../../shared/answers/mcp.js';
 
 export const stopInstanceTool = defineTool({

@@ -24,7 +24,7 @@ import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { browserEnv, browserPid, chromiumArgs, findChromium, killGroup, sandboxUnavailable } from './chromium.js';
 import { BrowserHands } from './hands.js';
 import { readConsole } from './page-console.js';
-import { installPageTools, PageTools } from './webmcp.js';
+import { installPageTools, PageTools } from './page-tools.js';
 import { loadModule } from '../../shared/load-module.js';
 import { pidAlive, processStart, sameProcess } from '../../shared/daemon-file.js';
 
@@ -64,7 +64,7 @@ export interface WebBrowser {
   readonly sandboxOff: string | null;
   /** The Playwright page, for what this API does not cover. */
   readonly page: Page;
-  /** The tools the page registers through WebMCP (webmcp.ts). */
+  /** The tools the page registers through WebMCP (page-tools.ts). */
   readonly tools: PageTools;
   consoleErrors(): string[];
   screenshot(): Promise<Buffer>;

@@ -8,7 +8,7 @@
 import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { chromiumMissing } from '../../shared/errors.js';
-import { WEBMCP_FEATURE } from './webmcp.js';
+import { WEBMCP_FEATURE } from './page-tools.js';
 
 export const CHROMIUM_INSTALL = 'apt-get install -y chromium';
 
@@ -51,7 +51,7 @@ export function chromiumArgs(size: { width: number; height: number }): string[] 
     '--disable-field-trial-config',
     '--disable-features=AimEnabled,OptimizationHints,NetworkTimeServiceQuerying,PreconnectToSearch,MediaRouter,LensOverlay,WebUIOmniboxPopup',
     '--disable-component-update',
-    // A page's own tools (document.modelContext) are one of its doors (webmcp.ts).
+    // A page's own tools (document.modelContext) are one of its doors (page-tools.ts).
     WEBMCP_FEATURE,
     '--disable-sync',
     '--no-first-run',

@@ -11,7 +11,7 @@
  *     function frame() { const n = surface.tick(); for (let i = 0; i < n; i++) step(); requestAnimationFrame(frame); }
  *   </script>
  *
- * Where the browser has WebMCP, the game's player tools are registered there too (webmcp.ts;
+ * Where the browser has WebMCP, the game's player tools are registered there too (webmcp-door.ts;
  * `webmcp: false` turns that off).
  *
  * Joining: the page's URL fragment `#gamebridge=<URL-encoded ws URL>` names the carrier. The page
@@ -21,7 +21,7 @@
  */
 import { createSurfaceCore } from './core.js';
 import type { DeviceEvent } from './devices.js';
-import { exportPlayerTools } from './webmcp.js';
+import { exportPlayerTools } from './webmcp-door.js';
 import type { SharedSurfaceOptions, SurfaceControls } from './types.js';
 
 export { ArgError, CommandArgs } from './args.js';
@@ -50,7 +50,7 @@ export interface WebSurfaceOptions extends SharedSurfaceOptions {
   inputTarget?: EventTarget | (() => EventTarget | null | undefined);
   /**
    * Register the game's player tools with the browser's WebMCP (`document.modelContext`), when it
-   * has one, so an agent in the browser can play with no bridge (default true; webmcp.ts).
+   * has one, so an agent in the browser can play with no bridge (default true; webmcp-door.ts).
    */
   webmcp?: boolean;
 }

@@ -2,9 +2,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readBlob, writeBlob, type Blob } from '../../../cli/test/blob.js';
-import { mergeBlobs, renderMerged } from '../../../cli/test/merge.js';
-import type { TestResult } from '../../../cli/test/replay.js';
+import { readBlob, writeBlob, type Blob } from '../../../cli/saved-tests/blob.js';
+import { mergeBlobs, renderMerged } from '../../../cli/saved-tests/merge.js';
+import type { TestResult } from '../../../cli/saved-tests/replay.js';
 
 let dir: string;
 beforeEach(() => {

@@ -2,8 +2,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TestResult } from '../../../cli/test/replay.js';
-import { writeReport } from '../../../cli/test/reporters.js';
+import type { TestResult } from '../../../cli/saved-tests/replay.js';
+import { writeReport } from '../../../cli/saved-tests/reporters.js';
 
 let dir: string;
 beforeEach(() => {

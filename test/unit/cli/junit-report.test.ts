@@ -1,8 +1,8 @@
 /** The JUnit XML report (docs/TESTS.md): what CI servers read of a run, parsed back as they parse it. */
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import type { TestResult } from '../../../cli/test/replay.js';
-import { junitXml } from '../../../cli/test/reporters.js';
+import type { TestResult } from '../../../cli/saved-tests/replay.js';
+import { junitXml } from '../../../cli/saved-tests/reporters.js';
 
 const parse = (xml: string) => new XMLParser({ ignoreAttributes: false }).parse(xml);
 

@@ -1,5 +1,5 @@
 /** wait_for's conditions, operator by operator, and its polling rules, against a scripted client. */
-import { conditionFrom, test as holds, waitFor, OPERATORS, type Condition } from '../../../../daemon/sync/wait.js';
+import { conditionFrom, holds, waitFor, OPERATORS, type Condition } from '../../../../daemon/sync/wait.js';
 import { gameOffline } from '../../../../shared/errors.js';
 import { fakeClient } from '../../../helpers/fake-client.js';
 

@@ -6,7 +6,7 @@
 import { normaliseManifest } from '../../../../daemon/bridge/index.js';
 import { Recordings } from '../../../../daemon/recording/recordings.js';
 import { recordCall } from '../../../../daemon/tools/record-call.js';
-import type { ToolContext } from '../../../../daemon/toolkit/context.js';
+import type { ToolContext } from '../../../../daemon/tool-framework/context.js';
 
 const PORT = 7820;
 const manifest = normaliseManifest({

@@ -4,19 +4,19 @@
  * and the daemon remembers what it holds (play/held.ts). On a page this daemon opened, an input
  * the game does not declare is sent by the browser instead (browser-input.ts).
  */
-import { getPath } from '../sync/path.js';
-import { FrameCount } from '../sync/frames.js';
-import { z } from '../toolkit/define.js';
-import { shapeSync, syncCommand } from '../toolkit/sync-answer.js';
-import { inputName, whole } from './args.js';
-import { browserFor, browserHold, browserPress, browserRelease } from './browser-input.js';
-import { bridgeTool } from './declare.js';
-import { holdAnswer, pressAnswer, releaseAnswer } from '../../shared/answers/input.js';
-import { advance, filmFor, filmstripArg, withFilm } from './film.js';
-import { RELEASE_NEEDS } from './gesture-plans.js';
-import { HELD_CAPABILITIES } from '../../shared/capabilities.js';
-import { capabilitiesOf, lacking } from './needs.js';
-import { inputOf, pausedNote, simFrameOf } from './play.js';
+import { getPath } from '../../sync/path.js';
+import { FrameCount } from '../../sync/frames.js';
+import { z } from '../../tool-framework/define.js';
+import { shapeSync, syncCommand } from '../../tool-framework/sync-answer.js';
+import { inputName, whole } from '../args.js';
+import { browserFor, browserHold, browserPress, browserRelease } from '../browser-input.js';
+import { bridgeTool, type BridgeFamily } from '../declare.js';
+import { holdAnswer, pressAnswer, releaseAnswer } from '../../../shared/answers/input.js';
+import { advance, filmFor, filmstripArg, withFilm } from '../film.js';
+import { RELEASE_NEEDS } from '../gesture-plans.js';
+import { HELD_CAPABILITIES } from '../../../shared/capabilities.js';
+import { capabilitiesOf, lacking } from '../needs.js';
+import { inputOf, pausedNote, simFrameOf } from '../play.js';
 
 /** A press holds its input at most this long on the game's side, whatever happens to us meanwhile. */
 const PRESS_LEASE_MS = 60000;
@@ -131,5 +131,9 @@ export const release = bridgeTool({
   },
 });
 
-/** The family, in the order describe_toolset lists it. */
-export const INPUT_TOOLS = [press, hold, release];
+/** The family (index.ts): its tools in describe_toolset's order, and its clause of the description. */
+export const inputFamily: BridgeFamily = {
+  name: 'input',
+  clause: 'and, on games that declare the "input" capability, hold inputs (press, hold, release)',
+  tools: [press, hold, release],
+};

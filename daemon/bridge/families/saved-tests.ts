@@ -7,20 +7,20 @@
 import { execFile } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, normalize, relative } from 'node:path';
-import { assertionFailed, usageError } from '../../shared/errors.js';
-import { mainJs } from '../../shared/self-command.js';
-import { conditionText, type Condition } from '../../shared/test-file.js';
-import { projectFolder, writeProjectFile } from '../../shared/project-files.js';
-import { checkTestName, saveTest, TESTS_DIR } from '../recording/save.js';
-import { sessionTrace, type TraceNow } from '../recording/trace.js';
-import type { ToolContext } from '../toolkit/context.js';
-import { frameOf } from '../sync/summary.js';
-import { conditionFrom, test } from '../sync/wait.js';
-import { z } from '../toolkit/define.js';
-import { conditionOperators, flag } from './args.js';
-import { bridgeTool } from './declare.js';
-import { assertAnswer, runTestAnswer, saveTestAnswer, saveTraceAnswer } from '../../shared/answers/testing.js';
-import { projectConfig } from './project.js';
+import { assertionFailed, usageError } from '../../../shared/errors.js';
+import { mainJs } from '../../../shared/self-command.js';
+import { conditionText, type Condition } from '../../../shared/test-file.js';
+import { projectFolder, writeProjectFile } from '../../../shared/project-files.js';
+import { checkTestName, saveTest, TESTS_DIR } from '../../recording/save.js';
+import { sessionTrace, type TraceNow } from '../../recording/trace.js';
+import type { ToolContext } from '../../tool-framework/context.js';
+import { frameOf } from '../../sync/summary.js';
+import { conditionFrom, holds } from '../../sync/wait.js';
+import { z } from '../../tool-framework/define.js';
+import { conditionOperators, flag } from '../args.js';
+import { bridgeTool, type BridgeFamily } from '../declare.js';
+import { assertAnswer, runTestAnswer, saveTestAnswer, saveTraceAnswer } from '../../../shared/answers/testing.js';
+import { projectConfig } from '../project.js';
 
 /** A run_test run may take long (a long recording); the client's own timeout is usually shorter. */
 const RUN_TEST_TIMEOUT_MS = 10 * 60_000;
@@ -49,7 +49,7 @@ export const assertTool = bridgeTool({
     const cond = conditionFrom(args);
     const state = await ctx.client(port).state(signal);
     ctx.recordings.of(ctx.sessionId, port).last = state;
-    const r = test(state, cond);
+    const r = holds(state, cond);
     const frame = frameOf(state);
     if (!r.ok) {
       const expected = conditionText(args as Condition).slice(cond.path.length + 1);
@@ -247,5 +247,9 @@ export const saveTraceTool = bridgeTool({
   },
 });
 
-/** The family, in the order describe_toolset lists it. */
-export const TESTING_TOOLS = [assertTool, saveTestTool, runTestTool, saveTraceTool];
+/** The family (index.ts): its tools in describe_toolset's order, and its clause of the description. */
+export const savedTestsFamily: BridgeFamily = {
+  name: 'saved-tests',
+  clause: 'and keep what was found as a test (assert, save_test, run_test, save_trace)',
+  tools: [assertTool, saveTestTool, runTestTool, saveTraceTool],
+};

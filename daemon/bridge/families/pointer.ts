@@ -6,10 +6,10 @@
  * before anything is sent. What a call holds belongs to this session, like a held input. What
  * each plans: gesture-plans.ts; how a plan is played on the game's clock: gesture-play.ts.
  */
-import { isBridgeError, usageError } from '../../shared/errors.js';
-import { z } from '../toolkit/define.js';
-import { whole } from './args.js';
-import { bridgeTool } from './declare.js';
+import { isBridgeError, usageError } from '../../../shared/errors.js';
+import { z } from '../../tool-framework/define.js';
+import { whole } from '../args.js';
+import { bridgeTool, type BridgeFamily } from '../declare.js';
 import {
   inputSequenceAnswer,
   pinchAnswer,
@@ -19,7 +19,7 @@ import {
   tapAnswer,
   typeAnswer,
   wheelAnswer,
-} from '../../shared/answers/pointer.js';
+} from '../../../shared/answers/pointer.js';
 import {
   axisPlan,
   pinchPlan,
@@ -37,12 +37,12 @@ import {
   TAP,
   TYPE,
   WHEEL,
-} from './gesture-plans.js';
-import { filmFor, filmstripArg, withFilm } from './film.js';
-import { play } from './gesture-play.js';
-import { targetOf, type Target, type Timed } from './gestures.js';
-import type { Need } from './needs.js';
-import type { ToolContext } from '../toolkit/context.js';
+} from '../gesture-plans.js';
+import { filmFor, filmstripArg, withFilm } from '../film.js';
+import { play } from '../gesture-play.js';
+import { targetOf, type Target, type Timed } from '../gestures.js';
+import type { Need } from '../needs.js';
+import type { ToolContext } from '../../tool-framework/context.js';
 
 /**
  * One input tool: its arguments parsed by the declaration, planned as device moves at frame
@@ -206,5 +206,10 @@ export const inputSequence = inputTool({
   echo: (args) => ({ steps: args.steps.length }),
 });
 
-/** The family, in the order describe_toolset lists it. */
-export const POINTER_TOOLS = [pointer, wheel, tap, swipe, pinch, setAxis, type, inputSequence];
+/** The family (index.ts): its tools in describe_toolset's order, and its clause of the description. */
+export const pointerFamily: BridgeFamily = {
+  name: 'pointer',
+  clause:
+    'and, on games that declare "pointer"/"touch"/"axis"/"text" or a page this bridge opened, point, drag, touch, steer and type, alone or at frame offsets (pointer, wheel, tap, swipe, pinch, set_axis, type, input_sequence)',
+  tools: [pointer, wheel, tap, swipe, pinch, setAxis, type, inputSequence],
+};

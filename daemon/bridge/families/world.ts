@@ -3,15 +3,15 @@
  * wait_for_object. Each look reads one `GET /world` and resolves the reference and every
  * candidate inside it, so a distance never mixes two frames.
  */
-import { usageError } from '../../shared/errors.js';
-import { look, type WorldSnapshot } from '../ui/world.js';
-import { z } from '../toolkit/define.js';
-import { treeWaitTimeout } from './args.js';
-import type { ToolContext } from '../toolkit/context.js';
-import { readTree, seenBy, waitOnTree } from './trees.js';
-import { bridgeTool } from './declare.js';
-import { findObjectsAnswer, waitForObjectAnswer } from '../../shared/answers/world.js';
-import type { ToolAnswer } from '../toolkit/types.js';
+import { usageError } from '../../../shared/errors.js';
+import { look, type WorldSnapshot } from '../../ui/world.js';
+import { z } from '../../tool-framework/define.js';
+import { treeWaitTimeout } from '../args.js';
+import type { ToolContext } from '../../tool-framework/context.js';
+import { readTree, seenBy, waitOnTree } from '../trees.js';
+import { bridgeTool, type BridgeFamily } from '../declare.js';
+import { findObjectsAnswer, waitForObjectAnswer } from '../../../shared/answers/world.js';
+import type { ToolAnswer } from '../../tool-framework/types.js';
 
 const nearShape = z.object({
   ref: z.string().min(1).max(200).optional().describe('Near this object (by id).'),
@@ -105,5 +105,9 @@ export const waitForObjectTool = bridgeTool({
   handler: (args, ctx, call) => waitForObject(ctx, call.port, args, call.signal),
 });
 
-/** The family, in the order describe_toolset lists it. */
-export const WORLD_TOOLS = [findObjectsTool, waitForObjectTool];
+/** The family (index.ts): its tools in describe_toolset's order, and its clause of the description. */
+export const worldFamily: BridgeFamily = {
+  name: 'world',
+  clause: 'and, on games that publish a world tree ("world"), find the objects in it (find_objects, wait_for_object)',
+  tools: [findObjectsTool, waitForObjectTool],
+};

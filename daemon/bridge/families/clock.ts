@@ -2,18 +2,17 @@
  * The agent's clock (docs/KITS.md): pause, resume, step. Each is an ordinary reserved `/command`
  * (clock.*) through command sync, on a game that declares the "clock" capability.
  */
-import { usageError } from '../../shared/errors.js';
-import type { SyncResult } from '../sync/command.js';
-import { EpochWatch } from '../sync/epoch.js';
-import { conditionFrom, test } from '../sync/wait.js';
-import { z } from '../toolkit/define.js';
-import { shapeSync, syncCommand } from '../toolkit/sync-answer.js';
-import { whole } from './args.js';
-import { bridgeTool } from './declare.js';
-import { syncAnswer } from '../../shared/answers/fields.js';
-import { stepAnswer } from '../../shared/answers/clock.js';
-import { advance, filmFor, filmstripArg, withFilm } from './film.js';
-import { watch } from './watch.js';
+import { usageError } from '../../../shared/errors.js';
+import type { SyncResult } from '../../sync/command.js';
+import { EpochWatch } from '../../sync/epoch.js';
+import { conditionFrom, holds } from '../../sync/wait.js';
+import { z } from '../../tool-framework/define.js';
+import { shapeSync, syncCommand } from '../../tool-framework/sync-answer.js';
+import { whole } from '../args.js';
+import { bridgeTool, type BridgeFamily } from '../declare.js';
+import { syncAnswer } from '../../../shared/answers/fields.js';
+import { stepAnswer } from '../../../shared/answers/clock.js';
+import { advance, filmFor, filmstripArg, withFilm } from '../film.js';
 
 /** pause: the reserved command of the same name, without arguments, answered with the state after. */
 export const pause = bridgeTool({
@@ -107,7 +106,7 @@ export const step = bridgeTool({
       await advance(film, stepped - 1, stepped, stepBy);
       const s = r!.state;
       if (s) runs?.check(s);
-      const t = s ? test(s, cond) : { ok: false, value: undefined };
+      const t = s ? holds(s, cond) : { ok: false, value: undefined };
       if (t.ok || stepped >= frames) {
         await film?.endedAt(stepped);
         const json = { matched: t.ok, stepped, path: cond.path, value: t.value ?? null, ...shapeSync(r!) };
@@ -117,5 +116,9 @@ export const step = bridgeTool({
   },
 });
 
-/** The family, in the order describe_toolset lists it. */
-export const CLOCK_TOOLS = [pause, resume, step, watch];
+/** The family (index.ts): its tools in describe_toolset's order, and its clause of the description. */
+export const clockFamily: BridgeFamily = {
+  name: 'clock',
+  clause: 'and, on games that declare the "clock" capability, control the clock (pause, resume, step)',
+  tools: [pause, resume, step],
+};

@@ -1,6 +1,6 @@
 /**
  * The `webmcp` toolset: the tools a page this daemon opened registers through WebMCP
- * (web/webmcp.ts reads and calls them), shown as one more toolset of its game, with their own
+ * (web/page-tools.ts reads and calls them), shown as one more toolset of its game, with their own
  * JSON Schema. call_tool checks a call's arguments against that schema, calls the page's tool,
  * and answers its result with the state after it, as every game tool answers. A tool of the
  * game's own manifest or the bridge toolset keeps its name: a page tool of that name is left
@@ -10,11 +10,11 @@ import { commandFailed, usageError } from '../../shared/errors.js';
 import type { GameTool, Manifest, ToolArg, Toolset } from '../game/manifest.js';
 import { BRIDGE_TOOLSET, findTool } from '../game/manifest.js';
 import { summarise } from '../sync/summary.js';
-import { checkArguments, z } from '../toolkit/define.js';
-import type { ToolContext } from '../toolkit/context.js';
-import type { ToolAnswer, ToolCallExtra } from '../toolkit/types.js';
-import { inPlayerView, playerState } from '../toolkit/view.js';
-import { PageToolFailed, type PageTool } from '../web/webmcp.js';
+import { checkArguments, z } from '../tool-framework/define.js';
+import type { ToolContext } from '../tool-framework/context.js';
+import type { ToolAnswer, ToolCallExtra } from '../tool-framework/types.js';
+import { inPlayerView, playerState } from '../tool-framework/view.js';
+import { PageToolFailed, type PageTool } from '../web/page-tools.js';
 import { patternMiss, withoutPatterns } from './page-schema.js';
 
 export const WEBMCP_TOOLSET = 'webmcp';

@@ -3,19 +3,19 @@
  * frames are stepped, each tile exactly at its frame; on a running one the bridge waits while
  * the game runs them and takes each picture as soon as its frame is reached.
  */
-import { watchAnswer } from '../../shared/answers/film.js';
-import { usageError } from '../../shared/errors.js';
-import { MAX_TILES } from '../film/sheet.js';
-import type { SyncResult } from '../sync/command.js';
-import { FrameCount } from '../sync/frames.js';
-import { getPath } from '../sync/path.js';
-import { z } from '../toolkit/define.js';
-import { shapeSync, syncCommand } from '../toolkit/sync-answer.js';
-import { whole } from './args.js';
-import { bridgeTool } from './declare.js';
-import { Film } from './film.js';
-import { summary } from './gesture-play.js';
-import { simFrameOf } from './play.js';
+import { watchAnswer } from '../../../shared/answers/film.js';
+import { usageError } from '../../../shared/errors.js';
+import { MAX_TILES } from '../../film/sheet.js';
+import type { SyncResult } from '../../sync/command.js';
+import { FrameCount } from '../../sync/frames.js';
+import { getPath } from '../../sync/path.js';
+import { z } from '../../tool-framework/define.js';
+import { shapeSync, syncCommand } from '../../tool-framework/sync-answer.js';
+import { whole } from '../args.js';
+import { bridgeTool, type BridgeFamily } from '../declare.js';
+import { Film } from '../film.js';
+import { summary } from '../gesture-play.js';
+import { simFrameOf } from '../play.js';
 
 export const watch = bridgeTool({
   name: 'watch',
@@ -76,3 +76,10 @@ export const watch = bridgeTool({
     return film.addTo({ json: { watched: frames, every, paused, ...after } });
   },
 });
+
+/** The family (index.ts): its one tool, and its clause of the description. */
+export const watchFamily: BridgeFamily = {
+  name: 'watch',
+  clause: 'and, on games that can take a screenshot, watch frames pass as one contact sheet (watch)',
+  tools: [watch],
+};

@@ -1,7 +1,7 @@
-/** A real-time saved test's waits (cli/test/game.ts placeInTime): many timed steps share one abort signal. */
+/** A real-time saved test's waits (cli/saved-tests/game.ts placeInTime): many timed steps share one abort signal. */
 import { getEventListeners } from 'node:events';
-import { Game, placeInTime } from '../../../../cli/test/game.js';
-import type { Driver } from '../../../../cli/test/driver.js';
+import { Game, placeInTime } from '../../../../cli/saved-tests/game.js';
+import type { Driver } from '../../../../cli/saved-tests/driver.js';
 
 test('a real-time replay of more than ten timed steps leaves no abort listener behind on its signal', async () => {
   const game = new Game({} as Driver, 1, false);

@@ -1,11 +1,18 @@
 /**
- * A tool's declaration (daemon/toolkit/define.ts) → what an agent sees: the JSON Schema of its
+ * A tool's declaration (daemon/tool-framework/define.ts) → what an agent sees: the JSON Schema of its
  * arguments, its hints, whether it may be replayed, the rows describe_toolset lists, and the
- * sentence a bad argument gets. The check a game tool's arguments pass (daemon/toolkit/game-args.ts) is the
+ * sentence a bad argument gets. The check a game tool's arguments pass (daemon/tool-framework/game-args.ts) is the
  * same one, built from its manifest rows.
  */
-import { annotationsOf, checkArguments, defineTool, portArg, replayOf, z } from '../../../../daemon/toolkit/define.js';
-import { checkGameToolArgs } from '../../../../daemon/toolkit/game-args.js';
+import {
+  annotationsOf,
+  checkArguments,
+  defineTool,
+  portArg,
+  replayOf,
+  z,
+} from '../../../../daemon/tool-framework/define.js';
+import { checkGameToolArgs } from '../../../../daemon/tool-framework/game-args.js';
 import type { GameTool } from '../../../../daemon/game/types.js';
 
 const drop = defineTool({

@@ -5,8 +5,8 @@
  * `delete_skill` removes one. call_tool runs a skill (tools/game-tool.ts, kind 'skill').
  */
 import { isDeepStrictEqual } from 'node:util';
-import { usageError } from '../../shared/errors.js';
-import { readProjectFile } from '../../shared/project-files.js';
+import { usageError } from '../../../shared/errors.js';
+import { readProjectFile } from '../../../shared/project-files.js';
 import {
   MAX_SKILL_BYTES,
   removeSkill,
@@ -15,14 +15,14 @@ import {
   writeSkill,
   type SkillArg,
   type SkillStep,
-} from '../skills/skill.js';
-import type { ToolContext } from '../toolkit/context.js';
-import { z } from '../toolkit/define.js';
-import { flag } from './args.js';
-import { bridgeTool } from './declare.js';
-import { defineSkillAnswer, deleteSkillAnswer, skillFromSessionAnswer } from '../../shared/answers/skills.js';
-import { readSkill } from '../skills/read.js';
-import { checked, kept, skillsRoot } from './skill-check.js';
+} from '../../skills/skill-file.js';
+import type { ToolContext } from '../../tool-framework/context.js';
+import { z } from '../../tool-framework/define.js';
+import { flag } from '../args.js';
+import { bridgeTool, type BridgeFamily } from '../declare.js';
+import { defineSkillAnswer, deleteSkillAnswer, skillFromSessionAnswer } from '../../../shared/answers/skills.js';
+import { readSkill } from '../../skills/read.js';
+import { checked, kept, skillsRoot } from '../skill-check.js';
 
 const stepsArg = () =>
   z
@@ -189,5 +189,9 @@ export const skillFromSessionTool = bridgeTool({
   },
 });
 
-/** The family, in the order describe_toolset lists it. */
-export const SKILL_TOOLS = [defineSkillTool, skillFromSessionTool, deleteSkillTool];
+/** The family (index.ts): its tools in describe_toolset's order, and its clause of the description. */
+export const skillsFamily: BridgeFamily = {
+  name: 'skills',
+  clause: 'and keep a sequence of steps as a skill (define_skill, skill_from_session, delete_skill)',
+  tools: [defineSkillTool, skillFromSessionTool, deleteSkillTool],
+};

@@ -2,23 +2,23 @@
  * The bridge tools every conformant game has (docs/CONTRACT.md): read the state, wait for a
  * condition, send any command by name, check health, take a screenshot.
  */
-import { usageError } from '../../shared/errors.js';
-import { getPath, hasPath, nearestKeys } from '../sync/path.js';
-import { frameOf } from '../sync/summary.js';
-import { conditionFrom, waitFor } from '../sync/wait.js';
-import { z } from '../toolkit/define.js';
-import { syncAnswer } from '../toolkit/sync-answer.js';
-import { inPlayerView, playerState } from '../toolkit/view.js';
-import { conditionOperators, flag, whole } from './args.js';
-import { bridgeTool } from './declare.js';
+import { usageError } from '../../../shared/errors.js';
+import { getPath, hasPath, nearestKeys } from '../../sync/path.js';
+import { frameOf } from '../../sync/summary.js';
+import { conditionFrom, waitFor } from '../../sync/wait.js';
+import { z } from '../../tool-framework/define.js';
+import { syncAnswer } from '../../tool-framework/sync-answer.js';
+import { inPlayerView, playerState } from '../../tool-framework/view.js';
+import { conditionOperators, flag, whole } from '../args.js';
+import { bridgeTool, type BridgeFamily } from '../declare.js';
 import {
   getStateAnswer,
   healthAnswer,
   rawCommandAnswer,
   screenshotAnswer,
   waitForAnswer,
-} from '../../shared/answers/core.js';
-import { lacking } from './needs.js';
+} from '../../../shared/answers/core.js';
+import { lacking } from '../needs.js';
 
 export const getState = bridgeTool({
   name: 'get_state',
@@ -181,5 +181,10 @@ export const screenshot = bridgeTool({
   },
 });
 
-/** The family, in the order describe_toolset lists it. */
-export const CORE_TOOLS = [getState, waitForTool, rawCommand, health, screenshot];
+/** The family (index.ts): its tools in describe_toolset's order, and its clause of the description. */
+export const coreFamily: BridgeFamily = {
+  name: 'core',
+  clause:
+    'Contract-level tools that work on every game: read the state, wait for a condition, send any command by name, check health, take a screenshot',
+  tools: [getState, waitForTool, rawCommand, health, screenshot],
+};

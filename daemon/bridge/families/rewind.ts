@@ -1,14 +1,14 @@
 /**
  * rewind: back to an earlier frame of this run, by the same relaunch and replay as
- * launch_instance {restart, to: "here"} (moment.ts). The session's recording is cut there, so
+ * launch_instance {restart, to: "here"} (../moment.ts). The session's recording is cut there, so
  * what the agent does next is a new branch, and save_test saves that branch.
  */
-import { usageError } from '../../shared/errors.js';
-import { rewindAnswer } from '../../shared/answers/moment.js';
-import { z } from '../toolkit/define.js';
-import { flag, whole } from './args.js';
-import { bridgeTool } from './declare.js';
-import { backTo } from './moment.js';
+import { usageError } from '../../../shared/errors.js';
+import { rewindAnswer } from '../../../shared/answers/moment.js';
+import { z } from '../../tool-framework/define.js';
+import { flag, whole } from '../args.js';
+import { bridgeTool, type BridgeFamily } from '../declare.js';
+import { backTo } from '../moment.js';
 
 export const rewind = bridgeTool({
   name: 'rewind',
@@ -46,5 +46,9 @@ export const rewind = bridgeTool({
   },
 });
 
-/** The family, in the order describe_toolset lists it. */
-export const MOMENT_TOOLS = [rewind];
+/** The family (index.ts): its one tool, and its clause of the description. */
+export const rewindFamily: BridgeFamily = {
+  name: 'rewind',
+  clause: 'and, on games that declare the "clock" capability, go back to an earlier frame of this run (rewind)',
+  tools: [rewind],
+};

@@ -5,17 +5,17 @@
  * only through the reserved `ui.*` commands (ui-act.ts). Needs the game's "ui" capability, or a
  * page this daemon opened.
  */
-import { usageError } from '../../shared/errors.js';
-import { filterTree, idOf, matchesFilter, renderUi, walk, type UiSnapshot, type Walked } from '../ui/tree.js';
-import { look, renderLook } from '../ui/world.js';
-import { isPlayer, readTree, seenBy, waitOnTree } from './trees.js';
-import { z } from '../toolkit/define.js';
-import { treeWaitTimeout } from './args.js';
-import { bridgeTool } from './declare.js';
-import { clickAnswer, setValueAnswer, snapshotAnswer, waitForNodeAnswer } from '../../shared/answers/ui.js';
-import type { ToolContext } from '../toolkit/context.js';
-import type { ToolAnswer } from '../toolkit/types.js';
-import { click, clickInput, setValue, setValueInput } from './ui-act.js';
+import { usageError } from '../../../shared/errors.js';
+import { filterTree, idOf, matchesFilter, renderUi, walk, type UiSnapshot, type Walked } from '../../ui/tree.js';
+import { look, renderLook } from '../../ui/world.js';
+import { isPlayer, readTree, seenBy, waitOnTree } from '../trees.js';
+import { z } from '../../tool-framework/define.js';
+import { treeWaitTimeout } from '../args.js';
+import { bridgeTool, type BridgeFamily } from '../declare.js';
+import { clickAnswer, setValueAnswer, snapshotAnswer, waitForNodeAnswer } from '../../../shared/answers/ui.js';
+import type { ToolContext } from '../../tool-framework/context.js';
+import type { ToolAnswer } from '../../tool-framework/types.js';
+import { click, clickInput, setValue, setValueInput } from '../ui-act.js';
 
 // ---------------------------------------------------------------- snapshot
 
@@ -219,5 +219,10 @@ export const waitForNodeTool = bridgeTool({
   handler: (args, ctx, call) => waitForNode(ctx, call.port, args, call.signal),
 });
 
-/** The family, in the order describe_toolset lists it. */
-export const UI_TOOLS = [snapshotTool, clickTool('click'), clickTool('activate'), setValueTool, waitForNodeTool];
+/** The family (index.ts): its tools in describe_toolset's order, and its clause of the description. */
+export const uiFamily: BridgeFamily = {
+  name: 'ui',
+  clause:
+    'and, on games that publish a UI tree ("ui") or a page this bridge opened, see what is on screen and act on it by reference (snapshot, click, set_value, wait_for_node)',
+  tools: [snapshotTool, clickTool('click'), clickTool('activate'), setValueTool, waitForNodeTool],
+};

@@ -1,8 +1,8 @@
-/** The traces folder of a test run (cli/test/trace-files.ts): the runner removes and replaces only what it wrote. */
+/** The traces folder of a test run (cli/saved-tests/trace-files.ts): the runner removes and replaces only what it wrote. */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TraceFiles, TRACES_MANIFEST } from '../../../../cli/test/trace-files.js';
+import { TraceFiles, TRACES_MANIFEST } from '../../../../cli/saved-tests/trace-files.js';
 
 let dir: string;
 beforeEach(() => {
