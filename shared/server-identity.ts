@@ -3,7 +3,10 @@
  * built from these, and the proxy answers `server/discover` from them while the daemon is down
  * (docs/DECISIONS.md, "Protocol versions and HTTP"). Node builtins only: the proxy loads this.
  */
+import { BRIDGE_FAMILY_TOOLS as B } from './bridge-names.js';
 import { VERSION } from './version.js';
+
+const names = (...families: readonly (readonly string[])[]) => families.flat().join(', ');
 
 export const SERVER_INFO = { name: 'game-bridge-mcp', title: 'Game Bridge', version: VERSION };
 
@@ -24,8 +27,8 @@ export const INSTRUCTIONS = [
   'The path: list_instances (find running games) or launch_instance (start the one declared in gamebridge.json)',
   '→ list_toolsets {port} → describe_toolset {port, toolset} → call_tool {port, name, arguments}.',
   "A game's own tools are NOT separate MCP tools: they are reached through call_tool, so a game tool missing from the tool list still exists.",
-  // the bridge toolset's names are daemon/bridge/index.ts BRIDGE_TOOL_NAMES (test/protocol-eras.test.ts checks)
-  'Every game also has the `bridge` toolset (get_state, wait_for, raw_command, health, screenshot; press, hold, release, pause, resume, step on games that declare inputs or a clock; watch to see frames pass as one labelled contact sheet, and `filmstrip: N` on press, step and the pointer tools for N frames of the action; pointer, wheel, tap, swipe, pinch, set_axis, type, input_sequence for a pointer, touch, sticks and text; snapshot, click (activate), set_value, wait_for_node, find_objects, wait_for_object on games that publish a UI or world tree; assert, save_test, run_test to keep what was found as a test, save_trace to keep what was done as a page a person steps through; define_skill, skill_from_session, delete_skill to keep a sequence as a skill): get_state {path} reads one part of the state, wait_for {path, equals|gt|...} waits for a condition.',
+  // the names come from the families (shared/bridge-names.ts, written by `npm run generate`)
+  `Every game also has the \`bridge\` toolset (${names(B.core)}; ${names(B.input, B.clock)} on games that declare inputs or a clock; ${names(B.watch)} to see frames pass as one labelled contact sheet, and \`filmstrip: N\` on press, step and the pointer tools for N frames of the action; ${names(B.pointer)} for a pointer, touch, sticks and text; ${names(B.ui, B.world)} on games that publish a UI or world tree; ${names(B['saved-tests'])} to keep what was found as a test, or what was done as a page a person steps through (save_trace); ${names(B.rewind)} to go back to an earlier frame of the run; ${names(B.skills)} to keep a sequence as a skill): get_state {path} reads one part of the state, wait_for {path, equals|gt|...} waits for a condition.`,
   'call_tool returns the state after the game applied the command. Errors start with their class (GameOffline, CommandRejected, ...) and say what to do next.',
   'stop_instance stops a game launched here; instance_log reads its output.',
   'Resources: gamebridge://instances and gamebridge://game/{port}/state|manifest|log|ui|screenshot (subscribe to state or ui to hear of changes). Prompts: playtest, reproduce_bug, compare_builds, write_regression_test.',
