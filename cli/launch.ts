@@ -19,6 +19,7 @@ import { stringEnv } from '../shared/env.js';
 import { bridgeHome, homePaths } from '../shared/paths.js';
 import { selfCommand } from '../shared/self-command.js';
 import { VERSION } from '../shared/version.js';
+import { launchInstanceAnswer } from '../shared/answers/instances.js';
 import { printable } from './printable.js';
 import { table } from './table.js';
 
@@ -31,9 +32,6 @@ export interface LaunchCliOptions {
 
 const PROXY = join(dirname(fileURLToPath(import.meta.url)), '..', 'proxy', 'main.js');
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers read field by field for printing; their shapes are in docs/TOOLS.md
-type Json = Record<string, any>;
 
 /** Progress on stderr: one rewritten spinner line on a terminal, one plain line per report otherwise. */
 function progressDisplay(tty: boolean) {
@@ -105,7 +103,7 @@ export async function runLaunch(opts: LaunchCliOptions): Promise<number> {
   });
   const client = new Client({ name: 'game-bridge-mcp launch', version: VERSION });
   const show = progressDisplay(process.stderr.isTTY === true);
-  const args: Json = {};
+  const args: Record<string, unknown> = {};
   if (opts.restart !== undefined) args.restart = opts.restart;
   if (opts.profile !== undefined) args.profile = opts.profile;
   if (opts.count !== undefined) args.count = opts.count;
@@ -118,7 +116,7 @@ export async function runLaunch(opts: LaunchCliOptions): Promise<number> {
         resetTimeoutOnProgress: true,
         onprogress: (p) => p.message && show.update(printable(p.message)),
       },
-    )) as { content: Array<{ type: string; text?: string }>; structuredContent?: Json; isError?: boolean };
+    )) as { content: Array<{ type: string; text?: string }>; structuredContent?: unknown; isError?: boolean };
     const text = res.content.find((c) => c.type === 'text')?.text ?? '';
     if (res.isError) {
       show.done('✖ launch failed');
@@ -126,8 +124,8 @@ export async function runLaunch(opts: LaunchCliOptions): Promise<number> {
       process.stderr.write(text.split('\n').map(printable).join('\n') + '\n');
       return 1;
     }
-    const json = res.structuredContent ?? JSON.parse(text);
-    const all = (json.instances ?? [json]) as Json[];
+    const json = launchInstanceAnswer.parse(res.structuredContent ?? JSON.parse(text));
+    const all = json.instances ?? [json];
     show.done(
       `✔ ${all.length === 1 ? `${printable(all[0].name)} is up on port ${printable(all[0].port)}` : `${all.length} instances are up`}`,
     );
