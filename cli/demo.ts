@@ -25,8 +25,8 @@ const GAME = join(DIST, 'examples', 'crate-stack', 'main.js');
 /** A path a shell will read as one word (the launch command runs through a shell). */
 const shellWord = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`);
 
-export async function runDemo(opts: DemoOptions = {}): Promise<number> {
-  const out = opts.out ?? ((l: string) => process.stdout.write(l + '\n'));
+/** A fresh project folder whose gamebridge.json launches the bundled Crate Stack. */
+function demoProject(portRange: string | undefined): string {
   const project = mkdtempSync(join(tmpdir(), 'game-bridge-demo-'));
   writeFileSync(
     join(project, 'gamebridge.json'),
@@ -36,7 +36,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<number> {
         launch: {
           command: `${shellWord(process.execPath)} ${shellWord(GAME)} --port {port}`,
           cwd: '.',
-          portRange: opts.portRange ?? DEFAULT_PORT_RANGE,
+          portRange: portRange ?? DEFAULT_PORT_RANGE,
           readyTimeoutMs: 30000,
         },
       },
@@ -44,6 +44,12 @@ export async function runDemo(opts: DemoOptions = {}): Promise<number> {
       2,
     ),
   );
+  return project;
+}
+
+export async function runDemo(opts: DemoOptions = {}): Promise<number> {
+  const out = opts.out ?? ((l: string) => process.stdout.write(l + '\n'));
+  const project = demoProject(opts.portRange);
 
   let step = 0;
   let launchedPort: number | undefined;
