@@ -81,6 +81,37 @@ function quoted(s: unknown): string {
   return `${fence}${pad}${t}${pad}${fence}`;
 }
 
+/** The project's composites and skills, as the skill's sections about them. */
+function routineSections(composites: Json | undefined, skills: Json | undefined): string[] {
+  const out: string[] = [];
+  out.push('', '### Composites', '');
+  if (composites?.tools?.length) {
+    out.push("The project's own routines, which chain several commands (run them with `call_tool` too):", '');
+    for (const t of composites.tools) out.push(`- ${quoted(signature(t))}: ${quoted(t.description)}`, ...argLines(t));
+  } else {
+    out.push(
+      'This project declares none (a `composites` module in gamebridge.json adds routines that chain commands).',
+    );
+  }
+  out.push('', '### Skills', '');
+  if (skills?.tools?.length) {
+    out.push(
+      'Sequences of steps taught to the bridge for this game, kept in gamebridge-skills/ (run them with `call_tool` too; each is also the MCP prompt `skill_<name>`):',
+      '',
+    );
+    for (const t of skills.tools)
+      out.push(
+        `- ${quoted(signature(t))}${t.readOnly ? ' (read-only)' : ''}: ${quoted(t.description)}`,
+        ...argLines(t),
+      );
+  } else {
+    out.push(
+      'None yet: `define_skill`, or `skill_from_session` after a run that worked, keeps a sequence of calls as one tool of this game.',
+    );
+  }
+  return out;
+}
+
 /** The SKILL.md text for one game, from list_toolsets and describe_toolset answers. */
 export function renderSkill(facts: {
   game: string;
@@ -139,31 +170,7 @@ export function renderSkill(facts: {
       out.push(`- ${quoted(signature(t))}${t.readOnly ? ' (read-only)' : ''}${said}`, ...argLines(t));
     }
   }
-  out.push('', '### Composites', '');
-  if (composites?.tools?.length) {
-    out.push("The project's own routines, which chain several commands (run them with `call_tool` too):", '');
-    for (const t of composites.tools) out.push(`- ${quoted(signature(t))}: ${quoted(t.description)}`, ...argLines(t));
-  } else {
-    out.push(
-      'This project declares none (a `composites` module in gamebridge.json adds routines that chain commands).',
-    );
-  }
-  out.push('', '### Skills', '');
-  if (skills?.tools?.length) {
-    out.push(
-      'Sequences of steps taught to the bridge for this game, kept in gamebridge-skills/ (run them with `call_tool` too; each is also the MCP prompt `skill_<name>`):',
-      '',
-    );
-    for (const t of skills.tools)
-      out.push(
-        `- ${quoted(signature(t))}${t.readOnly ? ' (read-only)' : ''}: ${quoted(t.description)}`,
-        ...argLines(t),
-      );
-  } else {
-    out.push(
-      'None yet: `define_skill`, or `skill_from_session` after a run that worked, keeps a sequence of calls as one tool of this game.',
-    );
-  }
+  out.push(...routineSections(composites, skills));
   out.push(
     '',
     '### The bridge toolset',
