@@ -6,11 +6,12 @@
  * parting named at its path and frame after a change; rewind goes back and forward again to the
  * same states; a game without a clock and a run that cannot be reproduced are refused.
  */
-import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { call, connect, gameCall, type McpHandle } from './helpers/mcp.js';
 import { freeRange } from './helpers/ports.js';
-import { bridgeFreeEnv, DIST, removeDir, ROOT, tempHome } from './helpers/procs.js';
+import { bridgeFreeEnv, removeDir, ROOT, tempHome } from './helpers/procs.js';
+import { crateCopy, scoreOneMore } from './helpers/crate-copy.js';
 import { reapAndReport } from './helpers/fault.js';
 import { writeProject, type Project } from './helpers/project.js';
 
@@ -34,20 +35,7 @@ afterAll(async () => {
 });
 
 let used = 0;
-/** A project whose game is a copy of Crate Stack's build (its kit and packages linked), so its code can change. */
-function crateCopy(dir: string, gameArgs = '--screenshot'): { p: Project; game: string } {
-  const base = join(root, dir);
-  mkdirSync(join(base, 'examples'), { recursive: true });
-  cpSync(join(DIST, 'examples', 'crate-stack'), join(base, 'examples', 'crate-stack'), { recursive: true });
-  for (const d of ['kits', 'shared']) symlinkSync(join(DIST, d), join(base, d));
-  symlinkSync(join(ROOT, 'node_modules'), join(base, 'node_modules'));
-  const game = join(base, 'examples', 'crate-stack', 'main.js');
-  const p = writeProject(base, {
-    ports: ports.slice(used, (used += 4)),
-    command: `"${process.execPath}" "${game}" --port {port} ${gameArgs}`,
-  });
-  return { p, game: join(base, 'examples', 'crate-stack', 'game.js') };
-}
+const copy = (dir: string, gameArgs?: string) => crateCopy(join(root, dir), ports.slice(used, (used += 4)), gameArgs);
 
 async function session(p: Project): Promise<{ h: McpHandle; port: number }> {
   const h = await connect({ env: env(), cwd: p.root });
@@ -85,7 +73,7 @@ const comparable = (s: Record<string, any>) => {
 };
 
 test('restart {to: "here"} with nothing changed reaches the same frame and state, with no parting', async () => {
-  const { p } = crateCopy('same');
+  const { p } = copy('same');
   const { h, port } = await session(p);
   await play(h, port);
   const before = await stateOf(h, port);
@@ -100,19 +88,12 @@ test('restart {to: "here"} with nothing changed reaches the same frame and state
 }, 240000);
 
 test('after a change to the game’s code, restart {to: "here"} reaches the frame and names the parting’s path and frame', async () => {
-  const { p, game } = crateCopy('changed');
+  const { p, game } = copy('changed');
   const { h, port } = await session(p);
   const { scoredAt } = await play(h, port);
   expect(scoredAt).toBeGreaterThan(0);
   const before = await stateOf(h, port);
-  // the change: every landed crate scores one point more
-  const code = readFileSync(game, 'utf8');
-  const changed = code.replace(
-    'const points = KINDS[crate.kind].points * level;',
-    'const points = KINDS[crate.kind].points * level + 1;',
-  );
-  expect(changed).not.toBe(code);
-  writeFileSync(game, changed);
+  scoreOneMore(game);
   const r = await call(h, 'launch_instance', { restart: port, to: 'here' }, 120000);
   expect(r.isError).toBe(false);
   expect(r.json).toMatchObject({ frame: before.simFrame, reached: true, codeChanged: true });
@@ -125,7 +106,7 @@ test('after a change to the game’s code, restart {to: "here"} reaches the fram
 }, 240000);
 
 test('rewind 60 frames: the state recorded at that frame; stepping forward again gives the same states', async () => {
-  const { p } = crateCopy('rewind');
+  const { p } = copy('rewind');
   const { h, port } = await session(p);
   await play(h, port, 8);
   const at = await stateOf(h, port);
@@ -149,7 +130,7 @@ test('rewind 60 frames: the state recorded at that frame; stepping forward again
 }, 240000);
 
 test('a game without a clock is refused with CapabilityMissing, and nothing is relaunched', async () => {
-  const { p } = crateCopy('no-clock', '--no-time');
+  const { p } = copy('no-clock', '--no-time');
   const { h, port } = await session(p);
   await g(h, port, 'start');
   const pid = (await call(h, 'list_instances')).json.live.find((i: any) => i.port === port).pid;

@@ -53,6 +53,11 @@ export const testCommands = [
         describe:
           "Write each test's trace (every step: call, answer, state changes, screenshot) as one HTML file in the report folder's traces/: on, retain-on-failure (failed tests only), off",
       },
+      debug: {
+        type: 'boolean',
+        describe:
+          'Run one test to its failing step (or its end) and leave its game running there, paused; prints its port, for an agent or the dashboard',
+      },
       compare: {
         type: 'string',
         array: true,
@@ -69,6 +74,10 @@ export const testCommands = [
         .example('$0 test --config ../build-b/gamebridge.json', 'the same tests against another build')
         .example('$0 test --trace on', "every test's trace in gamebridge-report/traces/")
         .example('$0 test --update=locators', 'follow renamed buttons; a changed value still fails')
+        .example(
+          '$0 test gamebridge-tests/menu.jsonl --debug',
+          'leave its game at the failing step, and print its port',
+        )
         .example(
           '$0 test --compare a/gamebridge.json b/gamebridge.json gamebridge-tests/menu.jsonl',
           'where two builds part',
@@ -88,6 +97,7 @@ export const testCommands = [
         compare: a.compare,
         config: a.config,
         trace: a.trace as 'on' | 'retain-on-failure' | 'off',
+        debug: a.debug === true,
       });
     },
   }),

@@ -44,6 +44,8 @@ export interface ReplayOptions {
   signal?: AbortSignal;
   /** --trace: every step, with the state and screenshot after it, goes into this trace */
   trace?: TestTrace;
+  /** --debug: leave the game running where the run stopped (the failing step, or the end) */
+  keep?: boolean;
 }
 
 /** The bridge's own clock tools: a frame-exact replay holds the clock itself (a game's own pause is replayed). */
@@ -105,38 +107,50 @@ export async function replayFile(file: string, opts: ReplayOptions = {}): Promis
   if (refused) return failed(refused);
   let driver: Driver | undefined;
   let game: Game | undefined;
+  let result: TestResult | undefined;
   try {
-    driver = await openDriver(config);
-    try {
-      game = await launchFor(t, driver);
-      await opts.trace?.launched(game, config, t.header.launch.profile);
-    } catch (e) {
-      return failed({ line: 1, step: launchStep, message: msg(e) });
-    }
-    const started = Date.now();
-    for (const s of t.steps) {
-      if (opts.signal?.aborted) return failed({ line: s.line, step: 'interrupted', message: 'Interrupted (Ctrl-C).' });
-      const f = await runStep(driver, game, t, s, started, opts, p);
-      if (f) return failed(f.kind === 'value' && t.header.began === 'running' ? beganElsewhere(f) : f);
-    }
-    // the values written are a fresh launch's now: the test no longer depends on what came before
-    const { began: _began, ...header } = t.header;
-    if (opts.update && p.updated) writeProjectFile(t.file, formatTest(header, p.rewritten));
-    return {
-      file,
-      name: t.header.name,
-      ok: true,
-      ms: Date.now() - t0,
-      steps: p.steps,
-      updated: p.updated,
-      ...(p.rebound.length ? { rebound: p.rebound } : {}),
-      timing: t.header.timing,
-    };
-  } catch (e) {
-    return failed({ line: 0, step: 'reach the daemon', message: msg(e) });
+    result = await replaySteps();
+    return result;
   } finally {
-    if (game) await driver?.tool('stop_instance', { port: game.port, force: true }).catch(() => undefined);
+    if (game && opts.keep && result) {
+      const sim = await game.stateAt('simFrame');
+      result.kept = { port: game.port, ...(typeof sim === 'number' ? { simFrame: sim } : {}) };
+    } else if (game) await driver?.tool('stop_instance', { port: game.port, force: true }).catch(() => undefined);
     await driver?.close();
+  }
+
+  async function replaySteps(): Promise<TestResult> {
+    try {
+      driver = await openDriver(config);
+      try {
+        game = await launchFor(t, driver);
+        await opts.trace?.launched(game, config, t.header.launch.profile);
+      } catch (e) {
+        return failed({ line: 1, step: launchStep, message: msg(e) });
+      }
+      const started = Date.now();
+      for (const s of t.steps) {
+        if (opts.signal?.aborted)
+          return failed({ line: s.line, step: 'interrupted', message: 'Interrupted (Ctrl-C).' });
+        const f = await runStep(driver, game, t, s, started, opts, p);
+        if (f) return failed(f.kind === 'value' && t.header.began === 'running' ? beganElsewhere(f) : f);
+      }
+      // the values written are a fresh launch's now: the test no longer depends on what came before
+      const { began: _began, ...header } = t.header;
+      if (opts.update && p.updated) writeProjectFile(t.file, formatTest(header, p.rewritten));
+      return {
+        file,
+        name: t.header.name,
+        ok: true,
+        ms: Date.now() - t0,
+        steps: p.steps,
+        updated: p.updated,
+        ...(p.rebound.length ? { rebound: p.rebound } : {}),
+        timing: t.header.timing,
+      };
+    } catch (e) {
+      return failed({ line: 0, step: 'reach the daemon', message: msg(e) });
+    }
   }
 }
 

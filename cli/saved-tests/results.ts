@@ -47,4 +47,6 @@ export interface TestResult {
   shard?: string;
   /** the trace file written for it (--trace) */
   trace?: string;
+  /** --debug: the game left running where the run stopped, its port and simFrame */
+  kept?: { port: number; simFrame?: number };
 }

@@ -32,6 +32,8 @@ export interface TestCliOptions {
   compare?: string[];
   /** keep each test's trace: always, only a failed test's (the default), or none */
   trace?: TraceMode;
+  /** one test, its game left running where the run stopped, for an agent or the dashboard */
+  debug?: boolean;
 }
 
 const DEFAULT_DIR = TESTS_FOLDER;
@@ -232,6 +234,7 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
       out.write(`${writeBlob(opts.output ?? BLOB_FOLDER, shard, [], { startedAt: new Date(), ms: 0 })}\n`);
     return opts.shard || opts.grep ? 0 : 1;
   }
+  if (opts.debug) return (await import('./debug.js')).debugOne(files, config, resultLines);
   const tty = process.stderr.isTTY === true;
   const stop = new Interrupt();
   const traceMode: TraceMode = opts.trace ?? 'retain-on-failure';

@@ -13,8 +13,8 @@ import { needsSentence, requireCapabilities, type Need } from './needs.js';
 /** What a bridge tool's handler is given beside the call's extras: the port of the game it acts on. */
 export interface BridgeCall extends ToolCallExtra {
   port: number;
-  /** call_tool's own dispatch on that port, for a tool that makes recorded calls again (rewind) */
-  call?: (name: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /** call_tool's own dispatch (on that port, or `on`), for a tool that makes recorded calls again (rewind) */
+  call?: (name: string, args: Record<string, unknown>, on?: number) => Promise<Record<string, unknown>>;
 }
 
 /**

@@ -48,6 +48,8 @@ export interface Replayed {
   /** the steps as the new run made them, for the session's recording */
   steps: RecordedStep[];
   calls: number;
+  /** the index of the step stopBefore stopped at */
+  stoppedAt?: number;
 }
 
 export const simOf = (s: unknown): number | undefined => {
@@ -57,8 +59,15 @@ export const simOf = (s: unknown): number | undefined => {
 };
 
 const bare = (name: string) => (name.startsWith('bridge.') ? name.slice(7) : name);
+/**
+ * The bridge's pause and resume are never made again (the replay holds the clock), nor a step
+ * whose end frame the recording knows (its frames are stepped where the next call needs them);
+ * a saved test's step, whose end is not written, is made again where it stands.
+ */
 const isClockMove = (s: Extract<RecordedStep, { kind: 'do' }>) =>
-  CLOCK.has(bare(s.name)) && (s.answer?.via === 'bridge' || s.name.startsWith('bridge.'));
+  CLOCK.has(bare(s.name)) &&
+  (s.answer?.via === 'bridge' || s.name.startsWith('bridge.')) &&
+  (bare(s.name) !== 'step' || s.endFrame !== undefined);
 
 export const stepLabel = (s: RecordedStep): string =>
   s.kind === 'do'
@@ -72,6 +81,8 @@ export interface ReplayOptions {
   stopAtParting: boolean;
   /** the state the agent saw at the target frame, if any: the end is compared with it */
   seenAtTarget?: State;
+  /** asked before each step, at its frame, with the state there: true stops the replay before it */
+  stopBefore?: (s: RecordedStep, index: number, state: State) => boolean;
 }
 
 /** Replay `steps` on the paused game on `port`, then step it to `target`. */
@@ -106,9 +117,14 @@ export async function replaySteps(
     const d = firstDifference(recorded, state, MOMENT_IGNORED);
     if (d) parting = { path: d.path, recorded: d.a ?? null, now: d.b ?? null, frame: now, after };
   };
-  for (const s of steps) {
+  let stoppedAt: number | undefined;
+  for (const [i, s] of steps.entries()) {
     if (parting && o.stopAtParting) break;
     if (s.simFrame !== undefined) await advance(s.simFrame);
+    if (o.stopBefore?.(s, i, state)) {
+      stoppedAt = i;
+      break;
+    }
     if (s.kind === 'do' && !isClockMove(s)) {
       const before = rec.last;
       await o.call(s.name, replayArgs(s));
@@ -122,10 +138,10 @@ export async function replaySteps(
     compare(s.state, stepLabel(s));
     kept.push({ ...s, at: Date.now(), ...(s.state ? { state } : {}) } as RecordedStep);
   }
-  if (!(parting && o.stopAtParting)) {
+  if (!(parting && o.stopAtParting) && stoppedAt === undefined) {
     await advance(target);
     compare(o.seenAtTarget, 'here');
   }
   rec.last = state;
-  return { frame: now, state, parting, steps: kept, calls };
+  return { frame: now, state, parting, steps: kept, calls, ...(stoppedAt !== undefined ? { stoppedAt } : {}) };
 }

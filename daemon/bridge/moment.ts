@@ -9,7 +9,7 @@
  */
 import { usageError } from '../../shared/errors.js';
 import { codePrint } from '../launcher/code-print.js';
-import { restartGame } from '../launcher/index.js';
+import { restartGame, type LaunchedInstance } from '../launcher/index.js';
 import type { RecordedStep } from '../recording/recordings.js';
 import type { ToolContext } from '../tool-framework/context.js';
 import type { ToolCallExtra } from '../tool-framework/types.js';
@@ -40,6 +40,21 @@ const show = (v: unknown) => {
 
 export const partingText = (p: Parting) =>
   `${p.path} was ${show(p.recorded)} in the recording and is ${show(p.now)} now, at frame ${p.frame} (after ${p.after})`;
+
+/** A launch starts this session's recording of that game afresh (save_test writes it), with a print of its code. */
+export function recordLaunch(ctx: ToolContext, inst: LaunchedInstance): void {
+  const print = codePrint(inst.declaration, inst.cwd, inst.command);
+  ctx.recordings.launched(ctx.sessionId, inst.port, {
+    config: inst.declaration,
+    ...(inst.profile !== undefined ? { profile: inst.profile } : {}),
+    ...(inst.web?.seed !== undefined ? { seed: inst.web.seed } : {}),
+    name: inst.name,
+    version: inst.version,
+    at: Date.now(),
+    // what the code was, so going back to a moment can tell a changed game from an unreproducible run
+    ...(print !== undefined ? { codePrint: print } : {}),
+  });
+}
 
 /** The step's simFrame once it was done. */
 const endOf = (s: RecordedStep) => (s.kind === 'do' ? (s.endFrame ?? s.simFrame) : s.simFrame) ?? 0;

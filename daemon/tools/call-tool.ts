@@ -91,7 +91,7 @@ export async function callGameTool(
       if (ref.tool.onPort) checkPlayerCall(ctx, name, 'bridge', ref.tool);
       return runBridgeTool(ctx, ref.tool, port, withoutRoutingPort(args), {
         ...extra,
-        call: async (tool, a) => (await callGameTool(ctx, port, tool, a, extra, depth + 1)).json,
+        call: async (tool, a, on = port) => (await callGameTool(ctx, on, tool, a, extra, depth + 1)).json,
       });
     case 'manifest': {
       args = withoutRoutingPort(args, ref.tool);

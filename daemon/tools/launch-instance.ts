@@ -2,28 +2,11 @@ import { resolve } from 'node:path';
 import { inside, projectRoot } from '../../shared/declaration-path.js';
 import { usageError } from '../../shared/errors.js';
 import { launchMany, MAX_COUNT, restartGame, type LaunchedInstance } from '../launcher/index.js';
-import { codePrint } from '../launcher/code-print.js';
-import { backTo } from '../bridge/moment.js';
+import { backTo, recordLaunch } from '../bridge/moment.js';
 import { callGameTool } from './call-tool.js';
 import { defineTool, z } from '../tool-framework/define.js';
 import { launchInstanceAnswer } from '../../shared/answers/instances.js';
 import type { ToolContext } from '../tool-framework/context.js';
-
-const codeOf = (inst: LaunchedInstance) => codePrint(inst.declaration, inst.cwd, inst.command);
-
-/** A launch starts this session's recording of that game afresh (save_test writes it). */
-function recordLaunch(ctx: ToolContext, inst: LaunchedInstance): void {
-  ctx.recordings.launched(ctx.sessionId, inst.port, {
-    config: inst.declaration,
-    ...(inst.profile !== undefined ? { profile: inst.profile } : {}),
-    ...(inst.web?.seed !== undefined ? { seed: inst.web.seed } : {}),
-    name: inst.name,
-    version: inst.version,
-    at: Date.now(),
-    // what the code was, so going back to a moment can tell a changed game from an unreproducible run
-    ...(codeOf(inst) !== undefined ? { codePrint: codeOf(inst) } : {}),
-  });
-}
 
 /** What launch_instance says of one started game. */
 function launched(inst: LaunchedInstance): Record<string, unknown> {

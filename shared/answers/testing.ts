@@ -68,6 +68,15 @@ export const runTestAnswer = z
       .loose()
       .optional()
       .describe('what failed *(when it failed)*'),
+    port: z.number().optional().describe('the port of the game it left running *(when keep)*'),
+    frame: z.number().optional().describe('the simFrame that game is paused at *(when keep)*'),
+    stoppedAt: z
+      .object({ line: z.number(), step: z.string() })
+      .loose()
+      .nullable()
+      .optional()
+      .describe('the step it stopped before; null: it ran to the end *(when keep)*'),
+    next: z.string().optional().describe('how to look at the game and bring a fixed build back to it *(when keep)*'),
     trace: z
       .string()
       .optional()

@@ -21,6 +21,7 @@ import { conditionOperators, flag } from '../args.js';
 import { bridgeTool, type BridgeFamily } from '../declare.js';
 import { assertAnswer, runTestAnswer, saveTestAnswer, saveTraceAnswer } from '../../../shared/answers/testing.js';
 import { projectConfig } from '../project.js';
+import { openTest, openTestArgs } from '../test-moment.js';
 
 /** A run_test run may take long (a long recording); the client's own timeout is usually shorter. */
 const RUN_TEST_TIMEOUT_MS = 10 * 60_000;
@@ -118,25 +119,33 @@ export const runTestTool = bridgeTool({
   output: runTestAnswer,
   title: 'Run a saved test',
   description:
-    'Run a saved test as `game-bridge-mcp test` does, on a fresh game it launches and stops itself (no port needed); answers passed or failed, and for a failure the step, the condition, expected and actual.',
-  input: z.object({ name: testName() }),
+    'Run a saved test as `game-bridge-mcp test` does, on a fresh game it launches and stops itself (no port needed); answers passed or failed, and for a failure the step, the condition, expected and actual. ' +
+    'With keep: true it is opened for this session instead: replayed up to `until` (a line) or the first expect that does not hold, and its game left there, paused, with its port.',
+  input: z.object({
+    name: testName(),
+    ...openTestArgs,
+  }),
   effect: { readOnly: false },
   player: false,
   recorded: false,
   onPort: false,
-  async handler(args, ctx, { signal }) {
+  async handler(args, ctx, call) {
     const name = args.name.replace(/\.jsonl$/, '');
-    const dir = join(dirname(projectConfig(ctx, undefined, 'run_test')), TESTS_DIR);
+    const project = projectConfig(ctx, undefined, 'run_test');
+    const dir = join(dirname(project), TESTS_DIR);
     const file = join(dir, `${name}.jsonl`);
     if (!existsSync(file))
       throw usageError(`run_test: there is no ${file}. save_test {name: "${name}"} writes it.`, { file });
+    if (args.until !== undefined && args.keep !== true)
+      throw usageError('run_test: until goes with keep: true (the run stops there and leaves its game).');
+    if (args.keep === true) return { json: await openTest(ctx, file, project, args.until, call) };
     const out = join(ctx.launcher.paths.home, `run-test-${process.pid}-${Date.now()}.json`);
     const env = { ...ctx.config.env, GAME_BRIDGE_HOME: ctx.launcher.paths.home };
     const code = await new Promise<number>((resolve) => {
       const child = execFile(
         process.execPath,
         [mainJs(), 'test', file, '--reporter', 'json', '--output', out],
-        { cwd: ctx.config.cwd, env, signal, timeout: RUN_TEST_TIMEOUT_MS, maxBuffer: 4 << 20 },
+        { cwd: ctx.config.cwd, env, signal: call.signal, timeout: RUN_TEST_TIMEOUT_MS, maxBuffer: 4 << 20 },
         (err) => resolve(err ? (typeof err.code === 'number' ? err.code : 1) : 0),
       );
       child.stdin?.end();
