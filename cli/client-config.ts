@@ -49,6 +49,20 @@ function lineOf(text: string, e: unknown): number | undefined {
   return pos === undefined ? undefined : text.slice(0, Number(pos)).split('\n').length;
 }
 
+/** A client file's text as its top-level object, or the sentence that says why it is not one. */
+function configObject(file: string, text: string): Record<string, unknown> | string {
+  let doc: unknown;
+  try {
+    doc = text.trim() ? JSON.parse(text) : {};
+  } catch (e) {
+    const line = lineOf(text, e);
+    return `${file}${line ? `:${line}` : ''}: not valid JSON (${(e as Error).message}); fix it or move it away, then run this again. Nothing was written.`;
+  }
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc))
+    return `${file}: the top level is not a JSON object; fix it, then run this again. Nothing was written.`;
+  return doc as Record<string, unknown>;
+}
+
 /** Register in one client's file; answers the exit code's share (0 written or already there, 1 refused). */
 function registerOne(
   dir: string,
@@ -70,19 +84,12 @@ function registerOne(
     return 1;
   }
   if (text !== undefined) {
-    try {
-      doc = text.trim() ? (JSON.parse(text) as Record<string, unknown>) : {};
-    } catch (e) {
-      const line = lineOf(text, e);
-      err(
-        `${file}${line ? `:${line}` : ''}: not valid JSON (${(e as Error).message}); fix it or move it away, then run this again. Nothing was written.`,
-      );
+    const read = configObject(file, text);
+    if (typeof read === 'string') {
+      err(read);
       return 1;
     }
-    if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
-      err(`${file}: the top level is not a JSON object; fix it, then run this again. Nothing was written.`);
-      return 1;
-    }
+    doc = read;
   }
   const servers = doc[key] ?? {};
   if (!servers || typeof servers !== 'object' || Array.isArray(servers)) {
