@@ -116,7 +116,7 @@ test('--update=locators reports a changed score and leaves the file unchanged', 
   const before = readFileSync(file, 'utf8');
   const r = await cli(['test', '--update=locators', '--config', reseeded.file, file]);
   expect(r.code).toBe(1);
-  expect(r.out).toMatch(/\n {4}condition: game\.score equals \d+\n {4}expected: {2}equals \d+\n {4}actual: {4}\d+\n/);
+  expect(r.out).toMatch(/\n {4}path: {6}game\.score\n {4}expected: {2}equals \d+\n {4}actual: {4}\d+\n/);
   expect(r.out).toContain('An expected value differs: unless the game changed it on purpose, that is a bug to report');
   expect(r.out).not.toContain('updated');
   expect(readFileSync(file, 'utf8')).toBe(before);

@@ -138,7 +138,7 @@ test('a saved test passes on its own build and fails with exit 1 on a planted ch
   expect(bad.code).toBe(1);
   expect(bad.out).toMatch(/^✗ first-drop \(/);
   expect(bad.out).toMatch(/at gamebridge-tests\/first-drop\.jsonl:\d+ {2}expect game\.(crates|nextKind|score) /);
-  expect(bad.out).toMatch(/condition: game\.\w+ equals /);
+  expect(bad.out).toMatch(/\n {4}path: {6}game\.\w+\n/);
   expect(bad.out).toMatch(/expected: {2}equals /);
   expect(bad.out).toMatch(/actual: {4}\S/);
   expect(bad.out).toMatch(/AssertionFailed: On port \d+, game\.\w+ is /);
@@ -339,7 +339,7 @@ test('a real-time expect whose value is just different fails as an assertion, ex
   expect(r.code).toBe(1);
   const shown = r.out
     .split('\n')
-    .filter((l) => /^ {4}\w+: /.test(l) && !/^ {4}(condition|expected|actual|state|trace)/.test(l));
+    .filter((l) => /^ {4}\w+: /.test(l) && !/^ {4}(condition|path|expected|actual|state|trace)/.test(l));
   expect(shown).toEqual([
     expect.stringMatching(
       /^ {4}AssertionFailed: On port \d+, ui\.screen is "GameScreen" at frame \d+; expected equals "Nowhere"/,

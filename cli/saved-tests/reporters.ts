@@ -10,6 +10,7 @@ import { create } from 'xmlbuilder2';
 import { outputFolder, readProjectFile, writeProjectFile } from '../../shared/project-files.js';
 import { escapeHtml as h } from '../../shared/trace.js';
 import type { TestResult } from './replay.js';
+import { checked } from './results.js';
 import { MAX_BASELINE_BYTES } from './screenshot.js';
 
 export const REPORTERS = ['list', 'junit', 'html', 'json'] as const;
@@ -20,7 +21,7 @@ const failureLines = (r: TestResult) => {
   if (!f) return '';
   return [
     `${relative(process.cwd(), r.file)}:${f.line} ${f.step}`,
-    f.condition ? `condition: ${f.condition}` : '',
+    f.condition ? `${checked(f).label}: ${checked(f).text}` : '',
     f.expected !== undefined ? `expected: ${f.expected}` : '',
     f.condition ? `actual: ${JSON.stringify(f.actual)}` : '',
     f.message,
@@ -65,10 +66,8 @@ export function junitXml(results: TestResult[]): string {
 
 /** The row naming what was checked: the path alone when the condition is the path and the expected value. */
 function checkedRow(condition: string, expected: string | undefined): string {
-  const path = expected && condition.endsWith(` ${expected}`) ? condition.slice(0, -expected.length - 1) : undefined;
-  return path !== undefined
-    ? `<tr><th>path</th><td><code>${h(path)}</code></td></tr>`
-    : `<tr><th>condition</th><td><code>${h(condition)}</code></td></tr>`;
+  const c = checked({ condition, expected });
+  return `<tr><th>${c.label}</th><td><code>${h(c.text)}</code></td></tr>`;
 }
 
 /** A time as a person reads it: this machine's local time, with its zone. */

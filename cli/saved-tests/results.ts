@@ -29,6 +29,18 @@ export interface Failure {
   images?: { baseline: string; actual?: string; diff?: string };
 }
 
+/**
+ * What a failed check names: its path alone when the condition is the path and the expected
+ * value (`game.score equals 5` expecting `equals 5`), so the reports do not say it twice; else
+ * the whole condition.
+ */
+export function checked(f: Pick<Failure, 'condition' | 'expected'>): { label: 'path' | 'condition'; text: string } {
+  const { condition = '', expected } = f;
+  return expected && condition.endsWith(` ${expected}`)
+    ? { label: 'path', text: condition.slice(0, -expected.length - 1) }
+    : { label: 'condition', text: condition };
+}
+
 export interface TestResult {
   file: string;
   name: string;

@@ -12,6 +12,7 @@ import { selfCommand } from '../../shared/self-command.js';
 import { readTestFile, TESTS_FOLDER } from '../../shared/test-file.js';
 import { printableLines } from '../printable.js';
 import { replayFile, type TestResult } from './replay.js';
+import { checked } from './results.js';
 import { BLOB_FOLDER, writeBlob, type Shard } from './blob.js';
 import { DEFAULT_OUTPUT, tracesFolder, writeReport, type Reporter } from './reporters.js';
 import { TestTrace, traceStem, type TraceMode } from './trace.js';
@@ -103,7 +104,10 @@ export function failureText(r: TestResult, cwd = process.cwd()): string {
   const rel = relative(cwd, r.file) || r.file;
   const lines = [`    at ${rel}:${f.line}  ${f.step}`];
   if (f.nearest) lines.push(`    nearest:   ${f.nearest.length ? f.nearest.join('; ') : 'no node like it'}`);
-  if (f.condition) lines.push(`    condition: ${f.condition}`);
+  if (f.condition) {
+    const c = checked(f);
+    lines.push(`    ${`${c.label}:`.padEnd(10)} ${c.text}`);
+  }
   if (f.expected !== undefined) lines.push(`    expected:  ${f.expected}`);
   if (f.condition) lines.push(`    actual:    ${show(f.actual)}`);
   lines.push(`    ${f.message.split('\n').join('\n    ')}`);
