@@ -39,7 +39,7 @@ export class TryForm {
 
   /** Keep the game list in step with the live instances (the selection stays when it can). */
   setGames(list: InstanceView[]): void {
-    const live = list.filter((i) => i.status === 'live' || i.status === 'live-no-manifest');
+    const live = list.filter((i) => i.status.startsWith('live'));
     const key = live.map((i) => `${i.port}:${i.name}:${i.owner}`).join('|');
     if (key === this.games) return;
     this.games = key;

@@ -7,6 +7,8 @@ import { UiTrees } from './ui-trees.js';
 const STATUS: Record<InstanceView['status'], { label: string; cls: string }> = {
   live: { label: 'Live', cls: 's-live' },
   'live-no-manifest': { label: 'Live · no manifest', cls: 's-live' },
+  // a page without the kit has no command list by design: it is played through the browser
+  'live-web-page': { label: 'Live · web page', cls: 's-live' },
   unreachable: { label: 'Not answering', cls: 's-bad' },
   stale: { label: 'Stale', cls: 's-stale' },
   exited: { label: 'Exited', cls: 's-exited' },
@@ -156,9 +158,8 @@ function badgeOf(v: InstanceView): { label: string; cls: string } {
   if (v.status === 'exited' && v.exit?.signal) return { label: `Killed · ${v.exit.signal}`, cls: 's-bad' };
   if (v.status === 'exited' && v.exit && v.exit.code !== null && v.exit.code !== 0)
     return { label: `Exited · code ${v.exit.code}`, cls: 's-bad' };
-  const live = v.status === 'live' || v.status === 'live-no-manifest';
-  // A page without the kit has no command list by design: it is played through the browser.
-  const kind = v.page && v.status === 'live-no-manifest' ? 'Live · web page' : STATUS[v.status].label;
+  const live = v.status.startsWith('live');
+  const kind = STATUS[v.status].label;
   if (live && v.paused) return { label: `${kind} · paused`, cls: 's-paused' };
   return { ...STATUS[v.status], label: kind };
 }

@@ -65,7 +65,7 @@ export abstract class PolledPanels<P extends Polled> {
       this.panels.set(v.port, p);
     }
     if (p.pid !== v.pid) Object.assign(p, { pid: v.pid, supported: null, last: 0 });
-    p.live = v.status === 'live' || v.status === 'live-no-manifest';
+    p.live = v.status.startsWith('live');
     this.placed(media, p);
   }
 

@@ -114,6 +114,13 @@ test('list_toolsets says what a page without the kit offers, not that a command 
   expect(listed.warnings).toBeUndefined();
 });
 
+test('list_instances calls a page without the kit a web page, not a game missing its manifest', async () => {
+  const listed = (await call(h, 'list_instances')).json;
+  const item = listed.live.find((i: { port: number }) => i.port === port);
+  expect(item).toMatchObject({ status: 'live-web-page', toolsets: ['bridge'] });
+  expect(item.warnings).toBeUndefined();
+});
+
 test("the dashboard's card calls a page without the kit a web page, not a game missing its manifest", async () => {
   const browser = await startBrowser();
   try {

@@ -202,7 +202,6 @@ export class DashboardModel {
       discovery: live?.discovery ?? (inst ? 'launched' : null),
       held: read?.held ?? null,
       paused: mark ? (read?.paused ?? null) : null,
-      page: this.host.state.launcher.webGame(port)?.standIn !== undefined,
       log: inst ? this.logTail(port) : null,
     };
   }
@@ -264,7 +263,6 @@ function blank(port: number): InstanceView {
     discovery: null,
     held: null,
     paused: null,
-    page: false,
     exit: null,
     log: null,
     detail: null,

@@ -6,7 +6,7 @@ import type { CallSummary } from '../feed/types.js';
 
 export type { CallSummary };
 
-export type InstanceStatus = 'live' | 'live-no-manifest' | 'unreachable' | 'stale' | 'exited';
+export type InstanceStatus = 'live' | 'live-no-manifest' | 'live-web-page' | 'unreachable' | 'stale' | 'exited';
 
 /** How a launched game ended, as far as this daemon saw it. */
 export interface ExitView {
@@ -39,8 +39,6 @@ export interface InstanceView {
   held: unknown[] | null;
   /** its clock is paused (a game with the clock capability); null when it does not say */
   paused: boolean | null;
-  /** a web page without the kit, played through the browser: it publishes no commands of its own */
-  page: boolean;
   exit: ExitView | null;
   /** the last lines of a launched game's log */
   log: string[] | null;

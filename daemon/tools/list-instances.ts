@@ -72,8 +72,13 @@ export const listInstancesTool = defineTool({
     // A game launched here that exited is listed under `exited`, with its facts, not as a stale registry entry.
     const exited = launcher.exitedList();
     const isExited = (port: number, pid: number) => exited.some((r) => r.port === port && r.pid === pid);
+    // a page without the kit publishes no command list and needs none: the bridge plays it through the browser
+    const webPage = (port: number) => launcher.webGame(port)?.standIn !== undefined;
     const answer = {
       ...result,
+      live: result.live.map((i) =>
+        i.status === 'live-no-manifest' && webPage(i.port) ? { ...i, status: 'live-web-page' as const } : i,
+      ),
       stale: result.stale.filter((s) => !isExited(s.port, s.pid)),
       exited: exited.map((r) => ({ ...exitSummary(r), owner: ctx.owners.label(r, ctx.sessionId) })),
     };

@@ -16,7 +16,11 @@ export const listInstancesAnswer = z
               .describe(
                 'how it was found: `registry` (it registered itself), `scan` (the scan range, or launched by this daemon), `both`',
               ),
-            status: z.string().describe('`live`, or `live-no-manifest` when it publishes no command list'),
+            status: z
+              .string()
+              .describe(
+                '`live`; `live-web-page` for a page without the kit, played through the browser (list_toolsets says what it offers); `live-no-manifest` when a game publishes no command list',
+              ),
             game: z.string().nullable().describe('its name (from `/tools` or its registry entry)'),
             version: z.string().nullable().optional().describe('its version *(when it says)*'),
             protocol: z.number().nullable().optional().describe('the contract version it speaks *(when it says)*'),
