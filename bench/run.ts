@@ -28,6 +28,7 @@ import { measureTrees } from './trees.js';
 import { measureWeb } from './web.js';
 import { measurePeers } from './peers.js';
 import { measureSavedTests } from './saved-tests.js';
+import { measureMoment } from './moment.js';
 import { measureTraces } from './traces.js';
 import { measureMergeReports } from './merge-reports.js';
 import { measureResources } from './resources.js';
@@ -73,6 +74,7 @@ const MEASUREMENTS: Record<string, (r: Reaper, c: BenchConfig) => Promise<Measur
   kits: measureKits,
   trees: measureTrees,
   'saved-tests': measureSavedTests,
+  moment: measureMoment,
   traces: measureTraces,
   'merge-reports': measureMergeReports,
   resources: measureResources,
