@@ -11,5 +11,6 @@ export const BRIDGE_FAMILY_TOOLS = {
   world: ['find_objects', 'wait_for_object'],
   'saved-tests': ['assert', 'save_test', 'run_test', 'save_trace'],
   rewind: ['rewind'],
+  errors: ['get_errors'],
   skills: ['define_skill', 'skill_from_session', 'delete_skill'],
 } as const;

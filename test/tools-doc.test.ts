@@ -121,6 +121,9 @@ test('docs/TOOLS.md documents exactly the fields the tools answer', async () => 
   const unmet = await gameCall(h, port, 'assert', { path: 'game.score', lt: 0 });
   expect(unmet.isError).toBe(true);
   keep('errors', unmet.json);
+  // an error the kit caught, so get_errors lists one with every field
+  expect((await gameCall(h, port, 'throw_error', { message: 'tools-doc' })).isError).toBe(true);
+  keep('get_errors', (await gameCall(h, port, 'get_errors', {})).json);
   keep('save_test', (await gameCall(h, port, 'save_test', { name: 'tools-doc' })).json);
   keep('save_trace', (await gameCall(h, port, 'save_trace', { file: 'traces/tools-doc.trace.html' })).json);
   const ran = await gameCall(h, port, 'run_test', { name: 'tools-doc' }, 120000);

@@ -19,6 +19,7 @@ import type { BridgeCall, BridgeFamily, BridgeTool } from './declare.js';
 import { meets, metNeeds } from './needs.js';
 import { boundedOnPage } from './page-bound.js';
 import { clockFamily } from './families/clock.js';
+import { errorsFamily } from './families/errors.js';
 import { coreFamily } from './families/core.js';
 import { inputFamily } from './families/input.js';
 import { pointerFamily } from './families/pointer.js';
@@ -40,6 +41,7 @@ export const BRIDGE_FAMILIES: readonly BridgeFamily[] = [
   worldFamily,
   savedTestsFamily,
   rewindFamily,
+  errorsFamily,
   skillsFamily,
 ];
 

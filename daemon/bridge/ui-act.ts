@@ -12,6 +12,7 @@ import { findNode, idOf, type UiSnapshot, type Walked } from '../ui/tree.js';
 import { clickNode, isPageRef, setNodeValue } from '../web/ax-tree.js';
 import { clockNextFrame } from '../web/page-clock.js';
 import type { ToolContext } from '../tool-framework/context.js';
+import { errorMark, errorsSince } from '../tool-framework/game-errors.js';
 import { shapeSync, syncCommand } from '../tool-framework/sync-answer.js';
 import type { ToolAnswer, ToolCallExtra } from '../tool-framework/types.js';
 import { z } from '../tool-framework/define.js';
@@ -83,9 +84,15 @@ async function act(
   const w = actionable(tool, port, before, ref);
   check?.(w, before);
   const web = isPageRef(ref) ? ctx.launcher.webGame(port) : undefined;
+  const mark = web ? errorMark(ctx, port) : 0;
   const r = web
     ? await browserAct(web.browser.page, ref, command, cmdArgs)
     : await syncCommand(ctx, port, command, cmdArgs, extra);
+  if (web) {
+    // what the page threw while the browser acted (syncCommand reads a command's own)
+    const errors = await errorsSince(ctx, port, mark, null, false);
+    if (errors.length) r.errors = errors;
+  }
   const after = await readTree(ctx, port, 'ui', extra.signal);
   const node = findNode(after, ref)?.node;
   return {

@@ -4,6 +4,7 @@
  * the next step, never a bare GameOffline. Used where every tool's failure passes (the session).
  */
 import { isBridgeError, isTimeout } from '../../shared/errors.js';
+import { errorsOf, withErrors } from '../../shared/game-errors.js';
 import { exitedError } from './exit-records.js';
 import type { Launcher } from './launcher.js';
 
@@ -23,5 +24,6 @@ export async function explainExit(launcher: Launcher, e: unknown): Promise<unkno
   if (port === undefined) return e;
   const refused = isBridgeError(e) && e.kind === 'GameOffline' && !isTimeout(e);
   const rec = await launcher.exitOf(port, refused ? REFUSED_NOTICE_MS : 0);
-  return rec ? exitedError(rec) : e;
+  // what the game threw before it went, as the failure it explains had read it
+  return rec ? withErrors(exitedError(rec), errorsOf(e)) : e;
 }

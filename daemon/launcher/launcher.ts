@@ -11,6 +11,7 @@ import { homePaths, type HomePaths } from '../../shared/paths.js';
 import { LocalSurfaces } from '../game/local-surfaces.js';
 import { findDeclaration, type LaunchDeclaration } from './declaration.js';
 import { ExitBook, exitRecord, exitShort, type ExitRecord, type ExitStatus } from './exit-records.js';
+import { GameErrors } from './game-errors.js';
 import { MAX_LOG_LINES, readLog, RecentLogs } from './logfile.js';
 import { LaunchedWriter, readLaunchedFile } from './persist.js';
 import { PortAllocator } from './ports.js';
@@ -260,12 +261,16 @@ export class Launcher extends EventEmitter<LauncherEvents> {
 
   /** The last `lines` (≤ 200) lines of a launched game's log; also after it exited or was stopped. */
   log(port: number, lines = MAX_LOG_LINES): LogTail {
-    return readLog(
-      port,
-      this.table.get(port)?.inst.logFile ?? this.recentLogs.get(port) ?? this.exits.get(port)?.logFile,
-      lines,
-    );
+    return readLog(port, this.logFile(port), lines);
   }
+
+  /** The log of the game launched on `port` (also after it exited or was stopped). */
+  private logFile(port: number): string | undefined {
+    return this.table.get(port)?.inst.logFile ?? this.recentLogs.get(port) ?? this.exits.get(port)?.logFile;
+  }
+
+  /** Each game's errors: its output's, its kit's, its page's (game-errors.ts). */
+  readonly errors = new GameErrors((port) => this.logFile(port));
 
   /** Stop every launched instance (close, then tree-kill). */
   async reapAll(): Promise<Array<{ port: number; how: StopHow }>> {

@@ -138,7 +138,10 @@ export class ConsoleLog {
     this.pending.push(
       text.length > this.lineChars ? `${text.slice(0, this.lineChars)}… (${text.length} characters)` : text,
     );
-    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS).unref();
+    // An error is written as soon as its stack lines are in (they come in the same turn), so the
+    // call that raised it reads it from the log when it ends.
+    if (/^(uncaught |console\.error: )/.test(text)) queueMicrotask(() => this.flush());
+    else this.timer ??= setTimeout(() => this.flush(), FLUSH_MS).unref();
   };
 
   /** Writes what waits, in one append; never throws (the log is a witness, not a duty). */

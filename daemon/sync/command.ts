@@ -12,6 +12,7 @@
  */
 import { callInterrupted, commandFailed, commandTimeout, isBridgeError, isTimeout } from '../../shared/errors.js';
 import type { GameClient, State } from '../game/client.js';
+import type { GameError } from '../../shared/game-errors.js';
 import { EpochWatch } from './epoch.js';
 import { pollDelay, pollState } from './poll.js';
 import { sleep } from '../../shared/sleep.js';
@@ -29,6 +30,8 @@ export interface SyncResult extends Summary {
   state?: State;
   /** the game's `player` section, in place of `game` for a player-view session */
   player?: unknown;
+  /** the game's errors raised during the call (filled by the caller, which keeps each game's errors) */
+  errors?: GameError[];
 }
 
 export interface SyncOptions {
@@ -38,6 +41,8 @@ export interface SyncOptions {
   sync?: boolean;
   /** the port's process generation (RestartWatch.generation): a change means another process answers now */
   generation?: () => number;
+  /** told each frame the call sees, so a caller knows the last one even when the call fails */
+  onFrame?: (frame: number) => void;
 }
 
 /**
@@ -108,6 +113,7 @@ export async function commandAndSync(
     typeof ans.frame === 'number' ? ans.frame : undefined,
   );
   let baseFrame = watch.frame;
+  if (baseFrame !== undefined) opts.onFrame?.(baseFrame);
   const runs = new EpochWatch(client.port, `Command '${cmd}'`);
   let polls = 0;
   for (let attempt = 0; ; attempt++) {
@@ -136,6 +142,7 @@ export async function commandAndSync(
     polls++;
     const frame = frameOf(state);
     watch.check(frame);
+    if (frame !== undefined) opts.onFrame?.(frame);
     if (baseFrame === undefined) baseFrame = frame;
     const completed = state.completedCommandId;
     if (typeof completed === 'number' && commandId !== undefined) {

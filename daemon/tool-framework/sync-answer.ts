@@ -5,6 +5,8 @@ import type { ToolCallExtra } from './types.js';
 import { commandFailed, isBridgeError } from '../../shared/errors.js';
 import { inPlayerView, playerState } from './view.js';
 import type { SyncAnswer } from '../../shared/answers/fields.js';
+import { errorMark, errorsSince } from './game-errors.js';
+import { withErrors } from '../../shared/game-errors.js';
 
 /** A result as a player sees it: no game state or events, the game's `player` section instead. */
 function asPlayerSees(r: SyncResult): SyncResult {
@@ -22,14 +24,23 @@ export async function syncCommand(
   sync = true,
 ): Promise<SyncResult> {
   let r: SyncResult;
+  const mark = errorMark(ctx, port);
+  let lastFrame: number | null = null;
   try {
     r = await commandAndSync(ctx.client(port), command, args, {
       timeoutMs: ctx.config.timeoutMs,
       signal: extra.signal,
       generation: ctx.generation(port),
       sync,
+      onFrame: (f) => (lastFrame = f),
     });
   } catch (e) {
+    if (isBridgeError(e)) {
+      // what the game threw while the call waited, the command's own failure included
+      // an error from the game's output gets the last frame the call saw, the nearest it knows
+      const failed = e.data.kind === 'CommandFailed';
+      withErrors(e, await errorsSince(ctx, port, mark, lastFrame, failed));
+    }
     // the game's words stay; its debug state does not reach a player
     if (inPlayerView(ctx) && isBridgeError(e) && e.data.kind === 'CommandFailed') {
       const { kind: _kind, applied: _applied, game: _game, ...facts } = e.data;
@@ -39,6 +50,8 @@ export async function syncCommand(
   }
   // The clocks a call was applied at, for the session's recording (a reference, nothing read).
   if (r.state) ctx.recordings.of(ctx.sessionId, port).last = r.state;
+  const errors = await errorsSince(ctx, port, mark, r.frame ?? null, false);
+  if (errors.length) r.errors = errors;
   if (inPlayerView(ctx)) r = asPlayerSees(r);
   // The last command a launched game confirmed is part of the facts if it later exits.
   if (r.applied)
@@ -67,6 +80,7 @@ export function shapeSync(r: SyncResult): SyncAnswer {
     ...(r.game !== undefined ? { game: r.game } : {}),
     ...(r.player !== undefined ? { player: r.player } : {}),
     events: r.events,
+    ...(r.errors?.length ? { errors: r.errors } : {}),
   };
 }
 

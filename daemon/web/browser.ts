@@ -156,7 +156,15 @@ async function wrap(
     if (errors.length > MAX_ERRORS) errors.shift();
     if (!line.startsWith('console.error: ')) onConsole?.(line);
   };
-  page.on('pageerror', (e) => note(`uncaught ${e.name}: ${e.message}`));
+  page.on('pageerror', (e) => {
+    note(`uncaught ${e.name}: ${e.message}`);
+    // its stack under it, as Node prints one: the game's errors are read from the log with it
+    for (const at of (e.stack ?? '')
+      .split('\n')
+      .filter((l) => /^\s+at /.test(l))
+      .slice(0, 20))
+      onConsole?.(at);
+  });
   const stopConsole = await readConsole(page, (type, text) => {
     onConsole?.(`console.${type}: ${text}`);
     if (type === 'error') note(`console.error: ${text}`);

@@ -197,6 +197,8 @@ namespace GameBridgeKit
             public string[] Inputs = new string[0];
             public InputAxis[] Axes = new InputAxis[0];
             public Dictionary<string, Func<Args, string>> Validators = new Dictionary<string, Func<Args, string>>();
+            public List<Dictionary<string, object>> Errors = new List<Dictionary<string, object>>();
+            public long ErrorSeq;
         }
         sealed class Tree { public string Content; public long Revision; }
 
@@ -206,6 +208,10 @@ namespace GameBridgeKit
         long nextId = 1;
         readonly List<Queued> pending = new List<Queued>();
         readonly List<Dictionary<string, object>> results = new List<Dictionary<string, object>>();
+        // errors the kit caught, with their frame and stack, served on /errors (the bridge counts repeats)
+        readonly List<Dictionary<string, object>> errors = new List<Dictionary<string, object>>();
+        long errorSeq;
+        const int ErrorsKept = 64;
         readonly Dictionary<string, Held> held = new Dictionary<string, Held>();
         readonly List<Held> axisHolds = new List<Held>();  // in hold order: the latest hold wins
         readonly Dictionary<string, double> axisTold = new Dictionary<string, double>();
@@ -372,8 +378,10 @@ namespace GameBridgeKit
                 catch (Exception e)
                 {
                     result["ok"] = false;
-                    string message = (e is System.Reflection.TargetInvocationException && e.InnerException != null ? e.InnerException : e).Message ?? "";
+                    var thrown = e is System.Reflection.TargetInvocationException && e.InnerException != null ? e.InnerException : e;
+                    string message = thrown.Message ?? "";
                     result["error"] = message == "" ? "failed" : message.Length > MaxErrorChars ? message.Substring(0, MaxErrorChars) : message;
+                    NoteError(thrown, "command");
                 }
                 results.Add(result);
                 if (results.Count > MaxResults) results.RemoveAt(0);
@@ -681,13 +689,25 @@ namespace GameBridgeKit
             return Encoding.UTF8.GetBytes(Json.Write(content));
         }
 
+        void NoteError(Exception e, string source)
+        {
+            string message = e.GetType().FullName + ": " + e.Message;
+            var entry = new Dictionary<string, object> { { "seq", ++errorSeq }, { "frame", Frame }, { "source", source },
+                { "message", message.Length > MaxErrorChars ? message.Substring(0, MaxErrorChars) : message } };
+            string stack = (e.StackTrace ?? "").Trim();
+            if (stack != "") entry["stack"] = stack.Length > 2000 ? stack.Substring(0, 2000) : stack;
+            errors.Add(entry);
+            if (errors.Count > ErrorsKept) errors.RemoveAt(0);
+        }
+
         // --- what the wire reads: built on the game thread, swapped in whole ----------------------
         void Publish()
         {
             sequence++;
             var p = new Published { Frame = Frame, Known = Known(), Inputs = (string[])(Inputs ?? new string[0]).Clone(),
                 Axes = (InputAxis[])(Axes ?? new InputAxis[0]).Clone(),
-                Validators = commands.Where(c => c.Value.Validate != null).ToDictionary(c => c.Key, c => c.Value.Validate) };
+                Validators = commands.Where(c => c.Value.Validate != null).ToDictionary(c => c.Key, c => c.Value.Validate),
+                Errors = errors.ToList(), ErrorSeq = errorSeq };
             p.Bodies["/health"] = Encoding.UTF8.GetBytes(Json.Write(new Dictionary<string, object> {
                 { "ok", true }, { "frame", Frame }, { "capabilities", Capabilities }, { "sessionEpoch", SessionEpoch } }));
             p.Bodies["/state"] = Encoding.UTF8.GetBytes(Json.Write(State()));
@@ -1029,6 +1049,14 @@ namespace GameBridgeKit
                             { "error", "missing 'cmd' (GET /command?cmd=NAME&arg=value)" }, { "known", pub.Known } }), close);
                     else Send(stream, 200, Json.Write(Enqueue(cmd, new Args(raw), pub)), close);
                     return;
+                case "/errors":  // the errors caught after `since`, oldest first, and the latest number
+                    string since;
+                    long after;
+                    ParseQuery(q >= 0 ? target.Substring(q + 1) : "").TryGetValue("since", out since);
+                    long.TryParse(since, out after);
+                    Send(stream, 200, Json.Write(new Dictionary<string, object> { { "seq", pub.ErrorSeq },
+                        { "errors", pub.Errors.Where(e => (long)e["seq"] > after).ToList() } }), close);
+                    return;
                 case "/screenshot":
                     if (Screenshot == null) break;
                     var waiter = new ShotWaiter();
@@ -1048,7 +1076,7 @@ namespace GameBridgeKit
                 Send(stream, 404, Json.Write(new Dictionary<string, object> { { "error", "this game publishes no manifest" } }), close);
             else
                 Send(stream, 404, Json.Write(new Dictionary<string, object> { { "error", $"no such endpoint '{Args.Clip(path)}'" },
-                    { "endpoints", pub.Bodies.Keys.Concat(new[] { "/command" }).OrderBy(k => k, StringComparer.Ordinal).ToList() } }), close);
+                    { "endpoints", pub.Bodies.Keys.Concat(new[] { "/command", "/errors" }).OrderBy(k => k, StringComparer.Ordinal).ToList() } }), close);
         }
 
         static Dictionary<string, string> ParseQuery(string q)

@@ -55,6 +55,7 @@ const REQUEST_TIMEOUT_MS := 10000
 const MAX_PEERS := 64          # when full, a new connection closes the oldest one still waiting for its request
 const START_PAUSED_ENV := "GAME_BRIDGE_START_PAUSED"  # 1: start with the clock paused at simFrame 0
 const MAX_RESULTS := 32
+const ERRORS_KEPT := 64  # errors the kit saw, served on /errors (the bridge counts repeats)
 const IDLE_POLL_USEC := 500     # how long the server thread sleeps when nothing arrived
 const WORLD_GROUP := "gamebridge_world"
 const SHOT_TIMEOUT_MS := 5000   # no frame drawn by then (a minimized window): 503, try again
@@ -80,6 +81,8 @@ var _server := TCP_Server.new()
 var _pending := []          # [id, cmd, args], the main thread's
 var _completed := 0
 var _results := []          # [{id, ok, error?}], the most recent MAX_RESULTS
+var _errors := []           # [{seq, frame, message, source}], the most recent ERRORS_KEPT
+var _error_seq := 0
 var _held := {}             # "input\nowner" -> {input, owner, until (msec)}
 var _axes := []             # [{name, min, max, joy_axis}]
 var _axis_holds := []       # [{input, owner, value, until}] in hold order: the latest wins
@@ -289,6 +292,11 @@ func _apply_queue() -> void:
 		var result := {"id": c[0], "ok": true}
 		if typeof(error) == TYPE_STRING and error != "":
 			result = {"id": c[0], "ok": false, "error": error.left(500)}  # bounded, as every kit
+			# GDScript throws nothing: a command's error is what its handler returned (no stack)
+			_error_seq += 1
+			_errors.append({"seq": _error_seq, "frame": frame, "message": error.left(500), "source": "command"})
+			if _errors.size() > ERRORS_KEPT:
+				_errors.pop_front()
 		_results.append(result)
 		if _results.size() > MAX_RESULTS:
 			_results.pop_front()
@@ -518,6 +526,8 @@ func _publish() -> void:
 	pub["inputs"] = _inputs.duplicate() if _inputs != null else []
 	pub["axes"] = _axes.duplicate(true)
 	pub["commands"] = _commands.duplicate()
+	pub["errors"] = _errors.duplicate(true)
+	pub["error_seq"] = _error_seq
 	var m = tools()
 	if m != null:
 		pub["/tools"] = to_json(m)
@@ -995,6 +1005,13 @@ func _answer(peer: StreamPeerTCP, request_line: PoolStringArray) -> bool:
 				_send(peer, 200, pub[path])
 			else:
 				_send(peer, 404, to_json({"error": "this game publishes no %s" % path.substr(1)}))
+		"/errors":  # the errors seen after `since`, oldest first, and the latest number
+			var since := int(query.get("since", "0"))
+			var listed := []
+			for e in pub.get("errors", []):
+				if e["seq"] > since:
+					listed.append(e)
+			_send(peer, 200, to_json({"seq": pub.get("error_seq", 0), "errors": listed}))
 		"/tools":
 			_send(peer, 200 if pub.has("/tools") else 404, pub.get("/tools", to_json({"error": "this game publishes no manifest"})))
 		"/screenshot":
@@ -1007,7 +1024,7 @@ func _answer(peer: StreamPeerTCP, request_line: PoolStringArray) -> bool:
 			_mutex.unlock()
 			return true
 		_:
-			var endpoints := ["/health", "/state", "/command", "/tools", "/ui", "/world"]
+			var endpoints := ["/health", "/state", "/command", "/tools", "/errors", "/ui", "/world"]
 			if draws:
 				endpoints.append("/screenshot")
 			_send(peer, 404, to_json({"error": "no such endpoint '%s'" % path, "endpoints": endpoints}))

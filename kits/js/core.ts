@@ -8,6 +8,7 @@ import { ArgError, CommandArgs } from './args.js';
 import { builtinCommands, RESERVED_PREFIXES } from './builtins.js';
 import { GameClock } from './clock.js';
 import { PlayerDevices, type DeviceEvent } from './devices.js';
+import { ErrorRing } from './errors.js';
 import { HeldInputs } from './input.js';
 import { TreePublisher, uiCommands, uiContent, worldContent } from './trees.js';
 import type { CommandHandler, SharedSurfaceOptions, SurfaceControls } from './types.js';
@@ -81,6 +82,7 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
     '/state',
     '/command',
     '/tools',
+    '/errors',
     ...(ui ? ['/ui'] : []),
     ...(world ? ['/world'] : []),
     ...(options.extraEndpoints ?? []),
@@ -95,6 +97,7 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
   const queue: Queued[] = [];
   const results: { id: number; ok: boolean; error?: string }[] = [];
   const waiting = new Map<number, (r: { ok: boolean; error?: string }) => void>();
+  const errors = new ErrorRing();
 
   function health(): Record<string, unknown> {
     const h: Record<string, unknown> = { ok: true, frame };
@@ -175,6 +178,7 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
       // result says why, so the agent reads the game's own words.
       error = (e instanceof Error ? e.message : String(e)).slice(0, MAX_ERROR_CHARS) || 'failed';
       log(`command #${c.id} '${c.cmd}' failed: ${error}`);
+      errors.note(frame, e, 'command');
     }
     const result = error === undefined ? { id: c.id, ok: true } : { id: c.id, ok: false, error };
     results.push(result);
@@ -203,6 +207,11 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
           return command(new URLSearchParams(q < 0 ? '' : target.slice(q + 1)));
         case '/tools':
           return tools();
+        case '/errors':
+          return {
+            status: 200,
+            body: errors.since(Number(new URLSearchParams(target.slice(q + 1)).get('since')) || 0),
+          };
         case '/ui':
           return tree(uiTree, 'UI tree');
         case '/world':

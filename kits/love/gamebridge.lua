@@ -63,6 +63,7 @@ local MAX_REQUEST_BYTES = 65536
 local REQUEST_TIMEOUT = 10 -- seconds a connection may take from connect to its answer sent
 local MAX_PEERS = 64 -- when full, a new connection closes the one that has waited longest for its request
 local MAX_RESULTS = 32
+local ERRORS_KEPT = 64 -- errors the kit caught, served on /errors (the bridge counts repeats)
 local MAX_ERROR_CHARS = 500
 
 -- --- JSON -----------------------------------------------------------------------------------
@@ -247,6 +248,7 @@ function M.new(options)
   if self.worldFn then table.insert(self.capabilities, "world") end
   self.frame, self.simFrame, self.sessionEpoch = 0, 0, 1
   self.queue, self.nextId, self.completed, self.results = {}, 1, 0, {}
+  self.errors, self.errorSeq = {}, 0
   self.held = {} -- "input\nowner" -> {input, owner, untilT (seconds)}
   self.axisHolds = {} -- in hold order, the latest last: {input, owner, value, untilT}
   self.axisTold = {} -- name -> the value the game last heard
@@ -412,7 +414,9 @@ function Bridge:listen(port)
   server:settimeout(0)
   self.server, self.port = server, n
   print(string.format("GameBridge: listening on 127.0.0.1:%d", n))
-  io.stdout:flush()
+  -- Line by line from here: LÖVE's error handler prints the error and then waits on its own
+  -- screen, so a buffered error would reach the log only when the game is killed, or never.
+  io.stdout:setvbuf("line")
   self:writeRegistryEntry()
   return true
 end
@@ -488,9 +492,16 @@ function Bridge:beginFrame()
   self:clickTick() -- a click's next press or lift comes before any later command
   while #self.queue > 0 and self.stepLeft == 0 and not self.click do
     local c = table.remove(self.queue, 1)
-    local ok, err = pcall(self.apply, self, c.id, c.cmd, c.args)
+    local stack
+    local ok, err = xpcall(self.apply, function(e)
+      stack = debug.traceback("", 2):gsub("^\nstack traceback:\n", "")
+      return e
+    end, self, c.id, c.cmd, c.args)
     local result = {id = c.id, ok = true}
-    if not ok then result = {id = c.id, ok = false, error = errorText(err)} end
+    if not ok then
+      result = {id = c.id, ok = false, error = errorText(err)}
+      self:noteError(tostring(err), stack, "command")
+    end
     table.insert(self.results, result)
     if #self.results > MAX_RESULTS then table.remove(self.results, 1) end
     if self.stepLeft == 0 and not self:clickPressing() then self.completed = c.id end
@@ -983,6 +994,21 @@ function Bridge:refusal(text)
   return nil
 end
 
+-- An error the kit caught, with its frame and stack, for GET /errors.
+function Bridge:noteError(message, stack, source)
+  self.errorSeq = self.errorSeq + 1
+  table.insert(self.errors, M.object({seq = self.errorSeq, frame = self.frame, message = message:sub(1, MAX_ERROR_CHARS),
+    stack = stack and stack:sub(1, 2000) or nil, source = source}))
+  if #self.errors > ERRORS_KEPT then table.remove(self.errors, 1) end
+end
+
+-- GET /errors?since=N: the errors caught after N, oldest first, and the latest number.
+function Bridge:errorsSince(since)
+  local list = {}
+  for _, e in ipairs(self.errors) do if e.seq > since then list[#list + 1] = e end end
+  return M.object({seq = self.errorSeq, errors = list})
+end
+
 function Bridge:answer(peer, method, target)
   if method ~= "GET" then return respond(peer, 405, M.json({error = "the game surface answers GET only"})) end
   local path, query = target:match("^([^?]*)%??(.*)$")
@@ -997,6 +1023,8 @@ function Bridge:answer(peer, method, target)
     else
       respond(peer, 200, M.json(self:enqueue(cmd, args)))
     end
+  elseif path == "/errors" then
+    respond(peer, 200, M.json(self:errorsSince(tonumber(parseQuery(query).since) or 0)))
   elseif path == "/tools" then
     local m = self:tools()
     if m then respond(peer, 200, M.json(m)) else respond(peer, 404, M.json({error = "this game publishes no manifest"})) end
@@ -1007,7 +1035,7 @@ function Bridge:answer(peer, method, target)
     table.insert(self.shotWaiters, peer)
   else
     respond(peer, 404, M.json({error = "no such endpoint '" .. path .. "'",
-      endpoints = {"/health", "/state", "/command", "/tools", "/ui", "/world", "/screenshot"}}))
+      endpoints = {"/health", "/state", "/command", "/tools", "/errors", "/ui", "/world", "/screenshot"}}))
   end
 end
 

@@ -39,6 +39,7 @@ import signal
 import sys
 import threading
 import time
+import traceback
 from datetime import datetime, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, urlsplit
@@ -62,6 +63,7 @@ MAX_LEASE_MS = 3600000  # a hold is meant to end; the bridge re-holds
 MAX_STEP_FRAMES = 10000  # later commands wait behind a step, so keep it bounded
 RESULTS_KEPT = 32  # recent command results in /state
 MAX_ERROR_CHARS = 500  # a failing handler's message goes to the agent: bounded
+ERRORS_KEPT = 64  # errors the kit caught, served on /errors (the bridge counts repeats)
 HANDLERS = ("activate", "setValue", "focus")
 NUMERIC_ROLES = ("slider", "spinbutton", "scrollbar", "progressbar")
 CHECKABLE_ROLES = ("checkbox", "switch", "radio", "menuitemcheckbox", "menuitemradio")
@@ -172,6 +174,7 @@ class GameSurface:
         self._ui_tree = _Tree(lambda: _ui_content(ui())) if ui else None
         self._world_tree = _Tree(lambda: {"objects": [_plain_object(o) for o in world()]}) if world else None
         self._results = []
+        self._errors, self._error_seq = [], 0
         self._snapshot, self._manifest, self._screenshot = snapshot, manifest, screenshot
         self._inputs = list(inputs) if inputs is not None else None
         self._on_close = on_close or (lambda reason: self.stop())
@@ -430,9 +433,25 @@ class GameSurface:
                 # forever), and its result carries the game's words for the agent
                 result = {"id": cid, "ok": False, "error": (str(e) or type(e).__name__)[:MAX_ERROR_CHARS]}
                 self._log("command #%d '%s' failed: %r" % (cid, cmd, e))
+                self._note_error(e, "command")
             self._results = (self._results + [result])[-RESULTS_KEPT:]
             if self._step_left == 0 and not self._click_pressing():
                 self._completed = cid
+
+    def _note_error(self, e, source):
+        """An error the kit caught, with its frame and stack, for GET /errors."""
+        self._error_seq += 1
+        stack = "".join(traceback.format_tb(e.__traceback__)).strip()[-2000:]
+        entry = {"seq": self._error_seq, "frame": self.frame, "source": source,
+                 "message": ("%s: %s" % (type(e).__name__, e))[:MAX_ERROR_CHARS]}
+        if stack:
+            entry["stack"] = stack
+        self._errors = (self._errors + [entry])[-ERRORS_KEPT:]
+
+    def errors(self, since):
+        """GET /errors?since=N: the errors caught after N, oldest first, and the latest number."""
+        with self._lock:
+            return {"seq": self._error_seq, "errors": [e for e in self._errors if e["seq"] > since]}
 
     def _click_pressing(self):
         """A click still has a press to come: it completes on the tick of its last press."""
@@ -1100,6 +1119,9 @@ class _Handler(BaseHTTPRequestHandler):
             if not cmd:
                 return self._json(400, {"accepted": False, "error": "missing 'cmd' (GET /command?cmd=NAME&arg=value)", "known": s.known()})
             return self._json(200, s.enqueue(cmd, raw))
+        if url.path == "/errors":
+            since = dict(parse_qsl(url.query)).get("since", "0")
+            return self._json(200, s.errors(int(since) if since.isdigit() else 0))
         if url.path == "/tools":
             m = s.tools()
             return self._json(200, m) if m is not None else self._json(404, {"error": "this game publishes no manifest"})
@@ -1113,7 +1135,7 @@ class _Handler(BaseHTTPRequestHandler):
             if png is None:
                 return self._json(404, {"error": "this game takes no screenshots"})
             return self._send(200, "image/png", png)
-        endpoints = ["/health", "/state", "/command", "/tools"] + ["/" + c for c in ("ui", "world") if c in s.capabilities]
+        endpoints = ["/health", "/state", "/command", "/tools", "/errors"] + ["/" + c for c in ("ui", "world") if c in s.capabilities]
         self._json(404, {"error": "no such endpoint '%s'" % url.path, "endpoints": endpoints + ["/screenshot"]})
 
     def _json(self, status, body):

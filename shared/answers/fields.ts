@@ -46,6 +46,32 @@ export const bridgeShape = {
   via: z.string().describe('`bridge`'),
 };
 
+/** One of a game's errors (shared/game-errors.ts), as answers and get_errors list them. */
+export const gameErrorEntry = z
+  .object({
+    seq: z.number().describe("its number in the game's list: `get_errors {since}` lists those seen after it"),
+    frame: z
+      .number()
+      .nullable()
+      .describe(
+        "the frame it was raised at; for the game's output, the nearest the bridge knows: the last frame it saw when it read the error; null when unknown",
+      ),
+    message: z.string().describe('what it said'),
+    stack: z.string().optional().describe('its stack *(when known)*'),
+    source: z
+      .string()
+      .describe(
+        "where it was seen: `command` (a command's apply threw), `tick` (the game's frame threw, caught by its kit), `output` (the game printed it), `page` (a page's uncaught error), `console` (a page's console.error)",
+      ),
+    count: z.number().describe('how many times it was seen (repeats are counted, not listed)'),
+    lastFrame: z
+      .number()
+      .nullable()
+      .optional()
+      .describe('the frame of its latest sighting *(when seen more than once)*'),
+  })
+  .loose();
+
 /**
  * What every answer of a command through command sync carries: the command, how its
  * application was confirmed and a summary of the state after it, never the whole state.
@@ -67,6 +93,10 @@ export const syncAnswerShape = {
     "the game's `player` section, in place of `game` and `events` (which are then empty) *(when the player view)*",
   ).optional(),
   events: z.array(z.unknown()).describe('its recent events, as short strings'),
+  errors: z
+    .array(gameErrorEntry)
+    .optional()
+    .describe("the game's errors raised during the call (get_errors lists them all) *(when there were some)*"),
 };
 
 /** The answer of a command through command sync. */

@@ -493,6 +493,37 @@ function describeConformance(kit: KitExample): void {
     expect(next.completedCommandId).toBe(next.sentId); // completedCommandId rose past the failure
   });
 
+  testIf(
+    kit.fails,
+    'a command that fails on the game side is in /errors, with the frame it was applied at',
+    async () => {
+      const f = kit.fails!;
+      const before = await getJson(port, '/errors?since=0');
+      expect(before).toEqual({ seq: expect.any(Number), errors: expect.any(Array) });
+      await appliedAll(port, f.before ?? []);
+      const sent = await command(port, ...f.cmd);
+      const after = await untilState(
+        port,
+        `command #${sent.commandId} completed`,
+        (st) => st.completedCommandId >= sent.commandId,
+      );
+      const { seq, errors } = await getJson(port, `/errors?since=${before.seq}`);
+      await appliedAll(port, f.after ?? []);
+      expect(errors).toEqual([
+        expect.objectContaining({
+          seq,
+          source: 'command',
+          message: expect.stringMatching(f.error.source.replace(/^\^/, '')),
+        }),
+      ]);
+      expect(errors[0].frame).toBeGreaterThanOrEqual(sent.frame);
+      expect(errors[0].frame).toBeLessThanOrEqual(after.frame);
+      expect(seq).toBe(before.seq + 1);
+      // what came before is not listed again
+      expect((await getJson(port, `/errors?since=${seq}`)).errors).toEqual([]);
+    },
+  );
+
   test('clock: step 5 runs exactly 5 frames and stays paused, while a paused game keeps answering and applying', async () => {
     const { input, x, speed } = kit.mover;
     await appliedAll(port, kit.mover.home);

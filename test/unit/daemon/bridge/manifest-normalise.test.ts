@@ -249,6 +249,7 @@ describe('bridge toolset, fallback and schemas', () => {
       ['run_test', false],
       ['save_trace', false],
       ['rewind', false],
+      ['get_errors', true],
       ['define_skill', false],
       ['skill_from_session', false],
       ['delete_skill', false],
