@@ -2,8 +2,8 @@
  * The tool tables of README.md and docs/TOOLS.md, written from what the real server says: its
  * `tools/list` (names, titles, descriptions, annotations) and, for the bridge toolset, the
  * `describe_toolset` answer on a live game that declares every capability (the example Crate
- * Stack with its screenshot). Nothing here reads the tool declarations' source, so the tables
- * follow whatever shape the declarations take.
+ * Stack with its screenshot). And the field table of every tool in docs/TOOLS.md, written from
+ * its answer schema (docs-fields.mjs).
  *
  *   npm run docs:tools            rewrite the marked regions
  *   npm run docs:tools -- --check exit 1 and name the stale files, writing nothing
@@ -19,6 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { fieldTables } from './docs-fields.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FILES = process.env.DOCS_TOOLS_FILES ? process.env.DOCS_TOOLS_FILES.split(',') : ['README.md', 'docs/TOOLS.md'];
@@ -118,7 +119,7 @@ function rewrite(text, regions) {
 }
 
 const { tools, bridge } = await readServer();
-const regions = { mcp: mcpTable(tools), bridge: bridgeTable(bridge) };
+const regions = { mcp: mcpTable(tools), bridge: bridgeTable(bridge), ...(await fieldTables()) };
 const check = process.argv.includes('--check');
 const stale = [];
 for (const file of FILES) {
@@ -131,7 +132,7 @@ for (const file of FILES) {
 }
 if (check && stale.length) {
   process.stderr.write(
-    `Stale tool tables in ${stale.join(', ')}: the server's tools changed. Run \`npm run docs:tools\` and commit the result.\n`,
+    `Stale tool tables in ${stale.join(', ')}: the server's tools or their answers changed. Run \`npm run docs:tools\` and commit the result.\n`,
   );
   process.exit(1);
 }

@@ -1,6 +1,7 @@
 /**
  * The tool tables of README.md and docs/TOOLS.md are written by `npm run docs:tools` from what
  * the real server lists (tools/list, and describe_toolset's bridge toolset on a live game).
+ * The field tables of docs/TOOLS.md are written by the same command from the tools' answer schemas.
  * These tests run the script's --check against the built server: the committed tables must be
  * what the server says now, and a table that differs is named as stale with the command to fix it.
  */
@@ -41,6 +42,22 @@ test('a tool table that differs from the server is reported stale, with the comm
     expect(r.out).toContain(`Stale tool tables in ${copy}`);
     expect(r.out).toContain('npm run docs:tools');
     expect(readFileSync(copy, 'utf8')).not.toContain(row);
+  } finally {
+    removeDir(dir);
+  }
+}, 60000);
+
+test("a field row of docs/TOOLS.md that differs from the tool's answer schema is reported stale", async () => {
+  const dir = tempHome('gb-docs-fields-');
+  try {
+    const copy = join(dir, 'TOOLS.md');
+    copyFileSync(join(ROOT, 'docs', 'TOOLS.md'), copy);
+    const text = readFileSync(copy, 'utf8');
+    const row = /^\| `ms` \| its lease.*$/m.exec(text)![0];
+    writeFileSync(copy, text.replace(row, '| `ms` | how long it was held, as it used to say |'));
+    const r = await check([copy]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`Stale tool tables in ${copy}`);
   } finally {
     removeDir(dir);
   }

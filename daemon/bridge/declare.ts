@@ -6,7 +6,7 @@
  * (tools/player-calls.ts) and what a saved test records of a call (tools/record-call.ts).
  */
 import { defineTool, z, type ToolDeclaration } from '../tool-framework/define.js';
-import { bridgeShape } from '../../shared/answers/fields.js';
+import { answerWith, bridgeShape } from '../../shared/answers/fields.js';
 import type { ToolCallExtra, ToolDef } from '../tool-framework/types.js';
 import { needsSentence, requireCapabilities, type Need } from './needs.js';
 
@@ -60,7 +60,7 @@ export function bridgeTool<S extends z.ZodObject>({
     ...decl,
     description: decl.description + (needs ? needsSentence(needs) : ''),
     // the handler's answer goes after {port, tool, via}: it may say `via` otherwise
-    output: z.object({ ...bridgeShape, ...decl.output.shape }).loose(),
+    output: answerWith(bridgeShape, decl.output),
     async handler(args, ctx, call) {
       await requireCapabilities(ctx, call.port, checked(args), decl.name);
       const answer = await decl.handler(args, ctx, call);

@@ -8,7 +8,7 @@ import { z } from 'zod/v4';
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/server';
 import { usageError } from '../../shared/errors.js';
 import { answerJsonSchema, clientJsonSchema, firstIssue, mustBe, nearMiss } from '../../shared/schema-words.js';
-import { failureAnswer, truncatedAnswer, viewShape } from '../../shared/answers/fields.js';
+import { answerWith, failureAnswer, truncatedAnswer, viewShape } from '../../shared/answers/fields.js';
 import type { ReplayVerdict } from '../../shared/frames.js';
 import type { ArgType, ToolArg } from '../game/types.js';
 import type { ToolContext } from './context.js';
@@ -124,7 +124,7 @@ export function defineTool<S extends z.ZodObject, X extends ToolCallExtra = Tool
   const inputSchema = clientJsonSchema(schema) as Tool['inputSchema'];
   const args = argsOf(inputSchema as Parameters<typeof argsOf>[0]);
   // every answer says which view the session sees with (sessions/session.ts puts it there)
-  const output = z.object({ ...viewShape, ...decl.output.shape }).loose();
+  const output = answerWith(viewShape, decl.output);
   return {
     name: decl.name,
     effect: decl.effect,

@@ -1,5 +1,5 @@
 /** What the tools of the core family: state, waits, raw commands, health, screenshots answer (docs/TOOLS.md is written from these). */
-import { gameData, syncAnswerShape, z } from './fields.js';
+import { andMore, gameData, syncAnswerShape, z } from './fields.js';
 
 /** What get_state answers. */
 export const getStateAnswer = z
@@ -25,31 +25,29 @@ export const waitForAnswer = z
   .loose();
 
 /** What raw_command answers. */
-export const rawCommandAnswer = z
-  .object({
-    ...syncAnswerShape,
-    applied: z.boolean().describe('true once applied (false with `sync: false`)'),
-    confirmation: z.string().describe('see call_tool'),
-    events: z.array(z.string()).describe('its recent events'),
-  })
-  .loose();
+export const rawCommandAnswer = z.object(syncAnswerShape).loose();
 
 /** What health answers. */
-export const healthAnswer = z
-  .object({
-    ok: z.boolean().describe('true'),
-    frame: z.number().optional().describe('its frame *(when it publishes one)*'),
-    capabilities: z
-      .array(z.string())
-      .optional()
-      .describe('`input`, `clock`: what the play tools may use *(when it declares some)*'),
-    sessionEpoch: z.number().optional().describe('its run counter *(when it publishes one)*'),
-  })
-  .loose();
+export const healthAnswer = andMore(
+  z
+    .object({
+      ok: z.boolean().describe('true'),
+      frame: z.number().optional().describe('its frame *(when it publishes one)*'),
+      capabilities: z
+        .array(z.string())
+        .optional()
+        .describe('`input`, `clock`: what the play tools may use *(when it declares some)*'),
+      sessionEpoch: z.number().optional().describe('its run counter *(when it publishes one)*'),
+    })
+    .loose(),
+  'anything else the game puts in `/health` *(when it does)*',
+);
 
 /** What screenshot answers. */
 export const screenshotAnswer = z
   .object({
+    port: z.number().optional().describe("the game's port *(when the game serves /screenshot)*"),
+    tool: z.string().optional().describe('`screenshot` *(when the game serves /screenshot)*'),
     via: z.unknown().optional().describe('`bridge` *(when the game serves /screenshot)*'),
     mimeType: z.unknown().optional().describe('`image/png` *(when the game serves /screenshot)*'),
     bytes: z

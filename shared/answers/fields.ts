@@ -13,6 +13,7 @@ import { z } from 'zod/v4';
 export { z };
 
 const GAME_DATA = new WeakSet<z.ZodType>();
+const ELSEWHERE = new WeakSet<z.ZodType>();
 const MORE = new WeakMap<z.ZodType, string>();
 
 /** A field whose content is the game's own (its state, its `game` section): any JSON, documented as `name.…`. */
@@ -25,6 +26,15 @@ export function gameData(what: string): z.ZodUnknown {
 /** Is this (unwrapped) schema the game's own data? */
 export const isGameData = (s: z.ZodType): boolean => GAME_DATA.has(s);
 
+/** A field whose parts are listed where it is the answer itself (a filmstrip, under watch): one row `name.…`. */
+export function listedElsewhere<T extends z.ZodType>(s: T): T {
+  ELSEWHERE.add(s);
+  return s;
+}
+
+/** Is this (unwrapped) schema listed in full elsewhere? */
+export const isListedElsewhere = (s: z.ZodType): boolean => ELSEWHERE.has(s);
+
 /** An object whose other keys are someone else's (a game's health): `what` says so in the docs as `…`. */
 export function andMore<T extends z.ZodType>(s: T, what: string): T {
   MORE.set(s, what);
@@ -33,6 +43,13 @@ export function andMore<T extends z.ZodType>(s: T, what: string): T {
 
 /** What `andMore` said of this object's other keys, if anything. */
 export const moreOf = (s: z.ZodType): string | undefined => MORE.get(s);
+
+/** An answer with `front`'s fields put before its own, and what `andMore` said of it kept. */
+export function answerWith(front: z.ZodRawShape, answer: z.ZodObject): z.ZodObject {
+  const out = z.object({ ...front, ...answer.shape }).loose();
+  const more = moreOf(answer);
+  return more === undefined ? out : andMore(out, more);
+}
 
 /** Added to every answer by the session: the view it sees with. */
 export const viewShape = {
@@ -98,6 +115,16 @@ export const syncAnswerShape = {
     .optional()
     .describe("the game's errors raised during the call (get_errors lists them all) *(when there were some)*"),
 };
+
+/** The sync answer's fields, each there only when `when` holds (its own condition, if it has one, stays). */
+export function syncAnswerWhen(when: string): z.ZodRawShape {
+  return Object.fromEntries(
+    Object.entries(syncAnswerShape).map(([key, field]) => {
+      const said = field.description ?? '';
+      return [key, field.optional().describe(said.includes('*(when ') ? said : `${said} *(when ${when})*`.trim())];
+    }),
+  );
+}
 
 /** The answer of a command through command sync. */
 export const syncAnswer = z.object(syncAnswerShape).loose();

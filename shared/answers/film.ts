@@ -1,5 +1,5 @@
 /** What a filmstrip adds to an answer, and what watch answers (docs/TOOLS.md is written from these). */
-import { syncAnswerShape, z } from './fields.js';
+import { listedElsewhere, syncAnswerWhen, z } from './fields.js';
 
 /** The contact sheet's facts; its picture is the answer's image block. */
 export const filmstripAnswer = z
@@ -22,17 +22,18 @@ export const filmstripAnswer = z
 
 /** The field an input or a step adds when it was asked for a filmstrip. */
 export const filmstripField = {
-  filmstrip: filmstripAnswer
-    .optional()
-    .describe(
+  filmstrip: listedElsewhere(
+    filmstripAnswer.describe(
       "the filmstrip asked for, as `watch` answers it; its picture is the answer's image block *(when filmstrip)*",
     ),
+  ).optional(),
 };
 
 /** What watch answers: on a paused clock the sync answer of its last step, running the state read after. */
 export const watchAnswer = z
   .object({
-    ...z.object(syncAnswerShape).partial().shape,
+    ...syncAnswerWhen('paused'),
+    command: z.string().optional().describe('`clock.step` *(when paused)*'),
     watched: z.number().describe('frames that passed'),
     every: z.number().describe('a tile every this many frames'),
     paused: z.boolean().describe('true: the frames were stepped on a paused clock; false: the game ran them'),

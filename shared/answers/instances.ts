@@ -2,6 +2,53 @@
 import { z } from './fields.js';
 import { momentShape } from './moment.js';
 
+/** What a launched game that exited left behind: list_instances' `exited[]`, instance_log's `exited`. */
+export const exitRecord = z
+  .object({
+    port: z.number().optional().describe('the port it had *(when a launched game exited)*'),
+    pid: z.number().optional().describe('its pid *(when a launched game exited)*'),
+    game: z.string().optional().describe('its name *(when a launched game exited)*'),
+    version: z.string().optional().describe('its version *(when a launched game exited and said it)*'),
+    how: z
+      .string()
+      .optional()
+      .describe('`exited with code N`, `killed by signal SIG…` *(when a launched game exited)*'),
+    exitCode: z.unknown().optional().describe('its exit code, or null *(when a launched game exited)*'),
+    signal: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('the signal that ended it, or null *(when a launched game exited)*'),
+    wrapper: z
+      .unknown()
+      .optional()
+      .describe(
+        "`{pid, exitCode, signal}` of a wrapper it ran under (make, npm, a shell), which are not the game's own *(when there was one)*",
+      ),
+    exitedAt: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('when (ISO time), or null when no daemon was watching *(when a launched game exited)*'),
+    aliveAt: z
+      .unknown()
+      .optional()
+      .describe('when a daemon last knew it running *(when it exited while no daemon watched)*'),
+    uptimeMs: z.number().optional().describe('how long it ran *(when a launched game exited)*'),
+    lastCommand: z
+      .unknown()
+      .optional()
+      .describe('the last command it confirmed through the bridge *(when there was one)*'),
+    lastLines: z.array(z.string()).optional().describe('its last lines of output *(when a launched game exited)*'),
+    logFile: z.string().optional().describe('its whole output *(when a launched game exited)*'),
+    facts: z.string().optional().describe('the same facts as one sentence *(when a launched game exited)*'),
+    next: z.string().optional().describe('what to do: relaunch or read its log *(when a launched game exited)*'),
+    owner: z.string().optional().describe('`you`, `another session`, or `detached` *(when a launched game exited)*'),
+    profile: z.unknown().optional().describe('its launch profile *(when it had one)*'),
+    index: z.unknown().optional().describe('its index in a `count` launch *(when it had one)*'),
+  })
+  .loose();
+
 /** What list_instances answers. */
 export const listInstancesAnswer = z
   .object({
@@ -86,101 +133,51 @@ export const listInstancesAnswer = z
       .optional()
       .describe('registry files that could not be read and were left alone *(when there were any)*'),
     exited: z
-      .array(
-        z
-          .object({
-            port: z.number().optional().describe('the port it had *(when a launched game exited)*'),
-            pid: z.number().optional().describe('its pid *(when a launched game exited)*'),
-            game: z.string().optional().describe('its name *(when a launched game exited)*'),
-            version: z.string().optional().describe('its version *(when a launched game exited and said it)*'),
-            how: z
-              .string()
-              .optional()
-              .describe('`exited with code N`, `killed by signal SIG…` *(when a launched game exited)*'),
-            exitCode: z.unknown().optional().describe('its exit code, or null *(when a launched game exited)*'),
-            signal: z
-              .string()
-              .nullable()
-              .optional()
-              .describe('the signal that ended it, or null *(when a launched game exited)*'),
-            wrapper: z
-              .unknown()
-              .optional()
-              .describe(
-                "`{pid, exitCode, signal}` of a wrapper it ran under (make, npm, a shell), which are not the game's own *(when there was one)*",
-              ),
-            exitedAt: z
-              .string()
-              .nullable()
-              .optional()
-              .describe('when (ISO time), or null when no daemon was watching *(when a launched game exited)*'),
-            aliveAt: z
-              .unknown()
-              .optional()
-              .describe('when a daemon last knew it running *(when it exited while no daemon watched)*'),
-            uptimeMs: z.number().optional().describe('how long it ran *(when a launched game exited)*'),
-            lastCommand: z
-              .unknown()
-              .optional()
-              .describe('the last command it confirmed through the bridge *(when there was one)*'),
-            lastLines: z
-              .array(z.string())
-              .optional()
-              .describe('its last lines of output *(when a launched game exited)*'),
-            logFile: z.string().optional().describe('its whole output *(when a launched game exited)*'),
-            facts: z.string().optional().describe('the same facts as one sentence *(when a launched game exited)*'),
-            next: z
-              .string()
-              .optional()
-              .describe('what to do: relaunch or read its log *(when a launched game exited)*'),
-            owner: z
-              .string()
-              .optional()
-              .describe('`you`, `another session`, or `detached` *(when a launched game exited)*'),
-            profile: z.unknown().optional().describe('its launch profile *(when it had one)*'),
-            index: z.unknown().optional().describe('its index in a `count` launch *(when it had one)*'),
-          })
-          .loose(),
-      )
+      .array(exitRecord)
       .describe('games this daemon launched that exited by themselves, until relaunched or stopped'),
   })
   .loose();
 
+/** What launch_instance says of each game it launched. */
+const launchedShape = {
+  port: z.number().optional().describe('the port it listens on'),
+  pid: z.number().optional().describe("the game's own process id (not a shell's)"),
+  name: z.string().optional().describe('its name, from `/tools` or gamebridge.json'),
+  version: z.string().optional().describe('its version *(when it says)*'),
+  cwd: z.string().optional().describe('the directory it runs in'),
+  readyInMs: z.number().optional().describe('how long until `/health` answered'),
+  logFile: z.string().optional().describe('where its output goes (`instance_log` reads it)'),
+  profile: z.unknown().optional().describe('the launch profile used *(when given)*'),
+  index: z.number().optional().describe('its index *(when launched with count or restarted from one)*'),
+  paused: z
+    .boolean()
+    .optional()
+    .describe(
+      "true: the game's clock is paused, as `paused: true` asked; false: the game did not start paused *(when launched with `paused`)*",
+    ),
+  simFrame: z
+    .number()
+    .optional()
+    .describe(
+      "the game's simFrame once ready: 0 when it started paused *(when launched with `paused` and the game reports one)*",
+    ),
+  pausedNote: z
+    .unknown()
+    .optional()
+    .describe(
+      'why it runs and how to pause it: its kit does not read `GAME_BRIDGE_START_PAUSED` *(when launched with `paused` and it did not start paused)*',
+    ),
+};
+
 /** What launch_instance answers. */
 export const launchInstanceAnswer = z
   .object({
-    port: z.number().optional().describe('the port it listens on'),
-    pid: z.number().optional().describe("the game's own process id (not a shell's)"),
-    name: z.string().optional().describe('its name, from `/tools` or gamebridge.json'),
-    version: z.string().optional().describe('its version *(when it says)*'),
-    cwd: z.string().optional().describe('the directory it runs in'),
-    readyInMs: z.number().optional().describe('how long until `/health` answered'),
-    logFile: z.string().optional().describe('where its output goes (`instance_log` reads it)'),
-    profile: z.unknown().optional().describe('the launch profile used *(when given)*'),
-    index: z.number().optional().describe('its index *(when launched with count or restarted from one)*'),
+    ...launchedShape,
     seed: z
       .unknown()
       .optional()
       .describe(
         "the page's seed for `Math.random` and `crypto`: `seed`, else `launch.web.seed`, else one the bridge picked *(when a browser game)*",
-      ),
-    paused: z
-      .boolean()
-      .optional()
-      .describe(
-        "true: the game's clock is paused, as `paused: true` asked; false: the game did not start paused *(when launched with `paused`)*",
-      ),
-    simFrame: z
-      .number()
-      .optional()
-      .describe(
-        "the game's simFrame once ready: 0 when it started paused *(when launched with `paused` and the game reports one)*",
-      ),
-    pausedNote: z
-      .unknown()
-      .optional()
-      .describe(
-        'why it runs and how to pause it: its kit does not read `GAME_BRIDGE_START_PAUSED` *(when launched with `paused` and it did not start paused)*',
       ),
     portsTaken: z
       .unknown()
@@ -200,24 +197,7 @@ export const launchInstanceAnswer = z
     next: z.string().optional().describe('what to call next *(when one game)*'),
     count: z.number().optional().describe('how many were launched *(when count)*'),
     instances: z
-      .array(
-        z
-          .object({
-            port: z.number().optional().describe('*(when count)*'),
-            pid: z.number().optional().describe('*(when count)*'),
-            name: z.string().optional().describe('*(when count)*'),
-            version: z.string().optional().describe('*(when count)*'),
-            cwd: z.string().optional().describe('*(when count)*'),
-            readyInMs: z.number().optional().describe('*(when count)*'),
-            logFile: z.string().optional().describe('*(when count)*'),
-            index: z.number().optional().describe('*(when count)*'),
-            profile: z.unknown().optional().describe('*(when count and a profile)*'),
-            paused: z.unknown().optional().describe('*(when count and paused)*'),
-            simFrame: z.unknown().optional().describe('*(when count and paused)*'),
-            pausedNote: z.unknown().optional().describe('*(when count and paused, and it did not start paused)*'),
-          })
-          .loose(),
-      )
+      .array(z.object(launchedShape).loose())
       .optional()
       .describe('one item per game, with the fields above *(when count)*'),
   })

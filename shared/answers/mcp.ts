@@ -1,5 +1,6 @@
 /** What the other MCP tools of tools/list answer (docs/TOOLS.md is written from these). */
-import { syncAnswerShape, z } from './fields.js';
+import { listedElsewhere, syncAnswerShape, z } from './fields.js';
+import { exitRecord } from './instances.js';
 
 /** What list_toolsets answers. */
 export const listToolsetsAnswer = z
@@ -25,7 +26,7 @@ export const listToolsetsAnswer = z
           .loose(),
       )
       .optional()
-      .describe('its toolsets, then `bridge`, then `composites` *(when the project has some)*'),
+      .describe('its toolsets, then `bridge`, then `composites` if the project has some'),
     passthrough: z
       .object({
         description: z.string().optional().describe('*(when the game says)*'),
@@ -107,28 +108,8 @@ export const instanceLogAnswer = z
     lines: z.array(z.string()).describe('its last lines (at most `lines`, 200 by default)'),
     totalLines: z.number().describe('how many lines the log has'),
     running: z.boolean().describe('whether the game still runs'),
-    exited: z
-      .object({
-        port: z.number().optional().describe('*(when it exited)*'),
-        pid: z.number().optional().describe('*(when it exited)*'),
-        game: z.string().optional().describe('*(when it exited)*'),
-        version: z.string().optional().describe('*(when it exited)*'),
-        how: z.string().optional().describe('*(when it exited)*'),
-        exitCode: z.unknown().optional().describe('*(when it exited)*'),
-        signal: z.string().nullable().optional().describe('*(when it exited)*'),
-        exitedAt: z.string().nullable().optional().describe('*(when it exited)*'),
-        uptimeMs: z.number().optional().describe('*(when it exited)*'),
-        lastLines: z.array(z.string()).optional().describe('*(when it exited)*'),
-        logFile: z.string().optional().describe('*(when it exited)*'),
-        facts: z.string().optional().describe('*(when it exited)*'),
-        next: z.string().optional().describe('*(when it exited)*'),
-        lastCommand: z.unknown().optional().describe('*(when it confirmed one)*'),
-        profile: z.unknown().optional().describe('*(when it had one)*'),
-        index: z.unknown().optional().describe('*(when it had one)*'),
-        aliveAt: z.unknown().optional().describe('*(when no daemon watched it exit)*'),
-      })
-      .loose()
-      .optional()
-      .describe("the exit record, with the fields of `list_instances`'s `exited[]` *(when it exited)*"),
+    exited: listedElsewhere(
+      exitRecord.describe("the exit record, with the fields of `list_instances`'s `exited[]` *(when it exited)*"),
+    ).optional(),
   })
   .loose();

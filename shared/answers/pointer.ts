@@ -1,5 +1,5 @@
 /** What the tools of pointer, touch, axes, text and input sequences answer (docs/TOOLS.md is written from these). */
-import { syncAnswerShape, z } from './fields.js';
+import { syncAnswerWhen, z } from './fields.js';
 import { filmstripField } from './film.js';
 
 /**
@@ -7,7 +7,7 @@ import { filmstripField } from './film.js';
  * last command; through the browser there is no command, only the state after.
  */
 const gestureShape = {
-  ...z.object(syncAnswerShape).partial().shape,
+  ...syncAnswerWhen('via game'),
   via: z
     .string()
     .describe("`game` (the kit's reserved commands) or `browser` (real Chromium events on a page this bridge opened)"),

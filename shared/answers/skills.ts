@@ -1,27 +1,23 @@
 /** What the tools of skills answer (docs/TOOLS.md is written from these). */
 import { z } from './fields.js';
 
+/** What keeping a skill answers. */
+const skillKeptShape = {
+  name: z.string().describe("the skill's name, the one call_tool runs it by"),
+  file: z.string().describe('the file written'),
+  only: z.string().describe("the game it serves (the manifest's `game.name`), or `null` for every game"),
+  args: z.array(z.string()).describe("its arguments' names"),
+  steps: z.number().describe('how many top-level steps it has'),
+  summary: z.string().describe('one sentence saying the above, and how to call it'),
+};
+
 /** What define_skill answers. */
-export const defineSkillAnswer = z
-  .object({
-    name: z.string().describe("the skill's name, the one call_tool runs it by"),
-    file: z.string().describe('the file written'),
-    only: z.string().describe("the game it serves (the manifest's `game.name`), or `null` for every game"),
-    args: z.array(z.string()).describe("its arguments' names"),
-    steps: z.number().describe('how many top-level steps it has'),
-    summary: z.string().describe('one sentence saying the above, and how to call it'),
-  })
-  .loose();
+export const defineSkillAnswer = z.object(skillKeptShape).loose();
 
 /** What skill_from_session answers. */
 export const skillFromSessionAnswer = z
   .object({
-    name: z.string().describe("the skill's name, the one call_tool runs it by"),
-    file: z.string().describe('the file written'),
-    only: z.string().describe("the game it serves (the manifest's `game.name`), or `null` for every game"),
-    args: z.array(z.string()).describe("its arguments' names"),
-    steps: z.number().describe('how many top-level steps it has'),
-    summary: z.string().describe('one sentence saying the above, and how to call it'),
+    ...skillKeptShape,
     skill: z
       .object({
         gamebridgeSkill: z.number().describe('the format version'),
