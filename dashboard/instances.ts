@@ -28,9 +28,9 @@ interface Card {
   logAtEnd: boolean;
 }
 
-const FACTS = ['Port', 'PID', 'Owner', 'Uptime', 'FPS', 'Frame', 'Screen', 'Source'] as const;
+const FACTS = ['Port', 'PID', 'Owner', 'Uptime', 'FPS', 'Frame', 'Errors', 'Screen', 'Source'] as const;
 /** What still means something for a game that is not running. */
-const GONE_FACTS = new Set<string>(['Port', 'PID', 'Uptime']);
+const GONE_FACTS = new Set<string>(['Port', 'PID', 'Uptime', 'Errors']);
 /** Words rather than numbers: set in the text face, which is narrower than the monospace one. */
 const TEXT_FACTS = new Set<string>(['Owner', 'Screen', 'Source']);
 
@@ -121,6 +121,7 @@ export class InstanceCards {
       // a paused clock is what matters: the frames a game still draws meanwhile are in the title
       FPS: v.paused ? 'paused' : v.fps === null ? '—' : v.fps.toFixed(1),
       Frame: v.frame === null ? '—' : String(v.frame),
+      Errors: v.errors === null ? '—' : String(v.errors),
       Screen: v.screen ?? '—',
       Source: v.launched
         ? 'launched'

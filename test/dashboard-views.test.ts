@@ -120,3 +120,12 @@ test("a check that did not hold and a game's missing screenshots are answers in 
     .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.tool));
   expect(visible).toEqual(['no_such_tool']);
 });
+
+test('a game that threw shows how many errors it raised', async () => {
+  await expect(fact(played, 'Errors').textContent()).resolves.toBe('0');
+  expect((await gameCall(player, played, 'throw_error', { message: 'dashboard' })).isError).toBe(true);
+  await card(played)
+    .locator('dl div', { has: page.locator('dt:text-is("Errors")') })
+    .locator('dd', { hasText: /^1$/ })
+    .waitFor({ timeout: 10000 });
+});

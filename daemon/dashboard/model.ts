@@ -179,7 +179,14 @@ export class DashboardModel {
     for (const e of this.exits.list()) {
       if (shown.has(e.inst.port)) continue;
       shown.add(e.inst.port);
-      instances.push({ ...this.launchedFacts(e.inst), status: 'exited', exit: e.exit, log: this.logTail(e.inst.port) });
+      const { port } = e.inst;
+      instances.push({
+        ...this.launchedFacts(e.inst),
+        status: 'exited',
+        exit: e.exit,
+        log: this.logTail(port),
+        errors: this.errorCount(port),
+      });
     }
     return { at: new Date().toISOString(), instances, sessions: this.sessions() };
   }
@@ -203,7 +210,13 @@ export class DashboardModel {
       held: read?.held ?? null,
       paused: mark ? (read?.paused ?? null) : null,
       log: inst ? this.logTail(port) : null,
+      errors: inst ? this.errorCount(port) : null,
     };
+  }
+
+  /** What the game raised so far: its output read up to now, and what calls read from its kit. */
+  private errorCount(port: number): number {
+    return this.host.state.launcher.errors.readOutput(port, this.frames.get(port)?.frame ?? null).total;
   }
 
   private launchedFacts(inst: LaunchedInstance): InstanceView {
@@ -265,6 +278,7 @@ function blank(port: number): InstanceView {
     paused: null,
     exit: null,
     log: null,
+    errors: null,
     detail: null,
   };
 }

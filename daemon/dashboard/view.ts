@@ -42,6 +42,8 @@ export interface InstanceView {
   exit: ExitView | null;
   /** the last lines of a launched game's log */
   log: string[] | null;
+  /** the errors seen so far, repeats included (get_errors lists them); null for a game not launched here */
+  errors: number | null;
   detail: string | null;
 }
 
