@@ -85,6 +85,7 @@ export const testCommands = [
     run: async (a) => {
       const { runTests } = await import('../saved-tests/run.js');
       const paths = ((a.paths as string[] | undefined) ?? []).map(String);
+      if (a.debug === true) return (await import('../saved-tests/debug.js')).runDebug(paths, a.config);
       return runTests({
         paths,
         update: updateMode(a.update as string | undefined, paths),
@@ -97,7 +98,6 @@ export const testCommands = [
         compare: a.compare,
         config: a.config,
         trace: a.trace as 'on' | 'retain-on-failure' | 'off',
-        debug: a.debug === true,
       });
     },
   }),

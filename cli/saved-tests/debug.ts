@@ -4,7 +4,9 @@
  */
 import { usageError } from '../../shared/errors.js';
 import { printableLines } from '../printable.js';
+import { resolve } from 'node:path';
 import type { TestResult } from './results.js';
+import { discover, resultLines } from './run.js';
 import { replayFile } from './replay.js';
 
 const out = { write: (text: string) => process.stdout.write(printableLines(text)) };
@@ -26,4 +28,9 @@ export async function debugOne(
         `It is stopped after GAME_BRIDGE_DETACHED_TTL_MS (15 minutes by default) unless a session uses it, or by stop_instance {port: ${r.kept.port}}.\n`,
     );
   return r.ok ? 0 : 1;
+}
+
+/** `test [paths] --debug`: the one test the paths name, against --config when given. */
+export function runDebug(paths: string[], config?: string): Promise<number> {
+  return debugOne(discover(paths), config ? resolve(process.cwd(), config) : undefined, resultLines);
 }

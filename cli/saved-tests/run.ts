@@ -33,8 +33,6 @@ export interface TestCliOptions {
   compare?: string[];
   /** keep each test's trace: always, only a failed test's (the default), or none */
   trace?: TraceMode;
-  /** one test, its game left running where the run stopped, for an agent or the dashboard */
-  debug?: boolean;
 }
 
 const DEFAULT_DIR = TESTS_FOLDER;
@@ -183,7 +181,7 @@ function keepTrace(traces: TraceFiles, mode: TraceMode, r: TestResult, trace: Te
 }
 
 /** One test's lines: its verdict, re-bound steps, its failure (and a flaky test's first), its trace. */
-function resultLines(r: TestResult): string {
+export function resultLines(r: TestResult): string {
   const lines = [
     `${r.flaky ? '~' : r.ok ? '✓' : '✗'} ${r.name} (${secs(r.ms)})${r.updated ? ' updated' : ''}${r.flaky ? ` flaky: passed on retry ${r.flaky.retries} after failing` : ''}`,
   ];
@@ -238,7 +236,6 @@ export async function runTests(opts: TestCliOptions): Promise<number> {
       out.write(`${writeBlob(opts.output ?? BLOB_FOLDER, shard, [], { startedAt: new Date(), ms: 0 })}\n`);
     return opts.shard || opts.grep ? 0 : 1;
   }
-  if (opts.debug) return (await import('./debug.js')).debugOne(files, config, resultLines);
   const tty = process.stderr.isTTY === true;
   const stop = new Interrupt();
   const traceMode: TraceMode = opts.trace ?? 'retain-on-failure';
