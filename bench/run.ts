@@ -36,6 +36,7 @@ import { measureSkills } from './skills.js';
 import { measureConsoleFlood } from './console-flood.js';
 import { measureFilmstrip } from './filmstrip.js';
 import { measurePageClock } from './page-clock.js';
+import { measureCapture } from './capture.js';
 import type { BenchConfig, Measurement, Row } from './types.js';
 
 const env = process.env;
@@ -82,6 +83,7 @@ const MEASUREMENTS: Record<string, (r: Reaper, c: BenchConfig) => Promise<Measur
   'console-flood': measureConsoleFlood,
   filmstrip: measureFilmstrip,
   'page-clock': measurePageClock,
+  capture: measureCapture,
 };
 
 function machine() {

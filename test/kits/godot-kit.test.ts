@@ -1,13 +1,15 @@
 /**
  * The Godot 3 kit (kits/godot3/GameBridge.gd) beyond the conformance suite (conformance.test.ts
  * runs the contract on its example, examples/godot-game, headless): start-up and packaging, and
- * world objects taken from a scene group with no tree code in the game, and the headless build,
- * which gives no frames.
+ * world objects taken from a scene group with no tree code in the game, the headless build,
+ * which gives no frames, and the example filmed where it draws: a step's answer and its
+ * screenshot show the same frame, and `watch` steps and labels its frames.
  */
 import { realpathSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
-import { call, connect, gameCall } from '../helpers/mcp.js';
+import { call, connect, gameCall, type McpHandle } from '../helpers/mcp.js';
+import { decodePng } from '../helpers/png.js';
 import { freePort } from '../helpers/ports.js';
 import { ROOT, Reaper, exitCode, removeDir, tempHome, waitFor } from '../helpers/procs.js';
 import {
@@ -170,5 +172,71 @@ describeIfRuntime('godot', () => {
       },
       GODOT_READY_MS + 40000,
     );
+  });
+});
+
+/** Where the example draws the world's origin (Main.gd's VIEW), and the walker's half width. */
+const VIEW = { x: 80, y: 320 };
+const HALF = 8;
+
+/** The walker's x in the world, read off a screenshot: the left edge of its blue square, on its row. */
+function walkerX(png: Buffer): number | null {
+  const img = decodePng(png);
+  const y = VIEW.y - 8; // its centre, standing on the floor
+  for (let x = 0; x < img.width; x++) {
+    const i = (y * img.width + x) * img.channels;
+    if (img.pixels[i] < 100 && img.pixels[i + 1] > 120 && img.pixels[i + 2] > 200) return x - VIEW.x + HALF;
+  }
+  return null;
+}
+
+describeIfRuntime('godot', () => {
+  describe('Godot 3 kit filmed: the example on godot3-runner under Xvfb', () => {
+    const home = tempHome('gb-gdfilm-');
+    let h: McpHandle;
+    let port: number;
+    beforeAll(async () => {
+      h = await connect({
+        args: ['--no-daemon', '--no-scan', '--config', join(GODOT_EXAMPLE, 'gamebridge.json')],
+        env: { GAME_BRIDGE_HOME: home },
+      });
+      const launched = await call(h, 'launch_instance', {}, GODOT_READY_MS + 10000);
+      expect(launched.isError ? launched.text : 'launched').toBe('launched');
+      port = launched.json.port;
+      await gameCall(h, port, 'bridge.pause');
+    }, GODOT_READY_MS + 20000);
+    afterAll(async () => {
+      await h?.close();
+      killWithHome(home);
+      removeDir(home);
+    });
+
+    test('the frame a step answers with is the frame its screenshot shows', async () => {
+      await gameCall(h, port, 'teleport', { x: 20 });
+      await gameCall(h, port, 'hold', { input: 'right', ms: 60000 });
+      const from = (await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value;
+      for (let i = 0; i < 4; i++) {
+        const step = await gameCall(h, port, 'step', { frames: 3 });
+        expect(step.json).toMatchObject({ applied: true, stepped: 3 });
+        const shot = await gameCall(h, port, 'screenshot');
+        const image = (shot.res as any).content.find((c: any) => c.type === 'image');
+        expect(walkerX(Buffer.from(image.data, 'base64'))).toBe(Math.round(step.json.game.x));
+        expect((await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value).toBe(from + 3 * (i + 1));
+      }
+      await gameCall(h, port, 'release');
+    });
+
+    test('watch on the paused game: 4 frames labelled in order, the walker moved by each', async () => {
+      await gameCall(h, port, 'teleport', { x: 20 });
+      await gameCall(h, port, 'hold', { input: 'right', ms: 60000 });
+      const from = (await gameCall(h, port, 'get_state', { path: 'simFrame' })).json.value;
+      const watch = await gameCall(h, port, 'watch', { frames: 4 }, 60000);
+      await gameCall(h, port, 'release');
+      expect(watch.json).toMatchObject({ watched: 4, paused: true });
+      expect(watch.json.filmstrip.frames).toEqual([from + 1, from + 2, from + 3, from + 4]);
+      expect(watch.json.game.x).toBeCloseTo(28, 3);
+      const images = (watch.res as any).content.filter((c: any) => c.type === 'image');
+      expect(images).toHaveLength(1);
+    });
   });
 });
