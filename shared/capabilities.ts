@@ -42,6 +42,7 @@ const TABLE = {
   ui: { health: 'listed', held: false, device: false, commands: ['ui.activate', 'ui.setValue', 'ui.focus'] },
   world: { health: 'listed', held: false, device: false, commands: [] },
   screenshot: { health: 'route', held: false, device: false, commands: [] },
+  frames: { health: 'route', held: false, device: false, commands: [] },
 } as const satisfies Record<string, CapabilityRow>;
 
 export type Capability = keyof typeof TABLE;

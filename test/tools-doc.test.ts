@@ -150,6 +150,14 @@ test('docs/TOOLS.md documents exactly the fields the tools answer', async () => 
   );
   keep('delete_skill', (await gameCall(h, port, 'delete_skill', { name: 'tools-doc' })).json);
   keep('instance_log', (await call(h, 'instance_log', { port, lines: 5 })).json);
+  // frame times, with one frame held long on purpose so the long frames have one
+  await fetch(`http://127.0.0.1:${port}/command?cmd=frames.stall&ms=40`).then((r) => r.json());
+  const frameNow = async () =>
+    ((await (await fetch(`http://127.0.0.1:${port}/health`)).json()) as Json).frame as number;
+  const heldAt = await frameNow();
+  await waitFor('two frames after the held one', async () => (await frameNow()) > heldAt + 2);
+  keep('frame_stats', (await gameCall(h, port, 'frame_stats', {})).json);
+  keep('frame_stats', (await gameCall(h, port, 'frame_stats', { frames: 30 })).json);
   const stopped = await call(h, 'stop_instance', { port }, 60000);
   keep('stop_instance', stopped.json);
 

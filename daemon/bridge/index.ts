@@ -20,6 +20,7 @@ import { meets, metNeeds } from './needs.js';
 import { boundedOnPage } from './page-bound.js';
 import { clockFamily } from './families/clock.js';
 import { errorsFamily } from './families/errors.js';
+import { framesFamily } from './families/frames.js';
 import { coreFamily } from './families/core.js';
 import { inputFamily } from './families/input.js';
 import { pointerFamily } from './families/pointer.js';
@@ -42,6 +43,7 @@ export const BRIDGE_FAMILIES: readonly BridgeFamily[] = [
   savedTestsFamily,
   rewindFamily,
   errorsFamily,
+  framesFamily,
   skillsFamily,
 ];
 

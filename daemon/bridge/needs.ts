@@ -6,6 +6,7 @@
  */
 import { capabilityMissing, type BridgeError } from '../../shared/errors.js';
 import type { ToolContext } from '../tool-framework/context.js';
+import { isNoPage } from '../game/wire.js';
 import { listedInHealth, type Capability } from '../../shared/capabilities.js';
 
 export type { Capability };
@@ -94,6 +95,13 @@ const RULES: Record<Capability, Rule> = {
     lacks: 'does not implement GET /screenshot (an optional extension)',
     instead: 'Use get_state to read what is on screen.',
   },
+  frames: {
+    says: ' Needs the game to serve GET /frames (an optional extension every kit serves), or a page this bridge opened; says so when it does not.',
+    onPage: true,
+    lacks: 'does not serve GET /frames (an optional extension)',
+    instead:
+      "Copy its kit's newest file into the game (every kit times its frames), or serve GET /frames yourself (docs/CONTRACT.md); meanwhile get_state's frame over a wait_for gives its rate.",
+  },
 };
 
 /**
@@ -136,8 +144,8 @@ export async function lacking(
 ): Promise<BridgeError> {
   const declared = known ?? (await capabilitiesOf(ctx, port).catch(() => [] as string[]));
   const list = declared.length ? declared.map((c) => `"${c}"`).join(', ') : 'none';
-  // A screenshot's own refusal needs no second GET /screenshot to know the game lacks it.
-  const has = cap === 'screenshot' ? () => false : await metNeeds(ctx, port);
+  // A route's own refusal needs no second GET to know the game lacks it.
+  const has = listedInHealth(cap) ? await metNeeds(ctx, port) : () => false;
   return capabilityMissing(port, tool, cap, declared, lacksText(cap, port, list, has));
 }
 
@@ -169,7 +177,7 @@ export async function requireCapabilities(
 export async function metNeeds(ctx: ToolContext, port: number): Promise<(cap: Capability) => boolean> {
   const client = ctx.client(port);
   const onPage = ctx.launcher.webGame(port) !== undefined;
-  const [declared, shots] = await Promise.all([
+  const [declared, shots, frames] = await Promise.all([
     capabilitiesOf(ctx, port).catch(() => [] as string[]),
     onPage
       ? true
@@ -177,6 +185,12 @@ export async function metNeeds(ctx: ToolContext, port: number): Promise<(cap: Ca
           (png) => png !== null,
           () => false,
         ),
+    onPage ||
+      client.get('/frames?since=1e15').then(
+        (a) => !isNoPage(a) && a.status === 200,
+        () => false,
+      ),
   ]);
-  return (cap) => (onPage && RULES[cap].onPage) || (cap === 'screenshot' ? shots : declared.includes(cap));
+  const routes: Partial<Record<Capability, boolean>> = { screenshot: shots, frames };
+  return (cap) => (onPage && RULES[cap].onPage) || (routes[cap] ?? declared.includes(cap));
 }

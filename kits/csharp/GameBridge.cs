@@ -136,6 +136,9 @@ namespace GameBridgeKit
         const int MaxErrorChars = 500;
         const int RequestTimeoutMs = 10000;  // a connection's time from waiting for a request to its answer sent       // a failed command's words, as every kit
         const int MaxResults = 32;
+        const int FramesKept = 3600;      // frame times GET /frames serves: a minute at 60 frames a second
+        const int MaxStallMs = 1000;      // the longest frames.stall
+        const string Stall = "frames.stall";  // holds the game's thread on a frame: a slow frame to see in frame_stats
         static readonly string[] Reserved = { "input.hold", "input.release", "input.releaseAll", "input.axis", "input.pointer",
             "input.click", "input.wheel", "input.touch", "input.text", "clock.pause", "clock.resume", "clock.step", "ui.activate", "ui.setValue", "ui.focus" };
         // the capability each reserved command needs (the rest: the part before the dot)
@@ -222,6 +225,13 @@ namespace GameBridgeKit
         readonly Dictionary<int, string> touchOwner = new Dictionary<int, string>();
         readonly StringBuilder typed = new StringBuilder();
         readonly Stopwatch clock = Stopwatch.StartNew();
+        // {frame, simFrame, ms} of recent frames, from one frame's start to the next one's (under framesGate)
+        readonly double[][] frameTimes = new double[FramesKept][];
+        readonly object framesGate = new object();
+        int framesCount;
+        double frameStart = -1;
+        long stallAt = -1;
+        int stallMs;
         long completed, stepId;
         int stepLeft;
         long sequence;
@@ -360,6 +370,7 @@ namespace GameBridgeKit
         public bool BeginFrame()
         {
             Frame++;
+            TimeFrame();
             long now = clock.ElapsedMilliseconds;
             foreach (var key in held.Where(kv => kv.Value.Until <= now).Select(kv => kv.Key).ToList()) held.Remove(key);
             axisHolds.RemoveAll(h => h.Until <= now);
@@ -389,6 +400,30 @@ namespace GameBridgeKit
             }
             TellAxes();
             return !Paused || stepLeft > 0;
+        }
+
+        // A frame starts: the previous one's time is known now; hold the thread if a stall is due.
+        void TimeFrame()
+        {
+            double now = clock.Elapsed.TotalMilliseconds;
+            if (frameStart >= 0)
+                lock (framesGate) frameTimes[framesCount++ % FramesKept] = new double[] { Frame - 1, SimFrame, now - frameStart };
+            frameStart = now;
+            if (stallAt == Frame) { stallAt = -1; Thread.Sleep(stallMs); }
+        }
+
+        // GET /frames (server thread): the kept frame times after frame `since`, oldest first.
+        Dictionary<string, object> FramesSince(double since)
+        {
+            var list = new List<object>();
+            lock (framesGate)
+                for (int k = Math.Max(0, framesCount - FramesKept); k < framesCount; k++)
+                {
+                    var f = frameTimes[k % FramesKept];
+                    if (f[0] > since)
+                        list.Add(new Dictionary<string, object> { { "frame", (long)f[0] }, { "simFrame", (long)f[1] }, { "ms", Math.Round(f[2], 3) } });
+                }
+            return new Dictionary<string, object> { { "frames", list }, { "kept", FramesKept } };
         }
 
         /// <summary>The end of a frame: counts a simulated frame (a step completes once its frames
@@ -507,6 +542,13 @@ namespace GameBridgeKit
                 case "ui.setValue":
                 case "ui.focus":
                     ApplyUi(c.Cmd, a);
+                    break;
+                case Stall:
+                    long at = a.Has("frame") ? (long)a.Number("frame") : Frame;
+                    if (at < Frame) throw new InvalidOperationException($"frame {at} has passed (the game is at frame {Frame})");
+                    stallMs = (int)a.Number("ms");
+                    if (at == Frame) Thread.Sleep(stallMs);
+                    else stallAt = at;
                     break;
                 case "close": RequestClose("command"); break;
                 default: commands[c.Cmd].Apply(a); break;
@@ -784,6 +826,7 @@ namespace GameBridgeKit
             bool anyInput = InputCaps.Any(caps.Contains);
             names.AddRange(Reserved.Where(r => caps.Contains(Needs.ContainsKey(r) ? Needs[r] : r.Split('.')[0])
                 || ((r == "input.release" || r == "input.releaseAll") && anyInput)));
+            names.Add(Stall);
             return names;
         }
 
@@ -813,6 +856,16 @@ namespace GameBridgeKit
             {
                 try { return ValidateInput(cmd, a, pub); }
                 catch (ArgException e) { return e.Message; }
+            }
+            if (cmd == Stall)
+            {
+                double ms;
+                string text = a.String("ms", "");
+                if (!double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out ms) || !(ms >= 1) || ms > MaxStallMs)
+                    return $"argument 'ms' must be from 1 to {MaxStallMs}, got '{Args.Clip(text)}'";
+                double at;
+                if (a.Has("frame") && !double.TryParse(a.Raw["frame"], NumberStyles.Float, CultureInfo.InvariantCulture, out at))
+                    return $"argument 'frame' must be a frame number, got '{Args.Clip(a.Raw["frame"])}'";
             }
             if (cmd == "clock.step")
             {
@@ -1056,6 +1109,15 @@ namespace GameBridgeKit
                     long.TryParse(since, out after);
                     Send(stream, 200, Json.Write(new Dictionary<string, object> { { "seq", pub.ErrorSeq },
                         { "errors", pub.Errors.Where(e => (long)e["seq"] > after).ToList() } }), close);
+                    return;
+                case "/frames":
+                    string fsince;
+                    double fafter;
+                    if (!ParseQuery(q >= 0 ? target.Substring(q + 1) : "").TryGetValue("since", out fsince)) fsince = "-1";
+                    if (double.TryParse(fsince, NumberStyles.Float, CultureInfo.InvariantCulture, out fafter))
+                        Send(stream, 200, Json.Write(FramesSince(fafter)), close);
+                    else
+                        Send(stream, 400, Json.Write(new Dictionary<string, object> { { "error", $"'since' must be a frame number, got '{Args.Clip(fsince)}'" } }), close);
                     return;
                 case "/screenshot":
                     if (Screenshot == null) break;

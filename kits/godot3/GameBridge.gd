@@ -56,6 +56,9 @@ const MAX_PEERS := 64          # when full, a new connection closes the oldest o
 const START_PAUSED_ENV := "GAME_BRIDGE_START_PAUSED"  # 1: start with the clock paused at simFrame 0
 const MAX_RESULTS := 32
 const ERRORS_KEPT := 64  # errors the kit saw, served on /errors (the bridge counts repeats)
+const FRAMES_KEPT := 3600       # frame times GET /frames serves: a minute at 60 frames a second
+const MAX_STALL_MS := 1000      # the longest frames.stall
+const STALL := "frames.stall"   # holds the main thread on a frame: a slow frame to see in frame_stats
 const IDLE_POLL_USEC := 500     # how long the server thread sleeps when nothing arrived
 const WORLD_GROUP := "gamebridge_world"
 const SHOT_TIMEOUT_MS := 5000   # no frame drawn by then (a minimized window): 503, try again
@@ -106,6 +109,10 @@ var _last_state := {}       # the game's own snapshot, as last published
 
 # Shared with the server thread, only under _mutex.
 var _mutex := Mutex.new()
+var _frames := []             # [frame, simFrame, ms] of recent frames, from one physics tick to the next (under _mutex)
+var _frames_at := 0           # where the next one goes once the ring is full
+var _frame_start := -1        # the current frame's start, usec
+var _stall := []              # [frame, ms] to hold the main thread for
 var _thread: Thread = null
 var _stop := false
 var _incoming := []         # [id, cmd, args] queued by the server thread
@@ -260,6 +267,7 @@ func is_paused() -> bool:
 # --- the frame (main thread) -----------------------------------------------------------------
 func _physics_process(_delta: float) -> void:
 	frame += 1
+	_time_frame()
 	if _simulated_last:  # the previous physics frame ran the game: count it
 		sim_frame += 1
 		if _step_left > 0:
@@ -278,6 +286,37 @@ func _physics_process(_delta: float) -> void:
 	if simulate != _simulated_last:  # only on a change, so a game's own pausing is not undone every frame
 		get_tree().paused = not simulate
 	_simulated_last = simulate
+
+
+# A tick starts: the previous frame's time is known now; hold the thread if a stall is due.
+func _time_frame() -> void:
+	var now := OS.get_ticks_usec()
+	if _frame_start >= 0:
+		var entry := [frame - 1, sim_frame, (now - _frame_start) / 1000.0]
+		_mutex.lock()
+		if _frames.size() < FRAMES_KEPT:
+			_frames.append(entry)
+		else:
+			_frames[_frames_at] = entry
+			_frames_at = (_frames_at + 1) % FRAMES_KEPT
+		_mutex.unlock()
+	_frame_start = now
+	if not _stall.empty() and _stall[0] == frame:
+		OS.delay_msec(_stall[1])
+		_stall = []
+
+
+# GET /frames (server thread): the kept frame times after frame `since`, oldest first.
+func frames_since(since: float) -> Dictionary:
+	var out := []
+	_mutex.lock()
+	var n := _frames.size()
+	for i in range(n):
+		var f = _frames[(_frames_at + i) % n]
+		if f[0] > since:
+			out.append({"frame": f[0], "simFrame": f[1], "ms": stepify(f[2], 0.001)})
+	_mutex.unlock()
+	return {"frames": out, "kept": FRAMES_KEPT}
 
 
 # In order; a clock.step holds back what follows until its frames have run.
@@ -373,6 +412,14 @@ func _apply(id: int, cmd: String, args: Dictionary):
 			_step_id = id
 		"ui.activate", "ui.setValue", "ui.focus":
 			return _apply_ui(cmd, args)
+		"frames.stall":
+			var at := int(args.get("frame", str(frame)))
+			if at < frame:
+				return "frame %d has passed (the game is at frame %d)" % [at, frame]
+			_stall = [at, int(args.ms)]
+			if at == frame:
+				OS.delay_msec(int(args.ms))
+				_stall = []
 		"close":
 			_request_close("command")
 		_:
@@ -641,6 +688,7 @@ func known() -> Array:
 	for r in RESERVED:
 		if capabilities.has(NEEDS.get(r, r.split(".")[0])) or (any_input and (r == "input.release" or r == "input.releaseAll")):
 			names.append(r)
+	names.append(STALL)
 	return names
 
 
@@ -1012,6 +1060,12 @@ func _answer(peer: StreamPeerTCP, request_line: PoolStringArray) -> bool:
 				if e["seq"] > since:
 					listed.append(e)
 			_send(peer, 200, to_json({"seq": pub.get("error_seq", 0), "errors": listed}))
+		"/frames":
+			var after: String = query.get("since", "-1")
+			if after.is_valid_float():
+				_send(peer, 200, to_json(frames_since(float(after))))
+			else:
+				_send(peer, 400, to_json({"error": "'since' must be a frame number, got '%s'" % after.left(40)}))
 		"/tools":
 			_send(peer, 200 if pub.has("/tools") else 404, pub.get("/tools", to_json({"error": "this game publishes no manifest"})))
 		"/screenshot":
@@ -1024,7 +1078,7 @@ func _answer(peer: StreamPeerTCP, request_line: PoolStringArray) -> bool:
 			_mutex.unlock()
 			return true
 		_:
-			var endpoints := ["/health", "/state", "/command", "/tools", "/errors", "/ui", "/world"]
+			var endpoints := ["/health", "/state", "/command", "/tools", "/errors", "/frames", "/ui", "/world"]
 			if draws:
 				endpoints.append("/screenshot")
 			_send(peer, 404, to_json({"error": "no such endpoint '%s'" % path, "endpoints": endpoints}))
@@ -1068,6 +1122,11 @@ func _validate(cmd: String, args: Dictionary, pub: Dictionary) -> String:
 		return "unknown input '%s' (this game reads: %s)" % [args.get("input", ""), PoolStringArray(inputs + axis_names).join(", ")]
 	if NEEDS.has(cmd):
 		return _validate_input(cmd, args, pub.get("axes", []), axis_names)
+	if cmd == STALL:
+		var why := _within(args, "ms", 1, MAX_STALL_MS)
+		if why != "" or not args.has("frame"):
+			return why
+		return _within(args, "frame", 0, 1e15, true)
 	if cmd == "clock.step":
 		var frames: String = args.get("frames", "")
 		if not frames.is_valid_integer() or int(frames) < 1 or int(frames) > MAX_STEP_FRAMES:

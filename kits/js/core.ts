@@ -7,6 +7,7 @@
 import { ArgError, CommandArgs } from './args.js';
 import { builtinCommands, RESERVED_PREFIXES } from './builtins.js';
 import { GameClock } from './clock.js';
+import { FrameTimes, framesAnswer } from './frames.js';
 import { PlayerDevices, type DeviceEvent } from './devices.js';
 import { ErrorRing } from './errors.js';
 import { HeldInputs } from './input.js';
@@ -76,6 +77,11 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
   const handlers = gameHandlers(options.commands ?? {});
   for (const [name, h] of builtinCommands(inputs, clock, devices)) handlers.set(name, h);
   if (ui) for (const [name, h] of uiCommands(ui)) handlers.set(name, h);
+  const times = new FrameTimes(now);
+  handlers.set(
+    'frames.stall',
+    times.stallCommand(() => frame),
+  );
   const commandNames = [...new Set([...handlers.keys(), CLOSE])];
   const endpoints = [
     '/health',
@@ -83,6 +89,7 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
     '/command',
     '/tools',
     '/errors',
+    '/frames',
     ...(ui ? ['/ui'] : []),
     ...(world ? ['/world'] : []),
     ...(options.extraEndpoints ?? []),
@@ -212,6 +219,8 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
             status: 200,
             body: errors.since(Number(new URLSearchParams(target.slice(q + 1)).get('since')) || 0),
           };
+        case '/frames':
+          return framesAnswer(times, new URLSearchParams(q < 0 ? '' : target.slice(q + 1)));
         case '/ui':
           return tree(uiTree, 'UI tree');
         case '/world':
@@ -223,6 +232,7 @@ export function createSurfaceCore(options: CoreOptions): SurfaceCore {
 
     tick() {
       frame += 1;
+      times.tick(frame, clock ? clock.simFrame : frame - 1);
       inputs?.expire();
       devices?.expire();
       // A click's next press or lift comes first; it completes on the tick of its last press.

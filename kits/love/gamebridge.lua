@@ -64,6 +64,9 @@ local REQUEST_TIMEOUT = 10 -- seconds a connection may take from connect to its 
 local MAX_PEERS = 64 -- when full, a new connection closes the one that has waited longest for its request
 local MAX_RESULTS = 32
 local ERRORS_KEPT = 64 -- errors the kit caught, served on /errors (the bridge counts repeats)
+local FRAMES_KEPT = 3600 -- frame times GET /frames serves: a minute at 60 frames a second
+local MAX_STALL_MS = 1000 -- the longest frames.stall
+local STALL = "frames.stall" -- holds the game's thread on a frame: a slow frame to see in frame_stats
 local MAX_ERROR_CHARS = 500
 
 -- --- JSON -----------------------------------------------------------------------------------
@@ -247,6 +250,8 @@ function M.new(options)
   if self.uiFn then table.insert(self.capabilities, "ui") end
   if self.worldFn then table.insert(self.capabilities, "world") end
   self.frame, self.simFrame, self.sessionEpoch = 0, 0, 1
+  -- {frame, simFrame, ms, drawMs} of recent frames, from one frame's start to the next one's
+  self.frames, self.framesAt, self.frameStart, self.drawMs, self.stall = {}, 1, nil, nil, nil
   self.queue, self.nextId, self.completed, self.results = {}, 1, 0, {}
   self.errors, self.errorSeq = {}, 0
   self.held = {} -- "input\nowner" -> {input, owner, untilT (seconds)}
@@ -478,10 +483,44 @@ local function errorText(err)
 end
 
 -- --- the frame -----------------------------------------------------------------------------
+-- A frame starts: the previous one's time is known now; hold the thread if a stall is due.
+function Bridge:timeFrame()
+  local t = now()
+  if self.frameStart then
+    local entry = {frame = self.frame - 1, simFrame = self.simFrame, ms = (t - self.frameStart) * 1000, drawMs = self.drawMs}
+    if #self.frames < FRAMES_KEPT then
+      table.insert(self.frames, entry)
+    else
+      self.frames[self.framesAt] = entry
+      self.framesAt = self.framesAt % FRAMES_KEPT + 1
+    end
+  end
+  self.frameStart, self.drawMs = t, nil
+  if self.stall and self.stall[1] == self.frame then
+    socket.sleep(self.stall[2] / 1000)
+    self.stall = nil
+  end
+end
+
+-- GET /frames: the kept frame times after frame `since`, oldest first.
+function Bridge:framesSince(since)
+  local out, n = {}, #self.frames
+  for i = 0, n - 1 do
+    local f = self.frames[(self.framesAt - 1 + i) % n + 1]
+    if f.frame > since then
+      local e = {frame = f.frame, simFrame = f.simFrame, ms = math.floor(f.ms * 1000 + 0.5) / 1000}
+      if f.drawMs then e.drawMs = math.floor(f.drawMs * 1000 + 0.5) / 1000 end
+      table.insert(out, e)
+    end
+  end
+  return {frames = out, kept = FRAMES_KEPT}
+end
+
 -- The start of a frame: leases, then queued commands in order (a clock.step holds back what
 -- follows until its frames have run). Returns whether this frame simulates.
 function Bridge:beginFrame()
   self.frame = self.frame + 1
+  self:timeFrame()
   local t = now()
   for key, h in pairs(self.held) do
     if h.untilT <= t then self.held[key] = nil end
@@ -606,7 +645,15 @@ end
 
 function Bridge:apply(id, cmd, args)
   local who = args.owner or ""
-  if cmd == "input.hold" then
+  if cmd == STALL then
+    local at = tonumber(args.frame or "") or self.frame
+    if at < self.frame then error(string.format("frame %d has passed (the game is at frame %d)", at, self.frame), 0) end
+    self.stall = {at, tonumber(args.ms)}
+    if at == self.frame then
+      socket.sleep(self.stall[2] / 1000)
+      self.stall = nil
+    end
+  elseif cmd == "input.hold" then
     self.held[args.input .. "\n" .. who] = {input = args.input, owner = who, untilT = now() + tonumber(args.leaseMs) / 1000}
   elseif cmd == "input.release" then
     self.held[args.input .. "\n" .. who] = nil
@@ -854,6 +901,7 @@ function Bridge:known()
       table.insert(names, r)
     end
   end
+  table.insert(names, STALL)
   return names
 end
 
@@ -881,6 +929,13 @@ function Bridge:validate(cmd, args)
     return string.format("unknown input '%s' (this game reads: %s)", args.input or "", table.concat(all, ", "))
   end
   if NEEDS[cmd] then return self:validateInput(cmd, args, axisNames) end
+  if cmd == STALL then
+    local ms = tonumber(args.ms or "")
+    if not ms or ms ~= ms or ms < 1 or ms > MAX_STALL_MS then
+      return string.format("argument 'ms' must be from 1 to %d, got '%s'", MAX_STALL_MS, args.ms or "")
+    end
+    if args.frame and not tonumber(args.frame) then return string.format("argument 'frame' must be a frame number, got '%s'", args.frame) end
+  end
   if cmd == "clock.step" then
     local f = tonumber(args.frames or "")
     if not f or f % 1 ~= 0 or f < 1 or f > MAX_STEP_FRAMES or not (args.frames or ""):match("^%s*%d+%s*$") then
@@ -1028,6 +1083,10 @@ function Bridge:answer(peer, method, target)
   elseif path == "/tools" then
     local m = self:tools()
     if m then respond(peer, 200, M.json(m)) else respond(peer, 404, M.json({error = "this game publishes no manifest"})) end
+  elseif path == "/frames" then
+    local since = parseQuery(query).since or "-1"
+    if tonumber(since) then respond(peer, 200, M.json(self:framesSince(tonumber(since))))
+    else respond(peer, 400, M.json({error = "'since' must be a frame number, got '" .. since:sub(1, 40) .. "'"})) end
   elseif path == "/ui" and self.uiFn then respond(peer, 200, self:tree("ui"))
   elseif path == "/world" and self.worldFn then respond(peer, 200, self:tree("world"))
   elseif path == "/screenshot" then
@@ -1035,7 +1094,7 @@ function Bridge:answer(peer, method, target)
     table.insert(self.shotWaiters, peer)
   else
     respond(peer, 404, M.json({error = "no such endpoint '" .. path .. "'",
-      endpoints = {"/health", "/state", "/command", "/tools", "/errors", "/ui", "/world", "/screenshot"}}))
+      endpoints = {"/health", "/state", "/command", "/tools", "/errors", "/frames", "/ui", "/world", "/screenshot"}}))
   end
 end
 
@@ -1175,7 +1234,9 @@ function Bridge:loop()
       if love.graphics and love.graphics.isActive() then
         love.graphics.origin()
         love.graphics.clear(love.graphics.getBackgroundColor())
+        local drawn = now()
         if love.draw then love.draw() end
+        bridge.drawMs = (now() - drawn) * 1000
         bridge:captureForWaiters()
         love.graphics.present()
       end

@@ -31,6 +31,7 @@ the tick: "activate": fn(), "setValue": fn(value), "focus": fn() (left out of GE
 """
 import argparse
 import atexit
+import collections
 import importlib
 import json
 import math
@@ -62,6 +63,9 @@ BUTTONS = ((1, "left"), (2, "right"), (4, "middle"))
 MAX_LEASE_MS = 3600000  # a hold is meant to end; the bridge re-holds
 MAX_STEP_FRAMES = 10000  # later commands wait behind a step, so keep it bounded
 RESULTS_KEPT = 32  # recent command results in /state
+FRAMES_KEPT = 3600  # frame times GET /frames serves: a minute at 60 frames a second
+MAX_STALL_MS = 1000  # the longest frames.stall
+STALL = "frames.stall"  # holds the game's thread on a frame: a slow frame to see in frame_stats
 MAX_ERROR_CHARS = 500  # a failing handler's message goes to the agent: bounded
 ERRORS_KEPT = 64  # errors the kit caught, served on /errors (the bridge counts repeats)
 HANDLERS = ("activate", "setValue", "focus")
@@ -206,6 +210,9 @@ class GameSurface:
         batch = step_frames_per_tick
         self._batch = batch if isinstance(batch, int) and not isinstance(batch, bool) and batch >= 1 else 1
         self.frame, self.sim_frame, self.session_epoch = 0, 0, 1
+        # (frame, simFrame, ms) of each recent frame, from its tick to the next one's
+        self._frames = collections.deque(maxlen=FRAMES_KEPT)
+        self._frame_start, self._stall = None, None  # the current frame's start; (frame, seconds) to hold
         self.running = True
         self.port, self.registry_file, self._server = None, None, None
 
@@ -241,6 +248,7 @@ class GameSurface:
         takes, so no request sees a step completed before its last frame ran."""
         with self._lock:
             self.frame += 1
+            self._time_frame()
             self._expire_leases()
             self._click_tick()  # a click's next press or lift comes before any later command
             self._apply_queue()
@@ -373,7 +381,7 @@ class GameSurface:
         """Command names this game accepts, for refusals."""
         reserved = [r for r in RESERVED if NEEDS.get(r, r.split(".")[0]) in self.capabilities
                     or (r in ("input.release", "input.releaseAll") and any(c in self.capabilities for c in INPUT_CAPS))]
-        return sorted(self._commands) + [CLOSE] + reserved
+        return sorted(self._commands) + [CLOSE] + reserved + [STALL]
 
     def enqueue(self, cmd, raw):
         """Validate on the HTTP thread, then queue: the answer /command sends."""
@@ -414,6 +422,8 @@ class GameSurface:
             args.string("id")
             if cmd == "ui.setValue":
                 args.string("value")
+        if cmd == STALL and not 1 <= args.number("ms") <= MAX_STALL_MS:
+            return "argument 'ms' must be from 1 to %d, got %s" % (MAX_STALL_MS, args.raw["ms"])
         if cmd == "clock.step":
             frames = args.number("frames")
             if frames != int(frames) or not 1 <= frames <= MAX_STEP_FRAMES:
@@ -452,6 +462,22 @@ class GameSurface:
         """GET /errors?since=N: the errors caught after N, oldest first, and the latest number."""
         with self._lock:
             return {"seq": self._error_seq, "errors": [e for e in self._errors if e["seq"] > since]}
+
+    def _time_frame(self):
+        """A tick starts: the previous frame's time is known now; hold the thread if a stall is due."""
+        now = time.perf_counter()
+        if self._frame_start is not None:
+            self._frames.append((self.frame - 1, self.sim_frame, (now - self._frame_start) * 1000.0))
+        self._frame_start = now
+        if self._stall and self._stall[0] == self.frame:
+            time.sleep(self._stall[1])
+            self._stall = None
+
+    def frames(self, since):
+        """GET /frames: the kept frame times after frame `since`, oldest first."""
+        with self._lock:
+            return {"frames": [{"frame": f, "simFrame": sf, "ms": round(ms, 3)} for f, sf, ms in self._frames if f > since],
+                    "kept": FRAMES_KEPT}
 
     def _click_pressing(self):
         """A click still has a press to come: it completes on the tick of its last press."""
@@ -512,7 +538,15 @@ class GameSurface:
     def _apply(self, cid, cmd, args):
         """Applies one queued command on the tick."""
         owner = args.raw.get("owner")
-        if cmd == "input.hold":
+        if cmd == STALL:
+            at = int(args.number("frame", self.frame))
+            if at < self.frame:
+                raise ValueError("frame %d has passed (the game is at frame %d)" % (at, self.frame))
+            self._stall = (at, args.number("ms") / 1000.0)
+            if at == self.frame:
+                time.sleep(self._stall[1])
+                self._stall = None
+        elif cmd == "input.hold":
             self._held[(args.string("input"), owner)] = time.monotonic() + args.number("leaseMs") / 1000.0
         elif cmd == "input.release":
             self._held.pop((args.string("input"), owner), None)
@@ -1125,6 +1159,12 @@ class _Handler(BaseHTTPRequestHandler):
         if url.path == "/tools":
             m = s.tools()
             return self._json(200, m) if m is not None else self._json(404, {"error": "this game publishes no manifest"})
+        if url.path == "/frames":
+            since = dict(parse_qsl(url.query)).get("since", "-1")
+            try:
+                return self._json(200, s.frames(float(since)))
+            except ValueError:
+                return self._json(400, {"error": "'since' must be a frame number, got '%s'" % since[:40]})
         if url.path in ("/ui", "/world"):
             tree = s.ui() if url.path == "/ui" else s.world()
             if tree is None:
@@ -1135,7 +1175,7 @@ class _Handler(BaseHTTPRequestHandler):
             if png is None:
                 return self._json(404, {"error": "this game takes no screenshots"})
             return self._send(200, "image/png", png)
-        endpoints = ["/health", "/state", "/command", "/tools", "/errors"] + ["/" + c for c in ("ui", "world") if c in s.capabilities]
+        endpoints = ["/health", "/state", "/command", "/tools", "/errors", "/frames"] + ["/" + c for c in ("ui", "world") if c in s.capabilities]
         self._json(404, {"error": "no such endpoint '%s'" % url.path, "endpoints": endpoints + ["/screenshot"]})
 
     def _json(self, status, body):

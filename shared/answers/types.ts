@@ -7,6 +7,7 @@ import type { z } from 'zod/v4';
 import type * as clock from './clock.js';
 import type * as core from './core.js';
 import type * as fields from './fields.js';
+import type * as frames from './frames.js';
 import type * as input from './input.js';
 import type * as instances from './instances.js';
 import type * as mcp from './mcp.js';
@@ -57,6 +58,7 @@ export interface BridgeAnswers {
   wait_for_node: Bridge<typeof ui.waitForNodeAnswer>;
   find_objects: Bridge<typeof world.findObjectsAnswer>;
   wait_for_object: Bridge<typeof world.waitForObjectAnswer>;
+  frame_stats: Bridge<typeof frames.frameStatsAnswer>;
   assert: Bridge<typeof testing.assertAnswer>;
   save_test: Bridge<typeof testing.saveTestAnswer>;
   run_test: Bridge<typeof testing.runTestAnswer>;

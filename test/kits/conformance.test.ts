@@ -524,6 +524,16 @@ function describeConformance(kit: KitExample): void {
     },
   );
 
+  test('frames: a stall of 50 ms at frame k is in GET /frames as frame k, at 50 ms or more', async () => {
+    const k = (await getJson(port, '/health')).frame + 30;
+    expect(await command(port, 'frames.stall', { ms: 50, frame: k })).toMatchObject({ accepted: true });
+    await waitFor(`frame ${k + 2}`, async () => (await getJson(port, '/health')).frame > k + 2, 30000, 5);
+    const { frames } = await getJson(port, `/frames?since=${k - 1}`);
+    expect(frames[0]).toMatchObject({ frame: k, ms: expect.any(Number) });
+    expect(frames[0].ms).toBeGreaterThanOrEqual(50);
+    expect(frames.every((f: any) => f.frame > k - 1)).toBe(true);
+  });
+
   test('clock: step 5 runs exactly 5 frames and stays paused, while a paused game keeps answering and applying', async () => {
     const { input, x, speed } = kit.mover;
     await appliedAll(port, kit.mover.home);

@@ -244,6 +244,7 @@ describe('bridge toolset, fallback and schemas', () => {
       ['wait_for_node', true],
       ['find_objects', true],
       ['wait_for_object', true],
+      ['frame_stats', true],
       ['assert', true],
       ['save_test', false],
       ['run_test', false],
