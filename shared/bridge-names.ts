@@ -12,5 +12,6 @@ export const BRIDGE_FAMILY_TOOLS = {
   'saved-tests': ['assert', 'save_test', 'run_test', 'save_trace'],
   rewind: ['rewind'],
   errors: ['get_errors'],
+  frames: ['frame_stats'],
   skills: ['define_skill', 'skill_from_session', 'delete_skill'],
 } as const;
