@@ -113,9 +113,7 @@ describeIfRuntime('godot', () => {
       });
     });
   });
-});
 
-describeIfRuntime('godot', () => {
   describe('Godot 3 kit on the headless build (godot3-server): no frames', () => {
     const home = tempHome('gb-gdheadless-');
     const dir = tempHome('gb-gdheadless-decl-');
