@@ -381,8 +381,9 @@ withChromium(
     let s = await shown(page);
     expect(s.list).toEqual([`launch ${p.file}`, ...AGENT_STEPS, 'the game when the trace was made @70']);
     expect(s.marks).toBe('✓✓✓✓✓✓✓✗✓');
-    // titled with the game's name, not the session's id
+    // titled with the game's name, not the session's id, and made by the client that played
     expect(await page.textContent('#title')).toBe('Crate Stack');
+    expect(await page.textContent('#meta')).toContain(`trace-agent 1.0.0 on port ${port}`);
     // it opens on the check that did not hold, with why and the value it read
     expect(s.title).toBe('✗ assert game.score equals 99');
     expect(s.error).toMatch(/AssertionFailed: On port \d+, game\.score is 20/);

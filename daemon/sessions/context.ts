@@ -91,6 +91,11 @@ export class SessionContext implements ToolContext {
     return this.state.client(port, this.config.timeoutMs, this.config.launchHint);
   }
 
+  clientName(): string | undefined {
+    const c = this.state.sessions.get(this.sessionId)?.client;
+    return c ? `${c.name} ${c.version}` : undefined;
+  }
+
   /** A session that uses a detached instance adopts it; an observer (the dashboard) never does. */
   adoptIfDetached(port: number): void {
     if (this.observer) return;

@@ -39,6 +39,8 @@ export interface ToolContext {
   resolvePort(args: Record<string, unknown>): number;
   /** The keep-alive client for the game on `port`, with this session's timeout and launch hint. */
   client(port: number): GameClient;
+  /** The MCP client's name and version, as it introduced itself (undefined when it did not). */
+  clientName(): string | undefined;
   /** Using a detached launched game makes it this session's (it is then no longer reaped by TTL). */
   adoptIfDetached(port: number): void;
   manifest(port: number): Promise<Manifest>;

@@ -237,7 +237,12 @@ export const saveTraceTool = bridgeTool({
         : undefined;
     const built = sessionTrace(
       recording,
-      { session: ctx.sessionId, port, ...(game ? { game } : {}) },
+      {
+        session: ctx.sessionId,
+        port,
+        ...(ctx.clientName() ? { client: ctx.clientName() } : {}),
+        ...(game ? { game } : {}),
+      },
       await gameNow(ctx, port),
     );
     const { trace } = built;
