@@ -41,6 +41,16 @@ export function checked(f: Pick<Failure, 'condition' | 'expected'>): { label: 'p
     : { label: 'condition', text: condition };
 }
 
+/** What a failed check checked, expected and read, one line each, the values aligned (the terminal's form). */
+export function checkedLines(f: Failure, show: (v: unknown) => string): string[] {
+  const c = checked(f);
+  return [
+    ...(f.condition ? [`${`${c.label}:`.padEnd(10)} ${c.text}`] : []),
+    ...(f.expected !== undefined ? [`expected:  ${f.expected}`] : []),
+    ...(f.condition ? [`actual:    ${show(f.actual)}`] : []),
+  ];
+}
+
 export interface TestResult {
   file: string;
   name: string;

@@ -12,7 +12,7 @@ import { selfCommand } from '../../shared/self-command.js';
 import { readTestFile, TESTS_FOLDER } from '../../shared/test-file.js';
 import { printableLines } from '../printable.js';
 import { replayFile, type TestResult } from './replay.js';
-import { checked } from './results.js';
+import { checkedLines } from './results.js';
 import { BLOB_FOLDER, writeBlob, type Shard } from './blob.js';
 import { DEFAULT_OUTPUT, tracesFolder, writeReport, type Reporter } from './reporters.js';
 import { TestTrace, traceStem, type TraceMode } from './trace.js';
@@ -102,12 +102,7 @@ export function failureText(r: TestResult, cwd = process.cwd()): string {
   const rel = relative(cwd, r.file) || r.file;
   const lines = [`    at ${rel}:${f.line}  ${f.step}`];
   if (f.nearest) lines.push(`    nearest:   ${f.nearest.length ? f.nearest.join('; ') : 'no node like it'}`);
-  if (f.condition) {
-    const c = checked(f);
-    lines.push(`    ${`${c.label}:`.padEnd(10)} ${c.text}`);
-  }
-  if (f.expected !== undefined) lines.push(`    expected:  ${f.expected}`);
-  if (f.condition) lines.push(`    actual:    ${show(f.actual)}`);
+  lines.push(...checkedLines(f, show).map((l) => `    ${l}`));
   lines.push(`    ${f.message.split('\n').join('\n    ')}`);
   if (f.state !== undefined) lines.push(`    state (${f.statePath}): ${show(f.state)}`);
   if (f.images) {
