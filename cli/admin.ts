@@ -39,7 +39,7 @@ export async function runStatus(json = false): Promise<number> {
     const facts = await call(info, 'GET', '/status');
     if (!json) {
       const { statusText } = await import('./status.js');
-      process.stdout.write(statusText(facts as Record<string, unknown>, paths.daemonLog));
+      process.stdout.write(statusText(facts, paths.daemonLog));
       return 0;
     }
     process.stdout.write(JSON.stringify({ ...(facts as object), log: paths.daemonLog }, null, 2) + '\n');

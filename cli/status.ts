@@ -2,17 +2,17 @@
  * `game-bridge-mcp status` for people: the daemon in one line, then its sessions, its running
  * games and the games that exited, as tables. `--json` prints the daemon's facts unchanged.
  */
+import { daemonStatus, type DaemonStatus } from '../shared/answers/status.js';
 import { printable } from './printable.js';
 import { duration, since, table } from './table.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers read field by field for printing; their shapes are in docs/TOOLS.md
-type Json = Record<string, any>;
+type Game = { port: number; pid: number; name: string; logFile: string };
 
 /** A games table's columns: port, pid and game first, the log last, `middle` between. */
 const gameColumns = (middle: string[]) => ['PORT', 'PID', 'GAME', ...middle, 'LOG'];
 
 /** A game's row (running or exited) for gameColumns. */
-const gameRow = (g: Json, middle: string[]) => [
+const gameRow = (g: Game, middle: string[]) => [
   String(g.port),
   String(g.pid),
   String(g.name ?? ''),
@@ -21,21 +21,22 @@ const gameRow = (g: Json, middle: string[]) => [
 ];
 
 /** Which standby waits to take over, if any (daemon/life/standby.ts). */
-function standbyLine(standby: Json | undefined): string {
+function standbyLine(standby: DaemonStatus['standby']): string {
   return standby
     ? `  standby pid ${printable(standby.pid)} (${printable(standby.kind)}): takes over if the daemon dies\n`
     : '';
 }
 
 /** The /status facts as text. */
-export function statusText(facts: Json, log: string): string {
-  const sessions = (facts.sessions ?? []) as Json[];
-  const instances = (facts.instances ?? []) as Json[];
-  const exited = (facts.exited ?? []) as Json[];
+export function statusText(answer: unknown, log: string): string {
+  const facts = daemonStatus.parse(answer);
+  const sessions = facts.sessions ?? [];
+  const instances = facts.instances ?? [];
+  const exited = facts.exited ?? [];
   const head =
     `game-bridge daemon ${printable(facts.version ?? '?')}: pid ${printable(facts.pid ?? '?')}, port ${printable(facts.port ?? '?')}, up ${duration(Number(facts.uptimeMs))}, ` +
     `${sessions.length} session(s), ${instances.length} game(s) running\n  home ${printable(facts.home ?? '?')}; log ${printable(log)}\n` +
-    standbyLine(facts.standby as Json | undefined);
+    standbyLine(facts.standby);
   const short = (id: unknown) => (typeof id === 'string' ? id.slice(0, 8) : '-');
   return [
     head,

@@ -13,6 +13,7 @@ import { numberSetting, SETTINGS } from '../../shared/settings.js';
 import { CallFeed } from '../feed/calls.js';
 import { HeldInputs } from '../play/held.js';
 import { Recordings } from '../recording/recordings.js';
+import type { DaemonStateFacts } from '../../shared/answers/status.js';
 
 /** A release is one short GET; a game that does not answer in this long releases by its own lease. */
 const RELEASE_TIMEOUT_MS = 2000;
@@ -209,7 +210,7 @@ export class DaemonState implements InstanceEvents {
     this.launcher.dispose();
   }
 
-  status(): Record<string, unknown> {
+  status(): DaemonStateFacts {
     return {
       mode: this.opts.mode,
       startedAt: this.startedAt.toISOString(),
