@@ -173,6 +173,7 @@ test('reserved commands refuse bad arguments with the reason', async () => {
     'clock.pause',
     'clock.resume',
     'clock.step',
+    'frames.stall',
     'close',
   ]);
 });

@@ -120,7 +120,7 @@ test('unknown commands, a missing cmd and failed validation are refused without 
   expect(unknown).toEqual({
     accepted: false,
     error: "unknown command 'fly'",
-    known: ['add', 'say', 'boom', 'picky', 'close'],
+    known: ['add', 'say', 'boom', 'picky', 'frames.stall', 'close'],
   });
   expect((await h.get('/command')).body).toMatchObject({ accepted: false, known: expect.arrayContaining(['close']) });
   expect((await h.get('/command?cmd=add&n=lots')).body).toEqual({

@@ -73,6 +73,21 @@ describe('Godot 3 kit: start-up and packaging', () => {
   );
 });
 
+/** Where the example draws the world's origin (Main.gd's VIEW), and the walker's half width. */
+const VIEW = { x: 80, y: 320 };
+const HALF = 8;
+
+/** The walker's x in the world, read off a screenshot: the left edge of its blue square, on its row. */
+function walkerX(png: Buffer): number | null {
+  const img = decodePng(png);
+  const y = VIEW.y - 8; // its centre, standing on the floor
+  for (let x = 0; x < img.width; x++) {
+    const i = (y * img.width + x) * img.channels;
+    if (img.pixels[i] < 100 && img.pixels[i + 1] > 120 && img.pixels[i + 2] > 200) return x - VIEW.x + HALF;
+  }
+  return null;
+}
+
 describeIfRuntime('godot', () => {
   describe('Godot 3 kit: world objects from the scene', () => {
     const reaper = new Reaper();
@@ -171,24 +186,7 @@ describeIfRuntime('godot', () => {
       GODOT_READY_MS + 40000,
     );
   });
-});
 
-/** Where the example draws the world's origin (Main.gd's VIEW), and the walker's half width. */
-const VIEW = { x: 80, y: 320 };
-const HALF = 8;
-
-/** The walker's x in the world, read off a screenshot: the left edge of its blue square, on its row. */
-function walkerX(png: Buffer): number | null {
-  const img = decodePng(png);
-  const y = VIEW.y - 8; // its centre, standing on the floor
-  for (let x = 0; x < img.width; x++) {
-    const i = (y * img.width + x) * img.channels;
-    if (img.pixels[i] < 100 && img.pixels[i + 1] > 120 && img.pixels[i + 2] > 200) return x - VIEW.x + HALF;
-  }
-  return null;
-}
-
-describeIfRuntime('godot', () => {
   describe('Godot 3 kit filmed: the example on godot3-runner under Xvfb', () => {
     const home = tempHome('gb-gdfilm-');
     let h: McpHandle;

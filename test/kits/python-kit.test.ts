@@ -283,7 +283,7 @@ describe('Python kit: start-up, signals, copying', () => {
     expect(await getJson(port, '/health')).toMatchObject({ ok: true, capabilities: [] });
     expect((await applied(port, 'add', { n: 3 })).game.score).toBe(3);
     const refused = await getJson(port, '/command?cmd=input.hold&input=x');
-    expect(refused).toMatchObject({ accepted: false, known: ['add', 'close'] }); // no capability, no reserved commands
+    expect(refused).toMatchObject({ accepted: false, known: ['add', 'close', 'frames.stall'] }); // no capability: no input or clock commands
     expect((await fetch(`http://127.0.0.1:${port}/tools`)).status).toBe(404);
   });
 });

@@ -142,7 +142,8 @@ test('launch_instance takes a gamebridge.json path and names from it, never a co
   const { tools } = await h.client.listTools();
   const launch = tools.find((t) => t.name === 'launch_instance')!;
   // profile names a profile the file declares; restart names a port this bridge launched a game on;
-  // seed is a number a page's random functions start from; paused is a yes/no the kit reads
+  // seed is a number a page's random functions start from; paused is a yes/no the kit reads;
+  // to is only "here" and stopAtDivergence a yes/no (restart to the moment the session was at)
   expect(Object.keys((launch.inputSchema as { properties?: object }).properties ?? {})).toEqual([
     'config',
     'profile',
@@ -150,6 +151,8 @@ test('launch_instance takes a gamebridge.json path and names from it, never a co
     'restart',
     'seed',
     'force',
+    'to',
+    'stopAtDivergence',
     'paused',
   ]);
   const marker = join(home, 'pwned');
